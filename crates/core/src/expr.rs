@@ -1,0 +1,549 @@
+//! Quasi-affine expressions over dimension and symbol variables.
+//!
+//! Every expression is kept in one normal form: a sum `Σ coefficient · atom + constant`, where an atom
+//! is a variable or a `floordiv`, `ceildiv` or `mod` of an expression by a positive constant. Terms
+//! are merged, sorted by a structural order (never by allocation) and free of zero coefficients, so
+//! two expressions that differ only in term order or grouping are equal, hash equal and print the
+//! same. Expressions are reference counted: cloning is cheap, and the hash is computed once.
+//!
+//! Construction applies only rewrites that hold for every value of the variables (constant folding,
+//! collecting like terms, taking multiples of the divisor out of a `floordiv` or `mod`, nested
+//! `floordiv`); bound-aware rewrites live in [`crate::simplify`]. All arithmetic is checked:
+//! overflow is reported, never wrapped.
+
+use std::cmp::Ordering;
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::sync::Arc;
+
+use crate::interval::{ceil_div, floor_div, gcd, mod_floor};
+
+/// Why an expression could not be built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ArithError {
+    #[error("integer overflow in index arithmetic")]
+    Overflow,
+    #[error("division by zero")]
+    DivisionByZero,
+}
+
+/// A variable of an expression: the `i`-th dimension or the `i`-th symbol.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum VarRef {
+    Dim(u32),
+    Sym(u32),
+}
+
+/// A non-constant building block of an expression. The divisor of a division or `mod` is always
+/// at least 2 (smaller divisors are folded away when the atom is built).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Atom {
+    Var(VarRef),
+    FloorDiv(Expr, i64),
+    CeilDiv(Expr, i64),
+    Mod(Expr, i64),
+}
+
+impl Atom {
+    /// Whether the atom is a `floordiv`, `ceildiv` or `mod`.
+    pub fn is_div_or_mod(&self) -> bool {
+        !matches!(self, Atom::Var(_))
+    }
+}
+
+/// A quasi-affine expression in normal form. See the module documentation.
+#[derive(Clone)]
+pub struct Expr(Arc<Node>);
+
+struct Node {
+    terms: Vec<(Atom, i64)>,
+    constant: i64,
+    hash: u64,
+}
+
+impl PartialEq for Expr {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+            || (self.0.hash == other.0.hash
+                && self.0.constant == other.0.constant
+                && self.0.terms == other.0.terms)
+    }
+}
+
+impl Eq for Expr {}
+
+impl Hash for Expr {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.0.hash);
+    }
+}
+
+impl PartialOrd for Expr {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Expr {
+    fn cmp(&self, other: &Self) -> Ordering {
+        if Arc::ptr_eq(&self.0, &other.0) {
+            return Ordering::Equal;
+        }
+        self.0
+            .terms
+            .cmp(&other.0.terms)
+            .then(self.0.constant.cmp(&other.0.constant))
+    }
+}
+
+impl std::fmt::Debug for Expr {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.display(&crate::print::DefaultNames))
+    }
+}
+
+type Result<T> = std::result::Result<T, ArithError>;
+
+fn add_checked(a: i64, b: i64) -> Result<i64> {
+    a.checked_add(b).ok_or(ArithError::Overflow)
+}
+
+fn mul_checked(a: i64, b: i64) -> Result<i64> {
+    a.checked_mul(b).ok_or(ArithError::Overflow)
+}
+
+impl Expr {
+    /// Builds the normal form of `Σ terms + constant`: merges equal atoms, drops zero coefficients.
+    pub fn linear(mut terms: Vec<(Atom, i64)>, constant: i64) -> Result<Expr> {
+        terms.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut merged: Vec<(Atom, i64)> = Vec::with_capacity(terms.len());
+        for (atom, coef) in terms {
+            match merged.last_mut() {
+                Some((last, c)) if *last == atom => *c = add_checked(*c, coef)?,
+                _ => merged.push((atom, coef)),
+            }
+        }
+        merged.retain(|(_, c)| *c != 0);
+        Ok(Self::from_sorted(merged, constant))
+    }
+
+    fn from_sorted(terms: Vec<(Atom, i64)>, constant: i64) -> Expr {
+        let mut h = DefaultHasher::new();
+        terms.hash(&mut h);
+        constant.hash(&mut h);
+        Expr(Arc::new(Node {
+            terms,
+            constant,
+            hash: h.finish(),
+        }))
+    }
+
+    pub fn constant(c: i64) -> Expr {
+        Self::from_sorted(Vec::new(), c)
+    }
+
+    pub fn zero() -> Expr {
+        Self::constant(0)
+    }
+
+    pub fn var(v: VarRef) -> Expr {
+        Self::atom(Atom::Var(v))
+    }
+
+    pub fn dim(i: u32) -> Expr {
+        Self::var(VarRef::Dim(i))
+    }
+
+    pub fn sym(i: u32) -> Expr {
+        Self::var(VarRef::Sym(i))
+    }
+
+    /// The expression `1 · atom`.
+    pub fn atom(atom: Atom) -> Expr {
+        Self::from_sorted(vec![(atom, 1)], 0)
+    }
+
+    /// The terms `(atom, coefficient)`, sorted, coefficients non-zero.
+    pub fn terms(&self) -> &[(Atom, i64)] {
+        &self.0.terms
+    }
+
+    /// The constant summand.
+    pub fn constant_term(&self) -> i64 {
+        self.0.constant
+    }
+
+    pub fn as_constant(&self) -> Option<i64> {
+        self.0.terms.is_empty().then_some(self.0.constant)
+    }
+
+    /// The atom when the expression is exactly `1 · atom`.
+    pub fn as_atom(&self) -> Option<&Atom> {
+        match self.0.terms.as_slice() {
+            [(atom, 1)] if self.0.constant == 0 => Some(atom),
+            _ => None,
+        }
+    }
+
+    pub fn as_var(&self) -> Option<VarRef> {
+        match self.as_atom() {
+            Some(Atom::Var(v)) => Some(*v),
+            _ => None,
+        }
+    }
+
+    /// `self + other`.
+    pub fn checked_add(&self, other: &Expr) -> Result<Expr> {
+        if other.as_constant() == Some(0) {
+            return Ok(self.clone());
+        }
+        if self.as_constant() == Some(0) {
+            return Ok(other.clone());
+        }
+        let (a, b) = (&self.0.terms, &other.0.terms);
+        let mut out = Vec::with_capacity(a.len() + b.len());
+        let (mut i, mut j) = (0, 0);
+        while i < a.len() && j < b.len() {
+            match a[i].0.cmp(&b[j].0) {
+                Ordering::Less => {
+                    out.push(a[i].clone());
+                    i += 1;
+                }
+                Ordering::Greater => {
+                    out.push(b[j].clone());
+                    j += 1;
+                }
+                Ordering::Equal => {
+                    let c = add_checked(a[i].1, b[j].1)?;
+                    if c != 0 {
+                        out.push((a[i].0.clone(), c));
+                    }
+                    i += 1;
+                    j += 1;
+                }
+            }
+        }
+        out.extend_from_slice(&a[i..]);
+        out.extend_from_slice(&b[j..]);
+        Ok(Self::from_sorted(
+            out,
+            add_checked(self.0.constant, other.0.constant)?,
+        ))
+    }
+
+    /// `self - other`.
+    pub fn checked_sub(&self, other: &Expr) -> Result<Expr> {
+        self.checked_add(&other.checked_scale(-1)?)
+    }
+
+    /// `self + c`.
+    pub fn checked_add_const(&self, c: i64) -> Result<Expr> {
+        Ok(Self::from_sorted(
+            self.0.terms.clone(),
+            add_checked(self.0.constant, c)?,
+        ))
+    }
+
+    /// `self * k` for a constant `k`.
+    pub fn checked_scale(&self, k: i64) -> Result<Expr> {
+        match k {
+            0 => Ok(Expr::zero()),
+            1 => Ok(self.clone()),
+            _ => {
+                let terms = self
+                    .0
+                    .terms
+                    .iter()
+                    .map(|(a, c)| Ok((a.clone(), mul_checked(*c, k)?)))
+                    .collect::<Result<Vec<_>>>()?;
+                Ok(Self::from_sorted(terms, mul_checked(self.0.constant, k)?))
+            }
+        }
+    }
+
+    /// The greatest common divisor of every coefficient and the constant (0 for the zero expression).
+    pub fn content(&self) -> i64 {
+        self.0
+            .terms
+            .iter()
+            .fold(self.0.constant, |g, (_, c)| gcd(g, *c))
+    }
+
+    /// Divides every coefficient and the constant by `k`, which must divide them all.
+    fn exact_div(&self, k: i64) -> Expr {
+        let terms = self
+            .0
+            .terms
+            .iter()
+            .map(|(a, c)| (a.clone(), c / k))
+            .collect();
+        Self::from_sorted(terms, self.0.constant / k)
+    }
+
+    /// Splits off the terms whose coefficient is a multiple of `k`, divided by `k`:
+    /// `self = k * multiples + rest`.
+    fn split_multiples(&self, k: i64) -> (Expr, Expr) {
+        let (mult, rest): (Vec<_>, Vec<_>) =
+            self.0.terms.iter().cloned().partition(|(_, c)| c % k == 0);
+        let mult = mult.into_iter().map(|(a, c)| (a, c / k)).collect();
+        (
+            Self::from_sorted(mult, 0),
+            Self::from_sorted(rest, self.0.constant),
+        )
+    }
+
+    /// `floor(self / k)`. Folds constants, takes terms with coefficients divisible by `k` out of the
+    /// division (`(k*a + b) floordiv k = a + b floordiv k`), cancels a common factor of dividend and
+    /// divisor, and merges nested divisions (`(a floordiv p) floordiv q = a floordiv (p*q)`, p, q > 0).
+    pub fn floor_div(&self, k: i64) -> Result<Expr> {
+        if k == 0 {
+            return Err(ArithError::DivisionByZero);
+        }
+        if k < 0 {
+            return self
+                .checked_scale(-1)?
+                .floor_div(k.checked_neg().ok_or(ArithError::Overflow)?);
+        }
+        if k == 1 {
+            return Ok(self.clone());
+        }
+        if let Some(c) = self.as_constant() {
+            return Ok(Expr::constant(floor_div(c, k)));
+        }
+        let (outside, rest) = self.split_multiples(k);
+        if let Some(c) = rest.as_constant() {
+            return outside.checked_add_const(floor_div(c, k));
+        }
+        let g = gcd(rest.content(), k);
+        let (rest, k) = (rest.exact_div(g), k / g);
+        let inner = if k == 1 {
+            rest
+        } else {
+            match rest.as_atom() {
+                Some(Atom::FloorDiv(x, p)) => match p.checked_mul(k) {
+                    Some(pk) => x.floor_div(pk)?,
+                    None => Expr::atom(Atom::FloorDiv(rest.clone(), k)),
+                },
+                _ => Expr::atom(Atom::FloorDiv(rest, k)),
+            }
+        };
+        outside.checked_add(&inner)
+    }
+
+    /// `ceil(self / k)`, normalised like [`Expr::floor_div`].
+    pub fn ceil_div(&self, k: i64) -> Result<Expr> {
+        if k == 0 {
+            return Err(ArithError::DivisionByZero);
+        }
+        if k < 0 {
+            // ceil(a / -k) = -floor(a / k)
+            return self
+                .floor_div(k.checked_neg().ok_or(ArithError::Overflow)?)?
+                .checked_scale(-1);
+        }
+        if k == 1 {
+            return Ok(self.clone());
+        }
+        if let Some(c) = self.as_constant() {
+            return Ok(Expr::constant(ceil_div(c, k)));
+        }
+        let (outside, rest) = self.split_multiples(k);
+        if let Some(c) = rest.as_constant() {
+            return outside.checked_add_const(ceil_div(c, k));
+        }
+        let g = gcd(rest.content(), k);
+        let (rest, k) = (rest.exact_div(g), k / g);
+        let inner = if k == 1 {
+            rest
+        } else {
+            Expr::atom(Atom::CeilDiv(rest, k))
+        };
+        outside.checked_add(&inner)
+    }
+
+    /// `self mod k` with floor semantics (the result has the sign of `k`). Drops terms whose
+    /// coefficient is a multiple of `k`, takes a common factor out (`(g*a) mod (g*m) = g * (a mod m)`)
+    /// and folds `(a mod p) mod q` to `a mod q` when `q` divides `p`.
+    pub fn modulo(&self, k: i64) -> Result<Expr> {
+        if k == 0 {
+            return Err(ArithError::DivisionByZero);
+        }
+        if k < 0 {
+            // a mod -k = -((-a) mod k)
+            return self
+                .checked_scale(-1)?
+                .modulo(k.checked_neg().ok_or(ArithError::Overflow)?)?
+                .checked_scale(-1);
+        }
+        if k == 1 {
+            return Ok(Expr::zero());
+        }
+        if let Some(c) = self.as_constant() {
+            return Ok(Expr::constant(mod_floor(c, k)));
+        }
+        let (_, rest) = self.split_multiples(k);
+        if let Some(c) = rest.as_constant() {
+            return Ok(Expr::constant(mod_floor(c, k)));
+        }
+        let g = gcd(rest.content(), k);
+        let (rest, m) = (rest.exact_div(g), k / g);
+        let inner = match rest.as_atom() {
+            Some(Atom::Mod(x, p)) if p % m == 0 => x.modulo(m)?,
+            _ if m == 1 => Expr::zero(),
+            _ => Expr::atom(Atom::Mod(rest, m)),
+        };
+        inner.checked_scale(g)
+    }
+
+    /// Substitutes `dims[i]` for `d_i` and `syms[j]` for `s_j`, renormalising on the way.
+    pub fn substitute(&self, dims: &[Expr], syms: &[Expr]) -> Result<Expr> {
+        self.rewrite_vars(&mut |v| match v {
+            VarRef::Dim(i) => dims.get(i as usize).cloned(),
+            VarRef::Sym(i) => syms.get(i as usize).cloned(),
+        })
+    }
+
+    /// Replaces each variable `v` by `f(v)` (unchanged where `f` gives `None`).
+    pub fn rewrite_vars(&self, f: &mut impl FnMut(VarRef) -> Option<Expr>) -> Result<Expr> {
+        let mut acc = Expr::constant(self.0.constant);
+        for (atom, coef) in &self.0.terms {
+            let a = match atom {
+                Atom::Var(v) => f(*v).unwrap_or_else(|| Expr::var(*v)),
+                Atom::FloorDiv(x, k) => x.rewrite_vars(f)?.floor_div(*k)?,
+                Atom::CeilDiv(x, k) => x.rewrite_vars(f)?.ceil_div(*k)?,
+                Atom::Mod(x, k) => x.rewrite_vars(f)?.modulo(*k)?,
+            };
+            acc = acc.checked_add(&a.checked_scale(*coef)?)?;
+        }
+        Ok(acc)
+    }
+
+    /// The value at a point, `None` on overflow or when a variable is out of the given slices.
+    pub fn eval(&self, dims: &[i64], syms: &[i64]) -> Option<i64> {
+        let mut acc = self.0.constant;
+        for (atom, coef) in &self.0.terms {
+            let v = match atom {
+                Atom::Var(VarRef::Dim(i)) => *dims.get(*i as usize)?,
+                Atom::Var(VarRef::Sym(i)) => *syms.get(*i as usize)?,
+                Atom::FloorDiv(x, k) => floor_div(x.eval(dims, syms)?, *k),
+                Atom::CeilDiv(x, k) => ceil_div(x.eval(dims, syms)?, *k),
+                Atom::Mod(x, k) => mod_floor(x.eval(dims, syms)?, *k),
+            };
+            acc = acc.checked_add(v.checked_mul(*coef)?)?;
+        }
+        Some(acc)
+    }
+
+    /// Calls `f` on every variable occurrence.
+    pub fn for_each_var(&self, f: &mut impl FnMut(VarRef)) {
+        for (atom, _) in &self.0.terms {
+            match atom {
+                Atom::Var(v) => f(*v),
+                Atom::FloorDiv(x, _) | Atom::CeilDiv(x, _) | Atom::Mod(x, _) => x.for_each_var(f),
+            }
+        }
+    }
+
+    /// Whether `v` occurs in the expression.
+    pub fn uses(&self, v: VarRef) -> bool {
+        let mut found = false;
+        self.for_each_var(&mut |w| found |= w == v);
+        found
+    }
+
+    /// Counts of the expression's work, for the simplifier's cost model.
+    pub fn cost(&self) -> Cost {
+        let mut cost = Cost::default();
+        self.add_cost(&mut cost);
+        cost
+    }
+
+    fn add_cost(&self, cost: &mut Cost) {
+        let n = self.0.terms.len() + usize::from(self.0.constant != 0);
+        cost.ops += n.saturating_sub(1);
+        for (atom, coef) in &self.0.terms {
+            if *coef != 1 {
+                cost.ops += 1;
+                cost.coefficients = cost.coefficients.saturating_add(coef.unsigned_abs());
+            }
+            if let Atom::FloorDiv(x, _) | Atom::CeilDiv(x, _) | Atom::Mod(x, _) = atom {
+                cost.div_mods += 1;
+                cost.ops += 1;
+                x.add_cost(cost);
+            }
+        }
+    }
+}
+
+/// The simplifier's cost of an expression, compared lexicographically: first the number of
+/// `floordiv`, `ceildiv` and `mod` operations, then all operations, then the sum of the
+/// magnitudes of the coefficients (constant summands and divisors do not count).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Cost {
+    pub div_mods: usize,
+    pub ops: usize,
+    pub coefficients: u64,
+}
+
+impl std::ops::Add for Cost {
+    type Output = Cost;
+    fn add(self, o: Cost) -> Cost {
+        Cost {
+            div_mods: self.div_mods + o.div_mods,
+            ops: self.ops + o.ops,
+            coefficients: self.coefficients.saturating_add(o.coefficients),
+        }
+    }
+}
+
+/// Operators for building expressions from values already known to be small (shapes that were
+/// validated, loop bounds). They panic on overflow; code handling user input uses the `checked_*`
+/// methods instead.
+mod ops {
+    use super::Expr;
+
+    const OVERFLOW: &str =
+        "index arithmetic overflow: use the checked_* methods for unvalidated input";
+
+    impl std::ops::Add for Expr {
+        type Output = Expr;
+        fn add(self, o: Expr) -> Expr {
+            self.checked_add(&o).expect(OVERFLOW)
+        }
+    }
+
+    impl std::ops::Add<i64> for Expr {
+        type Output = Expr;
+        fn add(self, c: i64) -> Expr {
+            self.checked_add_const(c).expect(OVERFLOW)
+        }
+    }
+
+    impl std::ops::Sub for Expr {
+        type Output = Expr;
+        fn sub(self, o: Expr) -> Expr {
+            self.checked_sub(&o).expect(OVERFLOW)
+        }
+    }
+
+    impl std::ops::Sub<i64> for Expr {
+        type Output = Expr;
+        fn sub(self, c: i64) -> Expr {
+            self.checked_add_const(c.checked_neg().expect(OVERFLOW))
+                .expect(OVERFLOW)
+        }
+    }
+
+    impl std::ops::Mul<i64> for Expr {
+        type Output = Expr;
+        fn mul(self, k: i64) -> Expr {
+            self.checked_scale(k).expect(OVERFLOW)
+        }
+    }
+
+    impl std::ops::Neg for Expr {
+        type Output = Expr;
+        fn neg(self) -> Expr {
+            self.checked_scale(-1).expect(OVERFLOW)
+        }
+    }
+}

@@ -1,0 +1,65 @@
+//! Interval evaluation of expressions over a map's domain.
+
+use crate::expr::{Atom, Expr};
+use crate::interval::Interval;
+use crate::map::IndexingMap;
+
+/// Computes a sound over-approximation of an expression's values over a map's domain: variables
+/// take their bounds, and, if asked, a constraint registered for exactly a sub-expression narrows
+/// that sub-expression's range.
+pub struct RangeEvaluator<'a> {
+    map: &'a IndexingMap,
+    use_constraints: bool,
+}
+
+impl<'a> RangeEvaluator<'a> {
+    pub fn new(map: &'a IndexingMap, use_constraints: bool) -> Self {
+        RangeEvaluator {
+            map,
+            use_constraints,
+        }
+    }
+
+    pub fn map(&self) -> &'a IndexingMap {
+        self.map
+    }
+
+    /// The range of `e`.
+    pub fn range(&self, e: &Expr) -> Interval {
+        let mut acc = Interval::point(e.constant_term());
+        for (atom, coef) in e.terms() {
+            acc = acc + self.atom_range(atom).scale(*coef);
+        }
+        self.narrow(e, acc)
+    }
+
+    /// The range of one atom.
+    pub fn atom_range(&self, atom: &Atom) -> Interval {
+        let r = match atom {
+            Atom::Var(v) => return self.map.var(*v).map_or(Interval::FULL, |v| v.bounds),
+            Atom::FloorDiv(x, k) => self.range(x).floor_div(*k),
+            Atom::CeilDiv(x, k) => self.range(x).ceil_div(*k),
+            Atom::Mod(x, k) => self.range(x).modulo(*k),
+        };
+        if self.use_constraints && !self.map.constraints().is_empty() {
+            self.narrow(&Expr::atom(atom.clone()), r)
+        } else {
+            r
+        }
+    }
+
+    fn narrow(&self, e: &Expr, r: Interval) -> Interval {
+        if !self.use_constraints {
+            return r;
+        }
+        match self.map.constraints().get(e) {
+            Some(c) => r.intersect(*c),
+            None => r,
+        }
+    }
+
+    /// Whether `e >= 0` everywhere on the domain.
+    pub fn is_non_negative(&self, e: &Expr) -> bool {
+        self.range(e).lo >= 0
+    }
+}

@@ -1,0 +1,257 @@
+//! The rewrite rules of the simplifier. Each rule states its identity and the condition under
+//! which it holds; `x`, `y` are expressions, `k`, `c`, `g`, `m` positive constants, and `R(x)` is
+//! the range of `x` over the domain. Rules return candidate forms; the caller keeps the cheapest.
+
+use crate::expr::{Atom, Expr};
+use crate::interval::{ceil_div as ceil_q, floor_div as floor_q, gcd};
+
+use super::Simplifier;
+
+/// **div-in-period**: `x floordiv k = q` when `R(x) ⊆ [q*k, q*k + k - 1]`.
+fn div_in_period(s: &Simplifier<'_, '_>, x: &Expr, k: i64) -> Option<Expr> {
+    let r = s.ev.range(x);
+    let q = floor_q(r.lo, k);
+    (r.is_feasible() && floor_q(r.hi, k) == q).then(|| Expr::constant(q))
+}
+
+/// **ceildiv-in-period**: `x ceildiv k = q` when `R(x) ⊆ [q*k - k + 1, q*k]`.
+fn ceil_div_in_period(s: &Simplifier<'_, '_>, x: &Expr, k: i64) -> Option<Expr> {
+    let r = s.ev.range(x);
+    let q = ceil_q(r.lo, k);
+    (r.is_feasible() && ceil_q(r.hi, k) == q).then(|| Expr::constant(q))
+}
+
+/// **mod-in-period**: `x mod k = x - q*k` when `R(x) ⊆ [q*k, q*k + k - 1]` (so `x mod k = x` when
+/// `0 <= x < k`).
+fn mod_in_period(s: &Simplifier<'_, '_>, x: &Expr, k: i64) -> Option<Expr> {
+    let r = s.ev.range(x);
+    let q = floor_q(r.lo, k);
+    if !r.is_feasible() || floor_q(r.hi, k) != q {
+        return None;
+    }
+    x.checked_add_const(q.checked_mul(k)?.checked_neg()?).ok()
+}
+
+/// One way to write `x = g*y + b` with `0 <= b < g` on the whole domain.
+struct Split {
+    g: i64,
+    y: Expr,
+    b: Expr,
+}
+
+/// **bounded-remainder** splits: for each `g > 1` dividing `k` (the divisor itself, and its gcd
+/// with each coefficient), the terms of `x` whose coefficient is a multiple of `g` form `g*a`, the
+/// rest `b0`; if `R(b0) ⊆ [q*g, q*g + g - 1]` then `x = g*(a + q) + (b0 - q*g)` with the remainder in
+/// `[0, g - 1]`. With `k = g*m` this gives
+/// `x floordiv k = (a + q) floordiv m` and `x mod k = g*((a + q) mod m) + (b0 - q*g)`.
+fn bounded_remainder_splits(s: &Simplifier<'_, '_>, x: &Expr, k: i64) -> Vec<Split> {
+    let mut gs: Vec<i64> = x
+        .terms()
+        .iter()
+        .map(|(_, c)| gcd(*c, k))
+        .filter(|g| *g > 1)
+        .collect();
+    gs.push(k);
+    gs.sort_unstable();
+    gs.dedup();
+    let mut out = Vec::new();
+    for g in gs {
+        let (mult, rest): (Vec<_>, Vec<_>) =
+            x.terms().iter().cloned().partition(|(_, c)| c % g == 0);
+        if mult.is_empty() {
+            continue;
+        }
+        let Ok(a) = Expr::linear(mult.into_iter().map(|(t, c)| (t, c / g)).collect(), 0) else {
+            continue;
+        };
+        let Ok(b0) = Expr::linear(rest, x.constant_term()) else {
+            continue;
+        };
+        let r = s.ev.range(&b0);
+        let q = floor_q(r.lo, g);
+        if !r.is_feasible() || floor_q(r.hi, g) != q {
+            continue;
+        }
+        let (Some(y), Some(b)) = (
+            a.checked_add_const(q).ok(),
+            q.checked_mul(g)
+                .and_then(|qg| b0.checked_add_const(qg.checked_neg()?).ok()),
+        ) else {
+            continue;
+        };
+        out.push(Split { g, y, b });
+    }
+    out
+}
+
+/// **div-of-mod**: `(y mod (m*k)) floordiv k = (y floordiv k) mod m`. Always holds; it moves the
+/// division inside, where it meets the other rules.
+fn div_of_mod(x: &Expr, k: i64) -> Option<Expr> {
+    match x.as_atom()? {
+        Atom::Mod(y, mk) if mk % k == 0 => y.floor_div(k).ok()?.modulo(mk / k).ok(),
+        _ => None,
+    }
+}
+
+/// **div-of-div-sum**: `(y floordiv a + r) floordiv k = (y + r*a) floordiv (a*k)` for one summand
+/// `y floordiv a` with coefficient 1 and any integer-valued rest `r`: `floor(y/a) + r = floor((y +
+/// r*a)/a)`, and nested floors merge.
+fn div_of_div_sum(x: &Expr, k: i64) -> Option<Expr> {
+    let (atom, _) = x
+        .terms()
+        .iter()
+        .find(|(t, c)| *c == 1 && matches!(t, Atom::FloorDiv(..)))?;
+    let Atom::FloorDiv(y, a) = atom else {
+        return None;
+    };
+    let rest = x.checked_sub(&Expr::atom(atom.clone())).ok()?;
+    let ak = a.checked_mul(k)?;
+    y.checked_add(&rest.checked_scale(*a).ok()?)
+        .ok()?
+        .floor_div(ak)
+        .ok()
+}
+
+/// `x floordiv k` after its dividend was simplified.
+pub(crate) fn floor_div(s: &Simplifier<'_, '_>, x: &Expr, k: i64) -> Expr {
+    let fallback = || Expr::atom(Atom::FloorDiv(x.clone(), k));
+    if let Some(c) = div_in_period(s, x, k) {
+        return c;
+    }
+    if let Some(e) = div_of_mod(x, k) {
+        return e;
+    }
+    let mut candidates: Vec<Expr> = bounded_remainder_splits(s, x, k)
+        .into_iter()
+        .filter_map(|sp| sp.y.floor_div(k / sp.g).ok())
+        .collect();
+    candidates.extend(div_of_div_sum(x, k));
+    candidates.push(x.floor_div(k).unwrap_or_else(|_| fallback()));
+    s.cheapest(candidates).unwrap_or_else(fallback)
+}
+
+/// `x ceildiv k` after its dividend was simplified. **ceildiv-as-floordiv**:
+/// `x ceildiv k = (x + k - 1) floordiv k`, taken when the floordiv form simplifies further.
+pub(crate) fn ceil_div(s: &Simplifier<'_, '_>, x: &Expr, k: i64) -> Expr {
+    let fallback = || Expr::atom(Atom::CeilDiv(x.clone(), k));
+    if let Some(c) = ceil_div_in_period(s, x, k) {
+        return c;
+    }
+    let mut candidates = vec![x.ceil_div(k).unwrap_or_else(|_| fallback())];
+    if let Ok(shifted) = x.checked_add_const(k - 1) {
+        let as_floor = floor_div(s, &shifted, k);
+        if as_floor.cost() < candidates[0].cost() {
+            candidates.push(as_floor);
+        }
+    }
+    s.cheapest(candidates).unwrap_or_else(fallback)
+}
+
+/// `x mod k` after its argument was simplified.
+pub(crate) fn modulo(s: &Simplifier<'_, '_>, x: &Expr, k: i64) -> Expr {
+    let fallback = || Expr::atom(Atom::Mod(x.clone(), k));
+    if let Some(e) = mod_in_period(s, x, k) {
+        return e;
+    }
+    let mut candidates: Vec<Expr> = bounded_remainder_splits(s, x, k)
+        .into_iter()
+        .filter_map(|sp| {
+            sp.y.modulo(k / sp.g)
+                .ok()?
+                .checked_scale(sp.g)
+                .ok()?
+                .checked_add(&sp.b)
+                .ok()
+        })
+        .collect();
+    candidates.push(x.modulo(k).unwrap_or_else(|_| fallback()));
+    s.cheapest(candidates).unwrap_or_else(fallback)
+}
+
+/// Rules over the terms of a sum.
+pub(crate) fn simplify_sum(s: &Simplifier<'_, '_>, e: &Expr) -> Expr {
+    let mut e = e.clone();
+    while let Some(next) = recombine(&e) {
+        e = next;
+    }
+    let alternatives: Vec<Expr> = e
+        .terms()
+        .iter()
+        .filter_map(|(atom, coef)| expand_div_mod(&e, atom, *coef))
+        .collect();
+    for alt in alternatives {
+        let alt = s.once_without_sum(&alt);
+        if alt.cost() < e.cost() {
+            return alt;
+        }
+    }
+    e
+}
+
+/// **recombine**: `a*(x mod c) + b*c*(y floordiv c) = b*y + (a - b)*(x mod c)` when `x - y` is a
+/// multiple of `c` for every value of the variables (all its coefficients and its constant are),
+/// because then `x mod c = y mod c` and `y = c*(y floordiv c) + y mod c`. With `a = b` both terms
+/// become `b*y`: `(y mod c) + (y floordiv c)*c = y`.
+fn recombine(e: &Expr) -> Option<Expr> {
+    for (m_atom, a) in e.terms() {
+        let Atom::Mod(x, c) = m_atom else { continue };
+        for (d_atom, bc) in e.terms() {
+            let Atom::FloorDiv(y, c2) = d_atom else {
+                continue;
+            };
+            if c2 != c || bc % c != 0 {
+                continue;
+            }
+            let Ok(diff) = x.checked_sub(y) else { continue };
+            if diff.content() % c != 0 {
+                continue;
+            }
+            let b = bc / c;
+            let replaced = (|| {
+                let without = e
+                    .checked_sub(&Expr::atom(m_atom.clone()).checked_scale(*a).ok()?)
+                    .ok()?
+                    .checked_sub(&Expr::atom(d_atom.clone()).checked_scale(*bc).ok()?)
+                    .ok()?;
+                let by = y.checked_scale(b).ok()?;
+                let rest_mod = Expr::atom(m_atom.clone())
+                    .checked_scale(a.checked_sub(b)?)
+                    .ok()?;
+                without.checked_add(&by).ok()?.checked_add(&rest_mod).ok()
+            })();
+            if replaced.is_some() {
+                return replaced;
+            }
+        }
+    }
+    None
+}
+
+/// **div-mod-expansion**: `b*c*(y floordiv c) = b*y - b*(y mod c)` and
+/// `a*(y mod c) = a*y - a*c*(y floordiv c)`, from `y = c*(y floordiv c) + y mod c`. Always holds;
+/// the caller keeps it only when the sum becomes cheaper (e.g. `x - (x floordiv c)*c = x mod c`).
+fn expand_div_mod(e: &Expr, atom: &Atom, coef: i64) -> Option<Expr> {
+    let term = Expr::atom(atom.clone()).checked_scale(coef).ok()?;
+    let without = e.checked_sub(&term).ok()?;
+    let replacement = match atom {
+        Atom::FloorDiv(y, c) if coef % c == 0 => {
+            let b = coef / c;
+            y.checked_scale(b)
+                .ok()?
+                .checked_sub(&y.modulo(*c).ok()?.checked_scale(b).ok()?)
+                .ok()?
+        }
+        Atom::Mod(y, c) => y
+            .checked_scale(coef)
+            .ok()?
+            .checked_sub(
+                &y.floor_div(*c)
+                    .ok()?
+                    .checked_scale(coef.checked_mul(*c)?)
+                    .ok()?,
+            )
+            .ok()?,
+        _ => return None,
+    };
+    without.checked_add(&replacement).ok()
+}

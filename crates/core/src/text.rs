@@ -1,0 +1,732 @@
+//! The text form of indexing maps: one parser and one printer.
+//!
+//! Output is XLA's single-line form, `(d0, d1)[s0]{rt0} -> (d0 floordiv 8, s0), domain: d0 in [0, 9],
+//! d1 in [0, 19], s0 in [0, 3], rt0 in [0, 5], d0 mod 2 in [0, 0]`, or `KNOWN EMPTY`. Input also
+//! accepts `/` and `%`, the attribute wrappers `#xla.indexing_map<"...">` and
+//! `#xla_indexing.map<"...">` (several adjacent string pieces are joined), the older unquoted
+//! `#xla_gpu.indexing_map<...>` with `is_simplified`, and the legacy forms of the documentation:
+//! domain entries separated by newlines instead of commas, trailing commas, coefficients glued to
+//! variables (`100d0`), `floorDiv`, and runtime symbols written as `[s0]` followed by an
+//! `hlo: <instruction>` line and that instruction's map.
+//!
+//! A leading minus applies to the whole multiplicative term: `-x floordiv 11` is `-(x floordiv 11)`.
+
+use std::fmt::{self, Write};
+
+use crate::expr::{ArithError, Expr, VarRef};
+use crate::interval::Interval;
+use crate::map::{IndexingMap, Var};
+use crate::print::Names;
+
+/// A syntax or semantic error in map text, at a 1-based line and column of the input.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message} at line {line}, column {column}")]
+pub struct ParseError {
+    pub line: usize,
+    pub column: usize,
+    /// Byte offset into the input.
+    pub offset: usize,
+    pub message: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Tok {
+    Ident(String),
+    Int(i128),
+    Punct(&'static str),
+    Eof,
+}
+
+struct Lexer<'a> {
+    src: &'a str,
+    pos: usize,
+    /// A `*` to emit between a number and a glued identifier (`100d0`).
+    pending_star: Option<usize>,
+}
+
+impl<'a> Lexer<'a> {
+    fn skip_ws(&mut self) {
+        let rest = &self.src[self.pos..];
+        self.pos += rest.len() - rest.trim_start().len();
+    }
+
+    /// The next token and its byte offset.
+    fn next(&mut self) -> Result<(Tok, usize), (usize, String)> {
+        if let Some(at) = self.pending_star.take() {
+            return Ok((Tok::Punct("*"), at));
+        }
+        self.skip_ws();
+        let start = self.pos;
+        let bytes = self.src.as_bytes();
+        let Some(&c) = bytes.get(start) else {
+            return Ok((Tok::Eof, start));
+        };
+        if c.is_ascii_digit() {
+            let mut end = start;
+            while end < bytes.len() && bytes[end].is_ascii_digit() {
+                end += 1;
+            }
+            self.pos = end;
+            let value: i128 = self.src[start..end].parse().map_err(|_| {
+                (
+                    start,
+                    format!("number '{}' is out of range", &self.src[start..end]),
+                )
+            })?;
+            if bytes
+                .get(end)
+                .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_')
+            {
+                self.pending_star = Some(end);
+            }
+            return Ok((Tok::Int(value), start));
+        }
+        if c.is_ascii_alphabetic() || c == b'_' {
+            let mut end = start;
+            while end < bytes.len() && (bytes[end].is_ascii_alphanumeric() || bytes[end] == b'_') {
+                end += 1;
+            }
+            self.pos = end;
+            return Ok((Tok::Ident(self.src[start..end].to_string()), start));
+        }
+        const PUNCT: [&str; 15] = [
+            "->", "(", ")", "[", "]", "{", "}", ",", ":", "+", "-", "*", "/", "%", "#",
+        ];
+        for p in PUNCT {
+            if self.src[start..].starts_with(p) {
+                self.pos += p.len();
+                return Ok((Tok::Punct(p), start));
+            }
+        }
+        let ch = self.src[start..].chars().next().unwrap_or('?');
+        Err((start, format!("unexpected character '{ch}'")))
+    }
+
+    /// Skips the rest of the current line.
+    fn skip_line(&mut self) {
+        self.pending_star = None;
+        match self.src[self.pos..].find('\n') {
+            Some(n) => self.pos += n + 1,
+            None => self.pos = self.src.len(),
+        }
+    }
+}
+
+/// Strips an attribute wrapper and joins string pieces, keeping a map from positions in the
+/// result back to the input.
+fn unwrap(text: &str) -> Result<(String, Vec<usize>), (usize, String)> {
+    let lead = text.len() - text.trim_start().len();
+    let t = text.trim();
+    let wrappers = [
+        "#xla_indexing.map<",
+        "#xla.indexing_map<",
+        "#xla_gpu.indexing_map<",
+    ];
+    let Some(prefix) = wrappers.iter().find(|w| t.starts_with(**w)) else {
+        return Ok((text.to_string(), (0..=text.len()).collect()));
+    };
+    let Some(body) = t[prefix.len()..].strip_suffix('>') else {
+        return Err((lead + t.len(), "expected '>' closing the attribute".into()));
+    };
+    let base = lead + prefix.len();
+    if !body.trim_start().starts_with('"') {
+        let offsets = (0..=body.len()).map(|i| base + i).collect();
+        return Ok((body.to_string(), offsets));
+    }
+    let (mut out, mut offsets) = (String::new(), Vec::new());
+    let mut chars = body.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '"' => loop {
+                match chars.next() {
+                    Some((_, '"')) => break,
+                    Some((j, '\\')) => {
+                        if let Some((k, e)) = chars.next() {
+                            out.push(e);
+                            offsets.extend(std::iter::repeat_n(base + k, e.len_utf8()));
+                        } else {
+                            return Err((base + j, "unterminated string".into()));
+                        }
+                    }
+                    Some((j, ch)) => {
+                        out.push(ch);
+                        offsets.extend(std::iter::repeat_n(base + j, ch.len_utf8()));
+                    }
+                    None => return Err((base + i, "unterminated string".into())),
+                }
+            },
+            c if c.is_whitespace() => {}
+            _ => return Err((base + i, format!("expected a string piece, found '{c}'"))),
+        }
+    }
+    offsets.push(base + body.len());
+    Ok((out, offsets))
+}
+
+fn locate(text: &str, offset: usize, message: String) -> ParseError {
+    let offset = offset.min(text.len());
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let column = text[line_start..offset].chars().count() + 1;
+    ParseError {
+        line,
+        column,
+        offset,
+        message,
+    }
+}
+
+/// Which kind of variable a name in scope refers to, by header position.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Slot {
+    Dim(usize),
+    /// A symbol in header order (range symbols first, then `{}` runtime symbols).
+    Sym(usize),
+}
+
+struct Parser<'a> {
+    lex: Lexer<'a>,
+    tok: Tok,
+    at: usize,
+    names: Vec<(String, Slot)>,
+}
+
+type PResult<T> = Result<T, (usize, String)>;
+
+impl<'a> Parser<'a> {
+    fn new(src: &'a str) -> PResult<Self> {
+        let mut lex = Lexer {
+            src,
+            pos: 0,
+            pending_star: None,
+        };
+        let (tok, at) = lex.next()?;
+        Ok(Parser {
+            lex,
+            tok,
+            at,
+            names: Vec::new(),
+        })
+    }
+
+    fn bump(&mut self) -> PResult<(Tok, usize)> {
+        let (tok, at) = self.lex.next()?;
+        Ok((
+            std::mem::replace(&mut self.tok, tok),
+            std::mem::replace(&mut self.at, at),
+        ))
+    }
+
+    fn is(&self, p: &str) -> bool {
+        matches!(&self.tok, Tok::Punct(q) if *q == p)
+    }
+
+    fn is_ident(&self, name: &str) -> bool {
+        matches!(&self.tok, Tok::Ident(n) if n == name)
+    }
+
+    fn eat(&mut self, p: &str) -> PResult<bool> {
+        if self.is(p) {
+            self.bump()?;
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    fn describe(&self) -> String {
+        match &self.tok {
+            Tok::Ident(n) => format!("'{n}'"),
+            Tok::Int(v) => format!("'{v}'"),
+            Tok::Punct(p) => format!("'{p}'"),
+            Tok::Eof => "end of input".into(),
+        }
+    }
+
+    fn expect(&mut self, p: &str) -> PResult<()> {
+        if self.eat(p)? {
+            Ok(())
+        } else {
+            Err((
+                self.at,
+                format!("expected '{p}', found {}", self.describe()),
+            ))
+        }
+    }
+
+    fn ident(&mut self, what: &str) -> PResult<(String, usize)> {
+        match self.bump()? {
+            (Tok::Ident(n), at) => Ok((n, at)),
+            (_, at) => Err((at, format!("expected {what}"))),
+        }
+    }
+
+    /// `(a, b, ...)` with `open`/`close` delimiters; an empty list is allowed.
+    fn ident_list(&mut self, open: &str, close: &str) -> PResult<Vec<(String, usize)>> {
+        self.expect(open)?;
+        let mut out = Vec::new();
+        if self.eat(close)? {
+            return Ok(out);
+        }
+        loop {
+            out.push(self.ident("a variable name")?);
+            if self.eat(close)? {
+                return Ok(out);
+            }
+            self.expect(",")?;
+        }
+    }
+
+    fn signed_int(&mut self) -> PResult<i64> {
+        let neg = self.eat("-")?;
+        match self.bump()? {
+            (Tok::Int(v), at) => {
+                let v = if neg { -v } else { v };
+                i64::try_from(v).map_err(|_| (at, format!("number {v} is out of the range of i64")))
+            }
+            (_, at) => Err((at, "expected an integer".into())),
+        }
+    }
+
+    fn arith(at: usize, r: Result<Expr, ArithError>) -> PResult<Expr> {
+        r.map_err(|e| (at, e.to_string()))
+    }
+
+    /// sum := term (('+' | '-') term)*
+    fn expr(&mut self) -> PResult<Expr> {
+        let mut acc = self.signed_term()?;
+        loop {
+            let at = self.at;
+            if self.eat("+")? {
+                let t = self.signed_term()?;
+                acc = Self::arith(at, acc.checked_add(&t))?;
+            } else if self.eat("-")? {
+                let t = self.signed_term()?;
+                acc = Self::arith(at, acc.checked_sub(&t))?;
+            } else {
+                return Ok(acc);
+            }
+        }
+    }
+
+    /// A term with an optional leading minus that negates the whole term.
+    fn signed_term(&mut self) -> PResult<Expr> {
+        let at = self.at;
+        if self.eat("-")? {
+            let t = self.signed_term()?;
+            return Self::arith(at, t.checked_scale(-1));
+        }
+        self.term()
+    }
+
+    /// term := factor (('*' | 'floordiv' | 'ceildiv' | 'mod' | '/' | '%') factor)*
+    fn term(&mut self) -> PResult<Expr> {
+        let mut acc = self.factor()?;
+        loop {
+            let at = self.at;
+            let op = match &self.tok {
+                Tok::Punct("*") => "*",
+                Tok::Punct("/") => "floordiv",
+                Tok::Punct("%") => "mod",
+                Tok::Ident(n) if n == "floordiv" || n == "floorDiv" => "floordiv",
+                Tok::Ident(n) if n == "ceildiv" || n == "ceilDiv" => "ceildiv",
+                Tok::Ident(n) if n == "mod" => "mod",
+                _ => return Ok(acc),
+            };
+            self.bump()?;
+            let rhs = self.factor()?;
+            acc = match (op, acc.as_constant(), rhs.as_constant()) {
+                ("*", _, Some(k)) => Self::arith(at, acc.checked_scale(k))?,
+                ("*", Some(k), _) => Self::arith(at, rhs.checked_scale(k))?,
+                ("*", None, None) => {
+                    return Err((at, "a product of two variables is not quasi-affine".into()));
+                }
+                (_, _, None) => return Err((at, format!("{op} by a variable is not supported"))),
+                ("floordiv", _, Some(k)) => Self::arith(at, acc.floor_div(k))?,
+                ("ceildiv", _, Some(k)) => Self::arith(at, acc.ceil_div(k))?,
+                (_, _, Some(k)) => Self::arith(at, acc.modulo(k))?,
+            };
+        }
+    }
+
+    /// factor := integer | variable | '(' sum ')' | '-' factor
+    fn factor(&mut self) -> PResult<Expr> {
+        let at = self.at;
+        match self.bump()? {
+            (Tok::Int(v), _) => i64::try_from(v)
+                .map(Expr::constant)
+                .map_err(|_| (at, format!("number {v} is out of the range of i64"))),
+            (Tok::Punct("-"), _) => {
+                let f = self.factor()?;
+                Self::arith(at, f.checked_scale(-1))
+            }
+            (Tok::Punct("("), _) => {
+                let e = self.expr()?;
+                self.expect(")")?;
+                Ok(e)
+            }
+            (Tok::Ident(n), _) => {
+                if (n == "max" || n == "min") && self.is("(") {
+                    return Err((
+                        at,
+                        format!("'{n}' is not quasi-affine and is not supported"),
+                    ));
+                }
+                match self.names.iter().find(|(m, _)| *m == n) {
+                    Some((_, Slot::Dim(i))) => Ok(Expr::dim(*i as u32)),
+                    Some((_, Slot::Sym(i))) => Ok(Expr::sym(*i as u32)),
+                    None => Err((at, format!("unknown variable '{n}'"))),
+                }
+            }
+            (Tok::Eof, _) => Err((at, "expected an expression, found end of input".into())),
+            (tok, _) => Err((
+                at,
+                format!("expected an expression, found {}", describe_tok(&tok)),
+            )),
+        }
+    }
+}
+
+fn describe_tok(t: &Tok) -> String {
+    match t {
+        Tok::Ident(n) => format!("'{n}'"),
+        Tok::Int(v) => format!("'{v}'"),
+        Tok::Punct(p) => format!("'{p}'"),
+        Tok::Eof => "end of input".into(),
+    }
+}
+
+impl IndexingMap {
+    /// Parses the text form (see the module documentation).
+    pub fn parse(text: &str) -> Result<IndexingMap, ParseError> {
+        let (body, offsets) = unwrap(text).map_err(|(at, m)| locate(text, at, m))?;
+        parse_body(&body)
+            .map_err(|(at, m)| locate(text, offsets.get(at).copied().unwrap_or(text.len()), m))
+    }
+}
+
+/// Parses an expression over the given variable names, which become dimensions in order.
+pub fn parse_expr(text: &str, dim_names: &[&str]) -> Result<Expr, ParseError> {
+    let run = || -> PResult<Expr> {
+        let mut p = Parser::new(text)?;
+        p.names = dim_names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.to_string(), Slot::Dim(i)))
+            .collect();
+        let e = p.expr()?;
+        if p.tok != Tok::Eof {
+            return Err((
+                p.at,
+                format!("unexpected {} after the expression", p.describe()),
+            ));
+        }
+        Ok(e)
+    };
+    run().map_err(|(at, m)| locate(text, at, m))
+}
+
+fn parse_body(src: &str) -> PResult<IndexingMap> {
+    let mut p = Parser::new(src)?;
+    if p.is_ident("KNOWN") {
+        p.bump()?;
+        if !p.is_ident("EMPTY") {
+            return Err((p.at, "expected 'EMPTY' after 'KNOWN'".into()));
+        }
+        p.bump()?;
+        if p.tok != Tok::Eof {
+            return Err((
+                p.at,
+                format!("unexpected {} after KNOWN EMPTY", p.describe()),
+            ));
+        }
+        return Ok(IndexingMap::known_empty(0, 0, 0, 0));
+    }
+    let dims = p.ident_list("(", ")")?;
+    let range = if p.is("[") {
+        p.ident_list("[", "]")?
+    } else {
+        Vec::new()
+    };
+    let rts = if p.is("{") {
+        p.ident_list("{", "}")?
+    } else {
+        Vec::new()
+    };
+    let mut names: Vec<(String, Slot)> = Vec::new();
+    let all = dims
+        .iter()
+        .map(|d| (d, true))
+        .chain(range.iter().chain(&rts).map(|s| (s, false)));
+    let (mut nd, mut ns) = (0, 0);
+    for ((name, at), is_dim) in all {
+        if names.iter().any(|(n, _)| n == name) {
+            return Err((*at, format!("variable '{name}' is declared twice")));
+        }
+        let slot = if is_dim { Slot::Dim(nd) } else { Slot::Sym(ns) };
+        if is_dim {
+            nd += 1
+        } else {
+            ns += 1
+        }
+        names.push((name.clone(), slot));
+    }
+    p.names = names.clone();
+    p.expect("->")?;
+    p.expect("(")?;
+    let mut results = Vec::new();
+    if !p.eat(")")? {
+        loop {
+            results.push(p.expr()?);
+            if p.eat(")")? {
+                break;
+            }
+            p.expect(",")?;
+        }
+    }
+    let nvars = names.len();
+    let mut bounds: Vec<Option<Interval>> = vec![None; nvars];
+    let mut runtime_tagged = vec![false; nvars];
+    let mut constraints: Vec<(Expr, Interval, usize)> = Vec::new();
+    p.eat(",")?;
+    if p.is_ident("domain") {
+        p.bump()?;
+        p.expect(":")?;
+        let mut last_var: Option<usize> = None;
+        loop {
+            p.eat(",")?;
+            if p.tok == Tok::Eof || p.is_ident("is_simplified") {
+                break;
+            }
+            if p.is_ident("hlo") {
+                let at = p.at;
+                p.bump()?;
+                if !p.is(":") {
+                    return Err((p.at, "expected ':' after 'hlo'".into()));
+                }
+                let Some(v) = last_var.filter(|&v| matches!(names[v].1, Slot::Sym(_))) else {
+                    return Err((
+                        at,
+                        "an 'hlo:' line must follow the bounds of a symbol".into(),
+                    ));
+                };
+                runtime_tagged[v] = true;
+                p.lex.skip_line();
+                (p.tok, p.at) = p.lex.next()?;
+                skip_provenance_map(&mut p)?;
+                continue;
+            }
+            let at = p.at;
+            let e = p.expr()?;
+            if !p.is_ident("in") {
+                return Err((p.at, format!("expected 'in', found {}", p.describe())));
+            }
+            p.bump()?;
+            p.expect("[")?;
+            let lo_at = p.at;
+            let lo = p.signed_int()?;
+            p.expect(",")?;
+            let hi = p.signed_int()?;
+            p.expect("]")?;
+            if lo > hi {
+                return Err((
+                    lo_at,
+                    format!("empty interval [{lo}, {hi}]: the lower bound exceeds the upper"),
+                ));
+            }
+            let iv = Interval::new(lo, hi);
+            last_var = None;
+            match e.as_var() {
+                Some(v) => {
+                    let i = match v {
+                        VarRef::Dim(i) => i as usize,
+                        VarRef::Sym(i) => nd + i as usize,
+                    };
+                    if bounds[i].is_some() {
+                        return Err((
+                            at,
+                            format!("the bounds of '{}' are given twice", names[i].0),
+                        ));
+                    }
+                    bounds[i] = Some(iv);
+                    last_var = Some(i);
+                }
+                None => constraints.push((e, iv, at)),
+            }
+        }
+        if p.is_ident("is_simplified") {
+            p.bump()?;
+            p.expect(":")?;
+            if !(p.is_ident("true") || p.is_ident("false")) {
+                return Err((p.at, "expected 'true' or 'false'".into()));
+            }
+            p.bump()?;
+        }
+    }
+    if p.tok != Tok::Eof {
+        return Err((p.at, format!("unexpected {} after the map", p.describe())));
+    }
+    if let Some(i) = bounds.iter().position(Option::is_none) {
+        return Err((
+            src.len(),
+            format!("the domain gives no bounds for '{}'", names[i].0),
+        ));
+    }
+    build_map(
+        &names,
+        nd,
+        range.len(),
+        &bounds,
+        &runtime_tagged,
+        results,
+        constraints,
+    )
+}
+
+/// The `(d...) -> (...)` map that follows an `hlo:` line in the legacy form; it describes where a
+/// runtime value comes from and is not part of the map itself.
+fn skip_provenance_map(p: &mut Parser<'_>) -> PResult<()> {
+    let dims = p.ident_list("(", ")")?;
+    let saved = std::mem::replace(
+        &mut p.names,
+        dims.iter()
+            .enumerate()
+            .map(|(i, (n, _))| (n.clone(), Slot::Dim(i)))
+            .collect(),
+    );
+    p.expect("->")?;
+    p.expect("(")?;
+    if !p.eat(")")? {
+        loop {
+            p.expr()?;
+            if p.eat(")")? {
+                break;
+            }
+            p.expect(",")?;
+        }
+    }
+    p.names = saved;
+    Ok(())
+}
+
+/// Assembles the map: symbols tagged as runtime by legacy `hlo:` lines move behind the range
+/// symbols, and names equal to the defaults are dropped.
+fn build_map(
+    names: &[(String, Slot)],
+    nd: usize,
+    num_range: usize,
+    bounds: &[Option<Interval>],
+    runtime_tagged: &[bool],
+    results: Vec<Expr>,
+    constraints: Vec<(Expr, Interval, usize)>,
+) -> PResult<IndexingMap> {
+    let ns = names.len() - nd;
+    let is_rt = |s: usize| s >= num_range || runtime_tagged[nd + s];
+    let range_syms: Vec<usize> = (0..ns).filter(|&s| !is_rt(s)).collect();
+    let rt_syms: Vec<usize> = (0..ns).filter(|&s| is_rt(s)).collect();
+    let mut new_index = vec![0u32; ns];
+    for (k, &s) in range_syms.iter().chain(&rt_syms).enumerate() {
+        new_index[s] = k as u32;
+    }
+    let identity = new_index.iter().enumerate().all(|(i, &k)| i == k as usize);
+    let renumber = |e: Expr| -> Expr {
+        if identity {
+            return e;
+        }
+        e.rewrite_vars(&mut |v| match v {
+            VarRef::Sym(i) => Some(Expr::sym(new_index[i as usize])),
+            VarRef::Dim(_) => None,
+        })
+        .expect("renumbering symbols cannot overflow")
+    };
+    let var = |i: usize, default: String| {
+        let b = bounds[i].expect("every variable has bounds");
+        let name = &names[i].0;
+        if *name == default {
+            Var::new(b)
+        } else {
+            Var::named(b, name.clone())
+        }
+    };
+    let dims = (0..nd).map(|i| var(i, format!("d{i}"))).collect();
+    let range_vars = range_syms
+        .iter()
+        .enumerate()
+        .map(|(k, &s)| var(nd + s, format!("s{k}")))
+        .collect();
+    let rt_vars = rt_syms
+        .iter()
+        .enumerate()
+        .map(|(k, &s)| {
+            let mut v = var(nd + s, format!("rt{k}"));
+            if runtime_tagged[nd + s] && v.name.as_deref() == Some(&format!("s{s}")) {
+                v.name = None;
+            }
+            v
+        })
+        .collect();
+    let mut map = IndexingMap::new(
+        results.into_iter().map(renumber).collect(),
+        dims,
+        range_vars,
+        rt_vars,
+    );
+    for (e, iv, _) in constraints {
+        map.add_constraint(renumber(e), iv);
+    }
+    Ok(map)
+}
+
+/// Writes the canonical single-line form.
+pub(crate) fn write_map(map: &IndexingMap, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    if map.is_known_empty() {
+        return f.write_str("KNOWN EMPTY");
+    }
+    let (dim_names, sym_names) = map.var_names();
+    let names = Names {
+        dims: &dim_names,
+        syms: &sym_names,
+    };
+    let r = map.range_vars().len();
+    write!(f, "({})", dim_names.join(", "))?;
+    if r > 0 {
+        write!(f, "[{}]", sym_names[..r].join(", "))?;
+    }
+    if !map.rt_vars().is_empty() {
+        write!(f, "{{{}}}", sym_names[r..].join(", "))?;
+    }
+    f.write_str(" -> (")?;
+    for (i, e) in map.results().iter().enumerate() {
+        if i > 0 {
+            f.write_str(", ")?;
+        }
+        write!(f, "{}", e.display(&names))?;
+    }
+    f.write_char(')')?;
+    let all_names = dim_names.iter().chain(&sym_names);
+    let mut first = true;
+    for (name, v) in all_names.zip(map.all_vars()) {
+        f.write_str(if first { ", domain: " } else { ", " })?;
+        first = false;
+        write!(f, "{name} in {}", v.bounds)?;
+    }
+    for (e, iv) in map.constraints() {
+        write!(f, ", {} in {iv}", e.display(&names))?;
+    }
+    Ok(())
+}
+
+impl IndexingMap {
+    /// The names used to print this map's variables: dims, then symbols (range, runtime).
+    pub fn var_names(&self) -> (Vec<String>, Vec<String>) {
+        let named = |vars: &[Var], prefix: &str| -> Vec<String> {
+            vars.iter()
+                .enumerate()
+                .map(|(i, v)| v.name.clone().unwrap_or_else(|| format!("{prefix}{i}")))
+                .collect()
+        };
+        let mut syms = named(self.range_vars(), "s");
+        syms.extend(named(self.rt_vars(), "rt"));
+        (named(self.dims(), "d"), syms)
+    }
+}
