@@ -41,11 +41,28 @@ impl<'a> RangeEvaluator<'a> {
             Atom::CeilDiv(x, k) => self.range(x).ceil_div(*k),
             Atom::Mod(x, k) => self.range(x).modulo(*k),
         };
-        if self.use_constraints && !self.map.constraints().is_empty() {
-            self.narrow(&Expr::atom(atom.clone()), r)
-        } else {
-            r
+        if !self.use_constraints || self.map.constraints().is_empty() {
+            return r;
         }
+        let r = self.narrow(&Expr::atom(atom.clone()), r);
+        match atom {
+            Atom::Mod(x, k) => r.intersect(self.shifted_residue(x, *k).unwrap_or(r)),
+            _ => r,
+        }
+    }
+
+    /// `(x0 + c) mod k` is the point `(r + c) mod k` when a constraint fixes `x0 mod k` to `r`.
+    fn shifted_residue(&self, x: &Expr, k: i64) -> Option<Interval> {
+        let c = x.constant_term();
+        if c == 0 {
+            return None;
+        }
+        let key = x.checked_add_const(-c).ok()?.modulo(k).ok()?;
+        let r = self.map.constraints().get(&key)?.as_point()?;
+        Some(Interval::point(crate::interval::mod_floor(
+            r.checked_add(c)?,
+            k,
+        )))
     }
 
     fn narrow(&self, e: &Expr, r: Interval) -> Interval {

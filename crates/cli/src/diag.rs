@@ -1,0 +1,134 @@
+//! Diagnostics on stderr: text with the source line and a caret, or one JSON object per line.
+//! Also the exit codes of every command.
+
+use std::io::Write;
+
+/// Exit codes shared by every command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// Analysis or verification error.
+    Analysis = 1,
+    /// Bad command line.
+    Usage = 2,
+    /// Input that cannot be parsed.
+    Parse = 3,
+}
+
+/// How diagnostics are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum DiagFormat {
+    #[default]
+    Text,
+    Json,
+}
+
+/// One message about the input.
+#[derive(Clone, Debug, Default)]
+pub struct Diagnostic {
+    pub severity: &'static str,
+    pub message: String,
+    pub file: Option<String>,
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+    /// The text of the line the message points into, for the caret display.
+    pub source_line: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn error(message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: "error",
+            message: message.into(),
+            ..Default::default()
+        }
+    }
+
+    pub fn warning(message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: "warning",
+            message: message.into(),
+            ..Default::default()
+        }
+    }
+
+    /// Points the message at `line:column` (1-based) of `source`, named `file`.
+    pub fn at(
+        mut self,
+        file: Option<&str>,
+        source: &str,
+        line: usize,
+        column: usize,
+    ) -> Diagnostic {
+        self.file = file.map(str::to_string);
+        self.line = Some(line);
+        self.column = Some(column);
+        self.source_line = source
+            .lines()
+            .nth(line.saturating_sub(1))
+            .map(str::to_string);
+        self
+    }
+
+    /// Writes the diagnostic to stderr.
+    pub fn emit(&self, format: DiagFormat) {
+        let text = match format {
+            DiagFormat::Json => self.to_json().to_string(),
+            DiagFormat::Text => self.to_text(),
+        };
+        let _ = writeln!(std::io::stderr().lock(), "{text}");
+    }
+
+    fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "severity": self.severity,
+            "message": self.message,
+            "file": self.file,
+            "line": self.line,
+            "column": self.column,
+        })
+    }
+
+    fn to_text(&self) -> String {
+        let mut out = String::new();
+        if let Some(file) = &self.file {
+            out.push_str(file);
+            out.push(':');
+        }
+        if let (Some(l), Some(c)) = (self.line, self.column) {
+            out.push_str(&format!("{l}:{c}:"));
+        }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(&format!("{}: {}", self.severity, self.message));
+        if let (Some(src), Some(c)) = (&self.source_line, self.column) {
+            let shown: String = src.chars().take(200).collect();
+            let pad: String = shown
+                .chars()
+                .take(c.saturating_sub(1))
+                .map(|ch| if ch == '\t' { '\t' } else { ' ' })
+                .collect();
+            out.push_str(&format!("\n  {shown}\n  {pad}^"));
+        }
+        out
+    }
+}
+
+/// A command's failure: what to tell the user and the exit code.
+#[derive(Debug)]
+pub struct Failure {
+    pub exit: Exit,
+    pub diagnostic: Diagnostic,
+}
+
+impl Failure {
+    pub fn new(exit: Exit, diagnostic: Diagnostic) -> Failure {
+        Failure { exit, diagnostic }
+    }
+}
+
+impl From<std::io::Error> for Failure {
+    fn from(e: std::io::Error) -> Failure {
+        Failure::new(Exit::Analysis, Diagnostic::error(format!("I/O error: {e}")))
+    }
+}

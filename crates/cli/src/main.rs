@@ -1,0 +1,58 @@
+//! `xla-indexing`: symbolic indexing analysis for tensor programs.
+
+mod commands;
+mod diag;
+mod output;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use diag::{DiagFormat, Exit};
+
+#[derive(Parser)]
+#[command(
+    name = "xla-indexing",
+    version,
+    about = "Symbolic indexing analysis for tensor programs"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    Simplify(commands::simplify::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::from(Exit::Usage as u8)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    let (result, format) = match cli.command {
+        Command::Simplify(args) => {
+            let format = args.output.diag_format();
+            (commands::simplify::run(args), format)
+        }
+    };
+    finish(result, format)
+}
+
+fn finish(result: Result<(), diag::Failure>, format: DiagFormat) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) => {
+            failure.diagnostic.emit(format);
+            ExitCode::from(failure.exit as u8)
+        }
+    }
+}
