@@ -201,7 +201,7 @@ impl fmt::Display for Interval {
 /// `floor(a / b)` for `b != 0`, saturating (only `i64::MIN / -1` saturates).
 pub fn floor_div(a: i64, b: i64) -> i64 {
     let q = a.saturating_div(b);
-    if (a % b != 0) && ((a < 0) != (b < 0)) {
+    if (a.wrapping_rem(b) != 0) && ((a < 0) != (b < 0)) {
         q - 1
     } else {
         q
@@ -211,7 +211,7 @@ pub fn floor_div(a: i64, b: i64) -> i64 {
 /// `ceil(a / b)` for `b != 0`, saturating.
 pub fn ceil_div(a: i64, b: i64) -> i64 {
     let q = a.saturating_div(b);
-    if (a % b != 0) && ((a < 0) == (b < 0)) {
+    if (a.wrapping_rem(b) != 0) && ((a < 0) == (b < 0)) {
         q + 1
     } else {
         q

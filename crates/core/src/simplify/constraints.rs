@@ -10,6 +10,19 @@ use super::{Budget, simplify_expr_with};
 
 /// Simplifies the constraints of `map` to a fixed point (bounded by the budget's rounds).
 pub(crate) fn simplify_constraints(map: &mut IndexingMap, budget: Budget) {
+    // Enumeration may fix variables to points, which lets the rules go further: one more round.
+    for _ in 0..2 {
+        simplify_constraints_to_fixpoint(map, budget);
+        if map.known_empty
+            || map.constraints.is_empty()
+            || !tighten_by_enumeration(map, budget.enumeration_limit)
+        {
+            return;
+        }
+    }
+}
+
+fn simplify_constraints_to_fixpoint(map: &mut IndexingMap, budget: Budget) {
     for _ in 0..budget.rounds.max(1) {
         if map.known_empty {
             return;
@@ -43,11 +56,8 @@ pub(crate) fn simplify_constraints(map: &mut IndexingMap, budget: Budget) {
             map.all_vars().map(|v| v.bounds).collect::<Vec<_>>(),
         );
         if after == before {
-            break;
+            return;
         }
-    }
-    if !map.known_empty && !map.constraints.is_empty() {
-        tighten_by_enumeration(map, budget.enumeration_limit);
     }
 }
 
@@ -233,14 +243,16 @@ fn crt(r1: i64, m1: i64, r2: i64, m2: i64) -> Option<(i64, i64)> {
 
 /// For small domains: enumerates the box to decide emptiness exactly and shrinks every variable's
 /// bounds to the values that feasible points take. Constraints that then always hold go away.
-fn tighten_by_enumeration(map: &mut IndexingMap, limit: u128) {
+/// Returns whether anything changed.
+fn tighten_by_enumeration(map: &mut IndexingMap, limit: u128) -> bool {
     let Some(points) = map.domain_points(limit) else {
-        return;
+        return false;
     };
     if points.is_empty() {
         map.mark_empty();
-        return;
+        return true;
     }
+    let before = map.clone();
     let nd = map.dims.len();
     let n = nd + map.num_symbols();
     let mut hull = vec![Interval::new(i64::MAX, i64::MIN); n];
@@ -263,4 +275,5 @@ fn tighten_by_enumeration(map: &mut IndexingMap, limit: u128) {
     let ev = ev_map.range_evaluator(false);
     map.constraints
         .retain(|e, iv| !iv.contains_interval(ev.range(e)));
+    *map != before
 }

@@ -1,0 +1,304 @@
+//! Property tests over random maps: every point of small random domains is evaluated before and
+//! after each transformation.
+
+use xla_indexing_core::rng::SplitMix64;
+use xla_indexing_core::{Expr, IndexingMap, Interval, Var};
+
+/// Cases per property; `XLA_INDEXING_PROPTEST_CASES` raises it for long runs.
+fn cases() -> u64 {
+    std::env::var("XLA_INDEXING_PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3000)
+}
+
+fn random_expr(rng: &mut SplitMix64, depth: u32, num_dims: u32, num_syms: u32) -> Expr {
+    let leaf = |rng: &mut SplitMix64| {
+        let total = num_dims + num_syms;
+        if total == 0 || rng.chance(1, 6) {
+            return Expr::constant(rng.range(-20, 20));
+        }
+        let i = rng.range(0, total as i64 - 1) as u32;
+        let v = if i < num_dims {
+            Expr::dim(i)
+        } else {
+            Expr::sym(i - num_dims)
+        };
+        v.checked_scale(*rng.pick(&[1, 1, 1, 2, 3, 4, 8, 16, -1, -3]))
+            .unwrap()
+    };
+    if depth == 0 || rng.chance(1, 4) {
+        return leaf(rng);
+    }
+    let divisor = *rng.pick(&[2, 3, 4, 5, 6, 8, 16, 12, -2, -3]);
+    let sub = |rng: &mut SplitMix64| random_expr(rng, depth - 1, num_dims, num_syms);
+    match rng.range(0, 5) {
+        0 | 1 => {
+            let n = rng.range(2, 4);
+            (0..n).fold(Expr::constant(rng.range(-10, 10)), |acc, _| {
+                acc.checked_add(&sub(rng)).unwrap()
+            })
+        }
+        2 => sub(rng).floor_div(divisor).unwrap(),
+        3 => sub(rng).modulo(divisor).unwrap(),
+        4 => sub(rng).ceil_div(divisor).unwrap(),
+        _ => sub(rng).checked_scale(*rng.pick(&[2, 3, -1, 4])).unwrap(),
+    }
+}
+
+fn random_vars(rng: &mut SplitMix64, n: u32, width: i64) -> Vec<Var> {
+    (0..n)
+        .map(|_| {
+            let lo = rng.range(-width, width);
+            Var::new(Interval::new(lo, lo + rng.range(0, width)))
+        })
+        .collect()
+}
+
+/// A random map with up to 8 variables whose box has at most a few thousand points.
+fn random_map(rng: &mut SplitMix64) -> IndexingMap {
+    let nvars = rng.range(1, 8) as u32;
+    let width = match nvars {
+        1..=2 => 40,
+        3..=4 => 7,
+        5..=6 => 3,
+        _ => 2,
+    };
+    let nd = rng.range(0, nvars as i64) as u32;
+    let ns = nvars - nd;
+    let nr = rng.range(0, ns as i64) as u32;
+    let depth = rng.range(1, 4) as u32;
+    let results = (0..rng.range(1, 3))
+        .map(|_| random_expr(rng, depth, nd, ns))
+        .collect();
+    let mut map = IndexingMap::new(
+        results,
+        random_vars(rng, nd, width),
+        random_vars(rng, nr, width),
+        random_vars(rng, ns - nr, width),
+    );
+    for _ in 0..rng.range(0, 2) {
+        let e = random_expr(rng, 2, nd, ns);
+        let lo = rng.range(-30, 30);
+        if rng.chance(1, 3) {
+            let k = *rng.pick(&[2, 3, 4]);
+            if let Ok(m) = random_expr(rng, 1, nd, ns).modulo(k) {
+                let r = rng.range(0, k - 1);
+                map.add_constraint(m, Interval::point(r));
+            }
+        } else {
+            map.add_constraint(e, Interval::new(lo, lo + rng.range(0, 40)));
+        }
+    }
+    map
+}
+
+/// Checks that `after` has exactly the domain points of `before` and the same values there.
+#[track_caller]
+fn assert_same_function(before: &IndexingMap, after: &IndexingMap) {
+    let points = before.domain_points(1 << 20).expect("small domain");
+    if after.is_known_empty() {
+        assert!(
+            points.is_empty(),
+            "{before}\n  was called KNOWN EMPTY but holds {:?}",
+            points[0]
+        );
+        return;
+    }
+    for (d, s) in &points {
+        assert!(
+            after.contains(d, s),
+            "{before}\n  -> {after}\n  lost the point {d:?} {s:?}"
+        );
+        assert_eq!(
+            before.evaluate(d, s),
+            after.evaluate(d, s),
+            "{before}\n  -> {after}\n  at {d:?} {s:?}"
+        );
+    }
+    let after_points = after
+        .domain_points(1 << 20)
+        .expect("simplification never widens bounds");
+    assert_eq!(
+        points.len(),
+        after_points.len(),
+        "{before}\n  -> {after}\n  gained points"
+    );
+}
+
+#[test]
+fn simplification_preserves_every_value() {
+    let mut rng = SplitMix64::new(0x5eed);
+    for _ in 0..cases() {
+        let before = random_map(&mut rng);
+        let mut after = before.clone();
+        after.simplify();
+        assert_same_function(&before, &after);
+    }
+}
+
+#[test]
+fn simplification_is_idempotent_and_never_costlier() {
+    let mut rng = SplitMix64::new(7);
+    for _ in 0..cases() {
+        let before = random_map(&mut rng);
+        let mut once = before.clone();
+        once.simplify();
+        let mut twice = once.clone();
+        twice.simplify();
+        assert_eq!(
+            once, twice,
+            "\n before: {before}\n   once: {once}\n  twice: {twice}"
+        );
+        if !once.is_known_empty() {
+            for (b, a) in before.results().iter().zip(once.results()) {
+                assert!(
+                    a.cost() <= b.cost(),
+                    "{b:?} (cost {:?}) became {a:?} (cost {:?})",
+                    b.cost(),
+                    a.cost()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn print_then_parse_is_identity() {
+    let mut rng = SplitMix64::new(11);
+    for _ in 0..cases() {
+        let mut map = random_map(&mut rng);
+        if rng.chance(1, 2) {
+            map.simplify();
+        }
+        if rng.chance(1, 3) && !map.dims().is_empty() {
+            map.set_name(xla_indexing_core::VarRef::Dim(0), Some("th_x".into()));
+        }
+        let text = map.to_string();
+        let parsed = IndexingMap::parse(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(parsed, map, "{text}");
+        assert_eq!(parsed.to_string(), text);
+    }
+}
+
+#[test]
+fn composition_evaluates_as_the_composition() {
+    let mut rng = SplitMix64::new(23);
+    let mut checked = 0;
+    while checked < 1000 {
+        let first = random_map(&mut rng);
+        let k = first.results().len();
+        if k > 3 {
+            continue;
+        }
+        let ns = rng.range(0, 2) as u32;
+        let results = (0..rng.range(1, 2))
+            .map(|_| random_expr(&mut rng, 2, k as u32, ns))
+            .collect();
+        let second = IndexingMap::new(
+            results,
+            random_vars(&mut rng, k as u32, 6),
+            random_vars(&mut rng, ns, 3),
+            Vec::new(),
+        );
+        let Ok(composed) = first.compose(&second) else {
+            continue;
+        };
+        let Some(points) = composed.domain_points(1 << 18) else {
+            continue;
+        };
+        checked += 1;
+        let (r1, r2, t1) = (
+            first.range_vars().len(),
+            second.range_vars().len(),
+            first.rt_vars().len(),
+        );
+        // Every point of the composed domain is a point of `first` whose image lies in `second`'s
+        // domain, and the value is `second(first(x))`.
+        for (d, s) in &points {
+            let s1: Vec<i64> = s[..r1]
+                .iter()
+                .chain(&s[r1 + r2..r1 + r2 + t1])
+                .copied()
+                .collect();
+            let s2: Vec<i64> = s[r1..r1 + r2]
+                .iter()
+                .chain(&s[r1 + r2 + t1..])
+                .copied()
+                .collect();
+            assert!(first.contains(d, &s1));
+            let mid = first.evaluate(d, &s1).unwrap();
+            assert!(
+                second.contains(&mid, &s2),
+                "{first}\n  o {second}\n  = {composed}\n at {d:?} {s:?}"
+            );
+            assert_eq!(composed.evaluate(d, s), second.evaluate(&mid, &s2));
+        }
+        let mut simplified = composed.clone();
+        simplified.simplify();
+        assert_same_function(&composed, &simplified);
+    }
+}
+
+#[test]
+fn interval_arithmetic_contains_every_result() {
+    let mut rng = SplitMix64::new(3);
+    for _ in 0..cases() {
+        let a = {
+            let lo = rng.range(-50, 50);
+            Interval::new(lo, lo + rng.range(0, 30))
+        };
+        let b = {
+            let lo = rng.range(-50, 50);
+            Interval::new(lo, lo + rng.range(0, 30))
+        };
+        let k = *rng.pick(&[-7, -3, -1, 1, 2, 5, 8]);
+        for x in a.lo..=a.hi {
+            assert!(a.scale(k).contains(x * k));
+            assert!(
+                a.floor_div(k)
+                    .contains(xla_indexing_core::interval::floor_div(x, k))
+            );
+            assert!(
+                a.ceil_div(k)
+                    .contains(xla_indexing_core::interval::ceil_div(x, k))
+            );
+            assert!(
+                a.modulo(k)
+                    .contains(xla_indexing_core::interval::mod_floor(x, k))
+            );
+            for y in [b.lo, b.hi, (b.lo + b.hi) / 2] {
+                assert!((a + b).contains(x + y));
+                assert!((a - b).contains(x - y));
+                assert!((a * b).contains(x * y));
+            }
+        }
+    }
+}
+
+#[test]
+fn interval_arithmetic_saturates_at_the_limits() {
+    let big = Interval::new(i64::MAX - 1, i64::MAX);
+    assert_eq!((big + big).hi, i64::MAX);
+    assert_eq!((-Interval::point(i64::MIN)).lo, i64::MAX);
+    assert_eq!(Interval::new(i64::MIN, 0).scale(2).lo, i64::MIN);
+    assert_eq!(
+        (big * Interval::new(-2, 2)),
+        Interval::new(i64::MIN, i64::MAX)
+    );
+    assert_eq!(
+        Interval::point(i64::MIN).floor_div(-1),
+        Interval::point(i64::MAX)
+    );
+    assert_eq!(Interval::new(0, 5).lt(Interval::new(6, 9)), Some(true));
+    assert_eq!(Interval::new(0, 5).lt(Interval::new(5, 9)), None);
+    assert_eq!(Interval::new(6, 9).le(Interval::new(0, 5)), Some(false));
+    assert_eq!(
+        Interval::new(3, 3).eq_values(Interval::new(3, 3)),
+        Some(true)
+    );
+    assert_eq!(
+        Interval::new(0, 2).eq_values(Interval::new(3, 4)),
+        Some(false)
+    );
+}
