@@ -118,12 +118,12 @@ impl Diagnostic {
 #[derive(Debug)]
 pub struct Failure {
     pub exit: Exit,
-    pub diagnostic: Diagnostic,
+    pub diagnostic: Box<Diagnostic>,
 }
 
 impl Failure {
     pub fn new(exit: Exit, diagnostic: Diagnostic) -> Failure {
-        Failure { exit, diagnostic }
+        Failure { exit, diagnostic: Box::new(diagnostic) }
     }
 }
 

@@ -1,0 +1,256 @@
+//! One test per rewrite rule: a text-in, text-out case where the rule applies and one where its
+//! condition fails. Rules are documented in `src/simplify/rules.rs` and `constraints.rs`.
+
+use xla_indexing_core::IndexingMap;
+
+/// Simplifies `(d0, d1, ...) -> (expr)` over the given dimension bounds and returns the result.
+fn simp(bounds: &[(i64, i64)], expr: &str) -> String {
+    let dims: Vec<String> = (0..bounds.len()).map(|i| format!("d{i}")).collect();
+    let domain: Vec<String> = bounds
+        .iter()
+        .enumerate()
+        .map(|(i, (lo, hi))| format!("d{i} in [{lo}, {hi}]"))
+        .collect();
+    let text = format!(
+        "({}) -> ({expr}), domain: {}",
+        dims.join(", "),
+        domain.join(", ")
+    );
+    let mut map = IndexingMap::parse(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    let before = map.clone();
+    map.simplify();
+    // Every rule is also checked for soundness at every point here.
+    for (d, s) in before.domain_points(1 << 18).unwrap() {
+        assert_eq!(
+            before.evaluate(&d, &s),
+            map.evaluate(&d, &s),
+            "{text} at {d:?}"
+        );
+    }
+    let result = map.to_string();
+    let (_, rest) = result.split_once(" -> (").unwrap();
+    rest.split_once("), domain").unwrap().0.to_string()
+}
+
+#[test]
+fn div_in_period() {
+    assert_eq!(simp(&[(8, 15)], "d0 floordiv 8"), "1");
+    assert_eq!(simp(&[(-8, -1)], "d0 floordiv 8"), "-1");
+    assert_eq!(simp(&[(7, 8)], "d0 floordiv 8"), "d0 floordiv 8");
+}
+
+#[test]
+fn ceildiv_in_period() {
+    assert_eq!(simp(&[(9, 16)], "d0 ceildiv 8"), "2");
+    assert_eq!(simp(&[(8, 9)], "d0 ceildiv 8"), "d0 ceildiv 8");
+}
+
+#[test]
+fn mod_in_period() {
+    assert_eq!(simp(&[(0, 7)], "d0 mod 8"), "d0");
+    assert_eq!(simp(&[(53, 71)], "d0 mod 42"), "d0 - 42");
+    assert_eq!(simp(&[(-5, -1)], "d0 mod 5"), "d0 + 5");
+    assert_eq!(simp(&[(40, 42)], "d0 mod 42"), "d0 mod 42");
+}
+
+#[test]
+fn bounded_remainder_in_floordiv() {
+    assert_eq!(
+        simp(&[(0, 9), (0, 2)], "(d0 * 6 + d1) floordiv 9"),
+        "(d0 * 2) floordiv 3"
+    );
+    assert_eq!(
+        simp(&[(0, 9), (0, 3)], "(d0 * 4 + d1) floordiv 8"),
+        "d0 floordiv 2"
+    );
+    assert_eq!(
+        simp(&[(0, 9), (0, 4)], "(d0 * 4 + d1) floordiv 8"),
+        "(d0 * 4 + d1) floordiv 8"
+    );
+}
+
+#[test]
+fn bounded_remainder_in_mod() {
+    assert_eq!(
+        simp(&[(0, 9), (0, 3)], "(d0 * 4 + d1) mod 8"),
+        "d1 + (d0 mod 2) * 4"
+    );
+    assert_eq!(
+        simp(&[(0, 9), (0, 4)], "(d0 * 4 + d1) mod 8"),
+        "(d0 * 4 + d1) mod 8"
+    );
+}
+
+#[test]
+fn div_of_mod() {
+    assert_eq!(
+        simp(&[(0, 100)], "(d0 mod 16) floordiv 4"),
+        "(d0 floordiv 4) mod 4"
+    );
+    assert_eq!(
+        simp(&[(0, 100)], "(d0 mod 6) floordiv 4"),
+        "(d0 mod 6) floordiv 4"
+    );
+}
+
+#[test]
+fn div_of_div_sum() {
+    assert_eq!(
+        simp(
+            &[(0, 1233), (0, 127)],
+            "(d0 * 2 + d1 floordiv 64) floordiv 3"
+        ),
+        "(d0 * 128 + d1) floordiv 192"
+    );
+    // Two floordiv summands: only one may be merged, the result keeps one inner division.
+    assert_eq!(
+        simp(
+            &[(0, 100), (0, 100)],
+            "(d0 floordiv 3 + d1 floordiv 3) floordiv 6"
+        ),
+        "(d0 + (d1 floordiv 3) * 3) floordiv 18"
+    );
+}
+
+#[test]
+fn ceildiv_as_floordiv() {
+    assert_eq!(
+        simp(&[(0, 9), (0, 3)], "(d0 * 4 + d1) ceildiv 4"),
+        "d0 + d1 ceildiv 4"
+    );
+    assert_eq!(simp(&[(0, 9), (1, 4)], "(d0 * 4 + d1) ceildiv 4"), "d0 + 1");
+    assert_eq!(simp(&[(0, 9)], "d0 ceildiv 4"), "d0 ceildiv 4");
+}
+
+#[test]
+fn recombine() {
+    assert_eq!(
+        simp(&[(0, 1023)], "(d0 mod 8) * 128 + (d0 floordiv 8) * 1024"),
+        "d0 * 128"
+    );
+    // x ≡ y (mod c) is enough: (d0 + 8) mod 8 pairs with d0 floordiv 8.
+    assert_eq!(
+        simp(&[(0, 99)], "(d0 * 9) mod 8 + (d0 floordiv 8) * 8"),
+        "d0"
+    );
+    // A floordiv coefficient that is no multiple of c still pairs with the mod through x: one
+    // division is left.
+    assert_eq!(
+        simp(&[(0, 99)], "d0 mod 8 + (d0 floordiv 8) * 4"),
+        "d0 - (d0 floordiv 8) * 4"
+    );
+    // Different divisors: nothing to recombine.
+    assert_eq!(
+        simp(&[(0, 99)], "d0 mod 8 + (d0 floordiv 4) * 4"),
+        "(d0 floordiv 4) * 4 + d0 mod 8"
+    );
+}
+
+#[test]
+fn div_mod_expansion() {
+    assert_eq!(simp(&[(0, 99)], "d0 - (d0 floordiv 8) * 8"), "d0 mod 8");
+    assert_eq!(
+        simp(&[(0, 99), (0, 5)], "d0 + d1 - ((d0 + d1) floordiv 4) * 4"),
+        "(d0 + d1) mod 4"
+    );
+    assert_eq!(
+        simp(&[(0, 99)], "d0 + (d0 floordiv 8) * 8"),
+        "d0 + (d0 floordiv 8) * 8"
+    );
+}
+
+#[test]
+fn construction_folds_that_need_no_bounds() {
+    assert_eq!(
+        simp(&[(0, 99), (0, 99)], "(d0 * 16 + d1) floordiv 8"),
+        "d0 * 2 + d1 floordiv 8"
+    );
+    assert_eq!(
+        simp(&[(0, 99), (0, 99)], "(d0 * 16 + d1) mod 8"),
+        "d1 mod 8"
+    );
+    assert_eq!(simp(&[(0, 99)], "(d0 * 4) mod 8"), "(d0 mod 2) * 4");
+    assert_eq!(
+        simp(&[(0, 99)], "(d0 floordiv 2) floordiv 7"),
+        "d0 floordiv 14"
+    );
+    assert_eq!(simp(&[(0, 99)], "(d0 mod 12) mod 4"), "d0 mod 4");
+    assert_eq!(simp(&[(0, 99)], "(d0 mod 12) mod 5"), "(d0 mod 12) mod 5");
+    assert_eq!(simp(&[(0, 99)], "d0 floordiv -3"), "(-d0) floordiv 3");
+    assert_eq!(simp(&[(0, 99)], "d0 mod -3"), "-((-d0) mod 3)");
+}
+
+#[track_caller]
+fn check_map(input: &str, expected: &str) {
+    let mut m = IndexingMap::parse(input).unwrap();
+    let before = m.clone();
+    m.simplify();
+    assert_eq!(m, IndexingMap::parse(expected).unwrap(), "\n  got {m}");
+    let points = before.domain_points(1 << 16).unwrap();
+    assert_eq!(points.len(), m.domain_points(1 << 16).unwrap().len());
+    assert!(points.iter().all(|(d, s)| m.contains(d, s)));
+}
+
+#[test]
+fn constraint_constant_and_content() {
+    check_map(
+        "(d0, d1) -> (d0), domain: d0 in [0, 9], d1 in [0, 9], d0 * 2 + d1 * 2 + 3 in [5, 13]",
+        "(d0, d1) -> (d0), domain: d0 in [0, 5], d1 in [0, 5], d0 + d1 in [1, 5]",
+    );
+    check_map(
+        "(d0, d1) -> (d0), domain: d0 in [0, 9], d1 in [0, 9], -d0 - d1 in [-5, -1]",
+        "(d0, d1) -> (d0), domain: d0 in [0, 5], d1 in [0, 5], d0 + d1 in [1, 5]",
+    );
+}
+
+#[test]
+fn constraint_floordiv_and_mod_residue() {
+    check_map(
+        "(d0) -> (d0), domain: d0 in [0, 99], d0 floordiv 8 in [5, 11]",
+        "(d0) -> (d0), domain: d0 in [40, 95]",
+    );
+    check_map(
+        "(d0, d1) -> (d0), domain: d0 in [0, 9], d1 in [0, 9], (d0 + d1 + 3) mod 4 in [1, 1]",
+        "(d0, d1) -> (d0), domain: d0 in [0, 9], d1 in [0, 9], (d0 + d1) mod 4 in [2, 2]",
+    );
+}
+
+#[test]
+fn constraint_irrelevant_remainder() {
+    check_map(
+        "(d0)[s0, s1] -> (d0, s0, s1), domain: d0 in [0, 1999], s0 in [0, 1], s1 in [0, 2], d0 * 6 + s0 * 3 + s1 in [0, 599]",
+        "(d0)[s0, s1] -> (d0, s0, s1), domain: d0 in [0, 99], s0 in [0, 1], s1 in [0, 2]",
+    );
+    // With 598 the remainder matters (d0 = 99 allows only s0 * 3 + s1 <= 4): not rewritten.
+    let mut m = IndexingMap::parse("(d0)[s0, s1] -> (d0, s0, s1), domain: d0 in [0, 1999], s0 in [0, 1], s1 in [0, 2], d0 * 6 + s0 * 3 + s1 in [0, 598]").unwrap();
+    m.simplify();
+    assert_eq!(m.constraints().len(), 1, "{m}");
+}
+
+#[test]
+fn merge_mod() {
+    check_map(
+        "()[s0] -> (s0), domain: s0 in [-21, -2], s0 mod 2 in [0, 0], s0 mod 3 in [0, 0]",
+        "()[s0] -> (s0), domain: s0 in [-18, -6], s0 mod 6 in [0, 0]",
+    );
+    check_map(
+        "()[s0] -> (s0), domain: s0 in [0, 100], s0 mod 4 in [1, 1], s0 mod 6 in [3, 3]",
+        "()[s0] -> (s0), domain: s0 in [9, 93], s0 mod 12 in [9, 9]",
+    );
+    check_map(
+        "()[s0] -> (s0), domain: s0 in [0, 100], s0 mod 4 in [1, 1], s0 mod 6 in [2, 2]",
+        "KNOWN EMPTY",
+    );
+}
+
+#[test]
+fn enumeration_decides_emptiness_and_tightens_bounds() {
+    check_map(
+        "(d0, d1) -> (d0), domain: d0 in [0, 9], d1 in [0, 9], d0 + d1 in [0, 3], d0 - d1 in [7, 9]",
+        "KNOWN EMPTY",
+    );
+    check_map(
+        "(d0, d1) -> (d0), domain: d0 in [0, 9], d1 in [0, 9], d0 + d1 in [0, 3], d0 - d1 in [2, 9]",
+        "(d0, d1) -> (d0), domain: d0 in [2, 3], d1 in [0, 0]",
+    );
+}
