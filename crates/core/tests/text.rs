@@ -204,3 +204,20 @@ fn bad_input_names_the_column() {
     let e = error(r#"#xla_indexing.map<"(d0) -> (d0 floordiv 0), domain: d0 in [0, 1]">"#);
     assert_eq!(e.column, 32, "{e}");
 }
+
+/// Every map written with a domain in the two translations of the indexing seed (`tests/data`,
+/// blocks separated by blank lines) parses, and its canonical text parses back to the same map.
+#[test]
+fn every_seed_map_parses() {
+    let data = include_str!("data/seed_maps.txt");
+    let blocks: Vec<&str> = data
+        .split("\n\n")
+        .map(str::trim)
+        .filter(|b| !b.is_empty())
+        .collect();
+    assert!(blocks.len() >= 80, "{} blocks", blocks.len());
+    for block in blocks {
+        let map = parse(block);
+        assert_eq!(parse(&map.to_string()), map, "{block}");
+    }
+}

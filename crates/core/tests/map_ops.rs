@@ -1,0 +1,105 @@
+//! Operations on maps other than simplification.
+
+use xla_indexing_core::{Expr, IndexingMap, Interval, VarRef};
+
+fn parse(text: &str) -> IndexingMap {
+    IndexingMap::parse(text).unwrap_or_else(|e| panic!("{text}\n{e}"))
+}
+
+#[test]
+fn rescale_symbols_substitutes_the_residue_class() {
+    let mut m =
+        parse("(d0)[s0] -> (d0 + s0), domain: d0 in [0, 3], s0 in [0, 41], s0 mod 6 in [3, 3]");
+    assert!(m.rescale_symbols());
+    assert_eq!(
+        m,
+        parse("(d0)[s0] -> (d0 + s0 * 6 + 3), domain: d0 in [0, 3], s0 in [0, 6]")
+    );
+    let mut plain = parse("(d0)[s0] -> (d0 + s0), domain: d0 in [0, 3], s0 in [0, 41]");
+    assert!(!plain.rescale_symbols());
+}
+
+#[test]
+fn remove_unused_symbols_keeps_constrained_ones() {
+    let mut m = parse(
+        "(d0)[s0, s1, s2]{rt0} -> (d0 + s1), domain: d0 in [0, 9], s0 in [0, 3], s1 in [0, 3], s2 in [0, 3], rt0 in [0, 5], s2 + d0 in [0, 10], s0 mod 2 in [0, 0]",
+    );
+    let removed = m.remove_unused_symbols();
+    assert_eq!(removed, vec![true, false, false, true]);
+    assert_eq!(
+        m,
+        parse(
+            "(d0)[s0, s1] -> (d0 + s0), domain: d0 in [0, 9], s0 in [0, 3], s1 in [0, 3], d0 + s1 in [0, 10]"
+        )
+    );
+}
+
+#[test]
+fn remove_unused_vars_renumbers_dims() {
+    let mut m = parse(
+        "(d0, d1, d2)[s0] -> (d2 + s0), domain: d0 in [0, 1], d1 in [0, 2], d2 in [0, 3], s0 in [0, 4]",
+    );
+    assert_eq!(m.remove_unused_vars(), vec![true, true, false, false]);
+    assert_eq!(
+        m,
+        parse("(d0)[s0] -> (d0 + s0), domain: d0 in [0, 3], s0 in [0, 4]")
+    );
+}
+
+#[test]
+fn symbols_become_dimensions() {
+    let m = parse(
+        "(d0)[s0]{rt0} -> (d0 + s0 + rt0), domain: d0 in [0, 1], s0 in [0, 2], rt0 in [0, 3], s0 mod 2 in [0, 0]",
+    );
+    assert_eq!(
+        m.convert_symbols_to_dims(),
+        parse(
+            "(d0, d1, d2) -> (d0 + d1 + d2), domain: d0 in [0, 1], d1 in [0, 2], d2 in [0, 3], d1 mod 2 in [0, 0]"
+        )
+    );
+    let m = parse(
+        "(d0)[s0, s1] -> (d0 + s0 * 2 + s1), domain: d0 in [0, 1], s0 in [0, 2], s1 in [0, 3]",
+    );
+    assert_eq!(
+        m.convert_range_vars_to_dims(&[1]),
+        parse(
+            "(d0, d1)[s0] -> (d0 + d1 + s0 * 2), domain: d0 in [0, 1], d1 in [0, 3], s0 in [0, 2]"
+        )
+    );
+}
+
+#[test]
+fn constraints_on_bare_variables_tighten_bounds_and_contradictions_empty_the_map() {
+    let mut m = parse("(d0, d1) -> (d0), domain: d0 in [0, 9], d1 in [0, 9]");
+    m.add_constraint(Expr::dim(0), Interval::new(3, 20));
+    assert_eq!(m.dims()[0].bounds, Interval::new(3, 9));
+    m.add_constraint(Expr::dim(0) + Expr::dim(1), Interval::new(0, 4));
+    m.add_constraint(Expr::dim(0) + Expr::dim(1), Interval::new(5, 8));
+    assert!(m.is_known_empty());
+    assert_eq!(m.to_string(), "KNOWN EMPTY");
+}
+
+#[test]
+fn evaluation_range_and_verification() {
+    let m = parse(
+        "(d0)[s0] -> (d0 * 4 + s0, (d0 * 4 + s0) floordiv 3), domain: d0 in [0, 9], s0 in [0, 3]",
+    );
+    assert_eq!(m.evaluate(&[2], &[3]), Some(vec![11, 3]));
+    assert_eq!(m.expr_range(&m.results()[0]), Interval::new(0, 39));
+    assert!(m.contains(&[9], &[3]));
+    assert!(!m.contains(&[10], &[0]));
+    assert!(m.verify().is_ok());
+    let bad = IndexingMap::new(vec![Expr::dim(3)], Vec::new(), Vec::new(), Vec::new());
+    assert_eq!(
+        bad.verify().unwrap_err().to_string(),
+        "result #0 uses d3, but the map has 0 dims and 0 symbols"
+    );
+    let mut named = m.clone();
+    named.set_name(VarRef::Dim(0), Some("th_x".into()));
+    assert_eq!(named, m, "names do not take part in equality");
+    assert!(
+        named
+            .to_string()
+            .starts_with("(th_x)[s0] -> (th_x * 4 + s0")
+    );
+}
