@@ -1,0 +1,135 @@
+//! MLIR affine expressions to and from the core's quasi-affine [`Expr`]essions.
+//!
+//! Affine dimensions are the core's dimensions and affine symbols its symbols, position for
+//! position.
+
+use melior::{Context, ir::AffineExpr};
+use xla_indexing_core::{Atom, Expr, VarRef};
+
+/// Converts an affine expression; `None` for what the core cannot express: a product of two
+/// non-constant expressions, a division or `mod` by a non-constant or by zero, or arithmetic
+/// that overflows.
+pub fn expr_from_affine(e: AffineExpr) -> Option<Expr> {
+    if e.is_dim() {
+        return Some(Expr::dim(u32::try_from(e.dim_position()).ok()?));
+    }
+    if e.is_symbol() {
+        return Some(Expr::sym(u32::try_from(e.symbol_position()).ok()?));
+    }
+    if e.is_constant() {
+        return Some(Expr::constant(e.constant_value()));
+    }
+    let (lhs, rhs) = (e.lhs(), e.rhs());
+    if e.is_add() {
+        return expr_from_affine(lhs)?
+            .checked_add(&expr_from_affine(rhs)?)
+            .ok();
+    }
+    if e.is_mul() {
+        let (factor, constant) = match (lhs.is_constant(), rhs.is_constant()) {
+            (_, true) => (lhs, rhs.constant_value()),
+            (true, false) => (rhs, lhs.constant_value()),
+            (false, false) => return None,
+        };
+        return expr_from_affine(factor)?.checked_scale(constant).ok();
+    }
+    if !rhs.is_constant() {
+        return None;
+    }
+    let (numerator, divisor) = (expr_from_affine(lhs)?, rhs.constant_value());
+    let result = if e.is_floor_div() {
+        numerator.floor_div(divisor)
+    } else if e.is_ceil_div() {
+        numerator.ceil_div(divisor)
+    } else if e.is_mod() {
+        numerator.modulo(divisor)
+    } else {
+        return None;
+    };
+    result.ok()
+}
+
+/// Converts a core expression into an affine expression of `context`. (The core keeps every
+/// divisor at 2 or more, as affine maps require.)
+pub fn affine_from_expr<'c>(context: &'c Context, e: &Expr) -> AffineExpr<'c> {
+    let mut sum: Option<AffineExpr<'c>> = None;
+    for (atom, coefficient) in e.terms() {
+        let atom = affine_from_atom(context, atom);
+        let term = if *coefficient == 1 {
+            atom
+        } else {
+            atom * AffineExpr::constant(context, *coefficient)
+        };
+        sum = Some(sum.map_or(term, |s| s + term));
+    }
+    let constant = e.constant_term();
+    match sum {
+        None => AffineExpr::constant(context, constant),
+        Some(s) if constant == 0 => s,
+        Some(s) => s + AffineExpr::constant(context, constant),
+    }
+}
+
+fn affine_from_atom<'c>(context: &'c Context, atom: &Atom) -> AffineExpr<'c> {
+    match atom {
+        Atom::Var(VarRef::Dim(i)) => AffineExpr::dim(context, *i as usize),
+        Atom::Var(VarRef::Sym(i)) => AffineExpr::symbol(context, *i as usize),
+        Atom::FloorDiv(e, k) => AffineExpr::floor_div(
+            affine_from_expr(context, e),
+            AffineExpr::constant(context, *k),
+        ),
+        Atom::CeilDiv(e, k) => AffineExpr::ceil_div(
+            affine_from_expr(context, e),
+            AffineExpr::constant(context, *k),
+        ),
+        Atom::Mod(e, k) => AffineExpr::modulo(
+            affine_from_expr(context, e),
+            AffineExpr::constant(context, *k),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use melior::ir::{AffineMap, Attribute, attribute::AttributeLike};
+
+    use super::*;
+
+    fn affine_map<'c>(context: &'c Context, text: &str) -> AffineMap<'c> {
+        let attribute = Attribute::parse(context, &format!("affine_map<{text}>")).unwrap();
+        // SAFETY: an attribute parsed from `affine_map<...>` is an affine map attribute.
+        unsafe { AffineMap::from_raw(mlir_sys::mlirAffineMapAttrGetValue(attribute.to_raw())) }
+    }
+
+    #[test]
+    fn affine_expressions_round_trip() {
+        let context = Context::new();
+        for text in [
+            "(d0, d1)[s0] -> (d0 * 4 + d1 floordiv 8 - s0 + 3)",
+            "(d0) -> ((d0 * 3 + 1) mod 16 + (d0 ceildiv 2) * 5)",
+            "()[s0] -> (7)",
+        ] {
+            let map = affine_map(&context, text);
+            let e = expr_from_affine(map.result(0).unwrap()).unwrap();
+            let back = affine_from_expr(&context, &e);
+            assert_eq!(
+                expr_from_affine(back),
+                Some(e),
+                "{text} came back as {back}"
+            );
+        }
+    }
+
+    #[test]
+    fn semi_affine_expressions_are_rejected() {
+        let context = Context::new();
+        for text in [
+            "(d0)[s0] -> (d0 * s0)",
+            "(d0)[s0] -> (d0 floordiv s0)",
+            "(d0)[s0] -> (d0 mod s0)",
+        ] {
+            let map = affine_map(&context, text);
+            assert_eq!(expr_from_affine(map.result(0).unwrap()), None, "{text}");
+        }
+    }
+}

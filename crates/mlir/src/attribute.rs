@@ -1,0 +1,72 @@
+//! `#xla_indexing.map<"...">` attributes to and from indexing maps.
+
+use melior::{
+    Context, StringRef,
+    ir::{Attribute, attribute::AttributeLike},
+};
+use xla_indexing_core::IndexingMap;
+
+use crate::dialect::ffi;
+
+/// Why an `#xla_indexing.map` attribute could not be made or read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AttributeError {
+    /// The map text does not parse.
+    #[error("invalid indexing map at column {column}: {message}")]
+    Parse { column: usize, message: String },
+    /// The dialect's verifier rejected a map that parses (details went to the context's
+    /// diagnostic handlers).
+    #[error("MLIR rejected the indexing map `{0}`")]
+    Rejected(String),
+    /// The attribute is not an `#xla_indexing.map`.
+    #[error("not an #xla_indexing.map attribute: {0}")]
+    NotAMap(String),
+}
+
+/// Returns the `#xla_indexing.map` attribute of `map` in `context`.
+pub fn map_attribute<'c>(
+    context: &'c Context,
+    map: &IndexingMap,
+) -> Result<Attribute<'c>, AttributeError> {
+    let text = map.to_string();
+    let string = StringRef::new(&text);
+    // SAFETY: `context` is a live context in which the dialect is registered or loadable, and
+    // `string` borrows `text`, which outlives the call (the attribute copies it).
+    let raw = unsafe { ffi::mlirXlaIndexingMapAttrGet(context.to_raw(), string.to_raw()) };
+    // SAFETY: `raw` is null or an attribute of `context`.
+    unsafe { Attribute::from_option_raw(raw) }.ok_or(AttributeError::Rejected(text))
+}
+
+/// Parses map `text` (any form the core's parser accepts) into an `#xla_indexing.map`
+/// attribute holding its canonical text.
+pub fn parse_map_attribute<'c>(
+    context: &'c Context,
+    text: &str,
+) -> Result<Attribute<'c>, AttributeError> {
+    let map = IndexingMap::parse(text).map_err(|e| AttributeError::Parse {
+        column: e.column,
+        message: e.message.clone(),
+    })?;
+    map_attribute(context, &map)
+}
+
+/// Returns the indexing map held by an `#xla_indexing.map` attribute.
+pub fn attribute_map(attribute: Attribute) -> Result<IndexingMap, AttributeError> {
+    // SAFETY: `attribute` is a valid attribute.
+    if !unsafe { ffi::mlirAttributeIsAXlaIndexingMap(attribute.to_raw()) } {
+        return Err(AttributeError::NotAMap(attribute.to_string()));
+    }
+    // SAFETY: `attribute` is an `#xla_indexing.map`.
+    let raw = unsafe { ffi::mlirXlaIndexingMapAttrGetText(attribute.to_raw()) };
+    let bytes: &[u8] = if raw.length == 0 {
+        &[]
+    } else {
+        // SAFETY: the text is `raw.length` bytes owned by the attribute's context.
+        unsafe { std::slice::from_raw_parts(raw.data.cast::<u8>(), raw.length) }
+    };
+    let text = std::str::from_utf8(bytes).map_err(|e| AttributeError::NotAMap(e.to_string()))?;
+    IndexingMap::parse(text).map_err(|e| AttributeError::Parse {
+        column: e.column,
+        message: e.message.clone(),
+    })
+}

@@ -1,0 +1,22 @@
+//! The project's MLIR layer and the only crate that calls the MLIR C API.
+//!
+//! * [`dialect`]: the `xla_indexing` dialect (C++ from `dialect/`, built and linked by
+//!   `build.rs`), registered and loaded through its C API.
+//! * [`map_attribute`] / [`attribute_map`]: `#xla_indexing.map<"...">` attributes to and from
+//!   [`IndexingMap`](xla_indexing_core::IndexingMap)s.
+//! * [`affine`]: MLIR affine expressions to and from the core's expressions.
+//! * [`passes`]: the passes (`xla-indexing-simplify`).
+//! * [`ods`]: typed op builders generated from the dialect's `.td` by `melior::dialect!`.
+//! * `xla_indexing_map_canonicalize`: the `extern "C"` entry point through which the C++
+//!   attribute parses and verifies map text with the Rust grammar of `xla-indexing-core`, so that
+//!   MLIR and the command line share one grammar.
+
+pub mod affine;
+mod attribute;
+pub mod dialect;
+mod guard;
+mod map_text;
+pub mod ods;
+pub mod passes;
+
+pub use attribute::{AttributeError, attribute_map, map_attribute, parse_map_attribute};

@@ -1,0 +1,191 @@
+//! The map grammar as the C++ dialect sees it: `xla_indexing_map_canonicalize`, called by the
+//! `#xla_indexing.map` attribute's parse and verify hooks (see
+//! `dialect/include/XlaIndexing/XlaIndexingRust.h`).
+
+use std::{
+    ffi::{c_char, c_void},
+    slice,
+};
+
+use xla_indexing_core::IndexingMap;
+
+use crate::guard::guarded;
+
+/// Mirrors `XlaIndexingMapInfo` of `XlaIndexingRust.h`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MapInfo {
+    pub num_dims: u32,
+    pub num_range_vars: u32,
+    pub num_runtime_vars: u32,
+    pub num_results: u32,
+    /// 1-based byte column of a parse error, 0 when the error has no position.
+    pub error_column: u32,
+}
+
+/// Mirrors `XlaIndexingStringCallback` of `XlaIndexingRust.h`.
+pub type StringCallback =
+    unsafe extern "C" fn(data: *const c_char, length: usize, user_data: *mut c_void);
+
+/// Why a map text was rejected.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct TextError {
+    /// 1-based byte column in the text, 0 when the error has no position.
+    pub column: u32,
+    pub message: String,
+}
+
+/// Parses `bytes` as a map and returns its canonical text and counts.
+pub fn canonicalize(bytes: &[u8]) -> Result<(String, MapInfo), TextError> {
+    let text = std::str::from_utf8(bytes).map_err(|e| TextError {
+        column: saturate(e.valid_up_to() + 1),
+        message: "the map text is not valid UTF-8".into(),
+    })?;
+    let map = IndexingMap::parse(text).map_err(|e| TextError {
+        column: saturate(e.offset + 1),
+        message: e.message.clone(),
+    })?;
+    let info = MapInfo {
+        num_dims: saturate(map.dims().len()),
+        num_range_vars: saturate(map.range_vars().len()),
+        num_runtime_vars: saturate(map.rt_vars().len()),
+        num_results: saturate(map.results().len()),
+        error_column: 0,
+    };
+    Ok((map.to_string(), info))
+}
+
+fn saturate(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// Parses the map `text` for the C++ dialect.
+///
+/// On success fills `info`, passes the canonical text to `callback` and returns true; on failure
+/// sets `info.error_column`, passes the error message to `callback` and returns false. A panic
+/// in the parser becomes an error, never an unwind into C++.
+///
+/// # Safety
+///
+/// `text` must point to `length` readable bytes (or `length` must be 0), `info` must point to a
+/// writable `MapInfo`, and `callback` must be safe to call with `user_data`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn xla_indexing_map_canonicalize(
+    text: *const c_char,
+    length: usize,
+    info: *mut MapInfo,
+    callback: StringCallback,
+    user_data: *mut c_void,
+) -> bool {
+    let bytes: &[u8] = if length == 0 {
+        &[]
+    } else {
+        // SAFETY: the caller guarantees `length` readable bytes at `text`.
+        unsafe { slice::from_raw_parts(text.cast::<u8>(), length) }
+    };
+    let outcome = guarded(|| canonicalize(bytes)).unwrap_or_else(|panic| {
+        Err(TextError {
+            column: 0,
+            message: format!("internal error in the map parser: {panic}"),
+        })
+    });
+    let (ok, out, result_info) = match outcome {
+        Ok((canonical, map_info)) => (true, canonical, map_info),
+        Err(e) => (
+            false,
+            e.message,
+            MapInfo {
+                error_column: e.column,
+                ..MapInfo::default()
+            },
+        ),
+    };
+    // SAFETY: the caller guarantees that `info` is valid for writes.
+    unsafe { info.write(result_info) };
+    // SAFETY: `out` outlives the call, and the caller guarantees `callback` accepts `user_data`.
+    unsafe { callback(out.as_ptr().cast::<c_char>(), out.len(), user_data) };
+    ok
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn canonicalize_counts_every_kind_of_variable() {
+        let (text, info) = canonicalize(
+            b"(d0, d1)[s0]{rt0} -> (d0 floordiv 8 + s0, d1 + rt0), \
+              domain: d0 in [0, 15], d1 in [0, 9], s0 in [0, 3], rt0 in [0, 5]",
+        )
+        .unwrap();
+        assert_eq!(
+            info,
+            MapInfo {
+                num_dims: 2,
+                num_range_vars: 1,
+                num_runtime_vars: 1,
+                num_results: 2,
+                error_column: 0
+            }
+        );
+        assert_eq!(canonicalize(text.as_bytes()).unwrap().0, text);
+    }
+
+    #[test]
+    fn canonicalize_reports_a_byte_column() {
+        let e = canonicalize("(d0) -> (d0 * d0), domain: d0 in [0, 9]".as_bytes()).unwrap_err();
+        assert!(e.column > 0, "{e:?}");
+        assert!(!e.message.is_empty());
+    }
+
+    #[test]
+    fn canonicalize_rejects_invalid_utf8() {
+        let e = canonicalize(b"(d0) -> (\xff)").unwrap_err();
+        assert_eq!(e.column, 10);
+    }
+
+    unsafe extern "C" fn collect(data: *const c_char, length: usize, user_data: *mut c_void) {
+        // SAFETY: the test passes a `String` as `user_data` and the callee valid bytes.
+        let (out, bytes) = unsafe {
+            (
+                &mut *user_data.cast::<String>(),
+                slice::from_raw_parts(data.cast::<u8>(), length),
+            )
+        };
+        *out = String::from_utf8_lossy(bytes).into_owned();
+    }
+
+    fn call(text: &[u8]) -> (bool, MapInfo, String) {
+        let mut info = MapInfo::default();
+        let mut out = String::new();
+        // SAFETY: valid text, info and callback; `out` is the `String` `collect` expects.
+        let ok = unsafe {
+            xla_indexing_map_canonicalize(
+                text.as_ptr().cast(),
+                text.len(),
+                &mut info,
+                collect,
+                (&mut out as *mut String).cast(),
+            )
+        };
+        (ok, info, out)
+    }
+
+    #[test]
+    fn c_entry_point_reports_text_and_errors() {
+        let (ok, info, out) = call(b"(d0) -> (d0 mod 4), domain: d0 in [0, 3]");
+        assert!(ok);
+        assert_eq!((info.num_dims, info.num_results), (1, 1));
+        assert_eq!(out, IndexingMap::parse(&out).unwrap().to_string());
+
+        let (ok, info, out) = call(b"(d0) -> (d0 floordiv d0), domain: d0 in [0, 3]");
+        assert!(!ok);
+        assert!(info.error_column > 0);
+        assert!(!out.is_empty());
+
+        let (ok, info, out) = call(b"");
+        assert!(!ok, "{out}");
+        assert_eq!(info.num_dims, 0);
+    }
+}

@@ -1,0 +1,72 @@
+//! The `xla-indexing-simplify` pass run through a pass manager from Rust.
+
+use melior::{
+    Context,
+    dialect::DialectRegistry,
+    ir::{Module, operation::OperationLike},
+    pass::PassManager,
+    utility::register_all_dialects,
+};
+use xla_indexing_mlir::{dialect, passes::create_simplify_pass};
+
+fn context() -> Context {
+    let registry = DialectRegistry::new();
+    register_all_dialects(&registry);
+    dialect::register(&registry);
+    let context = Context::new();
+    context.append_dialect_registry(&registry);
+    context.load_all_available_dialects();
+    context
+}
+
+fn simplify(source: &str) -> String {
+    let context = context();
+    let mut module = Module::parse(&context, source).expect("module parses");
+    let pass_manager = PassManager::new(&context);
+    pass_manager.add_pass(create_simplify_pass());
+    pass_manager.run(&mut module).expect("the pass succeeds");
+    assert!(module.as_operation().verify());
+    module.as_operation().to_string()
+}
+
+#[test]
+fn maps_are_simplified_within_their_domain() {
+    let out = simplify(
+        r#"func.func @f(%a: index, %b: index) -> (index, index) {
+  %0:2 = xla_indexing.apply_indexing #xla_indexing.map<"(d0, d1) -> ((d0 * 4 + d1) floordiv 4, (d0 * 4 + d1) mod 4 + d0 * 2), domain: d0 in [0, 9], d1 in [0, 3]">(%a, %b) : index, index
+  return %0#0, %0#1 : index, index
+}"#,
+    );
+    assert!(
+        out.contains(r#"#xla_indexing.map<"(d0, d1) -> (d0, d0 * 2 + d1), domain: d0 in [0, 9], d1 in [0, 3]">"#),
+        "{out}"
+    );
+}
+
+#[test]
+fn results_that_are_operands_replace_the_op() {
+    let out = simplify(
+        r#"func.func @f(%a: index, %b: index) -> (index, index) {
+  %0:2 = xla_indexing.apply_indexing #xla_indexing.map<"(d0, d1) -> (d0 + d1 floordiv 16, d1 mod 16), domain: d0 in [0, 6], d1 in [0, 14]">(%a, %b) : index, index
+  %1 = affine.apply affine_map<(d0) -> ((d0 floordiv 4) * 4 + d0 mod 4)>(%a)
+  return %0#1, %1 : index, index
+}"#,
+    );
+    assert!(!out.contains("apply"), "{out}");
+    assert!(out.contains("return %arg1, %arg0"), "{out}");
+}
+
+#[test]
+fn maps_that_cannot_be_simplified_stay() {
+    let source = r#"func.func @f(%a: index) -> (index, index) {
+  %0 = xla_indexing.apply_indexing #xla_indexing.map<"(d0) -> (d0 mod 4), domain: d0 in [0, 9]">(%a) : index
+  %1 = affine.apply affine_map<(d0)[s0] -> (d0 * s0)>(%a)[%a]
+  return %0, %1 : index, index
+}"#;
+    let out = simplify(source);
+    assert!(
+        out.contains(r#"#xla_indexing.map<"(d0) -> (d0 mod 4), domain: d0 in [0, 9]">"#),
+        "{out}"
+    );
+    assert!(out.contains("affine_map<(d0)[s0] -> (d0 * s0)>"), "{out}");
+}
