@@ -1,0 +1,94 @@
+//! `libxla_indexing_plugin.so`: one shared object that gives `mlir-opt` the `xla_indexing`
+//! dialect and the project's passes.
+//!
+//! ```text
+//! mlir-opt --load-dialect-plugin=libxla_indexing_plugin.so \
+//!          --load-pass-plugin=libxla_indexing_plugin.so ...
+//! ```
+//!
+//! Both entry points live in one object on purpose: two plugins would each carry their own
+//! copy of the dialect's TypeIDs, and patterns of one would silently match nothing of the other.
+//! Everything links Debian's `libMLIR.so`, the copy `mlir-opt` itself uses.
+
+use std::{
+    ffi::{c_char, c_void},
+    panic::catch_unwind,
+};
+
+use mlir_sys::{MlirDialectRegistry, MlirPass, mlirDialectHandleInsertDialect};
+use xla_indexing_mlir::passes;
+
+/// `MLIR_PLUGIN_API_VERSION` of LLVM 22 (`mlir/Tools/Plugins/{Dialect,Pass}Plugin.h`).
+const MLIR_PLUGIN_API_VERSION: u32 = 1;
+
+/// Mirrors `mlir::DialectPluginLibraryInfo`; the callback receives a `mlir::DialectRegistry *`.
+#[repr(C)]
+pub struct DialectPluginLibraryInfo {
+    pub api_version: u32,
+    pub plugin_name: *const c_char,
+    pub plugin_version: *const c_char,
+    pub register_dialect_registry_callbacks: extern "C" fn(*mut c_void),
+}
+
+/// Mirrors `mlir::PassPluginLibraryInfo`.
+#[repr(C)]
+pub struct PassPluginLibraryInfo {
+    pub api_version: u32,
+    pub plugin_name: *const c_char,
+    pub plugin_version: *const c_char,
+    pub register_pass_registry_callbacks: extern "C" fn(),
+}
+
+const PLUGIN_NAME: &std::ffi::CStr = c"xla-indexing";
+const PLUGIN_VERSION: &std::ffi::CStr = c"0.1.0";
+
+extern "C" fn register_dialects(registry: *mut c_void) {
+    let handle = xla_indexing_mlir::dialect::handle().to_raw();
+    // SAFETY: mlir-opt passes a live `mlir::DialectRegistry *`, which is exactly what
+    // `MlirDialectRegistry` wraps; inserting a dialect cannot unwind.
+    unsafe { mlirDialectHandleInsertDialect(handle, MlirDialectRegistry { ptr: registry }) };
+}
+
+/// Entry point of `mlir-opt --load-dialect-plugin`.
+#[unsafe(no_mangle)]
+pub extern "C" fn mlirGetDialectPluginInfo() -> DialectPluginLibraryInfo {
+    DialectPluginLibraryInfo {
+        api_version: MLIR_PLUGIN_API_VERSION,
+        plugin_name: PLUGIN_NAME.as_ptr(),
+        plugin_version: PLUGIN_VERSION.as_ptr(),
+        register_dialect_registry_callbacks: register_dialects,
+    }
+}
+
+unsafe extern "C" {
+    /// `cpp/register_pass.cpp`: registers the pass that `factory` makes in MLIR's registry.
+    fn xlaIndexingRegisterPass(factory: extern "C" fn() -> MlirPass);
+}
+
+/// Makes a pass for MLIR's registry. There is no way to report an error from here, so a panic
+/// (which would be a bug in pass construction) ends the process with a message.
+extern "C" fn create_simplify_pass() -> MlirPass {
+    match catch_unwind(passes::create_simplify_pass) {
+        Ok(pass) => pass.to_raw(),
+        Err(_) => {
+            eprintln!("xla-indexing plugin: creating xla-indexing-simplify panicked");
+            std::process::abort()
+        }
+    }
+}
+
+extern "C" fn register_passes() {
+    // SAFETY: the factory returns passes made by mlirCreateExternalPass, owned by the registry.
+    unsafe { xlaIndexingRegisterPass(create_simplify_pass) };
+}
+
+/// Entry point of `mlir-opt --load-pass-plugin`.
+#[unsafe(no_mangle)]
+pub extern "C" fn mlirGetPassPluginInfo() -> PassPluginLibraryInfo {
+    PassPluginLibraryInfo {
+        api_version: MLIR_PLUGIN_API_VERSION,
+        plugin_name: PLUGIN_NAME.as_ptr(),
+        plugin_version: PLUGIN_VERSION.as_ptr(),
+        register_pass_registry_callbacks: register_passes,
+    }
+}

@@ -1,0 +1,51 @@
+# lit configuration of the xla-indexing suites (one folder per area).
+#
+# `cargo test` runs it through crates/plugin/tests/lit.rs. By hand:
+#   /usr/lib/llvm-22/bin/lit -v test --param xla_indexing_plugin=$PWD/target/debug/libxla_indexing_plugin.so
+#
+# Parameters (or environment variables):
+#   xla_indexing_plugin (XLA_INDEXING_PLUGIN)  the plugin .so; required
+#   llvm_bin (LLVM_BIN)                        LLVM 22 tools, default /usr/lib/llvm-22/bin
+#   ptxas (PTXAS)                              ptxas, enables the `ptxas` feature; when given it must exist
+
+import os
+import sys
+
+import lit.formats
+
+config.name = "xla-indexing"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mlir"]
+config.excludes = ["Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+root = os.path.dirname(config.test_source_root)
+config.test_exec_root = os.path.join(root, "target", "lit")
+
+
+def param(name, default=""):
+    return lit_config.params.get(name, os.environ.get(name.upper(), default))
+
+
+plugin = param("xla_indexing_plugin")
+if not plugin:
+    lit_config.fatal("pass --param xla_indexing_plugin=<path of libxla_indexing_plugin.so>")
+plugin = os.path.abspath(plugin)
+if not os.path.isfile(plugin):
+    lit_config.fatal(f"plugin not found: {plugin} (build it with `cargo build -p xla-indexing-plugin`)")
+
+llvm_bin = param("llvm_bin", "/usr/lib/llvm-22/bin")
+config.environment["PATH"] = os.pathsep.join([llvm_bin, os.environ.get("PATH", "")])
+
+# Every RUN line uses the dialect, so a plugin that did not load (which mlir-opt only warns
+# about) makes it fail.
+config.substitutions.append(
+    ("%plugins", f"--load-dialect-plugin={plugin} --load-pass-plugin={plugin}")
+)
+config.substitutions.append(("%python", sys.executable))
+
+ptxas = param("ptxas")
+if ptxas:
+    if not os.path.isfile(ptxas):
+        lit_config.fatal(f"ptxas not found: {ptxas}")
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
