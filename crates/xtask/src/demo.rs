@@ -1,0 +1,52 @@
+//! `cargo xtask demo`: setup, a release build, then the demo steps on `examples/`.
+
+use std::{env, path::Path, process::Command};
+
+use anyhow::{Result, bail};
+
+use crate::{run, setup};
+
+/// One demo step: a title and a bash command run from the workspace root, with
+/// `target/release` (for `xla-indexing`) and the LLVM 22 tools on `PATH`.
+struct Step {
+    title: &'static str,
+    command: &'static str,
+}
+
+/// The demo, in order. Each area of the project adds its steps here.
+const STEPS: &[Step] = &[Step {
+    title: "Simplify the seed's indexing maps (examples/simplify.maps)",
+    command: r#"while IFS= read -r map; do
+  [ -n "$map" ] || continue
+  simplified=$(xla-indexing simplify "$map")
+  printf '  %s\n  => %s\n\n' "$map" "$simplified"
+done < examples/simplify.maps"#,
+}];
+
+/// Runs the demo.
+pub fn demo(root: &Path) -> Result<()> {
+    setup::setup(root)?;
+    let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    run::checked(
+        Command::new(cargo)
+            .args(["build", "--release", "--workspace"])
+            .current_dir(root),
+    )?;
+    let path = format!(
+        "{}:/usr/lib/llvm-22/bin:{}",
+        root.join("target/release").canonicalize()?.display(),
+        env::var("PATH").unwrap_or_default()
+    );
+    for (i, step) in STEPS.iter().enumerate() {
+        println!("== {}. {}\n$ {}\n", i + 1, step.title, step.command);
+        let status = Command::new("bash")
+            .args(["-euo", "pipefail", "-c", step.command])
+            .env("PATH", &path)
+            .current_dir(root)
+            .status()?;
+        if !status.success() {
+            bail!("demo step {} ({}) failed ({status})", i + 1, step.title);
+        }
+    }
+    Ok(())
+}
