@@ -302,3 +302,45 @@ fn interval_arithmetic_saturates_at_the_limits() {
         Some(false)
     );
 }
+
+/// Near the limits of i64 nothing panics or wraps: rewrites that could overflow are skipped, and
+/// wherever the original evaluates without overflow the simplified map gives the same value.
+#[test]
+fn huge_values_never_panic_or_wrap() {
+    let mut rng = SplitMix64::new(99);
+    let huge = [
+        i64::MAX,
+        i64::MAX / 2,
+        i64::MAX / 3 + 7,
+        1 << 62,
+        (1 << 40) + 3,
+        i64::MIN / 2,
+    ];
+    for _ in 0..cases() {
+        let k = *rng.pick(&huge);
+        let text = format!(
+            "(d0, d1) -> ((d0 * {a} + d1) floordiv {b}, (d0 * {a} - d1 * {c}) mod {b}, d0 * {a} + d1 * {c}), domain: d0 in [{lo}, {hi}], d1 in [-3, 3]",
+            a = rng.range(1, 1 << 40),
+            b = rng.range(2, k.abs().max(2)),
+            c = rng.range(-(1 << 20), 1 << 20),
+            lo = k.min(0).max(i64::MIN + 1) / 2,
+            hi = k.max(0) / 2,
+        );
+        let Ok(before) = IndexingMap::parse(&text) else {
+            continue;
+        };
+        let mut after = before.clone();
+        after.simplify();
+        for d0 in [before.dims()[0].bounds.lo, 0, 1, before.dims()[0].bounds.hi] {
+            for d1 in -3..=3 {
+                if let Some(v) = before.evaluate(&[d0, d1], &[]) {
+                    assert_eq!(
+                        after.evaluate(&[d0, d1], &[]),
+                        Some(v),
+                        "{text}\n -> {after}"
+                    );
+                }
+            }
+        }
+    }
+}
