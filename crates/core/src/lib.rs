@@ -22,6 +22,7 @@
 
 pub mod expr;
 pub mod interval;
+pub mod invariants;
 pub mod map;
 pub mod print;
 pub mod range;
