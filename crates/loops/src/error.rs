@@ -1,0 +1,66 @@
+//! The one error type of this crate: a message, where in the input it points, and whether the
+//! input could not be read at all ([`ErrorKind::Parse`]) or was read but is wrong
+//! ([`ErrorKind::Semantic`]).
+
+/// What went wrong, which decides the exit code of the command that reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The text is not in the language (exit code 3).
+    Parse,
+    /// The text parses but the program is wrong or cannot be analysed (exit code 1).
+    Semantic,
+}
+
+/// An error with a 1-based line and column (0 when it has no place in the input).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message} at line {line}, column {column}")]
+pub struct LoopsError {
+    pub kind: ErrorKind,
+    pub message: String,
+    pub line: usize,
+    pub column: usize,
+}
+
+impl LoopsError {
+    /// A syntax error at `line:column`.
+    pub fn parse(message: impl Into<String>, line: usize, column: usize) -> LoopsError {
+        LoopsError {
+            kind: ErrorKind::Parse,
+            message: message.into(),
+            line,
+            column,
+        }
+    }
+
+    /// A semantic error at `line:column`.
+    pub fn semantic(message: impl Into<String>, line: usize, column: usize) -> LoopsError {
+        LoopsError {
+            kind: ErrorKind::Semantic,
+            message: message.into(),
+            line,
+            column,
+        }
+    }
+
+    /// The process exit code for this error: 3 for parse errors, 1 otherwise.
+    pub fn exit_code(&self) -> i32 {
+        match self.kind {
+            ErrorKind::Parse => 3,
+            ErrorKind::Semantic => 1,
+        }
+    }
+}
+
+/// A place in the input: 1-based line and column.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pos {
+    pub line: usize,
+    pub column: usize,
+}
+
+impl Pos {
+    /// A semantic error at this position.
+    pub fn error(self, message: impl Into<String>) -> LoopsError {
+        LoopsError::semantic(message, self.line, self.column)
+    }
+}
