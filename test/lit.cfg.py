@@ -45,6 +45,7 @@ config.substitutions.append(("%python", sys.executable))
 
 ptxas = param("ptxas")
 if ptxas:
+    ptxas = os.path.abspath(ptxas)
     if not os.path.isfile(ptxas):
         lit_config.fatal(f"ptxas not found: {ptxas}")
     config.available_features.add("ptxas")
