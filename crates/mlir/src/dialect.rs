@@ -21,9 +21,6 @@ pub(crate) mod ffi {
     }
 }
 
-/// The dialect's namespace.
-pub const NAMESPACE: &str = "xla_indexing";
-
 /// Returns the handle of the `xla_indexing` dialect.
 pub fn handle() -> DialectHandle {
     // SAFETY: the C API returns a valid, static dialect handle.

@@ -12,7 +12,7 @@
 
 use std::{
     ffi::{c_char, c_void},
-    panic::catch_unwind,
+    panic::{AssertUnwindSafe, catch_unwind},
 };
 
 use mlir_sys::{MlirDialectRegistry, MlirPass, mlirDialectHandleInsertDialect};
@@ -42,11 +42,21 @@ pub struct PassPluginLibraryInfo {
 const PLUGIN_NAME: &std::ffi::CStr = c"xla-indexing";
 const PLUGIN_VERSION: &std::ffi::CStr = c"0.1.0";
 
+/// Runs a registration callback's body; a panic is reported and the registration skipped
+/// (mlir-opt then reports what it lacks), never unwound into C++.
+fn guarded(what: &str, body: impl FnOnce()) {
+    if catch_unwind(AssertUnwindSafe(body)).is_err() {
+        eprintln!("xla-indexing plugin: registering {what} panicked");
+    }
+}
+
 extern "C" fn register_dialects(registry: *mut c_void) {
-    let handle = xla_indexing_mlir::dialect::handle().to_raw();
-    // SAFETY: mlir-opt passes a live `mlir::DialectRegistry *`, which is exactly what
-    // `MlirDialectRegistry` wraps; inserting a dialect cannot unwind.
-    unsafe { mlirDialectHandleInsertDialect(handle, MlirDialectRegistry { ptr: registry }) };
+    guarded("the xla_indexing dialect", || {
+        let handle = xla_indexing_mlir::dialect::handle().to_raw();
+        // SAFETY: mlir-opt passes a live `mlir::DialectRegistry *`, which is exactly what
+        // `MlirDialectRegistry` wraps.
+        unsafe { mlirDialectHandleInsertDialect(handle, MlirDialectRegistry { ptr: registry }) };
+    });
 }
 
 /// Entry point of `mlir-opt --load-dialect-plugin`.
@@ -78,8 +88,11 @@ extern "C" fn create_simplify_pass() -> MlirPass {
 }
 
 extern "C" fn register_passes() {
-    // SAFETY: the factory returns passes made by mlirCreateExternalPass, owned by the registry.
-    unsafe { xlaIndexingRegisterPass(create_simplify_pass) };
+    guarded("the passes", || {
+        // SAFETY: the factory returns passes made by mlirCreateExternalPass, which the registry
+        // owns.
+        unsafe { xlaIndexingRegisterPass(create_simplify_pass) };
+    });
 }
 
 /// Entry point of `mlir-opt --load-pass-plugin`.

@@ -34,7 +34,7 @@ pub fn demo(root: &Path) -> Result<()> {
     )?;
     let path = format!(
         "{}:/usr/lib/llvm-22/bin:{}",
-        root.join("target/release").canonicalize()?.display(),
+        crate::target_dir(root).join("release").display(),
         env::var("PATH").unwrap_or_default()
     );
     for (i, step) in STEPS.iter().enumerate() {

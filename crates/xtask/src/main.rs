@@ -38,6 +38,14 @@ fn root() -> PathBuf {
         .to_path_buf()
 }
 
+/// Cargo's target directory: `$CARGO_TARGET_DIR` (relative to `root`) or `root/target`.
+fn target_dir(root: &Path) -> PathBuf {
+    match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(dir) if !dir.is_empty() => root.join(dir),
+        _ => root.join("target"),
+    }
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();

@@ -48,7 +48,7 @@ pub fn setup(root: &Path) -> Result<Tools> {
             );
         }
     }
-    let venv = root.join("target/venv");
+    let venv = crate::target_dir(root).join("venv");
     create_venv(&venv)?;
     let ptxas = install_ptxas(&venv)?;
     eprintln!("xtask: setup done (ptxas: {})", ptxas.display());
