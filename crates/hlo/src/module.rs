@@ -1,0 +1,139 @@
+//! The parsed form of an HLO module: computations of instructions, operands resolved to indices.
+
+use crate::attrs::{Attr, AttrValue};
+use crate::parser::cursor::Pos;
+use crate::shape::{ArrayShape, Shape};
+
+/// An HLO module.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Module {
+    /// The name after `HloModule` (empty when the text has no header).
+    pub name: String,
+    /// Header attributes (`is_scheduled`, `entry_computation_layout`, ...).
+    pub attrs: Vec<Attr>,
+    /// The FileNames, FunctionNames, FileLocations and StackFrames sections of newer dumps.
+    pub debug_info: DebugInfo,
+    pub computations: Vec<Computation>,
+    /// The `ENTRY` computation, or the last one when none is marked.
+    pub entry: usize,
+}
+
+/// The debug sections of a dump: entries `id value`, values as written.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DebugInfo {
+    pub file_names: Vec<(i64, String)>,
+    pub function_names: Vec<(i64, String)>,
+    pub file_locations: Vec<(i64, String)>,
+    pub stack_frames: Vec<(i64, String)>,
+}
+
+/// A computation: a named graph of instructions with a root.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Computation {
+    pub name: String,
+    pub is_entry: bool,
+    /// `(p0: f32[10], ...) -> f32[10]` when written.
+    pub signature: Option<Signature>,
+    pub instructions: Vec<Instruction>,
+    pub root: usize,
+    /// Instruction indices with every operand before its users.
+    pub post_order: Vec<usize>,
+    pub pos: Pos,
+}
+
+/// A computation's written parameter list and result shape.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Signature {
+    pub params: Vec<(String, Shape)>,
+    pub result: Shape,
+}
+
+/// One instruction.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Instruction {
+    pub name: String,
+    pub shape: Shape,
+    pub opcode: String,
+    /// Operand instructions, as indices into the computation.
+    pub operands: Vec<usize>,
+    /// `N` of `parameter(N)`.
+    pub parameter_number: Option<usize>,
+    /// The text between the parentheses of `constant(...)`.
+    pub literal: Option<String>,
+    pub attrs: Vec<Attr>,
+    pub is_root: bool,
+    pub pos: Pos,
+}
+
+impl Instruction {
+    /// The value of attribute `key`.
+    pub fn attr(&self, key: &str) -> Option<&AttrValue> {
+        self.attrs.iter().find(|a| a.key == key).map(|a| &a.value)
+    }
+
+    /// An integer-list attribute.
+    pub fn ints(&self, key: &str) -> Option<&[i64]> {
+        match self.attr(key) {
+            Some(AttrValue::Ints(v)) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// An integer attribute.
+    pub fn int(&self, key: &str) -> Option<i64> {
+        match self.attr(key) {
+            Some(AttrValue::Int(v)) => Some(*v),
+            _ => None,
+        }
+    }
+
+    /// The computations an attribute names (`calls`, `to_apply`, ...).
+    pub fn called(&self, key: &str) -> &[String] {
+        match self.attr(key) {
+            Some(AttrValue::Computations(v)) => v,
+            _ => &[],
+        }
+    }
+
+    /// The array shape of the instruction, when it is not a tuple.
+    pub fn array(&self) -> Option<&ArrayShape> {
+        self.shape.as_array()
+    }
+}
+
+impl Module {
+    /// The computation with the given name (without `%`).
+    pub fn computation(&self, name: &str) -> Option<usize> {
+        self.computations.iter().position(|c| c.name == name)
+    }
+
+    /// Every `(computation, instruction)` with the given name.
+    pub fn find_instruction(&self, name: &str) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        for (ci, c) in self.computations.iter().enumerate() {
+            for (ii, instr) in c.instructions.iter().enumerate() {
+                if instr.name == name {
+                    out.push((ci, ii));
+                }
+            }
+        }
+        out
+    }
+}
+
+impl Computation {
+    /// The instruction of `parameter(n)`.
+    pub fn parameter(&self, n: usize) -> Option<usize> {
+        self.instructions
+            .iter()
+            .position(|i| i.parameter_number == Some(n))
+    }
+
+    /// The number of parameters.
+    pub fn num_parameters(&self) -> usize {
+        self.instructions
+            .iter()
+            .filter(|i| i.parameter_number.is_some())
+            .count()
+    }
+}

@@ -1,0 +1,414 @@
+//! Indexing maps of single instructions, output to input and input to output.
+//!
+//! Each op family has its module; [`op_kind`] is the one table of the opcodes that have indexing.
+//! Maps are built from the instruction's attributes and shapes, which are checked on the way: a
+//! mismatch is an [`HloError::Analysis`] naming the instruction. Where an op has no map in a
+//! direction, the answer is [`Outcome::NotDefined`] with the reason, never a guess.
+
+mod broadcast;
+mod convolution;
+mod dynamic;
+mod elementwise;
+mod permute;
+mod reduction;
+mod reshape;
+mod slicing;
+mod tuple;
+
+pub use reshape::{bitcast_map, reshape_map};
+
+use xla_indexing_core::{ArithError, ComposeError, Expr, IndexingMap, Interval, Var};
+
+use crate::access::Access;
+use crate::direction::Direction;
+use crate::error::HloError;
+use crate::module::{Computation, Instruction};
+use crate::shape::ArrayShape;
+
+/// The families of ops with indexing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpKind {
+    /// `parameter`, `constant`, `iota`: no operands.
+    Source,
+    Elementwise,
+    BitcastConvert,
+    Broadcast,
+    Bitcast,
+    Reshape,
+    Transpose,
+    Reverse,
+    Slice,
+    Pad,
+    Concatenate,
+    DynamicSlice,
+    DynamicUpdateSlice,
+    Gather,
+    Reduce,
+    ReduceWindow,
+    Dot,
+    Convolution,
+    Tuple,
+    GetTupleElement,
+    /// `fusion` and `call`: composed over the called computation.
+    Call,
+}
+
+/// Unary, binary and ternary elementwise opcodes (plus `map`, which applies a computation
+/// elementwise).
+const ELEMENTWISE: &[&str] = &[
+    "abs",
+    "cbrt",
+    "ceil",
+    "clz",
+    "convert",
+    "copy",
+    "cos",
+    "erf",
+    "exponential",
+    "exponential-minus-one",
+    "floor",
+    "imag",
+    "is-finite",
+    "log",
+    "log-plus-one",
+    "logistic",
+    "negate",
+    "not",
+    "popcnt",
+    "real",
+    "reduce-precision",
+    "round-nearest-afz",
+    "round-nearest-even",
+    "rsqrt",
+    "sign",
+    "sine",
+    "sqrt",
+    "tan",
+    "tanh",
+    "add",
+    "atan2",
+    "compare",
+    "complex",
+    "divide",
+    "maximum",
+    "minimum",
+    "multiply",
+    "power",
+    "remainder",
+    "subtract",
+    "and",
+    "or",
+    "xor",
+    "shift-left",
+    "shift-right-arithmetic",
+    "shift-right-logical",
+    "stochastic-convert",
+    "select",
+    "clamp",
+    "map",
+];
+
+/// The op family of an opcode, `None` for ops without indexing (scatter, sort, while,
+/// custom-call, collectives, ...).
+pub fn op_kind(opcode: &str) -> Option<OpKind> {
+    use OpKind::*;
+    Some(match opcode {
+        "parameter" | "constant" | "iota" => Source,
+        "bitcast-convert" => BitcastConvert,
+        "broadcast" => Broadcast,
+        "bitcast" => Bitcast,
+        "reshape" => Reshape,
+        "transpose" => Transpose,
+        "reverse" => Reverse,
+        "slice" => Slice,
+        "pad" => Pad,
+        "concatenate" => Concatenate,
+        "dynamic-slice" => DynamicSlice,
+        "dynamic-update-slice" => DynamicUpdateSlice,
+        "gather" => Gather,
+        "reduce" => Reduce,
+        "reduce-window" => ReduceWindow,
+        "dot" => Dot,
+        "convolution" => Convolution,
+        "tuple" => Tuple,
+        "get-tuple-element" => GetTupleElement,
+        "fusion" | "call" => Call,
+        _ if ELEMENTWISE.contains(&opcode) => Elementwise,
+        _ => return None,
+    })
+}
+
+/// A result that may be undefined for a stated reason.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome<T> {
+    Defined(T),
+    NotDefined(String),
+}
+
+/// One output-to-input map: which operand (and leaf of it) is read, and how.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OperandAccess {
+    pub operand: usize,
+    pub leaf: usize,
+    pub access: Access,
+}
+
+/// One input-to-output map: which leaf of the result is written, and how.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResultAccess {
+    pub leaf: usize,
+    pub access: Access,
+}
+
+/// An instruction in its computation, with helpers for shapes and errors.
+pub struct OpContext<'a> {
+    pub comp: &'a Computation,
+    pub instr: &'a Instruction,
+}
+
+impl<'a> OpContext<'a> {
+    pub fn new(comp: &'a Computation, instr: &'a Instruction) -> OpContext<'a> {
+        OpContext { comp, instr }
+    }
+
+    /// An analysis error naming the instruction.
+    pub fn error(&self, message: impl Into<String>) -> HloError {
+        HloError::Analysis {
+            instruction: self.instr.name.clone(),
+            line: self.instr.pos.line,
+            column: self.instr.pos.column,
+            message: message.into(),
+        }
+    }
+
+    /// The `j`-th operand instruction.
+    pub fn operand(&self, j: usize) -> Result<&'a Instruction, HloError> {
+        let i = *self
+            .instr
+            .operands
+            .get(j)
+            .ok_or_else(|| self.error(format!("{} needs operand {j}", self.instr.opcode)))?;
+        Ok(&self.comp.instructions[i])
+    }
+
+    /// The array shape of operand `j`.
+    pub fn operand_array(&self, j: usize) -> Result<&'a ArrayShape, HloError> {
+        let op = self.operand(j)?;
+        op.array()
+            .ok_or_else(|| self.error(format!("operand {j} ('{}') is a tuple", op.name)))
+    }
+
+    /// The array shape of the result (which must not be a tuple).
+    pub fn result_array(&self) -> Result<&'a ArrayShape, HloError> {
+        self.instr
+            .array()
+            .ok_or_else(|| self.error("the result is a tuple, expected an array"))
+    }
+
+    /// Checks the number of operands.
+    pub fn expect_operands(&self, n: usize) -> Result<(), HloError> {
+        if self.instr.operands.len() != n {
+            return Err(self.error(format!(
+                "{} takes {n} operands, found {}",
+                self.instr.opcode,
+                self.instr.operands.len()
+            )));
+        }
+        Ok(())
+    }
+
+    /// An integer-list attribute that must be present.
+    pub fn ints(&self, key: &str) -> Result<&'a [i64], HloError> {
+        self.instr
+            .ints(key)
+            .ok_or_else(|| self.error(format!("missing attribute {key}={{...}}")))
+    }
+
+    /// Dimension numbers from an attribute, each checked to be below `rank` and distinct.
+    pub fn dim_list(&self, key: &str, values: &[i64], rank: usize) -> Result<Vec<usize>, HloError> {
+        let mut out: Vec<usize> = Vec::with_capacity(values.len());
+        for &v in values {
+            let d = usize::try_from(v)
+                .ok()
+                .filter(|&d| d < rank)
+                .ok_or_else(|| {
+                    self.error(format!(
+                        "{key}: dimension {v} is out of range for rank {rank}"
+                    ))
+                })?;
+            if out.contains(&d) {
+                return Err(self.error(format!("{key}: dimension {v} appears twice")));
+            }
+            out.push(d);
+        }
+        Ok(out)
+    }
+}
+
+/// Converts arithmetic and composition failures into errors naming the instruction.
+pub trait OrAnalysisError<T> {
+    fn or_err(self, cx: &OpContext<'_>) -> Result<T, HloError>;
+}
+
+impl<T> OrAnalysisError<T> for Result<T, ArithError> {
+    fn or_err(self, cx: &OpContext<'_>) -> Result<T, HloError> {
+        self.map_err(|e| cx.error(e.to_string()))
+    }
+}
+
+impl<T> OrAnalysisError<T> for Result<T, ComposeError> {
+    fn or_err(self, cx: &OpContext<'_>) -> Result<T, HloError> {
+        self.map_err(|e| cx.error(e.to_string()))
+    }
+}
+
+/// `(d0, ..., dn) -> ()` over the given dimension sizes: a scalar read once per element.
+pub fn scalar_read(dims: &[i64]) -> IndexingMap {
+    IndexingMap::from_tensor_sizes(Vec::new(), dims, &[])
+}
+
+/// `()[s0, ..., sn] -> (s0, ..., sn)`: a scalar written to every element of the given shape.
+pub fn scalar_write(dims: &[i64]) -> IndexingMap {
+    let results = (0..dims.len() as u32).map(Expr::sym).collect();
+    IndexingMap::from_tensor_sizes(results, &[], dims)
+}
+
+/// A map over dimensions with explicit bounds.
+pub fn map_with_bounds(results: Vec<Expr>, dims: Vec<Interval>, range: &[i64]) -> IndexingMap {
+    IndexingMap::new(
+        results,
+        dims.into_iter().map(Var::new).collect(),
+        Var::from_sizes(range),
+        Vec::new(),
+    )
+}
+
+/// Output-to-input maps of output leaf `leaf` of an instruction that is not a `fusion` or
+/// `call` (those are composed by [`crate::fusion`]).
+pub fn output_to_input(
+    cx: &OpContext<'_>,
+    leaf: usize,
+) -> Result<Outcome<Vec<OperandAccess>>, HloError> {
+    use OpKind::*;
+    let Some(kind) = op_kind(&cx.instr.opcode) else {
+        return Ok(Outcome::NotDefined(format!(
+            "{} has no indexing",
+            cx.instr.opcode
+        )));
+    };
+    let all = |v: Vec<(usize, IndexingMap)>| {
+        Outcome::Defined(
+            v.into_iter()
+                .map(|(operand, map)| OperandAccess {
+                    operand,
+                    leaf: 0,
+                    access: Access::plain(map),
+                })
+                .collect(),
+        )
+    };
+    let single = |map: IndexingMap| all(vec![(0, map)]);
+    let out2in = Direction::OutputToInput;
+    Ok(match kind {
+        Source => Outcome::Defined(Vec::new()),
+        Elementwise => all(elementwise::output_to_input(cx)?),
+        BitcastConvert => single(elementwise::bitcast_convert(cx, out2in)?),
+        Broadcast => single(broadcast::output_to_input(cx)?),
+        Bitcast => reshape::bitcast(cx, out2in)?.map_defined(|m| {
+            vec![OperandAccess {
+                operand: 0,
+                leaf: 0,
+                access: Access::plain(m),
+            }]
+        }),
+        Reshape => single(reshape::reshape(cx, out2in)?),
+        Transpose => single(permute::transpose(cx, out2in)?),
+        Reverse => single(permute::reverse(cx)?),
+        Slice => single(slicing::slice(cx, out2in)?),
+        Pad => all(slicing::pad_output_to_input(cx)?),
+        Concatenate => all(slicing::concatenate(cx, out2in)?),
+        DynamicSlice => dynamic::dynamic_slice(cx)?,
+        DynamicUpdateSlice => dynamic::dynamic_update_slice(cx)?,
+        Gather => dynamic::gather(cx)?,
+        Reduce => all(reduction::reduce_output_to_input(cx)?),
+        ReduceWindow => reduction::reduce_window(cx)?,
+        Dot => all(reduction::dot_output_to_input(cx)?),
+        Convolution => convolution::output_to_input(cx)?,
+        Tuple => Outcome::Defined(tuple::tuple_output_to_input(cx, leaf)?),
+        GetTupleElement => Outcome::Defined(tuple::gte_output_to_input(cx, leaf)?),
+        Call => return Err(cx.error("calls are composed over their computation")),
+    })
+}
+
+/// Input-to-output maps from leaf `leaf` of operand `operand` of an instruction that is not a
+/// `fusion` or `call`.
+pub fn input_to_output(
+    cx: &OpContext<'_>,
+    operand: usize,
+    leaf: usize,
+) -> Result<Outcome<Vec<ResultAccess>>, HloError> {
+    use OpKind::*;
+    let Some(kind) = op_kind(&cx.instr.opcode) else {
+        return Ok(Outcome::NotDefined(format!(
+            "{} has no indexing",
+            cx.instr.opcode
+        )));
+    };
+    let single = |map: IndexingMap| {
+        Outcome::Defined(vec![ResultAccess {
+            leaf: 0,
+            access: Access::plain(map),
+        }])
+    };
+    let pick = |v: Vec<(usize, IndexingMap)>| -> Result<IndexingMap, HloError> {
+        v.into_iter()
+            .find(|(j, _)| *j == operand)
+            .map(|(_, m)| m)
+            .ok_or_else(|| cx.error(format!("has no operand {operand}")))
+    };
+    let in2out = Direction::InputToOutput;
+    Ok(match kind {
+        Source => Outcome::Defined(Vec::new()),
+        Elementwise => single(elementwise::input_to_output(cx, operand)?),
+        BitcastConvert => single(elementwise::bitcast_convert(cx, in2out)?),
+        Broadcast => single(broadcast::input_to_output(cx)?),
+        Bitcast => reshape::bitcast(cx, in2out)?.map_defined(|m| {
+            vec![ResultAccess {
+                leaf: 0,
+                access: Access::plain(m),
+            }]
+        }),
+        Reshape => single(reshape::reshape(cx, in2out)?),
+        Transpose => single(permute::transpose(cx, in2out)?),
+        Reverse => single(permute::reverse(cx)?),
+        Slice => single(slicing::slice(cx, in2out)?),
+        Pad => single(slicing::pad_input_to_output(cx, operand)?),
+        Concatenate => single(pick(slicing::concatenate(cx, in2out)?)?),
+        Reduce => Outcome::Defined(
+            reduction::reduce_input_to_output(cx, operand)?
+                .into_iter()
+                .map(|(leaf, map)| ResultAccess {
+                    leaf,
+                    access: Access::plain(map),
+                })
+                .collect(),
+        ),
+        Dot => single(reduction::dot_input_to_output(cx, operand)?),
+        Tuple => Outcome::Defined(tuple::tuple_input_to_output(cx, operand, leaf)?),
+        GetTupleElement => Outcome::Defined(tuple::gte_input_to_output(cx, leaf)?),
+        DynamicSlice | DynamicUpdateSlice | Gather | ReduceWindow | Convolution => {
+            Outcome::NotDefined(format!("{} has no input-to-output map", cx.instr.opcode))
+        }
+        Call => return Err(cx.error("calls are composed over their computation")),
+    })
+}
+
+impl<T> Outcome<T> {
+    /// Transforms a defined value.
+    pub fn map_defined<U>(self, f: impl FnOnce(T) -> U) -> Outcome<U> {
+        match self {
+            Outcome::Defined(v) => Outcome::Defined(f(v)),
+            Outcome::NotDefined(r) => Outcome::NotDefined(r),
+        }
+    }
+}

@@ -1,0 +1,224 @@
+//! The result of an analysis and its JSON (DESIGN §4) and text forms.
+
+use serde_json::{Value, json};
+
+use crate::direction::Direction;
+use crate::fusion::MapSet;
+use crate::shape::ArrayShape;
+use crate::utilization::Utilization;
+
+/// Everything `xla-indexing indexing` prints.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    pub computations: Vec<ComputationReport>,
+    /// Instructions of the module whose op has no indexing.
+    pub unsupported: Vec<Unsupported>,
+}
+
+/// An instruction the analysis cannot see through.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unsupported {
+    pub instruction: String,
+    pub opcode: String,
+    pub computation: String,
+    pub line: usize,
+}
+
+/// The maps of one fused computation, computation root or instruction.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ComputationReport {
+    /// The computation's name (as after `calls=`), or the instruction's with `--instruction`.
+    pub name: String,
+    pub direction: Direction,
+    /// Out2in: the result leaves. In2out: the parameters (or operands).
+    pub outputs: Vec<OutputReport>,
+}
+
+/// One source of maps: a result leaf (out2in) or a parameter (in2out).
+#[derive(Clone, Debug, PartialEq)]
+pub struct OutputReport {
+    pub output: usize,
+    /// The leaf within a tuple-shaped parameter or operand (in2out), when it is one.
+    pub leaf: Option<usize>,
+    pub shape: ArrayShape,
+    pub operands: Vec<OperandReport>,
+}
+
+/// The maps from one output to one target: a parameter (out2in) or a result leaf (in2out).
+#[derive(Clone, Debug, PartialEq)]
+pub struct OperandReport {
+    pub operand: usize,
+    /// The leaf within a tuple-shaped parameter or operand, when it is one.
+    pub leaf: Option<usize>,
+    pub shape: ArrayShape,
+    pub maps: MapSet,
+    pub utilization: Option<Utilization>,
+}
+
+impl Report {
+    /// The JSON document of DESIGN §4. Operands that some path cannot reach through carry
+    /// `"undefined"` with the reason; runtime variables name the map they belong to
+    /// (`for_map`, an index into `maps`).
+    pub fn to_json(&self) -> Value {
+        json!({
+            "computations": self.computations.iter().map(ComputationReport::to_json).collect::<Vec<_>>(),
+            "unsupported": self.unsupported.iter().map(|u| json!({
+                "instruction": u.instruction,
+                "opcode": u.opcode,
+                "line": u.line,
+            })).collect::<Vec<_>>(),
+        })
+    }
+
+    /// One block per computation, output and operand, maps in the canonical text form.
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        for c in &self.computations {
+            c.write_text(&mut out);
+        }
+        out
+    }
+
+    /// One line per unsupported instruction and per target whose maps are incomplete.
+    pub fn warnings(&self) -> Vec<String> {
+        let mut w: Vec<String> = self
+            .unsupported
+            .iter()
+            .map(|u| {
+                format!(
+                    "line {}: {} ({} in {}) has no indexing; skipped",
+                    u.line, u.instruction, u.opcode, u.computation
+                )
+            })
+            .collect();
+        for c in &self.computations {
+            for o in &c.outputs {
+                for op in &o.operands {
+                    if let Some(reason) = &op.maps.undefined {
+                        w.push(format!(
+                            "{}: output {} to operand {}: maps incomplete: {reason}",
+                            c.name, o.output, op.operand
+                        ));
+                    }
+                }
+            }
+        }
+        w
+    }
+}
+
+impl ComputationReport {
+    fn to_json(&self) -> Value {
+        json!({
+            "name": self.name,
+            "direction": self.direction.as_str(),
+            "outputs": self.outputs.iter().map(OutputReport::to_json).collect::<Vec<_>>(),
+        })
+    }
+
+    fn write_text(&self, out: &mut String) {
+        for o in &self.outputs {
+            for op in &o.operands {
+                let (from, to) = match self.direction {
+                    Direction::OutputToInput => ("output", "operand"),
+                    Direction::InputToOutput => ("operand", "output"),
+                };
+                out.push_str(&format!(
+                    "{} ({}): {from} {}{} {} -> {to} {}{} {}\n",
+                    self.name,
+                    self.direction,
+                    o.output,
+                    leaf_suffix(o.leaf),
+                    o.shape,
+                    op.operand,
+                    leaf_suffix(op.leaf),
+                    op.shape
+                ));
+                op.write_text(out);
+                out.push('\n');
+            }
+        }
+    }
+}
+
+fn leaf_suffix(leaf: Option<usize>) -> String {
+    leaf.map(|l| format!(".{l}")).unwrap_or_default()
+}
+
+impl OutputReport {
+    fn to_json(&self) -> Value {
+        let mut v = json!({
+            "output": self.output,
+            "shape": self.shape.dims,
+            "operands": self.operands.iter().map(OperandReport::to_json).collect::<Vec<_>>(),
+        });
+        if let Some(l) = self.leaf {
+            v["leaf"] = json!(l);
+        }
+        v
+    }
+}
+
+impl OperandReport {
+    fn to_json(&self) -> Value {
+        let mut v = json!({
+            "operand": self.operand,
+            "shape": self.shape.dims,
+            "maps": self.maps.accesses.iter().map(|a| a.map.to_string()).collect::<Vec<_>>(),
+        });
+        if let Some(l) = self.leaf {
+            v["leaf"] = json!(l);
+        }
+        let runtime: Vec<Value> = self
+            .maps
+            .accesses
+            .iter()
+            .enumerate()
+            .flat_map(|(i, a)| {
+                a.runtime.iter().enumerate().map(move |(k, rt)| {
+                    json!({
+                        "var": format!("rt{k}"),
+                        "instruction": rt.instruction,
+                        "map": rt.map.to_string(),
+                        "for_map": i,
+                    })
+                })
+            })
+            .collect();
+        if !runtime.is_empty() {
+            v["runtime_vars"] = Value::Array(runtime);
+        }
+        if let Some(reason) = &self.maps.undefined {
+            v["undefined"] = json!(reason);
+        }
+        if let Some(u) = &self.utilization {
+            v["utilization"] = json!({ "read": u.read, "total": u.total });
+        }
+        v
+    }
+
+    fn write_text(&self, out: &mut String) {
+        if self.maps.accesses.is_empty() && self.maps.undefined.is_none() {
+            out.push_str("  (not read)\n");
+        }
+        for a in &self.maps.accesses {
+            out.push_str(&format!("  {}\n", a.map));
+            for (k, rt) in a.runtime.iter().enumerate() {
+                out.push_str(&format!("    rt{k}: {} at {}\n", rt.instruction, rt.map));
+            }
+        }
+        if let Some(reason) = &self.maps.undefined {
+            out.push_str(&format!("  undefined: {reason}\n"));
+        }
+        if let Some(u) = &self.utilization {
+            match (u.read, u.fraction()) {
+                (Some(r), Some(f)) => out.push_str(&format!(
+                    "  utilization: {r} of {} elements ({:.1}%)\n",
+                    u.total,
+                    f * 100.0
+                )),
+                _ => out.push_str(&format!("  utilization: unknown of {} elements\n", u.total)),
+            }
+        }
+    }
+}

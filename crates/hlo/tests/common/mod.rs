@@ -1,0 +1,84 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use xla_indexing_core::IndexingMap;
+use xla_indexing_hlo::fusion::MapSet;
+use xla_indexing_hlo::{Direction, Module, Options, Report, analyze_module, parse_module};
+
+/// Reducers the snippets name in `to_apply=`.
+const REDUCERS: &str = r#"
+max {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] maximum(a, b)
+}
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+argmax {
+  a = f32[] parameter(0)
+  ai = s32[] parameter(1)
+  b = f32[] parameter(2)
+  bi = s32[] parameter(3)
+  m = f32[] maximum(a, b)
+  mi = s32[] maximum(ai, bi)
+  ROOT t = (f32[], s32[]) tuple(m, mi)
+}
+"#;
+
+/// Completes a seed snippet (instructions only) into a module whose entry holds it.
+pub fn module_text(snippet: &str) -> String {
+    format!("HloModule test\n{REDUCERS}\nENTRY main {{\n{snippet}\n}}\n")
+}
+
+pub fn parse(text: &str) -> Module {
+    parse_module(text).unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+/// The report of one instruction of a snippet module.
+pub fn instruction_report(snippet: &str, instr: &str, direction: Direction) -> Report {
+    let m = parse(&module_text(snippet));
+    let options = Options {
+        instruction: Some(instr.to_string()),
+        direction,
+        ..Options::default()
+    };
+    analyze_module(&m, &options).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The map set from output `output` to operand `operand` of the first reported computation.
+pub fn maps_of(report: &Report, output: usize, operand: usize) -> &MapSet {
+    let c = &report.computations[0];
+    let o = c
+        .outputs
+        .iter()
+        .find(|o| o.output == output)
+        .unwrap_or_else(|| panic!("no output {output}"));
+    &o.operands
+        .iter()
+        .find(|op| op.operand == operand)
+        .unwrap_or_else(|| panic!("no operand {operand} for output {output}"))
+        .maps
+}
+
+/// Asserts that a map set holds exactly the expected maps (parsed, compared as maps).
+pub fn assert_maps(set: &MapSet, expected: &[&str]) {
+    assert!(set.undefined.is_none(), "undefined: {:?}", set.undefined);
+    let got: Vec<&IndexingMap> = set.accesses.iter().map(|a| &a.map).collect();
+    let want: Vec<IndexingMap> = expected
+        .iter()
+        .map(|t| IndexingMap::parse(t).unwrap_or_else(|e| panic!("{e}: {t}")))
+        .collect();
+    let shown = || {
+        got.iter()
+            .map(|m| m.to_string())
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(got.len(), want.len(), "got:\n{}", shown());
+    for w in &want {
+        assert!(got.contains(&w), "missing {w}\ngot:\n{}", shown());
+    }
+}
