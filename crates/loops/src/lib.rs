@@ -12,3 +12,4 @@ pub mod symbolic;
 pub mod tc;
 
 pub use error::{ErrorKind, LoopsError, Pos};
+pub mod sched;

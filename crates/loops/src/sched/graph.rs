@@ -1,0 +1,793 @@
+//! The schedule as data, and the interpreter that builds it from the parsed lines.
+//!
+//! A [`Schedule`] has stages (placeholders and computes, in definition order, which is a
+//! topological order of the read graph), iteration variables (roots from `compute` and
+//! `reduce_axis`, derived ones from `split` and `fuse`), and per stage its relations, its leaf
+//! variables in loop order and where it is computed (`compute_at`).
+
+use std::collections::BTreeMap;
+
+use xla_indexing_core::Expr;
+
+use crate::error::{LoopsError, Pos};
+use crate::sched::ast::{Line, Py, PyKind};
+
+pub type StageId = usize;
+pub type IvId = usize;
+
+/// An iteration variable. Roots have a domain `(min, extent)`; derived variables do not.
+#[derive(Clone, Debug)]
+pub struct IterVar {
+    pub name: String,
+    pub stage: StageId,
+    pub dom: Option<(i64, i64)>,
+    pub reduce: bool,
+}
+
+/// How derived variables come from their parents.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Relation {
+    /// `parent = outer * factor + inner`.
+    Split {
+        parent: IvId,
+        outer: IvId,
+        inner: IvId,
+        factor: i64,
+    },
+    /// `fused = outer * extent(inner) + inner`.
+    Fuse {
+        outer: IvId,
+        inner: IvId,
+        fused: IvId,
+    },
+}
+
+/// The value a compute stage stores, over its root variables (`d<id>` is iteration variable
+/// `id`).
+#[derive(Clone, Debug)]
+pub enum Val {
+    Const(String),
+    /// An integer expression of the iteration variables used as a value.
+    Index(Expr),
+    Read {
+        stage: StageId,
+        index: Vec<Expr>,
+    },
+    Unary(&'static str, Box<Val>),
+    Binary(&'static str, Box<Val>, Box<Val>),
+    /// `max(a, b)` or `min(a, b)`.
+    Call(&'static str, Vec<Val>),
+}
+
+/// A compute stage's body: the value and, for a reduction, its operator (`sum`, `max`, `min`).
+#[derive(Clone, Debug)]
+pub struct Body {
+    pub value: Val,
+    pub reduce: Option<&'static str>,
+}
+
+/// One stage of the schedule.
+#[derive(Clone, Debug)]
+pub struct Stage {
+    pub name: String,
+    pub pos: Pos,
+    pub shape: Vec<i64>,
+    pub axis: Vec<IvId>,
+    pub reduce_axis: Vec<IvId>,
+    /// `None` for a placeholder.
+    pub body: Option<Body>,
+    pub relations: Vec<Relation>,
+    pub leaves: Vec<IvId>,
+    /// `compute_at(stage, var)`.
+    pub attach: Option<(StageId, IvId)>,
+}
+
+impl Stage {
+    /// The root variables: axes, then reduction axes.
+    pub fn roots(&self) -> impl Iterator<Item = IvId> + '_ {
+        self.axis.iter().chain(&self.reduce_axis).copied()
+    }
+}
+
+/// A whole schedule.
+#[derive(Clone, Debug)]
+pub struct Schedule {
+    pub stages: Vec<Stage>,
+    pub itervars: Vec<IterVar>,
+    pub outputs: Vec<StageId>,
+}
+
+impl Val {
+    /// Calls `f` on every read.
+    pub fn for_each_read(&self, f: &mut impl FnMut(StageId, &[Expr])) {
+        match self {
+            Val::Read { stage, index } => f(*stage, index),
+            Val::Unary(_, a) => a.for_each_read(f),
+            Val::Binary(_, a, b) => {
+                a.for_each_read(f);
+                b.for_each_read(f);
+            }
+            Val::Call(_, args) => args.iter().for_each(|a| a.for_each_read(f)),
+            Val::Const(_) | Val::Index(_) => {}
+        }
+    }
+}
+
+impl Schedule {
+    /// The index lists by which `consumer` reads `producer`.
+    pub fn reads(&self, consumer: StageId, producer: StageId) -> Vec<Vec<Expr>> {
+        let mut out = Vec::new();
+        if let Some(body) = &self.stages[consumer].body {
+            body.value.for_each_read(&mut |s, idx| {
+                if s == producer && !out.iter().any(|o: &Vec<Expr>| o.as_slice() == idx) {
+                    out.push(idx.to_vec());
+                }
+            });
+        }
+        out
+    }
+
+    /// The stages that read `producer`.
+    pub fn consumers(&self, producer: StageId) -> Vec<StageId> {
+        (0..self.stages.len())
+            .filter(|c| !self.reads(*c, producer).is_empty())
+            .collect()
+    }
+
+    /// The names of all iteration variables, by id (for printing `d<id>`).
+    pub fn iv_names(&self) -> Vec<String> {
+        self.itervars.iter().map(|v| v.name.clone()).collect()
+    }
+
+    /// The loops enclosing a stage, outermost first: for `compute_at(X, v)`, the enclosing
+    /// loops of `X` followed by `X`'s leaves down to `v`.
+    pub fn attach_path(&self, s: StageId) -> Vec<IvId> {
+        match self.stages[s].attach {
+            None => Vec::new(),
+            Some((x, v)) => {
+                let mut path = self.attach_path(x);
+                let leaves = &self.stages[x].leaves;
+                let at = leaves.iter().position(|l| *l == v).unwrap_or(0);
+                path.extend_from_slice(&leaves[..=at]);
+                path
+            }
+        }
+    }
+}
+
+/// A value while interpreting the file.
+#[derive(Clone, Debug)]
+enum V {
+    None,
+    Int(i64),
+    Str(String),
+    Module,
+    Func(&'static str),
+    Tensor(StageId),
+    Op(StageId),
+    Axes(StageId, bool),
+    Iv(IvId),
+    Sched,
+    StageRef(StageId),
+    Method(StageId, &'static str),
+    Tuple(Vec<V>),
+    Lambda(Vec<(String, Pos)>, Py),
+    Index(Expr),
+    Data(Val),
+    /// `sum(value, axis=...)` and friends: a reduction, valid only as a compute body.
+    Reduce(&'static str, Val, Vec<IvId>),
+}
+
+const FUNCS: &[&str] = &[
+    "placeholder",
+    "compute",
+    "create_schedule",
+    "reduce_axis",
+    "sum",
+    "max",
+    "min",
+    "const",
+    "lower",
+    "print",
+];
+
+const METHODS: &[&str] = &["split", "fuse", "compute_at"];
+
+/// Builds the schedule a parsed file describes.
+pub fn interpret(lines: &[Line]) -> Result<Schedule, LoopsError> {
+    let mut it = Interp {
+        env: BTreeMap::new(),
+        sched: Schedule {
+            stages: Vec::new(),
+            itervars: Vec::new(),
+            outputs: Vec::new(),
+        },
+        have_schedule: false,
+    };
+    for line in lines {
+        let hint = line.targets.first().map(|(n, _)| n.as_str());
+        let value = it.eval(&line.value, hint)?;
+        match line.targets.as_slice() {
+            [] => {}
+            [(name, _)] => {
+                it.env.insert(name.clone(), value);
+            }
+            targets => {
+                let V::Tuple(items) = value else {
+                    return Err(line.value.pos.error("this value cannot be unpacked"));
+                };
+                if items.len() != targets.len() {
+                    return Err(line.value.pos.error(format!(
+                        "{} names for {} values",
+                        targets.len(),
+                        items.len()
+                    )));
+                }
+                for ((name, _), v) in targets.iter().zip(items) {
+                    it.env.insert(name.clone(), v);
+                }
+            }
+        }
+    }
+    if !it.have_schedule {
+        return Err(LoopsError::semantic(
+            "no `create_schedule(...)` in the file",
+            0,
+            0,
+        ));
+    }
+    Ok(it.sched)
+}
+
+struct Interp {
+    env: BTreeMap<String, V>,
+    sched: Schedule,
+    have_schedule: bool,
+}
+
+impl Interp {
+    fn eval(&mut self, e: &Py, hint: Option<&str>) -> Result<V, LoopsError> {
+        let pos = e.pos;
+        Ok(match &e.kind {
+            PyKind::Int(v) => V::Int(*v),
+            PyKind::Float(s) => V::Data(Val::Const(s.clone())),
+            PyKind::Str(s) => V::Str(s.clone()),
+            PyKind::Name(n) => match (self.env.get(n), n.as_str()) {
+                (Some(v), _) => v.clone(),
+                (None, "tvm" | "te" | "topi") => V::Module,
+                (None, "True") => V::Int(1),
+                (None, "False") => V::Int(0),
+                (None, "None") => V::None,
+                (None, f) if FUNCS.contains(&f) => {
+                    V::Func(FUNCS[FUNCS.iter().position(|x| *x == f).unwrap_or(0)])
+                }
+                (None, _) => return Err(pos.error(format!("unknown name `{n}`"))),
+            },
+            PyKind::Attr(base, name) => {
+                let b = self.eval(base, None)?;
+                self.attr(b, name, pos)?
+            }
+            PyKind::Index(base, items) => {
+                let b = self.eval(base, None)?;
+                let items = items
+                    .iter()
+                    .map(|i| self.eval(i, None))
+                    .collect::<Result<Vec<_>, _>>()?;
+                self.index(b, items, pos)?
+            }
+            PyKind::Tuple(items) | PyKind::List(items) => V::Tuple(
+                items
+                    .iter()
+                    .map(|i| self.eval(i, None))
+                    .collect::<Result<_, _>>()?,
+            ),
+            PyKind::Lambda(params, body) => V::Lambda(params.clone(), (**body).clone()),
+            PyKind::Unary(op, a) => {
+                let a = self.eval(a, None)?;
+                match a {
+                    V::Int(v) => V::Int(
+                        v.checked_neg()
+                            .ok_or_else(|| pos.error("integer overflow"))?,
+                    ),
+                    other => match self.as_index(&other) {
+                        Some(x) => V::Index(
+                            x.checked_scale(-1)
+                                .map_err(|_| pos.error("integer overflow"))?,
+                        ),
+                        None => V::Data(Val::Unary(op, Box::new(self.as_val(other, pos)?))),
+                    },
+                }
+            }
+            PyKind::Binary(op, a, b) => {
+                let (a, b) = (self.eval(a, None)?, self.eval(b, None)?);
+                self.binary(op, a, b, pos)?
+            }
+            PyKind::Call { func, args, kwargs } => {
+                let f = self.eval(func, None)?;
+                self.call(f, args, kwargs, hint, pos)?
+            }
+        })
+    }
+
+    fn attr(&mut self, base: V, name: &str, pos: Pos) -> Result<V, LoopsError> {
+        Ok(match (base, name) {
+            (V::Module, f) => match FUNCS.iter().find(|x| **x == f) {
+                Some(f) => V::Func(f),
+                None => V::Module,
+            },
+            (V::Tensor(s), "op") => V::Op(s),
+            (V::Op(s), "axis") => V::Axes(s, false),
+            (V::Op(s), "reduce_axis") => V::Axes(s, true),
+            (V::StageRef(s), m) if METHODS.contains(&m) => V::Method(
+                s,
+                METHODS[METHODS.iter().position(|x| *x == m).unwrap_or(0)],
+            ),
+            (_, n) => return Err(pos.error(format!("unsupported attribute `{n}`"))),
+        })
+    }
+
+    fn index(&mut self, base: V, items: Vec<V>, pos: Pos) -> Result<V, LoopsError> {
+        match base {
+            V::Tensor(s) => {
+                let stage = &self.sched.stages[s];
+                if items.len() != stage.shape.len() {
+                    return Err(pos.error(format!(
+                        "`{}` has {} dimensions but is read with {} indices",
+                        stage.name,
+                        stage.shape.len(),
+                        items.len()
+                    )));
+                }
+                let index = items
+                    .iter()
+                    .map(|i| self.as_index(i).ok_or_else(|| pos.error("a tensor index must be an affine expression of iteration variables")))
+                    .collect::<Result<_, _>>()?;
+                Ok(V::Data(Val::Read { stage: s, index }))
+            }
+            V::Axes(s, reduce) => {
+                let [V::Int(i)] = items.as_slice() else {
+                    return Err(pos.error("an axis is selected by one integer"));
+                };
+                let list = if reduce {
+                    &self.sched.stages[s].reduce_axis
+                } else {
+                    &self.sched.stages[s].axis
+                };
+                usize::try_from(*i)
+                    .ok()
+                    .and_then(|i| list.get(i))
+                    .map(|iv| V::Iv(*iv))
+                    .ok_or_else(|| {
+                        pos.error(format!("`{}` has no axis {i}", self.sched.stages[s].name))
+                    })
+            }
+            V::Sched => match items.as_slice() {
+                [V::Tensor(s) | V::Op(s)] => Ok(V::StageRef(*s)),
+                _ => Err(pos.error("a schedule is indexed by a tensor or an operation")),
+            },
+            _ => Err(pos.error("this value cannot be indexed")),
+        }
+    }
+
+    /// The value as an integer expression of iteration variables, when it is one.
+    fn as_index(&self, v: &V) -> Option<Expr> {
+        match v {
+            V::Int(c) => Some(Expr::constant(*c)),
+            V::Iv(iv) => Some(Expr::dim(*iv as u32)),
+            V::Index(e) => Some(e.clone()),
+            _ => None,
+        }
+    }
+
+    fn as_val(&self, v: V, pos: Pos) -> Result<Val, LoopsError> {
+        if let Some(e) = self.as_index(&v) {
+            return Ok(Val::Index(e));
+        }
+        match v {
+            V::Data(d) => Ok(d),
+            V::Reduce(..) => Err(pos.error("a reduction must be the whole body of a compute")),
+            _ => Err(pos.error("this is not a value a compute can use")),
+        }
+    }
+
+    fn binary(&mut self, op: &'static str, a: V, b: V, pos: Pos) -> Result<V, LoopsError> {
+        if let (Some(x), Some(y)) = (self.as_index(&a), self.as_index(&b)) {
+            let r = match (op, x.as_constant(), y.as_constant()) {
+                ("+", ..) => x.checked_add(&y),
+                ("-", ..) => x.checked_sub(&y),
+                ("*", Some(k), _) => y.checked_scale(k),
+                ("*", _, Some(k)) => x.checked_scale(k),
+                ("//" | "/", _, Some(k)) => x.floor_div(k),
+                ("%", _, Some(k)) => x.modulo(k),
+                _ => {
+                    return Err(
+                        pos.error(format!("`{op}` of two iteration variables is not affine"))
+                    );
+                }
+            };
+            let r = r.map_err(|e| pos.error(e.to_string()))?;
+            return Ok(match r.as_constant() {
+                Some(c) if matches!((&a, &b), (V::Int(_), V::Int(_))) => V::Int(c),
+                _ => V::Index(r),
+            });
+        }
+        let (a, b) = (self.as_val(a, pos)?, self.as_val(b, pos)?);
+        Ok(V::Data(Val::Binary(op, Box::new(a), Box::new(b))))
+    }
+
+    fn call(
+        &mut self,
+        f: V,
+        args: &[Py],
+        kwargs: &[(String, Py)],
+        hint: Option<&str>,
+        pos: Pos,
+    ) -> Result<V, LoopsError> {
+        let mut vals = Vec::new();
+        for a in args {
+            vals.push(self.eval(a, None)?);
+        }
+        let mut kw = BTreeMap::new();
+        for (k, v) in kwargs {
+            let v = self.eval(v, None)?;
+            kw.insert(k.as_str(), v);
+        }
+        let name = match kw.get("name") {
+            Some(V::Str(s)) => Some(s.clone()),
+            _ => hint.map(str::to_string),
+        };
+        match f {
+            V::Func("placeholder") => {
+                let shape = self.shape(vals.first(), pos)?;
+                let name = name.unwrap_or_else(|| "placeholder".into());
+                self.new_stage(name, shape, pos).map(V::Tensor)
+            }
+            V::Func("compute") => self.compute(&vals, name, pos),
+            V::Func("reduce_axis") => {
+                let (lo, hi) = match vals.first() {
+                    Some(V::Tuple(t)) => match t.as_slice() {
+                        [V::Int(lo), V::Int(hi)] => (*lo, *hi),
+                        _ => {
+                            return Err(
+                                pos.error("reduce_axis takes a range `(lo, hi)` of integers")
+                            );
+                        }
+                    },
+                    _ => return Err(pos.error("reduce_axis takes a range `(lo, hi)` of integers")),
+                };
+                if hi <= lo {
+                    return Err(pos.error(format!("empty reduction range ({lo}, {hi})")));
+                }
+                self.sched.itervars.push(IterVar {
+                    name: name.unwrap_or_else(|| "k".into()),
+                    stage: usize::MAX,
+                    dom: Some((lo, hi - lo)),
+                    reduce: true,
+                });
+                Ok(V::Iv(self.sched.itervars.len() - 1))
+            }
+            V::Func(op @ ("sum" | "max" | "min")) if kw.contains_key("axis") => {
+                let axes = match &kw["axis"] {
+                    V::Iv(iv) => vec![*iv],
+                    V::Tuple(items) => items
+                        .iter()
+                        .map(|i| match i {
+                            V::Iv(iv) => Ok(*iv),
+                            _ => Err(pos.error("`axis` lists reduction axes")),
+                        })
+                        .collect::<Result<_, _>>()?,
+                    _ => return Err(pos.error("`axis` must be a reduction axis")),
+                };
+                let [value] = vals.as_slice() else {
+                    return Err(pos.error(format!("`{op}` with `axis` takes one value")));
+                };
+                Ok(V::Reduce(op, self.as_val(value.clone(), pos)?, axes))
+            }
+            V::Func(op @ ("max" | "min")) => {
+                let args = vals
+                    .into_iter()
+                    .map(|v| self.as_val(v, pos))
+                    .collect::<Result<Vec<_>, _>>()?;
+                if args.len() != 2 {
+                    return Err(pos.error(format!("`{op}` takes two values")));
+                }
+                Ok(V::Data(Val::Call(op, args)))
+            }
+            V::Func("const") => match vals.first() {
+                Some(V::Int(v)) => Ok(V::Data(Val::Const(v.to_string()))),
+                Some(V::Data(Val::Const(s))) => Ok(V::Data(Val::Const(s.clone()))),
+                _ => Err(pos.error("const takes a number")),
+            },
+            V::Func("create_schedule") => {
+                let mut outs = Vec::new();
+                let mut add = |v: &V| match v {
+                    V::Tensor(s) | V::Op(s) => {
+                        outs.push(*s);
+                        Ok(())
+                    }
+                    _ => Err(pos.error("create_schedule takes output tensors or operations")),
+                };
+                match vals.first() {
+                    Some(V::Tuple(items)) => items.iter().try_for_each(&mut add)?,
+                    Some(v) => add(v)?,
+                    None => return Err(pos.error("create_schedule takes the outputs")),
+                }
+                if self.have_schedule {
+                    return Err(pos.error("a file holds one schedule"));
+                }
+                self.have_schedule = true;
+                self.sched.outputs = outs;
+                Ok(V::Sched)
+            }
+            V::Func("lower" | "print") => Ok(V::None),
+            V::Method(s, "split") => self.split(s, &vals, &kw, pos),
+            V::Method(s, "fuse") => self.fuse(s, &vals, pos),
+            V::Method(s, "compute_at") => self.compute_at(s, &vals, pos),
+            _ => Err(pos.error("this value cannot be called")),
+        }
+    }
+
+    fn shape(&self, v: Option<&V>, pos: Pos) -> Result<Vec<i64>, LoopsError> {
+        let items = match v {
+            Some(V::Tuple(items)) => items.clone(),
+            Some(V::Int(n)) => vec![V::Int(*n)],
+            _ => return Err(pos.error("a shape is a tuple of integers")),
+        };
+        items
+            .iter()
+            .map(|i| match i {
+                V::Int(n) if *n > 0 => Ok(*n),
+                _ => Err(pos.error("every extent of a shape must be a positive integer")),
+            })
+            .collect()
+    }
+
+    fn new_stage(
+        &mut self,
+        name: String,
+        shape: Vec<i64>,
+        pos: Pos,
+    ) -> Result<StageId, LoopsError> {
+        if self.sched.stages.iter().any(|s| s.name == name) {
+            return Err(pos.error(format!("two stages are named `{name}`")));
+        }
+        self.sched.stages.push(Stage {
+            name,
+            pos,
+            shape,
+            axis: Vec::new(),
+            reduce_axis: Vec::new(),
+            body: None,
+            relations: Vec::new(),
+            leaves: Vec::new(),
+            attach: None,
+        });
+        Ok(self.sched.stages.len() - 1)
+    }
+
+    fn compute(&mut self, vals: &[V], name: Option<String>, pos: Pos) -> Result<V, LoopsError> {
+        let shape = self.shape(vals.first(), pos)?;
+        let Some(V::Lambda(params, body)) = vals.get(1) else {
+            return Err(pos.error("compute takes a shape and a lambda"));
+        };
+        if params.len() != shape.len() {
+            return Err(pos.error(format!(
+                "the lambda takes {} variables for a shape of {} dimensions",
+                params.len(),
+                shape.len()
+            )));
+        }
+        let s = self.new_stage(name.unwrap_or_else(|| "compute".into()), shape.clone(), pos)?;
+        let saved = self.env.clone();
+        for ((p, _), extent) in params.iter().zip(&shape) {
+            self.sched.itervars.push(IterVar {
+                name: p.clone(),
+                stage: s,
+                dom: Some((0, *extent)),
+                reduce: false,
+            });
+            let iv = self.sched.itervars.len() - 1;
+            self.sched.stages[s].axis.push(iv);
+            self.env.insert(p.clone(), V::Iv(iv));
+        }
+        let value = self.eval(body, None);
+        self.env = saved;
+        let body = match value? {
+            V::Reduce(op, value, axes) => {
+                for &k in &axes {
+                    if self.sched.itervars[k].stage != usize::MAX {
+                        return Err(pos.error(format!(
+                            "reduction axis `{}` already belongs to a compute",
+                            self.sched.itervars[k].name
+                        )));
+                    }
+                    self.sched.itervars[k].stage = s;
+                }
+                self.sched.stages[s].reduce_axis = axes;
+                Body {
+                    value,
+                    reduce: Some(op),
+                }
+            }
+            other => Body {
+                value: self.as_val(other, pos)?,
+                reduce: None,
+            },
+        };
+        let mut stray = None;
+        body.value.for_each_read(&mut |_, idx| {
+            for e in idx {
+                e.for_each_var(&mut |v| {
+                    if let xla_indexing_core::VarRef::Dim(i) = v
+                        && self.sched.itervars[i as usize].stage != s
+                    {
+                        stray = Some(i as usize);
+                    }
+                });
+            }
+        });
+        if let Some(i) = stray {
+            return Err(pos.error(format!(
+                "`{}` is not a variable of this compute (a reduction axis missing from `axis=`?)",
+                self.sched.itervars[i].name
+            )));
+        }
+        let stage = &mut self.sched.stages[s];
+        stage.body = Some(body);
+        stage.leaves = stage.roots().collect();
+        Ok(V::Tensor(s))
+    }
+
+    fn leaf_position(&self, s: StageId, v: &V, pos: Pos) -> Result<(IvId, usize), LoopsError> {
+        let V::Iv(iv) = v else {
+            return Err(pos.error("expected an iteration variable"));
+        };
+        let stage = &self.sched.stages[s];
+        if stage.body.is_none() {
+            return Err(pos.error(format!(
+                "`{}` is a placeholder and has no loops to schedule",
+                stage.name
+            )));
+        }
+        let var = &self.sched.itervars[*iv];
+        if var.stage != s {
+            return Err(pos.error(format!(
+                "`{}` is not an iteration variable of stage `{}`",
+                var.name, stage.name
+            )));
+        }
+        match stage.leaves.iter().position(|l| l == iv) {
+            Some(i) => Ok((*iv, i)),
+            None => Err(pos.error(format!(
+                "`{}` of stage `{}` was already split or fused",
+                var.name, stage.name
+            ))),
+        }
+    }
+
+    fn derived(&mut self, s: StageId, name: String, reduce: bool) -> IvId {
+        self.sched.itervars.push(IterVar {
+            name,
+            stage: s,
+            dom: None,
+            reduce,
+        });
+        self.sched.itervars.len() - 1
+    }
+
+    fn split(
+        &mut self,
+        s: StageId,
+        vals: &[V],
+        kw: &BTreeMap<&str, V>,
+        pos: Pos,
+    ) -> Result<V, LoopsError> {
+        let (parent, at) = self.leaf_position(s, vals.first().unwrap_or(&V::None), pos)?;
+        let by = |k: &str| match kw.get(k) {
+            Some(V::Int(n)) => Some(*n),
+            _ => None,
+        };
+        let positional = match vals.get(1) {
+            Some(V::Int(n)) => Some(*n),
+            _ => None,
+        };
+        let factor = match (positional.or(by("factor")), by("nparts")) {
+            (Some(f), None) if f > 0 => f,
+            (None, Some(n)) if n > 0 => {
+                let extent = self
+                    .max_extent(parent)
+                    .ok_or_else(|| pos.error("nparts needs a variable of known extent"))?;
+                (extent + n - 1) / n
+            }
+            _ => return Err(pos.error("split takes one positive `factor` or `nparts`")),
+        };
+        let pname = self.sched.itervars[parent].name.clone();
+        let reduce = self.sched.itervars[parent].reduce;
+        let outer = self.derived(s, format!("{pname}.outer"), reduce);
+        let inner = self.derived(s, format!("{pname}.inner"), reduce);
+        let stage = &mut self.sched.stages[s];
+        stage.relations.push(Relation::Split {
+            parent,
+            outer,
+            inner,
+            factor,
+        });
+        stage.leaves.splice(at..=at, [outer, inner]);
+        Ok(V::Tuple(vec![V::Iv(outer), V::Iv(inner)]))
+    }
+
+    /// The extent of a variable from the declared domains (before bound inference).
+    fn max_extent(&self, iv: IvId) -> Option<i64> {
+        if let Some((_, e)) = self.sched.itervars[iv].dom {
+            return Some(e);
+        }
+        let stage = &self.sched.stages[self.sched.itervars[iv].stage];
+        stage.relations.iter().find_map(|r| match *r {
+            Relation::Split {
+                parent,
+                outer,
+                factor,
+                ..
+            } if outer == iv => self.max_extent(parent).map(|e| (e + factor - 1) / factor),
+            Relation::Split {
+                parent,
+                inner,
+                factor,
+                ..
+            } if inner == iv => self.max_extent(parent).map(|e| e.min(factor)),
+            Relation::Fuse {
+                outer,
+                inner,
+                fused,
+            } if fused == iv => Some(self.max_extent(outer)? * self.max_extent(inner)?),
+            _ => None,
+        })
+    }
+
+    fn fuse(&mut self, s: StageId, vals: &[V], pos: Pos) -> Result<V, LoopsError> {
+        let [a, b] = vals else {
+            return Err(pos.error("fuse takes two iteration variables"));
+        };
+        let (outer, i) = self.leaf_position(s, a, pos)?;
+        let (inner, j) = self.leaf_position(s, b, pos)?;
+        if j != i + 1 {
+            return Err(pos.error("fuse needs two adjacent loops, outer first"));
+        }
+        let (o, n) = (&self.sched.itervars[outer], &self.sched.itervars[inner]);
+        if o.reduce != n.reduce {
+            return Err(pos.error("a data-parallel axis cannot be fused with a reduction axis"));
+        }
+        let (name, reduce) = (format!("{}.{}.fused", o.name, n.name), o.reduce);
+        let fused = self.derived(s, name, reduce);
+        let stage = &mut self.sched.stages[s];
+        stage.relations.push(Relation::Fuse {
+            outer,
+            inner,
+            fused,
+        });
+        stage.leaves.splice(i..=j, [fused]);
+        Ok(V::Iv(fused))
+    }
+
+    fn compute_at(&mut self, s: StageId, vals: &[V], pos: Pos) -> Result<V, LoopsError> {
+        let [V::StageRef(target), var] = vals else {
+            return Err(pos.error("compute_at takes a stage `s[X]` and one of its loops"));
+        };
+        if self.sched.stages[s].body.is_none() {
+            return Err(pos.error("a placeholder cannot be computed at a loop"));
+        }
+        let (iv, _) = self.leaf_position(*target, var, pos)?;
+        let mut at = Some(*target);
+        while let Some(x) = at {
+            if x == s {
+                return Err(pos.error(format!(
+                    "compute_at cycle: `{}` would be computed inside itself (through `{}`)",
+                    self.sched.stages[s].name, self.sched.stages[*target].name
+                )));
+            }
+            at = self.sched.stages[x].attach.map(|(y, _)| y);
+        }
+        self.sched.stages[s].attach = Some((*target, iv));
+        Ok(V::None)
+    }
+}
