@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod reference;
+
 use xla_indexing_core::IndexingMap;
 use xla_indexing_hlo::fusion::MapSet;
 use xla_indexing_hlo::{Direction, Module, Options, Report, analyze_module, parse_module};

@@ -1,0 +1,465 @@
+//! Brute-force checks: every per-op map and every fusion's maps against the reference
+//! dependences of `common/reference.rs`, on small index-tagged inputs. The relation a set of
+//! maps describes (each domain point: output index to operand index) must equal the reference
+//! relation exactly, and out2in maps must not reach outside the operand (except the update of
+//! `dynamic-update-slice`, which the seed's map reads through the runtime offset unguarded).
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use common::reference::{Index, all_indices, computation_tags, deps};
+use common::{module_text, parse};
+use xla_indexing_core::IndexingMap;
+use xla_indexing_core::rng::SplitMix64;
+use xla_indexing_hlo::fusion::MapSet;
+use xla_indexing_hlo::{Direction, Module, Options, analyze_module};
+
+type Relation = BTreeSet<(Index, Index)>;
+
+/// The pairs (domain dims, result) of a set of maps, keeping results inside `target`.
+/// Fails on a result outside `target` unless `loose`.
+fn relation(maps: &[IndexingMap], target: &[i64], loose: bool) -> Result<Relation, String> {
+    let mut rel = Relation::new();
+    for m in maps {
+        let points = m.domain_points(1 << 22).ok_or("domain too large")?;
+        for (d, s) in points {
+            let r = m.evaluate(&d, &s).ok_or("overflow")?;
+            if r.iter().zip(target).all(|(x, n)| (0..*n).contains(x)) {
+                rel.insert((d, r));
+            } else if !loose {
+                return Err(format!(
+                    "{m} reaches {r:?} outside {target:?} at {d:?} {s:?}"
+                ));
+            }
+        }
+    }
+    Ok(rel)
+}
+
+fn compare(got: &Relation, want: &Relation) -> Result<(), String> {
+    if got == want {
+        return Ok(());
+    }
+    let extra: Vec<_> = got.difference(want).take(3).collect();
+    let missing: Vec<_> = want.difference(got).take(3).collect();
+    Err(format!("extra {extra:?}, missing {missing:?}"))
+}
+
+fn maps(set: &MapSet) -> Vec<IndexingMap> {
+    assert!(set.undefined.is_none(), "{:?}", set.undefined);
+    set.accesses.iter().map(|a| a.map.clone()).collect()
+}
+
+fn analyze(m: &Module, options: Options) -> xla_indexing_hlo::Report {
+    analyze_module(m, &options).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Checks instruction `name` of the entry computation in both directions.
+fn check_instruction(m: &Module, name: &str) {
+    let c = &m.computations[m.entry];
+    let i = c.instructions.iter().find(|x| x.name == name).unwrap();
+    let opts = |direction| Options {
+        instruction: Some(name.into()),
+        computation: Some(c.name.clone()),
+        direction,
+        ..Options::default()
+    };
+    let out2in = analyze(m, opts(Direction::OutputToInput));
+    let in2out = analyze(m, opts(Direction::InputToOutput));
+    for (k, shape) in i.shape.leaves().iter().enumerate() {
+        let output = out2in.computations[0]
+            .outputs
+            .iter()
+            .find(|o| o.output == k)
+            .unwrap();
+        for (j, &op) in i.operands.iter().enumerate() {
+            for (l, op_shape) in c.instructions[op].shape.leaves().iter().enumerate() {
+                let mut want = Relation::new();
+                for out in all_indices(&shape.dims) {
+                    for (dj, dl, idx) in deps(m, c, i, k, &out) {
+                        if (dj, dl) == (j, l) {
+                            want.insert((out.clone(), idx));
+                        }
+                    }
+                }
+                let report = output
+                    .operands
+                    .iter()
+                    .find(|o| o.operand == j && o.leaf.unwrap_or(0) == l);
+                let got = match report {
+                    Some(r) => {
+                        let loose = i.opcode == "dynamic-update-slice" && j == 1;
+                        relation(&maps(&r.maps), &op_shape.dims, loose)
+                            .unwrap_or_else(|e| panic!("{name} out2in operand {j}: {e}"))
+                    }
+                    None => Relation::new(),
+                };
+                compare(&got, &want)
+                    .unwrap_or_else(|e| panic!("{name} out2in output {k} operand {j}.{l}: {e}"));
+                // Input to output: the inverse relation, where defined.
+                let back = in2out.computations[0]
+                    .outputs
+                    .iter()
+                    .find(|o| o.output == j && o.leaf.unwrap_or(0) == l)
+                    .and_then(|o| o.operands.iter().find(|r| r.operand == k));
+                match back {
+                    Some(r) if r.maps.undefined.is_none() => {
+                        let got = relation(&maps(&r.maps), &shape.dims, false)
+                            .unwrap_or_else(|e| panic!("{name} in2out operand {j}: {e}"));
+                        let inverse: Relation =
+                            want.iter().map(|(o, i)| (i.clone(), o.clone())).collect();
+                        compare(&got, &inverse).unwrap_or_else(|e| {
+                            panic!("{name} in2out operand {j} output {k}: {e}")
+                        });
+                    }
+                    Some(_) => {}
+                    None => assert!(want.is_empty(), "{name}: no in2out entry for operand {j}"),
+                }
+            }
+        }
+    }
+}
+
+/// Checks a snippet whose last instruction is the op under test.
+fn check_op(snippet: &str) {
+    let m = parse(&module_text(snippet));
+    let c = &m.computations[m.entry];
+    let name = c.instructions[c.root].name.clone();
+    check_instruction(&m, &name);
+}
+
+/// Checks every computation's maps (both directions) against tag propagation.
+fn check_computation(m: &Module, name: &str) {
+    let ci = m.computation(name).unwrap();
+    let comp = &m.computations[ci];
+    let tags = computation_tags(m, ci);
+    let opts = |direction| Options {
+        computation: Some(name.into()),
+        direction,
+        ..Options::default()
+    };
+    let out2in = analyze(m, opts(Direction::OutputToInput));
+    let in2out = analyze(m, opts(Direction::InputToOutput));
+    let root = &comp.instructions[comp.root];
+    for (k, _) in root.shape.leaves().iter().enumerate() {
+        for target in &out2in.computations[0].outputs[k].operands {
+            let p = target.operand;
+            let l = target.leaf.unwrap_or(0);
+            let want: Relation = tags[&k]
+                .iter()
+                .flat_map(|(out, ts)| {
+                    ts.iter()
+                        .filter(|(tp, tl, _)| (*tp, *tl) == (p, l))
+                        .map(move |(_, _, idx)| (out.clone(), idx.clone()))
+                })
+                .collect();
+            let got = relation(&maps(&target.maps), &target.shape.dims, true)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            compare(&got, &want)
+                .unwrap_or_else(|e| panic!("{name} out2in output {k} parameter {p}: {e}"));
+            let back = in2out.computations[0]
+                .outputs
+                .iter()
+                .find(|o| o.output == p && o.leaf.unwrap_or(0) == l)
+                .and_then(|o| o.operands.iter().find(|r| r.operand == k))
+                .unwrap();
+            if back.maps.undefined.is_none() {
+                let got = relation(&maps(&back.maps), &root.shape.leaves()[k].dims, false).unwrap();
+                let inverse: Relation = want.iter().map(|(o, i)| (i.clone(), o.clone())).collect();
+                compare(&got, &inverse)
+                    .unwrap_or_else(|e| panic!("{name} in2out parameter {p} output {k}: {e}"));
+            }
+        }
+    }
+}
+
+#[test]
+fn elementwise_ops() {
+    check_op("p0 = f32[3,4] parameter(0)\np1 = f32[3,4] parameter(1)\na = f32[3,4] add(p0, p1)");
+    check_op(
+        "p = pred[] parameter(0)\nx = f32[3,4] parameter(1)\ny = f32[3,4] parameter(2)\ns = f32[3,4] select(p, x, y)",
+    );
+    check_op(
+        "lo = f32[] parameter(0)\nx = f32[5] parameter(1)\nhi = f32[] parameter(2)\nc = f32[5] clamp(lo, x, hi)",
+    );
+    check_op(
+        "x = f32[2,3] parameter(0)\ny = f32[2,3] parameter(1)\nc = pred[2,3] compare(x, y), direction=LT",
+    );
+    check_op("x = f32[2,3] parameter(0)\nc = s32[2,3] convert(x)");
+    check_op("x = f32[2,3]{0,1} parameter(0)\nc = f32[2,3]{1,0} copy(x)");
+    check_op(
+        "x = f32[2,3] parameter(0)\ny = f32[2,3] parameter(1)\nm = f32[2,3] map(x, y), dimensions={0,1}, to_apply=add",
+    );
+    check_op("x = f32[3] parameter(0)\nb = u8[3,4] bitcast-convert(x)");
+    check_op("x = u8[3,4] parameter(0)\nb = f32[3] bitcast-convert(x)");
+}
+
+#[test]
+fn broadcast_transpose_reverse() {
+    check_op("p = f32[3] parameter(0)\nb = f32[2,3,4] broadcast(p), dimensions={1}");
+    check_op("p = f32[3,2] parameter(0)\nb = f32[2,4,3] broadcast(p), dimensions={2,0}");
+    check_op("p = f32[] parameter(0)\nb = f32[2,3] broadcast(p), dimensions={}");
+    check_op("p = f32[2,3,4] parameter(0)\nt = f32[4,2,3] transpose(p), dimensions={2,0,1}");
+    check_op("p = f32[2,3,4] parameter(0)\nr = f32[2,3,4] reverse(p), dimensions={0,2}");
+}
+
+#[test]
+fn reshapes_and_bitcasts() {
+    for (from, to) in [
+        ("4,6", "24"),
+        ("24", "2,3,4"),
+        ("4,6", "3,8"),
+        ("2,6,2", "4,3,2"),
+        ("1,4,1,6", "6,1,4"),
+        ("3,1", "1,3"),
+        ("2,0,3", "0,5"),
+    ] {
+        check_op(&format!(
+            "p = f32[{from}] parameter(0)\nr = f32[{to}] reshape(p)"
+        ));
+        check_op(&format!(
+            "p = f32[{from}] parameter(0)\nr = f32[{to}] bitcast(p)"
+        ));
+    }
+    // Layouts make a bitcast a transpose plus a reshape.
+    check_op("p = f32[4,6]{0,1} parameter(0)\nr = f32[24]{0} bitcast(p)");
+    check_op("p = f32[4,6]{0,1} parameter(0)\nr = f32[6,4]{1,0} bitcast(p)");
+    check_op("p = f32[2,3,4]{0,2,1} parameter(0)\nr = f32[4,6]{0,1} bitcast(p)");
+}
+
+#[test]
+fn slices_and_pads() {
+    check_op("p = f32[10,7] parameter(0)\ns = f32[3,2] slice(p), slice={[2:9:3], [1:7:4]}");
+    check_op(
+        "p = f32[4,4] parameter(0)\nv = f32[] parameter(1)\nq = f32[12,16] pad(p, v), padding=1_4_1x4_8_0",
+    );
+    check_op(
+        "p = f32[5,6] parameter(0)\nv = f32[] parameter(1)\nq = f32[8,5] pad(p, v), padding=-2_1_1x-1_0",
+    );
+    check_op(
+        "p = f32[5] parameter(0)\nv = f32[] parameter(1)\nq = f32[5] pad(p, v), padding=-1_-3_1",
+    );
+    check_op(
+        "p0 = f32[2,2] parameter(0)\np1 = f32[2,3] parameter(1)\np2 = f32[2,1] parameter(2)\nc = f32[2,6] concatenate(p0, p1, p2), dimensions={1}",
+    );
+}
+
+#[test]
+fn random_slices_pads_and_windows() {
+    let mut rng = SplitMix64::new(7);
+    for _ in 0..40 {
+        let n = rng.range(1, 7);
+        let (start, stride) = (rng.range(0, n - 1), rng.range(1, 3));
+        let limit = rng.range(start, n);
+        let size = (limit - start + stride - 1) / stride;
+        check_op(&format!(
+            "p = f32[{n}] parameter(0)\ns = f32[{size}] slice(p), slice={{[{start}:{limit}:{stride}]}}"
+        ));
+        let (lo, hi, int) = (rng.range(-3, 3), rng.range(-3, 3), rng.range(0, 2));
+        let out = lo + hi + n + (n - 1) * int;
+        if out >= 0 {
+            check_op(&format!(
+                "p = f32[{n}] parameter(0)\nv = f32[] parameter(1)\nq = f32[{out}] pad(p, v), padding={lo}_{hi}_{int}"
+            ));
+        }
+        let (size_w, stride_w, bd, wd) = (
+            rng.range(1, 3),
+            rng.range(1, 3),
+            rng.range(1, 3),
+            rng.range(1, 2),
+        );
+        let (plo, phi) = (rng.range(-1, 2), rng.range(-1, 2));
+        let padded = (n - 1) * bd + 1 + plo + phi;
+        let extent = (size_w - 1) * wd + 1;
+        if padded >= extent {
+            let out = (padded - extent) / stride_w + 1;
+            check_op(&format!(
+                "p = f32[{n},2] parameter(0)\nv = f32[] constant(0)\nr = f32[{out},2] reduce-window(p, v), window={{size={size_w}x1 stride={stride_w}x1 pad={plo}_{phi}x0_0 lhs_dilate={bd}x1 rhs_dilate={wd}x1}}, to_apply=add"
+            ));
+        }
+    }
+}
+
+#[test]
+fn dynamic_ops_and_gathers() {
+    check_op(
+        "p = f32[5,4] parameter(0)\na = s32[] parameter(1)\nb = s32[] parameter(2)\nd = f32[2,3] dynamic-slice(p, a, b), dynamic_slice_sizes={2,3}",
+    );
+    check_op(
+        "p = f32[5,4] parameter(0)\nu = f32[2,3] parameter(1)\na = s32[] parameter(2)\nb = s32[] parameter(3)\nd = f32[5,4] dynamic-update-slice(p, u, a, b)",
+    );
+    check_op(
+        "o = f32[6,5,4] parameter(0)\ni = s32[3,2] parameter(1)\ng = f32[3,2,3,4] gather(o, i), offset_dims={1,2,3}, collapsed_slice_dims={}, start_index_map={0,1}, index_vector_dim=1, slice_sizes={2,3,4}",
+    );
+    // Embedding lookup: collapsed dimension, implicit index vector.
+    check_op(
+        "o = f32[7,3] parameter(0)\ni = s32[4] parameter(1)\ng = f32[4,3] gather(o, i), offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, slice_sizes={1,3}",
+    );
+    // Start index map in another order, batch dimension after the offset one.
+    check_op(
+        "o = f32[5,6] parameter(0)\ni = s32[2,3] parameter(1)\ng = f32[3,2] gather(o, i), offset_dims={1}, collapsed_slice_dims={1}, start_index_map={1,0}, index_vector_dim=0, slice_sizes={2,1}",
+    );
+}
+
+#[test]
+fn reductions_dots_and_convolutions() {
+    check_op(
+        "p = f32[3,4,2] parameter(0)\nz = f32[] constant(0)\nr = f32[4] reduce(p, z), dimensions={0,2}, to_apply=add",
+    );
+    check_op(
+        "p = f32[3,4] parameter(0)\nq = s32[3,4] parameter(1)\nz = f32[] constant(0)\nzi = s32[] constant(0)\nr = (f32[3], s32[3]) reduce(p, q, z, zi), dimensions={1}, to_apply=argmax",
+    );
+    check_op(
+        "p = f32[5,4] parameter(0)\nz = f32[] constant(0)\nr = f32[3,1] reduce-window(p, z), window={size=2x2 stride=2x2 pad=1_0x0_0 rhs_dilate=1x2}, to_apply=add",
+    );
+    check_op(
+        "a = f32[2,3,4] parameter(0)\nb = f32[2,4,5] parameter(1)\nd = f32[2,3,5] dot(a, b), lhs_batch_dims={0}, rhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_contracting_dims={1}",
+    );
+    check_op(
+        "a = f32[3,2,4] parameter(0)\nb = f32[4,5,2] parameter(1)\nd = f32[3,5] dot(a, b), lhs_contracting_dims={2,1}, rhs_contracting_dims={0,2}",
+    );
+    check_op(
+        "x = f32[1,5,5,2] parameter(0)\nk = f32[3,3,2,4] parameter(1)\nc = f32[1,3,3,4] convolution(x, k), window={size=3x3 stride=2x2 pad=1_1x1_1}, dim_labels=b01f_01io->b01f",
+    );
+    check_op(
+        "x = f32[2,4,5] parameter(0)\nk = f32[6,2,2] parameter(1)\nc = f32[2,6,9] convolution(x, k), window={size=2 pad=1_1 lhs_dilate=2 rhs_dilate=2}, dim_labels=bf0_oi0->bf0, feature_group_count=2",
+    );
+    check_op(
+        "x = f32[1,3,4] parameter(0)\nk = f32[2,4,3] parameter(1)\nc = f32[1,3,2] convolution(x, k), window={size=2 rhs_reversal=1}, dim_labels=b0f_0io->bf0",
+    );
+}
+
+#[test]
+fn tuples() {
+    check_op(
+        "a = f32[2] parameter(0)\nb = f32[3,2] parameter(1)\nt = (f32[2], f32[3,2]) tuple(a, b)",
+    );
+    check_op(
+        "a = (f32[2], (f32[3], f32[4])) parameter(0)\ng = (f32[3], f32[4]) get-tuple-element(a), index=1",
+    );
+}
+
+const FUSIONS: &str = r#"
+HloModule fusions
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+softmax {
+  p0 = f32[2,3,4]{2,1,0} parameter(0)
+  bc = f32[6,4]{1,0} bitcast(p0)
+  ninf = f32[] constant(-inf)
+  rmax = f32[6]{0} reduce(bc, ninf), dimensions={1}, to_apply=add
+  rmax3 = f32[2,3]{1,0} bitcast(rmax)
+  bmax = f32[2,3,4]{2,1,0} broadcast(rmax3), dimensions={0,1}
+  shifted = f32[2,3,4]{2,1,0} subtract(p0, bmax)
+  e = f32[2,3,4]{2,1,0} exponential(shifted)
+  zero = f32[] constant(0)
+  rsum = f32[2,3]{1,0} reduce(e, zero), dimensions={2}, to_apply=add
+  bsum = f32[2,3,4]{2,1,0} broadcast(rsum), dimensions={0,1}
+  ROOT out = f32[2,3,4]{2,1,0} divide(e, bsum)
+}
+transpose_add {
+  p0 = f32[4,3] parameter(0)
+  t = f32[3,4]{0,1} transpose(p0), dimensions={1,0}
+  r = f32[4,3] reshape(t)
+  ROOT a = f32[4,3] add(p0, r)
+}
+multi {
+  p0 = f32[4,6] parameter(0)
+  p1 = f32[6] parameter(1)
+  b = f32[4,6] broadcast(p1), dimensions={1}
+  m = f32[4,6] multiply(p0, b)
+  z = f32[] constant(0)
+  r = f32[6] reduce(m, z), dimensions={0}, to_apply=add
+  s = f32[2,6] slice(m), slice={[1:4:2], [0:6:1]}
+  ROOT t = (f32[6], f32[2,6], f32[4,6]) tuple(r, s, m)
+}
+inner {
+  q0 = f32[6,4] parameter(0)
+  ROOT q = f32[4,6] transpose(q0), dimensions={1,0}
+}
+nested {
+  p0 = f32[6,4] parameter(0)
+  p1 = f32[4] parameter(1)
+  f = f32[4,6] fusion(p0), kind=kLoop, calls=inner
+  c = f32[4,6] call(f), to_apply=negate_it
+  r = f32[4,6] reverse(c), dimensions={1}
+  b = f32[4,6] broadcast(p1), dimensions={0}
+  ROOT o = f32[4,6] add(r, b)
+}
+negate_it {
+  n0 = f32[4,6] parameter(0)
+  ROOT n = f32[4,6] negate(n0)
+}
+dyn {
+  p0 = f32[8,5] parameter(0)
+  i = s32[] parameter(1)
+  z = s32[] constant(0)
+  d = f32[3,5] dynamic-slice(p0, i, z), dynamic_slice_sizes={3,5}
+  p2 = f32[] parameter(2)
+  ROOT r = f32[3,5] pad(d, f32[] p2), padding=0_0x0_0
+}
+windows {
+  p0 = f32[1,6,6,2] parameter(0)
+  k = f32[3,3,2,2] parameter(1)
+  c = f32[1,3,3,2] convolution(p0, k), window={size=3x3 stride=2x2 pad=1_1x1_1}, dim_labels=b01f_01io->b01f
+  z = f32[] constant(0)
+  ROOT rw = f32[1,2,2,2] reduce-window(c, z), window={size=1x2x2x1 stride=1x2x2x1 pad=0_0x0_1x0_1x0_0}, to_apply=add
+}
+ENTRY main {
+  x = f32[2,3,4] parameter(0)
+  ROOT s = f32[2,3,4] fusion(x), kind=kLoop, calls=softmax
+}
+"#;
+
+#[test]
+fn fusions_against_tag_propagation() {
+    let m = parse(FUSIONS);
+    for name in [
+        "softmax",
+        "transpose_add",
+        "multi",
+        "nested",
+        "dyn",
+        "windows",
+    ] {
+        check_computation(&m, name);
+    }
+}
+
+/// The checker itself must notice a wrong bound, a wrong stride and a missing constraint.
+#[test]
+fn checker_catches_wrong_maps() {
+    let m = parse(&module_text(
+        "p = f32[12] parameter(0)\nv = f32[] parameter(1)\nq = f32[25] pad(p, v), padding=1_1_1",
+    ));
+    let c = &m.computations[m.entry];
+    let i = &c.instructions[c.root];
+    let want: Relation = all_indices(&[25])
+        .into_iter()
+        .flat_map(|o| {
+            deps(&m, c, i, 0, &o)
+                .into_iter()
+                .filter(|d| d.0 == 0)
+                .map(move |d| (o.clone(), d.2))
+        })
+        .collect();
+    let good = IndexingMap::parse(
+        "(d0) -> ((d0 - 1) floordiv 2), domain: d0 in [1, 23], (d0 - 1) mod 2 in [0, 0]",
+    )
+    .unwrap();
+    compare(&relation(&[good], &[12], false).unwrap(), &want).unwrap();
+    for wrong in [
+        "(d0) -> ((d0 - 1) floordiv 2), domain: d0 in [1, 21], (d0 - 1) mod 2 in [0, 0]",
+        "(d0) -> ((d0 - 1) floordiv 2), domain: d0 in [1, 23]",
+        "(d0) -> ((d0 - 1) floordiv 3), domain: d0 in [1, 23], (d0 - 1) mod 3 in [0, 0]",
+        "(d0) -> ((d0 - 1) floordiv 2), domain: d0 in [1, 23], d0 mod 2 in [0, 0]",
+    ] {
+        let map = IndexingMap::parse(wrong).unwrap();
+        let caught = relation(&[map], &[12], false).and_then(|r| compare(&r, &want));
+        assert!(caught.is_err(), "not caught: {wrong}");
+    }
+}
