@@ -325,8 +325,8 @@ fn read_maps(
                     .copied()
                     .unwrap_or(1)
             };
-            let var =
-                |v: IvId| Var::named(Interval::upto(extent_of(v)), sched.itervars[v].name.clone());
+            // Default names (`d0`, `s0`): itervar names hold dots, which map text cannot.
+            let var = |v: IvId| Var::new(Interval::upto(extent_of(v)));
             let renumber = |e: &Expr| {
                 e.rewrite_vars(&mut |v| match v {
                     VarRef::Dim(i) => Some(match path.iter().position(|p| *p == i as usize) {
@@ -420,6 +420,14 @@ fn needed(
                     .map_err(overflow)?,
             )
             .map_err(overflow)?;
+        // Constants first: `min(3, 8 - o * 3)`.
+        let extent = match extent {
+            Bound::Min(mut xs) => {
+                xs.sort_by_key(|x| x.as_constant().is_none());
+                Bound::Min(xs)
+            }
+            other => other,
+        };
         local.push(Some((a, lo, extent)));
     }
     let exact_box = need.iter().all(|(p, els)| {
@@ -539,6 +547,12 @@ fn fit_pair(cands: &[Expr], truth: &[(Vec<i64>, i64)]) -> Option<Bound> {
                         _ => false,
                     });
                 if ok {
+                    // Constants first: `min(3, 8 - o * 3)`.
+                    let (a, b) = if b.as_constant().is_some() {
+                        (b, a)
+                    } else {
+                        (a, b)
+                    };
                     let pair = vec![Bound::Expr(a.clone()), Bound::Expr(b.clone())];
                     return Some(if is_min {
                         Bound::Min(pair)
