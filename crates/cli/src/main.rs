@@ -24,6 +24,8 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     Simplify(commands::simplify::Args),
+    Ranges(commands::ranges::Args),
+    Bounds(commands::bounds::Args),
 }
 
 fn main() -> ExitCode {
@@ -42,6 +44,14 @@ fn main() -> ExitCode {
         Command::Simplify(args) => {
             let format = args.output.diag_format();
             (commands::simplify::run(args), format)
+        }
+        Command::Ranges(args) => {
+            let format = args.output.diag_format();
+            (commands::ranges::run(args), format)
+        }
+        Command::Bounds(args) => {
+            let format = args.output.diag_format();
+            (commands::bounds::run(args), format)
         }
     };
     finish(result, format)
