@@ -44,6 +44,7 @@ pub fn instruction_report(snippet: &str, instr: &str, direction: Direction) -> R
     let m = parse(&module_text(snippet));
     let options = Options {
         instruction: Some(instr.to_string()),
+        computation: Some("main".to_string()),
         direction,
         ..Options::default()
     };
