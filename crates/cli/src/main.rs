@@ -26,6 +26,7 @@ enum Command {
     Simplify(commands::simplify::Args),
     Ranges(commands::ranges::Args),
     Bounds(commands::bounds::Args),
+    Indexing(commands::indexing::Args),
 }
 
 fn main() -> ExitCode {
@@ -52,6 +53,10 @@ fn main() -> ExitCode {
         Command::Bounds(args) => {
             let format = args.output.diag_format();
             (commands::bounds::run(args), format)
+        }
+        Command::Indexing(args) => {
+            let format = args.output.diag_format();
+            (commands::indexing::run(args), format)
         }
     };
     finish(result, format)

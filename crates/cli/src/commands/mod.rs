@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod bounds;
+pub mod indexing;
 pub mod ranges;
 pub mod simplify;
 

@@ -1,0 +1,82 @@
+//! `xla-indexing indexing`: indexing maps of an HLO module.
+
+use std::path::PathBuf;
+
+use xla_indexing_hlo::{Direction, HloError, Options, analyze_module, parse_module};
+
+use crate::diag::{Diagnostic, Exit, Failure};
+use crate::output::{Format, OutputArgs, read_input};
+
+/// Print the indexing maps of every fused computation of an HLO file, of one computation's
+/// root, or of one instruction.
+///
+/// Unsupported ops (scatter, sort, while, custom-call, collectives, ...) are listed as warnings
+/// and under "unsupported" in JSON; the rest is analysed and the exit code stays 0.
+/// Example:
+///   xla-indexing indexing examples/hlo/softmax.hlo --utilization
+#[derive(clap::Args, Debug)]
+#[command(verbatim_doc_comment)]
+pub struct Args {
+    /// The .hlo file (HLO text as XLA dumps it).
+    file: PathBuf,
+    /// Analyse this computation's root instead of every fused computation.
+    #[arg(long, value_name = "C")]
+    computation: Option<String>,
+    /// Analyse this instruction alone (its operands are the targets).
+    #[arg(long, value_name = "I")]
+    instruction: Option<String>,
+    /// out2in: what each output element reads; in2out: what each input element feeds.
+    #[arg(long, value_parser = ["out2in", "in2out"], default_value = "out2in")]
+    direction: String,
+    /// Count the elements of each operand that are read.
+    #[arg(long)]
+    utilization: bool,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+pub fn run(args: Args) -> Result<(), Failure> {
+    let text = read_input(&args.file)?;
+    let options = Options {
+        computation: args.computation.clone(),
+        instruction: args.instruction.clone(),
+        direction: Direction::parse(&args.direction).unwrap_or_default(),
+        utilization: args.utilization,
+    };
+    let report = parse_module(&text)
+        .and_then(|m| analyze_module(&m, &options))
+        .map_err(|e| failure(e, &args.file, &text))?;
+    let file = args.file.to_string_lossy();
+    for warning in report.warnings() {
+        let mut d = Diagnostic::warning(warning);
+        d.file = Some(file.to_string());
+        d.emit(args.output.diag_format());
+    }
+    let out = match args.output.format {
+        Format::Text => report.to_text(),
+        Format::Json => report.to_json().to_string(),
+    };
+    args.output.write(&out)
+}
+
+/// Exit 3 for text that does not parse, 1 for an inconsistent module, 2 for a name the module
+/// lacks; located at the line and column when the error has one.
+fn failure(e: HloError, file: &std::path::Path, text: &str) -> Failure {
+    let exit = match e.exit_code() {
+        3 => Exit::Parse,
+        2 => Exit::Usage,
+        _ => Exit::Analysis,
+    };
+    let file = file.to_string_lossy();
+    let diagnostic = Diagnostic::error(e.message());
+    Failure::new(
+        exit,
+        match e.location() {
+            Some((line, column)) => diagnostic.at(Some(&file), text, line, column),
+            None => Diagnostic {
+                file: Some(file.into_owned()),
+                ..diagnostic
+            },
+        },
+    )
+}
