@@ -14,6 +14,9 @@ pub struct Pos {
 pub struct Cursor<'a> {
     src: &'a str,
     pos: usize,
+    /// The last position converted to a line: `(offset, line, offset of that line's start)`, so
+    /// that positions asked for in order cost only the text in between.
+    line_cache: std::cell::Cell<(usize, usize, usize)>,
 }
 
 /// Characters that may continue a name: `get-tuple-element.1`, `param_0.1`.
@@ -23,7 +26,11 @@ fn is_name_char(c: char) -> bool {
 
 impl<'a> Cursor<'a> {
     pub fn new(src: &'a str) -> Cursor<'a> {
-        Cursor { src, pos: 0 }
+        Cursor {
+            src,
+            pos: 0,
+            line_cache: std::cell::Cell::new((0, 1, 0)),
+        }
     }
 
     /// The byte offset.
@@ -43,12 +50,20 @@ impl<'a> Cursor<'a> {
 
     /// The line and column of a byte offset.
     pub fn pos_at(&self, offset: usize) -> Pos {
-        let before = &self.src[..offset.min(self.src.len())];
-        let line = before.matches('\n').count() + 1;
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let offset = offset.min(self.src.len());
+        let (mut from, mut line, mut line_start) = self.line_cache.get();
+        if offset < from {
+            (from, line, line_start) = (0, 1, 0);
+        }
+        let between = &self.src[from..offset];
+        line += between.matches('\n').count();
+        if let Some(i) = between.rfind('\n') {
+            line_start = from + i + 1;
+        }
+        self.line_cache.set((offset, line, line_start));
         Pos {
             line,
-            column: before[line_start..].chars().count() + 1,
+            column: self.src[line_start..offset].chars().count() + 1,
         }
     }
 
