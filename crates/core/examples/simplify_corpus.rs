@@ -102,7 +102,10 @@ struct Corpus {
 impl Corpus {
     /// Adds one request per non-trivial result of `map`.
     fn add_map(&mut self, family: &str, index: usize, map: &IndexingMap) {
-        assert!(!map.is_known_empty(), "{family}-{index}: the corpus has no empty maps");
+        assert!(
+            !map.is_known_empty(),
+            "{family}-{index}: the corpus has no empty maps"
+        );
         let map = map.convert_symbols_to_dims();
         let show = |e: &Expr| e.display(&DefaultNames).to_string();
         let mut vars = String::new();
@@ -119,8 +122,10 @@ impl Corpus {
             if e.cost().div_mods == 0 {
                 continue;
             }
-            let body =
-                format!("\"vars\":{{{vars}}},\"constraints\":{{{constraints}}},\"expr\":\"{}\"", show(e));
+            let body = format!(
+                "\"vars\":{{{vars}}},\"constraints\":{{{constraints}}},\"expr\":\"{}\"",
+                show(e)
+            );
             if self.seen.insert(body.clone()) {
                 let _ = writeln!(
                     self.out,
@@ -175,7 +180,11 @@ fn delinearize(linear: &Expr, shape: &[i64]) -> Vec<Expr> {
     for (i, size) in shape.iter().enumerate() {
         stride /= size;
         let q = linear.floor_div(stride).expect("small shapes");
-        out.push(if i == 0 { q } else { q.modulo(*size).expect("small shapes") });
+        out.push(if i == 0 {
+            q
+        } else {
+            q.modulo(*size).expect("small shapes")
+        });
     }
     out
 }
@@ -193,7 +202,10 @@ fn transpose(input: &[i64], perm: &[usize]) -> (IndexingMap, Vec<i64>) {
     for (i, &p) in perm.iter().enumerate() {
         results[p] = Expr::dim(i as u32);
     }
-    (IndexingMap::from_tensor_sizes(results, &output, &[]), output)
+    (
+        IndexingMap::from_tensor_sizes(results, &output, &[]),
+        output,
+    )
 }
 
 /// The output-to-input map of a bitcast between `input` with layout `in_major` (dimensions from
@@ -266,7 +278,11 @@ fn strided_slice(rng: &mut SplitMix64) -> (IndexingMap, IndexingMap) {
     // in2out: d -> (d - start) floordiv stride, with (d - start) mod stride == 0.
     let mut in2out = IndexingMap::from_tensor_sizes(
         (0..input.len())
-            .map(|i| (Expr::dim(i as u32) - starts[i]).floor_div(strides[i]).unwrap())
+            .map(|i| {
+                (Expr::dim(i as u32) - starts[i])
+                    .floor_div(strides[i])
+                    .unwrap()
+            })
             .collect(),
         &input,
         &[],
@@ -275,7 +291,10 @@ fn strided_slice(rng: &mut SplitMix64) -> (IndexingMap, IndexingMap) {
         let d = Expr::dim(i as u32);
         let last = starts[i] + (sizes[i] - 1) * strides[i];
         in2out.add_constraint(d.clone(), Interval::new(starts[i], last));
-        in2out.add_constraint((d - starts[i]).modulo(strides[i]).unwrap(), Interval::point(0));
+        in2out.add_constraint(
+            (d - starts[i]).modulo(strides[i]).unwrap(),
+            Interval::point(0),
+        );
     }
     let out2in = IndexingMap::from_tensor_sizes(
         (0..input.len())
@@ -312,7 +331,11 @@ fn interior_pad(rng: &mut SplitMix64) -> (IndexingMap, IndexingMap) {
     // out2in: d -> (d - low) floordiv (interior + 1) on the elements that come from the operand.
     let mut out2in = IndexingMap::from_tensor_sizes(
         (0..input.len())
-            .map(|i| (Expr::dim(i as u32) - lows[i]).floor_div(interiors[i] + 1).unwrap())
+            .map(|i| {
+                (Expr::dim(i as u32) - lows[i])
+                    .floor_div(interiors[i] + 1)
+                    .unwrap()
+            })
             .collect(),
         &sizes,
         &[],
@@ -361,7 +384,11 @@ fn random_map(rng: &mut SplitMix64) -> IndexingMap {
     let n = rng.range(5, 8) as usize;
     let vars: Vec<Var> = (0..n)
         .map(|_| {
-            let lo = if rng.chance(1, 5) { rng.range(-4, 4) } else { 0 };
+            let lo = if rng.chance(1, 5) {
+                rng.range(-4, 4)
+            } else {
+                0
+            };
             let size = *rng.pick(&[1, 2, 3, 4, 4, 6, 8, 8, 12, 16, 32]);
             Var::new(Interval::new(lo, lo + size - 1))
         })
