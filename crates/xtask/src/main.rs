@@ -8,6 +8,7 @@
 //! * `demo` runs setup, builds release and runs the demo steps on `examples/`.
 //! * `bench NAME` runs a benchmark.
 
+mod bench;
 mod demo;
 mod run;
 mod setup;
@@ -17,8 +18,6 @@ use std::{
     path::{Path, PathBuf},
     process::ExitCode,
 };
-
-use anyhow::{Result, bail};
 
 const USAGE: &str = "usage: cargo xtask <command>
 
@@ -53,7 +52,7 @@ fn main() -> ExitCode {
         ["setup"] => setup::setup(&root()).map(|_| true),
         ["test"] => test::test(&root()),
         ["demo"] => demo::demo(&root()).map(|()| true),
-        ["bench", name] => bench(name).map(|()| true),
+        ["bench", name] => bench::bench(&root(), name).map(|()| true),
         ["help" | "--help" | "-h"] => {
             println!("{USAGE}");
             Ok(true)
@@ -71,9 +70,4 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
-}
-
-/// Runs the benchmark `name`.
-fn bench(name: &str) -> Result<()> {
-    bail!("unknown benchmark `{name}`: no benchmarks are defined yet")
 }

@@ -1,0 +1,130 @@
+//! `cargo xtask bench NAME`: benchmarks against peer tools, measured in the same run. CI does not
+//! run them.
+//!
+//! * `simplify`: our simplifier against ISL, TVM's arithmetic analyzer and `mlir-opt
+//!   -canonicalize` on a seeded corpus (see `bench/simplify/README.md`). Installs the peers in a
+//!   venv under `target/bench-venv`, builds release, writes the corpus to
+//!   `target/bench/simplify-corpus.jsonl`, prints the table and writes
+//!   `target/bench/simplify.json` and `target/bench/simplify-misses.md`.
+
+use std::{fs, path::Path, process::Command};
+
+use anyhow::{Context, Result, bail};
+
+use crate::run;
+
+/// The peers, pinned so that figures from different runs compare.
+const PEERS: &[&str] = &[
+    "islpy==2026.2.2",
+    "apache-tvm==0.27.0.post1",
+    "z3-solver==5.4.0.0",
+    "numpy==2.4.6",
+];
+
+/// The corpus seed.
+const SEED: u64 = 1;
+
+const MLIR_OPT: &str = "/usr/lib/llvm-22/bin/mlir-opt";
+
+/// Runs the benchmark `name`.
+pub fn bench(root: &Path, name: &str) -> Result<()> {
+    match name {
+        "simplify" => simplify(root),
+        _ => bail!("unknown benchmark `{name}`; the benchmarks are: simplify"),
+    }
+}
+
+fn simplify(root: &Path) -> Result<()> {
+    if !Path::new(MLIR_OPT).exists() {
+        bail!("{MLIR_OPT} is missing: run `cargo xtask setup` (it installs mlir-22-tools)");
+    }
+    let target = crate::target_dir(root);
+    let python = install_peers(&target.join("bench-venv"))?;
+
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    run::checked(Command::new(&cargo).current_dir(root).args([
+        "build",
+        "--release",
+        "-p",
+        "xla-indexing-cli",
+    ]))?;
+    run::checked(Command::new(&cargo).current_dir(root).args([
+        "build",
+        "--release",
+        "-p",
+        "xla-indexing-core",
+        "--example",
+        "simplify_corpus",
+    ]))?;
+
+    let out = target.join("bench");
+    fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
+    let corpus_path = out.join("simplify-corpus.jsonl");
+    let corpus_bin = target.join("release/examples/simplify_corpus");
+    eprintln!(
+        "xtask: $ {} --seed {SEED} > {}",
+        corpus_bin.display(),
+        corpus_path.display()
+    );
+    let corpus = Command::new(&corpus_bin)
+        .args(["--seed", &SEED.to_string()])
+        .output()
+        .with_context(|| format!("cannot run {}", corpus_bin.display()))?;
+    if !corpus.status.success() {
+        bail!(
+            "{} failed ({}): {}",
+            corpus_bin.display(),
+            corpus.status,
+            String::from_utf8_lossy(&corpus.stderr)
+        );
+    }
+    fs::write(&corpus_path, &corpus.stdout)
+        .with_context(|| format!("writing {}", corpus_path.display()))?;
+
+    run::checked(
+        Command::new(&python)
+            .arg(root.join("bench/simplify/run.py"))
+            .arg("--corpus")
+            .arg(&corpus_path)
+            .arg("--ours")
+            .arg(target.join("release/xla-indexing"))
+            .args(["--mlir-opt", MLIR_OPT])
+            .arg("--json")
+            .arg(out.join("simplify.json"))
+            .arg("--misses-md")
+            .arg(out.join("simplify-misses.md")),
+    )
+}
+
+/// Creates the venv unless it exists and installs the pinned peers unless the venv's marker file
+/// says they are there. Returns the venv's python.
+fn install_peers(venv: &Path) -> Result<std::path::PathBuf> {
+    let python = venv.join("bin/python");
+    if !python.exists() {
+        let created = run::status(Command::new("python3").args(["-m", "venv"]).arg(venv))?;
+        if !created.success() {
+            bail!(
+                "cannot create the venv {}: run `cargo xtask setup` (it installs python3-venv)",
+                venv.display()
+            );
+        }
+    }
+    let marker = venv.join("simplify-peers.txt");
+    let wanted = PEERS.join("\n") + "\n";
+    if fs::read_to_string(&marker).ok().as_deref() == Some(wanted.as_str()) {
+        return Ok(python);
+    }
+    run::checked(
+        Command::new(&python)
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+            ])
+            .args(PEERS),
+    )?;
+    fs::write(&marker, wanted).with_context(|| format!("writing {}", marker.display()))?;
+    Ok(python)
+}
