@@ -190,7 +190,12 @@ struct Parser<'a> {
     tok: Tok,
     at: usize,
     names: Vec<(String, Slot)>,
+    /// Current nesting of parentheses and unary minus, bounded by [`MAX_NESTING`].
+    depth: usize,
 }
+
+/// Deepest nesting of parentheses and unary minus accepted in an expression.
+const MAX_NESTING: usize = 64;
 
 type PResult<T> = Result<T, (usize, String)>;
 
@@ -207,6 +212,7 @@ impl<'a> Parser<'a> {
             tok,
             at,
             names: Vec::new(),
+            depth: 0,
         })
     }
 
@@ -309,11 +315,25 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Runs `f` one nesting level deeper, refusing input nested beyond [`MAX_NESTING`].
+    fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
+        if self.depth >= MAX_NESTING {
+            return Err((
+                self.at,
+                format!("expression nested more than {MAX_NESTING} levels deep"),
+            ));
+        }
+        self.depth += 1;
+        let result = f(self);
+        self.depth -= 1;
+        result
+    }
+
     /// A term with an optional leading minus that negates the whole term.
     fn signed_term(&mut self) -> PResult<Expr> {
         let at = self.at;
         if self.eat("-")? {
-            let t = self.signed_term()?;
+            let t = self.nested(Self::signed_term)?;
             return Self::arith(at, t.checked_scale(-1));
         }
         self.term()
@@ -357,11 +377,11 @@ impl<'a> Parser<'a> {
                 .map(Expr::constant)
                 .map_err(|_| (at, format!("number {v} is out of the range of i64"))),
             (Tok::Punct("-"), _) => {
-                let f = self.factor()?;
+                let f = self.nested(Self::factor)?;
                 Self::arith(at, f.checked_scale(-1))
             }
             (Tok::Punct("("), _) => {
-                let e = self.expr()?;
+                let e = self.nested(Self::expr)?;
                 self.expect(")")?;
                 Ok(e)
             }

@@ -36,13 +36,13 @@ fn simp(bounds: &[(i64, i64)], expr: &str) -> String {
 fn div_in_period() {
     assert_eq!(simp(&[(8, 15)], "d0 floordiv 8"), "1");
     assert_eq!(simp(&[(-8, -1)], "d0 floordiv 8"), "-1");
-    assert_eq!(simp(&[(7, 8)], "d0 floordiv 8"), "d0 floordiv 8");
+    assert_eq!(simp(&[(7, 16)], "d0 floordiv 8"), "d0 floordiv 8");
 }
 
 #[test]
 fn ceildiv_in_period() {
     assert_eq!(simp(&[(9, 16)], "d0 ceildiv 8"), "2");
-    assert_eq!(simp(&[(8, 9)], "d0 ceildiv 8"), "d0 ceildiv 8");
+    assert_eq!(simp(&[(8, 17)], "d0 ceildiv 8"), "d0 ceildiv 8");
 }
 
 #[test]
@@ -252,5 +252,60 @@ fn enumeration_decides_emptiness_and_tightens_bounds() {
     check_map(
         "(d0, d1) -> (d0), domain: d0 in [0, 9], d1 in [0, 9], d0 + d1 in [0, 3], d0 - d1 in [2, 9]",
         "(d0, d1) -> (d0), domain: d0 in [2, 3], d1 in [0, 0]",
+    );
+}
+
+#[test]
+fn merge_exact_divisions() {
+    check_map(
+        "(d0, d1) -> (((d0 - 3) floordiv 3) * 2 + d1 floordiv 3), domain: d0 in [3, 30], d1 in [0, 30], (d0 - 3) mod 3 in [0, 0], d1 mod 3 in [0, 0]",
+        "(d0, d1) -> ((d0 * 2 + d1) floordiv 3 - 2), domain: d0 in [3, 30], d1 in [0, 30], d0 mod 3 in [0, 0], d1 mod 3 in [0, 0]",
+    );
+    // Without the constraints the divisions are not exact and must stay apart.
+    assert_eq!(
+        simp(
+            &[(3, 30), (0, 30)],
+            "((d0 - 3) floordiv 3) * 2 + d1 floordiv 3"
+        ),
+        "(d0 floordiv 3) * 2 + d1 floordiv 3 - 2"
+    );
+}
+
+#[test]
+fn affine_fit() {
+    assert_eq!(simp(&[(0, 2)], "((d0 * 8) ceildiv 3) * 2"), "d0 * 6");
+    assert_eq!(
+        simp(&[(0, 2)], "d0 - (d0 * 8 + 4) mod 9 - 6"),
+        "d0 * 2 - 10"
+    );
+    assert_eq!(simp(&[(3, 5)], "(d0 * 16 + 18) mod 5"), "d0 - 2");
+    // Not affine over its box: stays.
+    assert_eq!(simp(&[(0, 5)], "(d0 * 8) ceildiv 3"), "(d0 * 8) ceildiv 3");
+}
+
+#[test]
+fn constants_and_residues_inside_div_and_mod() {
+    assert_eq!(simp(&[(0, 4)], "(d0 + 2) mod 2"), "d0 mod 2");
+    assert_eq!(
+        simp(&[(0, 19), (0, 2)], "(d0 + d1 * 20) mod 3"),
+        "(d0 - d1) mod 3"
+    );
+    assert_eq!(
+        simp(&[(0, 99), (0, 9)], "(d0 + 7) ceildiv 2 + d1 + 8"),
+        "d1 + d0 floordiv 2 + 12"
+    );
+    assert_eq!(simp(&[(0, 99)], "(d0 - 3) mod 3"), "d0 mod 3");
+    // A constant that is no multiple of the divisor stays inside.
+    assert_eq!(
+        simp(&[(0, 99)], "(d0 - 1) floordiv 2"),
+        "(d0 - 1) floordiv 2"
+    );
+}
+
+#[test]
+fn mod_of_div_in_div() {
+    assert_eq!(
+        simp(&[(0, 4000)], "((d0 floordiv 14) mod 46 - 3) floordiv 4"),
+        "(d0 mod 644 - 42) floordiv 56"
     );
 }

@@ -221,3 +221,21 @@ fn every_seed_map_parses() {
         assert_eq!(parse(&map.to_string()), map, "{block}");
     }
 }
+
+#[test]
+fn deep_nesting_is_refused_not_overflowed() {
+    let deep = format!(
+        "(d0) -> ({}d0{}), domain: d0 in [0, 1]",
+        "(".repeat(5000),
+        ")".repeat(5000)
+    );
+    assert!(error(&deep).message.contains("nested more than 64 levels"));
+    let minus = format!("(d0) -> ({}d0), domain: d0 in [0, 1]", "-".repeat(5000));
+    assert!(error(&minus).message.contains("nested more than 64 levels"));
+    let ok = format!(
+        "(d0) -> ({}d0{}), domain: d0 in [0, 1]",
+        "(".repeat(60),
+        ")".repeat(60)
+    );
+    assert_eq!(parse(&ok).to_string(), "(d0) -> (d0), domain: d0 in [0, 1]");
+}

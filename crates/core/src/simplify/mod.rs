@@ -11,6 +11,7 @@
 //! so far is returned.
 
 pub mod constraints;
+mod fit;
 pub mod rules;
 
 use crate::expr::{Atom, Cost, Expr};
@@ -26,6 +27,10 @@ pub struct Budget {
     pub max_terms: usize,
     /// Largest domain box that is enumerated to decide emptiness and tighten bounds exactly.
     pub enumeration_limit: u128,
+    /// Largest box over which one `floordiv`/`mod` atom is checked for being affine.
+    pub atom_fit_points: u128,
+    /// Largest box over which a whole expression is checked for being affine.
+    pub expr_fit_points: u128,
 }
 
 impl Default for Budget {
@@ -34,6 +39,8 @@ impl Default for Budget {
             rounds: 8,
             max_terms: 48,
             enumeration_limit: 1 << 14,
+            atom_fit_points: 256,
+            expr_fit_points: 4096,
         }
     }
 }
@@ -100,12 +107,13 @@ impl Simplifier<'_, '_> {
         if let Some(c) = point {
             return Expr::constant(c);
         }
-        match atom {
-            Atom::Var(_) => Expr::atom(atom.clone()),
+        let rewritten = match atom {
+            Atom::Var(_) => return Expr::atom(atom.clone()),
             Atom::FloorDiv(x, k) => rules::floor_div(self, &self.inner(x), *k),
             Atom::CeilDiv(x, k) => rules::ceil_div(self, &self.inner(x), *k),
             Atom::Mod(x, k) => rules::modulo(self, &self.inner(x), *k),
-        }
+        };
+        fit::affine_fit(&rewritten, self.ev, self.budget.atom_fit_points).unwrap_or(rewritten)
     }
 
     fn inner(&self, x: &Expr) -> Expr {
@@ -120,9 +128,13 @@ impl Simplifier<'_, '_> {
         best
     }
 
-    /// The cheapest of `candidates` (the first on ties).
+    /// The cheapest of `candidates` (the first on ties). A candidate's constant summand does not
+    /// count: it merges with the constant of the sum the candidate stands in.
     pub(crate) fn cheapest(&self, candidates: impl IntoIterator<Item = Expr>) -> Option<Expr> {
-        candidates.into_iter().min_by_key(Expr::cost)
+        candidates.into_iter().min_by_key(|e| {
+            e.checked_add_const(-e.constant_term())
+                .map_or(e.cost(), |v| v.cost())
+        })
     }
 }
 

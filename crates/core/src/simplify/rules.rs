@@ -3,7 +3,7 @@
 //! the range of `x` over the domain. Rules return candidate forms; the caller keeps the cheapest.
 
 use crate::expr::{Atom, Expr};
-use crate::interval::{ceil_div as ceil_q, floor_div as floor_q, gcd};
+use crate::interval::{ceil_div as ceil_q, floor_div as floor_q, gcd, mod_floor};
 
 use super::Simplifier;
 
@@ -112,21 +112,90 @@ fn div_of_div_sum(x: &Expr, k: i64) -> Option<Expr> {
         .ok()
 }
 
+/// **div-constant-out**: `(x + q*k) floordiv k = x floordiv k + q` for any integer `q`. The
+/// dividends tried: `x` itself, and `x` with its constant `c` reduced to `c mod k` and to
+/// `c mod k - k` (the difference moves out of the division).
+fn div_dividends(x: &Expr, k: i64) -> Vec<(Expr, i64)> {
+    let c = x.constant_term();
+    let mut out = vec![(x.clone(), 0)];
+    for q in [floor_q(c, k), ceil_q(c, k)] {
+        let Some(qk) = q.checked_mul(k) else { continue };
+        if q != 0
+            && let Ok(reduced) = x.checked_add_const(-qk)
+            && !out.iter().any(|(d, _)| *d == reduced)
+        {
+            out.push((reduced, q));
+        }
+    }
+    out
+}
+
+/// **mod-residues**: `(Σ a_i*x_i + c) mod k = (Σ a'_i*x_i + c') mod k` when `a'_i ≡ a_i` and
+/// `c' ≡ c (mod k)`. The arguments tried: `x` itself, the residues of least magnitude (`-k/2 < a'
+/// <= k/2`), and the non-negative residues (`0 <= a' < k`), each with the constant reduced likewise.
+fn mod_arguments(x: &Expr, k: i64) -> Vec<Expr> {
+    let residue = |a: i64, least: bool| {
+        let r = mod_floor(a, k);
+        if least && r > k / 2 { r - k } else { r }
+    };
+    let mut out = vec![x.clone()];
+    for least in [true, false] {
+        let terms = x
+            .terms()
+            .iter()
+            .map(|(t, a)| (t.clone(), residue(*a, least)))
+            .collect();
+        if let Ok(e) = Expr::linear(terms, residue(x.constant_term(), least))
+            && !out.contains(&e)
+        {
+            out.push(e);
+        }
+    }
+    out
+}
+
+/// **mod-of-div-in-div**: `(y floordiv a) mod m = (y mod (a*m)) floordiv a`, used where the result
+/// sits in a sum under another division: `((y floordiv a) mod m + r) floordiv k` becomes
+/// `(y mod (a*m) + r*a) floordiv (a*k)` through **div-of-div-sum**, one division fewer.
+fn mod_of_div_in_div(x: &Expr, k: i64) -> Option<Expr> {
+    let (atom, _) = x.terms().iter().find(|(t, c)| {
+        *c == 1 && matches!(t, Atom::Mod(y, _) if matches!(y.as_atom(), Some(Atom::FloorDiv(..))))
+    })?;
+    let Atom::Mod(inner, m) = atom else {
+        return None;
+    };
+    let Some(Atom::FloorDiv(y, a)) = inner.as_atom() else {
+        return None;
+    };
+    let rewritten = y.modulo(a.checked_mul(*m)?).ok()?.floor_div(*a).ok()?;
+    let rest = x.checked_sub(&Expr::atom(atom.clone())).ok()?;
+    div_of_div_sum(&rest.checked_add(&rewritten).ok()?, k)
+}
+
 /// `x floordiv k` after its dividend was simplified.
 pub(crate) fn floor_div(s: &Simplifier<'_, '_>, x: &Expr, k: i64) -> Expr {
     let fallback = || Expr::atom(Atom::FloorDiv(x.clone(), k));
-    if let Some(c) = div_in_period(s, x, k) {
-        return c;
-    }
     if let Some(e) = div_of_mod(x, k) {
         return e;
     }
-    let mut candidates: Vec<Expr> = bounded_remainder_splits(s, x, k)
-        .into_iter()
-        .filter_map(|sp| sp.y.floor_div(k / sp.g).ok())
-        .collect();
-    candidates.extend(div_of_div_sum(x, k));
-    candidates.push(x.floor_div(k).unwrap_or_else(|_| fallback()));
+    let mut candidates = Vec::new();
+    for (dividend, q) in div_dividends(x, k) {
+        let with_q = |e: Expr| e.checked_add_const(q).ok();
+        if let Some(c) = div_in_period(s, &dividend, k) {
+            return with_q(c).unwrap_or_else(fallback);
+        }
+        let splits = bounded_remainder_splits(s, &dividend, k);
+        candidates.extend(
+            splits
+                .into_iter()
+                .filter_map(|sp| with_q(sp.y.floor_div(k / sp.g).ok()?)),
+        );
+        candidates.extend(div_of_div_sum(&dividend, k).and_then(with_q));
+        candidates.extend(mod_of_div_in_div(&dividend, k).and_then(with_q));
+        candidates.extend(dividend.floor_div(k).ok().and_then(with_q));
+    }
+    // The form as written comes first so that ties keep it.
+    candidates.insert(0, x.floor_div(k).unwrap_or_else(|_| fallback()));
     s.cheapest(candidates).unwrap_or_else(fallback)
 }
 
@@ -139,10 +208,7 @@ pub(crate) fn ceil_div(s: &Simplifier<'_, '_>, x: &Expr, k: i64) -> Expr {
     }
     let mut candidates = vec![x.ceil_div(k).unwrap_or_else(|_| fallback())];
     if let Ok(shifted) = x.checked_add_const(k - 1) {
-        let as_floor = floor_div(s, &shifted, k);
-        if as_floor.cost() < candidates[0].cost() {
-            candidates.push(as_floor);
-        }
+        candidates.push(floor_div(s, &shifted, k));
     }
     s.cheapest(candidates).unwrap_or_else(fallback)
 }
@@ -150,21 +216,26 @@ pub(crate) fn ceil_div(s: &Simplifier<'_, '_>, x: &Expr, k: i64) -> Expr {
 /// `x mod k` after its argument was simplified.
 pub(crate) fn modulo(s: &Simplifier<'_, '_>, x: &Expr, k: i64) -> Expr {
     let fallback = || Expr::atom(Atom::Mod(x.clone(), k));
-    if let Some(e) = mod_in_period(s, x, k) {
-        return e;
+    let arguments = mod_arguments(x, k);
+    // Rewritten forms first, so that on ties the split form wins over the plain `mod` (it exposes
+    // `mod`/`floordiv` pairs to recombination); then the argument as written before its residues.
+    let mut candidates = Vec::new();
+    for arg in &arguments {
+        candidates.extend(mod_in_period(s, arg, k));
+        candidates.extend(
+            bounded_remainder_splits(s, arg, k)
+                .into_iter()
+                .filter_map(|sp| {
+                    sp.y.modulo(k / sp.g)
+                        .ok()?
+                        .checked_scale(sp.g)
+                        .ok()?
+                        .checked_add(&sp.b)
+                        .ok()
+                }),
+        );
     }
-    let mut candidates: Vec<Expr> = bounded_remainder_splits(s, x, k)
-        .into_iter()
-        .filter_map(|sp| {
-            sp.y.modulo(k / sp.g)
-                .ok()?
-                .checked_scale(sp.g)
-                .ok()?
-                .checked_add(&sp.b)
-                .ok()
-        })
-        .collect();
-    candidates.push(x.modulo(k).unwrap_or_else(|_| fallback()));
+    candidates.extend(arguments.iter().filter_map(|arg| arg.modulo(k).ok()));
     s.cheapest(candidates).unwrap_or_else(fallback)
 }
 
@@ -172,6 +243,9 @@ pub(crate) fn modulo(s: &Simplifier<'_, '_>, x: &Expr, k: i64) -> Expr {
 pub(crate) fn simplify_sum(s: &Simplifier<'_, '_>, e: &Expr) -> Expr {
     let mut e = e.clone();
     while let Some(next) = recombine(&e) {
+        e = next;
+    }
+    if let Some(next) = merge_exact_divisions(s, &e) {
         e = next;
     }
     let alternatives: Vec<Expr> = e
@@ -186,6 +260,41 @@ pub(crate) fn simplify_sum(s: &Simplifier<'_, '_>, e: &Expr) -> Expr {
         }
     }
     e
+}
+
+/// **merge-exact-divisions**: `a*(x floordiv k) + b*(y floordiv k) = (a*x + b*y) floordiv k` when
+/// `x mod k = 0` and `y mod k = 0` on the whole domain (then both divisions are exact); any number
+/// of such terms with the same `k` merge into one division.
+fn merge_exact_divisions(s: &Simplifier<'_, '_>, e: &Expr) -> Option<Expr> {
+    let exact: Vec<(&Expr, i64, i64)> = e
+        .terms()
+        .iter()
+        .filter_map(|(atom, a)| match atom {
+            Atom::FloorDiv(x, k)
+                if s.ev.atom_range(&Atom::Mod(x.clone(), *k)).as_point() == Some(0) =>
+            {
+                Some((x, *k, *a))
+            }
+            _ => None,
+        })
+        .collect();
+    for &(_, k, _) in &exact {
+        let group: Vec<_> = exact.iter().filter(|(_, kk, _)| *kk == k).collect();
+        if group.len() < 2 {
+            continue;
+        }
+        let mut rest = e.clone();
+        let mut dividend = Expr::zero();
+        for (x, _, a) in &group {
+            let term = Expr::atom(Atom::FloorDiv((*x).clone(), k))
+                .checked_scale(*a)
+                .ok()?;
+            rest = rest.checked_sub(&term).ok()?;
+            dividend = dividend.checked_add(&x.checked_scale(*a).ok()?).ok()?;
+        }
+        return rest.checked_add(&dividend.floor_div(k).ok()?).ok();
+    }
+    None
 }
 
 /// **recombine**: `a*(x mod c) + b*c*(y floordiv c) = b*y + (a - b)*(x mod c)` when `x - y` is a
