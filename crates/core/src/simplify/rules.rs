@@ -112,19 +112,37 @@ fn div_of_div_sum(x: &Expr, k: i64) -> Option<Expr> {
         .ok()
 }
 
-/// **div-constant-out**: `(x + q*k) floordiv k = x floordiv k + q` for any integer `q`. The
-/// dividends tried: `x` itself, and `x` with its constant `c` reduced to `c mod k` and to
-/// `c mod k - k` (the difference moves out of the division).
-fn div_dividends(x: &Expr, k: i64) -> Vec<(Expr, i64)> {
+/// **div-multiples-out**: `(Σ a_i*x_i + c) floordiv k = Σ q_i*x_i + q + (Σ r_i*x_i + r) floordiv k`
+/// whenever `a_i = q_i*k + r_i` and `c = q*k + r` (the moved parts are integers). The dividends
+/// tried: `x` itself; `x` with only its constant reduced (to `c mod k` and to `c mod k - k`); and
+/// `x` with every coefficient and the constant reduced to their non-negative residues and to
+/// their residues of least magnitude. Each comes with the part moved out.
+fn div_dividends(x: &Expr, k: i64) -> Vec<(Expr, Expr)> {
+    let mut out = vec![(x.clone(), Expr::zero())];
+    let mut push = |dividend: Expr, outside: Expr| {
+        if !out.iter().any(|(d, _)| *d == dividend) {
+            out.push((dividend, outside));
+        }
+    };
     let c = x.constant_term();
-    let mut out = vec![(x.clone(), 0)];
     for q in [floor_q(c, k), ceil_q(c, k)] {
-        let Some(qk) = q.checked_mul(k) else { continue };
-        if q != 0
+        if let Some(qk) = q.checked_mul(k)
             && let Ok(reduced) = x.checked_add_const(-qk)
-            && !out.iter().any(|(d, _)| *d == reduced)
         {
-            out.push((reduced, q));
+            push(reduced, Expr::constant(q));
+        }
+    }
+    for least in [false, true] {
+        let quotient = |a: i64| {
+            let q = floor_q(a, k);
+            if least && mod_floor(a, k) > k / 2 { q + 1 } else { q }
+        };
+        let moved = x.terms().iter().map(|(t, a)| (t.clone(), quotient(*a))).collect();
+        let Ok(moved) = Expr::linear(moved, quotient(c)) else { continue };
+        if let Ok(scaled) = moved.checked_scale(k)
+            && let Ok(reduced) = x.checked_sub(&scaled)
+        {
+            push(reduced, moved);
         }
     }
     out
@@ -179,8 +197,8 @@ pub(crate) fn floor_div(s: &Simplifier<'_, '_>, x: &Expr, k: i64) -> Expr {
         return e;
     }
     let mut candidates = Vec::new();
-    for (dividend, q) in div_dividends(x, k) {
-        let with_q = |e: Expr| e.checked_add_const(q).ok();
+    for (dividend, outside) in div_dividends(x, k) {
+        let with_q = |e: Expr| e.checked_add(&outside).ok();
         if let Some(c) = div_in_period(s, &dividend, k) {
             return with_q(c).unwrap_or_else(fallback);
         }
@@ -248,6 +266,9 @@ pub(crate) fn simplify_sum(s: &Simplifier<'_, '_>, e: &Expr) -> Expr {
     if let Some(next) = merge_exact_divisions(s, &e) {
         e = next;
     }
+    if let Some(next) = absorb_constant(&e) {
+        e = next;
+    }
     let alternatives: Vec<Expr> = e
         .terms()
         .iter()
@@ -262,39 +283,59 @@ pub(crate) fn simplify_sum(s: &Simplifier<'_, '_>, e: &Expr) -> Expr {
     e
 }
 
-/// **merge-exact-divisions**: `a*(x floordiv k) + b*(y floordiv k) = (a*x + b*y) floordiv k` when
-/// `x mod k = 0` and `y mod k = 0` on the whole domain (then both divisions are exact); any number
-/// of such terms with the same `k` merge into one division.
+/// **merge-exact-divisions**: `Σ a_i*(x_i floordiv k_i) = (Σ a_i*(L/k_i)*x_i) floordiv L` with
+/// `L = lcm(k_i)`, when every `x_i mod k_i = 0` on the whole domain (then every division is exact,
+/// and so is the merged one).
 fn merge_exact_divisions(s: &Simplifier<'_, '_>, e: &Expr) -> Option<Expr> {
-    let exact: Vec<(&Expr, i64, i64)> = e
+    let exact: Vec<(&Atom, &Expr, i64, i64)> = e
         .terms()
         .iter()
         .filter_map(|(atom, a)| match atom {
             Atom::FloorDiv(x, k)
                 if s.ev.atom_range(&Atom::Mod(x.clone(), *k)).as_point() == Some(0) =>
             {
-                Some((x, *k, *a))
+                Some((atom, x, *k, *a))
             }
             _ => None,
         })
         .collect();
-    for &(_, k, _) in &exact {
-        let group: Vec<_> = exact.iter().filter(|(_, kk, _)| *kk == k).collect();
-        if group.len() < 2 {
-            continue;
-        }
-        let mut rest = e.clone();
-        let mut dividend = Expr::zero();
-        for (x, _, a) in &group {
-            let term = Expr::atom(Atom::FloorDiv((*x).clone(), k))
-                .checked_scale(*a)
-                .ok()?;
-            rest = rest.checked_sub(&term).ok()?;
-            dividend = dividend.checked_add(&x.checked_scale(*a).ok()?).ok()?;
-        }
-        return rest.checked_add(&dividend.floor_div(k).ok()?).ok();
+    if exact.len() < 2 {
+        return None;
     }
-    None
+    let l = exact.iter().try_fold(1i64, |l, (_, _, k, _)| crate::interval::lcm(l, *k))?;
+    let mut rest = e.clone();
+    let mut dividend = Expr::zero();
+    for (atom, x, k, a) in &exact {
+        rest = rest.checked_sub(&Expr::atom((*atom).clone()).checked_scale(*a).ok()?).ok()?;
+        let scale = a.checked_mul(l / k)?;
+        dividend = dividend.checked_add(&x.checked_scale(scale).ok()?).ok()?;
+    }
+    let merged = rest.checked_add(&dividend.floor_div(l).ok()?).ok()?;
+    (merged.cost() < e.cost()).then_some(merged)
+}
+
+/// **absorb-constant**: `a*(x floordiv k) + c = a*((x + (c/a)*k) floordiv k)` for `a = ±1` dividing
+/// `c` (likewise for `ceildiv`): `floor((x + q*k)/k) = floor(x/k) + q`. Taken when the dividend
+/// already has a constant, so the sum loses its constant and the division gains none.
+fn absorb_constant(e: &Expr) -> Option<Expr> {
+    let c = e.constant_term();
+    if c == 0 {
+        return None;
+    }
+    e.terms().iter().find_map(|(atom, a)| {
+        let (Atom::FloorDiv(x, k) | Atom::CeilDiv(x, k)) = atom else { return None };
+        if a.abs() != 1 || x.constant_term() == 0 {
+            return None;
+        }
+        let shifted = x.checked_add_const((c * a).checked_mul(*k)?).ok()?;
+        let rebuilt = match atom {
+            Atom::FloorDiv(..) => shifted.floor_div(*k).ok()?,
+            _ => shifted.ceil_div(*k).ok()?,
+        };
+        let rest = e.checked_sub(&Expr::atom(atom.clone()).checked_scale(*a).ok()?).ok()?.checked_add_const(-c).ok()?;
+        let candidate = rest.checked_add(&rebuilt.checked_scale(*a).ok()?).ok()?;
+        (candidate.cost() < e.cost()).then_some(candidate)
+    })
 }
 
 /// **recombine**: `a*(x mod c) + b*c*(y floordiv c) = b*y + (a - b)*(x mod c)` when `x - y` is a
