@@ -50,12 +50,22 @@ pub fn tee(command: &mut Command) -> Result<(ExitStatus, Vec<String>)> {
         .with_context(|| format!("cannot run `{}`", describe(command)))?;
     let stdout = child.stdout.take().context("no stdout pipe")?;
     let mut lines = Vec::new();
+    let mut reader = BufReader::new(stdout);
     let mut out = std::io::stdout().lock();
-    for line in BufReader::new(stdout).lines() {
-        let line = line.context("reading the command's output")?;
-        writeln!(out, "{line}")?;
+    let mut buffer = Vec::new();
+    while reader
+        .read_until(b'\n', &mut buffer)
+        .context("reading the command's output")?
+        > 0
+    {
+        out.write_all(&buffer)?;
         out.flush()?;
-        lines.push(line);
+        lines.push(
+            String::from_utf8_lossy(&buffer)
+                .trim_end_matches(['\n', '\r'])
+                .to_owned(),
+        );
+        buffer.clear();
     }
     drop(out);
     Ok((child.wait()?, lines))
