@@ -329,7 +329,8 @@ impl Expr {
         outside.checked_add(&inner)
     }
 
-    /// `ceil(self / k)`, normalised like [`Expr::floor_div`].
+    /// `ceil(self / k)`, normalised like [`Expr::floor_div`] (nested: `(a ceildiv p) ceildiv q =
+    /// a ceildiv (p*q)` for p, q > 0).
     pub fn ceil_div(&self, k: i64) -> Result<Expr> {
         if k == 0 {
             return Err(ArithError::DivisionByZero);
@@ -355,7 +356,13 @@ impl Expr {
         let inner = if k == 1 {
             rest
         } else {
-            Expr::atom(Atom::CeilDiv(rest, k))
+            match rest.as_atom() {
+                Some(Atom::CeilDiv(x, p)) => match p.checked_mul(k) {
+                    Some(pk) => x.ceil_div(pk)?,
+                    None => Expr::atom(Atom::CeilDiv(rest.clone(), k)),
+                },
+                _ => Expr::atom(Atom::CeilDiv(rest, k)),
+            }
         };
         outside.checked_add(&inner)
     }

@@ -309,3 +309,62 @@ fn mod_of_div_in_div() {
         "(d0 mod 644 - 42) floordiv 56"
     );
 }
+
+#[test]
+fn nested_and_inner_ceildiv() {
+    assert_eq!(
+        simp(&[(0, 999)], "(d0 ceildiv 6) ceildiv 6"),
+        "d0 ceildiv 36"
+    );
+    assert_eq!(
+        simp(&[(0, 999)], "(d0 ceildiv 12) floordiv 8"),
+        "(d0 + 11) floordiv 96"
+    );
+    // A ceildiv beside another summand still merges.
+    assert_eq!(
+        simp(&[(0, 999), (0, 5)], "(d0 ceildiv 4 + d1 * 3) floordiv 2"),
+        "(d0 + d1 * 12 + 3) floordiv 8"
+    );
+}
+
+#[test]
+fn atom_fit_over_summands() {
+    // The argument's summand `(d0 + d1) mod 2` only takes 0 and 1: the division is that summand.
+    assert_eq!(
+        simp(
+            &[(0, 99), (0, 99)],
+            "(((d0 + d1) mod 2) * 3 + 6) floordiv 8"
+        ),
+        "(d0 + d1) mod 2"
+    );
+    assert_eq!(
+        simp(
+            &[(0, 99), (0, 99)],
+            "(((d0 + d1) mod 3) * 5 + 1) floordiv 8"
+        ),
+        "(((d0 + d1) mod 3) * 5 + 1) floordiv 8"
+    );
+}
+
+#[test]
+fn div_forms_in_context() {
+    assert_eq!(
+        simp(&[(3, 14)], "-d0 + ((d0 * 7) floordiv 12) * 2"),
+        "d0 + ((-d0 * 5) floordiv 12) * 2"
+    );
+    // Alone, the smaller residue costs an extra summand: kept as written.
+    assert_eq!(
+        simp(&[(3, 14)], "(d0 * 7) floordiv 12"),
+        "(d0 * 7) floordiv 12"
+    );
+}
+
+#[test]
+fn constraint_hull() {
+    // Only d2 = -4, d6 = -3, d7 = 1 satisfy the constraint; the whole box (65536 points) is too
+    // large to enumerate, the constraint's own three variables are not.
+    check_map(
+        "(d0, d1, d2, d3, d4, d5, d6, d7) -> (d6 + d7), domain: d0 in [3, 4], d1 in [0, 3], d2 in [-4, -4], d3 in [4, 11], d4 in [0, 3], d5 in [0, 15], d6 in [-3, 4], d7 in [0, 1], -d2 * 2 - d6 + d7 * 17 + 6 in [34, 34]",
+        "(d0, d1, d2, d3, d4, d5, d6, d7) -> (-2), domain: d0 in [3, 4], d1 in [0, 3], d2 in [-4, -4], d3 in [4, 11], d4 in [0, 3], d5 in [0, 15], d6 in [-3, -3], d7 in [1, 1]",
+    );
+}

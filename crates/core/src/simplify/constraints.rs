@@ -13,10 +13,12 @@ pub(crate) fn simplify_constraints(map: &mut IndexingMap, budget: Budget) {
     // Enumeration may fix variables to points, which lets the rules go further: one more round.
     for _ in 0..2 {
         simplify_constraints_to_fixpoint(map, budget);
-        if map.known_empty
-            || map.constraints.is_empty()
-            || !tighten_by_enumeration(map, budget.enumeration_limit)
-        {
+        if map.known_empty || map.constraints.is_empty() {
+            return;
+        }
+        let each = tighten_by_each_constraint(map, budget.enumeration_limit);
+        let whole = !map.known_empty && tighten_by_enumeration(map, budget.enumeration_limit);
+        if !each && !whole {
             return;
         }
     }
@@ -239,6 +241,80 @@ fn crt(r1: i64, m1: i64, r2: i64, m2: i64) -> Option<(i64, i64)> {
         x = x.checked_add(m1)?;
     }
     None
+}
+
+/// **constraint-hull**: for each constraint alone, enumerates the box of the variables it mentions
+/// (when small) and shrinks each of them to the values that satisfy it; no value at all makes the
+/// map known empty. Sound because every point of the domain satisfies every constraint.
+/// Returns whether anything changed.
+fn tighten_by_each_constraint(map: &mut IndexingMap, limit: u128) -> bool {
+    let mut changed = false;
+    let constraints: Vec<(Expr, Interval)> = map
+        .constraints
+        .iter()
+        .map(|(e, iv)| (e.clone(), *iv))
+        .collect();
+    let (nd, ns) = (map.dims.len(), map.num_symbols());
+    for (e, iv) in constraints {
+        let mut vars: Vec<VarRef> = Vec::new();
+        e.for_each_var(&mut |v| {
+            if !vars.contains(&v) {
+                vars.push(v);
+            }
+        });
+        let Some(bounds) = vars
+            .iter()
+            .map(|v| map.var(*v).map(|x| x.bounds))
+            .collect::<Option<Vec<_>>>()
+        else {
+            continue;
+        };
+        let size = bounds
+            .iter()
+            .fold(1u128, |acc, b| acc.saturating_mul(b.count()));
+        if size > limit || size == 0 {
+            continue;
+        }
+        let mut hull = vec![Interval::new(i64::MAX, i64::MIN); vars.len()];
+        let mut point: Vec<i64> = bounds.iter().map(|b| b.lo).collect();
+        let (mut dims, mut syms) = (vec![0i64; nd], vec![0i64; ns]);
+        'points: loop {
+            for (v, x) in vars.iter().zip(&point) {
+                match v {
+                    VarRef::Dim(i) => dims[*i as usize] = *x,
+                    VarRef::Sym(i) => syms[*i as usize] = *x,
+                }
+            }
+            if e.eval(&dims, &syms).is_some_and(|x| iv.contains(x)) {
+                for (h, x) in hull.iter_mut().zip(&point) {
+                    *h = Interval::new(h.lo.min(*x), h.hi.max(*x));
+                }
+            }
+            let mut i = 0;
+            loop {
+                if i == point.len() {
+                    break 'points;
+                }
+                if point[i] < bounds[i].hi {
+                    point[i] += 1;
+                    break;
+                }
+                point[i] = bounds[i].lo;
+                i += 1;
+            }
+        }
+        for ((v, h), b) in vars.iter().zip(hull).zip(&bounds) {
+            if !h.is_feasible() {
+                map.mark_empty();
+                return true;
+            }
+            if h != *b {
+                map.add_constraint(Expr::var(*v), h);
+                changed = true;
+            }
+        }
+    }
+    changed
 }
 
 /// For small domains: enumerates the box to decide emptiness exactly and shrinks every variable's

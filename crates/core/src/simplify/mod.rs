@@ -113,7 +113,14 @@ impl Simplifier<'_, '_> {
             Atom::CeilDiv(x, k) => rules::ceil_div(self, &self.inner(x), *k),
             Atom::Mod(x, k) => rules::modulo(self, &self.inner(x), *k),
         };
-        fit::affine_fit(&rewritten, self.ev, self.budget.atom_fit_points).unwrap_or(rewritten)
+        let fitted = match rewritten.as_atom() {
+            Some(a) => fit::atom_fit(a, self.ev, self.budget.atom_fit_points),
+            None => None,
+        };
+        fitted
+            .or_else(|| fit::affine_fit(&rewritten, self.ev, self.budget.atom_fit_points))
+            .filter(|f| f.cost() <= rewritten.cost())
+            .unwrap_or(rewritten)
     }
 
     fn inner(&self, x: &Expr) -> Expr {

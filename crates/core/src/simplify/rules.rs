@@ -135,10 +135,20 @@ fn div_dividends(x: &Expr, k: i64) -> Vec<(Expr, Expr)> {
     for least in [false, true] {
         let quotient = |a: i64| {
             let q = floor_q(a, k);
-            if least && mod_floor(a, k) > k / 2 { q + 1 } else { q }
+            if least && mod_floor(a, k) > k / 2 {
+                q + 1
+            } else {
+                q
+            }
         };
-        let moved = x.terms().iter().map(|(t, a)| (t.clone(), quotient(*a))).collect();
-        let Ok(moved) = Expr::linear(moved, quotient(c)) else { continue };
+        let moved = x
+            .terms()
+            .iter()
+            .map(|(t, a)| (t.clone(), quotient(*a)))
+            .collect();
+        let Ok(moved) = Expr::linear(moved, quotient(c)) else {
+            continue;
+        };
         if let Ok(scaled) = moved.checked_scale(k)
             && let Ok(reduced) = x.checked_sub(&scaled)
         {
@@ -190,6 +200,22 @@ fn mod_of_div_in_div(x: &Expr, k: i64) -> Option<Expr> {
     div_of_div_sum(&rest.checked_add(&rewritten).ok()?, k)
 }
 
+/// **ceil-in-div**: `x ceildiv a = (x + a - 1) floordiv a`, used for a `ceildiv` summand of a
+/// dividend so that **div-of-div-sum** merges the two divisions:
+/// `(y ceildiv a + r) floordiv k = (y + a - 1 + r*a) floordiv (a*k)`.
+fn ceil_in_div(x: &Expr, k: i64) -> Option<Expr> {
+    let (atom, _) = x
+        .terms()
+        .iter()
+        .find(|(t, c)| *c == 1 && matches!(t, Atom::CeilDiv(..)))?;
+    let Atom::CeilDiv(y, a) = atom else {
+        return None;
+    };
+    let as_floor = y.checked_add_const(a - 1).ok()?.floor_div(*a).ok()?;
+    let rest = x.checked_sub(&Expr::atom(atom.clone())).ok()?;
+    div_of_div_sum(&rest.checked_add(&as_floor).ok()?, k)
+}
+
 /// `x floordiv k` after its dividend was simplified.
 pub(crate) fn floor_div(s: &Simplifier<'_, '_>, x: &Expr, k: i64) -> Expr {
     let fallback = || Expr::atom(Atom::FloorDiv(x.clone(), k));
@@ -210,6 +236,7 @@ pub(crate) fn floor_div(s: &Simplifier<'_, '_>, x: &Expr, k: i64) -> Expr {
         );
         candidates.extend(div_of_div_sum(&dividend, k).and_then(with_q));
         candidates.extend(mod_of_div_in_div(&dividend, k).and_then(with_q));
+        candidates.extend(ceil_in_div(&dividend, k).and_then(with_q));
         candidates.extend(dividend.floor_div(k).ok().and_then(with_q));
     }
     // The form as written comes first so that ties keep it.
@@ -269,6 +296,9 @@ pub(crate) fn simplify_sum(s: &Simplifier<'_, '_>, e: &Expr) -> Expr {
     if let Some(next) = absorb_constant(&e) {
         e = next;
     }
+    if let Some(next) = div_forms_in_context(&e) {
+        e = next;
+    }
     let alternatives: Vec<Expr> = e
         .terms()
         .iter()
@@ -302,11 +332,15 @@ fn merge_exact_divisions(s: &Simplifier<'_, '_>, e: &Expr) -> Option<Expr> {
     if exact.len() < 2 {
         return None;
     }
-    let l = exact.iter().try_fold(1i64, |l, (_, _, k, _)| crate::interval::lcm(l, *k))?;
+    let l = exact
+        .iter()
+        .try_fold(1i64, |l, (_, _, k, _)| crate::interval::lcm(l, *k))?;
     let mut rest = e.clone();
     let mut dividend = Expr::zero();
     for (atom, x, k, a) in &exact {
-        rest = rest.checked_sub(&Expr::atom((*atom).clone()).checked_scale(*a).ok()?).ok()?;
+        rest = rest
+            .checked_sub(&Expr::atom((*atom).clone()).checked_scale(*a).ok()?)
+            .ok()?;
         let scale = a.checked_mul(l / k)?;
         dividend = dividend.checked_add(&x.checked_scale(scale).ok()?).ok()?;
     }
@@ -323,7 +357,9 @@ fn absorb_constant(e: &Expr) -> Option<Expr> {
         return None;
     }
     e.terms().iter().find_map(|(atom, a)| {
-        let (Atom::FloorDiv(x, k) | Atom::CeilDiv(x, k)) = atom else { return None };
+        let (Atom::FloorDiv(x, k) | Atom::CeilDiv(x, k)) = atom else {
+            return None;
+        };
         if a.abs() != 1 || x.constant_term() == 0 {
             return None;
         }
@@ -332,10 +368,45 @@ fn absorb_constant(e: &Expr) -> Option<Expr> {
             Atom::FloorDiv(..) => shifted.floor_div(*k).ok()?,
             _ => shifted.ceil_div(*k).ok()?,
         };
-        let rest = e.checked_sub(&Expr::atom(atom.clone()).checked_scale(*a).ok()?).ok()?.checked_add_const(-c).ok()?;
+        let rest = e
+            .checked_sub(&Expr::atom(atom.clone()).checked_scale(*a).ok()?)
+            .ok()?
+            .checked_add_const(-c)
+            .ok()?;
         let candidate = rest.checked_add(&rebuilt.checked_scale(*a).ok()?).ok()?;
         (candidate.cost() < e.cost()).then_some(candidate)
     })
+}
+
+/// The forms of **div-multiples-out** judged in the whole sum rather than alone: the moved
+/// multiples may cancel against other summands (`-d0 + (7*d0) floordiv 12 = (-5*d0) floordiv 12`
+/// with `k = 12`). Taken when the sum becomes cheaper.
+fn div_forms_in_context(e: &Expr) -> Option<Expr> {
+    let mut best: Option<Expr> = None;
+    for (atom, a) in e.terms() {
+        let Atom::FloorDiv(x, k) = atom else { continue };
+        let Ok(without) = Expr::atom(atom.clone())
+            .checked_scale(*a)
+            .and_then(|t| e.checked_sub(&t))
+        else {
+            continue;
+        };
+        for (dividend, outside) in div_dividends(x, *k).into_iter().skip(1) {
+            let Some(candidate) = dividend
+                .floor_div(*k)
+                .ok()
+                .and_then(|d| d.checked_add(&outside).ok())
+                .and_then(|t| t.checked_scale(*a).ok())
+                .and_then(|t| without.checked_add(&t).ok())
+            else {
+                continue;
+            };
+            if candidate.cost() < best.as_ref().unwrap_or(e).cost() {
+                best = Some(candidate);
+            }
+        }
+    }
+    best
 }
 
 /// **recombine**: `a*(x mod c) + b*c*(y floordiv c) = b*y + (a - b)*(x mod c)` when `x - y` is a
