@@ -123,7 +123,10 @@ pub struct Failure {
 
 impl Failure {
     pub fn new(exit: Exit, diagnostic: Diagnostic) -> Failure {
-        Failure { exit, diagnostic: Box::new(diagnostic) }
+        Failure {
+            exit,
+            diagnostic: Box::new(diagnostic),
+        }
     }
 }
 

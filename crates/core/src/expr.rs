@@ -12,7 +12,7 @@
 //! overflow is reported, never wrapped.
 
 use std::cmp::Ordering;
-use std::hash::{DefaultHasher, Hash, Hasher};
+use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 use crate::interval::{ceil_div, floor_div, gcd, mod_floor};
@@ -25,6 +25,44 @@ pub enum ArithError {
     #[error("division by zero")]
     DivisionByZero,
 }
+
+/// A fast, deterministic hasher for the simplifier's own tables and for expression hashes (a
+/// multiply-rotate mix; these keys are not attacker-chosen in a way that matters).
+#[derive(Default, Clone, Copy)]
+pub struct FastHasher(u64);
+
+impl Hasher for FastHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut buf = [0u8; 8];
+            buf[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(buf));
+        }
+    }
+
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn write_u32(&mut self, x: u32) {
+        self.write_u64(u64::from(x));
+    }
+
+    fn write_i64(&mut self, x: i64) {
+        self.write_u64(x as u64);
+    }
+
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+}
+
+/// Builds [`FastHasher`]s for hash maps keyed by expressions.
+pub type FastBuildHasher = std::hash::BuildHasherDefault<FastHasher>;
 
 /// A variable of an expression: the `i`-th dimension or the `i`-th symbol.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -127,7 +165,7 @@ impl Expr {
     }
 
     fn from_sorted(terms: Vec<(Atom, i64)>, constant: i64) -> Expr {
-        let mut h = DefaultHasher::new();
+        let mut h = FastHasher::default();
         terms.hash(&mut h);
         constant.hash(&mut h);
         Expr(Arc::new(Node {

@@ -14,7 +14,10 @@ pub mod constraints;
 mod fit;
 pub mod rules;
 
-use crate::expr::{Atom, Cost, Expr};
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use crate::expr::{Atom, Cost, Expr, FastBuildHasher};
 use crate::map::IndexingMap;
 use crate::range::RangeEvaluator;
 
@@ -38,9 +41,9 @@ impl Default for Budget {
         Budget {
             rounds: 8,
             max_terms: 48,
-            enumeration_limit: 1 << 14,
+            enumeration_limit: 1 << 12,
             atom_fit_points: 256,
-            expr_fit_points: 4096,
+            expr_fit_points: 1024,
         }
     }
 }
@@ -52,7 +55,11 @@ pub fn simplify_expr(e: &Expr, ev: &RangeEvaluator<'_>) -> Expr {
 
 /// [`simplify_expr`] with an explicit budget.
 pub fn simplify_expr_with(e: &Expr, ev: &RangeEvaluator<'_>, budget: Budget) -> Expr {
-    let s = Simplifier { ev, budget };
+    let s = Simplifier {
+        ev,
+        budget,
+        atoms: RefCell::new(HashMap::default()),
+    };
     let mut best = e.clone();
     for _ in 0..budget.rounds {
         let next = s.once(&best);
@@ -71,6 +78,9 @@ pub fn simplify_expr_with(e: &Expr, ev: &RangeEvaluator<'_>, budget: Budget) -> 
 pub(crate) struct Simplifier<'e, 'm> {
     pub(crate) ev: &'e RangeEvaluator<'m>,
     pub(crate) budget: Budget,
+    /// The simplest form found for each atom so far: the same atom recurs across rounds and
+    /// across the candidates of the rules, and its answer depends only on the domain.
+    atoms: RefCell<HashMap<Atom, Expr, FastBuildHasher>>,
 }
 
 impl Simplifier<'_, '_> {
@@ -101,8 +111,17 @@ impl Simplifier<'_, '_> {
         acc
     }
 
-    /// The simplest form found for one atom.
+    /// The simplest form found for one atom (cached).
     pub(crate) fn atom(&self, atom: &Atom) -> Expr {
+        if let Some(e) = self.atoms.borrow().get(atom) {
+            return e.clone();
+        }
+        let e = self.atom_uncached(atom);
+        self.atoms.borrow_mut().insert(atom.clone(), e.clone());
+        e
+    }
+
+    fn atom_uncached(&self, atom: &Atom) -> Expr {
         let point = self.ev.atom_range(atom).as_point();
         if let Some(c) = point {
             return Expr::constant(c);
