@@ -14,14 +14,32 @@ struct Step {
 }
 
 /// The demo, in order. Each area of the project adds its steps here.
-const STEPS: &[Step] = &[Step {
-    title: "Simplify the seed's indexing maps (examples/simplify.maps)",
-    command: r#"while IFS= read -r map; do
+const STEPS: &[Step] = &[
+    Step {
+        title: "Simplify the seed's indexing maps (examples/simplify.maps)",
+        command: r#"while IFS= read -r map; do
   [ -n "$map" ] || continue
   simplified=$(xla-indexing simplify "$map")
   printf '  %s\n  => %s\n\n' "$map" "$simplified"
 done < examples/simplify.maps"#,
-}];
+    },
+    Step {
+        title: "Indexing maps and utilization of every fusion of a JAX dump",
+        command: "xla-indexing indexing examples/hlo/transpose_exp_add.hlo --utilization",
+    },
+    Step {
+        title: "Maps of every fusion of a JAX softmax, as JSON",
+        command: "xla-indexing indexing examples/hlo/softmax.hlo --format json",
+    },
+    Step {
+        title: "Tensor Comprehensions range inference (the seed's B(10 - i), symbolic and with I=128)",
+        command: "xla-indexing ranges examples/tc/reverted.tc && \\\n  xla-indexing ranges examples/tc/reverted.tc --size I=128",
+    },
+    Step {
+        title: "TVM bound inference, exact where TVM is not (fuse, split by 4, compute_at)",
+        command: "xla-indexing bounds examples/sched/fuse_split.sched",
+    },
+];
 
 /// Runs the demo.
 pub fn demo(root: &Path) -> Result<()> {
