@@ -262,10 +262,43 @@ impl Expr {
         }
         out.extend_from_slice(&a[i..]);
         out.extend_from_slice(&b[j..]);
-        Ok(Self::from_sorted(
-            out,
-            add_checked(self.0.constant, other.0.constant)?,
-        ))
+        let sum = Self::from_sorted(out, add_checked(self.0.constant, other.0.constant)?);
+        Ok(sum.recombined())
+    }
+
+    /// **recombine** at construction: `a*(x mod c) + a*c*(y floordiv c) = a*y` whenever `x - y` is
+    /// a multiple of `c` for every value of the variables (all its coefficients and its constant
+    /// are), since then `x mod c = y mod c` and `y = c*(y floordiv c) + y mod c`. Holds for every
+    /// value, so sums never keep such a pair.
+    fn recombined(self) -> Expr {
+        let terms = &self.0.terms;
+        if !terms.iter().any(|(t, _)| matches!(t, Atom::Mod(..)))
+            || !terms.iter().any(|(t, _)| matches!(t, Atom::FloorDiv(..)))
+        {
+            return self;
+        }
+        for (m, a) in terms {
+            let Atom::Mod(x, c) = m else { continue };
+            for (d, ac) in terms {
+                let Atom::FloorDiv(y, c2) = d else { continue };
+                if c != c2 || a.checked_mul(*c) != Some(*ac) {
+                    continue;
+                }
+                if !x.checked_sub(y).is_ok_and(|diff| diff.content() % c == 0) {
+                    continue;
+                }
+                let rest: Vec<(Atom, i64)> = terms
+                    .iter()
+                    .filter(|(t, _)| t != m && t != d)
+                    .cloned()
+                    .collect();
+                let rest = Self::from_sorted(rest, self.0.constant);
+                if let Ok(sum) = y.checked_scale(*a).and_then(|ay| rest.checked_add(&ay)) {
+                    return sum;
+                }
+            }
+        }
+        self
     }
 
     /// `self - other`.
