@@ -17,6 +17,13 @@ use std::sync::Arc;
 
 use crate::interval::{ceil_div, floor_div, gcd, mod_floor};
 
+/// Which way a division rounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Rounding {
+    Floor,
+    Ceil,
+}
+
 /// Why an expression could not be built.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ArithError {
@@ -377,27 +384,7 @@ impl Expr {
         if k == 1 {
             return Ok(self.clone());
         }
-        if let Some(c) = self.as_constant() {
-            return Ok(Expr::constant(floor_div(c, k)));
-        }
-        let (outside, rest) = self.split_multiples(k);
-        if let Some(c) = rest.as_constant() {
-            return outside.checked_add_const(floor_div(c, k));
-        }
-        let g = gcd(rest.content(), k);
-        let (rest, k) = (rest.exact_div(g), k / g);
-        let inner = if k == 1 {
-            rest
-        } else {
-            match rest.as_atom() {
-                Some(Atom::FloorDiv(x, p)) => match p.checked_mul(k) {
-                    Some(pk) => x.floor_div(pk)?,
-                    None => Expr::atom(Atom::FloorDiv(rest.clone(), k)),
-                },
-                _ => Expr::atom(Atom::FloorDiv(rest, k)),
-            }
-        };
-        outside.checked_add(&inner)
+        self.divide_normalized(k, Rounding::Floor)
     }
 
     /// `ceil(self / k)`, normalised like [`Expr::floor_div`] (nested: `(a ceildiv p) ceildiv q =
@@ -415,25 +402,41 @@ impl Expr {
         if k == 1 {
             return Ok(self.clone());
         }
+        self.divide_normalized(k, Rounding::Ceil)
+    }
+
+    /// The shared part of [`Expr::floor_div`] and [`Expr::ceil_div`] for `k >= 2`: folds a
+    /// constant, takes the terms whose coefficient is a multiple of `k` out
+    /// (`(k*a + b) / k = a + b / k` under either rounding), cancels a common factor of dividend and
+    /// divisor, and merges a nested division of the same rounding (`(a / p) / q = a / (p*q)`).
+    fn divide_normalized(&self, k: i64, rounding: Rounding) -> Result<Expr> {
+        let divide = match rounding {
+            Rounding::Floor => floor_div,
+            Rounding::Ceil => ceil_div,
+        };
         if let Some(c) = self.as_constant() {
-            return Ok(Expr::constant(ceil_div(c, k)));
+            return Ok(Expr::constant(divide(c, k)));
         }
         let (outside, rest) = self.split_multiples(k);
         if let Some(c) = rest.as_constant() {
-            return outside.checked_add_const(ceil_div(c, k));
+            return outside.checked_add_const(divide(c, k));
         }
         let g = gcd(rest.content(), k);
         let (rest, k) = (rest.exact_div(g), k / g);
-        let inner = if k == 1 {
-            rest
-        } else {
-            match rest.as_atom() {
-                Some(Atom::CeilDiv(x, p)) => match p.checked_mul(k) {
-                    Some(pk) => x.ceil_div(pk)?,
-                    None => Expr::atom(Atom::CeilDiv(rest.clone(), k)),
-                },
-                _ => Expr::atom(Atom::CeilDiv(rest, k)),
+        let nested = match (rest.as_atom(), rounding) {
+            (Some(Atom::FloorDiv(x, p)), Rounding::Floor)
+            | (Some(Atom::CeilDiv(x, p)), Rounding::Ceil) => {
+                p.checked_mul(k).map(|pk| (x.clone(), pk))
             }
+            _ => None,
+        };
+        let inner = match nested {
+            _ if k == 1 => rest,
+            Some((x, pk)) => x.divide_normalized(pk, rounding)?,
+            None => Expr::atom(match rounding {
+                Rounding::Floor => Atom::FloorDiv(rest, k),
+                Rounding::Ceil => Atom::CeilDiv(rest, k),
+            }),
         };
         outside.checked_add(&inner)
     }
