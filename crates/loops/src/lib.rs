@@ -7,6 +7,7 @@
 //! enclosing loop variables, with `min` and `max`.
 
 pub mod error;
+pub mod invariants;
 pub mod lex;
 pub mod symbolic;
 pub mod tc;

@@ -1,0 +1,4 @@
+#![no_main]
+//! Tensor Comprehensions text: parse, infer ranges, errors inside the text.
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| xla_indexing_loops::invariants::tc_text_is_handled(data));
