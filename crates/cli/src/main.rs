@@ -3,6 +3,8 @@
 mod commands;
 mod diag;
 mod output;
+mod progress;
+mod render;
 
 use std::process::ExitCode;
 
@@ -27,6 +29,7 @@ enum Command {
     Ranges(commands::ranges::Args),
     Bounds(commands::bounds::Args),
     Indexing(commands::indexing::Args),
+    Render(commands::render::Args),
 }
 
 fn main() -> ExitCode {
@@ -58,6 +61,7 @@ fn main() -> ExitCode {
             let format = args.output.diag_format();
             (commands::indexing::run(args), format)
         }
+        Command::Render(args) => (commands::render::run(args), DiagFormat::Text),
     };
     finish(result, format)
 }

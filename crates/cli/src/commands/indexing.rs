@@ -61,7 +61,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
 
 /// Exit 3 for text that does not parse, 1 for an inconsistent module, 2 for a name the module
 /// lacks; located at the line and column when the error has one.
-fn failure(e: HloError, file: &std::path::Path, text: &str) -> Failure {
+pub(crate) fn failure(e: HloError, file: &std::path::Path, text: &str) -> Failure {
     let exit = match e.exit_code() {
         3 => Exit::Parse,
         2 => Exit::Usage,

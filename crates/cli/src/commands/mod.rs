@@ -3,6 +3,7 @@
 pub mod bounds;
 pub mod indexing;
 pub mod ranges;
+pub mod render;
 pub mod simplify;
 
 use crate::diag::{Diagnostic, Exit, Failure};

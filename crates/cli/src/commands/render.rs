@@ -1,0 +1,115 @@
+//! `xla-indexing render`: pictures of an HLO module.
+
+use std::path::PathBuf;
+
+use xla_indexing_hlo::parse_module;
+
+use crate::diag::{Diagnostic, Exit, Failure};
+use crate::output::{Format, OutputArgs, read_input};
+use crate::progress::Progress;
+use crate::render::graph::Graph;
+use crate::render::heatmap::{Heatmap, Selection};
+use crate::render::{RenderError, dot, graph_text, graphviz, heatmap_svg, heatmap_text};
+
+/// Draw an HLO module: its fusion graph, or the access pattern of one fused operand.
+///
+/// fusion-graph: every instruction of the entry computation and of the fusions it calls, each
+/// fusion a cluster, each producer-consumer edge labelled with its indexing map (an edge into a
+/// fusion carries the fusion's composed map). Formats dot, svg (through Graphviz) and text.
+///
+/// access: how often each element of operand N is read, and how many elements each output
+/// element reads, as a heatmap; coalesced accesses (one thread per output element in layout
+/// order, warps of 32) are blue digits, uncoalesced ones hatched orange letters. Formats svg
+/// (self-contained, written directly) and text.
+///
+/// Examples:
+///   xla-indexing render examples/hlo/transpose_add.hlo --what fusion-graph --format svg -o graph.svg
+///   xla-indexing render examples/hlo/transpose_add.hlo --what access --operand 0 --fusion transpose_fusion
+#[derive(clap::Args, Debug)]
+#[command(verbatim_doc_comment)]
+pub struct Args {
+    /// The .hlo file (HLO text as XLA dumps it).
+    file: PathBuf,
+    /// What to draw.
+    #[arg(long, value_enum)]
+    what: What,
+    /// The operand (parameter number) whose accesses are drawn (access only).
+    #[arg(long, value_name = "N", required_if_eq("what", "access"))]
+    operand: Option<usize>,
+    /// The fusion instruction or computation (access only; default: the module's only fusion).
+    #[arg(long, value_name = "F")]
+    fusion: Option<String>,
+    /// The result of a multi-output fusion that reads the operand (access only).
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    result: usize,
+    /// Picture format.
+    #[arg(long, value_enum, default_value_t = PictureFormat::Text)]
+    format: PictureFormat,
+    /// Write the picture to FILE instead of stdout.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// No progress on stderr.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+/// The pictures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum What {
+    FusionGraph,
+    Access,
+}
+
+/// The picture formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum PictureFormat {
+    Text,
+    Dot,
+    Svg,
+}
+
+pub fn run(args: Args) -> Result<(), Failure> {
+    let text = read_input(&args.file)?;
+    let module = parse_module(&text).map_err(|e| super::indexing::failure(e, &args.file, &text))?;
+    let picture = match args.what {
+        What::FusionGraph => {
+            let mut progress = Progress::new("fusion graph", Graph::work(&module), args.quiet);
+            let graph = Graph::build(&module, &mut progress)
+                .map_err(|e| super::indexing::failure(e, &args.file, &text))?;
+            drop(progress);
+            match args.format {
+                PictureFormat::Text => graph_text::to_text(&graph),
+                PictureFormat::Dot => dot::to_dot(&graph),
+                PictureFormat::Svg => graphviz::dot_to_svg(&dot::to_dot(&graph))
+                    .map_err(|e| Failure::new(Exit::Analysis, Diagnostic::error(e)))?,
+            }
+        }
+        What::Access => {
+            let selection = Selection {
+                fusion: args.fusion.clone(),
+                operand: args.operand.unwrap_or_default(),
+                output: args.result,
+            };
+            let heatmap = Heatmap::build(&module, &selection).map_err(|e| match e {
+                RenderError::Hlo(e) => super::indexing::failure(e, &args.file, &text),
+                RenderError::Usage(m) => Failure::new(Exit::Usage, Diagnostic::error(m)),
+                RenderError::Analysis(m) => Failure::new(Exit::Analysis, Diagnostic::error(m)),
+            })?;
+            match args.format {
+                PictureFormat::Text => heatmap_text::to_text(&heatmap),
+                PictureFormat::Svg => heatmap_svg::to_svg(&heatmap),
+                PictureFormat::Dot => {
+                    return Err(Failure::new(
+                        Exit::Usage,
+                        Diagnostic::error("--what access draws svg or text, not dot"),
+                    ));
+                }
+            }
+        }
+    };
+    OutputArgs {
+        output: args.output,
+        format: Format::Text,
+    }
+    .write(&picture)
+}

@@ -1,0 +1,60 @@
+//! Progress of long runs on stderr: a single line rewritten in place, shown only when stderr is
+//! a terminal and the user did not ask for `--quiet`, and erased when the work is done.
+
+use std::io::{IsTerminal, Write};
+use std::time::{Duration, Instant};
+
+/// How long a run goes before the line first shows, and how often it is rewritten at most.
+const INTERVAL: Duration = Duration::from_millis(100);
+
+/// A counter of work items with a label.
+pub struct Progress {
+    label: &'static str,
+    total: usize,
+    done: usize,
+    enabled: bool,
+    shown: bool,
+    last: Instant,
+}
+
+impl Progress {
+    /// A counter of `total` items, silent when `quiet` or when stderr is not a terminal.
+    pub fn new(label: &'static str, total: usize, quiet: bool) -> Progress {
+        Progress {
+            label,
+            total,
+            done: 0,
+            enabled: !quiet && std::io::stderr().is_terminal(),
+            shown: false,
+            last: Instant::now(),
+        }
+    }
+
+    /// Counts one item done.
+    pub fn tick(&mut self) {
+        self.done += 1;
+        if !self.enabled || self.last.elapsed() < INTERVAL {
+            return;
+        }
+        self.last = Instant::now();
+        self.shown = true;
+        let total = self.total.max(self.done);
+        let _ = write!(
+            std::io::stderr().lock(),
+            "\r{}: {}/{} ({}%)",
+            self.label,
+            self.done,
+            total,
+            self.done * 100 / total
+        );
+    }
+}
+
+impl Drop for Progress {
+    /// Erases the line, so that what follows on the terminal starts clean.
+    fn drop(&mut self) {
+        if self.shown {
+            let _ = write!(std::io::stderr().lock(), "\r\x1b[2K");
+        }
+    }
+}

@@ -1,0 +1,294 @@
+//! The access pattern of one operand of a fused computation, by enumeration of its indexing maps:
+//! how often each input element is read, how many input elements each output element reads, and
+//! which accesses are coalesced.
+//!
+//! Coalescing assumes one thread per output element, threads numbered in the output's physical
+//! (layout) order, in warps of [`WARP`]: two neighbouring threads of a warp access memory
+//! together when, at every value of the map's symbols where both read, their input elements lie
+//! at most one slot apart in the input's physical layout. A thread is uncoalesced when either of
+//! its pairs is. Runtime variables take every value of their range.
+
+use xla_indexing_core::IndexingMap;
+use xla_indexing_hlo::shape::ArrayShape;
+
+/// Threads per warp.
+pub const WARP: i64 = 32;
+/// The most output or input elements a pattern covers.
+pub const MAX_ELEMENTS: i64 = 1 << 22;
+/// The most map evaluations one pattern costs.
+pub const MAX_WORK: u128 = 1 << 25;
+/// The most values of one map's symbols.
+pub const MAX_SYMBOL_POINTS: u128 = 1 << 18;
+
+/// An operand's access pattern. Element arrays are in row-major (logical) order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AccessPattern {
+    pub output: ArrayShape,
+    pub input: ArrayShape,
+    /// Times each input element is read.
+    pub reads: Vec<u32>,
+    /// Input elements read by an uncoalesced access.
+    pub input_uncoalesced: Vec<bool>,
+    /// Input elements each output element reads.
+    pub fan_in: Vec<u32>,
+    /// Output elements whose accesses are uncoalesced.
+    pub output_uncoalesced: Vec<bool>,
+    /// Whether coalescing could be judged (not for tiled layouts).
+    pub coalescing_known: bool,
+}
+
+impl AccessPattern {
+    /// Enumerates the maps (from `output` to `input`) at every output element.
+    pub fn compute(
+        maps: &[IndexingMap],
+        output: &ArrayShape,
+        input: &ArrayShape,
+    ) -> Result<AccessPattern, String> {
+        let n_out = element_count(output)?;
+        let n_in = element_count(input)?;
+        let mut work: u128 = 0;
+        for m in maps.iter().filter(|m| !m.is_known_empty()) {
+            if m.dims().len() != output.rank() || m.results().len() != input.rank() {
+                return Err(format!("the map {m} does not go from {output} to {input}"));
+            }
+            let symbols: u128 = m
+                .all_vars()
+                .skip(output.rank())
+                .fold(1, |acc: u128, v| acc.saturating_mul(v.bounds.count()));
+            if symbols > MAX_SYMBOL_POINTS {
+                return Err(format!(
+                    "the map {m} reads {symbols} elements per output element, more than {MAX_SYMBOL_POINTS}"
+                ));
+            }
+            work = work.saturating_add(symbols.saturating_mul(n_out as u128));
+        }
+        if work > MAX_WORK {
+            return Err(format!(
+                "drawing needs {work} map evaluations, more than {MAX_WORK}; pick a smaller fusion"
+            ));
+        }
+        let in_strides = input.layout_or_default().strides(&input.dims).ok();
+        let mut pattern = AccessPattern {
+            output: output.clone(),
+            input: input.clone(),
+            reads: vec![0; n_in as usize],
+            input_uncoalesced: vec![false; n_in as usize],
+            fan_in: vec![0; n_out as usize],
+            output_uncoalesced: vec![false; n_out as usize],
+            coalescing_known: in_strides.is_some(),
+        };
+        for m in maps.iter().filter(|m| !m.is_known_empty()) {
+            pattern.add_map(m, in_strides.as_deref());
+        }
+        Ok(pattern)
+    }
+
+    /// Counts one map's reads and marks its uncoalesced threads.
+    fn add_map(&mut self, map: &IndexingMap, in_strides: Option<&[i64]>) {
+        let symbols = symbol_points(map, self.output.rank());
+        let out_layout = self.output.layout_or_default();
+        let mut previous: Option<(usize, Vec<Option<i64>>)> = None;
+        for (thread, index) in
+            PhysicalOrder::new(&self.output.dims, &out_layout.minor_to_major).enumerate()
+        {
+            let out = row_major(&index, &self.output.dims);
+            let mut offsets = Vec::with_capacity(symbols.len());
+            for syms in &symbols {
+                let read = map
+                    .contains(&index, syms)
+                    .then(|| map.evaluate(&index, syms))
+                    .flatten()
+                    .filter(|e| in_bounds(e, &self.input.dims));
+                offsets.push(read.as_ref().and_then(|e| {
+                    self.reads[row_major(e, &self.input.dims)] += 1;
+                    self.fan_in[out] += 1;
+                    physical_offset(e, in_strides?)
+                }));
+            }
+            if let Some((prev, prev_offsets)) = previous.take()
+                && thread as i64 % WARP != 0
+                && in_strides.is_some()
+                && !coalesced(&prev_offsets, &offsets)
+            {
+                self.output_uncoalesced[prev] = true;
+                self.output_uncoalesced[out] = true;
+            }
+            previous = Some((out, offsets));
+        }
+        self.mark_inputs(map, &symbols);
+    }
+
+    /// Marks the input elements read by uncoalesced threads.
+    fn mark_inputs(&mut self, map: &IndexingMap, symbols: &[Vec<i64>]) {
+        for index in PhysicalOrder::new(&self.output.dims, &[]) {
+            if !self.output_uncoalesced[row_major(&index, &self.output.dims)] {
+                continue;
+            }
+            for syms in symbols {
+                if let Some(e) = map
+                    .contains(&index, syms)
+                    .then(|| map.evaluate(&index, syms))
+                    .flatten()
+                    .filter(|e| in_bounds(e, &self.input.dims))
+                {
+                    self.input_uncoalesced[row_major(&e, &self.input.dims)] = true;
+                }
+            }
+        }
+    }
+}
+
+/// Whether two neighbouring threads' reads, symbol value by symbol value, are at most one slot
+/// apart wherever both read.
+fn coalesced(a: &[Option<i64>], b: &[Option<i64>]) -> bool {
+    a.iter().zip(b).all(|(x, y)| match (x, y) {
+        (Some(x), Some(y)) => y.abs_diff(*x) <= 1,
+        _ => true,
+    })
+}
+
+fn element_count(shape: &ArrayShape) -> Result<i64, String> {
+    match shape.element_count() {
+        Some(n) if n <= MAX_ELEMENTS => Ok(n),
+        _ => Err(format!(
+            "{shape} has more than {MAX_ELEMENTS} elements, too many to draw one by one"
+        )),
+    }
+}
+
+/// Every value of the map's symbols (range variables, then runtime variables).
+fn symbol_points(map: &IndexingMap, rank: usize) -> Vec<Vec<i64>> {
+    let bounds: Vec<_> = map.all_vars().skip(rank).map(|v| v.bounds).collect();
+    let mut points = vec![Vec::new()];
+    for b in bounds {
+        points = points
+            .into_iter()
+            .flat_map(|p| {
+                (b.lo..=b.hi).map(move |x| {
+                    let mut q = p.clone();
+                    q.push(x);
+                    q
+                })
+            })
+            .collect();
+    }
+    points
+}
+
+fn in_bounds(index: &[i64], dims: &[i64]) -> bool {
+    index.len() == dims.len() && index.iter().zip(dims).all(|(i, d)| (0..*d).contains(i))
+}
+
+/// The row-major position of an in-bounds index.
+pub fn row_major(index: &[i64], dims: &[i64]) -> usize {
+    index
+        .iter()
+        .zip(dims)
+        .fold(0usize, |acc, (i, d)| acc * *d as usize + *i as usize)
+}
+
+fn physical_offset(index: &[i64], strides: &[i64]) -> Option<i64> {
+    index
+        .iter()
+        .zip(strides)
+        .try_fold(0i64, |acc, (i, s)| acc.checked_add(i.checked_mul(*s)?))
+}
+
+/// The indices of a shape, the dimensions of `minor_to_major` varying fastest first (row-major
+/// when it is empty).
+struct PhysicalOrder {
+    dims: Vec<i64>,
+    order: Vec<usize>,
+    next: Option<Vec<i64>>,
+}
+
+impl PhysicalOrder {
+    fn new(dims: &[i64], minor_to_major: &[usize]) -> PhysicalOrder {
+        let order = if minor_to_major.len() == dims.len() {
+            minor_to_major.to_vec()
+        } else {
+            (0..dims.len()).rev().collect()
+        };
+        let empty = dims.iter().any(|d| *d <= 0);
+        PhysicalOrder {
+            dims: dims.to_vec(),
+            order,
+            next: (!empty).then(|| vec![0; dims.len()]),
+        }
+    }
+}
+
+impl Iterator for PhysicalOrder {
+    type Item = Vec<i64>;
+
+    fn next(&mut self) -> Option<Vec<i64>> {
+        let current = self.next.take()?;
+        let mut index = current.clone();
+        for &d in &self.order {
+            index[d] += 1;
+            if index[d] < self.dims[d] {
+                self.next = Some(index);
+                return Some(current);
+            }
+            index[d] = 0;
+        }
+        Some(current)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shape(dims: &[i64]) -> ArrayShape {
+        ArrayShape::new("f32", dims.to_vec())
+    }
+
+    #[test]
+    fn physical_order_follows_the_layout() {
+        let order: Vec<_> = PhysicalOrder::new(&[2, 3], &[0, 1]).collect();
+        assert_eq!(
+            order,
+            [[0, 0], [1, 0], [0, 1], [1, 1], [0, 2], [1, 2]].map(|a| a.to_vec())
+        );
+        assert_eq!(PhysicalOrder::new(&[], &[]).count(), 1);
+        assert_eq!(PhysicalOrder::new(&[3, 0], &[]).count(), 0);
+    }
+
+    #[test]
+    fn a_copy_is_coalesced_and_a_transpose_is_not() {
+        let copy =
+            IndexingMap::parse("(d0, d1) -> (d0, d1), domain: d0 in [0, 3], d1 in [0, 7]").unwrap();
+        let p = AccessPattern::compute(&[copy], &shape(&[4, 8]), &shape(&[4, 8])).unwrap();
+        assert!(p.reads.iter().all(|r| *r == 1));
+        assert!(p.fan_in.iter().all(|r| *r == 1));
+        assert!(!p.output_uncoalesced.iter().any(|u| *u));
+        let transpose =
+            IndexingMap::parse("(d0, d1) -> (d1, d0), domain: d0 in [0, 3], d1 in [0, 7]").unwrap();
+        let p = AccessPattern::compute(&[transpose], &shape(&[4, 8]), &shape(&[8, 4])).unwrap();
+        assert!(p.output_uncoalesced.iter().all(|u| *u));
+        assert!(p.input_uncoalesced.iter().all(|u| *u));
+    }
+
+    #[test]
+    fn a_row_reduction_reads_whole_rows() {
+        let reduce =
+            IndexingMap::parse("(d0)[s0] -> (d0, s0), domain: d0 in [0, 3], s0 in [0, 5]").unwrap();
+        let p = AccessPattern::compute(&[reduce], &shape(&[4]), &shape(&[4, 6])).unwrap();
+        assert_eq!(p.fan_in, vec![6; 4]);
+        assert_eq!(p.reads, vec![1; 24]);
+        assert!(p.output_uncoalesced.iter().all(|u| *u));
+        let column =
+            IndexingMap::parse("(d0)[s0] -> (s0, d0), domain: d0 in [0, 5], s0 in [0, 3]").unwrap();
+        let p = AccessPattern::compute(&[column], &shape(&[6]), &shape(&[4, 6])).unwrap();
+        assert!(!p.output_uncoalesced.iter().any(|u| *u));
+    }
+
+    #[test]
+    fn huge_shapes_are_refused() {
+        let map = IndexingMap::parse("(d0) -> (d0), domain: d0 in [0, 1099511627775]").unwrap();
+        let big = shape(&[1 << 40]);
+        let err = AccessPattern::compute(&[map], &big, &big).unwrap_err();
+        assert!(err.contains("too many to draw"), "{err}");
+    }
+}

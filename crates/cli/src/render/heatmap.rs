@@ -1,0 +1,175 @@
+//! What an access heatmap shows: one operand of one fused computation (or of the entry
+//! computation of a module without fusions), read by one of its results, with the maps that
+//! connect them and the enumerated [`AccessPattern`].
+
+use std::fmt::Write;
+
+use xla_indexing_hlo::{Direction, Module, Options, analyze_module};
+
+use super::RenderError;
+use super::access::{AccessPattern, WARP};
+
+/// Most cells of a text heatmap, down and across.
+pub const MAX_CELLS_TEXT: (usize, usize) = (48, 64);
+/// Most cells of an SVG heatmap, down and across.
+pub const MAX_CELLS_SVG: (usize, usize) = (48, 64);
+
+/// What to draw.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Selection {
+    /// A fusion instruction or a computation; by default the module's only fusion.
+    pub fusion: Option<String>,
+    /// The parameter of the computation.
+    pub operand: usize,
+    /// The result of the computation.
+    pub output: usize,
+}
+
+/// An access heatmap.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Heatmap {
+    pub computation: String,
+    pub operand: usize,
+    pub output: usize,
+    /// The maps from the output to the operand, as text.
+    pub maps: Vec<String>,
+    /// Why some path has no map, when one has none (the pattern shows the known maps).
+    pub undefined: Option<String>,
+    pub pattern: AccessPattern,
+}
+
+impl Heatmap {
+    /// Analyses the selected computation and enumerates the operand's accesses.
+    pub fn build(module: &Module, selection: &Selection) -> Result<Heatmap, RenderError> {
+        let computation = pick_computation(module, selection.fusion.as_deref())?;
+        let options = Options {
+            computation: Some(computation.clone()),
+            direction: Direction::OutputToInput,
+            ..Options::default()
+        };
+        let report = analyze_module(module, &options).map_err(RenderError::Hlo)?;
+        let outputs = report
+            .computations
+            .into_iter()
+            .next()
+            .map(|c| c.outputs)
+            .unwrap_or_default();
+        let n_outputs = outputs.len();
+        let output = outputs.into_iter().nth(selection.output).ok_or_else(|| {
+            RenderError::Usage(format!(
+                "{computation} has {n_outputs} result(s); there is no output {}",
+                selection.output
+            ))
+        })?;
+        let n_params = output.operands.len();
+        let operand = output
+            .operands
+            .into_iter()
+            .find(|o| o.operand == selection.operand)
+            .ok_or_else(|| {
+                RenderError::Usage(format!(
+                    "{computation} has {n_params} parameter(s); there is no operand {}",
+                    selection.operand
+                ))
+            })?;
+        let maps: Vec<_> = operand
+            .maps
+            .accesses
+            .iter()
+            .map(|a| a.map.clone())
+            .collect();
+        let pattern = AccessPattern::compute(&maps, &output.shape, &operand.shape)
+            .map_err(RenderError::Analysis)?;
+        Ok(Heatmap {
+            computation,
+            operand: selection.operand,
+            output: selection.output,
+            maps: maps.iter().map(ToString::to_string).collect(),
+            undefined: operand.maps.undefined,
+            pattern,
+        })
+    }
+
+    /// The lines above the pictures: what is drawn, the maps, and totals.
+    pub fn write_header(&self, out: &mut String) {
+        let p = &self.pattern;
+        let _ = writeln!(
+            out,
+            "{}: operand {} {} read by output {} {}",
+            self.computation, self.operand, p.input, self.output, p.output
+        );
+        for map in &self.maps {
+            let _ = writeln!(out, "map: {map}");
+        }
+        if self.maps.is_empty() {
+            out.push_str("map: none (the operand is not read)\n");
+        }
+        if let Some(reason) = &self.undefined {
+            let _ = writeln!(out, "incomplete: {reason}; only the known maps are drawn");
+        }
+        let read = p.reads.iter().filter(|r| **r > 0).count();
+        let _ = writeln!(out, "read: {read} of {} input elements", p.reads.len());
+        if p.coalescing_known {
+            let bad = p.output_uncoalesced.iter().filter(|u| **u).count();
+            let _ = writeln!(
+                out,
+                "uncoalesced: {bad} of {} output elements (one thread per output element in layout order, warps of {WARP})",
+                p.fan_in.len()
+            );
+        } else {
+            out.push_str("uncoalesced: unknown (tiled layout)\n");
+        }
+    }
+}
+
+/// The computation a selection names: a fusion instruction's, a computation by name, the only
+/// fused computation, or the entry computation of a module without fusions.
+fn pick_computation(module: &Module, fusion: Option<&str>) -> Result<String, RenderError> {
+    let fused = |i: &xla_indexing_hlo::Instruction| match (i.opcode.as_str(), i.called("calls")) {
+        ("fusion", [name]) => Some(name.clone()),
+        _ => None,
+    };
+    if let Some(name) = fusion {
+        let by_instruction = module
+            .computations
+            .iter()
+            .flat_map(|c| &c.instructions)
+            .find(|i| i.name == name)
+            .and_then(fused);
+        return by_instruction
+            .or_else(|| module.computation(name).map(|_| name.to_string()))
+            .ok_or_else(|| RenderError::Usage(format!("no fusion or computation named '{name}'")));
+    }
+    let mut all: Vec<String> = Vec::new();
+    for name in module
+        .computations
+        .iter()
+        .flat_map(|c| &c.instructions)
+        .filter_map(fused)
+    {
+        if !all.contains(&name) {
+            all.push(name);
+        }
+    }
+    match all.as_slice() {
+        [] => module
+            .computations
+            .get(module.entry)
+            .map(|c| c.name.clone())
+            .ok_or_else(|| RenderError::Usage("the module has no computation".into())),
+        [one] => Ok(one.clone()),
+        many => {
+            let shown: Vec<&str> = many.iter().take(8).map(String::as_str).collect();
+            Err(RenderError::Usage(format!(
+                "the module has {} fused computations; pick one with --fusion ({}{})",
+                many.len(),
+                shown.join(", "),
+                if many.len() > shown.len() {
+                    ", ..."
+                } else {
+                    ""
+                }
+            )))
+        }
+    }
+}

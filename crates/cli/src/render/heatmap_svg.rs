@@ -1,0 +1,214 @@
+//! The access heatmap as a self-contained SVG (no scripts, no fonts or images to fetch): the
+//! header lines, the input grid (times each element is read) and the output grid (input elements
+//! each output element reads), blue for coalesced accesses and hatched orange for uncoalesced
+//! ones, darker for more; every cell has a tooltip.
+
+use std::fmt::Write;
+
+use super::grid::Grid;
+use super::heatmap::{Heatmap, MAX_CELLS_SVG};
+
+const MARGIN: usize = 16;
+const LINE: usize = 16;
+/// The advance of a character of the 12px monospace font, rounded up.
+const CHAR_WIDTH: usize = 8;
+/// The widest a grid is drawn, in pixels.
+const GRID_WIDTH: usize = 640;
+const NOT_READ: &str = "#f2f2f2";
+/// Light and dark ends of the ramps.
+const BLUE: ([u8; 3], [u8; 3]) = ([198, 219, 239], [8, 69, 148]);
+const ORANGE: ([u8; 3], [u8; 3]) = ([253, 208, 162], [166, 54, 3]);
+
+/// The SVG of a heatmap.
+pub fn to_svg(h: &Heatmap) -> String {
+    let p = &h.pattern;
+    let (rows, cols) = MAX_CELLS_SVG;
+    let input = Grid::new(&p.reads, &p.input_uncoalesced, &p.input.dims, rows, cols);
+    let output = Grid::new(&p.fan_in, &p.output_uncoalesced, &p.output.dims, rows, cols);
+    let mut header = String::new();
+    h.write_header(&mut header);
+    let mut body = String::new();
+    let mut y = MARGIN;
+    let mut width = 0;
+    for line in header.lines() {
+        y += LINE;
+        let _ = writeln!(
+            body,
+            "<text x=\"{MARGIN}\" y=\"{y}\" class=\"h\">{}</text>",
+            xml(line)
+        );
+        width = width.max(MARGIN * 2 + line.len() * CHAR_WIDTH);
+    }
+    for (grid, title) in [
+        (
+            &input,
+            format!("input {}: times each element is read", p.input),
+        ),
+        (
+            &output,
+            format!(
+                "output {}: input elements each output element reads",
+                p.output
+            ),
+        ),
+    ] {
+        y += LINE * 2;
+        let _ = writeln!(
+            body,
+            "<text x=\"{MARGIN}\" y=\"{y}\" class=\"t\">{}</text>",
+            xml(&title)
+        );
+        let (w, h) = draw_grid(grid, MARGIN, y + 8, &mut body);
+        width = width.max(MARGIN * 2 + w);
+        y += 8 + h;
+    }
+    y += LINE * 2;
+    width = width.max(draw_legend(MARGIN, y, &mut body) + MARGIN);
+    y += LINE + MARGIN;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{y}\" viewBox=\"0 0 {width} {y}\">"
+    );
+    out.push_str(
+        "<style>text{font-family:monospace;font-size:12px;fill:#222}.t{font-weight:bold}\
+         .l{font-size:10px;fill:#555}</style>\n\
+         <defs><pattern id=\"hatch\" width=\"4\" height=\"4\" patternUnits=\"userSpaceOnUse\">\
+         <path d=\"M0,4 L4,0\" stroke=\"#ffffff\" stroke-opacity=\"0.6\" stroke-width=\"1\"/>\
+         </pattern></defs>\n",
+    );
+    let _ = writeln!(
+        out,
+        "<rect width=\"{width}\" height=\"{y}\" fill=\"#ffffff\"/>"
+    );
+    out.push_str(&body);
+    out.push_str("</svg>\n");
+    out
+}
+
+/// Draws a grid with its row labels and column ruler at `(x, y)`; returns its width and height.
+fn draw_grid(g: &Grid, x: usize, y: usize, out: &mut String) -> (usize, usize) {
+    let cell = (GRID_WIDTH / g.cols.max(1)).clamp(6, 24);
+    let label_width = 8 + 7 * g.row_labels.iter().map(String::len).max().unwrap_or(0);
+    let left = x + label_width;
+    let top = y + LINE;
+    for c in (0..g.cols).step_by(10) {
+        let _ = writeln!(
+            out,
+            "<text x=\"{}\" y=\"{}\" class=\"l\">{}</text>",
+            left + c * cell,
+            top - 4,
+            c * g.col_step
+        );
+    }
+    for (r, label) in g.row_labels.iter().enumerate() {
+        let cy = top + r * cell;
+        if g.rows <= 16 || r % 5 == 0 {
+            let _ = writeln!(
+                out,
+                "<text x=\"{x}\" y=\"{}\" class=\"l\">{label}</text>",
+                cy + cell / 2 + 4
+            );
+        }
+        for c in 0..g.cols {
+            let v = g.cell(r, c);
+            let fill = if v.count == 0 {
+                NOT_READ.to_string()
+            } else {
+                ramp(if v.flagged { ORANGE } else { BLUE }, v.count, g.max)
+            };
+            let tip = tooltip(g, r, c);
+            let (cx, size) = (left + c * cell, cell - 1);
+            let _ = write!(
+                out,
+                "<rect x=\"{cx}\" y=\"{cy}\" width=\"{size}\" height=\"{size}\" fill=\"{fill}\"><title>{tip}</title></rect>"
+            );
+            if v.flagged {
+                let _ = write!(
+                    out,
+                    "<rect x=\"{cx}\" y=\"{cy}\" width=\"{size}\" height=\"{size}\" fill=\"url(#hatch)\"/>"
+                );
+            }
+            out.push('\n');
+        }
+    }
+    (label_width + g.cols * cell, LINE + g.rows * cell)
+}
+
+/// The tooltip of a cell: its elements, the count and the coalescing.
+fn tooltip(g: &Grid, r: usize, c: usize) -> String {
+    let v = g.cell(r, c);
+    let place = if g.row_step == 1 && g.col_step == 1 {
+        format!(
+            "[{}{}{c}]",
+            g.row_labels[r],
+            if g.row_labels[r].is_empty() { "" } else { "," }
+        )
+    } else {
+        format!(
+            "rows from [{}], columns {}..{}",
+            g.row_labels[r],
+            c * g.col_step,
+            (c + 1) * g.col_step - 1
+        )
+    };
+    let what = match (v.count, v.flagged) {
+        (0, _) => "not read".to_string(),
+        (n, true) => format!("{n} (uncoalesced)"),
+        (n, false) => format!("{n} (coalesced)"),
+    };
+    format!("{place}: {what}")
+}
+
+/// The legend: the two ramps and the colour of elements not read; returns its right edge.
+fn draw_legend(x: usize, y: usize, out: &mut String) -> usize {
+    let mut at = x;
+    for (name, colours, hatch) in [("coalesced", BLUE, false), ("uncoalesced", ORANGE, true)] {
+        for k in 1..=5u32 {
+            let _ = write!(
+                out,
+                "<rect x=\"{at}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{}\"/>",
+                y - 10,
+                ramp(colours, k, 5)
+            );
+            if hatch {
+                let _ = write!(
+                    out,
+                    "<rect x=\"{at}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"url(#hatch)\"/>",
+                    y - 10
+                );
+            }
+            at += 13;
+        }
+        let _ = writeln!(
+            out,
+            "<text x=\"{}\" y=\"{y}\">{name} (few to many)</text>",
+            at + 4
+        );
+        at += 24 + CHAR_WIDTH * (name.len() + 14);
+    }
+    let _ = writeln!(
+        out,
+        "<rect x=\"{at}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{NOT_READ}\" stroke=\"#cccccc\"/><text x=\"{}\" y=\"{y}\">not read</text>",
+        y - 10,
+        at + 17
+    );
+    at + 17 + CHAR_WIDTH * 8
+}
+
+/// The colour of `count` out of `max` on a ramp (a count of 1 is already visible).
+fn ramp((light, dark): ([u8; 3], [u8; 3]), count: u32, max: u32) -> String {
+    let t = 0.25 + 0.75 * f64::from(count.min(max)) / f64::from(max.max(1));
+    let mix = |i: usize| {
+        (f64::from(light[i]) + (f64::from(dark[i]) - f64::from(light[i])) * t).round() as u8
+    };
+    format!("#{:02x}{:02x}{:02x}", mix(0), mix(1), mix(2))
+}
+
+/// Escapes text for XML.
+fn xml(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}

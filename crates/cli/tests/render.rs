@@ -1,0 +1,198 @@
+//! `xla-indexing render`: the fusion graph as text, DOT and SVG, access heatmaps as text and
+//! SVG, and its usage errors.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn example() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/hlo/transpose_add.hlo")
+}
+
+fn render(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_xla-indexing"))
+        .arg("render")
+        .arg(example())
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn stdout(args: &[&str]) -> String {
+    let out = render(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.stderr.is_empty(), "no progress when stderr is a pipe");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// A picture meant for browsers fetches nothing and runs nothing.
+fn assert_self_contained(svg: &str) {
+    assert!(svg.contains("<svg"), "{svg}");
+    assert!(!svg.contains("<script"), "a script in {svg}");
+    assert!(!svg.contains("<!DOCTYPE"), "a DOCTYPE in {svg}");
+    assert!(!svg.contains("href=\"http"), "a link in {svg}");
+}
+
+#[test]
+fn fusion_graph_text_labels_every_edge() {
+    let text = stdout(&["--what", "fusion-graph"]);
+    assert!(text.contains("  fusion transpose_fusion (computation fused_transpose, kLoop)\n"));
+    assert!(text.contains("    transpose = transpose f32[32,16]{1,0}\n"));
+    assert!(text.contains(
+        "edge exp -> transpose (operand 0)\n  (d0, d1) -> (d1, d0), domain: d0 in [0, 31], d1 in [0, 15]\n"
+    ));
+    // Edges into a fusion carry the fusion's composed map.
+    assert!(text.contains(
+        "edge x -> p0 (operand 0)\n  (d0, d1) -> (d1, d0), domain: d0 in [0, 31], d1 in [0, 15]\n"
+    ));
+    assert!(text.contains(
+        "edge add -> q0 (operand 0)\n  (d0)[s0] -> (d0, s0), domain: d0 in [0, 31], s0 in [0, 15]\n"
+    ));
+}
+
+#[test]
+fn fusion_graph_dot_has_a_cluster_per_fusion() {
+    let dot = stdout(&["--what", "fusion-graph", "--format", "dot"]);
+    assert!(dot.starts_with("digraph \"transpose_add\" {"));
+    assert_eq!(dot.matches("subgraph cluster_").count(), 2);
+    assert!(dot.contains("label=\"fusion transpose_fusion, kLoop\\ncomputation fused_transpose\""));
+    assert!(dot.contains("(d0, d1) -> (d0 * 16 + d1)\\l  domain: d0 in [0, 31], d1 in [0, 15]\\l"));
+}
+
+#[test]
+fn fusion_graph_svg_through_graphviz() {
+    if Command::new("dot").arg("-V").output().is_err() {
+        eprintln!("skipped: Graphviz's dot is not installed");
+        return;
+    }
+    let svg = stdout(&["--what", "fusion-graph", "--format", "svg"]);
+    assert_self_contained(&svg);
+    assert!(svg.contains("fused_transpose"));
+}
+
+#[test]
+fn access_text_tells_coalesced_from_uncoalesced() {
+    let transposed = stdout(&[
+        "--what",
+        "access",
+        "--operand",
+        "0",
+        "--fusion",
+        "transpose_fusion",
+    ]);
+    assert!(
+        transposed.contains("map: (d0, d1) -> (d1, d0), domain: d0 in [0, 31], d1 in [0, 15]\n")
+    );
+    assert!(transposed.contains("uncoalesced: 512 of 512 output elements"));
+    assert!(transposed.contains("\n 0  aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n"));
+    let flat = stdout(&[
+        "--what",
+        "access",
+        "--operand",
+        "1",
+        "--fusion",
+        "fused_transpose",
+    ]);
+    assert!(flat.contains("uncoalesced: 0 of 512 output elements"));
+    assert!(flat.contains("(each cell: 1x8 elements, their largest count)"));
+    assert!(
+        flat.contains("\n  1111111111111111111111111111111111111111111111111111111111111111\n")
+    );
+    let reduce = stdout(&[
+        "--what",
+        "access",
+        "--operand",
+        "0",
+        "--fusion",
+        "reduce_fusion",
+    ]);
+    assert!(reduce.contains("read: 512 of 512 input elements"));
+    // Each of the 32 outputs reads 16 elements: more than 9, uncoalesced.
+    assert!(
+        reduce.contains("\n  ################################\n"),
+        "{reduce}"
+    );
+}
+
+#[test]
+fn access_svg_is_self_contained() {
+    let svg = stdout(&[
+        "--what",
+        "access",
+        "--operand",
+        "0",
+        "--fusion",
+        "transpose_fusion",
+        "--format",
+        "svg",
+    ]);
+    assert_self_contained(&svg);
+    assert!(svg.contains("<title>[0,0]: 1 (uncoalesced)</title>"));
+    assert!(svg.contains("fill=\"url(#hatch)\""));
+}
+
+#[test]
+fn picture_goes_to_the_output_file() {
+    let path = std::env::temp_dir().join(format!("render-{}.dot", std::process::id()));
+    let out = render(&[
+        "--what",
+        "fusion-graph",
+        "--format",
+        "dot",
+        "-o",
+        path.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    assert!(out.stdout.is_empty());
+    let written = std::fs::read_to_string(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert!(written.starts_with("digraph"));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for (args, message) in [
+        (&["--what", "access"][..], "--operand"),
+        (
+            &["--what", "access", "--operand", "0"][..],
+            "pick one with --fusion",
+        ),
+        (
+            &["--what", "access", "--operand", "0", "--fusion", "nope"][..],
+            "no fusion or computation named 'nope'",
+        ),
+        (
+            &[
+                "--what",
+                "access",
+                "--operand",
+                "7",
+                "--fusion",
+                "reduce_fusion",
+            ][..],
+            "no operand 7",
+        ),
+        (
+            &[
+                "--what",
+                "access",
+                "--operand",
+                "0",
+                "--fusion",
+                "reduce_fusion",
+                "--format",
+                "dot",
+            ][..],
+            "not dot",
+        ),
+    ] {
+        let out = render(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty());
+    }
+}
