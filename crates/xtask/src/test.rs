@@ -70,7 +70,7 @@ pub fn test(root: &Path) -> Result<bool> {
 
     let (status, lines) = run::tee(
         Command::new(&cargo)
-            .args(["test", "--workspace"])
+            .args(["test", "--workspace", "--no-fail-fast"])
             .env("PTXAS", &tools.ptxas)
             .current_dir(root),
     )?;
