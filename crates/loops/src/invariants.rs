@@ -22,7 +22,7 @@ pub fn tc_text_is_handled(data: &[u8]) {
 }
 
 /// Schedule text: parsing and bound inference never panic, errors point inside the text, and a
-/// report prints as text and JSON.
+/// report prints as text, JSON and MLIR (or says why it has no MLIR form).
 pub fn sched_text_is_handled(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
@@ -31,6 +31,9 @@ pub fn sched_text_is_handled(data: &[u8]) {
         Ok(report) => {
             report.to_text();
             report.to_json();
+            if let Err(e) = report.to_mlir() {
+                check_location(text, &e);
+            }
         }
         Err(e) => check_location(text, &e),
     }

@@ -8,36 +8,161 @@ use xla_indexing_core::Expr;
 use xla_indexing_core::print::Names;
 
 use crate::sched::bound::{Bounds, StageBounds};
-use crate::sched::graph::{Schedule, StageId, Val};
+use crate::sched::graph::{IvId, Schedule, StageId, Val};
 use crate::symbolic::{Bound, expr_to_string};
+
+/// What a walk of the loop nest meets, in program order. Realize blocks nest: a stage's block
+/// holds its produce block, then the blocks of the stages after it at the same place.
+pub trait NestSink {
+    fn realize_begin(&mut self, s: StageId);
+    fn realize_end(&mut self, s: StageId);
+    fn produce_begin(&mut self, s: StageId);
+    fn produce_end(&mut self, s: StageId);
+    /// The loop of leaf variable `leaf` of stage `s`.
+    fn loop_begin(&mut self, s: StageId, leaf: IvId);
+    fn loop_end(&mut self, s: StageId, leaf: IvId);
+    /// A reduction's target set to the identity, before its first reduction loop.
+    fn reduce_init(&mut self, s: StageId);
+    /// Stage `s`'s statement, inside all its loops.
+    fn statement(&mut self, s: StageId);
+}
+
+/// Walks the whole program's loop nest: the stages that are not computed at another stage,
+/// then, inside each loop, the stages attached to it.
+pub fn walk(sched: &Schedule, bounds: &Bounds, sink: &mut dyn NestSink) {
+    let top: Vec<StageId> = (0..sched.stages.len())
+        .filter(|s| sched.stages[*s].attach.is_none() && bounds.stages[*s].is_some())
+        .collect();
+    Walker { sched, sink }.stages(&top, None);
+}
+
+struct Walker<'a, 's> {
+    sched: &'a Schedule,
+    sink: &'s mut dyn NestSink,
+}
+
+impl Walker<'_, '_> {
+    /// Each stage of `list` in turn, nested, then the loops of `rest` (stage, first leaf).
+    fn stages(&mut self, list: &[StageId], rest: Option<(StageId, usize)>) {
+        let Some((&s, tail)) = list.split_first() else {
+            if let Some((s, k)) = rest {
+                self.loops(s, k);
+            }
+            return;
+        };
+        self.sink.realize_begin(s);
+        self.sink.produce_begin(s);
+        self.loops(s, 0);
+        self.sink.produce_end(s);
+        self.stages(tail, rest);
+        self.sink.realize_end(s);
+    }
+
+    /// The loops of stage `s` from leaf `k` inwards, then its statement.
+    fn loops(&mut self, s: StageId, k: usize) {
+        let stage = &self.sched.stages[s];
+        let Some(&leaf) = stage.leaves.get(k) else {
+            self.sink.statement(s);
+            return;
+        };
+        let first_reduce = stage
+            .leaves
+            .iter()
+            .position(|l| self.sched.itervars[*l].reduce);
+        if stage.body.as_ref().is_some_and(|b| b.reduce.is_some()) && first_reduce == Some(k) {
+            self.sink.reduce_init(s);
+        }
+        self.sink.loop_begin(s, leaf);
+        let attached: Vec<StageId> = (0..self.sched.stages.len())
+            .filter(|x| self.sched.stages[*x].attach == Some((s, leaf)))
+            .collect();
+        self.stages(&attached, Some((s, k + 1)));
+        self.sink.loop_end(s, leaf);
+    }
+}
 
 /// Prints the whole program's loop nest.
 pub fn loop_nest(sched: &Schedule, bounds: &Bounds) -> String {
     let names = sched.iv_names();
-    let p = Printer {
+    let mut p = Printer {
         sched,
         bounds,
         names: Names {
             dims: &names,
             syms: &[],
         },
+        out: String::new(),
+        depth: 0,
     };
-    let mut out = String::new();
-    let top: Vec<StageId> = (0..sched.stages.len())
-        .filter(|s| sched.stages[*s].attach.is_none() && bounds.stages[*s].is_some())
-        .collect();
-    p.stages(&top, &mut out, 0, &mut |_, _| {});
-    out
+    walk(sched, bounds, &mut p);
+    p.out
 }
 
+/// The text sink: TVM's IR as the seed prints it.
 struct Printer<'a> {
     sched: &'a Schedule,
     bounds: &'a Bounds,
     names: Names<'a>,
+    out: String,
+    depth: usize,
 }
 
-fn indent(out: &mut String, depth: usize) {
-    out.push_str(&"  ".repeat(depth));
+impl NestSink for Printer<'_> {
+    fn realize_begin(&mut self, s: StageId) {
+        let region: Vec<String> = self
+            .b(s)
+            .realize(self.sched, s)
+            .map(|(lo, ext)| format!("[{}, {}]", self.expr(lo), self.bound(ext)))
+            .collect();
+        let line = format!(
+            "realize {}({}) {{",
+            self.sched.stages[s].name,
+            region.join(", ")
+        );
+        self.open(&line);
+    }
+
+    fn realize_end(&mut self, _: StageId) {
+        self.close();
+    }
+
+    fn produce_begin(&mut self, s: StageId) {
+        let line = format!("produce {} {{", self.sched.stages[s].name);
+        self.open(&line);
+    }
+
+    fn produce_end(&mut self, _: StageId) {
+        self.close();
+    }
+
+    fn loop_begin(&mut self, s: StageId, leaf: IvId) {
+        let ext = &self.b(s).ranges[&leaf].1;
+        let line = format!(
+            "for ({}, 0, {}) {{",
+            self.sched.itervars[leaf].name,
+            self.bound(ext)
+        );
+        self.open(&line);
+    }
+
+    fn loop_end(&mut self, _: StageId, _: IvId) {
+        self.close();
+    }
+
+    fn reduce_init(&mut self, s: StageId) {
+        let op = self.sched.stages[s]
+            .body
+            .as_ref()
+            .and_then(|b| b.reduce)
+            .unwrap_or("sum");
+        let line = format!("{} = {}", self.store_target(s), identity(op));
+        self.line(&line);
+    }
+
+    fn statement(&mut self, s: StageId) {
+        let line = self.statement_text(s);
+        self.line(&line);
+    }
 }
 
 impl Printer<'_> {
@@ -55,72 +180,18 @@ impl Printer<'_> {
         b.display(&self.names).to_string()
     }
 
-    /// `realize S(...) { produce S {...} <rest> }` for each stage in turn, nested, with `rest`
-    /// innermost.
-    fn stages(
-        &self,
-        list: &[StageId],
-        out: &mut String,
-        depth: usize,
-        rest: &mut dyn FnMut(&mut String, usize),
-    ) {
-        let Some((&s, tail)) = list.split_first() else {
-            rest(out, depth);
-            return;
-        };
-        let stage = &self.sched.stages[s];
-        let region: Vec<String> = self
-            .b(s)
-            .realize(self.sched, s)
-            .map(|(lo, ext)| format!("[{}, {}]", self.expr(lo), self.bound(ext)))
-            .collect();
-        indent(out, depth);
-        let _ = writeln!(out, "realize {}({}) {{", stage.name, region.join(", "));
-        indent(out, depth + 1);
-        let _ = writeln!(out, "produce {} {{", stage.name);
-        self.loops(s, 0, out, depth + 2);
-        indent(out, depth + 1);
-        out.push_str("}\n");
-        self.stages(tail, out, depth + 1, rest);
-        indent(out, depth);
-        out.push_str("}\n");
+    fn line(&mut self, text: &str) {
+        let _ = writeln!(self.out, "{}{text}", "  ".repeat(self.depth));
     }
 
-    /// The loops of stage `s` from leaf `k` inwards, then its statement.
-    fn loops(&self, s: StageId, k: usize, out: &mut String, depth: usize) {
-        let stage = &self.sched.stages[s];
-        let body = stage.body.as_ref().expect("compute stage");
-        let Some(&leaf) = stage.leaves.get(k) else {
-            indent(out, depth);
-            let _ = writeln!(out, "{}", self.statement(s));
-            return;
-        };
-        let first_reduce = stage
-            .leaves
-            .iter()
-            .position(|l| self.sched.itervars[*l].reduce);
-        if let (Some(op), Some(first)) = (body.reduce, first_reduce)
-            && first == k
-        {
-            indent(out, depth);
-            let _ = writeln!(out, "{} = {}", self.store_target(s), identity(op));
-        }
-        let ext = &self.b(s).ranges[&leaf].1;
-        indent(out, depth);
-        let _ = writeln!(
-            out,
-            "for ({}, 0, {}) {{",
-            self.sched.itervars[leaf].name,
-            self.bound(ext)
-        );
-        let attached: Vec<StageId> = (0..self.sched.stages.len())
-            .filter(|x| self.sched.stages[*x].attach == Some((s, leaf)))
-            .collect();
-        self.stages(&attached, out, depth + 1, &mut |out, d| {
-            self.loops(s, k + 1, out, d)
-        });
-        indent(out, depth);
-        out.push_str("}\n");
+    fn open(&mut self, text: &str) {
+        self.line(text);
+        self.depth += 1;
+    }
+
+    fn close(&mut self) {
+        self.depth -= 1;
+        self.line("}");
     }
 
     fn store_target(&self, s: StageId) -> String {
@@ -133,7 +204,7 @@ impl Printer<'_> {
         format!("{}({})", self.sched.stages[s].name, idx.join(", "))
     }
 
-    fn statement(&self, s: StageId) -> String {
+    fn statement_text(&self, s: StageId) -> String {
         let body = self.sched.stages[s].body.as_ref().expect("compute stage");
         let target = self.store_target(s);
         let value = self.value(s, &body.value, false);

@@ -18,6 +18,7 @@ pub mod ast;
 pub mod bound;
 pub mod graph;
 pub mod lower;
+pub mod mlir;
 pub mod parser;
 pub mod report;
 

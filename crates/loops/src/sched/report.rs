@@ -107,6 +107,11 @@ impl BoundsReport {
         json!({ "stages": stages })
     }
 
+    /// The lowered loop nest as an MLIR function of `affine.for` loops (see [`crate::sched::mlir`]).
+    pub fn to_mlir(&self) -> Result<String, crate::error::LoopsError> {
+        crate::sched::mlir::loop_nest_mlir(&self.schedule, &self.bounds)
+    }
+
     /// Itervar ranges and realized regions per stage, then the loop nest.
     pub fn to_text(&self) -> String {
         let mut out = String::new();

@@ -1,0 +1,136 @@
+//! `BoundsReport::to_mlir`: the lowered loop nest as MLIR text, checked line by line and, where
+//! `/usr/lib/llvm-22/bin/mlir-opt` exists (here and in CI), verified by it.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use xla_indexing_loops::sched;
+
+const MLIR_OPT: &str = "/usr/lib/llvm-22/bin/mlir-opt";
+
+fn mlir(text: &str) -> String {
+    let report = sched::infer_bounds(&sched::parse(text).expect("parses")).expect("infers");
+    let mlir = report.to_mlir().expect("lowers");
+    verify(&mlir);
+    mlir
+}
+
+/// Runs mlir-opt on the text, with the affine dialect lowered too, and fails on any error.
+fn verify(mlir: &str) {
+    if !Path::new(MLIR_OPT).exists() {
+        eprintln!("skipped: {MLIR_OPT} is not installed");
+        return;
+    }
+    let mut child = Command::new(MLIR_OPT)
+        .arg("--lower-affine")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(mlir.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "mlir-opt rejects\n{mlir}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn assert_lines(mlir: &str, lines: &[&str]) {
+    for line in lines {
+        assert!(
+            mlir.lines().any(|l| l.trim() == *line),
+            "no line `{line}` in\n{mlir}"
+        );
+    }
+}
+
+#[test]
+fn example_schedules_verify() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/sched");
+    let mut count = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        mlir(&std::fs::read_to_string(entry.unwrap().path()).unwrap());
+        count += 1;
+    }
+    assert!(count >= 4);
+}
+
+#[test]
+fn fuse_then_split_allocates_one_row() {
+    let m = mlir(include_str!("../../../examples/sched/fuse_split.sched"));
+    assert!(m.starts_with("func.func @C(%A: memref<4x4xf32>, %C: memref<4x4xf32>) {\n"));
+    assert_lines(
+        &m,
+        &[
+            "affine.for %ci.cj.fused.outer = 0 to 4 {",
+            "%B = memref.alloc() : memref<1x4xf32>",
+            "%0 = affine.load %A[%bi + %ci.cj.fused.outer, %bj] : memref<4x4xf32>",
+            "affine.store %2, %B[%bi, %bj] : memref<1x4xf32>",
+            "memref.dealloc %B : memref<1x4xf32>",
+        ],
+    );
+}
+
+#[test]
+fn uneven_splits_bound_loops_by_min_and_guard_statements() {
+    let m = mlir(include_str!("../../../examples/sched/fuse_split_3.sched"));
+    assert_lines(
+        &m,
+        &[
+            "%B = memref.alloc() : memref<2x4xf32>",
+            "affine.for %bi = 0 to min affine_map<(d0) -> (-((d0 * 3) floordiv 4) + 4, -((d0 * 3) floordiv 4) + (d0 * 3 + 2) floordiv 4 + 1)>(%ci.cj.fused.outer) {",
+        ],
+    );
+    assert!(m.contains("affine.if affine_set<(d0, d1) : ("), "{m}");
+}
+
+#[test]
+fn reductions_start_from_their_identity() {
+    let m = mlir(
+        "A = placeholder((8, 6), name='A')\n\
+         k = reduce_axis((0, 6), name='k')\n\
+         B = compute((8,), lambda i: max(A[i, k] * 2, axis=k), name='B')\n\
+         C = compute((8,), lambda c: B[c] + 1, name='C')\n\
+         s = create_schedule(C)\n\
+         o, n = s[C].split(C.op.axis[0], nparts=3)\n\
+         s[B].compute_at(s[C], o)\n",
+    );
+    assert_lines(
+        &m,
+        &[
+            "%B = memref.alloc() : memref<3xf32>",
+            "%0 = arith.constant 0xFF800000 : f32",
+            "affine.for %k = 0 to 6 {",
+        ],
+    );
+    assert!(m.contains("= arith.maximumf %"), "{m}");
+}
+
+#[test]
+fn same_names_in_two_stages_stay_apart() {
+    let m = mlir(
+        "C = tvm.compute((5, 16), lambda i, j : tvm.const(5, \"int32\"), name='C')\n\
+         D = tvm.compute((5, 16), lambda i, j : C[i, j]*2 - i // 2 + max(C[i, j], -C[i, j]) % 3, name='D')\n\
+         s = tvm.create_schedule(D.op)\n\
+         s[C].compute_at(s[D], D.op.axis[1])\n",
+    );
+    assert_lines(
+        &m,
+        &[
+            "affine.for %i_1 = 0 to 5 {",
+            "%C = memref.alloc() : memref<1x1xf32>",
+            "affine.store %0, %C[%i, %j] : memref<1x1xf32>",
+        ],
+    );
+    for op in ["arith.negf", "arith.maximumf", "arith.remf", "arith.sitofp"] {
+        assert!(m.contains(op), "no {op} in\n{m}");
+    }
+}
