@@ -43,6 +43,23 @@ config.substitutions.append(
 )
 config.substitutions.append(("%python", sys.executable))
 
+# Execution checks: mlir-runner with the C runner utilities (printI64, printNewline).
+runner_utils = os.path.join(os.path.dirname(llvm_bin), "lib", "libmlir_c_runner_utils.so")
+if os.path.isfile(os.path.join(llvm_bin, "mlir-runner")) and os.path.isfile(runner_utils):
+    config.available_features.add("mlir-runner")
+    config.substitutions.append(
+        (
+            "%run",
+            f"mlir-runner -e main -entry-point-result=void -shared-libs={runner_utils}",
+        )
+    )
+    config.substitutions.append(
+        (
+            "%to_llvm",
+            "--pass-pipeline='builtin.module(lower-affine, convert-scf-to-cf, convert-to-llvm, reconcile-unrealized-casts)'",
+        )
+    )
+
 ptxas = param("ptxas")
 if ptxas:
     ptxas = os.path.abspath(ptxas)

@@ -1,7 +1,7 @@
 //! Builds the C++ side of the `xla_indexing` dialect and provides the MLIR C API archive.
 //!
-//! * `dialect/` is built with CMake (Ninja, Release) into the static, position-independent
-//!   `libXlaIndexing.a`, linked into this crate. Its attribute hooks call back into this crate's
+//! * `dialect/` is built with CMake (Ninja, Release, LLVM 22's clang) into the static,
+//!   position-independent `libXlaIndexing.a`, linked into this crate. Its attribute hooks call back into this crate's
 //!   `extern "C"` functions, and its C++ resolves against Debian's `libMLIR.so`, the one copy
 //!   of MLIR that `mlir-opt` also uses.
 //! * Debian's `libmlir-22-dev` ships the C API only as static `libMLIRCAPI*.a` archives and no
@@ -51,7 +51,21 @@ fn build_dialect(root: &Path, prefix: &Path) -> Result<()> {
     ] {
         println!("cargo:rerun-if-changed={}", root.join(watched).display());
     }
+    // libMLIR.so is built by clang, and MLIR identifies op traits (`IsTerminator`, ...) by the
+    // compiler's spelling of a type name: a trait of an op compiled by GCC is invisible to
+    // libMLIR. The dialect is compiled by the clang of the same LLVM.
+    let clang = prefix.join("bin/clang");
+    let clangxx = prefix.join("bin/clang++");
+    if !clangxx.exists() {
+        return Err(format!(
+            "{} is missing: install clang-22 (`cargo xtask setup` does)",
+            clangxx.display()
+        )
+        .into());
+    }
     let out = cmake::Config::new(&source)
+        .define("CMAKE_C_COMPILER", &clang)
+        .define("CMAKE_CXX_COMPILER", &clangxx)
         .define("MLIR_DIR", prefix.join("lib/cmake/mlir"))
         .generator("Ninja")
         .profile("Release")

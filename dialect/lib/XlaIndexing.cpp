@@ -187,6 +187,160 @@ LogicalResult ApplyIndexingOp::verify() {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// LoopOp
+//===----------------------------------------------------------------------===//
+
+// (%d0, ...)[%s0, ...] -> (%r0, ...) in #map iter_args(%a = %init, ...) -> (types) {body} attrs
+ParseResult LoopOp::parse(OpAsmParser &parser, OperationState &result) {
+  Builder &builder = parser.getBuilder();
+  Type index = builder.getIndexType();
+  SmallVector<OpAsmParser::UnresolvedOperand> dims, inits;
+  SmallVector<OpAsmParser::Argument> rangeVars, mapResults, iterArgs;
+  if (parser.parseOperandList(dims, OpAsmParser::Delimiter::Paren) ||
+      parser.parseArgumentList(rangeVars, OpAsmParser::Delimiter::OptionalSquare) ||
+      parser.parseArrow() || parser.parseArgumentList(mapResults, OpAsmParser::Delimiter::Paren))
+    return failure();
+  IndexingMapAttr map;
+  if (parser.parseKeyword("in") ||
+      parser.parseCustomAttributeWithFallback(map, Type(), "indexing_map", result.attributes))
+    return failure();
+  if (succeeded(parser.parseOptionalKeyword("iter_args"))) {
+    if (parser.parseAssignmentList(iterArgs, inits) || parser.parseArrowTypeList(result.types))
+      return failure();
+    if (result.types.size() != iterArgs.size())
+      return parser.emitError(parser.getCurrentLocation())
+             << "expected " << iterArgs.size() << " types (one per iter arg), got "
+             << result.types.size();
+  }
+  SmallVector<OpAsmParser::Argument> arguments;
+  for (OpAsmParser::Argument &argument : rangeVars) {
+    argument.type = index;
+    arguments.push_back(argument);
+  }
+  for (OpAsmParser::Argument &argument : mapResults) {
+    argument.type = index;
+    arguments.push_back(argument);
+  }
+  for (auto [argument, type] : llvm::zip(iterArgs, result.types)) {
+    argument.type = type;
+    arguments.push_back(argument);
+  }
+  if (parser.resolveOperands(dims, index, result.operands) ||
+      parser.resolveOperands(inits, result.types, parser.getCurrentLocation(), result.operands))
+    return failure();
+  result.addAttribute(LoopOp::getOperandSegmentSizeAttr(),
+                      builder.getDenseI32ArrayAttr(
+                          {static_cast<int32_t>(dims.size()), static_cast<int32_t>(inits.size())}));
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body, arguments) || parser.parseOptionalAttrDict(result.attributes))
+    return failure();
+  return success();
+}
+
+void LoopOp::print(OpAsmPrinter &printer) {
+  printer << " (" << getDims() << ")";
+  IndexingMapAttr map = getIndexingMap();
+  Region &body = getBody();
+  if (body.empty() || body.getNumArguments() != map.getNumRangeVars() + map.getNumResults() +
+                                                     getInits().size()) {
+    // Only an op that fails verification gets here: print what it has.
+    printer << " in " << map;
+    printer.printOptionalAttrDict((*this)->getAttrs(), {"indexing_map", "operandSegmentSizes"});
+    printer << " ";
+    printer.printRegion(body);
+    return;
+  }
+  Block::BlockArgListType arguments = body.getArguments();
+  auto printArguments = [&](Block::BlockArgListType list) {
+    llvm::interleaveComma(list, printer, [&](BlockArgument a) { printer.printOperand(a); });
+  };
+  if (map.getNumRangeVars() != 0) {
+    printer << "[";
+    printArguments(arguments.take_front(map.getNumRangeVars()));
+    printer << "]";
+  }
+  printer << " -> (";
+  printArguments(arguments.slice(map.getNumRangeVars(), map.getNumResults()));
+  printer << ") in ";
+  printer.printAttribute(map);
+  if (!getInits().empty()) {
+    printer << " iter_args(";
+    auto iterArgs = arguments.take_back(getInits().size());
+    llvm::interleaveComma(llvm::zip(iterArgs, getInits()), printer, [&](auto pair) {
+      printer << std::get<0>(pair) << " = " << std::get<1>(pair);
+    });
+    printer << ") -> (" << getResultTypes() << ")";
+  }
+  printer << " ";
+  printer.printRegion(body, /*printEntryBlockArgs=*/false);
+  printer.printOptionalAttrDict((*this)->getAttrs(), {"indexing_map", "operandSegmentSizes"});
+}
+
+LogicalResult LoopOp::verifyRegions() {
+  IndexingMapAttr map = getIndexingMap();
+  if (getDims().size() != map.getNumDims())
+    return emitOpError("expected ") << map.getNumDims() << " dim operands, got "
+                                    << getDims().size();
+  if (map.getNumRuntimeVars() != 0)
+    return emitOpError("does not support runtime variables, but its map has ")
+           << map.getNumRuntimeVars();
+  if (getResults().size() != getInits().size())
+    return emitOpError("expected ") << getInits().size() << " results (one per iter arg), got "
+                                    << getResults().size();
+  for (auto [i, types] : llvm::enumerate(llvm::zip(getResultTypes(), getInits().getTypes())))
+    if (std::get<0>(types) != std::get<1>(types))
+      return emitOpError("result #") << i << " has type " << std::get<0>(types)
+                                     << ", but its init has type " << std::get<1>(types);
+  Block &body = getBody().front();
+  unsigned expected = map.getNumRangeVars() + map.getNumResults() + getInits().size();
+  if (body.getNumArguments() != expected)
+    return emitOpError("expected ") << expected << " body arguments (" << map.getNumRangeVars()
+                                    << " range vars, " << map.getNumResults() << " map results, "
+                                    << getInits().size() << " iter args), got "
+                                    << body.getNumArguments();
+  for (auto [i, argument] : llvm::enumerate(body.getArguments())) {
+    Type want = i < map.getNumRangeVars() + map.getNumResults()
+                    ? IndexType::get(getContext())
+                    : getInits()[i - map.getNumRangeVars() - map.getNumResults()].getType();
+    if (argument.getType() != want)
+      return emitOpError("body argument #") << i << " has type " << argument.getType()
+                                            << ", expected " << want;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// FusionOp and YieldOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult FusionOp::verifyRegions() {
+  Block &body = getBody().front();
+  if (body.getNumArguments() != getInputs().size())
+    return emitOpError("expected ") << getInputs().size()
+                                    << " body arguments (one per input), got "
+                                    << body.getNumArguments();
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(body.getArgumentTypes(), getInputs().getTypes())))
+    if (std::get<0>(pair) != std::get<1>(pair))
+      return emitOpError("body argument #") << i << " has type " << std::get<0>(pair)
+                                            << ", but input #" << i << " has type "
+                                            << std::get<1>(pair);
+  return success();
+}
+
+LogicalResult YieldOp::verify() {
+  Operation *parent = (*this)->getParentOp();
+  if (getValues().size() != parent->getNumResults())
+    return emitOpError("gives ") << getValues().size() << " values, but its parent has "
+                                 << parent->getNumResults() << " results";
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(getValues().getTypes(), parent->getResultTypes())))
+    if (std::get<0>(pair) != std::get<1>(pair))
+      return emitOpError("value #") << i << " has type " << std::get<0>(pair)
+                                    << ", but the parent's result #" << i << " has type "
+                                    << std::get<1>(pair);
+  return success();
+}
+
 #define GET_ATTRDEF_CLASSES
 #include "XlaIndexing/XlaIndexingAttrs.cpp.inc"
 

@@ -8,14 +8,16 @@
 //!
 //! Both entry points live in one object on purpose: two plugins would each carry their own
 //! copy of the dialect's TypeIDs, and patterns of one would silently match nothing of the other.
-//! Everything links Debian's `libMLIR.so`, the copy `mlir-opt` itself uses.
+//! Everything links Debian's `libMLIR.so`, the copy `mlir-opt` itself uses. The passes are
+//! registered by `xla_indexing_mlir::passes::register_passes` (a generic C++ pass of `dialect/`
+//! whose body and options come from Rust).
 
 use std::{
     ffi::{c_char, c_void},
     panic::{AssertUnwindSafe, catch_unwind},
 };
 
-use mlir_sys::{MlirDialectRegistry, MlirPass, mlirDialectHandleInsertDialect};
+use mlir_sys::{MlirDialectRegistry, mlirDialectHandleInsertDialect};
 use xla_indexing_mlir::passes;
 
 /// `MLIR_PLUGIN_API_VERSION` of LLVM 22 (`mlir/Tools/Plugins/{Dialect,Pass}Plugin.h`).
@@ -70,29 +72,8 @@ pub extern "C" fn mlirGetDialectPluginInfo() -> DialectPluginLibraryInfo {
     }
 }
 
-unsafe extern "C" {
-    /// `cpp/register_pass.cpp`: registers the pass that `factory` makes in MLIR's registry.
-    fn xlaIndexingRegisterPass(factory: extern "C" fn() -> MlirPass);
-}
-
-/// Makes a pass for MLIR's registry. There is no way to report an error from here, so a panic
-/// (which would be a bug in pass construction) ends the process with a message.
-extern "C" fn create_simplify_pass() -> MlirPass {
-    match catch_unwind(passes::create_simplify_pass) {
-        Ok(pass) => pass.to_raw(),
-        Err(_) => {
-            eprintln!("xla-indexing plugin: creating xla-indexing-simplify panicked");
-            std::process::abort()
-        }
-    }
-}
-
 extern "C" fn register_passes() {
-    guarded("the passes", || {
-        // SAFETY: the factory returns passes made by mlirCreateExternalPass, which the registry
-        // owns.
-        unsafe { xlaIndexingRegisterPass(create_simplify_pass) };
-    });
+    guarded("the passes", passes::register_passes);
 }
 
 /// Entry point of `mlir-opt --load-pass-plugin`.

@@ -14,7 +14,9 @@ use crate::run;
 
 /// The Debian packages of the build recipe (DESIGN.md §3), the one list of the project.
 /// `llvm-22-tools` has `lit` and `FileCheck`; `libclang1-22` and `libclang-common-22-dev` are
-/// what bindgen (mlir-sys) needs; `libzstd-dev` is linked by tblgen.
+/// what bindgen (mlir-sys) needs; `libzstd-dev` is linked by tblgen; `clang-22` compiles the
+/// dialect's C++ (it must be the compiler that built `libMLIR.so`: MLIR names trait TypeIDs by
+/// the compiler's spelling of a type, which differs between GCC and clang).
 pub const DEBIAN_PACKAGES: &[&str] = &[
     "llvm-22-dev",
     "libmlir-22-dev",
@@ -22,6 +24,7 @@ pub const DEBIAN_PACKAGES: &[&str] = &[
     "llvm-22-tools",
     "libclang1-22",
     "libclang-common-22-dev",
+    "clang-22",
     "libzstd-dev",
     "libpolly-22-dev",
     "cmake",

@@ -1,7 +1,8 @@
 //===- XlaIndexing.h - the xla_indexing dialect -----------------*- C++ -*-===//
 //
 // Declarations generated from XlaIndexing.td: the dialect, the
-// #xla_indexing.map attribute and the xla_indexing.apply_indexing op.
+// #xla_indexing.map attribute and the ops apply_indexing, loop, fusion and
+// yield.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +13,8 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "XlaIndexing/XlaIndexingDialect.h.inc"

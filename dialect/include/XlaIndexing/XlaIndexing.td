@@ -13,6 +13,7 @@
 
 include "mlir/IR/OpBase.td"
 include "mlir/IR/AttrTypeBase.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def XlaIndexing_Dialect : Dialect {
@@ -93,6 +94,97 @@ def XlaIndexing_ApplyIndexingOp : XlaIndexing_Op<"apply_indexing", [Pure]> {
   let assemblyFormat = [{
     qualified($indexing_map) `(` $operands `)` attr-dict (`:` type($results)^)?
   }];
+  let hasVerifier = 1;
+}
+
+def XlaIndexing_LoopOp : XlaIndexing_Op<"loop", [
+    AttrSizedOperandSegments, RecursiveMemoryEffects, SingleBlock]> {
+  let summary = "runs its body for every point of an indexing map's domain";
+  let description = [{
+    Iterates the range variables of `indexing_map` over their bounds, in
+    order (the first outermost), for the given values of the map's dimension
+    variables (the `dims` operands), and runs the body for every point that
+    satisfies the map's constraints. The body's arguments are the range
+    variables, then the map's results at that point, then the loop-carried
+    values, which start as `inits`; the body yields their next values, and the
+    op returns their last ones. Maps with runtime variables are not allowed.
+
+    Example: sum the 4 elements of each row of a 16x4 tensor that `%i`
+    selects, skipping odd columns.
+
+    ```mlir
+    %sum = xla_indexing.loop (%i)[%j] -> (%r0, %r1)
+        in #xla_indexing.map<"(d0)[s0] -> (d0, s0), domain: d0 in [0, 15], "
+                             "s0 in [0, 3], s0 mod 2 in [0, 0]">
+        iter_args(%acc = %zero) -> (f32) {
+      %x = tensor.extract %t[%r0, %r1] : tensor<16x4xf32>
+      %next = arith.addf %acc, %x : f32
+      xla_indexing.yield %next : f32
+    }
+    ```
+  }];
+  let arguments = (ins
+    Variadic<Index>:$dims,
+    Variadic<AnyType>:$inits,
+    XlaIndexing_IndexingMapAttr:$indexing_map);
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasRegionVerifier = 1;
+}
+
+def XlaIndexing_FusionOp : XlaIndexing_Op<"fusion", [
+    IsolatedFromAbove, SingleBlock]> {
+  let summary = "a fused computation: a region of tensor ops";
+  let description = [{
+    A fused computation, as XLA's `fusion` instruction calls one: the body's
+    arguments are the fusion's parameters (one per input, of the same type),
+    the body holds tensor ops (StableHLO-like ops in generic form, which
+    `xla-indexing import` writes from HLO text), and `xla_indexing.yield`
+    gives the results. `name` is the fused computation's name and `kind` the
+    fusion kind, as HLO writes them. The body does not see values from
+    outside (the op is isolated from above).
+
+    Example:
+
+    ```mlir
+    %r = xla_indexing.fusion (%a) {name = "fused_computation", kind = "kLoop"}
+        : (tensor<10x20xf32>) -> tensor<20x10xf32> {
+    ^bb0(%p0: tensor<10x20xf32>):
+      %t = "stablehlo.transpose"(%p0) <{permutation = array<i64: 1, 0>}>
+          : (tensor<10x20xf32>) -> tensor<20x10xf32>
+      xla_indexing.yield %t : tensor<20x10xf32>
+    }
+    ```
+  }];
+  let arguments = (ins
+    Variadic<AnyType>:$inputs,
+    OptionalAttr<StrAttr>:$name,
+    OptionalAttr<StrAttr>:$kind);
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    `(` $inputs `)` attr-dict `:` functional-type($inputs, $results) $body
+  }];
+  let hasRegionVerifier = 1;
+}
+
+def XlaIndexing_YieldOp : XlaIndexing_Op<"yield", [
+    Pure, ReturnLike, Terminator, ParentOneOf<["LoopOp", "FusionOp"]>]> {
+  let summary = "gives the values of an xla_indexing.loop or fusion body";
+  let description = [{
+    Ends the body of `xla_indexing.loop` (the next values of the loop-carried
+    values) or `xla_indexing.fusion` (the fusion's results). The values must
+    match the parent's result types.
+
+    Example:
+
+    ```mlir
+    xla_indexing.yield %next : f32
+    ```
+  }];
+  let arguments = (ins Variadic<AnyType>:$values);
+  let assemblyFormat = [{ ($values^ `:` type($values))? attr-dict }];
   let hasVerifier = 1;
 }
 

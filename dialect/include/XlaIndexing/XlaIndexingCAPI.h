@@ -8,7 +8,12 @@
 #define XLA_INDEXING_CAPI_H
 
 #include "mlir-c/IR.h"
+#include "mlir-c/Pass.h"
 #include "mlir-c/Support.h"
+
+#include "XlaIndexing/XlaIndexingRust.h"
+
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -26,6 +31,49 @@ MLIR_CAPI_EXPORTED bool mlirAttributeIsAXlaIndexingMap(MlirAttribute attr);
 
 /* Returns the canonical text of an #xla_indexing.map; owned by the context. */
 MLIR_CAPI_EXPORTED MlirStringRef mlirXlaIndexingMapAttrGetText(MlirAttribute attr);
+
+/* Returns whether `op` is an xla_indexing.apply_indexing, .loop or .fusion. */
+MLIR_CAPI_EXPORTED bool mlirOperationIsAXlaIndexingApplyIndexingOp(MlirOperation op);
+MLIR_CAPI_EXPORTED bool mlirOperationIsAXlaIndexingLoopOp(MlirOperation op);
+MLIR_CAPI_EXPORTED bool mlirOperationIsAXlaIndexingFusionOp(MlirOperation op);
+
+/* Returns the #xla_indexing.map of an apply_indexing or loop op. */
+MLIR_CAPI_EXPORTED MlirAttribute mlirXlaIndexingOpGetIndexingMap(MlirOperation op);
+
+/*===----------------------------------------------------------------------===*
+ * Passes whose bodies are Rust callbacks
+ *===----------------------------------------------------------------------===*/
+
+/* One option of a pass: a bool (`isBool`) or a 64-bit integer. */
+typedef struct {
+  const char *name;        /* kebab case, NUL-terminated */
+  const char *description; /* NUL-terminated */
+  bool isBool;
+  int64_t defaultValue;
+} XlaIndexingPassOption;
+
+/* A pass: its names, its options and its body. `run` receives the operation
+ * the pass runs on and the option values in `options` order (bools as 0 or
+ * 1); it reports errors as diagnostics and returns false to fail the pass.
+ * A spec must outlive every pass made from it (Rust keeps them static). */
+typedef struct {
+  const char *argument;    /* the pipeline name, e.g. "xla-indexing-simplify" */
+  const char *name;        /* the display name, e.g. "XlaIndexingSimplify" */
+  const char *description;
+  const XlaIndexingPassOption *options;
+  size_t numOptions;
+  bool (*run)(MlirOperation op, const int64_t *values, size_t numValues);
+} XlaIndexingPassSpec;
+
+/* Puts the pass into MLIR's global registry, so that pipelines name it. */
+MLIR_CAPI_EXPORTED void mlirXlaIndexingRegisterPass(const XlaIndexingPassSpec *spec);
+
+/* Makes a pass with the options `options` (as in a pipeline: "a=1 b=true").
+ * On a bad option passes the message to `onError` and returns a null pass. */
+MLIR_CAPI_EXPORTED MlirPass mlirXlaIndexingCreatePass(const XlaIndexingPassSpec *spec,
+                                                      MlirStringRef options,
+                                                      XlaIndexingStringCallback onError,
+                                                      void *userData);
 
 #ifdef __cplusplus
 }

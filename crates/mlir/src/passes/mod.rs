@@ -1,5 +1,246 @@
-//! The project's passes, each an external pass written in Rust.
+//! The project's passes. Their bodies are Rust; each is described by a [`PassSpec`] that the
+//! generic C++ pass of `dialect/lib/XlaIndexingPasses.cpp` wraps, which gives them options (MLIR's
+//! C API gives external passes none) and a place in MLIR's global registry, so that
+//! `mlir-opt --pass-pipeline=...`, `mlir-opt --help` and [`parse_pass_pipeline`]
+//! (melior::utility) all know them.
+//!
+//! * `xla-indexing-simplify` ([`simplify`]): bound-aware simplification of index arithmetic.
+//! * `xla-indexing-lower-apply` ([`lower_apply`]): `apply_indexing` to `arith` or `affine.apply`.
+//!
+//! [`parse_pass_pipeline`]: melior::utility::parse_pass_pipeline
 
-mod simplify;
+mod arith;
+pub mod lower_apply;
+mod patterns;
+pub mod ranges;
+pub mod simplify;
 
-pub use simplify::create_simplify_pass;
+use std::{
+    ffi::{CStr, c_char, c_void},
+    slice,
+    sync::Once,
+};
+
+use melior::{
+    StringRef,
+    ir::{OperationRef, operation::OperationLike},
+    pass::Pass,
+};
+use mlir_sys::{MlirOperation, MlirPass, MlirStringRef};
+
+use crate::guard::{emit_error, guarded};
+
+/// The C side of a pass option (`XlaIndexingPassOption` of `XlaIndexingCAPI.h`).
+#[repr(C)]
+pub struct PassOption {
+    name: *const c_char,
+    description: *const c_char,
+    is_bool: bool,
+    default_value: i64,
+}
+
+// SAFETY: the pointers are to `'static` C string literals, never written.
+unsafe impl Sync for PassOption {}
+
+impl PassOption {
+    /// A boolean option `name` (kebab case).
+    pub const fn flag(name: &'static CStr, description: &'static CStr, default: bool) -> Self {
+        PassOption {
+            name: name.as_ptr(),
+            description: description.as_ptr(),
+            is_bool: true,
+            default_value: default as i64,
+        }
+    }
+
+    /// An integer option `name` (kebab case).
+    pub const fn int(name: &'static CStr, description: &'static CStr, default: i64) -> Self {
+        PassOption {
+            name: name.as_ptr(),
+            description: description.as_ptr(),
+            is_bool: false,
+            default_value: default,
+        }
+    }
+}
+
+/// The body of a pass: the op it runs on and its option values in the spec's order (bools as 0
+/// or 1). An `Err` becomes an error diagnostic at the op and a pass failure.
+pub type PassBody = fn(OperationRef, &[i64]) -> Result<(), String>;
+
+/// A pass as the C++ side sees it (`XlaIndexingPassSpec` of `XlaIndexingCAPI.h`).
+#[repr(C)]
+pub struct PassSpec {
+    argument: *const c_char,
+    name: *const c_char,
+    description: *const c_char,
+    options: *const PassOption,
+    num_options: usize,
+    run: unsafe extern "C" fn(MlirOperation, *const i64, usize) -> bool,
+}
+
+// SAFETY: every pointer is to `'static` data that is never written.
+unsafe impl Sync for PassSpec {}
+
+impl PassSpec {
+    /// A pass named `argument` in pipelines, whose body is the `run` of [`pass_spec!`].
+    pub const fn new(
+        argument: &'static CStr,
+        name: &'static CStr,
+        description: &'static CStr,
+        options: &'static [PassOption],
+        run: unsafe extern "C" fn(MlirOperation, *const i64, usize) -> bool,
+    ) -> Self {
+        PassSpec {
+            argument: argument.as_ptr(),
+            name: name.as_ptr(),
+            description: description.as_ptr(),
+            options: options.as_ptr(),
+            num_options: options.len(),
+            run,
+        }
+    }
+
+    /// The name pipelines use.
+    pub fn argument(&self) -> &'static str {
+        // SAFETY: `argument` came from a `&'static CStr`.
+        unsafe { CStr::from_ptr(self.argument) }
+            .to_str()
+            .unwrap_or_default()
+    }
+}
+
+/// Runs a pass body for the C++ side: a panic or an `Err` becomes an error diagnostic at the op
+/// and `false` (a pass failure), never an unwind into C++.
+///
+/// # Safety
+///
+/// `op` must be a live operation and `values` must point to `count` option values.
+pub(crate) unsafe fn run_body(
+    argument: &str,
+    body: PassBody,
+    op: MlirOperation,
+    values: *const i64,
+    count: usize,
+) -> bool {
+    // SAFETY: the caller passes a live op.
+    let op = unsafe { OperationRef::from_raw(op) };
+    let values: &[i64] = if count == 0 {
+        &[]
+    } else {
+        // SAFETY: the caller guarantees `count` values at `values`.
+        unsafe { slice::from_raw_parts(values, count) }
+    };
+    let outcome = guarded(|| body(op, values))
+        .unwrap_or_else(|panic| Err(format!("internal error: {panic}")));
+    match outcome {
+        Ok(()) => true,
+        Err(message) => {
+            // A diagnostic handler that panics must not unwind into C++ either.
+            let _ = guarded(|| emit_error(op.location(), &format!("{argument}: {message}")));
+            false
+        }
+    }
+}
+
+/// Defines the `extern "C"` entry point of a pass body for its [`PassSpec`].
+macro_rules! pass_entry {
+    ($entry:ident, $argument:expr, $body:path) => {
+        unsafe extern "C" fn $entry(
+            op: mlir_sys::MlirOperation,
+            values: *const i64,
+            count: usize,
+        ) -> bool {
+            // SAFETY: the C++ pass passes the op it runs on and its option values.
+            unsafe { $crate::passes::run_body($argument, $body, op, values, count) }
+        }
+    };
+}
+pub(crate) use pass_entry;
+
+/// Every pass of the project.
+pub const PASSES: &[&PassSpec] = &[&simplify::SPEC, &lower_apply::SPEC];
+
+mod ffi {
+    use super::*;
+
+    unsafe extern "C" {
+        pub fn mlirXlaIndexingRegisterPass(spec: *const PassSpec);
+        pub fn mlirXlaIndexingCreatePass(
+            spec: *const PassSpec,
+            options: MlirStringRef,
+            on_error: unsafe extern "C" fn(*const c_char, usize, *mut c_void),
+            user_data: *mut c_void,
+        ) -> MlirPass;
+    }
+}
+
+/// Puts every pass into MLIR's global registry (once per process), so that pass pipelines can
+/// name them.
+pub fn register_passes() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        for spec in PASSES {
+            // SAFETY: specs are `'static`, as the registry requires.
+            unsafe { ffi::mlirXlaIndexingRegisterPass(*spec) };
+        }
+    });
+}
+
+/// Why a pass could not be made.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PassError {
+    #[error("unknown pass `{0}`")]
+    Unknown(String),
+    #[error("bad options for {pass}: {message}")]
+    Options { pass: String, message: String },
+}
+
+unsafe extern "C" fn collect_error(data: *const c_char, length: usize, user_data: *mut c_void) {
+    let _ = guarded(|| {
+        // SAFETY: `create_pass` passes a `String` as `user_data`, and MLIR `length` bytes.
+        let (out, bytes) = unsafe {
+            (
+                &mut *user_data.cast::<String>(),
+                slice::from_raw_parts(data.cast::<u8>(), length),
+            )
+        };
+        *out = String::from_utf8_lossy(bytes).into_owned();
+    });
+}
+
+/// Makes the pass `argument` with `options` written as in a pipeline (`"emit-remarks=true"`).
+pub fn create_pass(argument: &str, options: &str) -> Result<Pass, PassError> {
+    let spec = PASSES
+        .iter()
+        .find(|s| s.argument() == argument)
+        .ok_or_else(|| PassError::Unknown(argument.into()))?;
+    let mut message = String::new();
+    // SAFETY: `spec` is `'static`; `options` outlives the call; `collect_error` gets `message`.
+    let raw = unsafe {
+        ffi::mlirXlaIndexingCreatePass(
+            *spec,
+            StringRef::new(options).to_raw(),
+            collect_error,
+            (&mut message as *mut String).cast(),
+        )
+    };
+    if raw.ptr.is_null() {
+        return Err(PassError::Options {
+            pass: argument.into(),
+            message,
+        });
+    }
+    // SAFETY: `raw` is a pass that the caller's pass manager will own.
+    Ok(unsafe { Pass::from_raw(raw) })
+}
+
+/// `xla-indexing-simplify` with its default options.
+pub fn create_simplify_pass() -> Pass {
+    create_pass(simplify::ARGUMENT, "").expect("default options are valid")
+}
+
+/// `xla-indexing-lower-apply` with its default options.
+pub fn create_lower_apply_pass() -> Pass {
+    create_pass(lower_apply::ARGUMENT, "").expect("default options are valid")
+}

@@ -1,175 +1,105 @@
-//! `xla-indexing-simplify`: simplifies the maps of `xla_indexing.apply_indexing` and
-//! `affine.apply` ops with the core's bound-aware simplifier.
+//! `xla-indexing-simplify`: bound-aware simplification of index arithmetic wherever it appears,
+//! with the core's simplifier.
 //!
-//! * `xla_indexing.apply_indexing`: the map is simplified within its own domain. When every
-//!   result becomes a plain variable, the op is replaced by the corresponding operands.
-//! * `affine.apply`: affine maps carry no domain, so every operand ranges over all integers;
-//!   what remains are the identities that hold everywhere (`(d0 * 8 + d1 * 8) floordiv 8` is
-//!   `d0 + d1`). A result that becomes one operand replaces the op.
+//! * `xla_indexing.apply_indexing`: the map within its domain, narrowed by its operands' ranges;
+//!   when every result becomes a plain variable, the op is replaced by those operands.
+//! * `affine.apply`, and the maps of `affine.load`, `affine.store`, `affine.for` (bounds) and
+//!   `affine.if` (conditions): their expressions over the ranges of their operands (all integers
+//!   when nothing bounds them; affine arithmetic never wraps). An `affine.apply` whose result
+//!   becomes an operand is replaced by it.
+//! * `arith` `addi`, `subi`, `muli`, `divui`, `divsi`, `floordivsi`, `ceildivsi`, `remui`, `remsi`
+//!   on integers and index: the tree of such ops that computes a value, read as an expression
+//!   over its leaves (see [`super::arith`]), is rewritten when the simplified expression needs
+//!   fewer divisions and remainders, or as many and fewer ops. Truncating and unsigned ops are
+//!   read only where their dividend is provably non-negative, and no value, before or after, may
+//!   wrap in its type.
 //!
-//! The rewrites are Rust patterns run by MLIR's greedy driver, which also folds and removes dead
-//! ops. The pass is op-agnostic: it works on whatever op it is scheduled on.
-
-use std::{cell::RefCell, rc::Rc};
+//! Ranges come from [`Ranges`]: loops, GPU ids and launch sizes, and the domains of maps. The
+//! rewrites are patterns run by MLIR's greedy driver, which also folds and removes dead ops. The
+//! pass is op-agnostic: it works on whatever op it is scheduled on.
 
 use melior::{
-    Context, GreedyRewriteDriverConfig, PatternRewriter, RewritePattern, RewritePatternSet,
-    RewriterBase, StringRef, create_op_rewrite_pattern,
+    Context, RewriterBase,
     ir::{
-        AffineExpr, AffineMap, Attribute, OperationRef, Value, attribute::AttributeLike,
-        operation::OperationLike, r#type::TypeId,
+        AffineExpr, AffineMap, Attribute, OperationRef, Value, ValueLike, attribute::AttributeLike,
+        operation::OperationLike,
     },
-    pass::{ExternalPass, Pass, RunExternalPass, create_external},
 };
 use mlir_sys::{
-    MlirOperation, mlirAffineMapAttrGet, mlirAffineMapAttrGetValue,
-    mlirApplyPatternsAndFoldGreedilyWithOp, mlirAttributeIsAAffineMap,
-    mlirFrozenRewritePatternSetDestroy, mlirOperationSetAttributeByName,
+    MlirAffineExpr, mlirAffineMapAttrGet, mlirAttributeIsAIntegerSet, mlirIntegerSetAttrGet,
+    mlirIntegerSetAttrGetValue, mlirIntegerSetGet, mlirIntegerSetGetConstraint,
+    mlirIntegerSetGetNumConstraints, mlirIntegerSetGetNumDims, mlirIntegerSetGetNumSymbols,
+    mlirIntegerSetIsConstraintEq,
 };
-use xla_indexing_core::{IndexingMap, Interval, Var, VarRef};
+use xla_indexing_core::{Expr, IndexingMap, Interval, Var, VarRef};
 
+use super::{
+    PassOption, PassSpec, arith, pass_entry,
+    patterns::{Rewrite, apply_greedily, set_attribute},
+    ranges::{Ranges, affine_map_attribute, dense_array, int_width, narrowed},
+};
 use crate::{
     affine::{affine_from_expr, expr_from_affine},
     attribute::{attribute_map, map_attribute},
-    guard::{emit_error, guarded},
 };
 
 /// The pass's command-line name.
 pub const ARGUMENT: &str = "xla-indexing-simplify";
 
-/// A [`TypeId`] needs a unique, 8-byte aligned address.
-#[repr(C, align(8))]
-struct PassIdAnchor(u64);
+pass_entry!(entry, ARGUMENT, run);
 
-static PASS_ID: PassIdAnchor = PassIdAnchor(0);
+/// The pass.
+pub static SPEC: PassSpec = PassSpec::new(
+    c"xla-indexing-simplify",
+    c"XlaIndexingSimplify",
+    c"Simplify index arithmetic (apply_indexing, affine maps, arith division and remainder) using the bounds of loops, GPU ids and indexing-map domains",
+    &OPTIONS,
+    entry,
+);
 
-/// Creates the `xla-indexing-simplify` pass.
-pub fn create_simplify_pass() -> Pass {
-    create_external(
-        SimplifyPass,
-        TypeId::create(&PASS_ID),
-        "XlaIndexingSimplify",
-        ARGUMENT,
-        "Simplify the indexing maps of xla_indexing.apply_indexing and affine.apply ops",
-        "",
-        &[],
-    )
-}
+static OPTIONS: [PassOption; 0] = [];
 
-#[derive(Clone)]
-struct SimplifyPass;
+/// Ops whose index arithmetic is simplified, and how.
+const PATTERNS: &[(&str, Rewrite)] = &[
+    ("xla_indexing.apply_indexing", rewrite_apply_indexing),
+    ("affine.apply", rewrite_affine_apply),
+    ("affine.load", rewrite_affine_access),
+    ("affine.store", rewrite_affine_access),
+    ("affine.for", rewrite_affine_for),
+    ("affine.if", rewrite_affine_if),
+    ("arith.addi", rewrite_arith),
+    ("arith.subi", rewrite_arith),
+    ("arith.muli", rewrite_arith),
+    ("arith.divui", rewrite_arith),
+    ("arith.divsi", rewrite_arith),
+    ("arith.floordivsi", rewrite_arith),
+    ("arith.ceildivsi", rewrite_arith),
+    ("arith.remui", rewrite_arith),
+    ("arith.remsi", rewrite_arith),
+];
 
-impl<'c> RunExternalPass<'c> for SimplifyPass {
-    fn initialize(&mut self, _context: melior::ContextRef<'c>) {}
-
-    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        let outcome = guarded(|| simplify(operation)).and_then(|result| result);
-        if let Err(message) = outcome {
-            emit_error(operation.location(), &format!("{ARGUMENT}: {message}"));
-            pass.signal_failure();
-        }
-    }
-}
-
-/// Runs the simplification patterns on `operation` and everything nested in it.
-fn simplify(operation: OperationRef) -> Result<(), String> {
-    let context = operation.context();
-    // SAFETY: the context outlives the pass run, which is all this reference is used for.
-    let context: &Context = unsafe { context.to_ref() };
-    let panicked = Rc::new(RefCell::new(None));
-    let set = RewritePatternSet::new(context);
-    set.add(pattern(
-        context,
-        "xla_indexing.apply_indexing",
-        rewrite_apply_indexing,
-        &panicked,
-    ));
-    set.add(pattern(
-        context,
-        "affine.apply",
-        rewrite_affine_apply,
-        &panicked,
-    ));
-    let frozen = set.freeze().into_raw();
-    let config = GreedyRewriteDriverConfig::new();
-    // SAFETY: `operation` is live, `frozen` is a valid pattern set and `config` outlives the
-    // call. melior's wrapper would leak the frozen set, so it is destroyed here.
-    let converged = unsafe {
-        let result =
-            mlirApplyPatternsAndFoldGreedilyWithOp(operation.to_raw(), frozen, config.to_raw());
-        mlirFrozenRewritePatternSetDestroy(frozen);
-        result
-    };
-    if let Some(message) = panicked.borrow_mut().take() {
-        return Err(format!("internal error: {message}"));
-    }
-    if converged.value == 0 {
-        return Err("the rewrites did not converge".into());
-    }
-    Ok(())
-}
-
-type Rewrite = fn(&Context, OperationRef, &RewriterBase) -> bool;
-
-/// A pattern rooted at ops named `root` that applies `rewrite`; a panic in it is recorded in
-/// `panicked` and counts as no match.
-fn pattern(
-    context: &Context,
-    root: &str,
-    rewrite: Rewrite,
-    panicked: &Rc<RefCell<Option<String>>>,
-) -> RewritePattern {
-    let panicked = panicked.clone();
-    let callback = move |_pattern, op: MlirOperation, rewriter| {
-        let outcome = guarded(|| {
-            // SAFETY: MLIR passes a live op and rewriter for the duration of the callback.
-            let (op, rewriter) = unsafe {
-                (
-                    OperationRef::from_raw(op),
-                    PatternRewriter::from_raw(rewriter),
-                )
-            };
-            let context = op.context();
-            // SAFETY: the context outlives this callback, the only use of the reference.
-            let context: &Context = unsafe { context.to_ref() };
-            rewrite(context, op, &rewriter.as_rewriter_base())
-        });
-        outcome.unwrap_or_else(|message| {
-            panicked.borrow_mut().get_or_insert(message);
-            false
-        })
-    };
-    create_op_rewrite_pattern(root, 1, context, callback, &[])
-}
-
-/// Replaces attribute `name` of `op`, telling the rewriter.
-fn set_attribute(rewriter: &RewriterBase, op: OperationRef, name: &str, attribute: Attribute) {
-    rewriter.start_op_modification(op);
-    // SAFETY: `op` is live, and `attribute` belongs to its context.
-    unsafe {
-        mlirOperationSetAttributeByName(
-            op.to_raw(),
-            StringRef::new(name).to_raw(),
-            attribute.to_raw(),
-        )
-    };
-    rewriter.finalize_op_modification(op);
+fn run(operation: OperationRef, _options: &[i64]) -> Result<(), String> {
+    apply_greedily(operation, PATTERNS)
 }
 
 fn rewrite_apply_indexing(context: &Context, op: OperationRef, rewriter: &RewriterBase) -> bool {
-    let Ok(attribute) = op.attribute("indexing_map") else {
+    let Some(map) = op
+        .attribute("indexing_map")
+        .ok()
+        .and_then(|a| attribute_map(a).ok())
+    else {
         return false;
     };
-    let Ok(map) = attribute_map(attribute) else {
-        return false;
-    };
-    let mut simplified = map.clone();
-    simplified.simplify();
-    if simplified.is_known_empty() {
+    // Results are simplified over the domain narrowed by what the operands can be; the op keeps
+    // its own domain.
+    let operand_ranges = Ranges::new().operands(&op, 0, op.operand_count());
+    let mut tight = narrowed(&map, &operand_ranges);
+    tight.simplify();
+    if tight.is_known_empty() {
         return false;
     }
-    let num_dims = simplified.dims().len();
-    let forwarded: Option<Vec<Value>> = simplified
+    let num_dims = map.dims().len();
+    let forwarded: Option<Vec<Value>> = tight
         .results()
         .iter()
         .map(|result| {
@@ -184,6 +114,8 @@ fn rewrite_apply_indexing(context: &Context, op: OperationRef, rewriter: &Rewrit
         rewriter.replace_op_with_values(op, &values);
         return true;
     }
+    let mut simplified = map.with_results(tight.results().to_vec());
+    simplified.simplify();
     if simplified == map {
         return false;
     }
@@ -194,61 +126,250 @@ fn rewrite_apply_indexing(context: &Context, op: OperationRef, rewriter: &Rewrit
     true
 }
 
-fn rewrite_affine_apply(context: &Context, op: OperationRef, rewriter: &RewriterBase) -> bool {
-    let Ok(attribute) = op.attribute("map") else {
-        return false;
-    };
-    // SAFETY: `attribute` is a live attribute; its value is read only if it is an affine map.
-    let map = unsafe {
-        if !mlirAttributeIsAAffineMap(attribute.to_raw()) {
-            return false;
-        }
-        AffineMap::from_raw(mlirAffineMapAttrGetValue(attribute.to_raw()))
-    };
-    let (num_dims, num_symbols) = (map.dim_count(), map.symbol_count());
-    let Some(results) = (0..map.result_count())
+/// The core's expressions of the results of `map`, or `None` if one is not quasi-affine.
+fn affine_results(map: AffineMap) -> Option<Vec<Expr>> {
+    (0..map.result_count())
         .map(|i| map.result(i).ok().and_then(expr_from_affine))
-        .collect::<Option<Vec<_>>>()
-    else {
-        return false;
-    };
-    let unbounded = |n| vec![Var::new(Interval::FULL); n];
-    // Building the core's expressions already normalizes them, so whether `simplify` changed
-    // anything does not tell whether the affine map changes: the maps are compared below.
-    let mut indexing_map = IndexingMap::new(
+        .collect()
+}
+
+/// An indexing map of `results` whose dims and symbols have the ranges `operand_ranges`.
+fn bounded_map(results: Vec<Expr>, num_dims: usize, operand_ranges: &[Interval]) -> IndexingMap {
+    let vars = |r: &[Interval]| r.iter().map(|r| Var::new(*r)).collect();
+    IndexingMap::new(
         results,
-        unbounded(num_dims),
-        unbounded(num_symbols),
+        vars(&operand_ranges[..num_dims]),
+        vars(&operand_ranges[num_dims..]),
         Vec::new(),
-    );
-    indexing_map.simplify();
-    if indexing_map.is_known_empty() {
-        return false;
+    )
+}
+
+/// `map` simplified for operands of `operand_ranges`, or `None` if nothing changes.
+fn simplify_affine_map<'c>(
+    context: &'c Context,
+    map: AffineMap<'c>,
+    operand_ranges: &[Interval],
+) -> Option<AffineMap<'c>> {
+    let (num_dims, num_symbols) = (map.dim_count(), map.symbol_count());
+    if operand_ranges.len() != num_dims + num_symbols {
+        return None;
     }
-    let exprs: Vec<AffineExpr> = indexing_map
+    let mut indexing = bounded_map(affine_results(map)?, num_dims, operand_ranges);
+    indexing.simplify();
+    if indexing.is_known_empty() {
+        return None;
+    }
+    let exprs: Vec<AffineExpr> = indexing
         .results()
         .iter()
         .map(|e| affine_from_expr(context, e))
         .collect();
-    if let [single] = exprs.as_slice() {
-        let operand = if single.is_dim() {
-            Some(single.dim_position())
-        } else if single.is_symbol() {
-            Some(num_dims + single.symbol_position())
-        } else {
-            None
-        };
+    let simplified = AffineMap::new(context, num_dims, num_symbols, &exprs);
+    (simplified != map).then_some(simplified)
+}
+
+fn affine_map_attr<'c>(map: AffineMap<'c>) -> Attribute<'c> {
+    // SAFETY: `map` is a live affine map.
+    unsafe { Attribute::from_raw(mlirAffineMapAttrGet(map.to_raw())) }
+}
+
+fn rewrite_affine_apply(context: &Context, op: OperationRef, rewriter: &RewriterBase) -> bool {
+    let Some(map) = op.attribute("map").ok().and_then(affine_map_attribute) else {
+        return false;
+    };
+    let ranges = Ranges::new().operands(&op, 0, op.operand_count());
+    let current = simplify_affine_map(context, map, &ranges).unwrap_or(map);
+    if current.result_count() == 1 {
+        let e = current.result(0).ok();
+        let operand = e.and_then(|e| {
+            if e.is_dim() {
+                Some(e.dim_position())
+            } else if e.is_symbol() {
+                Some(current.dim_count() + e.symbol_position())
+            } else {
+                None
+            }
+        });
         if let Some(value) = operand.and_then(|i| op.operand(i).ok()) {
             rewriter.replace_op_with_values(op, &[value]);
             return true;
         }
     }
-    let simplified = AffineMap::new(context, num_dims, num_symbols, &exprs);
-    if simplified == map {
+    if current == map {
         return false;
     }
-    // SAFETY: `simplified` is a live affine map of `context`.
-    let attribute = unsafe { Attribute::from_raw(mlirAffineMapAttrGet(simplified.to_raw())) };
-    set_attribute(rewriter, op, "map", attribute);
+    set_attribute(rewriter, op, "map", affine_map_attr(current));
+    true
+}
+
+/// `affine.load` and `affine.store`: the access map over the index operands, which follow the
+/// memref (and, for a store, the value).
+fn rewrite_affine_access(context: &Context, op: OperationRef, rewriter: &RewriterBase) -> bool {
+    let Some(map) = op.attribute("map").ok().and_then(affine_map_attribute) else {
+        return false;
+    };
+    let first = op
+        .operand_count()
+        .saturating_sub(map.dim_count() + map.symbol_count());
+    let ranges = Ranges::new().operands(&op, first, op.operand_count());
+    let Some(simplified) = simplify_affine_map(context, map, &ranges) else {
+        return false;
+    };
+    set_attribute(rewriter, op, "map", affine_map_attr(simplified));
+    true
+}
+
+fn rewrite_affine_for(context: &Context, op: OperationRef, rewriter: &RewriterBase) -> bool {
+    let Some(segments) = op
+        .attribute("operandSegmentSizes")
+        .ok()
+        .and_then(dense_array)
+        .and_then(|s| {
+            s.into_iter()
+                .map(|n| usize::try_from(n).ok())
+                .collect::<Option<Vec<_>>>()
+        })
+    else {
+        return false;
+    };
+    let mut ranges = Ranges::new();
+    let mut changed = Vec::new();
+    let mut from = 0;
+    for (name, count) in [
+        ("lowerBoundMap", segments[0]),
+        ("upperBoundMap", segments[1]),
+    ] {
+        let operand_ranges = ranges.operands(&op, from, from + count);
+        from += count;
+        let Some(map) = op.attribute(name).ok().and_then(affine_map_attribute) else {
+            continue;
+        };
+        if let Some(simplified) = simplify_affine_map(context, map, &operand_ranges) {
+            changed.push((name, simplified));
+        }
+    }
+    if changed.is_empty() {
+        return false;
+    }
+    for (name, map) in changed {
+        set_attribute(rewriter, op, name, affine_map_attr(map));
+    }
+    true
+}
+
+fn rewrite_affine_if(context: &Context, op: OperationRef, rewriter: &RewriterBase) -> bool {
+    let Ok(condition) = op.attribute("condition") else {
+        return false;
+    };
+    // SAFETY: `condition` is live; the set is read only if it is an integer set attribute.
+    let set = unsafe {
+        if !mlirAttributeIsAIntegerSet(condition.to_raw()) {
+            return false;
+        }
+        mlirIntegerSetAttrGetValue(condition.to_raw())
+    };
+    // SAFETY: `set` is a live integer set; positions are below its counts.
+    let (num_dims, num_symbols, constraints) = unsafe {
+        let n = mlirIntegerSetGetNumConstraints(set);
+        let constraints: Vec<(AffineExpr, bool)> = (0..n)
+            .map(|i| {
+                (
+                    AffineExpr::from_raw(mlirIntegerSetGetConstraint(set, i)),
+                    mlirIntegerSetIsConstraintEq(set, i),
+                )
+            })
+            .collect();
+        (
+            mlirIntegerSetGetNumDims(set) as usize,
+            mlirIntegerSetGetNumSymbols(set) as usize,
+            constraints,
+        )
+    };
+    let ranges = Ranges::new().operands(&op, 0, op.operand_count());
+    if ranges.len() != num_dims + num_symbols {
+        return false;
+    }
+    let Some(exprs) = constraints
+        .iter()
+        .map(|(e, _)| expr_from_affine(*e))
+        .collect::<Option<Vec<_>>>()
+    else {
+        return false;
+    };
+    let mut indexing = bounded_map(exprs, num_dims, &ranges);
+    indexing.simplify();
+    if indexing.is_known_empty() {
+        return false;
+    }
+    let simplified: Vec<AffineExpr> = indexing
+        .results()
+        .iter()
+        .map(|e| affine_from_expr(context, e))
+        .collect();
+    if simplified
+        .iter()
+        .zip(&constraints)
+        .all(|(a, (b, _))| a == b)
+    {
+        return false;
+    }
+    let raw: Vec<MlirAffineExpr> = simplified.iter().map(|e| e.to_raw()).collect();
+    let eq: Vec<bool> = constraints.iter().map(|(_, eq)| *eq).collect();
+    // SAFETY: `raw` and `eq` hold one entry per constraint, live for the call.
+    let attribute = unsafe {
+        let set = mlirIntegerSetGet(
+            context.to_raw(),
+            num_dims as isize,
+            num_symbols as isize,
+            raw.len() as isize,
+            raw.as_ptr(),
+            eq.as_ptr(),
+        );
+        Attribute::from_raw(mlirIntegerSetAttrGet(set))
+    };
+    set_attribute(rewriter, op, "condition", attribute);
+    true
+}
+
+fn rewrite_arith(context: &Context, op: OperationRef, rewriter: &RewriterBase) -> bool {
+    if !arith::is_root(&op) {
+        return false;
+    }
+    let mut ranges = Ranges::new();
+    let Some(tree) = arith::tree(op, &mut ranges) else {
+        return false;
+    };
+    let Ok(result) = op.result(0) else {
+        return false;
+    };
+    let ty = result.r#type();
+    let Some(width) = int_width(ty) else {
+        return false;
+    };
+    let leaf_ranges: Vec<Interval> = tree.leaves.iter().map(|v| ranges.of(*v)).collect();
+    let mut map = bounded_map(vec![tree.expr.clone()], leaf_ranges.len(), &leaf_ranges);
+    map.simplify();
+    if map.is_known_empty() {
+        return false;
+    }
+    let Some(plan) = arith::plan(&map.results()[0], &map.range_evaluator(true), width) else {
+        return false;
+    };
+    if plan.cost() >= tree.cost {
+        return false;
+    }
+    rewriter.set_insertion_point_before(op);
+    let leaves = &tree.leaves;
+    let var = |v: VarRef| match v {
+        // SAFETY: the leaves are live values of the IR being rewritten.
+        VarRef::Dim(i) => leaves
+            .get(i as usize)
+            .map(|l| unsafe { Value::from_raw(l.to_raw()) }),
+        VarRef::Sym(_) => None,
+    };
+    let Some(value) = arith::materialize(context, &plan, rewriter, op.location(), ty, &var) else {
+        return false;
+    };
+    rewriter.replace_op_with_values(op, &[value]);
     true
 }

@@ -1,0 +1,129 @@
+//! `xla-indexing-lower-apply`: materializes every `xla_indexing.apply_indexing` as ops that
+//! standard MLIR lowers.
+//!
+//! The map is first simplified within its domain. Then each result becomes, in order of
+//! preference, the operand it is, an `arith.constant`, a sequence of `arith` ops (`addi`,
+//! `subi`, `muli`, and unsigned `divui`/`remui`/`ceildivui` where the dividend is provably
+//! non-negative over the domain, `floordivsi`/`ceildivsi` otherwise; a `mod` adds a multiple of
+//! the modulus that makes its dividend non-negative), or, when a value on the way might not fit
+//! in 64 bits, an `affine.apply` of the result's expression (which `lower-affine` expands with floor semantics). Dimensions are the
+//! affine map's dims, range and runtime variables its symbols.
+
+use melior::{
+    Context, RewriterBase,
+    ir::{
+        AffineMap, Attribute, Identifier, OperationRef, Value, ValueLike,
+        operation::OperationBuilder, operation::OperationLike,
+    },
+};
+use mlir_sys::mlirAffineMapAttrGet;
+use xla_indexing_core::VarRef;
+
+use super::{
+    PassOption, PassSpec, arith, pass_entry,
+    patterns::{Rewrite, apply_greedily},
+    ranges::{Ranges, narrowed},
+};
+use crate::{affine::affine_from_expr, attribute::attribute_map};
+
+/// The pass's command-line name.
+pub const ARGUMENT: &str = "xla-indexing-lower-apply";
+
+pass_entry!(entry, ARGUMENT, run);
+
+/// The pass.
+pub static SPEC: PassSpec = PassSpec::new(
+    c"xla-indexing-lower-apply",
+    c"XlaIndexingLowerApply",
+    c"Lower xla_indexing.apply_indexing to arith ops (unsigned division where the dividend is provably non-negative) or affine.apply",
+    &OPTIONS,
+    entry,
+);
+
+static OPTIONS: [PassOption; 1] = [PassOption::flag(
+    c"prefer-affine",
+    c"Emit every non-trivial result as affine.apply instead of arith ops",
+    false,
+)];
+
+const PATTERNS: &[(&str, Rewrite)] = &[("xla_indexing.apply_indexing", lower_apply)];
+
+thread_local! {
+    /// The `prefer-affine` option of the running pass (patterns are plain functions).
+    static PREFER_AFFINE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+fn run(operation: OperationRef, options: &[i64]) -> Result<(), String> {
+    PREFER_AFFINE.with(|p| p.set(options.first().is_some_and(|&v| v != 0)));
+    apply_greedily(operation, PATTERNS)
+}
+
+fn lower_apply(context: &Context, op: OperationRef, rewriter: &RewriterBase) -> bool {
+    let Some(map) = op
+        .attribute("indexing_map")
+        .ok()
+        .and_then(|a| attribute_map(a).ok())
+    else {
+        return false;
+    };
+    let operand_ranges = Ranges::new().operands(&op, 0, op.operand_count());
+    let mut map = narrowed(&map, &operand_ranges);
+    map.simplify();
+    if map.is_known_empty() {
+        // No point of the domain is ever reached: nothing to compute.
+        return false;
+    }
+    let index = melior::ir::Type::index(context);
+    let num_dims = map.dims().len();
+    let num_symbols = map.num_symbols();
+    let location = op.location();
+    let operand = |v: VarRef| -> Option<Value> {
+        let i = match v {
+            VarRef::Dim(i) => i as usize,
+            VarRef::Sym(i) => num_dims + i as usize,
+        };
+        // SAFETY: the operands are live values of the IR being rewritten.
+        op.operand(i)
+            .ok()
+            .map(|v| unsafe { Value::from_raw(v.to_raw()) })
+    };
+    let prefer_affine = PREFER_AFFINE.with(|p| p.get());
+    let ev = map.range_evaluator(true);
+    rewriter.set_insertion_point_before(op);
+    let mut values = Vec::with_capacity(map.results().len());
+    for result in map.results() {
+        let plan = arith::plan(result, &ev, 64).filter(|p| !prefer_affine || p.ops.is_empty());
+        let value = match plan {
+            Some(plan) => arith::materialize(context, &plan, rewriter, location, index, &operand),
+            None => {
+                let expr = affine_from_expr(context, result);
+                let affine = AffineMap::new(context, num_dims, num_symbols, &[expr]);
+                // SAFETY: `affine` is a live affine map.
+                let attribute =
+                    unsafe { Attribute::from_raw(mlirAffineMapAttrGet(affine.to_raw())) };
+                let operands: Vec<Value> = (0..op.operand_count())
+                    .filter_map(|i| op.operand(i).ok())
+                    .collect();
+                OperationBuilder::new("affine.apply", location)
+                    .add_attributes(&[(Identifier::new(context, "map"), attribute)])
+                    .add_operands(&operands)
+                    .add_results(&[index])
+                    .build()
+                    .ok()
+                    .map(|new| rewriter.insert(new))
+                    // SAFETY: the op was just inserted; the IR owns it.
+                    .and_then(|new| {
+                        new.result(0)
+                            .ok()
+                            .map(|r| unsafe { Value::from_raw(r.to_raw()) })
+                    })
+            }
+        };
+        let Some(value) = value else {
+            return false;
+        };
+        values.push(value);
+    }
+    rewriter.replace_op_with_values(op, &values);
+    true
+}

@@ -1,0 +1,56 @@
+// xla-indexing-lower-apply turns apply_indexing into arith ops (unsigned division and remainder
+// where the dividend is provably non-negative over the domain), or affine.apply where a value
+// might not fit; prefer-affine asks for affine.apply throughout.
+
+// RUN: mlir-opt %s %plugins --pass-pipeline='builtin.module(xla-indexing-lower-apply)' | FileCheck %s
+// RUN: mlir-opt %s %plugins --pass-pipeline='builtin.module(func.func(xla-indexing-lower-apply))' | FileCheck %s
+// RUN: mlir-opt %s %plugins --pass-pipeline='builtin.module(xla-indexing-lower-apply{prefer-affine=true})' | FileCheck %s --check-prefix=AFFINE
+// RUN: not mlir-opt %s %plugins --pass-pipeline='builtin.module(xla-indexing-lower-apply{bogus=1})' 2>&1 | FileCheck %s --check-prefix=BAD-OPTION
+
+// BAD-OPTION: no such option bogus
+
+// CHECK-LABEL: func.func @unsigned
+// CHECK-SAME: (%[[D0:.*]]: index, %[[D1:.*]]: index, %[[S0:.*]]: index)
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG: %[[C8:.*]] = arith.constant 8 : index
+// CHECK: %[[Q:.*]] = arith.divui %[[D0]], %[[C8]] : index
+// CHECK: %[[R0:.*]] = arith.addi %[[S0]], %[[Q]] : index
+// CHECK: %[[M:.*]] = arith.remui %[[D0]], %[[C4]] : index
+// CHECK: %[[T:.*]] = arith.muli %[[M]], %[[C4]] : index
+// CHECK: %[[R1:.*]] = arith.addi %[[D1]], %[[T]] : index
+// CHECK-NOT: xla_indexing.apply_indexing
+// CHECK: return %[[R0]], %[[R1]], %[[D1]], %[[C4]]
+// AFFINE-LABEL: func.func @unsigned
+// AFFINE-COUNT-2: affine.apply
+// AFFINE-NOT: arith.divui
+// AFFINE: return
+func.func @unsigned(%d0: index, %d1: index, %s0: index) -> (index, index, index, index) {
+  %0:4 = xla_indexing.apply_indexing #xla_indexing.map<"(d0, d1)[s0] -> (d0 floordiv 8 + s0, (d0 * 4 + d1) mod 16, d1, 4), domain: d0 in [0, 63], d1 in [0, 3], s0 in [0, 3]">(%d0, %d1, %s0) : index, index, index, index
+  return %0#0, %0#1, %0#2, %0#3 : index, index, index, index
+}
+
+// A dividend that may be negative: floor division stays signed; a mod first adds a multiple of
+// the modulus.
+// CHECK-LABEL: func.func @signed
+// CHECK-SAME: (%[[D0:.*]]: index)
+// CHECK-DAG: %[[C3:.*]] = arith.constant 3 : index
+// CHECK-DAG: %[[CM5:.*]] = arith.constant -5 : index
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
+// CHECK: %[[S:.*]] = arith.addi %[[D0]], %[[C3]] : index
+// CHECK: %[[M:.*]] = arith.remui %[[S]], %[[C4]] : index
+// CHECK: %[[T:.*]] = arith.addi %[[D0]], %[[CM5]] : index
+// CHECK: %[[Q:.*]] = arith.floordivsi %[[T]], %[[C4]] : index
+// CHECK: return %[[M]], %[[Q]]
+func.func @signed(%d0: index) -> (index, index) {
+  %0:2 = xla_indexing.apply_indexing #xla_indexing.map<"(d0) -> ((d0 - 5) mod 4, (d0 - 5) floordiv 4), domain: d0 in [0, 15]">(%d0) : index, index
+  return %0#0, %0#1 : index, index
+}
+
+// d0 * 4 might not fit in 64 bits: affine.apply, which never wraps.
+// CHECK-LABEL: func.func @huge
+// CHECK: affine.apply #{{.*}}(%{{.*}})
+// CHECK-NOT: arith.divui
+func.func @huge(%d0: index) -> index {
+  %0 = xla_indexing.apply_indexing #xla_indexing.map<"(d0) -> ((d0 * 4) floordiv 3), domain: d0 in [0, 4611686018427387904]">(%d0) : index
+  return %0 : index
+}
