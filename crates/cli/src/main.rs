@@ -29,6 +29,9 @@ enum Command {
     Ranges(commands::ranges::Args),
     Bounds(commands::bounds::Args),
     Indexing(commands::indexing::Args),
+    Launch(commands::launch::Args),
+    Coalescing(commands::coalescing::Args),
+    Tiles(commands::tiles::Args),
     Render(commands::render::Args),
 }
 
@@ -60,6 +63,18 @@ fn main() -> ExitCode {
         Command::Indexing(args) => {
             let format = args.output.diag_format();
             (commands::indexing::run(args), format)
+        }
+        Command::Launch(args) => {
+            let format = args.output.diag_format();
+            (commands::launch::run(args), format)
+        }
+        Command::Coalescing(args) => {
+            let format = args.output.diag_format();
+            (commands::coalescing::run(args), format)
+        }
+        Command::Tiles(args) => {
+            let format = args.output.diag_format();
+            (commands::tiles::run(args), format)
         }
         Command::Render(args) => (commands::render::run(args), DiagFormat::Text),
     };

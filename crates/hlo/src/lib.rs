@@ -7,6 +7,7 @@ pub mod attrs;
 pub mod direction;
 pub mod error;
 pub mod fusion;
+pub mod gpu;
 pub mod invariants;
 pub mod layout;
 pub mod module;

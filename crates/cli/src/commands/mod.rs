@@ -1,10 +1,13 @@
 //! One module per subcommand.
 
 pub mod bounds;
+pub mod coalescing;
 pub mod indexing;
+pub mod launch;
 pub mod ranges;
 pub mod render;
 pub mod simplify;
+pub mod tiles;
 
 use crate::diag::{Diagnostic, Exit, Failure};
 

@@ -1,0 +1,34 @@
+//! `xla-indexing coalescing`: how coalesced each fusion's reads are.
+
+use std::path::PathBuf;
+
+use xla_indexing_hlo::gpu::{Device, report};
+
+use crate::diag::Failure;
+use crate::output::{Format, OutputArgs};
+
+/// For every fusion and operand, count the 128-byte transactions the first warp issues per
+/// step of its loop against the fewest that would carry the same bytes, and say why an access
+/// is not coalesced: which operand, which dimension the lanes move along, what ratio.
+///
+/// The warp's addresses follow the operand's layout (physical order, padding included).
+/// Example:
+///   xla-indexing coalescing examples/hlo/transpose_exp_add.hlo
+#[derive(clap::Args, Debug)]
+#[command(verbatim_doc_comment)]
+pub struct Args {
+    /// The .hlo file (HLO text as XLA dumps it).
+    file: PathBuf,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+pub fn run(args: Args) -> Result<(), Failure> {
+    let (_, plans) = super::launch::plans(&args.file)?;
+    let entries = report::coalescing_entries(&plans, &Device::default());
+    let out = match args.output.format {
+        Format::Text => report::coalescing_text(&entries),
+        Format::Json => report::coalescing_json(&entries).to_string(),
+    };
+    args.output.write(&out)
+}

@@ -1,0 +1,47 @@
+//! `xla-indexing tiles`: propagation of an output tile to the operands of every fusion.
+
+use std::path::PathBuf;
+
+use xla_indexing_hlo::gpu::report;
+use xla_indexing_hlo::parse_module;
+
+use crate::diag::{Diagnostic, Exit, Failure};
+use crate::output::{Format, OutputArgs, read_input};
+
+/// Propagate a tile of each fusion's output (sizes per output dimension; tile t covers
+/// t_i * size_i + [0, size_i - 1]) to the tile of every operand it reads: offsets as
+/// expressions of the tile ids t0, t1, ..., sizes and strides, and whether the tile is exact
+/// (and under which conditions) or over-approximates, or why it cannot be expressed.
+///
+/// Outputs whose rank differs from the number of sizes are reported as not tiled.
+/// Example:
+///   xla-indexing tiles examples/hlo/transpose_exp_add.hlo --tile 4,8
+#[derive(clap::Args, Debug)]
+#[command(verbatim_doc_comment)]
+pub struct Args {
+    /// The .hlo file (HLO text as XLA dumps it).
+    file: PathBuf,
+    /// Tile sizes, one per output dimension, e.g. 4,64.
+    #[arg(long, value_delimiter = ',', required = true, num_args = 1..)]
+    tile: Vec<i64>,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+pub fn run(args: Args) -> Result<(), Failure> {
+    if let Some(s) = args.tile.iter().find(|&&s| s < 1) {
+        return Err(Failure::new(
+            Exit::Usage,
+            Diagnostic::error(format!("--tile: size {s} is not positive")),
+        ));
+    }
+    let text = read_input(&args.file)?;
+    let all = parse_module(&text)
+        .and_then(|m| report::tiles_of_module(&m, &args.tile))
+        .map_err(|e| super::launch::hlo_failure(e, &args.file, &text))?;
+    let out = match args.output.format {
+        Format::Text => report::tiles_text(&all),
+        Format::Json => report::tiles_json(&all).to_string(),
+    };
+    args.output.write(&out)
+}

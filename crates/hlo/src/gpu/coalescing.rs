@@ -1,0 +1,381 @@
+//! Coalescing of a kernel's reads: how many 128-byte transactions one warp issues for an
+//! operand, against the fewest that could carry the same bytes, and why an access is not
+//! coalesced.
+//!
+//! The model: the first warp of the first block (`th_x` in `[0, lanes - 1]`, every other id 0)
+//! reads through the thread map composed with the operand's map and its layout (the element's
+//! offset in the operand's buffer, padding included). One *step* is one point of the per-thread
+//! loop (the chunk and the operand's own range variables, such as reduced dimensions); in a step
+//! every lane reads every element of its unrolled group (`unroll_id`), which the loop emitter
+//! issues together. A step costs the distinct 128-byte segments its addresses fall in (buffers
+//! are 128-byte aligned); its ideal is the distinct bytes it reads, rounded up to whole
+//! transactions. Runtime variables take the midpoint of their range, as in XLA. Steps are counted
+//! exactly up to a budget of evaluated points; beyond it the first steps are counted and the
+//! result says so. An access is coalesced when `ideal > 0.9 × transactions`.
+
+use xla_indexing_core::{Atom, ComposeError, Expr, IndexingMap, VarRef};
+
+use super::kernel::element_bits;
+use super::launch::Device;
+use super::thread_map::{UNROLL_SYMBOL, restrict_to_warp};
+use crate::layout::{Layout, LayoutError};
+use crate::shape::ArrayShape;
+
+/// The most (lane, unroll, step) points evaluated for one access.
+pub const POINT_BUDGET: u64 = 1 << 22;
+
+/// The coalescing of one access of one operand.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AccessCoalescing {
+    /// Lanes of the analysed warp.
+    pub lanes: u64,
+    /// `(th_x)[loop symbols] -> (operand index)` for the warp.
+    pub warp_map: IndexingMap,
+    /// `(th_x)[loop symbols] -> (element offset in the buffer)` for the warp.
+    pub offset_map: IndexingMap,
+    /// The offset split into the part that depends on `th_x` alone, the part that depends on
+    /// the loop symbols alone (with the constant) and the part that mixes both.
+    pub split: Split,
+    /// Per operand dimension that changes across the warp, how it changes.
+    pub moving: Vec<MovingDim>,
+    /// Loop steps of the warp, and how many of them were counted.
+    pub steps: u128,
+    pub counted_steps: u128,
+    pub transactions: u64,
+    pub ideal: u64,
+    pub coalesced: bool,
+    /// Why the access is not coalesced (absent when it is).
+    pub reason: Option<String>,
+}
+
+/// An offset or index as `thread + loops + mixed`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Split {
+    pub thread: Expr,
+    pub loops: Expr,
+    pub mixed: Expr,
+}
+
+/// An operand dimension whose index changes across the warp.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MovingDim {
+    pub dimension: usize,
+    /// Elements the index advances from one lane to the next, when it is `k × th_x`.
+    pub per_lane: Option<i64>,
+    /// The index's split into thread, loop and mixed parts.
+    pub split: Split,
+    /// The dimension's stride in the buffer, in elements.
+    pub layout_stride: i64,
+}
+
+/// Why an access could not be analysed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CoalescingError {
+    #[error("unknown element type {0}")]
+    ElementType(String),
+    #[error("layout: {0}")]
+    Layout(#[from] LayoutError),
+    #[error(transparent)]
+    Compose(#[from] ComposeError),
+}
+
+impl Split {
+    /// Splits `e` by whether each term mentions dimension 0 (`th_x`), symbols, or both.
+    pub fn of(e: &Expr) -> Split {
+        let mut parts = [Vec::new(), Vec::new(), Vec::new()];
+        for (atom, coef) in e.terms() {
+            let (mut thread, mut loops) = (false, false);
+            Expr::atom(atom.clone()).for_each_var(&mut |v| match v {
+                VarRef::Dim(_) => thread = true,
+                VarRef::Sym(_) => loops = true,
+            });
+            let slot = match (thread, loops) {
+                (true, false) => 0,
+                (false, _) => 1,
+                (true, true) => 2,
+            };
+            parts[slot].push((atom.clone(), *coef));
+        }
+        let [t, l, m] = parts;
+        let build = |terms, c| Expr::linear(terms, c).expect("a subset of an expression's terms");
+        Split {
+            thread: build(t, 0),
+            loops: build(l, e.constant_term()),
+            mixed: build(m, 0),
+        }
+    }
+
+    /// `k` when the thread part is `k × th_x` and nothing is mixed.
+    pub fn per_lane(&self) -> Option<i64> {
+        if self.mixed.as_constant() != Some(0) {
+            return None;
+        }
+        match self.thread.terms() {
+            [] => Some(0),
+            [(Atom::Var(VarRef::Dim(0)), k)] => Some(*k),
+            _ => None,
+        }
+    }
+}
+
+/// Analyses one access: `thread_map` is the kernel's thread-id map, `operand_map` the fusion's
+/// map from output element to operand element, `operand` the operand's shape with its layout.
+/// This is the entry point for passes that hold the two maps.
+pub fn analyze_access(
+    thread_map: &IndexingMap,
+    operand_map: &IndexingMap,
+    operand: &ArrayShape,
+    device: &Device,
+) -> Result<AccessCoalescing, CoalescingError> {
+    let bits = element_bits(&operand.element)
+        .ok_or_else(|| CoalescingError::ElementType(operand.element.clone()))?;
+    let layout = operand.layout_or_default();
+    let strides = layout.strides(&operand.dims)?;
+    let mut composed = thread_map.compose(operand_map)?;
+    composed.simplify();
+    let lanes = device
+        .warp_size
+        .min(thread_map.dims().first().map_or(1, |v| {
+            u64::try_from(v.bounds.hi.saturating_add(1)).unwrap_or(1)
+        }));
+    let mut warp_map = restrict_to_warp(&composed, lanes).map_err(ComposeError::from)?;
+    fix_runtime_vars(&mut warp_map)?;
+    let mut offset_map = warp_map.compose(&layout.physical_map(&operand.dims)?)?;
+    offset_map.simplify();
+    let offset = offset_map
+        .results()
+        .first()
+        .cloned()
+        .unwrap_or_else(Expr::zero);
+    let moving = moving_dims(&warp_map, &strides);
+    let count = count_transactions(&offset_map, bits, device.transaction_bytes);
+    let coalesced = count.transactions == 0 || 10 * count.ideal > 9 * count.transactions;
+    let reason = (!coalesced).then(|| explain(&moving, &layout, operand, &count));
+    Ok(AccessCoalescing {
+        lanes,
+        split: Split::of(&offset),
+        moving,
+        steps: count.steps,
+        counted_steps: count.counted_steps,
+        transactions: count.transactions,
+        ideal: count.ideal,
+        coalesced,
+        reason,
+        warp_map,
+        offset_map,
+    })
+}
+
+/// Replaces every runtime variable by the midpoint of its range (XLA's choice), keeping the
+/// variables so that the map's symbols stay in place.
+fn fix_runtime_vars(map: &mut IndexingMap) -> Result<(), ComposeError> {
+    let r = map.range_vars().len();
+    let mids: Vec<(usize, i64)> = map
+        .rt_vars()
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (r + i, v.bounds.lo + (v.bounds.hi - v.bounds.lo) / 2))
+        .collect();
+    if mids.is_empty() {
+        return Ok(());
+    }
+    let subst = |e: &Expr| {
+        e.rewrite_vars(&mut |v| match v {
+            VarRef::Sym(i) => mids
+                .iter()
+                .find(|(s, _)| *s == i as usize)
+                .map(|(_, m)| Expr::constant(*m)),
+            VarRef::Dim(_) => None,
+        })
+    };
+    let results = map
+        .results()
+        .iter()
+        .map(subst)
+        .collect::<Result<Vec<_>, _>>()?;
+    let constraints = map
+        .constraints()
+        .iter()
+        .map(|(e, iv)| Ok((subst(e)?, *iv)))
+        .collect::<Result<Vec<_>, ComposeError>>()?;
+    let mut fixed = map.with_results(results);
+    fixed.clear_constraints();
+    for (e, iv) in constraints {
+        fixed.add_constraint(e, iv);
+    }
+    fixed.simplify();
+    *map = fixed;
+    Ok(())
+}
+
+fn moving_dims(warp_map: &IndexingMap, strides: &[i64]) -> Vec<MovingDim> {
+    warp_map
+        .results()
+        .iter()
+        .enumerate()
+        .filter_map(|(d, e)| {
+            let split = Split::of(e);
+            let moves =
+                split.thread.as_constant() != Some(0) || split.mixed.as_constant() != Some(0);
+            moves.then(|| MovingDim {
+                dimension: d,
+                per_lane: split.per_lane(),
+                split,
+                layout_stride: strides.get(d).copied().unwrap_or(0),
+            })
+        })
+        .collect()
+}
+
+/// What [`count_transactions`] found.
+struct Count {
+    steps: u128,
+    counted_steps: u128,
+    transactions: u64,
+    ideal: u64,
+}
+
+/// Counts, step by step, the segments the warp's addresses fall in and the ideal.
+fn count_transactions(offsets: &IndexingMap, bits: u64, transaction_bytes: u64) -> Count {
+    let segment_bits = i128::from(transaction_bytes.max(1) * 8);
+    let syms = offsets.range_vars().len();
+    let rt: Vec<i64> = offsets.rt_vars().iter().map(|v| v.bounds.lo).collect();
+    let outer: Vec<usize> = (0..syms).filter(|&s| s != UNROLL_SYMBOL).collect();
+    let bound = |s: usize| offsets.range_vars()[s].bounds;
+    let steps = outer
+        .iter()
+        .fold(1u128, |a, &s| a.saturating_mul(bound(s).count()));
+    let lanes = offsets.dims().first().map_or(1, |v| v.bounds.count());
+    let vector = if UNROLL_SYMBOL < syms {
+        bound(UNROLL_SYMBOL).count()
+    } else {
+        1
+    };
+    let per_step = lanes.saturating_mul(vector).max(1);
+    let max_steps = (u128::from(POINT_BUDGET) / per_step).max(1).min(steps);
+    let mut count = Count {
+        steps,
+        counted_steps: 0,
+        transactions: 0,
+        ideal: 0,
+    };
+    if offsets.is_known_empty() || steps == 0 || offsets.all_vars().any(|v| !v.bounds.is_feasible())
+    {
+        return count;
+    }
+    let mut point: Vec<i64> = (0..syms).map(|s| bound(s).lo).collect();
+    let mut addresses = Vec::new();
+    while count.counted_steps < max_steps {
+        addresses.clear();
+        let vector_range = if UNROLL_SYMBOL < syms {
+            bound(UNROLL_SYMBOL)
+        } else {
+            xla_indexing_core::Interval::point(0)
+        };
+        let th = offsets
+            .dims()
+            .first()
+            .map(|v| v.bounds)
+            .unwrap_or(xla_indexing_core::Interval::point(0));
+        for t in th.lo..=th.hi {
+            for v in vector_range.lo..=vector_range.hi {
+                if UNROLL_SYMBOL < syms {
+                    point[UNROLL_SYMBOL] = v;
+                }
+                let all: Vec<i64> = point.iter().chain(&rt).copied().collect();
+                if offsets.contains(&[t], &all)
+                    && let Some(&[o]) = offsets.evaluate(&[t], &all).as_deref()
+                {
+                    addresses.push(o);
+                }
+            }
+        }
+        addresses.sort_unstable();
+        addresses.dedup();
+        let mut segments: Vec<i128> = addresses
+            .iter()
+            .map(|&o| (i128::from(o) * i128::from(bits)).div_euclid(segment_bits))
+            .collect();
+        segments.dedup();
+        count.transactions += segments.len() as u64;
+        let bytes_bits = addresses.len() as i128 * i128::from(bits);
+        count.ideal += (bytes_bits + segment_bits - 1).div_euclid(segment_bits) as u64;
+        count.counted_steps += 1;
+        if !advance(&mut point, &outer, &bound) {
+            break;
+        }
+    }
+    count
+}
+
+/// The next point of the outer symbols in lexicographic order; false after the last.
+fn advance(
+    point: &mut [i64],
+    outer: &[usize],
+    bound: &impl Fn(usize) -> xla_indexing_core::Interval,
+) -> bool {
+    for &s in outer.iter().rev() {
+        if point[s] < bound(s).hi {
+            point[s] += 1;
+            return true;
+        }
+        point[s] = bound(s).lo;
+    }
+    false
+}
+
+/// The reason an access is not coalesced: the dimension the lanes move along and its stride.
+fn explain(moving: &[MovingDim], layout: &Layout, operand: &ArrayShape, count: &Count) -> String {
+    let ratio = count.transactions as f64 / count.ideal.max(1) as f64;
+    let tally = format!(
+        "{} transactions where {} would do ({ratio:.1}x)",
+        count.transactions, count.ideal
+    );
+    let minor = layout.minor_to_major.first().copied();
+    let bytes = |elements: i64| {
+        let bits = element_bits(&operand.element).unwrap_or(8) as i64;
+        elements.saturating_mul(bits) / 8
+    };
+    let worst = moving
+        .iter()
+        .filter(|m| Some(m.dimension) != minor || m.per_lane.is_none_or(|k| k.abs() > 1))
+        .max_by_key(|m| {
+            m.layout_stride
+                .saturating_mul(m.per_lane.unwrap_or(1).abs())
+        });
+    let Some(m) = worst else {
+        return format!("the warp's elements straddle transaction boundaries: {tally}");
+    };
+    let why = match m.per_lane {
+        Some(k) if Some(m.dimension) == minor => format!(
+            "lanes step {k} elements along dimension {} (the minor one in layout {layout}), \
+             {} bytes apart",
+            m.dimension,
+            bytes(k.saturating_mul(m.layout_stride)).abs()
+        ),
+        Some(k) => format!(
+            "lanes step {k} along dimension {}, which is not minor in layout {layout} \
+             (stride {} elements), so neighbouring lanes are {} bytes apart",
+            m.dimension,
+            m.layout_stride,
+            bytes(k.saturating_mul(m.layout_stride)).abs()
+        ),
+        None => {
+            let how = if m.split.mixed.as_constant() != Some(0) {
+                "with the lane and the loop together"
+            } else {
+                "non-linearly with the lane"
+            };
+            let place = if Some(m.dimension) == minor {
+                "the minor one".to_string()
+            } else {
+                format!("not minor: stride {} elements", m.layout_stride)
+            };
+            format!(
+                "dimension {} moves {how} ({place} in layout {layout})",
+                m.dimension
+            )
+        }
+    };
+    format!("{why}: {tally}")
+}

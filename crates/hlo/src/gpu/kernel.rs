@@ -1,0 +1,124 @@
+//! The kernels of a module: one per fusion instruction outside fused computations (or the entry
+//! computation when the module has no fusion), with the facts the launch maths needs.
+
+use crate::error::HloError;
+use crate::module::{Instruction, Module};
+use crate::shape::ArrayShape;
+
+/// One kernel to launch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Kernel {
+    /// The fusion instruction's name (the entry computation's name when there is no fusion).
+    pub name: String,
+    /// The computation the kernel runs (the fused computation).
+    pub computation: usize,
+    /// The fusion's `kind=` as written (`kLoop`, `kInput`, ...).
+    pub kind: Option<String>,
+    /// The output buffers the kernel writes, with their layouts.
+    pub outputs: Vec<ArrayShape>,
+    pub line: usize,
+    pub column: usize,
+}
+
+impl Kernel {
+    /// An analysis error naming the kernel.
+    pub fn error(&self, message: impl Into<String>) -> HloError {
+        HloError::Analysis {
+            instruction: self.name.clone(),
+            line: self.line,
+            column: self.column,
+            message: message.into(),
+        }
+    }
+}
+
+/// Every kernel of the module in text order: the fusion instructions of computations that are
+/// not themselves fused; the entry computation alone when there is none.
+pub fn kernels(module: &Module) -> Vec<Kernel> {
+    let fused: Vec<&str> = module
+        .computations
+        .iter()
+        .flat_map(|c| c.instructions.iter())
+        .filter(|i| i.opcode == "fusion")
+        .flat_map(|i| i.called("calls").iter().map(String::as_str))
+        .collect();
+    let mut out = Vec::new();
+    for comp in module
+        .computations
+        .iter()
+        .filter(|c| !fused.contains(&c.name.as_str()))
+    {
+        for instr in comp.instructions.iter().filter(|i| i.opcode == "fusion") {
+            let [callee] = instr.called("calls") else {
+                continue;
+            };
+            let Some(c) = module.computation(callee) else {
+                continue;
+            };
+            out.push(Kernel {
+                name: instr.name.clone(),
+                computation: c,
+                kind: kind(instr),
+                outputs: with_root_layouts(instr, module, c),
+                line: instr.pos.line,
+                column: instr.pos.column,
+            });
+        }
+    }
+    if out.is_empty() {
+        let entry = &module.computations[module.entry];
+        let root = &entry.instructions[entry.root];
+        out.push(Kernel {
+            name: entry.name.clone(),
+            computation: module.entry,
+            kind: None,
+            outputs: root.shape.leaves().into_iter().cloned().collect(),
+            line: entry.pos.line,
+            column: entry.pos.column,
+        });
+    }
+    out
+}
+
+fn kind(instr: &Instruction) -> Option<String> {
+    match instr.attr("kind") {
+        Some(crate::attrs::AttrValue::Raw(k)) => Some(k.clone()),
+        _ => None,
+    }
+}
+
+/// The fusion's result leaves; a leaf written without a layout takes the fused root's.
+fn with_root_layouts(instr: &Instruction, module: &Module, c: usize) -> Vec<ArrayShape> {
+    let comp = &module.computations[c];
+    let root_leaves = comp.instructions[comp.root].shape.leaves();
+    instr
+        .shape
+        .leaves()
+        .into_iter()
+        .enumerate()
+        .map(|(k, leaf)| {
+            let mut leaf = leaf.clone();
+            if leaf.layout.is_none() {
+                leaf.layout = root_leaves.get(k).and_then(|r| r.layout.clone());
+            }
+            leaf
+        })
+        .collect()
+}
+
+/// Bits of one element of an XLA element type, `None` for `token` and unknown names.
+pub fn element_bits(element: &str) -> Option<u64> {
+    Some(match element {
+        "s1" | "u1" => 1,
+        "s2" | "u2" => 2,
+        "s4" | "u4" | "f4e2m1fn" => 4,
+        "pred" | "s8" | "u8" => 8,
+        _ if element.starts_with("f8") => 8,
+        "f6e2m3fn" | "f6e3m2fn" => 6,
+        "s16" | "u16" | "f16" | "bf16" => 16,
+        "s32" | "u32" | "f32" => 32,
+        "s64" | "u64" | "f64" | "c64" => 64,
+        "c128" => 128,
+        _ => return None,
+    })
+}

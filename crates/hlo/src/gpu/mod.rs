@@ -1,0 +1,21 @@
+//! GPU maths of loop kernels: launch dimensions, thread-id indexing maps, coalescing of reads,
+//! and propagation of output tiles to operand tiles.
+//!
+//! [`plan::plan_module`] gives, per fusion, the launch and the thread-to-operand maps;
+//! [`coalescing::analyze_access`] and [`tiles::propagate`] work on maps alone, so passes that
+//! hold maps (rather than HLO) can call them.
+
+pub mod coalescing;
+pub mod kernel;
+pub mod launch;
+pub mod plan;
+pub mod report;
+pub mod thread_map;
+pub mod tiles;
+
+pub use coalescing::{AccessCoalescing, analyze_access};
+pub use kernel::{Kernel, element_bits, kernels};
+pub use launch::{Device, LaunchDimensions, LaunchError, launch_dimensions, unroll_factor};
+pub use plan::{KernelPlan, plan_kernel, plan_module};
+pub use thread_map::{restrict_to_warp, thread_id_map};
+pub use tiles::{OperandTile, OutputTile, output_tile, propagate};

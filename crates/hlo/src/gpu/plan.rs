@@ -1,0 +1,174 @@
+//! The launch plan of a kernel: unroll factor, launch dimensions, thread-id map, and for every
+//! output and operand the maps from thread ids to the elements read (the thread map composed
+//! with the fusion's output-to-operand maps, simplified).
+
+use xla_indexing_core::IndexingMap;
+
+use super::kernel::{Kernel, element_bits, kernels};
+use super::launch::{Device, LaunchDimensions, UnrollInputs, launch_dimensions, unroll_factor};
+use super::thread_map::thread_id_map;
+use crate::access::Access;
+use crate::error::HloError;
+use crate::fusion::Composer;
+use crate::module::Module;
+use crate::shape::{ArrayShape, Shape};
+
+/// Everything known about launching one kernel.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KernelPlan {
+    pub kernel: Kernel,
+    /// The fused computation's name.
+    pub computation: String,
+    pub unroll: u64,
+    pub launch: LaunchDimensions,
+    /// Thread ids to the element of output 0 each thread writes.
+    pub thread_map: IndexingMap,
+    pub outputs: Vec<OutputPlan>,
+}
+
+/// One output of a kernel and what writing it reads.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OutputPlan {
+    pub output: usize,
+    pub shape: ArrayShape,
+    pub operands: Vec<OperandPlan>,
+    /// Why the output has no thread maps (its dimensions differ from output 0's).
+    pub skipped: Option<String>,
+}
+
+/// One parameter leaf of the fused computation, as read while writing one output.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OperandPlan {
+    pub parameter: usize,
+    /// The leaf within a tuple-shaped parameter.
+    pub leaf: Option<usize>,
+    pub shape: ArrayShape,
+    /// Output element to operand element, one per distinct access.
+    pub output_maps: Vec<Access>,
+    /// Thread ids to operand element, in the same order.
+    pub thread_maps: Vec<Access>,
+    /// Why some path has no map (the lists are then incomplete).
+    pub undefined: Option<String>,
+}
+
+/// The plans of every kernel of the module (see [`kernels`]).
+pub fn plan_module(module: &Module, device: &Device) -> Result<Vec<KernelPlan>, HloError> {
+    kernels(module)
+        .into_iter()
+        .map(|k| plan_kernel(module, k, device))
+        .collect()
+}
+
+/// The plan of one kernel. A launch that exceeds the device's limits, or arithmetic that
+/// overflows, is an error naming the kernel.
+pub fn plan_kernel(
+    module: &Module,
+    kernel: Kernel,
+    device: &Device,
+) -> Result<KernelPlan, HloError> {
+    let comp = &module.computations[kernel.computation];
+    let Some(first) = kernel.outputs.first().cloned() else {
+        return Err(kernel.error("writes no array"));
+    };
+    let elements = first
+        .element_count()
+        .and_then(|n| u64::try_from(n).ok())
+        .ok_or_else(|| kernel.error(format!("output {first} has too many elements")))?;
+    let inputs = UnrollInputs {
+        elements,
+        blocks_unrolling: blocks_unrolling(module, kernel.computation, &mut Vec::new()),
+        smallest_output_bits: kernel
+            .outputs
+            .iter()
+            .filter_map(|o| element_bits(&o.element))
+            .min(),
+    };
+    let unroll = unroll_factor(&inputs, device);
+    let launch = launch_dimensions(elements, unroll, device)
+        .map_err(|e| kernel.error(format!("cannot launch {elements} elements: {e}")))?;
+    let layout = first.layout_or_default();
+    layout
+        .validate(&first.dims)
+        .map_err(|e| kernel.error(format!("output {first}: {e}")))?;
+    let thread_map = thread_id_map(&launch, unroll, &first.dims, &layout)
+        .map_err(|e| kernel.error(format!("thread-id map: {e}")))?;
+    let mut composer = Composer::new(module);
+    let mut outputs = Vec::new();
+    for (k, shape) in kernel.outputs.iter().enumerate() {
+        if shape.dims != first.dims {
+            outputs.push(OutputPlan {
+                output: k,
+                shape: shape.clone(),
+                operands: Vec::new(),
+                skipped: Some(format!(
+                    "its dimensions differ from output 0 ({first}), whose thread map the kernel uses"
+                )),
+            });
+            continue;
+        }
+        let mut operands = Vec::new();
+        for p in composer.computation_output_to_input(kernel.computation, k)? {
+            let param = comp
+                .parameter(p.parameter)
+                .map(|i| &comp.instructions[i].shape)
+                .ok_or_else(|| kernel.error(format!("has no parameter {}", p.parameter)))?;
+            let thread_maps = p
+                .maps
+                .accesses
+                .iter()
+                .map(|a| Access::plain(thread_map.clone()).then(a))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| {
+                    kernel.error(format!("thread map of parameter {}: {e}", p.parameter))
+                })?;
+            operands.push(OperandPlan {
+                parameter: p.parameter,
+                leaf: matches!(param, Shape::Tuple(_)).then_some(p.leaf),
+                shape: param.leaves()[p.leaf].clone(),
+                output_maps: p.maps.accesses,
+                thread_maps,
+                undefined: p.maps.undefined,
+            });
+        }
+        outputs.push(OutputPlan {
+            output: k,
+            shape: shape.clone(),
+            operands,
+            skipped: None,
+        });
+    }
+    Ok(KernelPlan {
+        computation: comp.name.clone(),
+        kernel,
+        unroll,
+        launch,
+        thread_map,
+        outputs,
+    })
+}
+
+/// Whether computation `c` (or one it calls) holds an op that keeps the loop emitter from
+/// unrolling: reduce-window, sort, dot, a concatenate of more than 10 operands, a multi-output
+/// reduce.
+fn blocks_unrolling(module: &Module, c: usize, visiting: &mut Vec<usize>) -> bool {
+    if visiting.contains(&c) {
+        return false;
+    }
+    visiting.push(c);
+    let found = module.computations[c].instructions.iter().any(|i| {
+        let own = match i.opcode.as_str() {
+            "reduce-window" | "sort" | "dot" => true,
+            "concatenate" => i.operands.len() > 10,
+            "reduce" => matches!(i.shape, Shape::Tuple(_)),
+            _ => false,
+        };
+        own || (matches!(i.opcode.as_str(), "fusion" | "call")
+            && i.called("calls")
+                .iter()
+                .chain(i.called("to_apply"))
+                .filter_map(|n| module.computation(n))
+                .any(|callee| blocks_unrolling(module, callee, visiting)))
+    });
+    visiting.pop();
+    found
+}

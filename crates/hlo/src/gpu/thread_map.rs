@@ -1,0 +1,207 @@
+//! The thread-id indexing map of a loop kernel: from `(th_x, th_y, th_z, bl_x, bl_y, bl_z)` and
+//! the per-thread loop `[chunk_id, unroll_id]` to the output element the thread writes.
+//!
+//! Threads are numbered x fastest, then y, then z, each axis counting the threads of all blocks
+//! along it; thread `t` writes elements `t × unroll + unroll_id` of chunk `chunk_id`, elements
+//! being numbered in the output's layout order (minor-to-major), so that neighbouring threads
+//! write neighbouring memory. A constraint keeps the tail of the last block from writing past the
+//! end.
+
+use xla_indexing_core::{ArithError, Expr, IndexingMap, Interval, Var};
+
+use super::launch::LaunchDimensions;
+use crate::layout::Layout;
+
+/// The names of the six dimensions of a thread-id map, in order.
+pub const DIM_NAMES: [&str; 6] = ["th_x", "th_y", "th_z", "bl_x", "bl_y", "bl_z"];
+/// The names of the two range variables: the chunk a thread is on, and the element within the
+/// thread's unrolled group.
+pub const SYMBOL_NAMES: [&str; 2] = ["chunk_id", "unroll_id"];
+
+/// The dimension of `th_x` (the first), for restricting maps to one warp.
+pub const TH_X: usize = 0;
+/// The range-variable index of `unroll_id`.
+pub const UNROLL_SYMBOL: usize = 1;
+
+/// The thread-id map of a loop kernel writing an array of `dims` stored in `layout`, launched
+/// with `launch` and `unroll` elements per thread; simplified, all six dims and both symbols
+/// kept (unused ones have a single value). Fails only on arithmetic overflow.
+pub fn thread_id_map(
+    launch: &LaunchDimensions,
+    unroll: u64,
+    dims: &[i64],
+    layout: &Layout,
+) -> Result<IndexingMap, ArithError> {
+    let int = |v: u64| i64::try_from(v).map_err(|_| ArithError::Overflow);
+    let unroll = int(unroll.max(1))?;
+    let elements = dims
+        .iter()
+        .try_fold(1i64, |a, &d| a.checked_mul(d))
+        .ok_or(ArithError::Overflow)?;
+    let mut linear = Expr::zero();
+    let mut stride = 1i64;
+    for axis in 0..3 {
+        let threads = int(launch.threads[axis])?;
+        let blocks = int(launch.blocks[axis])?;
+        let id = Expr::dim(axis as u32)
+            .checked_add(&Expr::dim(axis as u32 + 3).checked_scale(threads)?)?;
+        linear = linear.checked_add(&id.checked_scale(stride)?)?;
+        stride = stride
+            .checked_mul(threads)
+            .and_then(|s| s.checked_mul(blocks))
+            .ok_or(ArithError::Overflow)?;
+    }
+    let total_threads = stride;
+    let per_chunk = total_threads
+        .checked_mul(unroll)
+        .ok_or(ArithError::Overflow)?;
+    let chunks = (elements.max(1) + per_chunk - 1) / per_chunk;
+    let element = linear
+        .checked_scale(unroll)?
+        .checked_add(&Expr::sym(0).checked_scale(per_chunk)?)?
+        .checked_add(&Expr::sym(1))?;
+    let mut results = vec![Expr::zero(); dims.len()];
+    let mut divisor = 1i64;
+    for &d in &layout.minor_to_major {
+        let size = dims[d];
+        results[d] = element.floor_div(divisor)?.modulo(size.max(1))?;
+        divisor = divisor.checked_mul(size).ok_or(ArithError::Overflow)?;
+    }
+    let mut dim_vars = Vec::with_capacity(6);
+    for (i, name) in DIM_NAMES.iter().enumerate() {
+        let count = if i < 3 {
+            launch.threads[i]
+        } else {
+            launch.blocks[i - 3]
+        };
+        dim_vars.push(Var::named(Interval::upto(int(count)?), *name));
+    }
+    let symbols = vec![
+        Var::named(Interval::upto(chunks), SYMBOL_NAMES[0]),
+        Var::named(Interval::upto(unroll), SYMBOL_NAMES[1]),
+    ];
+    let mut map = IndexingMap::new(results, dim_vars, symbols, Vec::new());
+    map.add_constraint(element, Interval::new(0, elements - 1));
+    map.simplify();
+    Ok(map)
+}
+
+/// The map restricted to the first warp of the first block: `th_x` in `[0, lanes - 1]`, every
+/// other thread and block id 0. The result has the single dimension `th_x` and the symbols of
+/// `map`; it is simplified.
+pub fn restrict_to_warp(map: &IndexingMap, lanes: u64) -> Result<IndexingMap, ArithError> {
+    let lanes = i64::try_from(lanes).map_err(|_| ArithError::Overflow)?;
+    let mut dims = vec![Expr::dim(0)];
+    dims.extend((1..map.dims().len()).map(|_| Expr::zero()));
+    let syms: Vec<Expr> = (0..map.num_symbols() as u32).map(Expr::sym).collect();
+    let subst = |e: &Expr| e.substitute(&dims, &syms);
+    let results = map
+        .results()
+        .iter()
+        .map(subst)
+        .collect::<Result<Vec<_>, _>>()?;
+    let th_x = map
+        .dims()
+        .get(TH_X)
+        .map(|v| v.bounds)
+        .unwrap_or(Interval::point(0));
+    let mut warp = IndexingMap::new(
+        results,
+        vec![Var::named(
+            th_x.intersect(Interval::upto(lanes)),
+            DIM_NAMES[TH_X],
+        )],
+        map.range_vars().to_vec(),
+        map.rt_vars().to_vec(),
+    );
+    if map.is_known_empty() || map.dims().iter().skip(1).any(|v| !v.bounds.contains(0)) {
+        warp.mark_empty();
+        return Ok(warp);
+    }
+    for (e, iv) in map.constraints() {
+        warp.add_constraint(subst(e)?, *iv);
+    }
+    warp.simplify();
+    Ok(warp)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gpu::launch::{Device, launch_dimensions};
+
+    fn parsed(text: &str) -> IndexingMap {
+        IndexingMap::parse(text).unwrap_or_else(|e| panic!("{e}: {text}"))
+    }
+
+    #[test]
+    fn bf16_6x512x4096_unrolled_by_four_matches_xla() {
+        let dims = [6, 512, 4096];
+        let launch = launch_dimensions(6 * 512 * 4096, 4, &Device::h100()).unwrap();
+        let mut map = thread_id_map(&launch, 4, &dims, &Layout::default_for_rank(3)).unwrap();
+        map.remove_unused_vars();
+        let want = parsed(
+            "(th_x, bl_x)[vector_index] -> (bl_x floordiv 4096, (bl_x floordiv 8) mod 512, \
+             (bl_x mod 8) * 512 + th_x * 4 + vector_index), \
+             domain: th_x in [0, 127], bl_x in [0, 24575], vector_index in [0, 3]",
+        );
+        assert_eq!(map, want, "{map}");
+    }
+
+    #[test]
+    fn f32_20_not_unrolled_matches_xla() {
+        let launch = launch_dimensions(20, 1, &Device::h100()).unwrap();
+        let map = thread_id_map(&launch, 1, &[20], &Layout::default_for_rank(1)).unwrap();
+        let want = parsed(
+            "(th_x, th_y, th_z, bl_x, bl_y, bl_z)[chunk_id, unroll_id] -> (th_x), \
+             domain: th_x in [0, 19], th_y in [0, 0], th_z in [0, 0], bl_x in [0, 0], \
+             bl_y in [0, 0], bl_z in [0, 0], chunk_id in [0, 0], unroll_id in [0, 0]",
+        );
+        assert_eq!(map, want, "{map}");
+        assert_eq!(
+            map.to_string(),
+            "(th_x, th_y, th_z, bl_x, bl_y, bl_z)[chunk_id, unroll_id] -> (th_x), domain: \
+             th_x in [0, 19], th_y in [0, 0], th_z in [0, 0], bl_x in [0, 0], bl_y in [0, 0], \
+             bl_z in [0, 0], chunk_id in [0, 0], unroll_id in [0, 0]"
+        );
+    }
+
+    /// Every element is written exactly once, by enumeration, for layouts and tails.
+    #[test]
+    fn every_element_is_written_once() {
+        let cases: [(&[i64], Vec<usize>, u64); 4] = [
+            (&[3, 50], vec![1, 0], 1),
+            (&[3, 50], vec![0, 1], 2),
+            (&[7, 5, 9], vec![0, 2, 1], 4),
+            (&[130], vec![0], 1),
+        ];
+        for (dims, m2m, unroll) in cases {
+            let layout = Layout::new(m2m);
+            let elements: i64 = dims.iter().product();
+            let launch = launch_dimensions(elements as u64, unroll, &Device::h100()).unwrap();
+            let map = thread_id_map(&launch, unroll, dims, &layout).unwrap();
+            let mut seen = vec![0u32; elements as usize];
+            for (d, s) in map.domain_points(1 << 20).unwrap() {
+                let idx = map.evaluate(&d, &s).unwrap();
+                let lin = layout.linear_index(dims, &idx).unwrap();
+                // Neighbouring unroll ids write neighbouring memory.
+                let thread = d[0] + d[3] * launch.threads[0] as i64;
+                assert_eq!(lin, thread * unroll as i64 + s[1], "{map}");
+                seen[lin as usize] += 1;
+            }
+            assert!(seen.iter().all(|&c| c == 1), "{dims:?}: {map}");
+        }
+    }
+
+    #[test]
+    fn warp_restriction_keeps_only_th_x() {
+        let launch = launch_dimensions(6 * 512 * 4096, 4, &Device::h100()).unwrap();
+        let map = thread_id_map(&launch, 4, &[6, 512, 4096], &Layout::default_for_rank(3)).unwrap();
+        let warp = restrict_to_warp(&map, 32).unwrap();
+        let want = parsed(
+            "(th_x)[chunk_id, unroll_id] -> (0, 0, th_x * 4 + unroll_id), \
+             domain: th_x in [0, 31], chunk_id in [0, 0], unroll_id in [0, 3]",
+        );
+        assert_eq!(warp, want, "{warp}");
+    }
+}
