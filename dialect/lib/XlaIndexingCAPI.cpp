@@ -46,3 +46,7 @@ MlirAttribute mlirXlaIndexingOpGetIndexingMap(MlirOperation op) {
     return wrap(loop.getIndexingMap());
   return MlirAttribute{nullptr};
 }
+
+void mlirXlaIndexingEmitRemark(MlirLocation location, MlirStringRef message) {
+  emitRemark(unwrap(location)) << unwrap(message);
+}

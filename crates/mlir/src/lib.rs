@@ -5,7 +5,8 @@
 //! * [`map_attribute`] / [`attribute_map`]: `#xla_indexing.map<"...">` attributes to and from
 //!   [`IndexingMap`](xla_indexing_core::IndexingMap)s.
 //! * [`affine`]: MLIR affine expressions to and from the core's expressions.
-//! * [`passes`]: the passes (`xla-indexing-simplify`).
+//! * [`passes`]: the passes (`xla-indexing-simplify`, `-lower-apply`, `-annotate`).
+//! * [`stablehlo`]: StableHLO-like ops as HLO text, for the HLO analysis.
 //! * [`ods`]: typed op builders generated from the dialect's `.td` by `melior::dialect!`.
 //! * `xla_indexing_map_canonicalize`: the `extern "C"` entry point through which the C++
 //!   attribute parses and verifies map text with the Rust grammar of `xla-indexing-core`, so that
@@ -18,5 +19,6 @@ mod guard;
 mod map_text;
 pub mod ods;
 pub mod passes;
+pub mod stablehlo;
 
 pub use attribute::{AttributeError, attribute_map, map_attribute, parse_map_attribute};

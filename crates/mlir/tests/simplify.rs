@@ -70,3 +70,55 @@ fn maps_that_cannot_be_simplified_stay() {
     );
     assert!(out.contains("affine_map<(d0)[s0] -> (d0 * s0)>"), "{out}");
 }
+
+#[test]
+fn passes_are_made_with_options_and_reject_unknown_ones() {
+    use xla_indexing_mlir::passes::{PassError, create_pass};
+    let context = context();
+    let mut module = Module::parse(
+        &context,
+        r#"func.func @f(%a: index) -> index {
+  %0 = xla_indexing.apply_indexing #xla_indexing.map<"(d0) -> (d0 floordiv 4), domain: d0 in [0, 63]">(%a) : index
+  return %0 : index
+}"#,
+    )
+    .expect("module parses");
+    let pass_manager = PassManager::new(&context);
+    pass_manager.add_pass(create_pass("xla-indexing-lower-apply", "prefer-affine=false").unwrap());
+    pass_manager.run(&mut module).expect("the pass succeeds");
+    let out = module.as_operation().to_string();
+    assert!(out.contains("arith.divui"), "{out}");
+    assert!(!out.contains("apply_indexing"), "{out}");
+
+    let bad = create_pass("xla-indexing-lower-apply", "bogus=1").err();
+    assert!(matches!(bad, Some(PassError::Options { .. })), "{bad:?}");
+    let unknown = create_pass("no-such-pass", "").err();
+    assert_eq!(unknown, Some(PassError::Unknown("no-such-pass".into())));
+}
+
+#[test]
+fn annotate_attaches_the_hlo_maps() {
+    let registry = DialectRegistry::new();
+    register_all_dialects(&registry);
+    dialect::register(&registry);
+    let context = Context::new();
+    context.append_dialect_registry(&registry);
+    context.load_all_available_dialects();
+    context.set_allow_unregistered_dialects(true);
+    let mut module = Module::parse(
+        &context,
+        r#"func.func @f(%a: tensor<10x20xf32>) -> tensor<20x10xf32> {
+  %0 = "stablehlo.transpose"(%a) <{permutation = array<i64: 1, 0>}> : (tensor<10x20xf32>) -> tensor<20x10xf32>
+  return %0 : tensor<20x10xf32>
+}"#,
+    )
+    .expect("module parses");
+    let pass_manager = PassManager::new(&context);
+    pass_manager.add_pass(xla_indexing_mlir::passes::create_annotate_pass(false));
+    pass_manager.run(&mut module).expect("the pass succeeds");
+    let out = module.as_operation().to_string();
+    assert!(
+        out.contains(r#"xla_indexing.operand_maps = [[#xla_indexing.map<"(d0, d1) -> (d1, d0), domain: d0 in [0, 19], d1 in [0, 9]">]]"#),
+        "{out}"
+    );
+}

@@ -40,6 +40,9 @@ MLIR_CAPI_EXPORTED bool mlirOperationIsAXlaIndexingFusionOp(MlirOperation op);
 /* Returns the #xla_indexing.map of an apply_indexing or loop op. */
 MLIR_CAPI_EXPORTED MlirAttribute mlirXlaIndexingOpGetIndexingMap(MlirOperation op);
 
+/* Emits a remark diagnostic (the C API only emits errors). */
+MLIR_CAPI_EXPORTED void mlirXlaIndexingEmitRemark(MlirLocation location, MlirStringRef message);
+
 /*===----------------------------------------------------------------------===*
  * Passes whose bodies are Rust callbacks
  *===----------------------------------------------------------------------===*/

@@ -6,9 +6,11 @@
 //!
 //! * `xla-indexing-simplify` ([`simplify`]): bound-aware simplification of index arithmetic.
 //! * `xla-indexing-lower-apply` ([`lower_apply`]): `apply_indexing` to `arith` or `affine.apply`.
+//! * `xla-indexing-annotate` ([`annotate`]): the operand maps of StableHLO-like ops.
 //!
 //! [`parse_pass_pipeline`]: melior::utility::parse_pass_pipeline
 
+pub mod annotate;
 mod arith;
 pub mod lower_apply;
 mod patterns;
@@ -159,7 +161,7 @@ macro_rules! pass_entry {
 pub(crate) use pass_entry;
 
 /// Every pass of the project.
-pub const PASSES: &[&PassSpec] = &[&simplify::SPEC, &lower_apply::SPEC];
+pub const PASSES: &[&PassSpec] = &[&simplify::SPEC, &lower_apply::SPEC, &annotate::SPEC];
 
 mod ffi {
     use super::*;
@@ -243,4 +245,10 @@ pub fn create_simplify_pass() -> Pass {
 /// `xla-indexing-lower-apply` with its default options.
 pub fn create_lower_apply_pass() -> Pass {
     create_pass(lower_apply::ARGUMENT, "").expect("default options are valid")
+}
+
+/// `xla-indexing-annotate`; `emit_remarks` also reports each map as a remark.
+pub fn create_annotate_pass(emit_remarks: bool) -> Pass {
+    create_pass(annotate::ARGUMENT, &format!("emit-remarks={emit_remarks}"))
+        .expect("the option exists")
 }
