@@ -20,13 +20,21 @@ impl Tok {
     /// How the token is named in error messages.
     pub fn describe(&self) -> String {
         match self {
-            Tok::Ident(s) => format!("`{s}`"),
+            Tok::Ident(s) => format!("`{}`", shorten(s)),
             Tok::Int(v) => format!("`{v}`"),
-            Tok::Float(s) => format!("`{s}`"),
-            Tok::Str(s) => format!("string \"{s}\""),
+            Tok::Float(s) => format!("`{}`", shorten(s)),
+            Tok::Str(s) => format!("string \"{}\"", shorten(s)),
             Tok::Punct(p) => format!("`{p}`"),
             Tok::Eof => "end of input".to_string(),
         }
+    }
+}
+
+/// Text quoted in a message: at most 40 characters, an ellipsis after a cut.
+pub fn shorten(s: &str) -> String {
+    match s.char_indices().nth(40) {
+        Some((cut, _)) => format!("{}...", &s[..cut]),
+        None => s.to_string(),
     }
 }
 
@@ -38,23 +46,23 @@ pub fn tokenize(
     newlines: bool,
 ) -> Result<Vec<(Tok, Pos)>, LoopsError> {
     let mut out = Vec::new();
-    let (mut line, mut line_start) = (1usize, 0usize);
+    let mut line = 1usize;
+    // A byte offset on the current line and its column, advanced as `i` moves (linear time).
+    let (mut col_at, mut column) = (0usize, 1usize);
     let bytes = text.as_bytes();
     let mut i = 0;
-    let pos_at = |i: usize, line: usize, line_start: usize| Pos {
-        line,
-        column: text[line_start..i].chars().count() + 1,
-    };
     while i < bytes.len() {
         let c = bytes[i];
-        let pos = pos_at(i, line, line_start);
+        column += text[col_at..i].chars().count();
+        col_at = i;
+        let pos = Pos { line, column };
         if c == b'\n' {
             if newlines {
                 out.push((Tok::Punct("\n"), pos));
             }
             i += 1;
             line += 1;
-            line_start = i;
+            (col_at, column) = (i, 1);
         } else if c.is_ascii_whitespace() {
             i += 1;
         } else if c == b'#' {
@@ -113,7 +121,8 @@ pub fn tokenize(
             ));
         }
     }
-    out.push((Tok::Eof, pos_at(bytes.len(), line, line_start)));
+    column += text[col_at..].chars().count();
+    out.push((Tok::Eof, Pos { line, column }));
     Ok(out)
 }
 
@@ -121,11 +130,38 @@ pub fn tokenize(
 pub struct Cursor {
     toks: Vec<(Tok, Pos)>,
     at: usize,
+    /// How deep the expression being parsed nests (see [`Cursor::nest`]).
+    depth: usize,
 }
+
+/// The deepest an expression may nest: parentheses, operands of chained operators, unary
+/// operators, calls and subscripts all count. Deeper input is refused rather than overflow the
+/// stack of the recursive passes that follow the parser.
+pub const MAX_NESTING: usize = 128;
 
 impl Cursor {
     pub fn new(toks: Vec<(Tok, Pos)>) -> Cursor {
-        Cursor { toks, at: 0 }
+        Cursor {
+            toks,
+            at: 0,
+            depth: 0,
+        }
+    }
+
+    /// Goes one level deeper into an expression, or fails beyond [`MAX_NESTING`].
+    pub fn nest(&mut self) -> Result<(), LoopsError> {
+        if self.depth >= MAX_NESTING {
+            return Err(self.error(format!(
+                "the expression nests deeper than {MAX_NESTING} levels"
+            )));
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    /// Leaves `levels` levels of [`Cursor::nest`].
+    pub fn unnest(&mut self, levels: usize) {
+        self.depth = self.depth.saturating_sub(levels);
     }
 
     /// The current token.

@@ -23,15 +23,28 @@ pub fn at_shape(c: &Cursor<'_>) -> bool {
     word > 0 && rest.as_bytes()[0].is_ascii_lowercase() && rest[word..].starts_with('[')
 }
 
+/// The deepest tuples may nest in a shape.
+pub const MAX_TUPLE_NESTING: usize = 64;
+
 /// A shape: `f32[10,20]{1,0}`, `f32[]`, `(f32[10], (s32[], pred[]))`, `f32[<=4]`.
 pub fn shape(c: &mut Cursor<'_>) -> R<Shape> {
+    nested_shape(c, 0)
+}
+
+fn nested_shape(c: &mut Cursor<'_>, depth: usize) -> R<Shape> {
     if c.eat('(') {
+        if depth >= MAX_TUPLE_NESTING {
+            return Err(c.error_at(
+                c.offset() - 1,
+                format!("tuples nest deeper than {MAX_TUPLE_NESTING} levels"),
+            ));
+        }
         let mut elements = Vec::new();
         c.skip_trivia()?;
         if !c.eat(')') {
             loop {
                 c.skip_trivia()?;
-                elements.push(shape(c)?);
+                elements.push(nested_shape(c, depth + 1)?);
                 c.skip_trivia()?;
                 if c.eat(')') {
                     break;

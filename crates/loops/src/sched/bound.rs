@@ -24,6 +24,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use xla_indexing_core::interval::ceil_div;
 use xla_indexing_core::{Expr, IndexingMap, Interval, Var, VarRef};
 
 use crate::error::{LoopsError, Pos};
@@ -134,15 +135,15 @@ fn pass_down(sched: &Schedule, s: StageId, roots: &[RootRange]) -> Result<StageB
                 factor,
             } => {
                 let (e, ext) = (max_extent[&parent], ranges[&parent].1.clone());
-                max_extent.insert(outer, (e + factor - 1) / factor);
+                max_extent.insert(outer, ceil_div(e, factor));
                 max_extent.insert(inner, e.min(factor));
                 let (ext_outer, ext_inner) = match ext.as_constant() {
                     Some(c) if c % factor == 0 || c <= factor => (
-                        Bound::constant((c + factor - 1) / factor),
+                        Bound::constant(ceil_div(c, factor)),
                         Bound::constant(c.min(factor)),
                     ),
                     Some(c) => (
-                        Bound::constant((c + factor - 1) / factor),
+                        Bound::constant(ceil_div(c, factor)),
                         tightened(&ext, outer, factor, pos)?,
                     ),
                     None => (
@@ -168,7 +169,9 @@ fn pass_down(sched: &Schedule, s: StageId, roots: &[RootRange]) -> Result<StageB
                         n(inner)
                     )));
                 }
-                let e = max_extent[&outer] * max_extent[&inner];
+                let e = max_extent[&outer]
+                    .checked_mul(max_extent[&inner])
+                    .ok_or_else(|| pos.error("the fused extent overflows a 64-bit integer"))?;
                 max_extent.insert(fused, e);
                 ranges.insert(fused, (zero.clone(), Bound::constant(e)));
             }

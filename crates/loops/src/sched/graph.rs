@@ -8,6 +8,7 @@
 use std::collections::BTreeMap;
 
 use xla_indexing_core::Expr;
+use xla_indexing_core::interval::ceil_div;
 
 use crate::error::{LoopsError, Pos};
 use crate::sched::ast::{Line, Py, PyKind};
@@ -697,7 +698,7 @@ impl Interp {
                 let extent = self
                     .max_extent(parent)
                     .ok_or_else(|| pos.error("nparts needs a variable of known extent"))?;
-                (extent + n - 1) / n
+                ceil_div(extent, n)
             }
             _ => return Err(pos.error("split takes one positive `factor` or `nparts`")),
         };
@@ -728,7 +729,7 @@ impl Interp {
                 outer,
                 factor,
                 ..
-            } if outer == iv => self.max_extent(parent).map(|e| (e + factor - 1) / factor),
+            } if outer == iv => self.max_extent(parent).map(|e| ceil_div(e, factor)),
             Relation::Split {
                 parent,
                 inner,
@@ -739,7 +740,7 @@ impl Interp {
                 outer,
                 inner,
                 fused,
-            } if fused == iv => Some(self.max_extent(outer)? * self.max_extent(inner)?),
+            } if fused == iv => self.max_extent(outer)?.checked_mul(self.max_extent(inner)?),
             _ => None,
         })
     }

@@ -79,6 +79,13 @@ impl Parser {
     }
 
     fn expr(&mut self) -> Result<Py, LoopsError> {
+        self.c.nest()?;
+        let e = self.lambda_or_binary();
+        self.c.unnest(1);
+        e
+    }
+
+    fn lambda_or_binary(&mut self) -> Result<Py, LoopsError> {
         if self.c.at_word("lambda") {
             let pos = self.c.pos();
             self.c.bump();
@@ -105,10 +112,13 @@ impl Parser {
             return self.unary();
         }
         let mut lhs = self.binary(level + 1)?;
+        let mut chained = 0;
         while let Tok::Punct(p) = self.c.peek() {
             let Some(op) = LEVELS[level].iter().find(|o| *o == p) else {
                 break;
             };
+            self.c.nest()?;
+            chained += 1;
             let pos = self.c.pos();
             self.c.bump();
             let rhs = self.binary(level + 1)?;
@@ -117,20 +127,26 @@ impl Parser {
                 pos,
             };
         }
+        self.c.unnest(chained);
         Ok(lhs)
     }
 
     fn unary(&mut self) -> Result<Py, LoopsError> {
         let pos = self.c.pos();
         if self.c.eat("-") {
+            self.c.nest()?;
             let e = self.unary()?;
+            self.c.unnest(1);
             return Ok(Py {
                 kind: PyKind::Unary("-", Box::new(e)),
                 pos,
             });
         }
         let mut e = self.atom()?;
+        let mut chained = 0;
         loop {
+            self.c.nest()?;
+            chained += 1;
             let pos = self.c.pos();
             if self.c.eat(".") {
                 let (name, _) = self.c.ident("an attribute name")?;
@@ -156,6 +172,7 @@ impl Parser {
                     pos,
                 };
             } else {
+                self.c.unnest(chained);
                 return Ok(e);
             }
         }

@@ -206,14 +206,18 @@ impl Parser {
     }
 
     fn expr(&mut self) -> Result<Ex, LoopsError> {
+        self.c.nest()?;
         let cond = self.binary(0)?;
-        if self.c.eat("?") {
+        let e = if self.c.eat("?") {
             let a = self.expr()?;
             self.c.expect(":")?;
             let b = self.expr()?;
-            return Ok(Ex::Ternary(Box::new(cond), Box::new(a), Box::new(b)));
-        }
-        Ok(cond)
+            Ex::Ternary(Box::new(cond), Box::new(a), Box::new(b))
+        } else {
+            cond
+        };
+        self.c.unnest(1);
+        Ok(e)
     }
 
     fn additive(&mut self) -> Result<Ex, LoopsError> {
@@ -233,23 +237,29 @@ impl Parser {
             return self.unary();
         }
         let mut lhs = self.binary(level + 1)?;
+        let mut chained = 0;
         while let Tok::Punct(p) = self.c.peek() {
             let Some(op) = LEVELS[level].iter().find(|o| *o == p) else {
                 break;
             };
+            self.c.nest()?;
+            chained += 1;
             self.c.bump();
             let rhs = self.binary(level + 1)?;
             lhs = Ex::Binary(op, Box::new(lhs), Box::new(rhs));
         }
+        self.c.unnest(chained);
         Ok(lhs)
     }
 
     fn unary(&mut self) -> Result<Ex, LoopsError> {
-        if self.c.eat("-") {
-            return Ok(Ex::Unary("-", Box::new(self.unary()?)));
-        }
-        if self.c.eat("!") {
-            return Ok(Ex::Unary("!", Box::new(self.unary()?)));
+        for op in ["-", "!"] {
+            if self.c.eat(op) {
+                self.c.nest()?;
+                let e = Ex::Unary(op, Box::new(self.unary()?));
+                self.c.unnest(1);
+                return Ok(e);
+            }
         }
         self.primary()
     }
