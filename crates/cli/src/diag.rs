@@ -22,6 +22,9 @@ pub enum DiagFormat {
     Json,
 }
 
+/// The longest message written: a message quoting a 10 MB token would otherwise repeat it.
+const MAX_MESSAGE_CHARS: usize = 500;
+
 /// One message about the input.
 #[derive(Clone, Debug, Default)]
 pub struct Diagnostic {
@@ -78,10 +81,18 @@ impl Diagnostic {
         let _ = writeln!(std::io::stderr().lock(), "{text}");
     }
 
+    /// The message, cut after [`MAX_MESSAGE_CHARS`] characters.
+    fn shown_message(&self) -> String {
+        match self.message.char_indices().nth(MAX_MESSAGE_CHARS) {
+            Some((cut, _)) => format!("{}...", &self.message[..cut]),
+            None => self.message.clone(),
+        }
+    }
+
     fn to_json(&self) -> serde_json::Value {
         serde_json::json!({
             "severity": self.severity,
-            "message": self.message,
+            "message": self.shown_message(),
             "file": self.file,
             "line": self.line,
             "column": self.column,
@@ -100,7 +111,7 @@ impl Diagnostic {
         if !out.is_empty() {
             out.push(' ');
         }
-        out.push_str(&format!("{}: {}", self.severity, self.message));
+        out.push_str(&format!("{}: {}", self.severity, self.shown_message()));
         if let (Some(src), Some(c)) = (&self.source_line, self.column) {
             let shown: String = src.chars().take(200).collect();
             let pad: String = shown

@@ -19,7 +19,7 @@ use crate::progress::Progress;
 /// Fusions nested deeper than this are drawn as plain nodes.
 const MAX_NESTING: usize = 16;
 /// The most nodes a graph has (a fused computation is drawn once per fusion that calls it).
-pub const MAX_NODES: usize = 100_000;
+pub const MAX_NODES: usize = 1_000_000;
 
 /// The graph of a module.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -1,0 +1,399 @@
+//! A sweep of bad inputs through every subcommand of the binary: empty files, binary junk, text
+//! junk, 10 MB files, shapes of 2^40 elements, offsets that overflow i64, deep nesting. Each must
+//! give a clear error (exit 1, 2 or 3 with an `error:` line on stderr and nothing on stdout) or an
+//! answer (exit 0), within a time limit and an address-space limit, and never panic or abort.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Wall-clock limit of one run (debug builds).
+const TIME_LIMIT: Duration = Duration::from_secs(60);
+/// Address-space limit of one run, in KiB.
+const MEMORY_LIMIT_KB: u64 = 4 << 20;
+/// The most stderr a run may write (a message quoting a 10 MB token must not repeat it).
+const STDERR_LIMIT: usize = 64 << 10;
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs the binary under `ulimit -v` with `stdin`, killing it past [`TIME_LIMIT`].
+fn run(args: &[&str], stdin: &[u8]) -> Run {
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v {MEMORY_LIMIT_KB}; exec \"$0\" \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_xla-indexing"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let data = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&data);
+    });
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > TIME_LIMIT {
+            child.kill().unwrap();
+            panic!("{args:?} ran longer than {TIME_LIMIT:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    writer.join().unwrap();
+    let out = child.wait_with_output().unwrap();
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// The run ended in an answer or in a clear error.
+fn check(args: &[&str], run: &Run) {
+    let what = format!("{args:?} (exit {}):\n{}", run.code, run.stderr);
+    assert!(
+        [0, 1, 2, 3].contains(&run.code),
+        "unexpected exit for {what}"
+    );
+    for bad in ["panicked", "overflowed its stack", "RUST_BACKTRACE"] {
+        assert!(!run.stderr.contains(bad), "{bad} in {what}");
+    }
+    assert!(
+        run.stderr.len() <= STDERR_LIMIT,
+        "stderr too long for {args:?}"
+    );
+    if run.code != 0 {
+        assert!(
+            run.stderr.contains("error: ") || run.stderr.contains("\"severity\":\"error\""),
+            "no error line for {what}"
+        );
+        assert!(run.stdout.is_empty(), "stdout after an error for {what}");
+    }
+}
+
+/// The inputs, written once into a temporary directory.
+struct Inputs {
+    dir: PathBuf,
+}
+
+impl Inputs {
+    fn new(name: &str) -> Inputs {
+        let dir = std::env::temp_dir().join(format!("xla-bad-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        Inputs { dir }
+    }
+
+    fn write(&self, name: &str, data: impl AsRef<[u8]>) -> String {
+        let path = self.dir.join(name);
+        std::fs::write(&path, data).unwrap();
+        path.to_str().unwrap().to_string()
+    }
+
+    /// Inputs no language accepts: empty, binary junk, text junk, 10 MB of one token, 10 MB of
+    /// short tokens on one line, and a file that does not exist.
+    fn junk(&self) -> Vec<String> {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut bytes = Vec::with_capacity(4096);
+        for _ in 0..4096 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            bytes.push(state as u8);
+        }
+        let alphabet = b"()[]{},=%:;abc012 \n-+*#\"'";
+        let text: String = bytes
+            .iter()
+            .map(|b| alphabet[usize::from(*b) % alphabet.len()] as char)
+            .collect();
+        vec![
+            self.write("empty", ""),
+            self.write("junk.bin", &bytes),
+            self.write("junk.txt", text),
+            self.write("ten_mb.txt", "x".repeat(10 << 20)),
+            self.write("ten_mb_tokens.txt", "a + (".repeat(2 << 20)),
+            self.dir.join("missing").to_str().unwrap().to_string(),
+        ]
+    }
+}
+
+impl Drop for Inputs {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn example(path: &str) -> String {
+    let full = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples")
+        .join(path);
+    std::fs::read_to_string(full).unwrap()
+}
+
+/// Every subcommand that reads a file, as argument lists around the file.
+const FILE_COMMANDS: &[&[&str]] = &[
+    &["indexing", "FILE"],
+    &[
+        "indexing",
+        "FILE",
+        "--direction",
+        "in2out",
+        "--utilization",
+        "--format",
+        "json",
+    ],
+    &["ranges", "FILE", "--format", "json"],
+    &["bounds", "FILE"],
+    &["bounds", "FILE", "--emit", "mlir"],
+    &[
+        "render",
+        "FILE",
+        "--what",
+        "fusion-graph",
+        "--format",
+        "dot",
+    ],
+    &["render", "FILE", "--what", "access", "--operand", "0"],
+];
+
+fn with_file<'a>(command: &[&'a str], file: &'a str) -> Vec<&'a str> {
+    command
+        .iter()
+        .map(|a| if *a == "FILE" { file } else { a })
+        .collect()
+}
+
+#[test]
+fn junk_through_every_file_command() {
+    let inputs = Inputs::new("junk");
+    for file in inputs.junk() {
+        for command in FILE_COMMANDS {
+            let args = with_file(command, &file);
+            let r = run(&args, b"");
+            check(&args, &r);
+            assert_ne!(r.code, 0, "{args:?} accepted junk");
+        }
+    }
+}
+
+#[test]
+fn junk_through_simplify() {
+    let deep = format!("{}d0{}", "(".repeat(100_000), ")".repeat(100_000));
+    let long = format!(
+        "(d0) -> ({}), domain: d0 in [0, 9]",
+        "d0 + ".repeat(20_000) + "1"
+    );
+    for map in ["", "\u{1}\u{2}junk", "(d0) -> (", &deep[..100_000], &long] {
+        let args = ["simplify", map];
+        check(&args, &run(&args, b""));
+    }
+    let mut lines = Vec::new();
+    lines.push(format!(
+        "{{\"id\": \"deep\", \"vars\": {{\"d0\": [0, 9]}}, \"expr\": \"{deep}\"}}"
+    ));
+    lines.push(format!(
+        "{{\"id\": \"long\", \"vars\": {{\"d0\": [0, 9]}}, \"expr\": \"{}\"}}",
+        "d0 + ".repeat(2_000_000) + "1"
+    ));
+    lines.push("not json at all".into());
+    lines.push("\u{fffd}\u{fffd}".into());
+    lines.push("{\"id\": 1, \"vars\": {\"d0\": [5, 2]}, \"expr\": \"d0\"}".into());
+    let stdin = lines.join("\n");
+    let args = ["simplify", "--jsonl"];
+    let r = run(&args, stdin.as_bytes());
+    check(&args, &r);
+    assert_eq!(
+        r.stdout.lines().count(),
+        lines.len(),
+        "one answer per request"
+    );
+    assert!(
+        r.stdout
+            .lines()
+            .all(|l| l.contains("\"error\"") || l.contains("\"expr\""))
+    );
+}
+
+#[test]
+fn huge_shapes_and_overflowing_offsets() {
+    let inputs = Inputs::new("huge");
+    let huge = inputs.write(
+        "huge.hlo",
+        "HloModule m\nENTRY e {\n  p = f32[1099511627776]{0} parameter(0)\n  \
+         ROOT n = f32[1099511627776]{0} negate(p)\n}\n",
+    );
+    let r = run(&["indexing", &huge, "--utilization"], b"");
+    check(&["indexing"], &r);
+    assert!(
+        r.stdout
+            .contains("(d0) -> (d0), domain: d0 in [0, 1099511627775]"),
+        "{}",
+        r.stdout
+    );
+    let r = run(
+        &["render", &huge, "--what", "access", "--operand", "0"],
+        b"",
+    );
+    check(&["render access"], &r);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("too many to draw"), "{}", r.stderr);
+    let slice = inputs.write(
+        "slice.hlo",
+        "HloModule m\nENTRY e {\n  p = f32[9223372036854775807,4]{1,0} parameter(0)\n  \
+         ROOT s = f32[1,4]{1,0} slice(p), slice={[9223372036854775806:9223372036854775807], [0:4]}\n}\n",
+    );
+    let r = run(&["indexing", &slice], b"");
+    check(&["indexing slice"], &r);
+    assert!(r.stdout.contains("(d0, d1) -> (9223372036854775806, d1)"));
+    let elements = inputs.write(
+        "elements.hlo",
+        "HloModule m\nENTRY e {\n  p = f32[9223372036854775807,9223372036854775807]{1,0} parameter(0)\n  \
+         ROOT t = f32[9223372036854775807,9223372036854775807]{0,1} transpose(p), dimensions={1,0}\n}\n",
+    );
+    for command in FILE_COMMANDS
+        .iter()
+        .filter(|c| c[0] != "ranges" && c[0] != "bounds")
+    {
+        let args = with_file(command, &elements);
+        check(&args, &run(&args, b""));
+    }
+    let pad = inputs.write(
+        "pad.hlo",
+        "HloModule m\nENTRY e {\n  p = f32[4]{0} parameter(0)\n  z = f32[] constant(0)\n  \
+         ROOT q = f32[4]{0} pad(p, z), padding=9223372036854775807_-9223372036854775807\n}\n",
+    );
+    let args = ["indexing", pad.as_str()];
+    check(&args, &run(&args, b""));
+    let tc = inputs.write(
+        "overflow.tc",
+        "def f(float(N) B) -> A { A(i) = B(i * 9223372036854775807 + 9223372036854775807) where i in 0:9223372036854775807 }\n",
+    );
+    let args = ["ranges", tc.as_str(), "--size", "N=9223372036854775807"];
+    check(&args, &run(&args, b""));
+    let sched = inputs.write(
+        "overflow.sched",
+        "A = placeholder((9223372036854775807,))\n\
+         B = compute((9223372036854775807,), lambda i: A[i] + 1)\n\
+         C = compute((9223372036854775807, 9223372036854775807), lambda i, j: B[i] * 2)\n\
+         s = create_schedule(C)\n\
+         f = s[C].fuse(C.op.axis[0], C.op.axis[1])\n\
+         xo, xi = s[B].split(B.op.axis[0], 9223372036854775807)\n",
+    );
+    for emit in [&[][..], &["--emit", "mlir"]] {
+        let mut args = vec!["bounds", sched.as_str()];
+        args.extend_from_slice(emit);
+        let r = run(&args, b"");
+        check(&args, &r);
+        assert_eq!(r.code, 1, "the fused extent overflows: {}", r.stderr);
+    }
+}
+
+#[test]
+fn deep_nesting() {
+    let inputs = Inputs::new("deep");
+    let (open, close) = ("(".repeat(100_000), ")".repeat(100_000));
+    let files = [
+        inputs.write(
+            "deep.hlo",
+            format!(
+                "HloModule m\nENTRY e {{\n  p = {open}f32[]{close} parameter(0)\n  \
+                 ROOT t = f32[] get-tuple-element(p), index=0\n}}\n"
+            ),
+        ),
+        inputs.write(
+            "deep_config.hlo",
+            format!(
+                "HloModule m\nENTRY e {{\n  p = f32[] parameter(0), backend_config={}{}\n  \
+                 ROOT n = f32[] negate(p)\n}}\n",
+                "{\"a\":".repeat(100_000),
+                "}".repeat(100_000)
+            ),
+        ),
+        inputs.write(
+            "deep.tc",
+            format!("def f(float(N) B) -> A {{ A(i) = B({open}i{close}) }}\n"),
+        ),
+        inputs.write(
+            "chain.tc",
+            format!("def f(float(N) B) -> A {{ A(i) = {}B(i) }}\n", "B(i) + ".repeat(100_000)),
+        ),
+        inputs.write(
+            "unary.tc",
+            format!("def f(float(N) B) -> A {{ A(i) = {}B(i) }}\n", "-".repeat(100_000)),
+        ),
+        inputs.write(
+            "deep.sched",
+            format!(
+                "A = placeholder((4,))\nB = compute((4,), lambda i: {open}A[i]{close})\ns = create_schedule(B)\n"
+            ),
+        ),
+        inputs.write(
+            "chain.sched",
+            format!(
+                "A = placeholder((4,))\nB = compute((4,), lambda i: {}A[i])\ns = create_schedule(B)\n",
+                "A[i] * ".repeat(100_000)
+            ),
+        ),
+        inputs.write(
+            "attrs.sched",
+            format!("A = placeholder((4,)){}\n", ".op".repeat(100_000)),
+        ),
+    ];
+    for file in &files {
+        for command in FILE_COMMANDS {
+            let args = with_file(command, file);
+            check(&args, &run(&args, b""));
+        }
+    }
+}
+
+#[test]
+fn ten_megabytes_of_comments_change_nothing() {
+    let inputs = Inputs::new("big");
+    let small = example("hlo/transpose_add.hlo");
+    let padding = format!("// {}\n", "p".repeat(97)).repeat(100_000);
+    let big = inputs.write("big.hlo", format!("{small}{padding}"));
+    let small = inputs.write("small.hlo", small);
+    let answer = |file: &str| {
+        let args = ["indexing", file];
+        let r = run(&args, b"");
+        check(&args, &r);
+        assert_eq!(r.code, 0);
+        r.stdout
+    };
+    assert_eq!(answer(&big), answer(&small));
+    let sched = example("sched/fuse_split.sched");
+    let big = inputs.write(
+        "big.sched",
+        format!(
+            "{}{sched}",
+            format!("# {}\n", "c".repeat(97)).repeat(100_000)
+        ),
+    );
+    let args = ["bounds", big.as_str(), "--emit", "mlir"];
+    let r = run(&args, b"");
+    check(&args, &r);
+    assert!(r.stdout.contains("%B = memref.alloc() : memref<1x4xf32>"));
+}
+
+/// `d0 * MAX + MAX` over `[0, 1]` has no value at `d0 = 1`; a constant is not its simplest form.
+#[test]
+#[ignore = "core simplifier: a saturated range is taken for a constant (reported to the lead)"]
+fn overflowing_maps_do_not_simplify_to_a_constant() {
+    let args = [
+        "simplify",
+        "(d0) -> (d0 * 9223372036854775807 + 9223372036854775807), domain: d0 in [0, 1]",
+    ];
+    let r = run(&args, b"");
+    check(&args, &r);
+    assert_ne!(
+        r.stdout.trim(),
+        "(d0) -> (9223372036854775807), domain: d0 in [0, 1]"
+    );
+}
