@@ -1,4 +1,4 @@
-//! Tensor Comprehensions range inference: [`parse`] a `.tc` file, [`infer`] the range of every
+//! Tensor Comprehensions range inference: [`parse`] a `.tc` file, [`infer()`] the range of every
 //! index variable and the size of every output, symbolically in the size names or numerically
 //! with given sizes.
 //!
