@@ -7,6 +7,8 @@
 #   xla_indexing_plugin (XLA_INDEXING_PLUGIN)  the plugin .so; required
 #   llvm_bin (LLVM_BIN)                        LLVM 22 tools, default /usr/lib/llvm-22/bin
 #   ptxas (PTXAS)                              ptxas, enables the `ptxas` feature; when given it must exist
+#   xla_indexing_cli (XLA_INDEXING_CLI)        the `xla-indexing` binary, enables the `xla-indexing-cli`
+#                                              feature and `%xla-indexing`; when given it must exist
 
 import os
 import sys
@@ -42,6 +44,15 @@ config.substitutions.append(
     ("%plugins", f"--load-dialect-plugin={plugin} --load-pass-plugin={plugin}")
 )
 config.substitutions.append(("%python", sys.executable))
+# `%expect-exit N CMD ARGS...` succeeds when CMD exits with N (lit's shell has no `$?`).
+config.substitutions.append(
+    (
+        "%expect-exit",
+        f'{sys.executable} -c "import subprocess, sys; '
+        "code = subprocess.call(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL); "
+        'sys.exit(0 if code == int(sys.argv[1]) else 1)"',
+    )
+)
 
 # Execution checks: mlir-runner with the C runner utilities (printI64, printNewline).
 runner_utils = os.path.join(os.path.dirname(llvm_bin), "lib", "libmlir_c_runner_utils.so")
@@ -67,3 +78,11 @@ if ptxas:
         lit_config.fatal(f"ptxas not found: {ptxas}")
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
+
+cli = param("xla_indexing_cli")
+if cli:
+    cli = os.path.abspath(cli)
+    if not os.path.isfile(cli):
+        lit_config.fatal(f"xla-indexing not found: {cli} (build it with `cargo build -p xla-indexing-cli`)")
+    config.available_features.add("xla-indexing-cli")
+    config.substitutions.append(("%xla-indexing", cli))

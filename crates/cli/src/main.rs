@@ -33,6 +33,7 @@ enum Command {
     Coalescing(commands::coalescing::Args),
     Tiles(commands::tiles::Args),
     Render(commands::render::Args),
+    Opt(commands::opt::Args),
 }
 
 fn main() -> ExitCode {
@@ -77,6 +78,10 @@ fn main() -> ExitCode {
             (commands::tiles::run(args), format)
         }
         Command::Render(args) => (commands::render::run(args), DiagFormat::Text),
+        Command::Opt(args) => {
+            let format = args.output.diag_format();
+            (commands::opt::run(args), format)
+        }
     };
     finish(result, format)
 }

@@ -7,6 +7,7 @@
 //! * [`affine`]: MLIR affine expressions to and from the core's expressions.
 //! * [`passes`]: the passes (`xla-indexing-simplify`, `-lower-apply`, `-annotate`).
 //! * [`stablehlo`]: StableHLO-like ops as HLO text, for the HLO analysis.
+//! * [`opt`]: pass pipelines run in process, as `mlir-opt` with the plugin runs them.
 //! * [`ods`]: typed op builders generated from the dialect's `.td` by `melior::dialect!`.
 //! * `xla_indexing_map_canonicalize`: the `extern "C"` entry point through which the C++
 //!   attribute parses and verifies map text with the Rust grammar of `xla-indexing-core`, so that
@@ -18,6 +19,7 @@ pub mod dialect;
 mod guard;
 mod map_text;
 pub mod ods;
+pub mod opt;
 pub mod passes;
 pub mod stablehlo;
 

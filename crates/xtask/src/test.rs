@@ -1,5 +1,5 @@
-//! `cargo xtask test`: setup, rustfmt, clippy and `cargo test --workspace`, summed up in one
-//! closing line `N passed, N failed` (`, N skipped` when some were).
+//! `cargo xtask test`: setup, rustfmt, clippy, the workspace's binaries and
+//! `cargo test --workspace`, summed up in one closing line `N passed, N failed` (`, N skipped` when some were).
 
 use std::{path::Path, process::Command};
 
@@ -68,12 +68,26 @@ pub fn test(root: &Path) -> Result<bool> {
         }
     }
 
-    let (status, lines) = run::tee(
+    // `cargo test` builds no other package's binaries, and the lit suite runs `xla-indexing`:
+    // build them first, and hand lit the binary (it fails, not skips, when that is missing).
+    let mut test = Command::new(&cargo);
+    test.args(["test", "--workspace", "--no-fail-fast"])
+        .env("PTXAS", &tools.ptxas)
+        .current_dir(root);
+    let cli = crate::target_dir(root).join("debug/xla-indexing");
+    if run::status(
         Command::new(&cargo)
-            .args(["test", "--workspace", "--no-fail-fast"])
-            .env("PTXAS", &tools.ptxas)
+            .args(["build", "--workspace", "--bins"])
             .current_dir(root),
-    )?;
+    )?
+    .success()
+    {
+        test.env("XLA_INDEXING_CLI", &cli);
+    } else {
+        failed_steps.push("cargo build --bins");
+        total.failed += 1;
+    }
+    let (status, lines) = run::tee(&mut test)?;
     let (rust, lit) = (rust_counts(&lines), lit_counts(&lines));
     total.add(rust);
     total.add(lit);

@@ -4,6 +4,7 @@ pub mod bounds;
 pub mod coalescing;
 pub mod indexing;
 pub mod launch;
+pub mod opt;
 pub mod ranges;
 pub mod render;
 pub mod simplify;

@@ -1,0 +1,231 @@
+//! Running pass pipelines in process, as `mlir-opt --pass-pipeline=...` with the plugin does:
+//! the file is parsed into a context with every upstream dialect and ours, every upstream pass
+//! and ours registered, the pipeline is parsed and run, and the module is printed as `mlir-opt`
+//! prints it. Diagnostics are collected with their locations resolved to a file, line and
+//! column, for the command line to show.
+
+use std::{
+    ffi::CString,
+    path::Path,
+    sync::{Arc, Mutex},
+};
+
+use melior::{
+    Context, StringRef,
+    dialect::DialectRegistry,
+    ir::{Location, Module},
+    pass::PassManager,
+    utility::{parse_pass_pipeline, register_all_dialects, register_all_passes},
+};
+use mlir_sys::{
+    mlirIdentifierStr, mlirLocationCallSiteGetCallee, mlirLocationFileLineColRangeGetFilename,
+    mlirLocationFileLineColRangeGetStartColumn, mlirLocationFileLineColRangeGetStartLine,
+    mlirLocationFusedGetLocations, mlirLocationFusedGetNumLocations, mlirLocationIsACallSite,
+    mlirLocationIsAFileLineColRange, mlirLocationIsAFused, mlirLocationIsAName,
+    mlirLocationNameGetChildLoc, mlirModuleCreateParseFromFile,
+};
+
+use crate::{dialect, passes};
+
+/// How serious a diagnostic is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Severity {
+    Error,
+    Warning,
+    Note,
+    Remark,
+}
+
+impl Severity {
+    /// The word MLIR prints (`error`, `warning`, `note`, `remark`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Note => "note",
+            Severity::Remark => "remark",
+        }
+    }
+}
+
+/// One diagnostic MLIR reported, with the file position its location resolves to (when it
+/// resolves to one; lines and columns are 1-based).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Message {
+    pub severity: Severity,
+    pub message: String,
+    pub file: Option<String>,
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+}
+
+/// Why a pipeline run failed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OptError {
+    /// The input is not valid MLIR (syntax, unknown ops or types, verification).
+    #[error("the input does not parse")]
+    Parse(Vec<Message>),
+    /// The pipeline text is not a valid pass pipeline.
+    #[error("invalid pass pipeline: {0}")]
+    Pipeline(String),
+    /// A pass failed (or left IR that does not verify).
+    #[error("the pass pipeline failed")]
+    Pass(Vec<Message>),
+}
+
+/// What a successful run gives: the printed module and the diagnostics that were not errors
+/// (remarks and warnings of the passes).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptOutput {
+    pub text: String,
+    pub messages: Vec<Message>,
+}
+
+/// Options of [`run_pipeline`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OptOptions {
+    /// Accept ops of dialects that are not registered (StableHLO's generic form), as
+    /// `mlir-opt --allow-unregistered-dialect` does.
+    pub allow_unregistered_dialect: bool,
+}
+
+/// A context with every upstream dialect and extension and the `xla_indexing` dialect, as
+/// `mlir-opt` with the plugin has; every upstream pass and ours are registered too.
+pub fn full_context() -> Context {
+    register_all_passes();
+    passes::register_passes();
+    let registry = DialectRegistry::new();
+    register_all_dialects(&registry);
+    dialect::register(&registry);
+    let context = Context::new();
+    context.append_dialect_registry(&registry);
+    context.load_all_available_dialects();
+    context
+}
+
+/// Parses the MLIR file at `path`, runs `pipeline` (`builtin.module(xla-indexing-simplify)`)
+/// on it and prints the result.
+pub fn run_pipeline(
+    path: &Path,
+    pipeline: &str,
+    options: OptOptions,
+) -> Result<OptOutput, OptError> {
+    let context = full_context();
+    context.set_allow_unregistered_dialects(options.allow_unregistered_dialect);
+    let messages: Arc<Mutex<Vec<Message>>> = Arc::default();
+    let sink = messages.clone();
+    let handler = context.attach_diagnostic_handler(move |diagnostic| {
+        let severity = match diagnostic.severity() {
+            melior::diagnostic::DiagnosticSeverity::Error => Severity::Error,
+            melior::diagnostic::DiagnosticSeverity::Warning => Severity::Warning,
+            melior::diagnostic::DiagnosticSeverity::Note => Severity::Note,
+            melior::diagnostic::DiagnosticSeverity::Remark => Severity::Remark,
+        };
+        let (file, line, column) = position(diagnostic.location());
+        let mut notes = Vec::new();
+        for i in 0..diagnostic.note_count() {
+            if let Ok(note) = diagnostic.note(i) {
+                let (file, line, column) = position(note.location());
+                notes.push(Message {
+                    severity: Severity::Note,
+                    message: note.to_string(),
+                    file,
+                    line,
+                    column,
+                });
+            }
+        }
+        if let Ok(mut all) = sink.lock() {
+            all.push(Message {
+                severity,
+                message: diagnostic.to_string(),
+                file,
+                line,
+                column,
+            });
+            all.extend(notes);
+        }
+        true
+    });
+    let taken = || std::mem::take(&mut *messages.lock().unwrap_or_else(|e| e.into_inner()));
+    let outcome = (|| {
+        let mut module = parse_file(&context, path).ok_or_else(|| OptError::Parse(taken()))?;
+        let manager = PassManager::new(&context);
+        parse_pass_pipeline(manager.as_operation_pass_manager(), pipeline).map_err(|e| {
+            let text = e.to_string();
+            OptError::Pipeline(
+                text.strip_prefix("failed to parse pass pipeline:")
+                    .unwrap_or(&text)
+                    .trim()
+                    .to_string(),
+            )
+        })?;
+        if manager.run(&mut module).is_err() {
+            return Err(OptError::Pass(taken()));
+        }
+        Ok(OptOutput {
+            text: module.as_operation().to_string(),
+            messages: taken(),
+        })
+    })();
+    context.detach_diagnostic_handler(handler);
+    outcome
+}
+
+/// Parses the file at `path` into a module (locations name the file, as `mlir-opt`'s do).
+fn parse_file<'c>(context: &'c Context, path: &Path) -> Option<Module<'c>> {
+    let name = CString::new(path.to_string_lossy().as_bytes()).ok()?;
+    let name = StringRef::from_c_str(&name);
+    // SAFETY: the context is live and `name` outlives the call; a null module means failure,
+    // which `from_option_raw` turns into `None`.
+    unsafe {
+        Module::from_option_raw(mlirModuleCreateParseFromFile(
+            context.to_raw(),
+            name.to_raw(),
+        ))
+    }
+}
+
+/// The file, line and column a location points at: a file location itself, the child of a
+/// name, the callee of a call site, the first file location of a fused location.
+fn position(location: Location) -> (Option<String>, Option<usize>, Option<usize>) {
+    let mut raw = location.to_raw();
+    // SAFETY: every location queried is `location` or one reached from it, all owned by its
+    // live context; each accessor is called on the kind of location it expects.
+    unsafe {
+        loop {
+            if mlirLocationIsAFileLineColRange(raw) {
+                let file = StringRef::from_raw(mlirIdentifierStr(
+                    mlirLocationFileLineColRangeGetFilename(raw),
+                ))
+                .as_str()
+                .ok()
+                .map(str::to_string);
+                let line = usize::try_from(mlirLocationFileLineColRangeGetStartLine(raw)).ok();
+                let column = usize::try_from(mlirLocationFileLineColRangeGetStartColumn(raw)).ok();
+                return (file, line, column);
+            } else if mlirLocationIsAName(raw) {
+                raw = mlirLocationNameGetChildLoc(raw);
+            } else if mlirLocationIsACallSite(raw) {
+                raw = mlirLocationCallSiteGetCallee(raw);
+            } else if mlirLocationIsAFused(raw) {
+                let count = mlirLocationFusedGetNumLocations(raw) as usize;
+                if count == 0 {
+                    return (None, None, None);
+                }
+                let mut parts = vec![raw; count];
+                mlirLocationFusedGetLocations(raw, parts.as_mut_ptr());
+                match parts
+                    .into_iter()
+                    .map(|p| position(Location::from_raw(p)))
+                    .find(|p| p.1.is_some())
+                {
+                    Some(found) => return found,
+                    None => return (None, None, None),
+                }
+            } else {
+                return (None, None, None);
+            }
+        }
+    }
+}
