@@ -196,3 +196,48 @@ fn usage_errors_exit_2() {
         assert!(out.stdout.is_empty());
     }
 }
+
+/// A chain of `n` elementwise instructions.
+fn long_module(n: usize) -> String {
+    let mut text = String::from("HloModule long\nENTRY e {\n  a0 = f32[8,8]{1,0} parameter(0)\n");
+    for i in 1..n {
+        text.push_str(&format!("  a{i} = f32[8,8]{{1,0}} negate(a{})\n", i - 1));
+    }
+    text.push_str(&format!(
+        "  ROOT r = f32[8,8]{{1,0}} negate(a{})\n}}\n",
+        n - 1
+    ));
+    text
+}
+
+#[test]
+fn progress_shows_on_a_terminal_unless_quiet() {
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skipped: util-linux's script is not installed");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("render-progress-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let module = dir.join("long.hlo");
+    std::fs::write(&module, long_module(20_000)).unwrap();
+    let on_terminal = |extra: &str| {
+        let log = dir.join("tty.log");
+        let command = format!(
+            "{} render {} --what fusion-graph -o {} {extra}",
+            env!("CARGO_BIN_EXE_xla-indexing"),
+            module.display(),
+            dir.join("graph.txt").display()
+        );
+        let status = Command::new("script")
+            .args(["-qec", &command])
+            .arg(&log)
+            .stdout(std::process::Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success());
+        std::fs::read_to_string(&log).unwrap()
+    };
+    assert!(on_terminal("").contains("\rfusion graph: "));
+    assert!(!on_terminal("--quiet").contains("fusion graph: "));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
