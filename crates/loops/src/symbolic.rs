@@ -18,6 +18,9 @@ use xla_indexing_core::interval::floor_div;
 use xla_indexing_core::print::VarNames;
 use xla_indexing_core::{ArithError, Atom, Expr, Interval, VarRef};
 
+/// The most plain expressions a sum of bounds may have (see [`Bound::add`]).
+pub const MAX_LEAVES: usize = 256;
+
 /// A value built from expressions with `min` and `max`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Bound {
@@ -73,8 +76,21 @@ impl Bound {
         self.map_leaves(&mut |x| x.checked_add(e))
     }
 
-    /// `self + other`, distributing over `min` and `max`.
+    /// The number of plain expressions in the bound.
+    pub fn leaves(&self) -> usize {
+        match self {
+            Bound::Expr(_) => 1,
+            Bound::Min(xs) | Bound::Max(xs) => xs.iter().map(Bound::leaves).sum(),
+        }
+    }
+
+    /// `self + other`, distributing over `min` and `max`. Distributing multiplies candidates:
+    /// a sum with more than [`MAX_LEAVES`] of them fails (as an overflow), and callers fall back
+    /// as they do for arithmetic that overflows.
     pub fn add(&self, other: &Bound) -> Result<Bound, ArithError> {
+        if self.leaves().saturating_mul(other.leaves()) > MAX_LEAVES {
+            return Err(ArithError::Overflow);
+        }
         match other {
             Bound::Expr(e) => self.add_expr(e),
             Bound::Min(ys) => Ok(Bound::Min(
