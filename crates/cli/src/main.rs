@@ -33,6 +33,7 @@ enum Command {
     Coalescing(commands::coalescing::Args),
     Tiles(commands::tiles::Args),
     Render(commands::render::Args),
+    Import(commands::import::Args),
     Opt(commands::opt::Args),
 }
 
@@ -78,6 +79,10 @@ fn main() -> ExitCode {
             (commands::tiles::run(args), format)
         }
         Command::Render(args) => (commands::render::run(args), DiagFormat::Text),
+        Command::Import(args) => {
+            let format = args.output.diag_format();
+            (commands::import::run(args), format)
+        }
         Command::Opt(args) => {
             let format = args.output.diag_format();
             (commands::opt::run(args), format)

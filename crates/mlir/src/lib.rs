@@ -7,6 +7,7 @@
 //! * [`affine`]: MLIR affine expressions to and from the core's expressions.
 //! * [`passes`]: the passes (`xla-indexing-simplify`, `-lower-apply`, `-annotate`).
 //! * [`stablehlo`]: StableHLO-like ops as HLO text, for the HLO analysis.
+//! * [`import`]: HLO modules as MLIR text (fusions as `xla_indexing.fusion` of StableHLO-like ops).
 //! * [`opt`]: pass pipelines run in process, as `mlir-opt` with the plugin runs them.
 //! * [`ods`]: typed op builders generated from the dialect's `.td` by `melior::dialect!`.
 //! * `xla_indexing_map_canonicalize`: the `extern "C"` entry point through which the C++
@@ -17,6 +18,7 @@ pub mod affine;
 mod attribute;
 pub mod dialect;
 mod guard;
+pub mod import;
 mod map_text;
 pub mod ods;
 pub mod opt;

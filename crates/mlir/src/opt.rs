@@ -4,14 +4,11 @@
 //! prints it. Diagnostics are collected with their locations resolved to a file, line and
 //! column, for the command line to show.
 
-use std::{
-    ffi::CString,
-    path::Path,
-    sync::{Arc, Mutex},
-};
+use std::sync::{Arc, Mutex};
 
 use melior::{
     Context, StringRef,
+    diagnostic::{Diagnostic, DiagnosticSeverity},
     dialect::DialectRegistry,
     ir::{Location, Module},
     pass::PassManager,
@@ -22,7 +19,7 @@ use mlir_sys::{
     mlirLocationFileLineColRangeGetStartColumn, mlirLocationFileLineColRangeGetStartLine,
     mlirLocationFusedGetLocations, mlirLocationFusedGetNumLocations, mlirLocationIsACallSite,
     mlirLocationIsAFileLineColRange, mlirLocationIsAFused, mlirLocationIsAName,
-    mlirLocationNameGetChildLoc, mlirModuleCreateParseFromFile,
+    mlirLocationNameGetChildLoc,
 };
 
 use crate::{dialect, passes};
@@ -103,53 +100,45 @@ pub fn full_context() -> Context {
     context
 }
 
-/// Parses the MLIR file at `path`, runs `pipeline` (`builtin.module(xla-indexing-simplify)`)
-/// on it and prints the result.
+/// Parses `source` (the text of the file `name`, which locations name), runs `pipeline`
+/// (`builtin.module(xla-indexing-simplify)`) on it and prints the result.
 pub fn run_pipeline(
-    path: &Path,
+    source: &str,
+    name: &str,
     pipeline: &str,
     options: OptOptions,
 ) -> Result<OptOutput, OptError> {
+    if let Some(offset) = source.find('\0') {
+        let line = source[..offset].matches('\n').count() + 1;
+        let column = offset - source[..offset].rfind('\n').map_or(0, |i| i + 1) + 1;
+        return Err(OptError::Parse(vec![Message {
+            severity: Severity::Error,
+            message: "unexpected NUL byte".into(),
+            file: Some(name.into()),
+            line: Some(line),
+            column: Some(column),
+        }]));
+    }
     let context = full_context();
     context.set_allow_unregistered_dialects(options.allow_unregistered_dialect);
     let messages: Arc<Mutex<Vec<Message>>> = Arc::default();
     let sink = messages.clone();
     let handler = context.attach_diagnostic_handler(move |diagnostic| {
-        let severity = match diagnostic.severity() {
-            melior::diagnostic::DiagnosticSeverity::Error => Severity::Error,
-            melior::diagnostic::DiagnosticSeverity::Warning => Severity::Warning,
-            melior::diagnostic::DiagnosticSeverity::Note => Severity::Note,
-            melior::diagnostic::DiagnosticSeverity::Remark => Severity::Remark,
-        };
-        let (file, line, column) = position(diagnostic.location());
-        let mut notes = Vec::new();
-        for i in 0..diagnostic.note_count() {
-            if let Ok(note) = diagnostic.note(i) {
-                let (file, line, column) = position(note.location());
-                notes.push(Message {
-                    severity: Severity::Note,
-                    message: note.to_string(),
-                    file,
-                    line,
-                    column,
-                });
-            }
-        }
-        if let Ok(mut all) = sink.lock() {
-            all.push(Message {
-                severity,
-                message: diagnostic.to_string(),
-                file,
-                line,
-                column,
-            });
-            all.extend(notes);
-        }
+        collect(&diagnostic, &sink);
         true
     });
-    let taken = || std::mem::take(&mut *messages.lock().unwrap_or_else(|e| e.into_inner()));
+    // The parser names its buffer `-`: its locations are in `name`.
+    let taken = || {
+        let mut all = std::mem::take(&mut *messages.lock().unwrap_or_else(|e| e.into_inner()));
+        for message in &mut all {
+            if matches!(message.file.as_deref(), None | Some("" | "-")) && message.line.is_some() {
+                message.file = Some(name.into());
+            }
+        }
+        all
+    };
     let outcome = (|| {
-        let mut module = parse_file(&context, path).ok_or_else(|| OptError::Parse(taken()))?;
+        let mut module = Module::parse(&context, source).ok_or_else(|| OptError::Parse(taken()))?;
         let manager = PassManager::new(&context);
         parse_pass_pipeline(manager.as_operation_pass_manager(), pipeline).map_err(|e| {
             let text = e.to_string();
@@ -172,17 +161,36 @@ pub fn run_pipeline(
     outcome
 }
 
-/// Parses the file at `path` into a module (locations name the file, as `mlir-opt`'s do).
-fn parse_file<'c>(context: &'c Context, path: &Path) -> Option<Module<'c>> {
-    let name = CString::new(path.to_string_lossy().as_bytes()).ok()?;
-    let name = StringRef::from_c_str(&name);
-    // SAFETY: the context is live and `name` outlives the call; a null module means failure,
-    // which `from_option_raw` turns into `None`.
-    unsafe {
-        Module::from_option_raw(mlirModuleCreateParseFromFile(
-            context.to_raw(),
-            name.to_raw(),
-        ))
+/// Adds a diagnostic and its notes to `sink`.
+fn collect(diagnostic: &Diagnostic, sink: &Mutex<Vec<Message>>) {
+    let severity = match diagnostic.severity() {
+        DiagnosticSeverity::Error => Severity::Error,
+        DiagnosticSeverity::Warning => Severity::Warning,
+        DiagnosticSeverity::Note => Severity::Note,
+        DiagnosticSeverity::Remark => Severity::Remark,
+    };
+    let (file, line, column) = position(diagnostic.location());
+    let mut found = vec![Message {
+        severity,
+        message: diagnostic.to_string(),
+        file,
+        line,
+        column,
+    }];
+    for i in 0..diagnostic.note_count() {
+        if let Ok(note) = diagnostic.note(i) {
+            let (file, line, column) = position(note.location());
+            found.push(Message {
+                severity: Severity::Note,
+                message: note.to_string(),
+                file,
+                line,
+                column,
+            });
+        }
+    }
+    if let Ok(mut all) = sink.lock() {
+        all.extend(found);
     }
 }
 
@@ -228,4 +236,20 @@ fn position(location: Location) -> (Option<String>, Option<usize>, Option<usize>
             }
         }
     }
+}
+
+/// Checks that `text` parses (and verifies) in a [`full_context`]; the errors otherwise.
+pub fn check_parses(text: &str, options: OptOptions) -> Result<(), Vec<Message>> {
+    let context = full_context();
+    context.set_allow_unregistered_dialects(options.allow_unregistered_dialect);
+    let messages: Arc<Mutex<Vec<Message>>> = Arc::default();
+    let sink = messages.clone();
+    let handler = context.attach_diagnostic_handler(move |diagnostic| {
+        collect(&diagnostic, &sink);
+        true
+    });
+    let parsed = !text.contains('\0') && Module::parse(&context, text).is_some();
+    context.detach_diagnostic_handler(handler);
+    let messages = std::mem::take(&mut *messages.lock().unwrap_or_else(|e| e.into_inner()));
+    if parsed { Ok(()) } else { Err(messages) }
 }

@@ -32,7 +32,7 @@ pub enum Skip {
 }
 
 /// The StableHLO ops that are HLO elementwise ops, with their HLO opcodes.
-const ELEMENTWISE: &[(&str, &str)] = &[
+pub(crate) const ELEMENTWISE: &[(&str, &str)] = &[
     ("abs", "abs"),
     ("cbrt", "cbrt"),
     ("ceil", "ceil"),

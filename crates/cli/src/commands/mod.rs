@@ -2,6 +2,7 @@
 
 pub mod bounds;
 pub mod coalescing;
+pub mod import;
 pub mod indexing;
 pub mod launch;
 pub mod opt;

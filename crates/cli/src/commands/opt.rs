@@ -30,13 +30,18 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
-    // Read first: a missing file is a usage error, text that is not UTF-8 a parse error.
+    // A missing file is a usage error, text that is not UTF-8 a parse error.
     let text = read_input(&args.file)?;
     let options = OptOptions {
         allow_unregistered_dialect: args.allow_unregistered_dialect,
     };
     let format = args.output.diag_format();
-    match run_pipeline(&args.file, &args.pass_pipeline, options) {
+    match run_pipeline(
+        &text,
+        &args.file.to_string_lossy(),
+        &args.pass_pipeline,
+        options,
+    ) {
         Ok(done) => {
             for message in &done.messages {
                 diagnostic(message, &args.file, &text).emit(format);

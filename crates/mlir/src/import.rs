@@ -1,0 +1,892 @@
+//! HLO modules as MLIR text: the entry computation becomes a `func.func`, each `fusion` an
+//! `xla_indexing.fusion` op whose body holds its fused computation, and every instruction a
+//! StableHLO-like op in generic form (`"stablehlo.add"(...)`) with the attributes under the
+//! names [`crate::stablehlo`] reads, so that `xla-indexing-annotate` (with
+//! `--allow-unregistered-dialect`) gives the same maps as the HLO analysis.
+//!
+//! Layouts are not imported (StableHLO has none): `copy`, which only changes the layout, forwards
+//! its operand, and a `bitcast` between default layouts is a `reshape`. `reduce` and
+//! `reduce-window` carry their `to_apply` computation as a region; `call` becomes `func.call` of
+//! a `func.func` made from its computation. An op without a StableHLO counterpart here is written
+//! generically as `"stablehlo.<opcode>"` without attributes or regions, with a warning.
+
+use std::{
+    collections::{HashMap, HashSet},
+    fmt::Write as _,
+};
+
+use xla_indexing_hlo::{
+    Computation, Instruction, Module,
+    attrs::{AttrValue, ConvDims},
+    shape::{ArrayShape, Shape},
+};
+
+use crate::stablehlo::ELEMENTWISE;
+
+/// Something the import could not carry over exactly, at the instruction's line and column.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImportWarning {
+    pub message: String,
+    pub line: usize,
+    pub column: usize,
+}
+
+/// The MLIR text of a module and what it could not carry over.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Imported {
+    pub text: String,
+    pub warnings: Vec<ImportWarning>,
+}
+
+/// Writes `module` as MLIR text (see the module's documentation).
+pub fn import_module(module: &Module) -> Imported {
+    let mut importer = Importer {
+        module,
+        warnings: Vec::new(),
+        functions: Vec::new(),
+        emitted: HashSet::new(),
+    };
+    let entry = &module.computations[module.entry];
+    importer.function(entry);
+    let mut text = String::new();
+    if module.name.is_empty() {
+        text.push_str("module {\n");
+    } else {
+        let _ = writeln!(text, "module @{} {{", symbol(&module.name));
+    }
+    // The entry (finished last) first, then the functions of `call`s in the order reached.
+    if let Some((entry, callees)) = importer.functions.split_last() {
+        text.push_str(entry);
+        callees.iter().for_each(|f| text.push_str(f));
+    }
+    text.push_str("}\n");
+    Imported {
+        text,
+        warnings: importer.warnings,
+    }
+}
+
+struct Importer<'m> {
+    module: &'m Module,
+    warnings: Vec<ImportWarning>,
+    /// Finished `func.func`s; the last one pushed is the entry.
+    functions: Vec<String>,
+    /// Computations already written as functions.
+    emitted: HashSet<String>,
+}
+
+/// An HLO value in MLIR: one SSA value, or the results of a multi-result op (a tuple-shaped
+/// fusion or a `tuple`) taken apart.
+#[derive(Clone, Debug)]
+enum Value {
+    One(String),
+    Many(Vec<String>),
+}
+
+/// The SSA names of one function: unique over the whole function, as nested regions that are
+/// not isolated see the names around them.
+#[derive(Default)]
+struct Names {
+    taken: HashSet<String>,
+}
+
+impl Names {
+    /// A fresh `%name` made from an HLO name.
+    fn fresh(&mut self, hlo: &str) -> String {
+        let mut base: String = hlo
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '$' | '-') {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        if !base.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+            base.insert(0, 'v');
+        }
+        let mut name = base.clone();
+        let mut n = 1;
+        while !self.taken.insert(name.clone()) {
+            name = format!("{base}_{n}");
+            n += 1;
+        }
+        format!("%{name}")
+    }
+}
+
+/// A computation being written as a region body.
+struct Body<'a> {
+    computation: &'a Computation,
+    values: HashMap<usize, Value>,
+    indent: String,
+}
+
+impl<'m> Importer<'m> {
+    fn warn(&mut self, instr: &Instruction, message: String) {
+        self.warnings.push(ImportWarning {
+            message,
+            line: instr.pos.line,
+            column: instr.pos.column,
+        });
+    }
+
+    fn computation(&self, name: &str) -> Option<&'m Computation> {
+        let module = self.module;
+        module.computation(name).map(|i| &module.computations[i])
+    }
+
+    /// Writes `computation` as a `func.func` (once) and returns its symbol.
+    fn function(&mut self, computation: &'m Computation) -> String {
+        let name = symbol(&computation.name);
+        if !self.emitted.insert(computation.name.clone()) {
+            return name;
+        }
+        let mut names = Names::default();
+        let mut body = Body {
+            computation,
+            values: HashMap::new(),
+            indent: "    ".into(),
+        };
+        let params = self.parameters(&mut body, &mut names);
+        let mut text = String::new();
+        let results = self.instructions(&mut body, &mut names, &mut text);
+        let (values, types) = self.results(&body, &mut names, &mut text, results);
+        let mut out = format!(
+            "  func.func @{name}({}) -> ({}) {{\n",
+            params.join(", "),
+            types.join(", ")
+        );
+        out.push_str(&text);
+        if values.is_empty() {
+            out.push_str("    return\n");
+        } else {
+            let _ = writeln!(
+                out,
+                "    return {} : {}",
+                values.join(", "),
+                types.join(", ")
+            );
+        }
+        out.push_str("  }\n");
+        self.functions.push(out);
+        name
+    }
+
+    /// Names the parameters of `body`'s computation: `%name: type` in parameter order.
+    fn parameters(&mut self, body: &mut Body<'m>, names: &mut Names) -> Vec<String> {
+        let computation = body.computation;
+        let mut params = Vec::new();
+        for n in 0..computation.num_parameters() {
+            let Some(i) = computation.parameter(n) else {
+                continue;
+            };
+            let instr = &computation.instructions[i];
+            let name = names.fresh(&instr.name);
+            params.push(format!("{name}: {}", mlir_type(&instr.shape)));
+            body.values.insert(i, Value::One(name));
+        }
+        params
+    }
+
+    /// Writes every instruction but the parameters; returns the root's value.
+    fn instructions(&mut self, body: &mut Body<'m>, names: &mut Names, out: &mut String) -> Value {
+        let computation = body.computation;
+        for &i in &computation.post_order {
+            let instr = &computation.instructions[i];
+            if instr.parameter_number.is_some() {
+                continue;
+            }
+            let value = self.instruction(body, names, out, instr);
+            body.values.insert(i, value);
+        }
+        body.values
+            .get(&computation.root)
+            .cloned()
+            .unwrap_or_else(|| Value::Many(Vec::new()))
+    }
+
+    /// The values and types a region returns for `root`: the elements of a tuple, else the root.
+    fn results(
+        &mut self,
+        body: &Body<'m>,
+        names: &mut Names,
+        out: &mut String,
+        root: Value,
+    ) -> (Vec<String>, Vec<String>) {
+        let computation = body.computation;
+        let shape = &computation.instructions[computation.root].shape;
+        match (root, shape) {
+            (Value::Many(values), Shape::Tuple(elements)) => {
+                (values, elements.iter().map(mlir_type).collect())
+            }
+            (value, _) => {
+                let value = self.single(body, names, out, &value, shape);
+                (vec![value], vec![mlir_type(shape)])
+            }
+        }
+    }
+
+    /// One SSA value for `value`: a taken-apart tuple is put back together.
+    fn single(
+        &mut self,
+        body: &Body<'m>,
+        names: &mut Names,
+        out: &mut String,
+        value: &Value,
+        shape: &Shape,
+    ) -> String {
+        match value {
+            Value::One(v) => v.clone(),
+            Value::Many(elements) => {
+                let name = names.fresh("tuple");
+                let types = match shape {
+                    Shape::Tuple(e) => e.iter().map(mlir_type).collect::<Vec<_>>(),
+                    Shape::Array(_) => Vec::new(),
+                };
+                let _ = writeln!(
+                    out,
+                    "{}{name} = \"stablehlo.tuple\"({}) : ({}) -> {}",
+                    body.indent,
+                    elements.join(", "),
+                    types.join(", "),
+                    mlir_type(shape)
+                );
+                name
+            }
+        }
+    }
+
+    /// Writes one instruction; returns its value.
+    fn instruction(
+        &mut self,
+        body: &mut Body<'m>,
+        names: &mut Names,
+        out: &mut String,
+        instr: &'m Instruction,
+    ) -> Value {
+        let computation = body.computation;
+        let operand_shapes: Vec<&Shape> = instr
+            .operands
+            .iter()
+            .map(|&o| &computation.instructions[o].shape)
+            .collect();
+        let mut operands = Vec::with_capacity(instr.operands.len());
+        for (&o, shape) in instr.operands.iter().zip(&operand_shapes) {
+            let value = body
+                .values
+                .get(&o)
+                .cloned()
+                .unwrap_or_else(|| Value::Many(Vec::new()));
+            operands.push(self.single(body, names, out, &value, shape));
+        }
+        let opcode = instr.opcode.as_str();
+        match opcode {
+            // Layouts are not imported: a copy is its operand.
+            "copy" if operands.len() == 1 => return Value::One(operands[0].clone()),
+            "tuple" => return Value::Many(operands),
+            "get-tuple-element" => {
+                let source = instr.operands.first().and_then(|o| body.values.get(o));
+                if let (Some(Value::Many(elements)), Some(index)) = (source, instr.int("index"))
+                    && let Some(element) = usize::try_from(index).ok().and_then(|i| elements.get(i))
+                {
+                    return Value::One(element.clone());
+                }
+            }
+            "fusion" => return self.fusion(body, names, out, instr, &operands, &operand_shapes),
+            _ => {}
+        }
+        let result = names.fresh(&instr.name);
+        let (name, properties, region) = self.translate(body, names, instr, &operand_shapes);
+        let operand_types: Vec<String> = operand_shapes.iter().map(|s| mlir_type(s)).collect();
+        let mut line = format!(
+            "{}{result} = \"{name}\"({})",
+            body.indent,
+            operands.join(", ")
+        );
+        if !properties.is_empty() {
+            let _ = write!(line, " <{{{}}}>", properties.join(", "));
+        }
+        if let Some(region) = region {
+            let _ = write!(line, " ({{\n{region}{}}})", body.indent);
+        }
+        let _ = writeln!(
+            line,
+            " : ({}) -> {}",
+            operand_types.join(", "),
+            mlir_type(&instr.shape)
+        );
+        out.push_str(&line);
+        Value::One(result)
+    }
+
+    /// The op name, its properties and its region (the body text) for an instruction.
+    fn translate(
+        &mut self,
+        body: &Body<'m>,
+        names: &mut Names,
+        instr: &'m Instruction,
+        operand_shapes: &[&Shape],
+    ) -> (String, Vec<String>, Option<String>) {
+        let opcode = instr.opcode.as_str();
+        let mut properties = Vec::new();
+        let mut region = None;
+        let array = |key: &str| instr.ints(key).map(dense_array);
+        let stable = if let Some((stablehlo, _)) = ELEMENTWISE.iter().find(|(_, h)| *h == opcode) {
+            if opcode == "compare"
+                && let Some(AttrValue::Raw(direction)) = instr.attr("direction")
+            {
+                properties.push(format!(
+                    "comparison_direction = #stablehlo<comparison_direction {direction}>"
+                ));
+            }
+            Some((*stablehlo).to_string())
+        } else {
+            match opcode {
+                "constant" => {
+                    let literal = instr.literal.as_deref().unwrap_or_default();
+                    match instr.array().and_then(|a| dense(literal, a)) {
+                        Some(value) => properties.push(format!("value = {value}")),
+                        None => self.warn(
+                            instr,
+                            format!(
+                                "constant '{}': its literal is not imported",
+                                instr.name
+                            ),
+                        ),
+                    }
+                    Some("constant".into())
+                }
+                "iota" => instr.int("iota_dimension").map(|d| {
+                    properties.push(format!("iota_dimension = {d} : i64"));
+                    "iota".to_string()
+                }),
+                "reshape" => Some("reshape".into()),
+                "get-tuple-element" => instr.int("index").map(|i| {
+                    properties.push(format!("index = {i} : i32"));
+                    "get_tuple_element".to_string()
+                }),
+                "bitcast-convert" => Some("bitcast_convert".into()),
+                "bitcast" => {
+                    let default = |s: &Shape| s.as_array().is_some_and(has_default_layout);
+                    (default(&instr.shape) && operand_shapes.first().is_some_and(|s| default(s)))
+                        .then(|| "reshape".to_string())
+                }
+                "broadcast" => array("dimensions").map(|dims| {
+                    properties.push(format!("broadcast_dimensions = {dims}"));
+                    "broadcast_in_dim".to_string()
+                }),
+                "transpose" => array("dimensions").map(|dims| {
+                    properties.push(format!("permutation = {dims}"));
+                    "transpose".to_string()
+                }),
+                "reverse" => array("dimensions").map(|dims| {
+                    properties.push(format!("dimensions = {dims}"));
+                    "reverse".to_string()
+                }),
+                "concatenate" => instr
+                    .ints("dimensions")
+                    .and_then(|d| d.first())
+                    .map(|d| {
+                        properties.push(format!("dimension = {d} : i64"));
+                        "concatenate".to_string()
+                    }),
+                "slice" => match instr.attr("slice") {
+                    Some(AttrValue::Slice(dims)) => {
+                        let pick = |f: fn(&xla_indexing_hlo::attrs::SliceDim) -> i64| {
+                            dense_array(&dims.iter().map(f).collect::<Vec<_>>())
+                        };
+                        properties.push(format!("start_indices = {}", pick(|d| d.start)));
+                        properties.push(format!("limit_indices = {}", pick(|d| d.limit)));
+                        properties.push(format!("strides = {}", pick(|d| d.stride)));
+                        Some("slice".into())
+                    }
+                    _ => None,
+                },
+                "pad" => match instr.attr("padding") {
+                    Some(AttrValue::Padding(dims)) => {
+                        let pick = |f: fn(&xla_indexing_hlo::attrs::PadDim) -> i64| {
+                            dense_array(&dims.iter().map(f).collect::<Vec<_>>())
+                        };
+                        properties.push(format!("edge_padding_low = {}", pick(|d| d.low)));
+                        properties.push(format!("edge_padding_high = {}", pick(|d| d.high)));
+                        properties.push(format!("interior_padding = {}", pick(|d| d.interior)));
+                        Some("pad".into())
+                    }
+                    _ => None,
+                },
+                "dynamic-slice" => array("dynamic_slice_sizes").map(|sizes| {
+                    properties.push(format!("slice_sizes = {sizes}"));
+                    "dynamic_slice".to_string()
+                }),
+                "dynamic-update-slice" => Some("dynamic_update_slice".into()),
+                "dot" => {
+                    let list = |key: &str| list(instr.ints(key).unwrap_or(&[]));
+                    properties.push(format!(
+                        "dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = {}, rhs_batching_dimensions = {}, lhs_contracting_dimensions = {}, rhs_contracting_dimensions = {}>",
+                        list("lhs_batch_dims"),
+                        list("rhs_batch_dims"),
+                        list("lhs_contracting_dims"),
+                        list("rhs_contracting_dims"),
+                    ));
+                    Some("dot_general".into())
+                }
+                "gather" => array("slice_sizes").map(|sizes| {
+                    let list = |key: &str| list(instr.ints(key).unwrap_or(&[]));
+                    properties.push(format!(
+                        "dimension_numbers = #stablehlo.gather<offset_dims = {}, collapsed_slice_dims = {}, operand_batching_dims = {}, start_indices_batching_dims = {}, start_index_map = {}, index_vector_dim = {}>",
+                        list("offset_dims"),
+                        list("collapsed_slice_dims"),
+                        list("operand_batching_dims"),
+                        list("start_indices_batching_dims"),
+                        list("start_index_map"),
+                        instr.int("index_vector_dim").unwrap_or(0),
+                    ));
+                    properties.push(format!("slice_sizes = {sizes}"));
+                    "gather".to_string()
+                }),
+                "reduce" | "reduce-window" => {
+                    let reducer = instr
+                        .called("to_apply")
+                        .first()
+                        .and_then(|c| self.computation(c));
+                    let attributes = if opcode == "reduce" {
+                        array("dimensions").map(|dims| vec![format!("dimensions = {dims}")])
+                    } else {
+                        match instr.attr("window") {
+                            Some(AttrValue::Window(window)) => Some(window_attributes(window)),
+                            _ => None,
+                        }
+                    };
+                    match (reducer, attributes) {
+                        (Some(reducer), Some(attributes)) => {
+                            properties.extend(attributes);
+                            region = Some(self.region(body, names, reducer));
+                            Some(opcode.replace('-', "_"))
+                        }
+                        _ => None,
+                    }
+                }
+                "convolution" => match (instr.attr("window"), instr.attr("dim_labels")) {
+                    (Some(AttrValue::Window(window)), Some(AttrValue::DimLabels(labels))) => {
+                        let mut attributes = window_attributes(window);
+                        for (from, to) in [
+                            ("window_dimensions", ""),
+                            ("base_dilations", "lhs_dilation"),
+                            ("window_dilations", "rhs_dilation"),
+                        ] {
+                            attributes.retain_mut(|a| {
+                                if let Some(rest) = a.strip_prefix(from) {
+                                    *a = format!("{to}{rest}");
+                                    !to.is_empty()
+                                } else {
+                                    true
+                                }
+                            });
+                        }
+                        properties.extend(attributes);
+                        let ranks: Vec<usize> = operand_shapes
+                            .iter()
+                            .chain([&&instr.shape])
+                            .map(|s| s.as_array().map_or(0, |a| a.dims.len()))
+                            .collect();
+                        properties.push(format!(
+                            "dimension_numbers = #stablehlo.conv<{}x{}->{}>",
+                            conv_labels(&labels.input, ranks[0], 'b', 'f'),
+                            conv_labels(&labels.kernel, ranks.get(1).copied().unwrap_or(0), 'i', 'o'),
+                            conv_labels(&labels.output, *ranks.last().unwrap_or(&0), 'b', 'f'),
+                        ));
+                        for key in ["feature_group_count", "batch_group_count"] {
+                            properties.push(format!("{key} = {} : i64", instr.int(key).unwrap_or(1)));
+                        }
+                        Some("convolution".into())
+                    }
+                    _ => None,
+                },
+                "call" => {
+                    let callee = instr
+                        .called("to_apply")
+                        .first()
+                        .and_then(|c| self.computation(c));
+                    if let Some(callee) = callee {
+                        let name = self.function(callee);
+                        properties.push(format!("callee = @{name}"));
+                        return ("func.call".into(), properties, None);
+                    }
+                    None
+                }
+                _ => None,
+            }
+        };
+        match stable {
+            Some(name) => (format!("stablehlo.{name}"), properties, region),
+            None => {
+                self.warn(
+                    instr,
+                    format!(
+                        "'{}' ({opcode}) is written generically, without its attributes: no StableHLO form here",
+                        instr.name
+                    ),
+                );
+                (
+                    format!("stablehlo.{}", opcode.replace('-', "_")),
+                    Vec::new(),
+                    None,
+                )
+            }
+        }
+    }
+
+    /// The body of a region made from `computation`, ended by `"stablehlo.return"`.
+    fn region(
+        &mut self,
+        outer: &Body<'m>,
+        names: &mut Names,
+        computation: &'m Computation,
+    ) -> String {
+        let mut body = Body {
+            computation,
+            values: HashMap::new(),
+            indent: format!("{}  ", outer.indent),
+        };
+        let params = self.parameters(&mut body, names);
+        let mut text = format!("{}^bb0({}):\n", outer.indent, params.join(", "));
+        let root = self.instructions(&mut body, names, &mut text);
+        let (values, types) = self.results(&body, names, &mut text, root);
+        let _ = writeln!(
+            text,
+            "{}\"stablehlo.return\"({}) : ({}) -> ()",
+            body.indent,
+            values.join(", "),
+            types.join(", ")
+        );
+        text
+    }
+
+    /// An `xla_indexing.fusion` op with the fused computation as its body.
+    fn fusion(
+        &mut self,
+        body: &Body<'m>,
+        names: &mut Names,
+        out: &mut String,
+        instr: &'m Instruction,
+        operands: &[String],
+        operand_shapes: &[&Shape],
+    ) -> Value {
+        let fused = instr
+            .called("calls")
+            .first()
+            .and_then(|c| self.computation(c));
+        let Some(fused) = fused else {
+            self.warn(
+                instr,
+                format!("fusion '{}' calls no computation", instr.name),
+            );
+            let result = names.fresh(&instr.name);
+            let operand_types: Vec<String> = operand_shapes.iter().map(|s| mlir_type(s)).collect();
+            let _ = writeln!(
+                out,
+                "{}{result} = \"stablehlo.fusion\"({}) : ({}) -> {}",
+                body.indent,
+                operands.join(", "),
+                operand_types.join(", "),
+                mlir_type(&instr.shape)
+            );
+            return Value::One(result);
+        };
+        // The fused computation is isolated from above: its names start afresh.
+        let mut inner_names = Names::default();
+        let mut inner = Body {
+            computation: fused,
+            values: HashMap::new(),
+            indent: format!("{}  ", body.indent),
+        };
+        let params = self.parameters(&mut inner, &mut inner_names);
+        let mut text = String::new();
+        let root = self.instructions(&mut inner, &mut inner_names, &mut text);
+        let (values, types) = self.results(&inner, &mut inner_names, &mut text, root);
+        let result = names.fresh(&instr.name);
+        let kind = match instr.attr("kind") {
+            Some(AttrValue::Raw(kind)) => format!(", kind = \"{kind}\""),
+            _ => String::new(),
+        };
+        let operand_types: Vec<String> = operand_shapes.iter().map(|s| mlir_type(s)).collect();
+        let count = if types.len() == 1 {
+            String::new()
+        } else {
+            format!(":{}", types.len())
+        };
+        let _ = writeln!(
+            out,
+            "{indent}{result}{count} = xla_indexing.fusion ({}) {{name = \"{}\"{kind}}} : ({}) -> ({}) {{\n{indent}^bb0({}):\n{text}{}xla_indexing.yield {} : {}\n{indent}}}",
+            operands.join(", "),
+            fused.name,
+            operand_types.join(", "),
+            types.join(", "),
+            params.join(", "),
+            inner.indent,
+            values.join(", "),
+            types.join(", "),
+            indent = body.indent,
+        );
+        if types.len() == 1 {
+            Value::One(result)
+        } else {
+            Value::Many((0..types.len()).map(|i| format!("{result}#{i}")).collect())
+        }
+    }
+}
+
+/// The attributes of a `reduce_window` for an HLO window.
+fn window_attributes(window: &[xla_indexing_hlo::attrs::WindowDim]) -> Vec<String> {
+    let pick = |f: fn(&xla_indexing_hlo::attrs::WindowDim) -> i64| {
+        dense_array(&window.iter().map(f).collect::<Vec<_>>())
+    };
+    let pads: Vec<String> = window
+        .iter()
+        .map(|d| format!("[{}, {}]", d.pad_low, d.pad_high))
+        .collect();
+    vec![
+        format!("window_dimensions = {}", pick(|d| d.size)),
+        format!("window_strides = {}", pick(|d| d.stride)),
+        format!("base_dilations = {}", pick(|d| d.lhs_dilate)),
+        format!("window_dilations = {}", pick(|d| d.rhs_dilate)),
+        format!(
+            "padding = dense<[{}]> : tensor<{}x2xi64>",
+            pads.join(", "),
+            window.len()
+        ),
+    ]
+}
+
+/// `[b, 0, 1, f]`: the labels of one side of a convolution.
+fn conv_labels(dims: &ConvDims, rank: usize, batch: char, feature: char) -> String {
+    let mut labels = vec![String::from("?"); rank];
+    let mut set = |i: usize, label: String| {
+        if let Some(slot) = labels.get_mut(i) {
+            *slot = label;
+        }
+    };
+    set(dims.batch, batch.to_string());
+    set(dims.feature, feature.to_string());
+    for (spatial, &d) in dims.spatial.iter().enumerate() {
+        set(d, spatial.to_string());
+    }
+    format!("[{}]", labels.join(", "))
+}
+
+/// Whether a shape's layout is the default one (major to minor in dimension order, untiled).
+fn has_default_layout(shape: &ArrayShape) -> bool {
+    let layout = shape.layout_or_default();
+    layout.tiles.is_empty()
+        && layout
+            .major_to_minor()
+            .iter()
+            .enumerate()
+            .all(|(i, &d)| i == d)
+}
+
+/// `array<i64: 1, 0>`.
+fn dense_array(values: &[i64]) -> String {
+    if values.is_empty() {
+        return "array<i64>".into();
+    }
+    let items: Vec<String> = values.iter().map(i64::to_string).collect();
+    format!("array<i64: {}>", items.join(", "))
+}
+
+/// `[1, 0]`.
+fn list(values: &[i64]) -> String {
+    let items: Vec<String> = values.iter().map(i64::to_string).collect();
+    format!("[{}]", items.join(", "))
+}
+
+/// A symbol name: bare when MLIR allows it, else quoted.
+fn symbol(name: &str) -> String {
+    let bare = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '$'));
+    if bare {
+        name.into()
+    } else {
+        format!("\"{}\"", name.replace('\\', "\\\\").replace('"', "\\\""))
+    }
+}
+
+/// The MLIR type of an HLO shape: `tensor<10x20xf32>`, `tuple<...>`.
+pub fn mlir_type(shape: &Shape) -> String {
+    match shape {
+        Shape::Array(array) => {
+            let element = mlir_element(&array.element);
+            if array.element == "token" {
+                return element;
+            }
+            let mut text = String::from("tensor<");
+            for (size, dynamic) in array.dims.iter().zip(&array.dynamic) {
+                if *dynamic {
+                    text.push('?');
+                } else {
+                    let _ = write!(text, "{size}");
+                }
+                text.push('x');
+            }
+            text.push_str(&element);
+            text.push('>');
+            text
+        }
+        Shape::Tuple(elements) => {
+            let items: Vec<String> = elements.iter().map(mlir_type).collect();
+            format!("tuple<{}>", items.join(", "))
+        }
+    }
+}
+
+/// The MLIR element type of an HLO element type (`pred` is `i1`, `s32` is `i32`, `u8` is `ui8`,
+/// `c64` is `complex<f32>`, `f8e4m3fn` is `f8E4M3FN`).
+pub fn mlir_element(hlo: &str) -> String {
+    match hlo {
+        "pred" => "i1".into(),
+        "c64" => "complex<f32>".into(),
+        "c128" => "complex<f64>".into(),
+        "token" => "!stablehlo.token".into(),
+        _ => {
+            if let Some(bits) = hlo.strip_prefix('s') {
+                format!("i{bits}")
+            } else if let Some(bits) = hlo.strip_prefix('u') {
+                format!("ui{bits}")
+            } else if let Some(rest) = hlo.strip_prefix("f8") {
+                format!("f8{}", rest.to_uppercase())
+            } else {
+                hlo.into()
+            }
+        }
+    }
+}
+
+/// `dense<...> : tensor<...>` for an HLO literal (`1.5`, `{1, 2}`, `{ {1, 2}, {3, 4} }`,
+/// `-inf`, `true`), or `None` when it has no such form here (elided, complex, ...).
+fn dense(literal: &str, shape: &ArrayShape) -> Option<String> {
+    if literal.is_empty() || literal.contains("...") || literal.contains('(') {
+        return None;
+    }
+    let float_bits = match shape.element.as_str() {
+        "f16" => Some(16),
+        "bf16" => Some(-16),
+        "f32" => Some(32),
+        "f64" => Some(64),
+        _ => None,
+    };
+    let mut text = String::new();
+    let mut token = String::new();
+    let flush = |token: &mut String, text: &mut String| -> Option<()> {
+        if token.is_empty() {
+            return Some(());
+        }
+        let special = match (token.as_str(), float_bits) {
+            (t @ ("inf" | "-inf" | "nan" | "-nan"), Some(bits)) => Some(special_float(t, bits)),
+            ("inf" | "-inf" | "nan" | "-nan", None) => return None,
+            _ => None,
+        };
+        match special {
+            Some(hex) => text.push_str(&hex),
+            None => {
+                let ok = token
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '+' | '.'));
+                if !ok {
+                    return None;
+                }
+                text.push_str(token);
+                // MLIR reads a float only with a dot or an exponent: `1` is `1.0`.
+                let integer = token.trim_start_matches(['-', '+']);
+                if float_bits.is_some() && integer.chars().all(|c| c.is_ascii_digit()) {
+                    text.push_str(".0");
+                }
+            }
+        }
+        token.clear();
+        Some(())
+    };
+    for c in literal.chars() {
+        match c {
+            '{' | '}' | ',' => {
+                flush(&mut token, &mut text)?;
+                text.push(match c {
+                    '{' => '[',
+                    '}' => ']',
+                    _ => ',',
+                });
+            }
+            c if c.is_whitespace() => flush(&mut token, &mut text)?,
+            c => token.push(c),
+        }
+    }
+    flush(&mut token, &mut text)?;
+    Some(format!(
+        "dense<{text}> : {}",
+        mlir_type(&Shape::Array(shape.clone()))
+    ))
+}
+
+/// The hexadecimal form MLIR accepts for an infinity or NaN of a float type (`-16` is bf16).
+fn special_float(token: &str, bits: i32) -> String {
+    let (inf, nan, sign): (u64, u64, u64) = match bits {
+        16 => (0x7C00, 0x7E00, 0x8000),
+        -16 => (0x7F80, 0x7FC0, 0x8000),
+        32 => (0x7F80_0000, 0x7FC0_0000, 0x8000_0000),
+        _ => (
+            0x7FF0_0000_0000_0000,
+            0x7FF8_0000_0000_0000,
+            0x8000_0000_0000_0000,
+        ),
+    };
+    let value = match token {
+        "inf" => inf,
+        "-inf" => inf | sign,
+        "nan" => nan,
+        _ => nan | sign,
+    };
+    format!("0x{value:X}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn element_types_have_mlir_names() {
+        assert_eq!(mlir_element("pred"), "i1");
+        assert_eq!(mlir_element("s32"), "i32");
+        assert_eq!(mlir_element("u8"), "ui8");
+        assert_eq!(mlir_element("bf16"), "bf16");
+        assert_eq!(mlir_element("f8e4m3fn"), "f8E4M3FN");
+        assert_eq!(mlir_element("c64"), "complex<f32>");
+    }
+
+    #[test]
+    fn literals_become_dense_attributes() {
+        let shape = ArrayShape::new("f32", vec![2, 2]);
+        assert_eq!(
+            dense("{ {1, -inf}, {nan, 2.5} }", &shape).as_deref(),
+            Some("dense<[[1.0,0xFF800000],[0x7FC00000,2.5]]> : tensor<2x2xf32>")
+        );
+        assert_eq!(
+            dense("0", &ArrayShape::new("s32", vec![])).as_deref(),
+            Some("dense<0> : tensor<i32>")
+        );
+        assert_eq!(dense("{...}", &shape), None);
+    }
+
+    #[test]
+    fn names_are_unique_and_valid() {
+        let mut names = Names::default();
+        assert_eq!(names.fresh("add.1"), "%add.1");
+        assert_eq!(names.fresh("add.1"), "%add.1_1");
+        assert_eq!(names.fresh("1x"), "%v1x");
+        assert_eq!(names.fresh("a b"), "%a_b");
+        assert_eq!(symbol("main.1"), "main.1");
+        assert_eq!(symbol("a-b"), "\"a-b\"");
+    }
+}
