@@ -86,7 +86,11 @@ fn access_text_tells_coalesced_from_uncoalesced() {
     assert!(
         transposed.contains("map: (d0, d1) -> (d1, d0), domain: d0 in [0, 31], d1 in [0, 15]\n")
     );
-    assert!(transposed.contains("uncoalesced: 512 of 512 output elements"));
+    assert!(
+        transposed.contains("uncoalesced: 512 of 512 output elements (the sm_90 loop kernel's")
+    );
+    // The verdict is the one `xla-indexing coalescing` gives.
+    assert!(transposed.contains("  map 0: NOT coalesced, 16 transactions, ideal 1; "));
     assert!(transposed.contains("\n 0  aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n"));
     let flat = stdout(&[
         "--what",

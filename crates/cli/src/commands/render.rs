@@ -18,8 +18,9 @@ use crate::render::{RenderError, dot, graph_text, graphviz, heatmap_svg, heatmap
 /// fusion carries the fusion's composed map). Formats dot, svg (through Graphviz) and text.
 ///
 /// access: how often each element of operand N is read, and how many elements each output
-/// element reads, as a heatmap; coalesced accesses (one thread per output element in layout
-/// order, warps of 32) are blue digits, uncoalesced ones hatched orange letters. Formats svg
+/// element reads, as a heatmap; coalesced accesses are blue (digits in text), uncoalesced ones
+/// hatched orange (letters), as the coalescing command judges the sm_90 loop kernel, or by
+/// neighbouring threads (one per output element, layout order) outside kernels. Formats svg
 /// (self-contained, written directly) and text.
 ///
 /// Examples:

@@ -2,11 +2,13 @@
 //! how often each input element is read, how many input elements each output element reads, and
 //! which accesses are coalesced.
 //!
-//! Coalescing assumes one thread per output element, threads numbered in the output's physical
-//! (layout) order, in warps of [`WARP`]: two neighbouring threads of a warp access memory
-//! together when, at every value of the map's symbols where both read, their input elements lie
-//! at most one slot apart in the input's physical layout. A thread is uncoalesced when either of
-//! its pairs is. Runtime variables take every value of their range.
+//! Coalescing is judged per map when the GPU loop kernel's analysis gives a verdict
+//! ([`Judge::PerMap`]); otherwise ([`Judge::Neighbours`]) with one thread per output element,
+//! threads numbered in the output's physical (layout) order, in warps of [`WARP`]: two
+//! neighbouring threads of a warp access memory together when, at every value of the map's
+//! symbols where both read, their input elements lie at most one slot apart in the input's
+//! physical layout, and a thread is uncoalesced when either of its pairs is. Runtime variables
+//! take every value of their range.
 
 use xla_indexing_core::IndexingMap;
 use xla_indexing_hlo::shape::ArrayShape;
@@ -19,6 +21,15 @@ pub const MAX_ELEMENTS: i64 = 1 << 22;
 pub const MAX_WORK: u128 = 1 << 25;
 /// The most values of one map's symbols.
 pub const MAX_SYMBOL_POINTS: u128 = 1 << 18;
+
+/// How accesses are judged coalesced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Judge<'a> {
+    /// Neighbouring threads (one per output element, layout order) read at most one slot apart.
+    Neighbours,
+    /// One verdict per map (`true`: coalesced), as the GPU kernel's analysis gives them.
+    PerMap(&'a [bool]),
+}
 
 /// An operand's access pattern. Element arrays are in row-major (logical) order.
 #[derive(Clone, Debug, PartialEq)]
@@ -43,6 +54,7 @@ impl AccessPattern {
         maps: &[IndexingMap],
         output: &ArrayShape,
         input: &ArrayShape,
+        judge: Judge<'_>,
     ) -> Result<AccessPattern, String> {
         let n_out = element_count(output)?;
         let n_in = element_count(input)?;
@@ -75,19 +87,24 @@ impl AccessPattern {
             input_uncoalesced: vec![false; n_in as usize],
             fan_in: vec![0; n_out as usize],
             output_uncoalesced: vec![false; n_out as usize],
-            coalescing_known: in_strides.is_some(),
+            coalescing_known: in_strides.is_some() || matches!(judge, Judge::PerMap(_)),
         };
-        for m in maps.iter().filter(|m| !m.is_known_empty()) {
-            pattern.add_map(m, in_strides.as_deref());
+        for (k, m) in maps.iter().enumerate().filter(|(_, m)| !m.is_known_empty()) {
+            let verdict = match judge {
+                Judge::PerMap(v) => Some(v.get(k).copied().unwrap_or(true)),
+                Judge::Neighbours => None,
+            };
+            pattern.add_map(m, in_strides.as_deref(), verdict);
         }
         Ok(pattern)
     }
 
-    /// Counts one map's reads and marks its uncoalesced threads.
-    fn add_map(&mut self, map: &IndexingMap, in_strides: Option<&[i64]>) {
+    /// Counts one map's reads and marks its uncoalesced threads: every thread that reads
+    /// through a map with a negative `verdict`, or by comparing neighbours without one.
+    fn add_map(&mut self, map: &IndexingMap, in_strides: Option<&[i64]>, verdict: Option<bool>) {
         let symbols = symbol_points(map, self.output.rank());
         let out_layout = self.output.layout_or_default();
-        let mut previous: Option<(usize, Vec<Option<i64>>)> = None;
+        let mut previous: Option<(usize, Vec<Option<Option<i64>>>)> = None;
         for (thread, index) in
             PhysicalOrder::new(&self.output.dims, &out_layout.minor_to_major).enumerate()
         {
@@ -99,21 +116,30 @@ impl AccessPattern {
                     .then(|| map.evaluate(&index, syms))
                     .flatten()
                     .filter(|e| in_bounds(e, &self.input.dims));
-                offsets.push(read.as_ref().and_then(|e| {
+                offsets.push(read.as_ref().map(|e| {
                     self.reads[row_major(e, &self.input.dims)] += 1;
                     self.fan_in[out] += 1;
-                    physical_offset(e, in_strides?)
+                    in_strides.and_then(|s| physical_offset(e, s))
                 }));
             }
-            if let Some((prev, prev_offsets)) = previous.take()
-                && thread as i64 % WARP != 0
-                && in_strides.is_some()
-                && !coalesced(&prev_offsets, &offsets)
-            {
-                self.output_uncoalesced[prev] = true;
-                self.output_uncoalesced[out] = true;
+            match verdict {
+                Some(coalesced) => {
+                    if !coalesced && offsets.iter().any(|o| o.is_some()) {
+                        self.output_uncoalesced[out] = true;
+                    }
+                }
+                None => {
+                    if let Some((prev, prev_offsets)) = previous.take()
+                        && thread as i64 % WARP != 0
+                        && in_strides.is_some()
+                        && !neighbours_coalesced(&prev_offsets, &offsets)
+                    {
+                        self.output_uncoalesced[prev] = true;
+                        self.output_uncoalesced[out] = true;
+                    }
+                    previous = Some((out, offsets));
+                }
             }
-            previous = Some((out, offsets));
         }
         self.mark_inputs(map, &symbols);
     }
@@ -138,13 +164,16 @@ impl AccessPattern {
     }
 }
 
-/// Whether two neighbouring threads' reads, symbol value by symbol value, are at most one slot
-/// apart wherever both read.
-fn coalesced(a: &[Option<i64>], b: &[Option<i64>]) -> bool {
-    a.iter().zip(b).all(|(x, y)| match (x, y) {
-        (Some(x), Some(y)) => y.abs_diff(*x) <= 1,
-        _ => true,
-    })
+/// Whether two neighbouring threads' reads (per symbol value: whether the thread reads, and
+/// the element's offset when the layout gives one) are at most one slot apart wherever both
+/// read.
+fn neighbours_coalesced(a: &[Option<Option<i64>>], b: &[Option<Option<i64>>]) -> bool {
+    a.iter()
+        .zip(b)
+        .all(|(x, y)| match (x.flatten(), y.flatten()) {
+            (Some(x), Some(y)) => y.abs_diff(x) <= 1,
+            _ => true,
+        })
 }
 
 fn element_count(shape: &ArrayShape) -> Result<i64, String> {
@@ -259,13 +288,21 @@ mod tests {
     fn a_copy_is_coalesced_and_a_transpose_is_not() {
         let copy =
             IndexingMap::parse("(d0, d1) -> (d0, d1), domain: d0 in [0, 3], d1 in [0, 7]").unwrap();
-        let p = AccessPattern::compute(&[copy], &shape(&[4, 8]), &shape(&[4, 8])).unwrap();
+        let p =
+            AccessPattern::compute(&[copy], &shape(&[4, 8]), &shape(&[4, 8]), Judge::Neighbours)
+                .unwrap();
         assert!(p.reads.iter().all(|r| *r == 1));
         assert!(p.fan_in.iter().all(|r| *r == 1));
         assert!(!p.output_uncoalesced.iter().any(|u| *u));
         let transpose =
             IndexingMap::parse("(d0, d1) -> (d1, d0), domain: d0 in [0, 3], d1 in [0, 7]").unwrap();
-        let p = AccessPattern::compute(&[transpose], &shape(&[4, 8]), &shape(&[8, 4])).unwrap();
+        let p = AccessPattern::compute(
+            &[transpose],
+            &shape(&[4, 8]),
+            &shape(&[8, 4]),
+            Judge::Neighbours,
+        )
+        .unwrap();
         assert!(p.output_uncoalesced.iter().all(|u| *u));
         assert!(p.input_uncoalesced.iter().all(|u| *u));
     }
@@ -274,21 +311,42 @@ mod tests {
     fn a_row_reduction_reads_whole_rows() {
         let reduce =
             IndexingMap::parse("(d0)[s0] -> (d0, s0), domain: d0 in [0, 3], s0 in [0, 5]").unwrap();
-        let p = AccessPattern::compute(&[reduce], &shape(&[4]), &shape(&[4, 6])).unwrap();
+        let p = AccessPattern::compute(&[reduce], &shape(&[4]), &shape(&[4, 6]), Judge::Neighbours)
+            .unwrap();
         assert_eq!(p.fan_in, vec![6; 4]);
         assert_eq!(p.reads, vec![1; 24]);
         assert!(p.output_uncoalesced.iter().all(|u| *u));
         let column =
             IndexingMap::parse("(d0)[s0] -> (s0, d0), domain: d0 in [0, 5], s0 in [0, 3]").unwrap();
-        let p = AccessPattern::compute(&[column], &shape(&[6]), &shape(&[4, 6])).unwrap();
+        let p = AccessPattern::compute(&[column], &shape(&[6]), &shape(&[4, 6]), Judge::Neighbours)
+            .unwrap();
         assert!(!p.output_uncoalesced.iter().any(|u| *u));
+    }
+
+    #[test]
+    fn verdicts_per_map_mark_every_thread_that_reads() {
+        let reduce =
+            IndexingMap::parse("(d0)[s0] -> (d0, s0), domain: d0 in [0, 3], s0 in [0, 5]").unwrap();
+        let (output, input) = (shape(&[4]), shape(&[4, 6]));
+        let p = AccessPattern::compute(
+            std::slice::from_ref(&reduce),
+            &output,
+            &input,
+            Judge::PerMap(&[true]),
+        )
+        .unwrap();
+        assert!(!p.output_uncoalesced.iter().any(|u| *u));
+        let p =
+            AccessPattern::compute(&[reduce], &output, &input, Judge::PerMap(&[false])).unwrap();
+        assert!(p.output_uncoalesced.iter().all(|u| *u));
+        assert!(p.input_uncoalesced.iter().all(|u| *u));
     }
 
     #[test]
     fn huge_shapes_are_refused() {
         let map = IndexingMap::parse("(d0) -> (d0), domain: d0 in [0, 1099511627775]").unwrap();
         let big = shape(&[1 << 40]);
-        let err = AccessPattern::compute(&[map], &big, &big).unwrap_err();
+        let err = AccessPattern::compute(&[map], &big, &big, Judge::Neighbours).unwrap_err();
         assert!(err.contains("too many to draw"), "{err}");
     }
 }

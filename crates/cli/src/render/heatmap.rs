@@ -1,13 +1,17 @@
 //! What an access heatmap shows: one operand of one fused computation (or of the entry
 //! computation of a module without fusions), read by one of its results, with the maps that
-//! connect them and the enumerated [`AccessPattern`].
+//! connect them and the enumerated [`AccessPattern`]. Coalescing comes from the GPU loop kernel's
+//! analysis (the one `xla-indexing coalescing` prints) when the computation is a kernel, and from
+//! comparing neighbouring threads otherwise.
 
 use std::fmt::Write;
 
+use xla_indexing_core::IndexingMap;
+use xla_indexing_hlo::gpu::{Device, analyze_access, kernels, plan_kernel};
 use xla_indexing_hlo::{Direction, Module, Options, analyze_module};
 
 use super::RenderError;
-use super::access::{AccessPattern, WARP};
+use super::access::{AccessPattern, Judge, WARP};
 
 /// Most cells of a text heatmap, down and across.
 pub const MAX_CELLS_TEXT: (usize, usize) = (48, 64);
@@ -35,7 +39,17 @@ pub struct Heatmap {
     pub maps: Vec<String>,
     /// Why some path has no map, when one has none (the pattern shows the known maps).
     pub undefined: Option<String>,
+    /// The GPU kernel's verdict on each map, as printed lines; empty when the computation is no
+    /// loop kernel (neighbouring threads are compared instead).
+    pub kernel_verdicts: Vec<String>,
     pub pattern: AccessPattern,
+}
+
+/// The GPU loop kernel's view of one operand: its maps and a verdict on each.
+struct KernelView {
+    maps: Vec<IndexingMap>,
+    coalesced: Vec<bool>,
+    lines: Vec<String>,
 }
 
 impl Heatmap {
@@ -72,13 +86,23 @@ impl Heatmap {
                     selection.operand
                 ))
             })?;
-        let maps: Vec<_> = operand
-            .maps
-            .accesses
-            .iter()
-            .map(|a| a.map.clone())
-            .collect();
-        let pattern = AccessPattern::compute(&maps, &output.shape, &operand.shape)
+        let (maps, kernel) = match kernel_view(module, &computation, selection) {
+            Some(view) => (view.maps.clone(), Some(view)),
+            None => (
+                operand
+                    .maps
+                    .accesses
+                    .iter()
+                    .map(|a| a.map.clone())
+                    .collect(),
+                None,
+            ),
+        };
+        let judge = match &kernel {
+            Some(view) => Judge::PerMap(&view.coalesced),
+            None => Judge::Neighbours,
+        };
+        let pattern = AccessPattern::compute(&maps, &output.shape, &operand.shape, judge)
             .map_err(RenderError::Analysis)?;
         Ok(Heatmap {
             computation,
@@ -86,6 +110,7 @@ impl Heatmap {
             output: selection.output,
             maps: maps.iter().map(ToString::to_string).collect(),
             undefined: operand.maps.undefined,
+            kernel_verdicts: kernel.map(|k| k.lines).unwrap_or_default(),
             pattern,
         })
     }
@@ -109,8 +134,17 @@ impl Heatmap {
         }
         let read = p.reads.iter().filter(|r| **r > 0).count();
         let _ = writeln!(out, "read: {read} of {} input elements", p.reads.len());
-        if p.coalescing_known {
-            let bad = p.output_uncoalesced.iter().filter(|u| **u).count();
+        let bad = p.output_uncoalesced.iter().filter(|u| **u).count();
+        if !self.kernel_verdicts.is_empty() {
+            let _ = writeln!(
+                out,
+                "uncoalesced: {bad} of {} output elements (the sm_90 loop kernel's first warp, as `xla-indexing coalescing` counts it)",
+                p.fan_in.len()
+            );
+            for line in &self.kernel_verdicts {
+                let _ = writeln!(out, "  {line}");
+            }
+        } else if p.coalescing_known {
             let _ = writeln!(
                 out,
                 "uncoalesced: {bad} of {} output elements (one thread per output element in layout order, warps of {WARP})",
@@ -120,6 +154,50 @@ impl Heatmap {
             out.push_str("uncoalesced: unknown (tiled layout)\n");
         }
     }
+}
+
+/// The maps of the selected operand as the GPU loop kernel of `computation` reads them, with
+/// the kernel analysis' verdict on each; `None` when the computation is no kernel, the kernel
+/// cannot be planned, or an access cannot be analysed.
+fn kernel_view(module: &Module, computation: &str, selection: &Selection) -> Option<KernelView> {
+    let c = module.computation(computation)?;
+    let kernel = kernels(module).into_iter().find(|k| k.computation == c)?;
+    let device = Device::h100();
+    let plan = plan_kernel(module, kernel, &device).ok()?;
+    let output = plan
+        .outputs
+        .iter()
+        .find(|o| o.output == selection.output && o.skipped.is_none())?;
+    let operand = output
+        .operands
+        .iter()
+        .find(|o| o.parameter == selection.operand && o.leaf.is_none())?;
+    let mut view = KernelView {
+        maps: Vec::new(),
+        coalesced: Vec::new(),
+        lines: Vec::new(),
+    };
+    for (k, access) in operand.output_maps.iter().enumerate() {
+        let verdict =
+            analyze_access(&plan.thread_map, &access.map, &operand.shape, &device).ok()?;
+        let mut line = format!(
+            "map {k}: {}, {} transactions, ideal {}",
+            if verdict.coalesced {
+                "coalesced"
+            } else {
+                "NOT coalesced"
+            },
+            verdict.transactions,
+            verdict.ideal
+        );
+        if let Some(why) = &verdict.reason {
+            let _ = write!(line, "; {why}");
+        }
+        view.maps.push(access.map.clone());
+        view.coalesced.push(verdict.coalesced);
+        view.lines.push(line);
+    }
+    Some(view)
 }
 
 /// The computation a selection names: a fusion instruction's, a computation by name, the only

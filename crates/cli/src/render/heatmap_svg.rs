@@ -12,6 +12,8 @@ const MARGIN: usize = 16;
 const LINE: usize = 16;
 /// The advance of a character of the 12px monospace font, rounded up.
 const CHAR_WIDTH: usize = 8;
+/// Header lines are wrapped at spaces to this many characters.
+const HEADER_CHARS: usize = 100;
 /// The widest a grid is drawn, in pixels.
 const GRID_WIDTH: usize = 640;
 const NOT_READ: &str = "#f2f2f2";
@@ -30,12 +32,12 @@ pub fn to_svg(h: &Heatmap) -> String {
     let mut body = String::new();
     let mut y = MARGIN;
     let mut width = 0;
-    for line in header.lines() {
+    for line in header.lines().flat_map(|l| wrap(l, HEADER_CHARS)) {
         y += LINE;
         let _ = writeln!(
             body,
             "<text x=\"{MARGIN}\" y=\"{y}\" class=\"h\">{}</text>",
-            xml(line)
+            xml(&line)
         );
         width = width.max(MARGIN * 2 + line.len() * CHAR_WIDTH);
     }
@@ -68,7 +70,7 @@ pub fn to_svg(h: &Heatmap) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{y}\" viewBox=\"0 0 {width} {y}\">"
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" xml:space=\"preserve\" width=\"{width}\" height=\"{y}\" viewBox=\"0 0 {width} {y}\">"
     );
     out.push_str(
         "<style>text{font-family:monospace;font-size:12px;fill:#222}.t{font-weight:bold}\
@@ -205,10 +207,42 @@ fn ramp((light, dark): ([u8; 3], [u8; 3]), count: u32, max: u32) -> String {
     format!("#{:02x}{:02x}{:02x}", mix(0), mix(1), mix(2))
 }
 
+/// A line cut at spaces into pieces of at most `width` characters (longer words stay whole);
+/// pieces after the first are indented.
+fn wrap(line: &str, width: usize) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut current = String::new();
+    for word in line.split(' ') {
+        if !current.is_empty() && current.len() + 1 + word.len() > width {
+            out.push(std::mem::replace(&mut current, "    ".to_string()));
+        } else if !current.is_empty() && current != "    " {
+            current.push(' ');
+        }
+        current.push_str(word);
+    }
+    out.push(current);
+    out
+}
+
 /// Escapes text for XML.
 fn xml(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_lines_wrap_at_spaces() {
+        assert_eq!(wrap("ab cd ef", 5), ["ab cd", "    ef"]);
+        assert_eq!(wrap("short", 80), ["short"]);
+        assert_eq!(
+            wrap("averyveryverylongword x", 5),
+            ["averyveryverylongword", "    x"]
+        );
+    }
 }
