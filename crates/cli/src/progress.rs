@@ -30,6 +30,11 @@ impl Progress {
         }
     }
 
+    /// Sets the number of items, for work whose size is known once it starts.
+    pub fn set_total(&mut self, total: usize) {
+        self.total = total;
+    }
+
     /// Counts one item done.
     pub fn tick(&mut self) {
         self.done += 1;

@@ -25,13 +25,24 @@ pub struct Options {
 /// Analyses a module. By default every fused computation (named by a `fusion`'s `calls=`) is
 /// analysed; a module without fusions has its entry computation analysed instead.
 pub fn analyze_module(module: &Module, options: &Options) -> Result<Report, HloError> {
+    analyze_module_with_progress(module, options, &mut |_, _| {})
+}
+
+/// [`analyze_module`], calling `progress(done, total)` after each computation it analyses.
+pub fn analyze_module_with_progress(
+    module: &Module,
+    options: &Options,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Report, HloError> {
     let mut computations = Vec::new();
     let mut composer = Composer::new(module);
     if let Some(name) = &options.instruction {
         computations.push(instruction_report(module, &mut composer, name, options)?);
     } else {
-        for c in targets(module, options)? {
-            computations.push(computation_report(module, &mut composer, c, options)?);
+        let targets = targets(module, options)?;
+        for (done, c) in targets.iter().enumerate() {
+            computations.push(computation_report(module, &mut composer, *c, options)?);
+            progress(done + 1, targets.len());
         }
     }
     Ok(Report {

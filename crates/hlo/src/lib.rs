@@ -17,7 +17,7 @@ pub mod report;
 pub mod shape;
 pub mod utilization;
 
-pub use analysis::{Options, analyze_module};
+pub use analysis::{Options, analyze_module, analyze_module_with_progress};
 pub use direction::Direction;
 pub use error::HloError;
 pub use module::{Computation, Instruction, Module};

@@ -2,10 +2,11 @@
 
 use std::path::PathBuf;
 
-use xla_indexing_hlo::{Direction, HloError, Options, analyze_module, parse_module};
+use xla_indexing_hlo::{Direction, HloError, Options, analyze_module_with_progress, parse_module};
 
 use crate::diag::{Diagnostic, Exit, Failure};
 use crate::output::{Format, OutputArgs, read_input};
+use crate::progress::Progress;
 
 /// Print the indexing maps of every fused computation of an HLO file, of one computation's
 /// root, or of one instruction.
@@ -31,6 +32,9 @@ pub struct Args {
     /// Count the elements of each operand that are read.
     #[arg(long)]
     utilization: bool,
+    /// No progress on stderr (shown only when stderr is a terminal).
+    #[arg(short, long)]
+    quiet: bool,
     #[command(flatten)]
     pub output: OutputArgs,
 }
@@ -43,9 +47,16 @@ pub fn run(args: Args) -> Result<(), Failure> {
         direction: Direction::parse(&args.direction).unwrap_or_default(),
         utilization: args.utilization,
     };
+    let mut progress = Progress::new("indexing", 0, args.quiet);
     let report = parse_module(&text)
-        .and_then(|m| analyze_module(&m, &options))
+        .and_then(|m| {
+            analyze_module_with_progress(&m, &options, &mut |_, total| {
+                progress.set_total(total);
+                progress.tick();
+            })
+        })
         .map_err(|e| failure(e, &args.file, &text))?;
+    drop(progress);
     let file = args.file.to_string_lossy();
     for warning in report.warnings() {
         let mut d = Diagnostic::warning(warning);
