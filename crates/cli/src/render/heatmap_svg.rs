@@ -140,19 +140,15 @@ fn draw_grid(g: &Grid, x: usize, y: usize, out: &mut String) -> (usize, usize) {
 /// The tooltip of a cell: its elements, the count and the coalescing.
 fn tooltip(g: &Grid, r: usize, c: usize) -> String {
     let v = g.cell(r, c);
+    let index = [g.row_labels[r].clone(), g.col_label(c)]
+        .into_iter()
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join(",");
     let place = if g.row_step == 1 && g.col_step == 1 {
-        format!(
-            "[{}{}{c}]",
-            g.row_labels[r],
-            if g.row_labels[r].is_empty() { "" } else { "," }
-        )
+        format!("[{index}]")
     } else {
-        format!(
-            "rows from [{}], columns {}..{}",
-            g.row_labels[r],
-            c * g.col_step,
-            (c + 1) * g.col_step - 1
-        )
+        format!("{}x{} elements from [{index}]", g.row_step, g.col_step)
     };
     let what = match (v.count, v.flagged) {
         (0, _) => "not read".to_string(),
