@@ -94,7 +94,7 @@ fn aligned_step(needed: usize, period: usize) -> usize {
     }
     if needed <= period {
         (needed..=period)
-            .find(|s| period % s == 0)
+            .find(|s| period.is_multiple_of(*s))
             .unwrap_or(period)
     } else {
         needed.div_ceil(period) * period
