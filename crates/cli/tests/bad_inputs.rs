@@ -397,7 +397,6 @@ fn tiles_of_overflowing_shapes() {
 
 /// `d0 * MAX + MAX` over `[0, 1]` has no value at `d0 = 1`; a constant is not its simplest form.
 #[test]
-#[ignore = "core simplifier: a saturated range is taken for a constant (reported to the lead)"]
 fn overflowing_maps_do_not_simplify_to_a_constant() {
     let args = [
         "simplify",

@@ -25,11 +25,25 @@ impl<'a> RangeEvaluator<'a> {
     }
 
     /// The range of `e`.
+    ///
+    /// The sum is computed without overflow (in `i128`); when its range leaves `i64`, the
+    /// expression may overflow somewhere on the domain and nothing is known: the full range is
+    /// returned, never a saturated one that could pass for a point.
     pub fn range(&self, e: &Expr) -> Interval {
-        let mut acc = Interval::point(e.constant_term());
+        let (mut lo, mut hi) = (i128::from(e.constant_term()), i128::from(e.constant_term()));
         for (atom, coef) in e.terms() {
-            acc = acc + self.atom_range(atom).scale(*coef);
+            let r = self.atom_range(atom);
+            let (a, b) = (
+                i128::from(r.lo) * i128::from(*coef),
+                i128::from(r.hi) * i128::from(*coef),
+            );
+            lo += a.min(b);
+            hi += a.max(b);
         }
+        let acc = match (i64::try_from(lo), i64::try_from(hi)) {
+            (Ok(lo), Ok(hi)) => Interval::new(lo, hi),
+            _ => Interval::FULL,
+        };
         self.narrow(e, acc)
     }
 

@@ -103,3 +103,17 @@ fn evaluation_range_and_verification() {
             .starts_with("(th_x)[s0] -> (th_x * 4 + s0")
     );
 }
+
+#[test]
+fn ranges_that_leave_i64_are_unknown_not_saturated() {
+    let m = parse("(d0) -> (d0 * 9223372036854775807 + 9223372036854775807), domain: d0 in [0, 1]");
+    assert_eq!(m.expr_range(&m.results()[0]), Interval::FULL);
+    let mut s = m.clone();
+    s.simplify();
+    assert_eq!(s, m, "a value that may overflow is no constant");
+    let big = parse("(d0) -> (d0 + 9223372036854775806), domain: d0 in [0, 1]");
+    assert_eq!(
+        big.expr_range(&big.results()[0]),
+        Interval::new(i64::MAX - 1, i64::MAX)
+    );
+}
