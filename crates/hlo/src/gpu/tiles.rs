@@ -77,7 +77,7 @@ pub fn output_tile(dims: &[i64], sizes: &[i64]) -> Result<OutputTile, TileError>
     let counts: Vec<i64> = dims
         .iter()
         .zip(&sizes)
-        .map(|(&d, &s)| (d.max(1) + s - 1) / s)
+        .map(|(&d, &s)| xla_indexing_core::interval::ceil_div(d.max(1), s))
         .collect();
     let mut results = Vec::with_capacity(r);
     let mut vars: Vec<Var> = Vec::with_capacity(2 * r);
