@@ -122,6 +122,44 @@ fn access_text_tells_coalesced_from_uncoalesced() {
 }
 
 #[test]
+fn a_warp_is_drawn_by_lane() {
+    let text = stdout(&[
+        "--what",
+        "access",
+        "--operand",
+        "0",
+        "--fusion",
+        "transpose_fusion",
+        "--warp",
+        "0",
+    ]);
+    // Threads 0-31 write output rows 0 and 1: the transpose reads input columns 0 and 1.
+    assert!(text.contains("the lane of warp 0 that reads each element in the kernel's first step"));
+    assert!(
+        text.contains("\n 0  0g..............................\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\n15  fv..............................\n"),
+        "{text}"
+    );
+    let svg = stdout(&[
+        "--what",
+        "access",
+        "--operand",
+        "0",
+        "--fusion",
+        "transpose_fusion",
+        "--warp",
+        "0",
+        "--format",
+        "svg",
+    ]);
+    assert_self_contained(&svg);
+    assert!(svg.contains("<title>[1,0]: lane 1</title>"), "{svg}");
+}
+
+#[test]
 fn access_svg_is_self_contained() {
     let svg = stdout(&[
         "--what",
@@ -191,6 +229,19 @@ fn usage_errors_exit_2() {
                 "dot",
             ][..],
             "not dot",
+        ),
+        (
+            &[
+                "--what",
+                "access",
+                "--operand",
+                "0",
+                "--fusion",
+                "add_f32",
+                "--warp",
+                "0",
+            ][..],
+            "no loop kernel",
         ),
     ] {
         let out = render(args);

@@ -26,6 +26,7 @@ use crate::render::{RenderError, dot, graph_text, graphviz, heatmap_svg, heatmap
 /// Examples:
 ///   xla-indexing render examples/hlo/transpose_add.hlo --what fusion-graph --format svg -o graph.svg
 ///   xla-indexing render examples/hlo/transpose_add.hlo --what access --operand 0 --fusion transpose_fusion
+///   xla-indexing render examples/hlo/transpose_add.hlo --what access --operand 0 --fusion transpose_fusion --warp 0
 #[derive(clap::Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
@@ -43,6 +44,10 @@ pub struct Args {
     /// The result of a multi-output fusion that reads the operand (access only).
     #[arg(long, value_name = "K", default_value_t = 0)]
     result: usize,
+    /// Also draw which lane of warp W of the sm_90 loop kernel reads each element in its first
+    /// step (access only; the fusion must be a loop kernel).
+    #[arg(long, value_name = "W")]
+    warp: Option<u64>,
     /// Picture format.
     #[arg(long, value_enum, default_value_t = PictureFormat::Text)]
     format: PictureFormat,
@@ -90,6 +95,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
                 fusion: args.fusion.clone(),
                 operand: args.operand.unwrap_or_default(),
                 output: args.result,
+                warp: args.warp,
             };
             let heatmap = Heatmap::build(&module, &selection).map_err(|e| match e {
                 RenderError::Hlo(e) => super::indexing::failure(e, &args.file, &text),

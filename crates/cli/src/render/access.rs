@@ -31,6 +31,27 @@ pub enum Judge<'a> {
     PerMap(&'a [bool]),
 }
 
+/// One warp of a loop kernel: which elements its lanes read in the kernel's first step (chunk 0,
+/// every unrolled element). Thread `t` writes output elements `t * unroll + u` (layout order) in
+/// the first step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Warp {
+    pub index: u64,
+    pub unroll: u64,
+    /// Threads of the whole launch.
+    pub threads: u64,
+}
+
+impl Warp {
+    /// The lane of this warp that writes output element `element` (layout order) in the first
+    /// step, if one does.
+    fn lane_of(&self, element: u64) -> Option<u8> {
+        let thread = element / self.unroll.max(1);
+        let lanes = WARP as u64;
+        (thread < self.threads && thread / lanes == self.index).then(|| (thread % lanes) as u8)
+    }
+}
+
 /// An operand's access pattern. Element arrays are in row-major (logical) order.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AccessPattern {
@@ -46,6 +67,9 @@ pub struct AccessPattern {
     pub output_uncoalesced: Vec<bool>,
     /// Whether coalescing could be judged (not for tiled layouts).
     pub coalescing_known: bool,
+    /// With a [`Warp`]: per input element, the lowest lane of the warp that reads it in the
+    /// first step.
+    pub lanes: Option<Vec<Option<u8>>>,
 }
 
 impl AccessPattern {
@@ -55,6 +79,7 @@ impl AccessPattern {
         output: &ArrayShape,
         input: &ArrayShape,
         judge: Judge<'_>,
+        warp: Option<Warp>,
     ) -> Result<AccessPattern, String> {
         let n_out = element_count(output)?;
         let n_in = element_count(input)?;
@@ -88,20 +113,27 @@ impl AccessPattern {
             fan_in: vec![0; n_out as usize],
             output_uncoalesced: vec![false; n_out as usize],
             coalescing_known: in_strides.is_some() || matches!(judge, Judge::PerMap(_)),
+            lanes: warp.map(|_| vec![None; n_in as usize]),
         };
         for (k, m) in maps.iter().enumerate().filter(|(_, m)| !m.is_known_empty()) {
             let verdict = match judge {
                 Judge::PerMap(v) => Some(v.get(k).copied().unwrap_or(true)),
                 Judge::Neighbours => None,
             };
-            pattern.add_map(m, in_strides.as_deref(), verdict);
+            pattern.add_map(m, in_strides.as_deref(), verdict, warp);
         }
         Ok(pattern)
     }
 
     /// Counts one map's reads and marks its uncoalesced threads: every thread that reads
     /// through a map with a negative `verdict`, or by comparing neighbours without one.
-    fn add_map(&mut self, map: &IndexingMap, in_strides: Option<&[i64]>, verdict: Option<bool>) {
+    fn add_map(
+        &mut self,
+        map: &IndexingMap,
+        in_strides: Option<&[i64]>,
+        verdict: Option<bool>,
+        warp: Option<Warp>,
+    ) {
         let symbols = symbol_points(map, self.output.rank());
         let out_layout = self.output.layout_or_default();
         let mut previous: Option<(usize, Vec<Option<Option<i64>>>)> = None;
@@ -109,6 +141,7 @@ impl AccessPattern {
             PhysicalOrder::new(&self.output.dims, &out_layout.minor_to_major).enumerate()
         {
             let out = row_major(&index, &self.output.dims);
+            let lane = warp.and_then(|w| w.lane_of(thread as u64));
             let mut offsets = Vec::with_capacity(symbols.len());
             for syms in &symbols {
                 let read = map
@@ -117,8 +150,13 @@ impl AccessPattern {
                     .flatten()
                     .filter(|e| in_bounds(e, &self.input.dims));
                 offsets.push(read.as_ref().map(|e| {
-                    self.reads[row_major(e, &self.input.dims)] += 1;
+                    let at = row_major(e, &self.input.dims);
+                    self.reads[at] += 1;
                     self.fan_in[out] += 1;
+                    if let (Some(lane), Some(lanes)) = (lane, self.lanes.as_mut()) {
+                        let slot = &mut lanes[at];
+                        *slot = Some(slot.map_or(lane, |l| l.min(lane)));
+                    }
                     in_strides.and_then(|s| physical_offset(e, s))
                 }));
             }
@@ -288,9 +326,14 @@ mod tests {
     fn a_copy_is_coalesced_and_a_transpose_is_not() {
         let copy =
             IndexingMap::parse("(d0, d1) -> (d0, d1), domain: d0 in [0, 3], d1 in [0, 7]").unwrap();
-        let p =
-            AccessPattern::compute(&[copy], &shape(&[4, 8]), &shape(&[4, 8]), Judge::Neighbours)
-                .unwrap();
+        let p = AccessPattern::compute(
+            &[copy],
+            &shape(&[4, 8]),
+            &shape(&[4, 8]),
+            Judge::Neighbours,
+            None,
+        )
+        .unwrap();
         assert!(p.reads.iter().all(|r| *r == 1));
         assert!(p.fan_in.iter().all(|r| *r == 1));
         assert!(!p.output_uncoalesced.iter().any(|u| *u));
@@ -301,6 +344,7 @@ mod tests {
             &shape(&[4, 8]),
             &shape(&[8, 4]),
             Judge::Neighbours,
+            None,
         )
         .unwrap();
         assert!(p.output_uncoalesced.iter().all(|u| *u));
@@ -311,15 +355,27 @@ mod tests {
     fn a_row_reduction_reads_whole_rows() {
         let reduce =
             IndexingMap::parse("(d0)[s0] -> (d0, s0), domain: d0 in [0, 3], s0 in [0, 5]").unwrap();
-        let p = AccessPattern::compute(&[reduce], &shape(&[4]), &shape(&[4, 6]), Judge::Neighbours)
-            .unwrap();
+        let p = AccessPattern::compute(
+            &[reduce],
+            &shape(&[4]),
+            &shape(&[4, 6]),
+            Judge::Neighbours,
+            None,
+        )
+        .unwrap();
         assert_eq!(p.fan_in, vec![6; 4]);
         assert_eq!(p.reads, vec![1; 24]);
         assert!(p.output_uncoalesced.iter().all(|u| *u));
         let column =
             IndexingMap::parse("(d0)[s0] -> (s0, d0), domain: d0 in [0, 5], s0 in [0, 3]").unwrap();
-        let p = AccessPattern::compute(&[column], &shape(&[6]), &shape(&[4, 6]), Judge::Neighbours)
-            .unwrap();
+        let p = AccessPattern::compute(
+            &[column],
+            &shape(&[6]),
+            &shape(&[4, 6]),
+            Judge::Neighbours,
+            None,
+        )
+        .unwrap();
         assert!(!p.output_uncoalesced.iter().any(|u| *u));
     }
 
@@ -333,20 +389,58 @@ mod tests {
             &output,
             &input,
             Judge::PerMap(&[true]),
+            None,
         )
         .unwrap();
         assert!(!p.output_uncoalesced.iter().any(|u| *u));
-        let p =
-            AccessPattern::compute(&[reduce], &output, &input, Judge::PerMap(&[false])).unwrap();
+        let p = AccessPattern::compute(&[reduce], &output, &input, Judge::PerMap(&[false]), None)
+            .unwrap();
         assert!(p.output_uncoalesced.iter().all(|u| *u));
         assert!(p.input_uncoalesced.iter().all(|u| *u));
+    }
+
+    #[test]
+    fn a_warp_reads_by_lane() {
+        let transpose =
+            IndexingMap::parse("(d0, d1) -> (d1, d0), domain: d0 in [0, 3], d1 in [0, 15]")
+                .unwrap();
+        let warp = Warp {
+            index: 1,
+            unroll: 2,
+            threads: 32,
+        };
+        let p = AccessPattern::compute(
+            &[transpose],
+            &shape(&[4, 16]),
+            &shape(&[16, 4]),
+            Judge::Neighbours,
+            Some(warp),
+        )
+        .unwrap();
+        // Warp 1 would hold threads 32..63, past the 32 threads of the launch.
+        assert!(p.lanes.as_ref().unwrap().iter().all(Option::is_none));
+        let warp = Warp { index: 0, ..warp };
+        let map = IndexingMap::parse("(d0, d1) -> (d1, d0), domain: d0 in [0, 3], d1 in [0, 15]")
+            .unwrap();
+        let p = AccessPattern::compute(
+            &[map],
+            &shape(&[4, 16]),
+            &shape(&[16, 4]),
+            Judge::Neighbours,
+            Some(warp),
+        )
+        .unwrap();
+        let lanes = p.lanes.unwrap();
+        // Output element (0, 3) is element 3 in layout order: thread 1 (two per thread).
+        assert_eq!(lanes[row_major(&[3, 0], &[16, 4])], Some(1));
+        assert_eq!(lanes[row_major(&[15, 3], &[16, 4])], Some(31));
     }
 
     #[test]
     fn huge_shapes_are_refused() {
         let map = IndexingMap::parse("(d0) -> (d0), domain: d0 in [0, 1099511627775]").unwrap();
         let big = shape(&[1 << 40]);
-        let err = AccessPattern::compute(&[map], &big, &big, Judge::Neighbours).unwrap_err();
+        let err = AccessPattern::compute(&[map], &big, &big, Judge::Neighbours, None).unwrap_err();
         assert!(err.contains("too many to draw"), "{err}");
     }
 }

@@ -11,7 +11,8 @@ use xla_indexing_hlo::gpu::{Device, analyze_access, kernels, plan_kernel};
 use xla_indexing_hlo::{Direction, Module, Options, analyze_module};
 
 use super::RenderError;
-use super::access::{AccessPattern, Judge, WARP};
+use super::access::{AccessPattern, Judge, WARP, Warp};
+use super::grid::Grid;
 
 /// Most cells of a text heatmap, down and across.
 pub const MAX_CELLS_TEXT: (usize, usize) = (48, 64);
@@ -27,6 +28,8 @@ pub struct Selection {
     pub operand: usize,
     /// The result of the computation.
     pub output: usize,
+    /// A warp of the loop kernel whose first step is drawn by lane.
+    pub warp: Option<u64>,
 }
 
 /// An access heatmap.
@@ -42,14 +45,18 @@ pub struct Heatmap {
     /// The GPU kernel's verdict on each map, as printed lines; empty when the computation is no
     /// loop kernel (neighbouring threads are compared instead).
     pub kernel_verdicts: Vec<String>,
+    /// The warp drawn by lane, if asked for.
+    pub warp: Option<u64>,
     pub pattern: AccessPattern,
 }
 
-/// The GPU loop kernel's view of one operand: its maps and a verdict on each.
+/// The GPU loop kernel's view of one operand: its maps, a verdict on each, and the launch.
 struct KernelView {
     maps: Vec<IndexingMap>,
     coalesced: Vec<bool>,
     lines: Vec<String>,
+    unroll: u64,
+    threads: u64,
 }
 
 impl Heatmap {
@@ -102,7 +109,20 @@ impl Heatmap {
             Some(view) => Judge::PerMap(&view.coalesced),
             None => Judge::Neighbours,
         };
-        let pattern = AccessPattern::compute(&maps, &output.shape, &operand.shape, judge)
+        let warp = match (selection.warp, &kernel) {
+            (None, _) => None,
+            (Some(index), Some(view)) => Some(Warp {
+                index,
+                unroll: view.unroll,
+                threads: view.threads,
+            }),
+            (Some(_), None) => {
+                return Err(RenderError::Usage(format!(
+                    "{computation} is no loop kernel with a launch grid: --warp does not apply"
+                )));
+            }
+        };
+        let pattern = AccessPattern::compute(&maps, &output.shape, &operand.shape, judge, warp)
             .map_err(RenderError::Analysis)?;
         Ok(Heatmap {
             computation,
@@ -111,8 +131,36 @@ impl Heatmap {
             maps: maps.iter().map(ToString::to_string).collect(),
             undefined: operand.maps.undefined,
             kernel_verdicts: kernel.map(|k| k.lines).unwrap_or_default(),
+            warp: selection.warp,
             pattern,
         })
+    }
+
+    /// The input grid of the warp's lanes: a cell counts `lane + 1` (the lowest lane reading
+    /// it in the first step), 0 where the warp reads nothing; `None` without `--warp`.
+    pub fn lane_grid(&self, max_rows: usize, max_cols: usize) -> Option<Grid> {
+        let lanes = self.pattern.lanes.as_ref()?;
+        let counts: Vec<u32> = lanes
+            .iter()
+            .map(|l| l.map_or(0, |l| u32::from(l) + 1))
+            .collect();
+        let flags = vec![false; counts.len()];
+        Some(Grid::new(
+            &counts,
+            &flags,
+            &self.pattern.input.dims,
+            max_rows,
+            max_cols,
+        ))
+    }
+
+    /// The title of the lane grid.
+    pub fn lane_title(&self) -> String {
+        format!(
+            "input {}: the lane of warp {} that reads each element in the kernel's first step",
+            self.pattern.input,
+            self.warp.unwrap_or_default()
+        )
     }
 
     /// The lines above the pictures: what is drawn, the maps, and totals.
@@ -176,6 +224,8 @@ fn kernel_view(module: &Module, computation: &str, selection: &Selection) -> Opt
         maps: Vec::new(),
         coalesced: Vec::new(),
         lines: Vec::new(),
+        unroll: plan.unroll,
+        threads: plan.launch.total_threads()?,
     };
     for (k, access) in operand.output_maps.iter().enumerate() {
         let verdict =

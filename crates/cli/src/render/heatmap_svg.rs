@@ -1,11 +1,12 @@
 //! The access heatmap as a self-contained SVG (no scripts, no fonts or images to fetch): the
 //! header lines, the input grid (times each element is read) and the output grid (input elements
 //! each output element reads), blue for coalesced accesses and hatched orange for uncoalesced
-//! ones, darker for more; every cell has a tooltip.
+//! ones, darker for more; with `--warp`, the lanes of one warp around the colour wheel; every
+//! cell has a tooltip.
 
 use std::fmt::Write;
 
-use super::grid::Grid;
+use super::grid::{Cell, Grid};
 use super::heatmap::{Heatmap, MAX_CELLS_SVG};
 
 const MARGIN: usize = 16;
@@ -41,31 +42,54 @@ pub fn to_svg(h: &Heatmap) -> String {
         );
         width = width.max(MARGIN * 2 + line.len() * CHAR_WIDTH);
     }
-    for (grid, title) in [
+    let mut panels: Vec<(Grid, String, Paint)> = vec![
         (
-            &input,
+            input,
             format!("input {}: times each element is read", p.input),
+            count_paint,
         ),
         (
-            &output,
+            output,
             format!(
                 "output {}: input elements each output element reads",
                 p.output
             ),
+            count_paint,
         ),
-    ] {
+    ];
+    if let Some(lanes) = h.lane_grid(rows, cols) {
+        panels.push((lanes, h.lane_title(), lane_paint));
+    }
+    for (grid, title, paint) in &panels {
         y += LINE * 2;
         let _ = writeln!(
             body,
             "<text x=\"{MARGIN}\" y=\"{y}\" class=\"t\">{}</text>",
-            xml(&title)
+            xml(title)
         );
-        let (w, h) = draw_grid(grid, MARGIN, y + 8, &mut body);
+        let (w, h) = draw_grid(grid, *paint, MARGIN, y + 8, &mut body);
         width = width.max(MARGIN * 2 + w);
         y += 8 + h;
     }
     y += LINE * 2;
     width = width.max(draw_legend(MARGIN, y, &mut body) + MARGIN);
+    if panels.len() > 2 {
+        y += LINE + 4;
+        for lane in 0..32u32 {
+            let _ = write!(
+                body,
+                "<rect x=\"{}\" y=\"{}\" width=\"6\" height=\"12\" fill=\"{}\"/>",
+                MARGIN + 6 * lane as usize,
+                y - 10,
+                hue(f64::from(lane) / 32.0)
+            );
+        }
+        let _ = writeln!(
+            body,
+            "<text x=\"{}\" y=\"{y}\">lanes 0 to 31</text>",
+            MARGIN + 6 * 32 + 6
+        );
+    }
     y += LINE + MARGIN;
     let mut out = String::new();
     let _ = writeln!(
@@ -89,7 +113,7 @@ pub fn to_svg(h: &Heatmap) -> String {
 }
 
 /// Draws a grid with its row labels and column ruler at `(x, y)`; returns its width and height.
-fn draw_grid(g: &Grid, x: usize, y: usize, out: &mut String) -> (usize, usize) {
+fn draw_grid(g: &Grid, paint: Paint, x: usize, y: usize, out: &mut String) -> (usize, usize) {
     let cell = (GRID_WIDTH / g.cols.max(1)).clamp(6, 24);
     let label_width = 8 + 7 * g.row_labels.iter().map(String::len).max().unwrap_or(0);
     let left = x + label_width;
@@ -114,12 +138,8 @@ fn draw_grid(g: &Grid, x: usize, y: usize, out: &mut String) -> (usize, usize) {
         }
         for c in 0..g.cols {
             let v = g.cell(r, c);
-            let fill = if v.count == 0 {
-                NOT_READ.to_string()
-            } else {
-                ramp(if v.flagged { ORANGE } else { BLUE }, v.count, g.max)
-            };
-            let tip = tooltip(g, r, c);
+            let (fill, what) = paint(g, v);
+            let tip = tooltip(g, r, c, &what);
             let (cx, size) = (left + c * cell, cell - 1);
             let _ = write!(
                 out,
@@ -137,9 +157,28 @@ fn draw_grid(g: &Grid, x: usize, y: usize, out: &mut String) -> (usize, usize) {
     (label_width + g.cols * cell, LINE + g.rows * cell)
 }
 
-/// The tooltip of a cell: its elements, the count and the coalescing.
-fn tooltip(g: &Grid, r: usize, c: usize) -> String {
-    let v = g.cell(r, c);
+/// The fill of a cell and what it means, for its tooltip.
+type Paint = fn(&Grid, Cell) -> (String, String);
+
+/// Counts on the blue (coalesced) or orange (uncoalesced) ramp.
+fn count_paint(g: &Grid, v: Cell) -> (String, String) {
+    match (v.count, v.flagged) {
+        (0, _) => (NOT_READ.to_string(), "not read".to_string()),
+        (n, true) => (ramp(ORANGE, n, g.max), format!("{n} (uncoalesced)")),
+        (n, false) => (ramp(BLUE, n, g.max), format!("{n} (coalesced)")),
+    }
+}
+
+/// Lanes (a count of `lane + 1`) around the colour wheel.
+fn lane_paint(_: &Grid, v: Cell) -> (String, String) {
+    match v.count {
+        0 => (NOT_READ.to_string(), "not read by the warp".to_string()),
+        n => (hue(f64::from(n - 1) / 32.0), format!("lane {}", n - 1)),
+    }
+}
+
+/// The tooltip of a cell: its elements and what the cell shows.
+fn tooltip(g: &Grid, r: usize, c: usize, what: &str) -> String {
     let index = [g.row_labels[r].clone(), g.col_label(c)]
         .into_iter()
         .filter(|s| !s.is_empty())
@@ -149,11 +188,6 @@ fn tooltip(g: &Grid, r: usize, c: usize) -> String {
         format!("[{index}]")
     } else {
         format!("{}x{} elements from [{index}]", g.row_step, g.col_step)
-    };
-    let what = match (v.count, v.flagged) {
-        (0, _) => "not read".to_string(),
-        (n, true) => format!("{n} (uncoalesced)"),
-        (n, false) => format!("{n} (coalesced)"),
     };
     format!("{place}: {what}")
 }
@@ -218,6 +252,22 @@ fn wrap(line: &str, width: usize) -> Vec<String> {
     }
     out.push(current);
     out
+}
+
+/// A saturated colour at `turn` (0 to 1) around the colour wheel.
+fn hue(turn: f64) -> String {
+    let h = (turn.fract() * 6.0).max(0.0);
+    let x = 1.0 - (h % 2.0 - 1.0).abs();
+    let (r, g, b) = match h as u32 {
+        0 => (1.0, x, 0.0),
+        1 => (x, 1.0, 0.0),
+        2 => (0.0, 1.0, x),
+        3 => (0.0, x, 1.0),
+        4 => (x, 0.0, 1.0),
+        _ => (1.0, 0.0, x),
+    };
+    let byte = |v: f64| (40.0 + 180.0 * v).round() as u8;
+    format!("#{:02x}{:02x}{:02x}", byte(r), byte(g), byte(b))
 }
 
 /// Escapes text for XML.

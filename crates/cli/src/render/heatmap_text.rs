@@ -1,7 +1,8 @@
 //! The access heatmap as text for terminals and FileCheck: one character per cell, `.` for an
 //! element never read, digits `1`-`9` (`+` above 9) for coalesced accesses and letters `a`-`i`
 //! (`#` above 9) for uncoalesced ones; rows labelled by their leading indices, columns by a
-//! ruler every ten cells.
+//! ruler every ten cells. With `--warp`, a third grid gives the lane (base 32) of the warp that
+//! reads each input element in the kernel's first step.
 
 use std::fmt::Write;
 
@@ -21,7 +22,7 @@ pub fn to_text(h: &Heatmap) -> String {
         p.input,
         binned(&input)
     );
-    write_grid(&input, &mut out);
+    write_grid(&input, count_glyph, &mut out);
     let output = Grid::new(&p.fan_in, &p.output_uncoalesced, &p.output.dims, rows, cols);
     let _ = writeln!(
         out,
@@ -29,10 +30,15 @@ pub fn to_text(h: &Heatmap) -> String {
         p.output,
         binned(&output)
     );
-    write_grid(&output, &mut out);
+    write_grid(&output, count_glyph, &mut out);
     out.push_str(
         "\nlegend: . not read; 1-9 times (+ more), coalesced; a-i times (# more), uncoalesced\n",
     );
+    if let Some(lanes) = h.lane_grid(rows, cols) {
+        let _ = writeln!(out, "\n{}{}", h.lane_title(), binned(&lanes));
+        write_grid(&lanes, lane_glyph, &mut out);
+        out.push_str("\nlegend: . not read by the warp; lanes 0-9 then a-v (10-31)\n");
+    }
     out
 }
 
@@ -47,7 +53,7 @@ fn binned(g: &Grid) -> String {
     }
 }
 
-fn write_grid(g: &Grid, out: &mut String) {
+fn write_grid(g: &Grid, glyph: fn(&Grid, usize, usize) -> char, out: &mut String) {
     let width = g.row_labels.iter().map(String::len).max().unwrap_or(0);
     let mut ruler = " ".repeat(width + 2);
     for c in (0..g.cols).step_by(10) {
@@ -63,7 +69,16 @@ fn write_grid(g: &Grid, out: &mut String) {
     }
 }
 
-fn glyph(g: &Grid, row: usize, col: usize) -> char {
+/// A lane, in base 32; `.` for no lane.
+fn lane_glyph(g: &Grid, row: usize, col: usize) -> char {
+    match g.cell(row, col).count {
+        0 => '.',
+        n => char::from_digit(n - 1, 32).unwrap_or('?'),
+    }
+}
+
+/// A count: `.`, digits (coalesced) or letters (uncoalesced), `+`/`#` above 9.
+fn count_glyph(g: &Grid, row: usize, col: usize) -> char {
     let cell = g.cell(row, col);
     match (cell.count, cell.flagged) {
         (0, _) => '.',
