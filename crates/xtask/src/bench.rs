@@ -6,6 +6,8 @@
 //!   venv under `target/bench-venv`, builds release, writes the corpus to
 //!   `target/bench/simplify-corpus.jsonl`, prints the table and writes
 //!   `target/bench/simplify.json` and `target/bench/simplify-misses.md`.
+//! * `mlir`: `xla-indexing-simplify` against `mlir-opt --affine-simplify-structures
+//!   --canonicalize` on generated GPU kernels (see [`crate::bench_mlir`]).
 
 use std::{fs, path::Path, process::Command};
 
@@ -30,7 +32,8 @@ const MLIR_OPT: &str = "/usr/lib/llvm-22/bin/mlir-opt";
 pub fn bench(root: &Path, name: &str) -> Result<()> {
     match name {
         "simplify" => simplify(root),
-        _ => bail!("unknown benchmark `{name}`; the benchmarks are: simplify"),
+        "mlir" => crate::bench_mlir::bench(root, &crate::target_dir(root)),
+        _ => bail!("unknown benchmark `{name}`; the benchmarks are: simplify, mlir"),
     }
 }
 

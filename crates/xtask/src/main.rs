@@ -9,6 +9,7 @@
 //! * `bench NAME` runs a benchmark.
 
 mod bench;
+mod bench_mlir;
 mod demo;
 mod run;
 mod setup;
@@ -25,7 +26,7 @@ commands:
   setup        install missing Debian packages and PyPI tools (ptxas)
   test         setup, rustfmt, clippy, cargo test (with lit); ends with `N passed, N failed`
   demo         setup, release build, and the demo steps on examples/
-  bench NAME   run the benchmark NAME";
+  bench NAME   run the benchmark NAME (simplify, mlir)";
 
 /// The workspace root.
 fn root() -> PathBuf {

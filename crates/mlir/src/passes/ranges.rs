@@ -217,7 +217,13 @@ impl Ranges {
         // unbounded.
         self.memo.insert(key, Interval::FULL);
         self.depth += 1;
-        let computed = if let Ok(argument) = BlockArgument::try_from(value) {
+        // Asked first: melior's failing `try_from` prints the value, which prints (and
+        // verifies) the whole module, once per op result.
+        let argument = value
+            .is_block_argument()
+            .then(|| BlockArgument::try_from(value).ok())
+            .flatten();
+        let computed = if let Some(argument) = argument {
             self.block_argument(argument)
         } else if let Some(op) = defining_op(value) {
             let index = (0..op.result_count())
