@@ -1,6 +1,7 @@
 // `xla-indexing opt` runs the passes in process: the same input through mlir-opt with the
 // plugin and through `xla-indexing opt` gives the same module, checked by the same lines.
-// Errors: exit 3 for input that does not parse, 2 for a bad pipeline, located diagnostics.
+// Errors: exit 3 for input that does not parse, 2 for a bad pipeline, 1 for a failing pass,
+// with located diagnostics.
 
 // REQUIRES: xla-indexing-cli
 // RUN: mlir-opt %s %plugins --allow-unregistered-dialect --pass-pipeline='builtin.module(xla-indexing-annotate, xla-indexing-simplify, canonicalize)' | FileCheck %s
@@ -9,12 +10,16 @@
 
 // RUN: not %xla-indexing opt %s --pass-pipeline='builtin.module(xla-indexing-simplify)' 2>&1 | FileCheck %s --check-prefix=PARSE
 // RUN: %expect-exit 3 %xla-indexing opt %s --pass-pipeline='builtin.module(xla-indexing-simplify)'
-// PARSE: opt.mlir:[[@LINE+13]]:{{[0-9]+}}: error: operation being parsed with an unregistered dialect
+// PARSE: opt.mlir:[[@LINE+17]]:{{[0-9]+}}: error: operation being parsed with an unregistered dialect
 // PARSE-NEXT: "stablehlo.transpose"
 
 // RUN: not %xla-indexing opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(no-such-pass)' 2>&1 | FileCheck %s --check-prefix=PIPELINE
 // RUN: %expect-exit 2 %xla-indexing opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(no-such-pass)'
 // PIPELINE: error: --pass-pipeline: invalid pass pipeline: {{.*}}'no-such-pass' does not refer to a registered pass
+
+// RUN: not %xla-indexing opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(one-shot-bufferize)' 2>&1 | FileCheck %s --check-prefix=FAILED
+// RUN: %expect-exit 1 %xla-indexing opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(one-shot-bufferize)'
+// FAILED: opt.mlir:[[@LINE+8]]:{{[0-9]+}}: error: op was not bufferized
 
 // CHECK-LABEL: func.func @kernel
 // CHECK: "stablehlo.transpose"(%{{.*}}) <{permutation = array<i64: 1, 0>}> {xla_indexing.operand_maps = {{\[}}[#xla_indexing.map<"(d0, d1) -> (d1, d0), domain: d0 in [0, 19], d1 in [0, 9]">]]}
