@@ -7,6 +7,8 @@
 // RUN: mlir-opt %s %plugins --allow-unregistered-dialect --pass-pipeline='builtin.module(xla-indexing-annotate, xla-indexing-simplify, canonicalize)' | FileCheck %s
 // RUN: %xla-indexing opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(xla-indexing-annotate, xla-indexing-simplify, canonicalize)' | FileCheck %s
 // RUN: %xla-indexing opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(xla-indexing-simplify)' -o %t.mlir && FileCheck %s --check-prefix=FILE < %t.mlir
+// RUN: %xla-indexing opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(xla-indexing-simplify)' --format json | FileCheck %s --check-prefix=JSON
+// JSON: {"mlir":"module {\n  func.func @kernel(
 
 // RUN: not %xla-indexing opt %s --pass-pipeline='builtin.module(xla-indexing-simplify)' 2>&1 | FileCheck %s --check-prefix=PARSE
 // RUN: %expect-exit 3 %xla-indexing opt %s --pass-pipeline='builtin.module(xla-indexing-simplify)'

@@ -18,6 +18,7 @@ use crate::output::{OutputArgs, read_input};
 ///
 /// Layouts are not imported (a copy forwards its operand, a bitcast between default layouts
 /// is a reshape). Ops without a StableHLO form here are written generically, with a warning.
+/// With --format json the result is {"mlir": TEXT} and diagnostics are JSON lines.
 /// Example (then annotated in process):
 ///   xla-indexing import examples/hlo/transpose_exp_add.hlo | xla-indexing opt /dev/stdin --allow-unregistered-dialect --pass-pipeline='builtin.module(xla-indexing-annotate)'
 #[derive(clap::Args, Debug)]
@@ -62,5 +63,6 @@ pub fn run(args: Args) -> Result<(), Failure> {
             },
         ));
     }
-    args.output.write(&imported.text)
+    args.output
+        .write(&super::opt::mlir_result(&args.output, imported.text))
 }

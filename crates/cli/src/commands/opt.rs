@@ -6,12 +6,13 @@ use std::path::{Path, PathBuf};
 use xla_indexing_mlir::opt::{Message, OptError, OptOptions, run_pipeline};
 
 use crate::diag::{DiagFormat, Diagnostic, Exit, Failure};
-use crate::output::{OutputArgs, read_input};
+use crate::output::{Format, OutputArgs, read_input};
 
 /// Run a pass pipeline (ours and MLIR's) on an MLIR file and print the result, as
 /// `mlir-opt --load-dialect-plugin=P --load-pass-plugin=P --pass-pipeline=...` does.
 ///
 /// Exit codes: 3 when the input does not parse, 2 for a bad pipeline, 1 when a pass fails.
+/// With --format json the result is {"mlir": TEXT} and diagnostics are JSON lines.
 /// Example:
 ///   xla-indexing opt examples/mlir/simplify.mlir --pass-pipeline='builtin.module(xla-indexing-simplify)'
 #[derive(clap::Args, Debug)]
@@ -46,7 +47,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
             for message in &done.messages {
                 diagnostic(message, &args.file, &text).emit(format);
             }
-            args.output.write(&done.text)
+            args.output.write(&mlir_result(&args.output, done.text))
         }
         Err(OptError::Parse(messages)) => {
             Err(report(&messages, &args.file, &text, format, Exit::Parse))
@@ -58,6 +59,14 @@ pub fn run(args: Args) -> Result<(), Failure> {
             Exit::Usage,
             Diagnostic::error(format!("--pass-pipeline: {e}")),
         )),
+    }
+}
+
+/// The result as `--format` asks: the MLIR text, or `{"mlir": TEXT}`.
+pub(crate) fn mlir_result(output: &OutputArgs, text: String) -> String {
+    match output.format {
+        Format::Text => text,
+        Format::Json => serde_json::json!({ "mlir": text }).to_string(),
     }
 }
 
