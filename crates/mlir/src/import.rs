@@ -8,7 +8,9 @@
 //! its operand, and a `bitcast` between default layouts is a `reshape`. `reduce` and
 //! `reduce-window` carry their `to_apply` computation as a region; `call` becomes `func.call` of
 //! a `func.func` made from its computation. An op without a StableHLO counterpart here is written
-//! generically as `"stablehlo.<opcode>"` without attributes or regions, with a warning.
+//! generically as `"stablehlo.<opcode>"` without attributes or regions, with a warning. Each
+//! op's location is its instruction's line and column in the HLO file, so that diagnostics and
+//! remarks about it (the annotate pass's, say) point into the HLO text.
 
 use std::{
     collections::{HashMap, HashSet},
@@ -38,10 +40,12 @@ pub struct Imported {
     pub warnings: Vec<ImportWarning>,
 }
 
-/// Writes `module` as MLIR text (see the module's documentation).
-pub fn import_module(module: &Module) -> Imported {
+/// Writes `module`, read from the file `source_name`, as MLIR text (see the module's
+/// documentation). Each op's location is its instruction's place in that file.
+pub fn import_module(module: &Module, source_name: &str) -> Imported {
     let mut importer = Importer {
         module,
+        source_name,
         warnings: Vec::new(),
         functions: Vec::new(),
         emitted: HashSet::new(),
@@ -68,6 +72,7 @@ pub fn import_module(module: &Module) -> Imported {
 
 struct Importer<'m> {
     module: &'m Module,
+    source_name: &'m str,
     warnings: Vec<ImportWarning>,
     /// Finished `func.func`s; the last one pushed is the entry.
     functions: Vec<String>,
@@ -130,6 +135,17 @@ impl<'m> Importer<'m> {
             line: instr.pos.line,
             column: instr.pos.column,
         });
+    }
+
+    /// `loc("FILE":LINE:COLUMN)`: where the instruction is in the HLO text, so that MLIR's
+    /// diagnostics about the op point there.
+    fn location(&self, instr: &Instruction) -> String {
+        format!(
+            "loc(\"{}\":{}:{})",
+            escape(self.source_name),
+            instr.pos.line,
+            instr.pos.column
+        )
     }
 
     fn computation(&self, name: &str) -> Option<&'m Computation> {
@@ -313,9 +329,10 @@ impl<'m> Importer<'m> {
         }
         let _ = writeln!(
             line,
-            " : ({}) -> {}",
+            " : ({}) -> {} {}",
             operand_types.join(", "),
-            mlir_type(&instr.shape)
+            mlir_type(&instr.shape),
+            self.location(instr)
         );
         out.push_str(&line);
         Value::One(result)
@@ -711,8 +728,13 @@ fn symbol(name: &str) -> String {
     if bare {
         name.into()
     } else {
-        format!("\"{}\"", name.replace('\\', "\\\\").replace('"', "\\\""))
+        format!("\"{}\"", escape(name))
     }
+}
+
+/// `text` inside an MLIR string literal.
+fn escape(text: &str) -> String {
+    text.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
 /// The MLIR type of an HLO shape: `tensor<10x20xf32>`, `tuple<...>`.

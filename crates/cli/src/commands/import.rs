@@ -33,8 +33,8 @@ pub struct Args {
 pub fn run(args: Args) -> Result<(), Failure> {
     let text = read_input(&args.file)?;
     let module = parse_module(&text).map_err(|e| failure(e, &args.file, &text))?;
-    let imported = import_module(&module);
     let file = args.file.to_string_lossy();
+    let imported = import_module(&module, &file);
     for warning in &imported.warnings {
         Diagnostic::warning(warning.message.clone())
             .at(Some(&file), &text, warning.line, warning.column)
