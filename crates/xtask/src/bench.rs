@@ -8,6 +8,9 @@
 //!   `target/bench/simplify.json` and `target/bench/simplify-misses.md`.
 //! * `mlir`: `xla-indexing-simplify` against `mlir-opt --affine-simplify-structures
 //!   --canonicalize` on generated GPU kernels (see [`crate::bench_mlir`]).
+//! * `analysis`: HLO indexing analysis of every fusion of a real transformer-block dump and of
+//!   generated 1k/10k/100k-instruction modules, with peak memory (the `bench_analysis` example of
+//!   `xla-indexing-hlo`); it has absolute targets, no peer.
 
 use std::{fs, path::Path, process::Command};
 
@@ -33,8 +36,21 @@ pub fn bench(root: &Path, name: &str) -> Result<()> {
     match name {
         "simplify" => simplify(root),
         "mlir" => crate::bench_mlir::bench(root, &crate::target_dir(root)),
-        _ => bail!("unknown benchmark `{name}`; the benchmarks are: simplify, mlir"),
+        "analysis" => analysis(root),
+        _ => bail!("unknown benchmark `{name}`; the benchmarks are: simplify, mlir, analysis"),
     }
+}
+
+fn analysis(root: &Path) -> Result<()> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    run::checked(Command::new(&cargo).current_dir(root).args([
+        "run",
+        "--release",
+        "-p",
+        "xla-indexing-hlo",
+        "--example",
+        "bench_analysis",
+    ]))
 }
 
 fn simplify(root: &Path) -> Result<()> {
