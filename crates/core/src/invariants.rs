@@ -4,6 +4,25 @@
 use crate::map::IndexingMap;
 use crate::rng::SplitMix64;
 
+/// Replays every input of `fuzz/corpus/<target>/` and `fuzz/regressions/<target>/` under
+/// `fuzz_dir` through `check`; returns how many there were. Tests of each crate call this with
+/// their target's invariant.
+pub fn replay_corpus(fuzz_dir: &std::path::Path, target: &str, check: fn(&[u8])) -> usize {
+    let mut count = 0;
+    for dir in ["corpus", "regressions"] {
+        let Ok(entries) = std::fs::read_dir(fuzz_dir.join(dir).join(target)) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let data = std::fs::read(entry.path())
+                .unwrap_or_else(|e| panic!("cannot read {}: {e}", entry.path().display()));
+            check(&data);
+            count += 1;
+        }
+    }
+    count
+}
+
 /// Points tried per map when the domain is too large to enumerate.
 const SAMPLES: usize = 256;
 /// Domains with at most this many points in their box are enumerated completely.
