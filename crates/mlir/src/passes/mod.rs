@@ -85,7 +85,7 @@ pub struct PassSpec {
 unsafe impl Sync for PassSpec {}
 
 impl PassSpec {
-    /// A pass named `argument` in pipelines, whose body is the `run` of [`pass_spec!`].
+    /// A pass named `argument` in pipelines, whose body is the `run` of `pass_spec!`.
     pub const fn new(
         argument: &'static CStr,
         name: &'static CStr,

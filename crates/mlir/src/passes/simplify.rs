@@ -9,7 +9,7 @@
 //!   becomes an operand is replaced by it.
 //! * `arith` `addi`, `subi`, `muli`, `divui`, `divsi`, `floordivsi`, `ceildivsi`, `remui`, `remsi`
 //!   on integers and index: the tree of such ops that computes a value, read as an expression
-//!   over its leaves (see [`super::arith`]), is rewritten when the simplified expression needs
+//!   over its leaves (see the `arith` module), is rewritten when the simplified expression needs
 //!   fewer divisions and remainders, or as many and fewer ops. Truncating and unsigned ops are
 //!   read only where their dividend is provably non-negative, and no value, before or after, may
 //!   wrap in its type.
