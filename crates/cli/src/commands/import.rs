@@ -8,7 +8,6 @@ use xla_indexing_mlir::{
     opt::{OptOptions, check_parses},
 };
 
-use crate::commands::indexing::failure;
 use crate::diag::{Diagnostic, Exit, Failure};
 use crate::output::{OutputArgs, read_input};
 
@@ -32,7 +31,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<(), Failure> {
     let text = read_input(&args.file)?;
-    let module = parse_module(&text).map_err(|e| failure(e, &args.file, &text))?;
+    let module = parse_module(&text).map_err(|e| super::hlo_failure(e, &args.file, &text))?;
     let file = args.file.to_string_lossy();
     let imported = import_module(&module, &file);
     for warning in &imported.warnings {

@@ -2,9 +2,9 @@
 
 use std::path::PathBuf;
 
-use xla_indexing_hlo::{Direction, HloError, Options, analyze_module_with_progress, parse_module};
+use xla_indexing_hlo::{Direction, Options, analyze_module_with_progress, parse_module};
 
-use crate::diag::{Diagnostic, Exit, Failure};
+use crate::diag::{Diagnostic, Failure};
 use crate::output::{Format, OutputArgs, read_input};
 use crate::progress::Progress;
 
@@ -55,7 +55,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
                 progress.tick();
             })
         })
-        .map_err(|e| failure(e, &args.file, &text))?;
+        .map_err(|e| super::hlo_failure(e, &args.file, &text))?;
     drop(progress);
     let file = args.file.to_string_lossy();
     for warning in report.warnings() {
@@ -68,26 +68,4 @@ pub fn run(args: Args) -> Result<(), Failure> {
         Format::Json => report.to_json().to_string(),
     };
     args.output.write(&out)
-}
-
-/// Exit 3 for text that does not parse, 1 for an inconsistent module, 2 for a name the module
-/// lacks; located at the line and column when the error has one.
-pub(crate) fn failure(e: HloError, file: &std::path::Path, text: &str) -> Failure {
-    let exit = match e.exit_code() {
-        3 => Exit::Parse,
-        2 => Exit::Usage,
-        _ => Exit::Analysis,
-    };
-    let file = file.to_string_lossy();
-    let diagnostic = Diagnostic::error(e.message());
-    Failure::new(
-        exit,
-        match e.location() {
-            Some((line, column)) => diagnostic.at(Some(&file), text, line, column),
-            None => Diagnostic {
-                file: Some(file.into_owned()),
-                ..diagnostic
-            },
-        },
-    )
 }

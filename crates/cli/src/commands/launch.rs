@@ -3,9 +3,9 @@
 use std::path::{Path, PathBuf};
 
 use xla_indexing_hlo::gpu::{Device, KernelPlan, plan_module, report};
-use xla_indexing_hlo::{HloError, parse_module};
+use xla_indexing_hlo::parse_module;
 
-use crate::diag::{Diagnostic, Exit, Failure};
+use crate::diag::Failure;
 use crate::output::{Format, OutputArgs, read_input};
 
 /// Print, per fusion, the launch grid (threads per block, blocks, unroll factor) of the loop
@@ -38,28 +38,6 @@ pub fn plans(file: &Path) -> Result<(String, Vec<KernelPlan>), Failure> {
     let text = read_input(file)?;
     let plans = parse_module(&text)
         .and_then(|m| plan_module(&m, &Device::default()))
-        .map_err(|e| hlo_failure(e, file, &text))?;
+        .map_err(|e| super::hlo_failure(e, file, &text))?;
     Ok((text, plans))
-}
-
-/// Exit 3 for text that does not parse, 1 for an inconsistent module or an impossible launch,
-/// 2 for a bad request; located at the line and column when the error has one.
-pub fn hlo_failure(e: HloError, file: &Path, text: &str) -> Failure {
-    let exit = match e.exit_code() {
-        3 => Exit::Parse,
-        2 => Exit::Usage,
-        _ => Exit::Analysis,
-    };
-    let file = file.to_string_lossy();
-    let diagnostic = Diagnostic::error(e.message());
-    Failure::new(
-        exit,
-        match e.location() {
-            Some((line, column)) => diagnostic.at(Some(&file), text, line, column),
-            None => Diagnostic {
-                file: Some(file.into_owned()),
-                ..diagnostic
-            },
-        },
-    )
 }

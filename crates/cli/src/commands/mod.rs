@@ -13,24 +13,46 @@ pub mod tiles;
 
 use crate::diag::{Diagnostic, Exit, Failure};
 
-/// A failure for an error of the loops crate: exit 3 for unreadable input, 1 otherwise, pointing
-/// at the line and column when it has one.
+/// A failure with exit code `exit`, pointing at `line:column` of `file` (whose text is `text`)
+/// when the error has a location, else naming the file.
+fn located_failure(
+    exit: Exit,
+    message: String,
+    location: Option<(usize, usize)>,
+    file: &std::path::Path,
+    text: &str,
+) -> Failure {
+    let diagnostic = Diagnostic::error(message);
+    let file = file.to_string_lossy();
+    Failure::new(
+        exit,
+        match location {
+            Some((line, column)) => diagnostic.at(Some(&file), text, line, column),
+            None => Diagnostic {
+                file: Some(file.into_owned()),
+                ..diagnostic
+            },
+        },
+    )
+}
+
+/// A failure for an error of the loops crate: exit 3 for unreadable input, 1 otherwise.
 fn loops_failure(e: xla_indexing_loops::LoopsError, file: &std::path::Path, text: &str) -> Failure {
     let exit = match e.kind {
         xla_indexing_loops::ErrorKind::Parse => Exit::Parse,
         xla_indexing_loops::ErrorKind::Semantic => Exit::Analysis,
     };
-    let diagnostic = Diagnostic::error(e.message);
-    let file = file.to_string_lossy();
-    Failure::new(
-        exit,
-        if e.line > 0 {
-            diagnostic.at(Some(&file), text, e.line, e.column)
-        } else {
-            Diagnostic {
-                file: Some(file.into_owned()),
-                ..diagnostic
-            }
-        },
-    )
+    let location = (e.line > 0).then_some((e.line, e.column));
+    located_failure(exit, e.message, location, file, text)
+}
+
+/// A failure for an error of the hlo crate: exit 3 for text that does not parse, 2 for a name
+/// the module lacks or a bad request, 1 for an inconsistent module or an impossible launch.
+fn hlo_failure(e: xla_indexing_hlo::HloError, file: &std::path::Path, text: &str) -> Failure {
+    let exit = match e.exit_code() {
+        3 => Exit::Parse,
+        2 => Exit::Usage,
+        _ => Exit::Analysis,
+    };
+    located_failure(exit, e.message(), e.location(), file, text)
 }

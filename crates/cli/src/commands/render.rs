@@ -76,12 +76,12 @@ enum PictureFormat {
 
 pub fn run(args: Args) -> Result<(), Failure> {
     let text = read_input(&args.file)?;
-    let module = parse_module(&text).map_err(|e| super::indexing::failure(e, &args.file, &text))?;
+    let module = parse_module(&text).map_err(|e| super::hlo_failure(e, &args.file, &text))?;
     let picture = match args.what {
         What::FusionGraph => {
             let mut progress = Progress::new("fusion graph", Graph::work(&module), args.quiet);
             let graph = Graph::build(&module, &mut progress)
-                .map_err(|e| super::indexing::failure(e, &args.file, &text))?;
+                .map_err(|e| super::hlo_failure(e, &args.file, &text))?;
             drop(progress);
             match args.format {
                 PictureFormat::Text => graph_text::to_text(&graph),
@@ -98,7 +98,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
                 warp: args.warp,
             };
             let heatmap = Heatmap::build(&module, &selection).map_err(|e| match e {
-                RenderError::Hlo(e) => super::indexing::failure(e, &args.file, &text),
+                RenderError::Hlo(e) => super::hlo_failure(e, &args.file, &text),
                 RenderError::Usage(m) => Failure::new(Exit::Usage, Diagnostic::error(m)),
                 RenderError::Analysis(m) => Failure::new(Exit::Analysis, Diagnostic::error(m)),
             })?;

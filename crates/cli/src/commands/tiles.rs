@@ -38,7 +38,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let text = read_input(&args.file)?;
     let all = parse_module(&text)
         .and_then(|m| report::tiles_of_module(&m, &args.tile))
-        .map_err(|e| super::launch::hlo_failure(e, &args.file, &text))?;
+        .map_err(|e| super::hlo_failure(e, &args.file, &text))?;
     let out = match args.output.format {
         Format::Text => report::tiles_text(&all),
         Format::Json => report::tiles_json(&all).to_string(),
