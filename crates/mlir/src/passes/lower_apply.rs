@@ -22,9 +22,9 @@ use xla_indexing_core::VarRef;
 use super::{
     PassOption, PassSpec, arith, pass_entry,
     patterns::{Rewrite, apply_greedily},
-    ranges::{Ranges, narrowed},
+    ranges::apply_indexing_maps,
 };
-use crate::{affine::affine_from_expr, attribute::attribute_map};
+use crate::affine::affine_from_expr;
 
 /// The pass's command-line name.
 pub const ARGUMENT: &str = "xla-indexing-lower-apply";
@@ -59,20 +59,10 @@ fn run(operation: OperationRef, options: &[i64]) -> Result<(), String> {
 }
 
 fn lower_apply(context: &Context, op: OperationRef, rewriter: &RewriterBase) -> bool {
-    let Some(map) = op
-        .attribute("indexing_map")
-        .ok()
-        .and_then(|a| attribute_map(a).ok())
-    else {
+    // Without a map, or with no point of the domain ever reached, there is nothing to compute.
+    let Some((_, map)) = apply_indexing_maps(&op) else {
         return false;
     };
-    let operand_ranges = Ranges::new().operands(&op, 0, op.operand_count());
-    let mut map = narrowed(&map, &operand_ranges);
-    map.simplify();
-    if map.is_known_empty() {
-        // No point of the domain is ever reached: nothing to compute.
-        return false;
-    }
     let index = melior::ir::Type::index(context);
     let num_dims = map.dims().len();
     let num_symbols = map.num_symbols();

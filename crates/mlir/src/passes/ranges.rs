@@ -177,6 +177,20 @@ pub fn affine_result_ranges(map: AffineMap, operand_ranges: &[Interval]) -> Vec<
         .collect()
 }
 
+/// The map of an `xla_indexing.apply_indexing` op, and that map with its variables narrowed to
+/// what the op's operands can be, then simplified. `None` when the op carries no readable map or
+/// when the narrowed domain is empty (no point of it is ever reached).
+pub fn apply_indexing_maps(op: &OperationRef) -> Option<(IndexingMap, IndexingMap)> {
+    let map = op
+        .attribute("indexing_map")
+        .ok()
+        .and_then(|a| attribute_map(a).ok())?;
+    let operand_ranges = Ranges::new().operands(op, 0, op.operand_count());
+    let mut tight = narrowed(&map, &operand_ranges);
+    tight.simplify();
+    (!tight.is_known_empty()).then_some((map, tight))
+}
+
 /// `map` with the bounds of its variables narrowed to `operand_ranges` (dims, then range
 /// variables, then runtime variables).
 pub fn narrowed(map: &IndexingMap, operand_ranges: &[Interval]) -> IndexingMap {

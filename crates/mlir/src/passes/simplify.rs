@@ -36,11 +36,11 @@ use xla_indexing_core::{Expr, IndexingMap, Interval, Var, VarRef};
 use super::{
     PassOption, PassSpec, arith, pass_entry,
     patterns::{Rewrite, apply_greedily, set_attribute},
-    ranges::{Ranges, affine_map_attribute, dense_array, int_width, narrowed},
+    ranges::{Ranges, affine_map_attribute, apply_indexing_maps, dense_array, int_width},
 };
 use crate::{
     affine::{affine_from_expr, expr_from_affine},
-    attribute::{attribute_map, map_attribute},
+    attribute::map_attribute,
 };
 
 /// The pass's command-line name.
@@ -83,21 +83,11 @@ fn run(operation: OperationRef, _options: &[i64]) -> Result<(), String> {
 }
 
 fn rewrite_apply_indexing(context: &Context, op: OperationRef, rewriter: &RewriterBase) -> bool {
-    let Some(map) = op
-        .attribute("indexing_map")
-        .ok()
-        .and_then(|a| attribute_map(a).ok())
-    else {
-        return false;
-    };
     // Results are simplified over the domain narrowed by what the operands can be; the op keeps
     // its own domain.
-    let operand_ranges = Ranges::new().operands(&op, 0, op.operand_count());
-    let mut tight = narrowed(&map, &operand_ranges);
-    tight.simplify();
-    if tight.is_known_empty() {
+    let Some((map, tight)) = apply_indexing_maps(&op) else {
         return false;
-    }
+    };
     let num_dims = map.dims().len();
     let forwarded: Option<Vec<Value>> = tight
         .results()
