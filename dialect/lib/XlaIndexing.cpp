@@ -3,7 +3,7 @@
 // The #xla_indexing.map attribute delegates its grammar to the Rust parser
 // (XlaIndexing/XlaIndexingRust.h): parsing canonicalizes through it, the
 // stored text is what it printed, and the verifier checks the stored text and
-// counts against it.
+// counts against it. The map of #xla_indexing.launch goes the same way.
 //
 //===----------------------------------------------------------------------===//
 
@@ -91,6 +91,35 @@ SMLoc sourceLocation(ArrayRef<Piece> pieces, size_t offset) {
   return SMLoc::getFromPointer(raw);
 }
 
+/// Parses one or more adjacent string literals as a map text and canonicalizes it with the Rust
+/// parser. `start` receives the location of the first literal. A text the Rust parser rejects is
+/// an error at its failing character.
+ParseResult parseMapString(AsmParser &parser, SMLoc &start, RustParse &parsed) {
+  SmallVector<Piece> pieces;
+  std::string text;
+  std::string piece;
+  start = parser.getCurrentLocation();
+  SMLoc quote = start;
+  if (parser.parseString(&piece))
+    return failure();
+  do {
+    pieces.push_back({quote, text.size()});
+    text += piece;
+    quote = parser.getCurrentLocation();
+  } while (succeeded(parser.parseOptionalString(&piece)));
+
+  parsed = parseWithRust(text);
+  if (!parsed.ok) {
+    SMLoc at = parsed.info.errorColumn == 0
+                   ? start
+                   : sourceLocation(pieces, std::min<size_t>(parsed.info.errorColumn - 1, text.size()));
+    InFlightDiagnostic diag = parser.emitError(at);
+    describeError(diag, parsed);
+    return failure();
+  }
+  return success();
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -111,34 +140,13 @@ IndexingMapAttr IndexingMapAttr::parseText(MLIRContext *context, StringRef text,
 }
 
 Attribute IndexingMapAttr::parse(AsmParser &parser, Type) {
-  if (parser.parseLess())
+  SMLoc start;
+  RustParse parsed;
+  if (parser.parseLess() || failed(parseMapString(parser, start, parsed)) || parser.parseGreater())
     return {};
-  SmallVector<Piece> pieces;
-  std::string text;
-  std::string piece;
-  SMLoc quote = parser.getCurrentLocation();
-  if (parser.parseString(&piece))
-    return {};
-  do {
-    pieces.push_back({quote, text.size()});
-    text += piece;
-    quote = parser.getCurrentLocation();
-  } while (succeeded(parser.parseOptionalString(&piece)));
-  if (parser.parseGreater())
-    return {};
-
-  RustParse parsed = parseWithRust(text);
-  if (!parsed.ok) {
-    SMLoc at = parsed.info.errorColumn == 0
-                   ? pieces.front().quote
-                   : sourceLocation(pieces, std::min<size_t>(parsed.info.errorColumn - 1, text.size()));
-    InFlightDiagnostic diag = parser.emitError(at);
-    describeError(diag, parsed);
-    return {};
-  }
   const XlaIndexingMapInfo &info = parsed.info;
-  return parser.getChecked<IndexingMapAttr>(pieces.front().quote, parser.getContext(), parsed.text,
-                                            info.numDims, info.numRangeVars, info.numRuntimeVars,
+  return parser.getChecked<IndexingMapAttr>(start, parser.getContext(), parsed.text, info.numDims,
+                                            info.numRangeVars, info.numRuntimeVars,
                                             info.numResults);
 }
 
@@ -167,6 +175,110 @@ LogicalResult IndexingMapAttr::verify(function_ref<InFlightDiagnostic()> emitErr
                        << " results) do not match its text (" << info.numDims << ", "
                        << info.numRangeVars << ", " << info.numRuntimeVars << ", "
                        << info.numResults << ")";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// LaunchAttr
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The dimensions of a launch's thread-id map: thread ids, then block ids.
+constexpr unsigned kLaunchMapDims = 6;
+
+/// Checks the block or grid sizes of a launch: three positive integers.
+LogicalResult verifySizes(function_ref<InFlightDiagnostic()> emitError, StringRef name,
+                          ArrayRef<int64_t> sizes) {
+  if (sizes.size() != 3)
+    return emitError() << "launch " << name << " must have 3 sizes (x, y, z), got "
+                       << sizes.size();
+  for (auto [axis, size] : llvm::zip(StringRef("xyz"), sizes))
+    if (size < 1)
+      return emitError() << "launch " << name << " size along " << axis
+                         << " must be positive, got " << size;
+  return success();
+}
+
+/// The error for a launch map whose dimension count is not six.
+InFlightDiagnostic &describeDims(InFlightDiagnostic &diag, unsigned numDims) {
+  return diag << "launch map must have " << kLaunchMapDims
+              << " dims (th_x, th_y, th_z, bl_x, bl_y, bl_z), got " << numDims;
+}
+
+/// Parses `name = [x, y, z]`: three positive integers, else an error at the list.
+ParseResult parseSizes(AsmParser &parser, StringRef name, SmallVectorImpl<int64_t> &sizes) {
+  if (parser.parseKeyword(name) || parser.parseEqual())
+    return failure();
+  SMLoc list = parser.getCurrentLocation();
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                     [&] { return parser.parseInteger(sizes.emplace_back()); }))
+    return failure();
+  return verifySizes([&] { return parser.emitError(list); }, name, sizes);
+}
+
+} // namespace
+
+LaunchAttr LaunchAttr::parseText(MLIRContext *context, ArrayRef<int64_t> block,
+                                 ArrayRef<int64_t> grid, StringRef text,
+                                 function_ref<InFlightDiagnostic()> emitError) {
+  RustParse parsed = parseWithRust(text);
+  if (!parsed.ok) {
+    InFlightDiagnostic diag = emitError();
+    describeError(diag, parsed);
+    return {};
+  }
+  return getChecked(emitError, context, block, grid, parsed.text);
+}
+
+// <block = [x, y, z], grid = [x, y, z], map = "...">
+Attribute LaunchAttr::parse(AsmParser &parser, Type) {
+  SMLoc start = parser.getCurrentLocation();
+  SmallVector<int64_t, 3> block, grid;
+  SMLoc mapStart;
+  RustParse parsed;
+  if (parser.parseLess() || parseSizes(parser, "block", block) || parser.parseComma() ||
+      parseSizes(parser, "grid", grid) || parser.parseComma() || parser.parseKeyword("map") ||
+      parser.parseEqual() || failed(parseMapString(parser, mapStart, parsed)))
+    return {};
+  if (parsed.info.numDims != kLaunchMapDims) {
+    InFlightDiagnostic diag = parser.emitError(mapStart);
+    describeDims(diag, parsed.info.numDims);
+    return {};
+  }
+  if (parser.parseGreater())
+    return {};
+  return parser.getChecked<LaunchAttr>(start, parser.getContext(), block, grid, parsed.text);
+}
+
+void LaunchAttr::print(AsmPrinter &printer) const {
+  printer << "<block = [";
+  llvm::interleaveComma(getBlock(), printer);
+  printer << "], grid = [";
+  llvm::interleaveComma(getGrid(), printer);
+  printer << "], map = ";
+  printer.printString(getMap());
+  printer << ">";
+}
+
+LogicalResult LaunchAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 ArrayRef<int64_t> block, ArrayRef<int64_t> grid, StringRef map) {
+  if (failed(verifySizes(emitError, "block", block)) ||
+      failed(verifySizes(emitError, "grid", grid)))
+    return failure();
+  RustParse parsed = parseWithRust(map);
+  if (!parsed.ok) {
+    InFlightDiagnostic diag = emitError();
+    describeError(diag, parsed);
+    return diag;
+  }
+  if (parsed.text != map)
+    return emitError() << "launch map text is not canonical: expected \"" << parsed.text << "\"";
+  if (parsed.info.numDims != kLaunchMapDims) {
+    InFlightDiagnostic diag = emitError();
+    describeDims(diag, parsed.info.numDims);
+    return diag;
+  }
   return success();
 }
 

@@ -26,6 +26,30 @@ MlirStringRef mlirXlaIndexingMapAttrGetText(MlirAttribute attr) {
   return wrap(llvm::cast<xla_indexing::IndexingMapAttr>(unwrap(attr)).getText());
 }
 
+MlirAttribute mlirXlaIndexingLaunchAttrGet(MlirContext context, const int64_t *block,
+                                           const int64_t *grid, MlirStringRef map) {
+  MLIRContext *ctx = unwrap(context);
+  return wrap(xla_indexing::LaunchAttr::parseText(ctx, ArrayRef<int64_t>(block, 3),
+                                                  ArrayRef<int64_t>(grid, 3), unwrap(map),
+                                                  [ctx] { return emitError(UnknownLoc::get(ctx)); }));
+}
+
+bool mlirAttributeIsAXlaIndexingLaunch(MlirAttribute attr) {
+  return llvm::isa<xla_indexing::LaunchAttr>(unwrap(attr));
+}
+
+int64_t mlirXlaIndexingLaunchAttrGetBlock(MlirAttribute attr, intptr_t axis) {
+  return llvm::cast<xla_indexing::LaunchAttr>(unwrap(attr)).getBlock()[axis];
+}
+
+int64_t mlirXlaIndexingLaunchAttrGetGrid(MlirAttribute attr, intptr_t axis) {
+  return llvm::cast<xla_indexing::LaunchAttr>(unwrap(attr)).getGrid()[axis];
+}
+
+MlirStringRef mlirXlaIndexingLaunchAttrGetMap(MlirAttribute attr) {
+  return wrap(llvm::cast<xla_indexing::LaunchAttr>(unwrap(attr)).getMap());
+}
+
 bool mlirOperationIsAXlaIndexingApplyIndexingOp(MlirOperation op) {
   return llvm::isa<xla_indexing::ApplyIndexingOp>(unwrap(op));
 }

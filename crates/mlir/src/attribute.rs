@@ -8,7 +8,7 @@ use xla_indexing_core::IndexingMap;
 
 use crate::dialect::ffi;
 
-/// Why an `#xla_indexing.map` attribute could not be made or read.
+/// Why an `#xla_indexing.map` (or `#xla_indexing.launch`) attribute could not be made or read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum AttributeError {
     /// The map text does not parse.
@@ -21,6 +21,13 @@ pub enum AttributeError {
     /// The attribute is not an `#xla_indexing.map`.
     #[error("not an #xla_indexing.map attribute: {0}")]
     NotAMap(String),
+    /// The dialect's verifier rejected a launch (details went to the context's diagnostic
+    /// handlers).
+    #[error("MLIR rejected the launch `{0}`")]
+    LaunchRejected(String),
+    /// The attribute is not an `#xla_indexing.launch`.
+    #[error("not an #xla_indexing.launch attribute: {0}")]
+    NotALaunch(String),
 }
 
 /// Returns the `#xla_indexing.map` attribute of `map` in `context`.

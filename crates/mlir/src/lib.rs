@@ -4,6 +4,8 @@
 //!   `build.rs`), registered and loaded through its C API.
 //! * [`map_attribute`] / [`attribute_map`]: `#xla_indexing.map<"...">` attributes to and from
 //!   [`IndexingMap`](xla_indexing_core::IndexingMap)s.
+//! * [`launch_attribute`] / [`attribute_launch`]: `#xla_indexing.launch<block = [..], grid = [..],
+//!   map = "...">` attributes to and from [`KernelLaunch`]es (launch dimensions and thread-id map).
 //! * [`affine`]: MLIR affine expressions to and from the core's expressions.
 //! * [`passes`]: the passes (`xla-indexing-simplify`, `-lower-apply`, `-annotate`).
 //! * [`stablehlo`]: StableHLO-like ops as HLO text, for the HLO analysis.
@@ -19,6 +21,7 @@ mod attribute;
 pub mod dialect;
 mod guard;
 pub mod import;
+mod launch;
 mod map_text;
 pub mod ods;
 pub mod opt;
@@ -26,3 +29,6 @@ pub mod passes;
 pub mod stablehlo;
 
 pub use attribute::{AttributeError, attribute_map, map_attribute, parse_map_attribute};
+pub use launch::{
+    KernelLaunch, LAUNCH_ATTRIBUTE, attribute_launch, is_launch_attribute, launch_attribute,
+};

@@ -1,8 +1,8 @@
 //===- XlaIndexing.h - the xla_indexing dialect -----------------*- C++ -*-===//
 //
 // Declarations generated from XlaIndexing.td: the dialect, the
-// #xla_indexing.map attribute and the ops apply_indexing, loop, fusion and
-// yield.
+// #xla_indexing.map and #xla_indexing.launch attributes and the ops
+// apply_indexing, loop, fusion and yield.
 //
 //===----------------------------------------------------------------------===//
 

@@ -71,6 +71,50 @@ def XlaIndexing_IndexingMapAttr : AttrDef<XlaIndexing_Dialect, "IndexingMap"> {
   }];
 }
 
+def XlaIndexing_LaunchAttr : AttrDef<XlaIndexing_Dialect, "Launch"> {
+  let mnemonic = "launch";
+  let summary = "a kernel's launch grid and its thread-id indexing map";
+  let description = [{
+    How a GPU kernel is launched: `block` is the number of threads per block
+    along x, y and z, `grid` the number of blocks along x, y and z (three
+    positive integers each), and `map` the kernel's thread-id indexing map in
+    the project's text form, from the six dimensions `(th_x, th_y, th_z, bl_x,
+    bl_y, bl_z)` and the per-thread loop's range variables (the chunk and the
+    unrolled element for a loop kernel) to the output element a thread
+    writes. The map is parsed and canonicalized by the Rust parser of
+    xla-indexing-core, like `#xla_indexing.map`, and must have exactly six
+    dimensions. Hardware limits and the agreement of the map's dimension
+    bounds with `block` and `grid` are checked by `xla-indexing-launch-grid`.
+
+    Example:
+
+    ```mlir
+    #xla_indexing.launch<block = [128, 1, 1], grid = [8, 1, 1],
+        map = "(th_x, th_y, th_z, bl_x, bl_y, bl_z)[chunk, unroll] -> "
+              "(bl_x, th_x), domain: th_x in [0, 127], th_y in [0, 0], "
+              "th_z in [0, 0], bl_x in [0, 7], bl_y in [0, 0], bl_z in [0, 0], "
+              "chunk in [0, 0], unroll in [0, 0]">
+    ```
+
+    Adjacent string literals are concatenated, so long maps may be split.
+  }];
+  let parameters = (ins
+    ArrayRefParameter<"int64_t", "threads per block along x, y, z">:$block,
+    ArrayRefParameter<"int64_t", "blocks along x, y, z">:$grid,
+    StringRefParameter<"canonical thread-id map text">:$map);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Parses map `text` with the Rust parser and returns the attribute
+    /// holding its canonical form, or a null attribute after reporting an
+    /// invalid map, block or grid through `emitError`.
+    static LaunchAttr parseText(
+        ::mlir::MLIRContext *context, ::llvm::ArrayRef<int64_t> block,
+        ::llvm::ArrayRef<int64_t> grid, ::llvm::StringRef text,
+        ::llvm::function_ref<::mlir::InFlightDiagnostic()> emitError);
+  }];
+}
+
 class XlaIndexing_Op<string mnemonic, list<Trait> traits = []> :
     Op<XlaIndexing_Dialect, mnemonic, traits>;
 

@@ -32,6 +32,27 @@ MLIR_CAPI_EXPORTED bool mlirAttributeIsAXlaIndexingMap(MlirAttribute attr);
 /* Returns the canonical text of an #xla_indexing.map; owned by the context. */
 MLIR_CAPI_EXPORTED MlirStringRef mlirXlaIndexingMapAttrGetText(MlirAttribute attr);
 
+/* Returns the #xla_indexing.launch attribute of `block` and `grid` (three
+ * sizes each, x first) and the thread-id map `map` (any accepted form; stored
+ * canonical), or a null attribute after emitting an error diagnostic at an
+ * unknown location in `context`. */
+MLIR_CAPI_EXPORTED MlirAttribute mlirXlaIndexingLaunchAttrGet(MlirContext context,
+                                                              const int64_t *block,
+                                                              const int64_t *grid,
+                                                              MlirStringRef map);
+
+/* Returns whether `attr` is an #xla_indexing.launch. */
+MLIR_CAPI_EXPORTED bool mlirAttributeIsAXlaIndexingLaunch(MlirAttribute attr);
+
+/* Returns the threads per block (`block`) or blocks (`grid`) of an
+ * #xla_indexing.launch along `axis` (0 for x, 1 for y, 2 for z). */
+MLIR_CAPI_EXPORTED int64_t mlirXlaIndexingLaunchAttrGetBlock(MlirAttribute attr, intptr_t axis);
+MLIR_CAPI_EXPORTED int64_t mlirXlaIndexingLaunchAttrGetGrid(MlirAttribute attr, intptr_t axis);
+
+/* Returns the canonical thread-id map text of an #xla_indexing.launch; owned
+ * by the context. */
+MLIR_CAPI_EXPORTED MlirStringRef mlirXlaIndexingLaunchAttrGetMap(MlirAttribute attr);
+
 /* Returns whether `op` is an xla_indexing.apply_indexing, .loop or .fusion. */
 MLIR_CAPI_EXPORTED bool mlirOperationIsAXlaIndexingApplyIndexingOp(MlirOperation op);
 MLIR_CAPI_EXPORTED bool mlirOperationIsAXlaIndexingLoopOp(MlirOperation op);
