@@ -35,6 +35,7 @@ enum Command {
     Render(commands::render::Args),
     Import(commands::import::Args),
     Opt(commands::opt::Args),
+    Compile(commands::compile::Args),
 }
 
 fn main() -> ExitCode {
@@ -86,6 +87,10 @@ fn main() -> ExitCode {
         Command::Opt(args) => {
             let format = args.output.diag_format();
             (commands::opt::run(args), format)
+        }
+        Command::Compile(args) => {
+            let format = args.output.diag_format();
+            (commands::compile::run(args), format)
         }
     };
     finish(result, format)

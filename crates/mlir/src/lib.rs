@@ -9,6 +9,8 @@
 //! * [`affine`]: MLIR affine expressions to and from the core's expressions.
 //! * [`passes`]: the passes (`xla-indexing-simplify`, `-lower-apply`, `-annotate`).
 //! * [`stablehlo`]: StableHLO-like ops as HLO text, for the HLO analysis.
+//! * [`codegen`]: fusions of an HLO module as GPU kernels (`gpu.func` over the thread-id map),
+//!   and their lowering to NVVM, LLVM IR and PTX.
 //! * [`import`]: HLO modules as MLIR text (fusions as `xla_indexing.fusion` of StableHLO-like ops).
 //! * [`opt`]: pass pipelines run in process, as `mlir-opt` with the plugin runs them.
 //! * [`ods`]: typed op builders generated from the dialect's `.td` by `melior::dialect!`.
@@ -18,6 +20,7 @@
 
 pub mod affine;
 mod attribute;
+pub mod codegen;
 pub mod dialect;
 mod guard;
 pub mod import;

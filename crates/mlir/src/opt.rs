@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use melior::{
     Context, StringRef,
-    diagnostic::{Diagnostic, DiagnosticSeverity},
+    diagnostic::{Diagnostic, DiagnosticHandlerId, DiagnosticSeverity},
     dialect::DialectRegistry,
     ir::{Location, Module},
     pass::PassManager,
@@ -87,7 +87,8 @@ pub struct OptOptions {
 }
 
 /// A context with every upstream dialect and extension and the `xla_indexing` dialect, as
-/// `mlir-opt` with the plugin has; every upstream pass and ours are registered too.
+/// `mlir-opt` with the plugin has; every upstream pass and ours are registered too, and the
+/// translations to LLVM IR.
 pub fn full_context() -> Context {
     register_all_passes();
     passes::register_passes();
@@ -97,6 +98,9 @@ pub fn full_context() -> Context {
     let context = Context::new();
     context.append_dialect_registry(&registry);
     context.load_all_available_dialects();
+    // SAFETY: the context is live; this registers the LLVM IR translations that
+    // `gpu-module-to-binary` and `--mlir-to-llvmir` need, as mlir-opt does.
+    unsafe { mlir_sys::mlirRegisterAllLLVMTranslations(context.to_raw()) };
     context
 }
 
@@ -108,38 +112,77 @@ pub fn run_pipeline(
     pipeline: &str,
     options: OptOptions,
 ) -> Result<OptOutput, OptError> {
-    if let Some(offset) = source.find('\0') {
-        let line = source[..offset].matches('\n').count() + 1;
-        let column = offset - source[..offset].rfind('\n').map_or(0, |i| i + 1) + 1;
-        return Err(OptError::Parse(vec![Message {
-            severity: Severity::Error,
-            message: "unexpected NUL byte".into(),
-            file: Some(name.into()),
-            line: Some(line),
-            column: Some(column),
-        }]));
+    let session = Session::new(name, options);
+    let mut module = session.parse(source)?;
+    session.run(&mut module, pipeline)?;
+    Ok(OptOutput {
+        text: module.as_operation().to_string(),
+        messages: session.take_messages(),
+    })
+}
+
+/// A [`full_context`] that collects its diagnostics, for parsing a file `name` and running
+/// pipelines on it one after another.
+pub struct Session {
+    context: Context,
+    name: String,
+    messages: Arc<Mutex<Vec<Message>>>,
+    handler: Option<DiagnosticHandlerId>,
+}
+
+impl Session {
+    pub fn new(name: &str, options: OptOptions) -> Session {
+        let context = full_context();
+        context.set_allow_unregistered_dialects(options.allow_unregistered_dialect);
+        let messages: Arc<Mutex<Vec<Message>>> = Arc::default();
+        let sink = messages.clone();
+        let handler = context.attach_diagnostic_handler(move |diagnostic| {
+            collect(&diagnostic, &sink);
+            true
+        });
+        Session {
+            context,
+            name: name.into(),
+            messages,
+            handler: Some(handler),
+        }
     }
-    let context = full_context();
-    context.set_allow_unregistered_dialects(options.allow_unregistered_dialect);
-    let messages: Arc<Mutex<Vec<Message>>> = Arc::default();
-    let sink = messages.clone();
-    let handler = context.attach_diagnostic_handler(move |diagnostic| {
-        collect(&diagnostic, &sink);
-        true
-    });
-    // The parser names its buffer `-`: its locations are in `name`.
-    let taken = || {
-        let mut all = std::mem::take(&mut *messages.lock().unwrap_or_else(|e| e.into_inner()));
+
+    pub fn context(&self) -> &Context {
+        &self.context
+    }
+
+    /// The diagnostics so far (taken), positions without a file given the session's name (the
+    /// parser names its buffer `-`).
+    pub fn take_messages(&self) -> Vec<Message> {
+        let mut all = std::mem::take(&mut *self.messages.lock().unwrap_or_else(|e| e.into_inner()));
         for message in &mut all {
             if matches!(message.file.as_deref(), None | Some("" | "-")) && message.line.is_some() {
-                message.file = Some(name.into());
+                message.file = Some(self.name.clone());
             }
         }
         all
-    };
-    let outcome = (|| {
-        let mut module = Module::parse(&context, source).ok_or_else(|| OptError::Parse(taken()))?;
-        let manager = PassManager::new(&context);
+    }
+
+    /// Parses (and verifies) `source`.
+    pub fn parse(&self, source: &str) -> Result<Module<'_>, OptError> {
+        if let Some(offset) = source.find('\0') {
+            let line = source[..offset].matches('\n').count() + 1;
+            let column = offset - source[..offset].rfind('\n').map_or(0, |i| i + 1) + 1;
+            return Err(OptError::Parse(vec![Message {
+                severity: Severity::Error,
+                message: "unexpected NUL byte".into(),
+                file: Some(self.name.clone()),
+                line: Some(line),
+                column: Some(column),
+            }]));
+        }
+        Module::parse(&self.context, source).ok_or_else(|| OptError::Parse(self.take_messages()))
+    }
+
+    /// Runs `pipeline` on `module`.
+    pub fn run(&self, module: &mut Module, pipeline: &str) -> Result<(), OptError> {
+        let manager = PassManager::new(&self.context);
         parse_pass_pipeline(manager.as_operation_pass_manager(), pipeline).map_err(|e| {
             let text = e.to_string();
             OptError::Pipeline(
@@ -149,16 +192,18 @@ pub fn run_pipeline(
                     .to_string(),
             )
         })?;
-        if manager.run(&mut module).is_err() {
-            return Err(OptError::Pass(taken()));
+        manager
+            .run(module)
+            .map_err(|_| OptError::Pass(self.take_messages()))
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        if let Some(handler) = self.handler.take() {
+            self.context.detach_diagnostic_handler(handler);
         }
-        Ok(OptOutput {
-            text: module.as_operation().to_string(),
-            messages: taken(),
-        })
-    })();
-    context.detach_diagnostic_handler(handler);
-    outcome
+    }
 }
 
 /// Adds a diagnostic and its notes to `sink`.

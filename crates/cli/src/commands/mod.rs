@@ -2,6 +2,7 @@
 
 pub mod bounds;
 pub mod coalescing;
+pub mod compile;
 pub mod import;
 pub mod indexing;
 pub mod launch;

@@ -1,0 +1,87 @@
+//! `xla-indexing compile`: the fusions of an HLO module as GPU kernels, as MLIR, LLVM IR or PTX.
+
+use std::path::PathBuf;
+
+use xla_indexing_hlo::{gpu::Device, parse_module};
+use xla_indexing_mlir::codegen::{
+    CodegenOptions,
+    pipeline::{CompileError, CompileOptions, Emit, compile},
+};
+
+use crate::diag::{Diagnostic, Exit, Failure};
+use crate::output::{Format, OutputArgs, read_input};
+
+/// Lower fusions to GPU kernels: each thread computes the elements the thread-id map gives it,
+/// reading every parameter through the thread map composed with the fusion's indexing maps.
+///
+/// --emit mlir   the kernels (gpu.func, xla_indexing.loop, apply_indexing), simplified
+/// --emit llvm   LLVM IR for NVPTX (before LLVM's optimizer)
+/// --emit ptx    PTX for --chip, through MLIR's NVPTX serialization
+///
+/// Without --fusion every fusion of the module becomes a kernel of the one output. Kernels that
+/// call math functions (exp, tanh, ...) link libdevice: --libdevice or XLA_INDEXING_LIBDEVICE.
+/// A fusion the generator cannot lower is an error naming it and why (exit 1).
+/// Example:
+///   xla-indexing compile examples/hlo/transpose_exp_add.hlo --emit ptx
+#[derive(clap::Args, Debug)]
+#[command(verbatim_doc_comment)]
+pub struct Args {
+    /// The .hlo file (HLO text as XLA dumps it).
+    file: PathBuf,
+    /// What to write.
+    #[arg(long, value_enum, default_value = "mlir")]
+    emit: EmitArg,
+    /// Only the kernel of this fusion instruction.
+    #[arg(long, value_name = "F")]
+    fusion: Option<String>,
+    /// The NVPTX target.
+    #[arg(long, default_value = "sm_90")]
+    chip: String,
+    /// libdevice.10.bc, for kernels that call math functions.
+    #[arg(long, value_name = "PATH")]
+    libdevice: Option<PathBuf>,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum EmitArg {
+    Mlir,
+    Llvm,
+    Ptx,
+}
+
+pub fn run(args: Args) -> Result<(), Failure> {
+    let text = read_input(&args.file)?;
+    let module = parse_module(&text).map_err(|e| super::hlo_failure(e, &args.file, &text))?;
+    let options = CompileOptions {
+        codegen: CodegenOptions {
+            device: Device::default(),
+            fusion: args.fusion.clone(),
+        },
+        chip: args.chip.clone(),
+        emit: match args.emit {
+            EmitArg::Mlir => Emit::Mlir,
+            EmitArg::Llvm => Emit::Llvm,
+            EmitArg::Ptx => Emit::Ptx,
+        },
+        libdevice: args.libdevice.clone(),
+    };
+    let out = compile(&module, &options).map_err(|e| match e {
+        CompileError::Hlo(e) => super::hlo_failure(e, &args.file, &text),
+        e @ CompileError::Chip(_) => Failure::new(Exit::Usage, Diagnostic::error(e.to_string())),
+        e => Failure::new(Exit::Analysis, Diagnostic::error(e.to_string())),
+    })?;
+    let out = match args.output.format {
+        Format::Text => out,
+        Format::Json => {
+            let key = match args.emit {
+                EmitArg::Mlir => "mlir",
+                EmitArg::Llvm => "llvm",
+                EmitArg::Ptx => "ptx",
+            };
+            serde_json::json!({ key: out }).to_string()
+        }
+    };
+    args.output.write(&out)
+}

@@ -1,0 +1,86 @@
+//! MLIR text under construction: one region's lines with their indentation, fresh SSA names,
+//! and scalar values with their types.
+
+use std::fmt::Write as _;
+
+/// A scalar SSA value and its MLIR type (`%v3`, `f32`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scalar {
+    pub name: String,
+    pub ty: String,
+}
+
+impl Scalar {
+    pub fn new(name: impl Into<String>, ty: impl Into<String>) -> Scalar {
+        Scalar {
+            name: name.into(),
+            ty: ty.into(),
+        }
+    }
+}
+
+/// The text of a function body being written.
+#[derive(Debug, Default)]
+pub struct Body {
+    text: String,
+    depth: usize,
+    next: usize,
+}
+
+impl Body {
+    /// A body whose first line is indented by `depth` levels.
+    pub fn at_depth(depth: usize) -> Body {
+        Body {
+            depth,
+            ..Body::default()
+        }
+    }
+
+    /// A fresh SSA name starting with `hint` (`%hint12`).
+    pub fn fresh(&mut self, hint: &str) -> String {
+        self.next += 1;
+        format!("%{hint}{}", self.next)
+    }
+
+    /// Appends one line at the current depth.
+    pub fn line(&mut self, line: impl AsRef<str>) {
+        let _ = writeln!(self.text, "{:w$}{}", "", line.as_ref(), w = 2 * self.depth);
+    }
+
+    /// Appends a line that opens a region (`... {`) and indents what follows.
+    pub fn open(&mut self, line: impl AsRef<str>) {
+        self.line(line);
+        self.depth += 1;
+    }
+
+    /// Closes the innermost region with `line` (`}` or `} else {`); `reopen` keeps the depth for
+    /// a following region.
+    pub fn close(&mut self, line: &str, reopen: bool) {
+        self.depth = self.depth.saturating_sub(1);
+        self.line(line);
+        if reopen {
+            self.depth += 1;
+        }
+    }
+
+    /// `%name = <op>` for an op with one result of type `ty`.
+    pub fn op(&mut self, hint: &str, ty: &str, op: impl AsRef<str>) -> Scalar {
+        let name = self.fresh(hint);
+        self.line(format!("{name} = {}", op.as_ref()));
+        Scalar::new(name, ty)
+    }
+
+    /// An `arith.constant` of type `ty` written as `literal`.
+    pub fn constant(&mut self, literal: &str, ty: &str) -> Scalar {
+        self.op("c", ty, format!("arith.constant {literal} : {ty}"))
+    }
+
+    /// An `index` constant.
+    pub fn index(&mut self, value: i64) -> Scalar {
+        self.constant(&value.to_string(), "index")
+    }
+
+    pub fn into_text(self) -> String {
+        self.text
+    }
+}

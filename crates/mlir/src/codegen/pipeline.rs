@@ -1,0 +1,295 @@
+//! Kernels down to NVVM, LLVM IR and PTX, in process.
+//!
+//! 1. [`kernels_text`](super::kernels_text) writes the kernels; `xla-indexing-simplify`
+//!    simplifies their index arithmetic (`--emit mlir` stops here).
+//! 2. `xla-indexing-lower-apply` lowers `xla_indexing.loop` and `apply_indexing` (in 32 bits
+//!    where the values fit); `xla-indexing-launch-grid` turns the launch attribute into
+//!    `known_block_size`, `known_grid_size` and `nvvm.reqntid`; the upstream passes of DESIGN
+//!    §3 lower the `gpu.module` to NVVM; `xla-indexing-launch-grid` again drops the
+//!    `nvvm.maxntid` that `convert-gpu-to-nvvm` re-adds (ptxas rejects it beside `.reqntid`).
+//! 3. `--emit llvm`: the `gpu.module`'s body, as a module with the NVPTX triple, translated to
+//!    LLVM IR (before LLVM's optimizer). `--emit ptx`: `nvvm-attach-target` (with libdevice
+//!    linked when the kernels call its math functions) and `gpu-module-to-binary{format=isa}`,
+//!    which runs LLVM's optimizer and the NVPTX backend; the PTX is read from the binary.
+
+use std::path::{Path, PathBuf};
+
+use std::ffi::CStr;
+
+use melior::ir::{
+    BlockLike, Module, OperationRef, RegionLike,
+    attribute::AttributeLike,
+    operation::{OperationLike, WalkOrder, WalkResult},
+};
+use mlir_sys::{
+    mlirAttributeIsAGPUObjectAttr, mlirGPUObjectAttrGetObject, mlirTranslateModuleToLLVMIRToString,
+};
+use xla_indexing_hlo::{HloError, Module as HloModule};
+
+use super::{CodegenOptions, kernels_text};
+use crate::opt::{Message, OptError, OptOptions, Session};
+
+/// What `compile` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Emit {
+    Mlir,
+    Llvm,
+    Ptx,
+}
+
+/// Options of [`compile`].
+#[derive(Clone, Debug)]
+pub struct CompileOptions {
+    pub codegen: CodegenOptions,
+    /// The NVPTX target (`sm_90`).
+    pub chip: String,
+    pub emit: Emit,
+    /// libdevice (`libdevice.10.bc`), needed by kernels that call math functions; when `None`,
+    /// [`find_libdevice`] looks for it.
+    pub libdevice: Option<PathBuf>,
+}
+
+/// Why a compilation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum CompileError {
+    /// The HLO cannot be lowered (the error names the fusion or instruction and why).
+    #[error(transparent)]
+    Hlo(#[from] HloError),
+    /// `--chip` is not an NVPTX target this pipeline knows.
+    #[error("unknown chip `{0}` (expected sm_NN, e.g. sm_90)")]
+    Chip(String),
+    /// The kernels call math functions but libdevice was not found.
+    #[error(
+        "the kernels call libdevice math functions ({0}); pass --libdevice PATH/libdevice.10.bc \
+         or set XLA_INDEXING_LIBDEVICE (PyPI's nvidia-cuda-nvcc-cu12 ships it under \
+         nvidia/cuda_nvcc/nvvm/libdevice)"
+    )]
+    Libdevice(String),
+    /// A pass failed on the generated kernels: a bug of the generator, reported with MLIR's
+    /// diagnostics.
+    #[error("lowering the generated kernels failed at `{stage}`: {}", messages(.errors))]
+    Lowering { stage: String, errors: Vec<Message> },
+}
+
+fn messages(all: &[Message]) -> String {
+    let errors: Vec<&str> = all.iter().map(|m| m.message.as_str()).collect();
+    if errors.is_empty() {
+        "no diagnostic".into()
+    } else {
+        errors.join("; ")
+    }
+}
+
+/// Compiles the fusions of `module` as [`CompileOptions::emit`] asks.
+pub fn compile(module: &HloModule, options: &CompileOptions) -> Result<String, CompileError> {
+    let features = ptx_features(&options.chip)?;
+    let text = kernels_text(module, &options.codegen)?;
+    let session = Session::new("<kernels>", OptOptions::default());
+    let stage = |e: OptError, stage: &str| CompileError::Lowering {
+        stage: stage.into(),
+        errors: match e {
+            OptError::Parse(m) | OptError::Pass(m) => m,
+            OptError::Pipeline(p) => vec![Message {
+                severity: crate::opt::Severity::Error,
+                message: p,
+                file: None,
+                line: None,
+                column: None,
+            }],
+        },
+    };
+    let mut kernels = session.parse(&text).map_err(|e| stage(e, "parse"))?;
+    const SIMPLIFY: &str = "builtin.module(xla-indexing-simplify)";
+    session
+        .run(&mut kernels, SIMPLIFY)
+        .map_err(|e| stage(e, SIMPLIFY))?;
+    if options.emit == Emit::Mlir {
+        return Ok(kernels.as_operation().to_string());
+    }
+    const TO_NVVM: &str = "builtin.module(xla-indexing-lower-apply, xla-indexing-launch-grid, \
+         gpu.module(convert-scf-to-cf, lower-affine, convert-gpu-to-nvvm, canonicalize, cse, \
+         reconcile-unrealized-casts), xla-indexing-launch-grid)";
+    session
+        .run(&mut kernels, TO_NVVM)
+        .map_err(|e| stage(e, TO_NVVM))?;
+    let lowered = kernels.as_operation().to_string();
+    if options.emit == Emit::Llvm {
+        return llvm_ir(&session, &lowered).map_err(|e| stage(e, "translate to LLVM IR"));
+    }
+    let mut attach = format!("chip={} features={features} O=3", options.chip);
+    if let Some(function) = libdevice_call(&lowered) {
+        let path = options
+            .libdevice
+            .clone()
+            .or_else(find_libdevice)
+            .ok_or(CompileError::Libdevice(function))?;
+        attach.push_str(&format!(" l={}", path.display()));
+    }
+    let to_ptx = format!(
+        "builtin.module(nvvm-attach-target{{{attach}}}, gpu-module-to-binary{{format=isa}})"
+    );
+    session
+        .run(&mut kernels, &to_ptx)
+        .map_err(|e| stage(e, &to_ptx))?;
+    ptx_of(&kernels).ok_or_else(|| CompileError::Lowering {
+        stage: "gpu-module-to-binary".into(),
+        errors: session.take_messages(),
+    })
+}
+
+/// The PTX ISA version for a chip: 8.0 up to Hopper, 8.6 for Blackwell.
+fn ptx_features(chip: &str) -> Result<&'static str, CompileError> {
+    let number: Option<u32> = chip
+        .strip_prefix("sm_")
+        .map(|n| n.trim_end_matches(['a', 'f']))
+        .and_then(|n| n.parse().ok());
+    match number {
+        Some(n) if (50..=90).contains(&n) => Ok("+ptx80"),
+        Some(n) if (100..=121).contains(&n) => Ok("+ptx86"),
+        _ => Err(CompileError::Chip(chip.into())),
+    }
+}
+
+/// The first libdevice function (`__nv_expf`) that lowered kernels call, if any.
+fn libdevice_call(lowered: &str) -> Option<String> {
+    let at = lowered.find("@__nv_")?;
+    let name: String = lowered[at + 1..]
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    Some(name)
+}
+
+/// libdevice from `XLA_INDEXING_LIBDEVICE`, a CUDA install, or the PyPI wheel in the project's
+/// `target/venv` (which `cargo xtask setup` installs).
+pub fn find_libdevice() -> Option<PathBuf> {
+    let mut candidates: Vec<PathBuf> = std::env::var_os("XLA_INDEXING_LIBDEVICE")
+        .map(PathBuf::from)
+        .into_iter()
+        .collect();
+    candidates.push("/usr/local/cuda/nvvm/libdevice/libdevice.10.bc".into());
+    let venv = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/venv/lib");
+    if let Ok(entries) = std::fs::read_dir(venv) {
+        for python in entries.flatten() {
+            candidates.push(
+                python
+                    .path()
+                    .join("site-packages/nvidia/cuda_nvcc/nvvm/libdevice/libdevice.10.bc"),
+            );
+        }
+    }
+    candidates.into_iter().find(|p| p.is_file())
+}
+
+/// The lowered `gpu.module`'s body as LLVM IR for NVPTX.
+fn llvm_ir(session: &Session, lowered: &str) -> Result<String, OptError> {
+    let module = session.parse(lowered)?;
+    let mut body =
+        String::from("module attributes {llvm.target_triple = \"nvptx64-nvidia-cuda\"} {\n");
+    for op in operations(&module.body()) {
+        if op.name().as_string_ref().as_str() != Ok("gpu.module") {
+            continue;
+        }
+        let Some(block) = op.region(0).ok().and_then(|r| r.first_block()) else {
+            continue;
+        };
+        for inner in operations(&block) {
+            body.push_str(&inner.to_string());
+            body.push('\n');
+        }
+    }
+    body.push_str("}\n");
+    let device = session.parse(&body)?;
+    // Translation of anything but the LLVM and NVVM dialects fails, and the C API then prints
+    // a null module: refuse such modules first.
+    let mut foreign = None;
+    device.as_operation().walk(WalkOrder::PreOrder, |op| {
+        let name = op.name().as_string_ref().as_str().unwrap_or("").to_string();
+        if !(name == "builtin.module" || name.starts_with("llvm.") || name.starts_with("nvvm.")) {
+            foreign.get_or_insert(name);
+        }
+        WalkResult::Advance
+    });
+    if let Some(name) = foreign {
+        return Err(OptError::Pass(vec![Message {
+            severity: crate::opt::Severity::Error,
+            message: format!("`{name}` is left after lowering to NVVM"),
+            file: None,
+            line: None,
+            column: None,
+        }]));
+    }
+    // SAFETY: `device` holds only LLVM and NVVM ops, whose translations the session's context
+    // registers; the returned string is malloc'ed by LLVM, read once and freed.
+    unsafe {
+        let raw = mlirTranslateModuleToLLVMIRToString(device.as_operation().to_raw());
+        if raw.is_null() {
+            return Err(OptError::Pass(session.take_messages()));
+        }
+        let text = CStr::from_ptr(raw).to_string_lossy().into_owned();
+        free(raw.cast());
+        Ok(text)
+    }
+}
+
+unsafe extern "C" {
+    fn free(pointer: *mut std::ffi::c_void);
+}
+
+/// The operations of a block, in order.
+fn operations<'c, 'a>(block: &impl BlockLike<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut all = Vec::new();
+    let mut next = block.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        all.push(op);
+    }
+    all
+}
+
+/// The PTX of the first `gpu.binary`'s object.
+fn ptx_of(module: &Module) -> Option<String> {
+    for op in operations(&module.body()) {
+        if op.name().as_string_ref().as_str() != Ok("gpu.binary") {
+            continue;
+        }
+        let objects = op.attribute("objects").ok()?;
+        let array = melior::ir::attribute::ArrayAttribute::try_from(objects).ok()?;
+        let object = array.element(0).ok()?;
+        // SAFETY: `object` is a live attribute; it is checked to be a GPU object before its
+        // object string is read.
+        unsafe {
+            if !mlirAttributeIsAGPUObjectAttr(object.to_raw()) {
+                return None;
+            }
+            let text = mlirGPUObjectAttrGetObject(object.to_raw());
+            let bytes = std::slice::from_raw_parts(text.data.cast::<u8>(), text.length);
+            return Some(String::from_utf8_lossy(bytes).into_owned());
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chips_map_to_ptx_versions() {
+        assert_eq!(ptx_features("sm_90").unwrap(), "+ptx80");
+        assert_eq!(ptx_features("sm_90a").unwrap(), "+ptx80");
+        assert_eq!(ptx_features("sm_80").unwrap(), "+ptx80");
+        assert_eq!(ptx_features("sm_100a").unwrap(), "+ptx86");
+        assert!(ptx_features("gfx90a").is_err());
+        assert!(ptx_features("sm_").is_err());
+    }
+
+    #[test]
+    fn libdevice_calls_are_found() {
+        assert_eq!(
+            libdevice_call("llvm.call @__nv_expf(%0) : (f32) -> f32").as_deref(),
+            Some("__nv_expf")
+        );
+        assert_eq!(libdevice_call("llvm.fadd"), None);
+    }
+}

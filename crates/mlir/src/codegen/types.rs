@@ -1,0 +1,128 @@
+//! XLA element types and array shapes as the MLIR types of kernel arguments and scalars.
+
+use xla_indexing_hlo::shape::ArrayShape;
+
+/// How the bits of an element are read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Class {
+    Pred,
+    Signed,
+    Unsigned,
+    Float,
+}
+
+/// An element type the generator lowers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Element {
+    pub class: Class,
+    pub bits: u32,
+    /// The MLIR scalar type (`i1`, `i32`, `f16`, `bf16`, ...).
+    pub mlir: &'static str,
+}
+
+impl Element {
+    /// The element type named `xla` (`f32`, `s8`, `pred`, ...), or why it is not lowered.
+    pub fn of(xla: &str) -> Result<Element, String> {
+        use Class::*;
+        let (class, bits, mlir) = match xla {
+            "pred" => (Pred, 1, "i1"),
+            "s8" => (Signed, 8, "i8"),
+            "s16" => (Signed, 16, "i16"),
+            "s32" => (Signed, 32, "i32"),
+            "s64" => (Signed, 64, "i64"),
+            "u8" => (Unsigned, 8, "i8"),
+            "u16" => (Unsigned, 16, "i16"),
+            "u32" => (Unsigned, 32, "i32"),
+            "u64" => (Unsigned, 64, "i64"),
+            "f16" => (Float, 16, "f16"),
+            "bf16" => (Float, 16, "bf16"),
+            "f32" => (Float, 32, "f32"),
+            "f64" => (Float, 64, "f64"),
+            other => return Err(format!("element type {other} is not lowered")),
+        };
+        Ok(Element { class, bits, mlir })
+    }
+
+    pub fn is_float(self) -> bool {
+        self.class == Class::Float
+    }
+
+    /// Whether integer comparisons and divisions are signed (pred and unsigned types are not).
+    pub fn is_signed(self) -> bool {
+        self.class == Class::Signed
+    }
+}
+
+/// The memref type of an array: its dimensions, element type and, when the layout is not
+/// row-major, its strides (`memref<8x128xf32, strided<[1, 8]>>`).
+pub fn memref_type(shape: &ArrayShape) -> Result<String, String> {
+    let element = Element::of(&shape.element)?;
+    let layout = shape.layout_or_default();
+    let strides = layout
+        .strides(&shape.dims)
+        .map_err(|e| format!("layout of {shape}: {e}"))?;
+    let mut text = String::from("memref<");
+    for d in &shape.dims {
+        text.push_str(&format!("{d}x"));
+    }
+    text.push_str(element.mlir);
+    if !is_row_major(&shape.dims, &strides) {
+        let list: Vec<String> = strides.iter().map(i64::to_string).collect();
+        text.push_str(&format!(", strided<[{}]>", list.join(", ")));
+    }
+    text.push('>');
+    Ok(text)
+}
+
+/// Whether `strides` are those of the row-major layout of `dims`.
+fn is_row_major(dims: &[i64], strides: &[i64]) -> bool {
+    let mut expected = 1i64;
+    for (d, s) in dims.iter().zip(strides).rev() {
+        if *d > 1 && *s != expected {
+            return false;
+        }
+        expected = expected.saturating_mul(*d);
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shape(element: &str, dims: &[i64], minor_to_major: Option<&[usize]>) -> ArrayShape {
+        let mut s = ArrayShape::new(element, dims.to_vec());
+        s.layout = minor_to_major.map(|m| xla_indexing_hlo::layout::Layout::new(m.to_vec()));
+        s
+    }
+
+    #[test]
+    fn row_major_memrefs_carry_no_strides() {
+        assert_eq!(
+            memref_type(&shape("f32", &[8, 128], None)).unwrap(),
+            "memref<8x128xf32>"
+        );
+        assert_eq!(
+            memref_type(&shape("bf16", &[4, 1, 3], Some(&[2, 1, 0]))).unwrap(),
+            "memref<4x1x3xbf16>"
+        );
+        assert_eq!(
+            memref_type(&shape("pred", &[], None)).unwrap(),
+            "memref<i1>"
+        );
+    }
+
+    #[test]
+    fn other_layouts_become_strides() {
+        assert_eq!(
+            memref_type(&shape("f32", &[8, 128], Some(&[0, 1]))).unwrap(),
+            "memref<8x128xf32, strided<[1, 8]>>"
+        );
+    }
+
+    #[test]
+    fn unknown_elements_are_refused() {
+        assert!(memref_type(&shape("c64", &[2], None)).is_err());
+        assert!(Element::of("f8e4m3fn").is_err());
+    }
+}
