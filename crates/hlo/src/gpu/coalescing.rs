@@ -12,13 +12,16 @@
 //! transactions. Runtime variables take the midpoint of their range, as in XLA. Steps are counted
 //! exactly up to a budget of evaluated points; beyond it the first steps are counted and the
 //! result says so. An access is coalesced when `ideal > 0.9 × transactions`.
+//!
+//! Where the elements lie is a [`Buffer`]: an HLO shape's layout ([`analyze_access`]) or any
+//! strides and offset, such as those of a strided MLIR memref ([`analyze_buffer_access`]).
 
-use xla_indexing_core::{Atom, ComposeError, Expr, IndexingMap, VarRef};
+use xla_indexing_core::{Atom, ComposeError, Expr, IndexingMap, Var, VarRef};
 
 use super::kernel::element_bits;
 use super::launch::Device;
 use super::thread_map::{UNROLL_SYMBOL, restrict_to_warp};
-use crate::layout::{Layout, LayoutError};
+use crate::layout::LayoutError;
 use crate::shape::ArrayShape;
 
 /// The most (lane, unroll, step) points evaluated for one access.
@@ -46,6 +49,79 @@ pub struct AccessCoalescing {
     pub coalesced: bool,
     /// Why the access is not coalesced (absent when it is).
     pub reason: Option<String>,
+}
+
+/// How an operand's elements lie in its buffer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Buffer {
+    /// The element type in XLA's names (`f32`, `bf16`, `s32`, `pred`, ...).
+    pub element: String,
+    /// Dimension sizes.
+    pub dims: Vec<i64>,
+    /// Per dimension, the elements between neighbours along it in the buffer.
+    pub strides: Vec<i64>,
+    /// The element offset of index 0 from the buffer's start (which is taken to be aligned to a
+    /// transaction).
+    pub offset: i64,
+    /// The dimension whose neighbours are adjacent in memory, if any.
+    pub minor: Option<usize>,
+    /// How reasons name the placement: `layout {1,0}`, `strides [256, 1]`.
+    pub description: String,
+}
+
+impl Buffer {
+    /// The buffer of an HLO array: its layout (the default one when none is written).
+    pub fn of_shape(shape: &ArrayShape) -> Result<Buffer, LayoutError> {
+        let layout = shape.layout_or_default();
+        Ok(Buffer {
+            element: shape.element.clone(),
+            dims: shape.dims.clone(),
+            strides: layout.strides(&shape.dims)?,
+            offset: 0,
+            minor: layout.minor_to_major.first().copied(),
+            description: format!("layout {layout}"),
+        })
+    }
+
+    /// A buffer of the given strides (in elements) and offset; the minor dimension is the last
+    /// one of stride 1 or -1.
+    pub fn strided(element: &str, dims: &[i64], strides: &[i64], offset: i64) -> Buffer {
+        let list = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
+        let description = if offset == 0 {
+            format!("strides [{}]", list(strides))
+        } else {
+            format!("strides [{}] and offset {offset}", list(strides))
+        };
+        Buffer {
+            element: element.to_string(),
+            dims: dims.to_vec(),
+            strides: strides.to_vec(),
+            offset,
+            minor: strides.iter().rposition(|s| s.abs() == 1),
+            description,
+        }
+    }
+
+    /// The map from an index to its element's position in the buffer,
+    /// `(d0, ..., dn) -> (offset + Σ di * stride_i)`.
+    fn physical_map(&self) -> Result<IndexingMap, ComposeError> {
+        if self.strides.len() != self.dims.len() {
+            return Err(ComposeError::Arity {
+                results: self.dims.len(),
+                dims: self.strides.len(),
+            });
+        }
+        let mut linear = Expr::constant(self.offset);
+        for (i, s) in self.strides.iter().enumerate() {
+            linear = linear.checked_add(&Expr::dim(i as u32).checked_scale(*s)?)?;
+        }
+        Ok(IndexingMap::new(
+            vec![linear],
+            Var::from_sizes(&self.dims),
+            Vec::new(),
+            Vec::new(),
+        ))
+    }
 }
 
 /// An offset or index as `thread + loops + mixed`.
@@ -127,10 +203,21 @@ pub fn analyze_access(
     operand: &ArrayShape,
     device: &Device,
 ) -> Result<AccessCoalescing, CoalescingError> {
-    let bits = element_bits(&operand.element)
-        .ok_or_else(|| CoalescingError::ElementType(operand.element.clone()))?;
-    let layout = operand.layout_or_default();
-    let strides = layout.strides(&operand.dims)?;
+    let buffer = Buffer::of_shape(operand)?;
+    analyze_buffer_access(thread_map, operand_map, &buffer, device)
+}
+
+/// [`analyze_access`] for an operand in any [`Buffer`]. The thread map's range variables are
+/// the loop kernel's: the second (`unroll_id`) is the element of a thread's unrolled group, which
+/// the warp reads in the same step.
+pub fn analyze_buffer_access(
+    thread_map: &IndexingMap,
+    operand_map: &IndexingMap,
+    buffer: &Buffer,
+    device: &Device,
+) -> Result<AccessCoalescing, CoalescingError> {
+    let bits = element_bits(&buffer.element)
+        .ok_or_else(|| CoalescingError::ElementType(buffer.element.clone()))?;
     let mut composed = thread_map.compose(operand_map)?;
     composed.simplify();
     let lanes = device
@@ -140,17 +227,17 @@ pub fn analyze_access(
         }));
     let mut warp_map = restrict_to_warp(&composed, lanes).map_err(ComposeError::from)?;
     fix_runtime_vars(&mut warp_map)?;
-    let mut offset_map = warp_map.compose(&layout.physical_map(&operand.dims)?)?;
+    let mut offset_map = warp_map.compose(&buffer.physical_map()?)?;
     offset_map.simplify();
     let offset = offset_map
         .results()
         .first()
         .cloned()
         .unwrap_or_else(Expr::zero);
-    let moving = moving_dims(&warp_map, &strides);
+    let moving = moving_dims(&warp_map, &buffer.strides);
     let count = count_transactions(&offset_map, bits, device.transaction_bytes);
     let coalesced = count.transactions == 0 || 10 * count.ideal > 9 * count.transactions;
-    let reason = (!coalesced).then(|| explain(&moving, &layout, operand, &count));
+    let reason = (!coalesced).then(|| explain(&moving, buffer, bits, &count));
     Ok(AccessCoalescing {
         lanes,
         split: Split::of(&offset),
@@ -164,6 +251,32 @@ pub fn analyze_access(
         warp_map,
         offset_map,
     })
+}
+
+impl AccessCoalescing {
+    /// The verdict with its counts: `coalesced, 4 transactions, ideal 4` or `NOT coalesced, 32
+    /// transactions, ideal 1`.
+    pub fn summary(&self) -> String {
+        let verdict = if self.coalesced {
+            "coalesced"
+        } else {
+            "NOT coalesced"
+        };
+        format!(
+            "{verdict}, {} transactions, ideal {}",
+            self.transactions, self.ideal
+        )
+    }
+
+    /// `counted the first N of M steps` when the budget cut the count short.
+    pub fn partial_count(&self) -> Option<String> {
+        (self.counted_steps < self.steps).then(|| {
+            format!(
+                "counted the first {} of {} steps",
+                self.counted_steps, self.steps
+            )
+        })
+    }
 }
 
 /// Replaces every runtime variable by the midpoint of its range (XLA's choice), keeping the
@@ -325,17 +438,15 @@ fn advance(
 }
 
 /// The reason an access is not coalesced: the dimension the lanes move along and its stride.
-fn explain(moving: &[MovingDim], layout: &Layout, operand: &ArrayShape, count: &Count) -> String {
+fn explain(moving: &[MovingDim], buffer: &Buffer, bits: u64, count: &Count) -> String {
     let ratio = count.transactions as f64 / count.ideal.max(1) as f64;
     let tally = format!(
         "{} transactions where {} would do ({ratio:.1}x)",
         count.transactions, count.ideal
     );
-    let minor = layout.minor_to_major.first().copied();
-    let bytes = |elements: i64| {
-        let bits = element_bits(&operand.element).unwrap_or(8) as i64;
-        elements.saturating_mul(bits) / 8
-    };
+    let minor = buffer.minor;
+    let place = &buffer.description;
+    let bytes = |elements: i64| elements.saturating_mul(bits as i64) / 8;
     let worst = moving
         .iter()
         .filter(|m| Some(m.dimension) != minor || m.per_lane.is_none_or(|k| k.abs() > 1))
@@ -348,14 +459,14 @@ fn explain(moving: &[MovingDim], layout: &Layout, operand: &ArrayShape, count: &
     };
     let why = match m.per_lane {
         Some(k) if Some(m.dimension) == minor => format!(
-            "lanes step {k} elements along dimension {} (the minor one in layout {layout}), \
-             {} bytes apart",
+            "lanes step {k} elements along dimension {} (the minor one in {place}), {} bytes \
+             apart",
             m.dimension,
             bytes(k.saturating_mul(m.layout_stride)).abs()
         ),
         Some(k) => format!(
-            "lanes step {k} along dimension {}, which is not minor in layout {layout} \
-             (stride {} elements), so neighbouring lanes are {} bytes apart",
+            "lanes step {k} along dimension {}, which is not minor in {place} (stride {} \
+             elements), so neighbouring lanes are {} bytes apart",
             m.dimension,
             m.layout_stride,
             bytes(k.saturating_mul(m.layout_stride)).abs()
@@ -366,16 +477,99 @@ fn explain(moving: &[MovingDim], layout: &Layout, operand: &ArrayShape, count: &
             } else {
                 "non-linearly with the lane"
             };
-            let place = if Some(m.dimension) == minor {
+            let role = if Some(m.dimension) == minor {
                 "the minor one".to_string()
             } else {
                 format!("not minor: stride {} elements", m.layout_stride)
             };
-            format!(
-                "dimension {} moves {how} ({place} in layout {layout})",
-                m.dimension
-            )
+            format!("dimension {} moves {how} ({role} in {place})", m.dimension)
         }
     };
     format!("{why}: {tally}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gpu::{launch_dimensions, thread_id_map};
+    use crate::layout::Layout;
+
+    /// The thread map of a loop kernel writing an `f32[8, 128]` output row-major.
+    fn thread_map() -> IndexingMap {
+        let launch = launch_dimensions(1024, 1, &Device::h100()).unwrap();
+        thread_id_map(&launch, 1, &[8, 128], &Layout::default_for_rank(2)).unwrap()
+    }
+
+    fn analyze(operand_map: &str, buffer: &Buffer) -> AccessCoalescing {
+        let operand_map = IndexingMap::parse(operand_map).unwrap();
+        analyze_buffer_access(&thread_map(), &operand_map, buffer, &Device::h100()).unwrap()
+    }
+
+    #[test]
+    fn strided_buffer_of_a_layout_matches_the_layout() {
+        let identity = "(d0, d1) -> (d0, d1), domain: d0 in [0, 7], d1 in [0, 127]";
+        for m2m in [vec![1, 0], vec![0, 1]] {
+            let mut shape = ArrayShape::new("f32", vec![8, 128]);
+            shape.layout = Some(Layout::new(m2m));
+            let of_shape = Buffer::of_shape(&shape).unwrap();
+            let strided = Buffer::strided("f32", &[8, 128], &of_shape.strides, 0);
+            let (a, b) = (analyze(identity, &of_shape), analyze(identity, &strided));
+            assert_eq!(
+                (a.transactions, a.ideal, a.coalesced),
+                (b.transactions, b.ideal, b.coalesced)
+            );
+            assert_eq!(a.reason.is_some(), b.reason.is_some());
+        }
+    }
+
+    #[test]
+    fn strided_buffer_names_its_strides_in_reasons() {
+        let identity = "(d0, d1) -> (d0, d1), domain: d0 in [0, 7], d1 in [0, 127]";
+        // Rows padded to 256 elements: still one transaction per warp.
+        let padded = analyze(identity, &Buffer::strided("f32", &[8, 128], &[256, 1], 0));
+        assert_eq!(padded.summary(), "coalesced, 1 transactions, ideal 1");
+        // Column-major: neighbouring lanes 8 elements apart, four lanes per transaction.
+        let columns = analyze(identity, &Buffer::strided("f32", &[8, 128], &[1, 8], 0));
+        assert_eq!(columns.summary(), "NOT coalesced, 8 transactions, ideal 1");
+        assert_eq!(
+            columns.reason.as_deref(),
+            Some(
+                "lanes step 1 along dimension 1, which is not minor in strides [1, 8] (stride 8 \
+                 elements), so neighbouring lanes are 32 bytes apart: 8 transactions where 1 \
+                 would do (8.0x)"
+            )
+        );
+        // Every other element of the minor dimension: twice the bytes.
+        let sparse = analyze(identity, &Buffer::strided("f32", &[8, 128], &[256, 2], 0));
+        assert_eq!(sparse.summary(), "NOT coalesced, 2 transactions, ideal 1");
+        assert!(sparse.reason.unwrap().contains("strides [256, 2]"));
+    }
+
+    #[test]
+    fn strided_buffer_offset_shifts_transaction_boundaries() {
+        let identity = "(d0, d1) -> (d0, d1), domain: d0 in [0, 7], d1 in [0, 127]";
+        let shifted = analyze(identity, &Buffer::strided("f32", &[8, 128], &[128, 1], 1));
+        assert_eq!(shifted.summary(), "NOT coalesced, 2 transactions, ideal 1");
+        assert_eq!(
+            shifted.reason.as_deref(),
+            Some(
+                "the warp's elements straddle transaction boundaries: 2 transactions where 1 \
+                 would do (2.0x)"
+            )
+        );
+        let aligned = analyze(identity, &Buffer::strided("f32", &[8, 128], &[128, 1], 32));
+        assert!(aligned.coalesced);
+    }
+
+    #[test]
+    fn strided_buffer_minor_dimension_is_the_last_of_unit_stride() {
+        assert_eq!(Buffer::strided("f32", &[1, 4], &[4, 1], 0).minor, Some(1));
+        assert_eq!(Buffer::strided("f32", &[4, 1], &[1, 1], 0).minor, Some(1));
+        assert_eq!(Buffer::strided("f32", &[4], &[-1], 0).minor, Some(0));
+        assert_eq!(Buffer::strided("f32", &[4], &[2], 0).minor, None);
+        assert_eq!(
+            Buffer::strided("f32", &[4], &[2], 3).description,
+            "strides [2] and offset 3"
+        );
+    }
 }

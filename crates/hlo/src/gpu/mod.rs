@@ -2,8 +2,9 @@
 //! and propagation of output tiles to operand tiles.
 //!
 //! [`plan::plan_module`] gives, per fusion, the launch and the thread-to-operand maps;
-//! [`coalescing::analyze_access`] and [`tiles::propagate`] work on maps alone, so passes that
-//! hold maps (rather than HLO) can call them.
+//! [`coalescing::analyze_access`] (or [`coalescing::analyze_buffer_access`] for any strided
+//! buffer) and [`tiles::propagate`] work on maps alone, so passes that hold maps (rather than
+//! HLO) can call them.
 
 pub mod coalescing;
 pub mod kernel;
@@ -13,7 +14,7 @@ pub mod report;
 pub mod thread_map;
 pub mod tiles;
 
-pub use coalescing::{AccessCoalescing, analyze_access};
+pub use coalescing::{AccessCoalescing, Buffer, analyze_access, analyze_buffer_access};
 pub use kernel::{Kernel, element_bits, kernels};
 pub use launch::{Device, LaunchDimensions, LaunchError, launch_dimensions, unroll_factor};
 pub use plan::{KernelPlan, plan_kernel, plan_module};

@@ -237,20 +237,13 @@ pub fn coalescing_text(entries: &[CoalescingEntry<'_>]) -> String {
         );
         match &e.result {
             Ok(c) => {
-                let verdict = if c.coalesced {
-                    "coalesced"
-                } else {
-                    "NOT coalesced"
-                };
                 out.push_str(&format!(
-                    "{head}: {verdict}, {} transactions, ideal {}\n  warp offsets: {}\n",
-                    c.transactions, c.ideal, c.offset_map
+                    "{head}: {}\n  warp offsets: {}\n",
+                    c.summary(),
+                    c.offset_map
                 ));
-                if c.counted_steps < c.steps {
-                    out.push_str(&format!(
-                        "  counted the first {} of {} steps\n",
-                        c.counted_steps, c.steps
-                    ));
+                if let Some(partial) = c.partial_count() {
+                    out.push_str(&format!("  {partial}\n"));
                 }
                 if let Some(r) = &c.reason {
                     out.push_str(&format!("  why: {r}\n"));
