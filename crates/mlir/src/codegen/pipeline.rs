@@ -80,10 +80,63 @@ fn messages(all: &[Message]) -> String {
     }
 }
 
+/// How index arithmetic is lowered on the way to NVVM.
+#[derive(Clone, Copy, Debug)]
+pub struct IndexLowering {
+    /// Passes on the generated kernels (their result is `--emit mlir`).
+    pub simplify: &'static str,
+    /// Passes that lower `xla_indexing.loop` and `apply_indexing`.
+    pub lower: &'static str,
+    /// Passes on each `gpu.module` before `convert-gpu-to-nvvm` (each followed by `, `).
+    pub refine: &'static str,
+}
+
+impl IndexLowering {
+    /// This project's: bound-aware simplification, then arith in 32 bits where values fit.
+    pub const OURS: IndexLowering = IndexLowering {
+        simplify: "xla-indexing-simplify",
+        lower: "xla-indexing-lower-apply",
+        refine: "",
+    };
+
+    /// Upstream MLIR's alone, for comparison: the maps as written become `affine.apply`, which
+    /// `lower-affine`, `canonicalize` and the integer-range passes (which know the thread-id
+    /// ranges from `known_block_size`) lower and narrow.
+    pub const UPSTREAM: IndexLowering = IndexLowering {
+        simplify: "",
+        lower: "xla-indexing-lower-apply{prefer-affine=true simplify=false index-bitwidth=64}",
+        refine: "lower-affine, canonicalize, int-range-optimizations, \
+                 arith-int-range-narrowing{int-bitwidths-supported=32}, ",
+    };
+}
+
+/// The stages of a compilation, as far as [`CompileOptions::emit`] asks (the later ones are
+/// `None` before it).
+#[derive(Clone, Debug, Default)]
+pub struct Artifacts {
+    pub mlir: String,
+    pub llvm: Option<String>,
+    pub ptx: Option<String>,
+}
+
 /// Compiles the fusions of `module` as [`CompileOptions::emit`] asks.
 pub fn compile(module: &HloModule, options: &CompileOptions) -> Result<String, CompileError> {
-    let features = ptx_features(&options.chip)?;
     let text = kernels_text(module, &options.codegen)?;
+    let out = compile_kernels(&text, options, IndexLowering::OURS)?;
+    Ok(match options.emit {
+        Emit::Mlir => out.mlir,
+        Emit::Llvm => out.llvm.unwrap_or_default(),
+        Emit::Ptx => out.ptx.unwrap_or_default(),
+    })
+}
+
+/// Lowers kernels written by [`kernels_text`] with `index` lowering, up to `options.emit`.
+pub fn compile_kernels(
+    text: &str,
+    options: &CompileOptions,
+    index: IndexLowering,
+) -> Result<Artifacts, CompileError> {
+    let features = ptx_features(&options.chip)?;
     let session = Session::new("<kernels>", OptOptions::default());
     let stage = |e: OptError, stage: &str| CompileError::Lowering {
         stage: stage.into(),
@@ -98,23 +151,35 @@ pub fn compile(module: &HloModule, options: &CompileOptions) -> Result<String, C
             }],
         },
     };
-    let mut kernels = session.parse(&text).map_err(|e| stage(e, "parse"))?;
-    const SIMPLIFY: &str = "builtin.module(xla-indexing-simplify)";
-    session
-        .run(&mut kernels, SIMPLIFY)
-        .map_err(|e| stage(e, SIMPLIFY))?;
-    if options.emit == Emit::Mlir {
-        return Ok(kernels.as_operation().to_string());
+    let mut kernels = session.parse(text).map_err(|e| stage(e, "parse"))?;
+    let run = |kernels: &mut Module, pipeline: String| {
+        session
+            .run(kernels, &pipeline)
+            .map_err(|e| stage(e, &pipeline))
+    };
+    if !index.simplify.is_empty() {
+        run(&mut kernels, format!("builtin.module({})", index.simplify))?;
     }
-    const TO_NVVM: &str = "builtin.module(xla-indexing-lower-apply, xla-indexing-launch-grid, \
-         gpu.module(convert-scf-to-cf, lower-affine, convert-gpu-to-nvvm, canonicalize, cse, \
-         reconcile-unrealized-casts), xla-indexing-launch-grid)";
-    session
-        .run(&mut kernels, TO_NVVM)
-        .map_err(|e| stage(e, TO_NVVM))?;
+    let mut out = Artifacts {
+        mlir: kernels.as_operation().to_string(),
+        ..Artifacts::default()
+    };
+    if options.emit == Emit::Mlir {
+        return Ok(out);
+    }
+    run(
+        &mut kernels,
+        format!(
+            "builtin.module({}, xla-indexing-launch-grid, gpu.module({}convert-scf-to-cf, \
+             lower-affine, convert-gpu-to-nvvm, canonicalize, cse, reconcile-unrealized-casts), \
+             xla-indexing-launch-grid)",
+            index.lower, index.refine
+        ),
+    )?;
     let lowered = kernels.as_operation().to_string();
+    out.llvm = Some(llvm_ir(&session, &lowered).map_err(|e| stage(e, "translate to LLVM IR"))?);
     if options.emit == Emit::Llvm {
-        return llvm_ir(&session, &lowered).map_err(|e| stage(e, "translate to LLVM IR"));
+        return Ok(out);
     }
     let mut attach = format!("chip={} features={features} O=3", options.chip);
     if let Some(function) = libdevice_call(&lowered) {
@@ -125,16 +190,17 @@ pub fn compile(module: &HloModule, options: &CompileOptions) -> Result<String, C
             .ok_or(CompileError::Libdevice(function))?;
         attach.push_str(&format!(" l={}", path.display()));
     }
-    let to_ptx = format!(
-        "builtin.module(nvvm-attach-target{{{attach}}}, gpu-module-to-binary{{format=isa}})"
-    );
-    session
-        .run(&mut kernels, &to_ptx)
-        .map_err(|e| stage(e, &to_ptx))?;
-    ptx_of(&kernels).ok_or_else(|| CompileError::Lowering {
+    run(
+        &mut kernels,
+        format!(
+            "builtin.module(nvvm-attach-target{{{attach}}}, gpu-module-to-binary{{format=isa}})"
+        ),
+    )?;
+    out.ptx = Some(ptx_of(&kernels).ok_or_else(|| CompileError::Lowering {
         stage: "gpu-module-to-binary".into(),
         errors: session.take_messages(),
-    })
+    })?);
+    Ok(out)
 }
 
 /// The PTX ISA version for a chip: 8.0 up to Hopper, 8.6 for Blackwell.
