@@ -21,7 +21,7 @@ use xla_indexing_core::{Atom, ComposeError, Expr, IndexingMap, Var, VarRef};
 use super::kernel::element_bits;
 use super::launch::Device;
 use super::thread_map::{UNROLL_SYMBOL, restrict_to_warp};
-use crate::layout::LayoutError;
+use crate::layout::{Layout, LayoutError};
 use crate::shape::ArrayShape;
 
 /// The most (lane, unroll, step) points evaluated for one access.
@@ -83,9 +83,22 @@ impl Buffer {
         })
     }
 
-    /// A buffer of the given strides (in elements) and offset; the minor dimension is the last
-    /// one of stride 1 or -1.
+    /// A buffer of the given strides (in elements) and offset. Strides that are those of a dense
+    /// layout (no padding, offset 0) are described as that layout, like an HLO shape's;
+    /// otherwise the minor dimension is the last one of stride 1 or -1.
     pub fn strided(element: &str, dims: &[i64], strides: &[i64], offset: i64) -> Buffer {
+        if offset == 0
+            && let Some(layout) = dense_layout(dims, strides)
+        {
+            return Buffer {
+                element: element.to_string(),
+                dims: dims.to_vec(),
+                strides: strides.to_vec(),
+                offset,
+                minor: layout.minor_to_major.first().copied(),
+                description: format!("layout {layout}"),
+            };
+        }
         let list = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
         let description = if offset == 0 {
             format!("strides [{}]", list(strides))
@@ -122,6 +135,18 @@ impl Buffer {
             Vec::new(),
         ))
     }
+}
+
+/// The dense layout whose strides `strides` are, if any: dimensions ordered by stride (the
+/// later one first among equals), each stride the product of the sizes of the more minor ones.
+fn dense_layout(dims: &[i64], strides: &[i64]) -> Option<Layout> {
+    if dims.len() != strides.len() {
+        return None;
+    }
+    let mut minor_to_major: Vec<usize> = (0..dims.len()).collect();
+    minor_to_major.sort_by_key(|&d| (strides[d], std::cmp::Reverse(d)));
+    let layout = Layout::new(minor_to_major);
+    (layout.strides(dims).ok()?.as_slice() == strides).then_some(layout)
 }
 
 /// An offset or index as `thread + loops + mixed`.
@@ -534,10 +559,17 @@ mod tests {
         assert_eq!(
             columns.reason.as_deref(),
             Some(
-                "lanes step 1 along dimension 1, which is not minor in strides [1, 8] (stride 8 \
+                "lanes step 1 along dimension 1, which is not minor in layout {0,1} (stride 8 \
                  elements), so neighbouring lanes are 32 bytes apart: 8 transactions where 1 \
                  would do (8.0x)"
             )
+        );
+        // Columns of a wider buffer: strides that no dense layout has.
+        let wide = analyze(identity, &Buffer::strided("f32", &[8, 128], &[1, 16], 0));
+        assert!(
+            wide.reason
+                .unwrap()
+                .contains("not minor in strides [1, 16]")
         );
         // Every other element of the minor dimension: twice the bytes.
         let sparse = analyze(identity, &Buffer::strided("f32", &[8, 128], &[256, 2], 0));
@@ -562,9 +594,37 @@ mod tests {
     }
 
     #[test]
+    fn strided_buffer_of_dense_strides_is_a_layout() {
+        let described = |dims: &[i64], strides: &[i64], offset| {
+            let b = Buffer::strided("f32", dims, strides, offset);
+            (b.description, b.minor)
+        };
+        assert_eq!(
+            described(&[8, 128], &[128, 1], 0),
+            ("layout {1,0}".to_string(), Some(1))
+        );
+        assert_eq!(
+            described(&[2, 3, 4], &[1, 8, 2], 0),
+            ("layout {0,2,1}".to_string(), Some(0))
+        );
+        assert_eq!(
+            described(&[4, 1], &[1, 1], 0),
+            ("layout {1,0}".to_string(), Some(1))
+        );
+        assert_eq!(
+            described(&[8, 128], &[128, 1], 4),
+            ("strides [128, 1] and offset 4".to_string(), Some(1))
+        );
+        assert_eq!(
+            described(&[8, 128], &[256, 1], 0),
+            ("strides [256, 1]".to_string(), Some(1))
+        );
+    }
+
+    #[test]
     fn strided_buffer_minor_dimension_is_the_last_of_unit_stride() {
-        assert_eq!(Buffer::strided("f32", &[1, 4], &[4, 1], 0).minor, Some(1));
-        assert_eq!(Buffer::strided("f32", &[4, 1], &[1, 1], 0).minor, Some(1));
+        assert_eq!(Buffer::strided("f32", &[2, 4], &[8, 1], 0).minor, Some(1));
+        assert_eq!(Buffer::strided("f32", &[4, 2], &[1, 1], 0).minor, Some(1));
         assert_eq!(Buffer::strided("f32", &[4], &[-1], 0).minor, Some(0));
         assert_eq!(Buffer::strided("f32", &[4], &[2], 0).minor, None);
         assert_eq!(
