@@ -18,6 +18,7 @@
 #include "mlir/CAPI/Support.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassRegistry.h"
 
@@ -52,7 +53,10 @@ public:
   StringRef getDescription() const override { return spec->description; }
 
   void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<affine::AffineDialect, arith::ArithDialect, xla_indexing::XlaIndexingDialect>();
+    // Ops the passes create: lower-apply makes arith, affine.apply and (for xla_indexing.loop)
+    // scf.for and scf.if.
+    registry.insert<affine::AffineDialect, arith::ArithDialect, scf::SCFDialect,
+                    xla_indexing::XlaIndexingDialect>();
   }
 
 protected:
