@@ -1,13 +1,18 @@
 // xla-indexing-lower-apply turns apply_indexing into arith ops (unsigned division and remainder
 // where the dividend is provably non-negative over the domain), or affine.apply where a value
-// might not fit; prefer-affine asks for affine.apply throughout.
+// might not fit; prefer-affine asks for affine.apply throughout. With index-bitwidth=64 the ops
+// stay on index (CHECK); by default they compute on i32 where every value fits (NARROW; the
+// limits are in lower_apply_i32.mlir).
 
-// RUN: mlir-opt %s %plugins --pass-pipeline='builtin.module(xla-indexing-lower-apply)' | FileCheck %s
-// RUN: mlir-opt %s %plugins --pass-pipeline='builtin.module(func.func(xla-indexing-lower-apply))' | FileCheck %s
+// RUN: mlir-opt %s %plugins --pass-pipeline='builtin.module(xla-indexing-lower-apply{index-bitwidth=64})' | FileCheck %s
+// RUN: mlir-opt %s %plugins --pass-pipeline='builtin.module(func.func(xla-indexing-lower-apply{index-bitwidth=64}))' | FileCheck %s
+// RUN: mlir-opt %s %plugins --pass-pipeline='builtin.module(xla-indexing-lower-apply)' | FileCheck %s --check-prefix=NARROW
 // RUN: mlir-opt %s %plugins --pass-pipeline='builtin.module(xla-indexing-lower-apply{prefer-affine=true})' | FileCheck %s --check-prefix=AFFINE
 // RUN: not mlir-opt %s %plugins --pass-pipeline='builtin.module(xla-indexing-lower-apply{bogus=1})' 2>&1 | FileCheck %s --check-prefix=BAD-OPTION
+// RUN: not mlir-opt %s %plugins --pass-pipeline='builtin.module(xla-indexing-lower-apply{index-bitwidth=16})' 2>&1 | FileCheck %s --check-prefix=BAD-WIDTH
 
 // BAD-OPTION: no such option bogus
+// BAD-WIDTH: error: xla-indexing-lower-apply: index-bitwidth must be 32 or 64, not 16
 
 // CHECK-LABEL: func.func @unsigned
 // CHECK-SAME: (%[[D0:.*]]: index, %[[D1:.*]]: index, %[[S0:.*]]: index)
@@ -20,6 +25,23 @@
 // CHECK: %[[R1:.*]] = arith.addi %[[D1]], %[[T]] : index
 // CHECK-NOT: xla_indexing.apply_indexing
 // CHECK: return %[[R0]], %[[R1]], %[[D1]], %[[C4]]
+// NARROW-LABEL: func.func @unsigned
+// NARROW-SAME: (%[[D0:.*]]: index, %[[D1:.*]]: index, %[[S0:.*]]: index)
+// NARROW-DAG: %[[C4:.*]] = arith.constant 4 : index
+// NARROW-DAG: %[[C4I:.*]] = arith.constant 4 : i32
+// NARROW-DAG: %[[C8I:.*]] = arith.constant 8 : i32
+// NARROW: %[[D0I:.*]] = arith.index_castui %[[D0]] : index to i32
+// NARROW: %[[Q:.*]] = arith.divui %[[D0I]], %[[C8I]] : i32
+// NARROW: %[[S0I:.*]] = arith.index_castui %[[S0]] : index to i32
+// NARROW: %[[R0I:.*]] = arith.addi %[[S0I]], %[[Q]] : i32
+// NARROW: %[[R0:.*]] = arith.index_castui %[[R0I]] : i32 to index
+// NARROW: %[[D0J:.*]] = arith.index_castui %[[D0]] : index to i32
+// NARROW: %[[M:.*]] = arith.remui %[[D0J]], %[[C4I]] : i32
+// NARROW: %[[T:.*]] = arith.muli %[[M]], %[[C4I]] : i32
+// NARROW: %[[D1I:.*]] = arith.index_castui %[[D1]] : index to i32
+// NARROW: %[[R1I:.*]] = arith.addi %[[D1I]], %[[T]] : i32
+// NARROW: %[[R1:.*]] = arith.index_castui %[[R1I]] : i32 to index
+// NARROW: return %[[R0]], %[[R1]], %[[D1]], %[[C4]]
 // AFFINE-LABEL: func.func @unsigned
 // AFFINE-COUNT-2: affine.apply
 // AFFINE-NOT: arith.divui
@@ -41,6 +63,12 @@ func.func @unsigned(%d0: index, %d1: index, %s0: index) -> (index, index, index,
 // CHECK: %[[T:.*]] = arith.addi %[[D0]], %[[CM5]] : index
 // CHECK: %[[Q:.*]] = arith.floordivsi %[[T]], %[[C4]] : index
 // CHECK: return %[[M]], %[[Q]]
+// The floor division's result may be negative: it comes back with index_cast (sign extension).
+// NARROW-LABEL: func.func @signed
+// NARROW: arith.remui %{{.*}}, %{{.*}} : i32
+// NARROW: %[[Q:.*]] = arith.floordivsi %{{.*}}, %{{.*}} : i32
+// NARROW: %[[QX:.*]] = arith.index_cast %[[Q]] : i32 to index
+// NARROW: return %{{.*}}, %[[QX]]
 func.func @signed(%d0: index) -> (index, index) {
   %0:2 = xla_indexing.apply_indexing #xla_indexing.map<"(d0) -> ((d0 - 5) mod 4, (d0 - 5) floordiv 4), domain: d0 in [0, 15]">(%d0) : index, index
   return %0#0, %0#1 : index, index
@@ -50,7 +78,24 @@ func.func @signed(%d0: index) -> (index, index) {
 // CHECK-LABEL: func.func @huge
 // CHECK: affine.apply #{{.*}}(%{{.*}})
 // CHECK-NOT: arith.divui
+// NARROW-LABEL: func.func @huge
+// NARROW: affine.apply #{{.*}}(%{{.*}})
+// NARROW-NOT: arith.divui
 func.func @huge(%d0: index) -> index {
   %0 = xla_indexing.apply_indexing #xla_indexing.map<"(d0) -> ((d0 * 4) floordiv 3), domain: d0 in [0, 4611686018427387904]">(%d0) : index
+  return %0 : index
+}
+
+// An operand that is never in the domain (20 is not in [0, 9]): the result is never defined and
+// becomes 0, so that no apply_indexing is left.
+// CHECK-LABEL: func.func @never_in_domain
+// CHECK-NEXT: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT: return %[[C0]]
+// NARROW-LABEL: func.func @never_in_domain
+// NARROW-NEXT: %[[C0:.*]] = arith.constant 0 : index
+// NARROW-NEXT: return %[[C0]]
+func.func @never_in_domain() -> index {
+  %c20 = arith.constant 20 : index
+  %0 = xla_indexing.apply_indexing #xla_indexing.map<"(d0) -> (d0 floordiv 2), domain: d0 in [0, 9]">(%c20) : index
   return %0 : index
 }

@@ -6,21 +6,24 @@
 //!   constants, the truncating and unsigned ones only on values that are never negative.
 //! * [`plan`] turns an expression into a short sequence of `arith` ops, unsigned `divui`/`remui`
 //!   where the dividend is never negative (a `mod` first adds a multiple of the modulus that
-//!   makes it so), and [`materialize`] emits it through a rewriter.
+//!   makes it so), and [`materialize`] emits it through a rewriter. [`plan_narrow`] plans the
+//!   same ops on narrower integers (`i32` for `index`) when every value on the way fits there.
 
 use melior::{
     Context, RewriterBase,
     ir::{
-        Attribute, Identifier, Location, OperationRef, Type, Value, ValueLike,
+        Attribute, Identifier, Location, OperationRef, Type, TypeLike, Value, ValueLike,
         attribute::IntegerAttribute, operation::OperationBuilder, operation::OperationLike,
+        r#type::IntegerType,
     },
 };
 use mlir_sys::{
-    mlirOpOperandGetNextUse, mlirOpOperandGetOwner, mlirOpOperandIsNull, mlirValueGetFirstUse,
+    mlirOpOperandGetNextUse, mlirOpOperandGetOwner, mlirOpOperandIsNull, mlirTypeIsAIndex,
+    mlirValueGetFirstUse,
 };
 use xla_indexing_core::{Atom, Expr, Interval, RangeEvaluator, VarRef};
 
-use super::ranges::{Ranges, constant_value, defining_op, fits, int_width, op_name};
+use super::ranges::{Ranges, constant_value, defining_op, fits, int_width, op_name, signed_range};
 
 /// The `arith` ops whose trees are read.
 pub const OPS: &[&str] = &[
@@ -190,6 +193,21 @@ pub enum Operand {
 pub struct Plan {
     pub ops: Vec<(&'static str, Operand, Operand)>,
     pub result: Option<Operand>,
+    /// Set when the ops compute on integers narrower than the values' type (see
+    /// [`plan_narrow`]).
+    pub narrow: Option<Narrow>,
+}
+
+/// How a [`Plan`] computes on narrower integers: the variables are truncated to `width` bits
+/// and the result extended back to the values' type, with sign extension where it may be
+/// negative and zero extension otherwise (`index_cast` or `index_castui` for `index`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Narrow {
+    pub width: u32,
+    /// The variables that may be negative.
+    pub signed_vars: Vec<VarRef>,
+    /// Whether the result may be negative.
+    pub signed_result: bool,
 }
 
 impl Plan {
@@ -215,7 +233,53 @@ pub fn plan(e: &Expr, ev: &RangeEvaluator, width: u32) -> Option<Plan> {
     let mut plan = Plan::default();
     let result = plan_sum(&mut plan, e, ev, width)?;
     plan.result = Some(result);
+    // Every constant operand must be a value of the type.
+    let limit = signed_range(width);
+    let constants = plan
+        .ops
+        .iter()
+        .flat_map(|(_, a, b)| [a, b])
+        .chain(&plan.result);
+    for operand in constants {
+        if let Operand::Const(c) = operand
+            && !limit.contains(*c)
+        {
+            return None;
+        }
+    }
     Some(plan)
+}
+
+/// Plans `e` like [`plan`] with values of `width` bits, but computed in `narrow` bits when
+/// [`plan`] succeeds for `narrow` bits and there is an op to narrow; otherwise it is [`plan`]
+/// for `width` bits.
+///
+/// The narrow plan is exact: [`plan`] for `narrow` bits checks that every variable, every
+/// intermediate value, every constant and the result lie in the signed range of `narrow` bits
+/// (`[-2^31, 2^31 - 1]` for 32) over the domain, so no `addi`, `subi` or `muli` wraps and
+/// `floordivsi`/`ceildivsi` (by positive constants) see their true operands; the unsigned
+/// `divui`, `remui` and `ceildivui` are planned only for dividends that are never negative,
+/// which then lie in `[0, 2^31 - 1]`, where the unsigned and signed readings agree. Truncating a
+/// variable of that range to `narrow` bits keeps its value, and extending the result back (with
+/// sign extension if it may be negative) restores it.
+pub fn plan_narrow(e: &Expr, ev: &RangeEvaluator, width: u32, narrow: u32) -> Option<Plan> {
+    if narrow < width
+        && let Some(mut p) = plan(e, ev, narrow).filter(|p| !p.ops.is_empty())
+    {
+        let mut signed_vars = Vec::new();
+        e.for_each_var(&mut |v| {
+            if ev.atom_range(&Atom::Var(v)).lo < 0 && !signed_vars.contains(&v) {
+                signed_vars.push(v);
+            }
+        });
+        p.narrow = Some(Narrow {
+            width: narrow,
+            signed_vars,
+            signed_result: ev.range(e).lo < 0,
+        });
+        return Some(p);
+    }
+    plan(e, ev, width)
 }
 
 fn plan_sum(plan: &mut Plan, e: &Expr, ev: &RangeEvaluator, width: u32) -> Option<Operand> {
@@ -236,7 +300,11 @@ fn plan_sum(plan: &mut Plan, e: &Expr, ev: &RangeEvaluator, width: u32) -> Optio
         }
         let term_range = range.scale(*c);
         acc = Some(match acc {
-            None if *c < 0 => (plan.push("arith.subi", Operand::Const(0), v), term_range),
+            None if *c < 0 => {
+                // `0 - v` is exact only if `-v` fits too (`-(-2^31)` does not fit in 32 bits).
+                check(term_range)?;
+                (plan.push("arith.subi", Operand::Const(0), v), term_range)
+            }
             None => (v, term_range),
             Some((a, r)) => {
                 let sum = r + term_range;
@@ -288,7 +356,8 @@ fn plan_atom(plan: &mut Plan, atom: &Atom, ev: &RangeEvaluator, width: u32) -> O
 }
 
 /// Emits `plan` before the rewriter's insertion point with values of type `ty`; `var` gives the
-/// value of each variable. Returns the value of the result.
+/// value of each variable. Returns the value of the result. A narrow plan computes in integers
+/// of its width, with the variables cast to them (each once) and the result cast back to `ty`.
 pub fn materialize<'c>(
     context: &'c Context,
     plan: &Plan,
@@ -297,35 +366,85 @@ pub fn materialize<'c>(
     ty: Type<'c>,
     var: &dyn Fn(VarRef) -> Option<Value<'c, 'c>>,
 ) -> Option<Value<'c, 'c>> {
-    let constant = |c: i64| -> Option<Value<'c, 'c>> {
-        let attribute: Attribute = IntegerAttribute::new(ty, c).into();
-        let op = OperationBuilder::new("arith.constant", location)
-            .add_attributes(&[(Identifier::new(context, "value"), attribute)])
-            .add_results(&[ty])
+    let emit = |name: &str,
+                operands: &[Value<'c, 'c>],
+                attributes: &[(Identifier<'c>, Attribute<'c>)],
+                result: Type<'c>|
+     -> Option<Value<'c, 'c>> {
+        let op = OperationBuilder::new(name, location)
+            .add_operands(operands)
+            .add_attributes(attributes)
+            .add_results(&[result])
             .build()
             .ok()?;
         let op = rewriter.insert(op);
         // SAFETY: the op was just inserted into the IR, which owns it from now on.
         Some(unsafe { Value::from_raw(op.result(0).ok()?.to_raw()) })
     };
+    let op_ty = match &plan.narrow {
+        Some(narrow) => IntegerType::new(context, narrow.width).into(),
+        None => ty,
+    };
+    let constant = |c: i64| -> Option<Value<'c, 'c>> {
+        let attribute: Attribute = IntegerAttribute::new(op_ty, c).into();
+        emit(
+            "arith.constant",
+            &[],
+            &[(Identifier::new(context, "value"), attribute)],
+            op_ty,
+        )
+    };
+    // The variables as operands of the ops: cast to the narrow type when there is one.
+    let mut casts: Vec<(VarRef, Value<'c, 'c>)> = Vec::new();
+    let mut leaf = |v: VarRef| -> Option<Value<'c, 'c>> {
+        let value = var(v)?;
+        let Some(narrow) = &plan.narrow else {
+            return Some(value);
+        };
+        if let Some((_, cast)) = casts.iter().find(|(w, _)| *w == v) {
+            return Some(*cast);
+        }
+        let signed = narrow.signed_vars.contains(&v);
+        let cast = emit(cast_name(ty, op_ty, signed)?, &[value], &[], op_ty)?;
+        casts.push((v, cast));
+        Some(cast)
+    };
     let mut results: Vec<Value<'c, 'c>> = Vec::with_capacity(plan.ops.len());
-    let resolve = |o: Operand, results: &[Value<'c, 'c>]| -> Option<Value<'c, 'c>> {
+    let mut resolve = |o: Operand, results: &[Value<'c, 'c>]| -> Option<Value<'c, 'c>> {
         match o {
-            Operand::Var(v) => var(v),
+            Operand::Var(v) => leaf(v),
             Operand::Const(c) => constant(c),
             Operand::Op(i) => results.get(i).copied(),
         }
     };
     for (name, a, b) in &plan.ops {
         let (a, b) = (resolve(*a, &results)?, resolve(*b, &results)?);
-        let op = OperationBuilder::new(name, location)
-            .add_operands(&[a, b])
-            .add_results(&[ty])
-            .build()
-            .ok()?;
-        let op = rewriter.insert(op);
-        // SAFETY: as above.
-        results.push(unsafe { Value::from_raw(op.result(0).ok()?.to_raw()) });
+        results.push(emit(name, &[a, b], &[], op_ty)?);
     }
-    resolve(plan.result?, &results)
+    let result = resolve(plan.result?, &results)?;
+    match &plan.narrow {
+        Some(narrow) => emit(
+            cast_name(op_ty, ty, narrow.signed_result)?,
+            &[result],
+            &[],
+            ty,
+        ),
+        None => Some(result),
+    }
+}
+
+/// The op that casts an integer or index of type `from` to `to` (one of them narrower), keeping
+/// values that fit in both: `index_cast` or `index_castui` (truncation one way, sign or zero
+/// extension the other) when one is `index`, else `trunci`, `extsi` or `extui`.
+fn cast_name(from: Type, to: Type, signed: bool) -> Option<&'static str> {
+    let (from_width, to_width) = (int_width(from)?, int_width(to)?);
+    // SAFETY: both types are live.
+    let index = unsafe { mlirTypeIsAIndex(from.to_raw()) || mlirTypeIsAIndex(to.to_raw()) };
+    Some(match (index, signed, to_width < from_width) {
+        (true, true, _) => "arith.index_cast",
+        (true, false, _) => "arith.index_castui",
+        (false, _, true) => "arith.trunci",
+        (false, true, false) => "arith.extsi",
+        (false, false, false) => "arith.extui",
+    })
 }

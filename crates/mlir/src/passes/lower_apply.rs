@@ -7,7 +7,16 @@
 //! non-negative over the domain, `floordivsi`/`ceildivsi` otherwise; a `mod` adds a multiple of
 //! the modulus that makes its dividend non-negative), or, when a value on the way might not fit
 //! in 64 bits, an `affine.apply` of the result's expression (which `lower-affine` expands with floor semantics). Dimensions are the
-//! affine map's dims, range and runtime variables its symbols.
+//! affine map's dims, range and runtime variables its symbols. An op whose operands' ranges miss
+//! its domain (it never computes a defined value) gets `arith.constant 0` for its results.
+//!
+//! Option `index-bitwidth` (default 32): where every variable, intermediate value and constant
+//! of a result's computation provably lies in the signed 32-bit range over the domain (and
+//! every unsigned division's dividend in `[0, 2^31 - 1]`), the `arith` ops compute on `i32`:
+//! the operands are cast with `arith.index_castui` (`index_cast` for ones that may be
+//! negative), the result back to `index` likewise. On NVPTX, where `index` is 64 bits, this
+//! turns 64-bit divisions and remainders into 32-bit ones. `index-bitwidth=64` keeps every op
+//! on `index`. See `arith::plan_narrow` for why the narrow ops are exact.
 
 use melior::{
     Context, RewriterBase,
@@ -24,7 +33,7 @@ use super::{
     patterns::{Rewrite, apply_greedily},
     ranges::apply_indexing_maps,
 };
-use crate::affine::affine_from_expr;
+use crate::{affine::affine_from_expr, attribute::attribute_map};
 
 /// The pass's command-line name.
 pub const ARGUMENT: &str = "xla-indexing-lower-apply";
@@ -35,33 +44,49 @@ pass_entry!(entry, ARGUMENT, run);
 pub static SPEC: PassSpec = PassSpec::new(
     c"xla-indexing-lower-apply",
     c"XlaIndexingLowerApply",
-    c"Lower xla_indexing.apply_indexing to arith ops (unsigned division where the dividend is provably non-negative) or affine.apply",
+    c"Lower xla_indexing.apply_indexing to arith ops (on i32 where every value fits; unsigned division where the dividend is provably non-negative) or affine.apply",
     &OPTIONS,
     entry,
 );
 
-static OPTIONS: [PassOption; 1] = [PassOption::flag(
-    c"prefer-affine",
-    c"Emit every non-trivial result as affine.apply instead of arith ops",
-    false,
-)];
+static OPTIONS: [PassOption; 2] = [
+    PassOption::flag(
+        c"prefer-affine",
+        c"Emit every non-trivial result as affine.apply instead of arith ops",
+        false,
+    ),
+    PassOption::int(
+        c"index-bitwidth",
+        c"Compute index arithmetic in i32 where every value provably fits (32), or always on index (64)",
+        32,
+    ),
+];
+
+/// The widths `index-bitwidth` accepts.
+const INDEX_BITWIDTHS: [i64; 2] = [32, 64];
 
 const PATTERNS: &[(&str, Rewrite)] = &[("xla_indexing.apply_indexing", lower_apply)];
 
 thread_local! {
     /// The `prefer-affine` option of the running pass (patterns are plain functions).
     static PREFER_AFFINE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// The `index-bitwidth` option of the running pass.
+    static INDEX_BITWIDTH: std::cell::Cell<u32> = const { std::cell::Cell::new(32) };
 }
 
 fn run(operation: OperationRef, options: &[i64]) -> Result<(), String> {
     PREFER_AFFINE.with(|p| p.set(options.first().is_some_and(|&v| v != 0)));
+    let bitwidth = options.get(1).copied().unwrap_or(32);
+    if !INDEX_BITWIDTHS.contains(&bitwidth) {
+        return Err(format!("index-bitwidth must be 32 or 64, not {bitwidth}"));
+    }
+    INDEX_BITWIDTH.with(|w| w.set(bitwidth as u32));
     apply_greedily(operation, PATTERNS)
 }
 
 fn lower_apply(context: &Context, op: OperationRef, rewriter: &RewriterBase) -> bool {
-    // Without a map, or with no point of the domain ever reached, there is nothing to compute.
     let Some((_, map)) = apply_indexing_maps(&op) else {
-        return false;
+        return lower_unreachable(context, op, rewriter);
     };
     let index = melior::ir::Type::index(context);
     let num_dims = map.dims().len();
@@ -78,11 +103,13 @@ fn lower_apply(context: &Context, op: OperationRef, rewriter: &RewriterBase) -> 
             .map(|v| unsafe { Value::from_raw(v.to_raw()) })
     };
     let prefer_affine = PREFER_AFFINE.with(|p| p.get());
+    let bitwidth = INDEX_BITWIDTH.with(|w| w.get());
     let ev = map.range_evaluator(true);
     rewriter.set_insertion_point_before(op);
     let mut values = Vec::with_capacity(map.results().len());
     for result in map.results() {
-        let plan = arith::plan(result, &ev, 64).filter(|p| !prefer_affine || p.ops.is_empty());
+        let plan = arith::plan_narrow(result, &ev, 64, bitwidth)
+            .filter(|p| !prefer_affine || p.ops.is_empty());
         let value = match plan {
             Some(plan) => arith::materialize(context, &plan, rewriter, location, index, &operand),
             None => {
@@ -114,6 +141,35 @@ fn lower_apply(context: &Context, op: OperationRef, rewriter: &RewriterBase) -> 
         };
         values.push(value);
     }
+    rewriter.replace_op_with_values(op, &values);
+    true
+}
+
+/// An `apply_indexing` for which [`apply_indexing_maps`] finds no map: without a readable map it
+/// stays (the verifier reports it); otherwise no point of its domain is ever reached (its
+/// operands' ranges miss the domain), so
+/// its results are never defined and become `arith.constant 0`.
+fn lower_unreachable(context: &Context, op: OperationRef, rewriter: &RewriterBase) -> bool {
+    let readable = op
+        .attribute("indexing_map")
+        .ok()
+        .is_some_and(|a| attribute_map(a).is_ok());
+    if !readable {
+        return false;
+    }
+    let zero = arith::Plan {
+        result: Some(arith::Operand::Const(0)),
+        ..arith::Plan::default()
+    };
+    let index = melior::ir::Type::index(context);
+    rewriter.set_insertion_point_before(op);
+    let no_var = |_: VarRef| -> Option<Value> { None };
+    let values: Option<Vec<Value>> = (0..op.result_count())
+        .map(|_| arith::materialize(context, &zero, rewriter, op.location(), index, &no_var))
+        .collect();
+    let Some(values) = values else {
+        return false;
+    };
     rewriter.replace_op_with_values(op, &values);
     true
 }
