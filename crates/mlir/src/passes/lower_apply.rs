@@ -1,5 +1,5 @@
-//! `xla-indexing-lower-apply`: materializes every `xla_indexing.apply_indexing` as ops that
-//! standard MLIR lowers.
+//! `xla-indexing-lower-apply`: lowers every `xla_indexing.loop` to `scf` (see [`lower_loop`]),
+//! then materializes every `xla_indexing.apply_indexing` as ops that standard MLIR lowers.
 //!
 //! The map is first simplified within its domain. Then each result becomes, in order of
 //! preference, the operand it is, an `arith.constant`, a sequence of `arith` ops (`addi`,
@@ -29,7 +29,7 @@ use mlir_sys::mlirAffineMapAttrGet;
 use xla_indexing_core::VarRef;
 
 use super::{
-    PassOption, PassSpec, arith, pass_entry,
+    PassOption, PassSpec, arith, lower_loop, pass_entry,
     patterns::{Rewrite, apply_greedily},
     ranges::apply_indexing_maps,
 };
@@ -44,7 +44,7 @@ pass_entry!(entry, ARGUMENT, run);
 pub static SPEC: PassSpec = PassSpec::new(
     c"xla-indexing-lower-apply",
     c"XlaIndexingLowerApply",
-    c"Lower xla_indexing.apply_indexing to arith ops (on i32 where every value fits; unsigned division where the dividend is provably non-negative) or affine.apply",
+    c"Lower xla_indexing.loop to scf, then xla_indexing.apply_indexing to arith ops (on i32 where every value fits; unsigned division where the dividend is provably non-negative) or affine.apply",
     &OPTIONS,
     entry,
 );
@@ -81,6 +81,7 @@ fn run(operation: OperationRef, options: &[i64]) -> Result<(), String> {
         return Err(format!("index-bitwidth must be 32 or 64, not {bitwidth}"));
     }
     INDEX_BITWIDTH.with(|w| w.set(bitwidth as u32));
+    lower_loop::lower_loops(operation)?;
     apply_greedily(operation, PATTERNS)
 }
 
@@ -147,7 +148,7 @@ fn lower_apply(context: &Context, op: OperationRef, rewriter: &RewriterBase) -> 
 
 /// An `apply_indexing` for which [`apply_indexing_maps`] finds no map: without a readable map it
 /// stays (the verifier reports it); otherwise no point of its domain is ever reached (its
-/// operands' ranges miss the domain), so
+/// operands' ranges miss the domain, as in the dead branch of a lowered `xla_indexing.loop`), so
 /// its results are never defined and become `arith.constant 0`.
 fn lower_unreachable(context: &Context, op: OperationRef, rewriter: &RewriterBase) -> bool {
     let readable = op

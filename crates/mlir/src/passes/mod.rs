@@ -5,7 +5,8 @@
 //! (melior::utility) all know them.
 //!
 //! * `xla-indexing-simplify` ([`simplify`]): bound-aware simplification of index arithmetic.
-//! * `xla-indexing-lower-apply` ([`lower_apply`]): `apply_indexing` to `arith` or `affine.apply`.
+//! * `xla-indexing-lower-apply` ([`lower_apply`]): `xla_indexing.loop` to `scf`, `apply_indexing`
+//!   to `arith` (on `i32` where the values fit) or `affine.apply`.
 //! * `xla-indexing-annotate` ([`annotate`]): the operand maps of StableHLO-like ops.
 //!
 //! [`parse_pass_pipeline`]: melior::utility::parse_pass_pipeline
@@ -13,6 +14,7 @@
 pub mod annotate;
 mod arith;
 pub mod lower_apply;
+mod lower_loop;
 mod patterns;
 pub mod ranges;
 pub mod simplify;
