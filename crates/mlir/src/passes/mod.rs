@@ -8,11 +8,14 @@
 //! * `xla-indexing-lower-apply` ([`lower_apply`]): `xla_indexing.loop` to `scf`, `apply_indexing`
 //!   to `arith` (on `i32` where the values fit) or `affine.apply`.
 //! * `xla-indexing-annotate` ([`annotate`]): the operand maps of StableHLO-like ops.
+//! * `xla-indexing-launch-grid` ([`launch_grid`]): launch grids of GPU kernels checked against the
+//!   hardware and written as `known_block_size`, `known_grid_size` and `nvvm.reqntid`.
 //!
 //! [`parse_pass_pipeline`]: melior::utility::parse_pass_pipeline
 
 pub mod annotate;
 mod arith;
+pub mod launch_grid;
 pub mod lower_apply;
 mod lower_loop;
 mod patterns;
@@ -163,7 +166,12 @@ macro_rules! pass_entry {
 pub(crate) use pass_entry;
 
 /// Every pass of the project.
-pub const PASSES: &[&PassSpec] = &[&simplify::SPEC, &lower_apply::SPEC, &annotate::SPEC];
+pub const PASSES: &[&PassSpec] = &[
+    &simplify::SPEC,
+    &lower_apply::SPEC,
+    &annotate::SPEC,
+    &launch_grid::SPEC,
+];
 
 mod ffi {
     use super::*;
