@@ -8,7 +8,7 @@
 //!   map = "...">` attributes to and from [`KernelLaunch`]es (launch dimensions and thread-id map).
 //! * [`affine`]: MLIR affine expressions to and from the core's expressions.
 //! * [`passes`]: the passes (`xla-indexing-simplify`, `-lower-apply`, `-annotate`,
-//!   `-launch-grid`).
+//!   `-launch-grid`, `-coalescing`).
 //! * [`stablehlo`]: StableHLO-like ops as HLO text, for the HLO analysis.
 //! * [`codegen`]: fusions of an HLO module as GPU kernels (`gpu.func` over the thread-id map),
 //!   and their lowering to NVVM, LLVM IR and PTX.

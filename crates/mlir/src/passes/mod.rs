@@ -10,11 +10,14 @@
 //! * `xla-indexing-annotate` ([`annotate`]): the operand maps of StableHLO-like ops.
 //! * `xla-indexing-launch-grid` ([`launch_grid`]): launch grids of GPU kernels checked against the
 //!   hardware and written as `known_block_size`, `known_grid_size` and `nvvm.reqntid`.
+//! * `xla-indexing-coalescing` ([`coalescing`]): remarks on whether the loads of GPU kernels
+//!   are coalesced, by the HLO analysis's warp transaction count.
 //!
 //! [`parse_pass_pipeline`]: melior::utility::parse_pass_pipeline
 
 pub mod annotate;
 mod arith;
+pub mod coalescing;
 pub mod launch_grid;
 pub mod lower_apply;
 mod lower_loop;
@@ -171,6 +174,7 @@ pub const PASSES: &[&PassSpec] = &[
     &lower_apply::SPEC,
     &annotate::SPEC,
     &launch_grid::SPEC,
+    &coalescing::SPEC,
 ];
 
 mod ffi {

@@ -143,7 +143,7 @@ pub fn constant_value(value: Value) -> Option<i64> {
 }
 
 /// The `gpu` dimension (0 for x, 1 for y, 2 for z) of an op's `dimension` attribute.
-fn gpu_dimension(op: &OperationRef) -> Option<usize> {
+pub fn gpu_dimension(op: &OperationRef) -> Option<usize> {
     let text = op.attribute("dimension").ok()?.to_string();
     ["dim x", "dim y", "dim z"]
         .iter()
