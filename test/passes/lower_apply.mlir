@@ -8,6 +8,7 @@
 // RUN: mlir-opt %s %plugins --pass-pipeline='builtin.module(func.func(xla-indexing-lower-apply{index-bitwidth=64}))' | FileCheck %s
 // RUN: mlir-opt %s %plugins --pass-pipeline='builtin.module(xla-indexing-lower-apply)' | FileCheck %s --check-prefix=NARROW
 // RUN: mlir-opt %s %plugins --pass-pipeline='builtin.module(xla-indexing-lower-apply{prefer-affine=true})' | FileCheck %s --check-prefix=AFFINE
+// RUN: mlir-opt %s %plugins --pass-pipeline='builtin.module(xla-indexing-lower-apply{prefer-affine=true simplify=false})' | FileCheck %s --check-prefix=WRITTEN
 // RUN: not mlir-opt %s %plugins --pass-pipeline='builtin.module(xla-indexing-lower-apply{bogus=1})' 2>&1 | FileCheck %s --check-prefix=BAD-OPTION
 // RUN: not mlir-opt %s %plugins --pass-pipeline='builtin.module(xla-indexing-lower-apply{index-bitwidth=16})' 2>&1 | FileCheck %s --check-prefix=BAD-WIDTH
 
@@ -97,5 +98,18 @@ func.func @huge(%d0: index) -> index {
 func.func @never_in_domain() -> index {
   %c20 = arith.constant 20 : index
   %0 = xla_indexing.apply_indexing #xla_indexing.map<"(d0) -> (d0 floordiv 2), domain: d0 in [0, 9]">(%c20) : index
+  return %0 : index
+}
+
+// simplify=false lowers the expression as written (the upstream baseline of the GPU benchmark);
+// by default the map is simplified within its domain first, and the result is d0 itself.
+// CHECK-LABEL: func.func @written
+// CHECK-SAME: (%[[D0:.*]]: index, %{{.*}}: index)
+// CHECK-NEXT: return %[[D0]]
+// WRITTEN: #[[WRITTEN:.*]] = affine_map<(d0, d1) -> ((d0 * 4 + d1) floordiv 4)>
+// WRITTEN-LABEL: func.func @written
+// WRITTEN: affine.apply #[[WRITTEN]]
+func.func @written(%d0: index, %d1: index) -> index {
+  %0 = xla_indexing.apply_indexing #xla_indexing.map<"(d0, d1) -> ((d0 * 4 + d1) floordiv 4), domain: d0 in [0, 9], d1 in [0, 3]">(%d0, %d1) : index
   return %0 : index
 }

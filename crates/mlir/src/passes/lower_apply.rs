@@ -1,7 +1,8 @@
 //! `xla-indexing-lower-apply`: lowers every `xla_indexing.loop` to `scf` (see [`lower_loop`]),
 //! then materializes every `xla_indexing.apply_indexing` as ops that standard MLIR lowers.
 //!
-//! The map is first simplified within its domain. Then each result becomes, in order of
+//! The map is first simplified within its domain (`simplify=false` lowers the expressions as
+//! written: the upstream baseline of `cargo xtask bench gpu`). Then each result becomes, in order of
 //! preference, the operand it is, an `arith.constant`, a sequence of `arith` ops (`addi`,
 //! `subi`, `muli`, and unsigned `divui`/`remui`/`ceildivui` where the dividend is provably
 //! non-negative over the domain, `floordivsi`/`ceildivsi` otherwise; a `mod` adds a multiple of
@@ -49,7 +50,7 @@ pub static SPEC: PassSpec = PassSpec::new(
     entry,
 );
 
-static OPTIONS: [PassOption; 2] = [
+static OPTIONS: [PassOption; 3] = [
     PassOption::flag(
         c"prefer-affine",
         c"Emit every non-trivial result as affine.apply instead of arith ops",
@@ -59,6 +60,11 @@ static OPTIONS: [PassOption; 2] = [
         c"index-bitwidth",
         c"Compute index arithmetic in i32 where every value provably fits (32), or always on index (64)",
         32,
+    ),
+    PassOption::flag(
+        c"simplify",
+        c"Simplify each map within its domain first (false: lower the expressions as written, for comparisons with upstream lowering)",
+        true,
     ),
 ];
 
@@ -72,6 +78,8 @@ thread_local! {
     static PREFER_AFFINE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// The `index-bitwidth` option of the running pass.
     static INDEX_BITWIDTH: std::cell::Cell<u32> = const { std::cell::Cell::new(32) };
+    /// The `simplify` option of the running pass.
+    static SIMPLIFY: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
 }
 
 fn run(operation: OperationRef, options: &[i64]) -> Result<(), String> {
@@ -81,13 +89,19 @@ fn run(operation: OperationRef, options: &[i64]) -> Result<(), String> {
         return Err(format!("index-bitwidth must be 32 or 64, not {bitwidth}"));
     }
     INDEX_BITWIDTH.with(|w| w.set(bitwidth as u32));
+    SIMPLIFY.with(|v| v.set(options.get(2).is_none_or(|&v| v != 0)));
     lower_loop::lower_loops(operation)?;
     apply_greedily(operation, PATTERNS)
 }
 
 fn lower_apply(context: &Context, op: OperationRef, rewriter: &RewriterBase) -> bool {
-    let Some((_, map)) = apply_indexing_maps(&op) else {
+    let Some((written, simplified)) = apply_indexing_maps(&op) else {
         return lower_unreachable(context, op, rewriter);
+    };
+    let map = if SIMPLIFY.with(|v| v.get()) {
+        simplified
+    } else {
+        written
     };
     let index = melior::ir::Type::index(context);
     let num_dims = map.dims().len();
