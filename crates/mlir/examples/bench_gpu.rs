@@ -1,6 +1,7 @@
 //! `cargo xtask bench gpu`: the kernels of `bench/gpu/*.hlo` through this project's index
 //! lowering and through upstream MLIR's alone (`IndexLowering::UPSTREAM`), on the same
-//! generated kernels and the same NVPTX pipeline; counts integer divisions and remainders in
+//! generated kernels (for upstream, with the composed maps written as composed, unsimplified)
+//! and the same NVPTX pipeline; counts integer divisions and remainders in
 //! the LLVM IR (before LLVM's optimizer, which turns divisions by constants into `mul.hi`) and
 //! in the PTX, and PTX instructions. Prints a table, writes `target/bench/gpu.json`, and exits
 //! with 1 unless every kernel has fewer divisions and remainders than upstream and none of 64
@@ -54,7 +55,7 @@ fn ptx_counts(ptx: &str, c: &mut Counts) {
             continue;
         }
         let mnemonic = t.split_whitespace().next().unwrap_or("");
-        let mnemonic = mnemonic.trim_start_matches(|ch| ch == '@' || ch == '!');
+        let mnemonic = mnemonic.trim_start_matches(['@', '!']);
         if mnemonic.is_empty() || mnemonic.starts_with('%') {
             continue;
         }
@@ -78,6 +79,7 @@ fn measure(text: &str, lowering: IndexLowering) -> Result<Counts, String> {
         codegen: CodegenOptions {
             device: Device::default(),
             fusion: None,
+            simplify: true,
         },
         chip: "sm_90".into(),
         emit: Emit::Ptx,
@@ -134,10 +136,17 @@ fn main() {
             let options = CodegenOptions {
                 device: Device::default(),
                 fusion: Some(plan.kernel.name.clone()),
+                simplify: true,
             };
-            let kernel = kernels_text(&module, &options).expect("the benchmark kernels lower");
-            let ours = measure(&kernel, IndexLowering::OURS);
-            let up = measure(&kernel, IndexLowering::UPSTREAM);
+            let kernel = |simplify| {
+                let options = CodegenOptions {
+                    simplify,
+                    ..options.clone()
+                };
+                kernels_text(&module, &options).expect("the benchmark kernels lower")
+            };
+            let ours = measure(&kernel(true), IndexLowering::OURS);
+            let up = measure(&kernel(false), IndexLowering::UPSTREAM);
             let (ours, up) = match (ours, up) {
                 (Ok(o), Ok(u)) => (o, u),
                 (o, u) => {

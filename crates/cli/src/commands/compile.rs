@@ -58,6 +58,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         codegen: CodegenOptions {
             device: Device::default(),
             fusion: args.fusion.clone(),
+            simplify: true,
         },
         chip: args.chip.clone(),
         emit: match args.emit {

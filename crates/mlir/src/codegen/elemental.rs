@@ -64,15 +64,19 @@ pub struct Emitter<'m> {
     /// Parameter sources with their ids, innermost last.
     params: Vec<(usize, Params)>,
     next_params: usize,
+    /// Whether composed maps are simplified before they are written.
+    simplify: bool,
 }
 
 impl<'m> Emitter<'m> {
-    /// An emitter whose parameters are the buffers `(SSA name, memref type)`, in parameter order.
+    /// An emitter whose parameters are the buffers `(SSA name, memref type)`, in parameter order;
+    /// `simplify` says whether composed maps are simplified before they are written.
     pub fn new(
         module: &'m Module,
         body: Body,
         frame: Frame,
         buffers: Vec<(String, String)>,
+        simplify: bool,
     ) -> Self {
         Emitter {
             module,
@@ -81,6 +85,13 @@ impl<'m> Emitter<'m> {
             scopes: vec![HashMap::new()],
             params: vec![(0, Params::Buffers(buffers))],
             next_params: 1,
+            simplify,
+        }
+    }
+
+    fn simplify(&self, map: &mut IndexingMap) {
+        if self.simplify {
+            map.simplify();
         }
     }
 
@@ -407,7 +418,7 @@ impl<'m> Emitter<'m> {
     /// map over the variables it uses.
     fn materialize(&mut self, index: &Index) -> Result<Vec<String>, ComposeError> {
         let mut map = index.map.clone();
-        map.simplify();
+        self.simplify(&mut map);
         if map.results().is_empty() {
             return Ok(Vec::new());
         }
@@ -465,7 +476,7 @@ impl<'m> Emitter<'m> {
             return self.choose(c, index, rest, fallback, element);
         };
         let mut at = at;
-        at.map.simplify();
+        self.simplify(&mut at.map);
         if conditions.is_empty() {
             return self.value(c, *o, &at);
         }
@@ -600,7 +611,7 @@ impl<'m> Emitter<'m> {
         for (e, iv) in keep {
             loop_map.add_constraint(e, iv);
         }
-        loop_map.simplify();
+        self.simplify(&mut loop_map);
         let dims: Vec<String> = self.frame.dims[..nd]
             .iter()
             .chain(&self.frame.syms[..nr])
@@ -635,7 +646,7 @@ impl<'m> Emitter<'m> {
             }];
             for ((o, _), a) in inputs.iter().zip(&at) {
                 let mut a = a.clone();
-                a.map.simplify();
+                self.simplify(&mut a.map);
                 args.push(self.value(c, *o, &a)?);
             }
             step(self, &args, &at[0])

@@ -21,11 +21,13 @@ const IDS: [(&str, &str); 6] = [
     ("bl_z", "gpu.block_id z"),
 ];
 
-/// The `gpu.func` of one kernel, indented for a `gpu.module` body.
+/// The `gpu.func` of one kernel, indented for a `gpu.module` body; `simplify` says whether
+/// composed maps are simplified before they are written.
 pub fn kernel_function(
     module: &Module,
     plan: &KernelPlan,
     symbol: &str,
+    simplify: bool,
 ) -> Result<String, HloError> {
     let kernel = &plan.kernel;
     let comp = &module.computations[kernel.computation];
@@ -109,7 +111,7 @@ pub fn kernel_function(
         out_index.join(", ")
     ));
     let frame = Frame { dims: ids, syms };
-    let mut emitter = Emitter::new(module, body, frame, buffers);
+    let mut emitter = Emitter::new(module, body, frame, buffers, simplify);
     let index = Index {
         map: map.clone(),
         rts: Vec::new(),

@@ -2,7 +2,7 @@
 //!
 //! Each kernel is a `gpu.func` whose threads run the thread-id map of `xla_indexing_hlo::gpu`
 //! (an `xla_indexing.loop` over the thread ids and the per-thread chunk and unroll loop) and
-//! compute the elements they write with the elemental emitter of [`elemental`]: every
+//! compute the elements they write with the elemental emitter (`elemental.rs`): every
 //! parameter is read through one `xla_indexing.apply_indexing` of the thread-id map composed
 //! with the fusion's maps on the way. [`kernels_text`] writes the kernels as MLIR text;
 //! [`pipeline`] lowers them to NVVM, LLVM IR and PTX.
@@ -29,6 +29,9 @@ pub struct CodegenOptions {
     pub device: Device,
     /// Only the kernel of this fusion (every kernel when `None`).
     pub fusion: Option<String>,
+    /// Whether the composed maps are simplified before they are written (`false` writes them
+    /// as composed, for comparing lowerings).
+    pub simplify: bool,
 }
 
 /// The kernels of `module` as one MLIR module holding a `gpu.module @kernels`; a kernel's name
@@ -55,7 +58,12 @@ pub fn kernels_text(module: &Module, options: &CodegenOptions) -> Result<String,
         String::from("module attributes {gpu.container_module} {\n  gpu.module @kernels {\n");
     for plan in chosen {
         let symbol = unique_symbol(&plan.kernel.name, &mut used);
-        text.push_str(&kernel::kernel_function(module, plan, &symbol)?);
+        text.push_str(&kernel::kernel_function(
+            module,
+            plan,
+            &symbol,
+            options.simplify,
+        )?);
     }
     text.push_str("  }\n}\n");
     Ok(text)

@@ -1,6 +1,6 @@
 //! Kernels down to NVVM, LLVM IR and PTX, in process.
 //!
-//! 1. [`kernels_text`](super::kernels_text) writes the kernels; `xla-indexing-simplify`
+//! 1. [`kernels_text`] writes the kernels; `xla-indexing-simplify`
 //!    simplifies their index arithmetic (`--emit mlir` stops here).
 //! 2. `xla-indexing-lower-apply` lowers `xla_indexing.loop` and `apply_indexing` (in 32 bits
 //!    where the values fit); `xla-indexing-launch-grid` turns the launch attribute into

@@ -1,4 +1,4 @@
-//! `xla-indexing-lower-apply`: lowers every `xla_indexing.loop` to `scf` (see [`lower_loop`]),
+//! `xla-indexing-lower-apply`: lowers every `xla_indexing.loop` to `scf` (see `lower_loop.rs`),
 //! then materializes every `xla_indexing.apply_indexing` as ops that standard MLIR lowers.
 //!
 //! The map is first simplified within its domain (`simplify=false` lowers the expressions as

@@ -1,0 +1,43 @@
+// `xla-indexing compile`: a fusion becomes a gpu.func whose threads run the thread-id map and
+// read each parameter through one apply_indexing of the composed, simplified map; its MLIR
+// parses back with the plugin, its LLVM IR divides in 32 bits, and bad requests are located
+// errors with the documented exit codes.
+
+// REQUIRES: xla-indexing-cli
+// RUN: %xla-indexing compile %S/../../examples/hlo/transpose_exp_add.hlo --emit mlir | FileCheck %s --check-prefix=MLIR
+// RUN: %xla-indexing compile %S/../../examples/hlo/transpose_exp_add.hlo --emit mlir | mlir-opt %plugins | FileCheck %s --check-prefix=MLIR
+// RUN: %xla-indexing compile %S/../../examples/hlo/row_column_sums.hlo --fusion column_sum --emit mlir | FileCheck %s --check-prefix=REDUCE
+// RUN: %xla-indexing compile %S/../../examples/hlo/transpose_exp_add.hlo --emit llvm | FileCheck %s --check-prefix=LLVM
+// RUN: %expect-exit 1 %xla-indexing compile %S/Inputs/sort_and_call.hlo
+// RUN: not %xla-indexing compile %S/Inputs/sort_and_call.hlo 2>&1 | FileCheck %s --check-prefix=NOLOWER
+// RUN: %expect-exit 2 %xla-indexing compile %S/../../examples/hlo/transpose_exp_add.hlo --fusion nope
+// RUN: not %xla-indexing compile %S/../../examples/hlo/transpose_exp_add.hlo --fusion nope 2>&1 | FileCheck %s --check-prefix=NOFUSION
+// RUN: %expect-exit 2 %xla-indexing compile %S/../../examples/hlo/transpose_exp_add.hlo --chip gfx90a --emit ptx
+
+// MLIR: gpu.module @kernels {
+// MLIR: gpu.func @bitcast_add_fusion(%{{.*}}: memref<200xf32>, %{{.*}}: memref<10x20xf32>, %{{.*}}: memref<20x10xf32>) kernel attributes {xla_indexing.launch = #xla_indexing.launch<block = [128, 1, 1], grid = [2, 1, 1], map = "(th_x, th_y, th_z, bl_x, bl_y, bl_z)[chunk_id, unroll_id] -> ((th_x + bl_x * 128) floordiv 10, (th_x - bl_x * 2) mod 10)
+// MLIR: xla_indexing.loop ({{.*}})[{{.*}}] -> (%[[O0:.*]], %[[O1:.*]]) in #xla_indexing.map<"(th_x, th_y, th_z, bl_x, bl_y, bl_z)[chunk_id, unroll_id]
+// The transposed operand, read through the thread map composed with transpose and exp:
+// MLIR: %[[T:.*]]:2 = xla_indexing.apply_indexing #xla_indexing.map<"(th_x, bl_x) -> ((th_x - bl_x * 2) mod 10, (th_x + bl_x * 128) floordiv 10), domain: th_x in [0, 127], bl_x in [0, 1], th_x + bl_x * 128 in [0, 199]">
+// MLIR: %[[X:.*]] = memref.load %{{.*}}[%[[T]]#0, %[[T]]#1] : memref<10x20xf32>
+// MLIR: math.exp %[[X]] : f32
+// The bitcast operand is read at the linear thread index:
+// MLIR: xla_indexing.apply_indexing #xla_indexing.map<"(th_x, bl_x) -> (th_x + bl_x * 128), domain: th_x in [0, 127], bl_x in [0, 1], th_x + bl_x * 128 in [0, 199]">
+// MLIR: memref.store %{{.*}}, %{{.*}}[%[[O0]], %[[O1]]] : memref<20x10xf32>
+// MLIR: gpu.return
+
+// REDUCE: gpu.func @column_sum(%[[IN:.*]]: memref<300x64xf32>, %{{.*}}: memref<64xf32>)
+// REDUCE: xla_indexing.loop ({{.*}})[%[[R:.*]]] -> ({{.*}}) in #xla_indexing.map<"(th_x, th_y, th_z, bl_x, bl_y, bl_z, chunk_id, unroll_id)[s0] -> (s0, th_x), {{.*}} s0 in [0, 299]"> iter_args(%[[ACC:.*]] = %{{.*}}) -> (f32) {
+// REDUCE-NEXT: %[[V:.*]] = memref.load %[[IN]][%[[R]], %thread_id_x] : memref<300x64xf32>
+// REDUCE-NEXT: %[[S:.*]] = arith.addf %[[ACC]], %[[V]] : f32
+// REDUCE-NEXT: xla_indexing.yield %[[S]] : f32
+
+// LLVM: define ptx_kernel void @bitcast_add_fusion(
+// LLVM-NOT: {{(udiv|urem|sdiv|srem) i64}}
+// LLVM: udiv i32 %{{.*}}, 10
+// LLVM-NOT: {{(udiv|urem|sdiv|srem) i64}}
+// LLVM: urem i32 %{{.*}}, 10
+// LLVM-NOT: {{(udiv|urem|sdiv|srem) i64}}
+
+// NOLOWER: sort_and_call.hlo:16:3: error: sorted: cannot be lowered: sort has no indexing
+// NOFUSION: error: no fusion named nope; the kernels are: bitcast_add_fusion
