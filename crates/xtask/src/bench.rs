@@ -11,6 +11,9 @@
 //! * `analysis`: HLO indexing analysis of every fusion of a real transformer-block dump and of
 //!   generated 1k/10k/100k-instruction modules, with peak memory (the `bench_analysis` example of
 //!   `xla-indexing-hlo`); it has absolute targets, no peer.
+//! * `gpu`: the kernels of `bench/gpu/*.hlo` to PTX through our index lowering and through
+//!   upstream MLIR's alone, counting divisions, remainders and instructions (the `bench_gpu`
+//!   example of `xla-indexing-mlir`).
 
 use std::{fs, path::Path, process::Command};
 
@@ -36,20 +39,22 @@ pub fn bench(root: &Path, name: &str) -> Result<()> {
     match name {
         "simplify" => simplify(root),
         "mlir" => crate::bench_mlir::bench(root, &crate::target_dir(root)),
-        "analysis" => analysis(root),
-        _ => bail!("unknown benchmark `{name}`; the benchmarks are: simplify, mlir, analysis"),
+        "analysis" => example(root, "xla-indexing-hlo", "bench_analysis"),
+        "gpu" => example(root, "xla-indexing-mlir", "bench_gpu"),
+        _ => bail!("unknown benchmark `{name}`; the benchmarks are: simplify, mlir, analysis, gpu"),
     }
 }
 
-fn analysis(root: &Path) -> Result<()> {
+/// Runs the release build of `package`'s example `name`.
+fn example(root: &Path, package: &str, name: &str) -> Result<()> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     run::checked(Command::new(&cargo).current_dir(root).args([
         "run",
         "--release",
         "-p",
-        "xla-indexing-hlo",
+        package,
         "--example",
-        "bench_analysis",
+        name,
     ]))
 }
 
