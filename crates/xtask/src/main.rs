@@ -26,7 +26,7 @@ commands:
   setup        install missing Debian packages and PyPI tools (ptxas)
   test         setup, rustfmt, clippy, cargo test (with lit); ends with `N passed, N failed`
   demo         setup, release build, and the demo steps on examples/
-  bench NAME   run the benchmark NAME (simplify, mlir)";
+  bench NAME   run the benchmark NAME (simplify, mlir, analysis, gpu)";
 
 /// The workspace root.
 fn root() -> PathBuf {
