@@ -72,6 +72,10 @@ impl Body {
 
     /// An `arith.constant` of type `ty` written as `literal`.
     pub fn constant(&mut self, literal: &str, ty: &str) -> Scalar {
+        // `true` and `false` carry their type: MLIR rejects `arith.constant true : i1`.
+        if matches!(literal, "true" | "false") {
+            return self.op("c", ty, format!("arith.constant {literal}"));
+        }
         self.op("c", ty, format!("arith.constant {literal} : {ty}"))
     }
 
