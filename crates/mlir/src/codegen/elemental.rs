@@ -16,7 +16,7 @@
 
 use std::collections::HashMap;
 
-use xla_indexing_core::{ComposeError, Expr, IndexingMap, Interval};
+use xla_indexing_core::{ComposeError, Expr, IndexingMap, Interval, Var};
 use xla_indexing_hlo::{
     HloError, Instruction, Module,
     access::Access,
@@ -515,13 +515,8 @@ impl<'m> Emitter<'m> {
         outer: &Index,
         conditions: &[(Expr, Interval)],
     ) -> Result<String, ComposeError> {
-        let mut map = at
-            .map
+        let map = on_outer_domain(&at.map, &outer.map)
             .with_results(conditions.iter().map(|(e, _)| e.clone()).collect());
-        map.clear_constraints();
-        for (e, iv) in outer.map.constraints() {
-            map.add_constraint(e.clone(), *iv);
-        }
         let values = self.materialize(&Index {
             map,
             rts: at.rts.clone(),
@@ -691,10 +686,28 @@ fn read_conditions(index: &Index, at: &Index, dims: &[i64]) -> Option<Vec<(Expr,
         .filter(|(e, iv)| own.get(*e) != Some(*iv))
         .map(|(e, iv)| (e.clone(), *iv))
         .collect();
+    // Composing turns the operand map's constraints on a bare variable into narrower bounds.
+    let (m, o) = (&at.map, &index.map);
+    let nr = m.range_vars().len();
+    let shared = [
+        (m.dims(), o.dims(), 0, true),
+        (m.range_vars(), o.range_vars(), 0, false),
+        (m.rt_vars(), o.rt_vars(), nr, false),
+    ];
+    for (own_vars, outer_vars, first, is_dim) in shared {
+        for (k, (v, w)) in own_vars.iter().zip(outer_vars).enumerate() {
+            if v.bounds != w.bounds {
+                let k = (first + k) as u32;
+                let var = if is_dim { Expr::dim(k) } else { Expr::sym(k) };
+                all.push((var, v.bounds));
+            }
+        }
+    }
     for (r, &size) in at.map.results().iter().zip(dims) {
         all.push((r.clone(), Interval::new(0, size - 1)));
     }
-    let ev = at.map.range_evaluator(false);
+    let outer = on_outer_domain(&at.map, &index.map);
+    let ev = outer.range_evaluator(false);
     let mut kept = Vec::new();
     for (e, iv) in all {
         let range = ev.range(&e);
@@ -709,6 +722,30 @@ fn read_conditions(index: &Index, at: &Index, dims: &[i64]) -> Option<Vec<(Expr,
         }
     }
     Some(kept)
+}
+
+/// `at`, composed from `outer`, over `outer`'s domain: the variables they share take `outer`'s
+/// bounds and the constraints are `outer`'s (the operand maps of pad, concatenate and
+/// dynamic-update-slice add no range variables, so the symbols line up). `at`'s own domain
+/// assumes that its operand is read; conditions on reading it are evaluated without that
+/// assumption.
+fn on_outer_domain(at: &IndexingMap, outer: &IndexingMap) -> IndexingMap {
+    let shared = |own: &[Var], theirs: &[Var]| -> Vec<Var> {
+        own.iter()
+            .enumerate()
+            .map(|(k, v)| theirs.get(k).unwrap_or(v).clone())
+            .collect()
+    };
+    let mut map = IndexingMap::new(
+        at.results().to_vec(),
+        shared(at.dims(), outer.dims()),
+        shared(at.range_vars(), outer.range_vars()),
+        shared(at.rt_vars(), outer.rt_vars()),
+    );
+    for (e, iv) in outer.constraints() {
+        map.add_constraint(e.clone(), *iv);
+    }
+    map
 }
 
 /// The MLIR literal of a scalar constant written `text` in HLO, of element type `e`.
