@@ -1,0 +1,1031 @@
+//! A brute-force evaluator of HLO computations on small arrays, written from XLA's operation
+//! semantics (<https://openxla.org/xla/operation_semantics>) and independent of the indexing
+//! maps and of the code generator: every instruction's whole result is computed from its
+//! operands' whole results, element by element, in the order the semantics state them.
+//!
+//! Values are kept per element as `bool`, an integer (`i128`, always wrapped to the element
+//! type and read signed or unsigned as the type says) or a float (`f64`, always rounded to the
+//! element type), so that every op of a narrower type is computed exactly and rounded once.
+#![allow(dead_code)]
+
+use xla_indexing_hlo::{
+    Module,
+    attrs::AttrValue,
+    module::{Computation, Instruction},
+    shape::{ArrayShape, Shape},
+};
+
+/// An element type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ty {
+    Pred,
+    S(u32),
+    U(u32),
+    F16,
+    Bf16,
+    F32,
+    F64,
+}
+
+impl Ty {
+    /// The element type XLA names `name`, `None` for the ones this evaluator does not know.
+    pub fn of(name: &str) -> Option<Ty> {
+        Some(match name {
+            "pred" => Ty::Pred,
+            "s8" => Ty::S(8),
+            "s16" => Ty::S(16),
+            "s32" => Ty::S(32),
+            "s64" => Ty::S(64),
+            "u8" => Ty::U(8),
+            "u16" => Ty::U(16),
+            "u32" => Ty::U(32),
+            "u64" => Ty::U(64),
+            "f16" => Ty::F16,
+            "bf16" => Ty::Bf16,
+            "f32" => Ty::F32,
+            "f64" => Ty::F64,
+            _ => return None,
+        })
+    }
+
+    /// Bits of one element (1 for pred, as MLIR's `i1`).
+    pub fn bits(self) -> u32 {
+        match self {
+            Ty::Pred => 1,
+            Ty::S(b) | Ty::U(b) => b,
+            Ty::F16 | Ty::Bf16 => 16,
+            Ty::F32 => 32,
+            Ty::F64 => 64,
+        }
+    }
+
+    pub fn is_float(self) -> bool {
+        matches!(self, Ty::F16 | Ty::Bf16 | Ty::F32 | Ty::F64)
+    }
+
+    /// The smallest and largest value of an integer type.
+    fn int_range(self) -> (i128, i128) {
+        match self {
+            Ty::S(b) => (-(1i128 << (b - 1)), (1i128 << (b - 1)) - 1),
+            Ty::U(b) => (0, (1i128 << b) - 1),
+            _ => (0, 1),
+        }
+    }
+
+    /// `x` as a value of this type: integers wrap, floats round to nearest even.
+    pub fn wrap_int(self, x: i128) -> V {
+        match self {
+            Ty::Pred => V::P(x & 1 == 1),
+            Ty::S(b) => {
+                let m = 1i128 << b;
+                let mut r = x.rem_euclid(m);
+                if r >= m / 2 {
+                    r -= m;
+                }
+                V::I(r)
+            }
+            Ty::U(b) => V::I(x.rem_euclid(1i128 << b)),
+            _ => V::F(self.round(x as f64)),
+        }
+    }
+
+    /// `x` rounded to this float type (nearest, ties to even; overflow to infinity).
+    pub fn round(self, x: f64) -> f64 {
+        match self {
+            Ty::F64 => x,
+            Ty::F32 => x as f32 as f64,
+            Ty::F16 => round_to_format(x, 10, -14, 65504.0),
+            Ty::Bf16 => round_to_format(x, 7, -126, 2f64.powi(128) - 2f64.powi(120)),
+            _ => x,
+        }
+    }
+}
+
+/// `x` rounded to a binary format with `mantissa` fraction bits, smallest normal exponent
+/// `min_exp` and largest finite value `max`.
+fn round_to_format(x: f64, mantissa: i32, min_exp: i32, max: f64) -> f64 {
+    if !x.is_finite() || x == 0.0 {
+        return x;
+    }
+    let exp = (((x.abs().to_bits() >> 52) & 0x7ff) as i32 - 1023).max(min_exp);
+    let quantum = 2f64.powi(exp - mantissa);
+    let r = (x / quantum).round_ties_even() * quantum;
+    // The largest finite value plus half a quantum (of its binade) rounds to infinity.
+    let half = 2f64.powi(((max.to_bits() >> 52) & 0x7ff) as i32 - 1023 - mantissa - 1);
+    if r.abs() > max || x.abs() >= max + half {
+        f64::INFINITY.copysign(x)
+    } else {
+        r
+    }
+}
+
+/// One element.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum V {
+    P(bool),
+    I(i128),
+    F(f64),
+}
+
+impl V {
+    pub fn int(self) -> i128 {
+        match self {
+            V::P(b) => b as i128,
+            V::I(i) => i,
+            V::F(f) => f as i128,
+        }
+    }
+
+    pub fn float(self) -> f64 {
+        match self {
+            V::P(b) => b as i128 as f64,
+            V::I(i) => i as f64,
+            V::F(f) => f,
+        }
+    }
+
+    pub fn pred(self) -> bool {
+        match self {
+            V::P(b) => b,
+            V::I(i) => i != 0,
+            V::F(f) => f != 0.0,
+        }
+    }
+}
+
+/// The bit pattern of `v` as an element of type `ty`.
+pub fn to_bits(ty: Ty, v: V) -> u64 {
+    match ty {
+        Ty::Pred => v.pred() as u64,
+        Ty::S(b) | Ty::U(b) => {
+            let m = if b == 64 { u64::MAX } else { (1u64 << b) - 1 };
+            (v.int() as u64) & m
+        }
+        Ty::F64 => v.float().to_bits(),
+        Ty::F32 => (v.float() as f32).to_bits() as u64,
+        Ty::F16 => encode_small(v.float(), 10, 5) as u64,
+        Ty::Bf16 => ((v.float() as f32).to_bits() >> 16) as u64,
+    }
+}
+
+/// The element of type `ty` whose bit pattern is `bits`.
+pub fn from_bits(ty: Ty, bits: u64) -> V {
+    match ty {
+        Ty::Pred => V::P(bits & 1 == 1),
+        Ty::S(b) => ty.wrap_int(bits as i128 & ((1i128 << b) - 1)),
+        Ty::U(b) => V::I(bits as i128 & ((1i128 << b) - 1)),
+        Ty::F64 => V::F(f64::from_bits(bits)),
+        Ty::F32 => V::F(f32::from_bits(bits as u32) as f64),
+        Ty::Bf16 => V::F(f32::from_bits((bits as u32) << 16) as f64),
+        Ty::F16 => V::F(decode_small(bits as u16, 10, 5)),
+    }
+}
+
+/// The bits of an exactly representable value in a binary16-like format.
+fn encode_small(x: f64, mantissa: u32, exponent: u32) -> u16 {
+    let sign = (x.is_sign_negative() as u16) << (mantissa + exponent);
+    let bias = (1i32 << (exponent - 1)) - 1;
+    let all = (1u16 << exponent) - 1;
+    if x.is_nan() {
+        return sign | (all << mantissa) | (1 << (mantissa - 1));
+    }
+    if x.is_infinite() {
+        return sign | (all << mantissa);
+    }
+    let a = x.abs();
+    if a == 0.0 {
+        return sign;
+    }
+    let e = (((a.to_bits() >> 52) & 0x7ff) as i32 - 1023).max(1 - bias);
+    let frac = a / 2f64.powi(e - mantissa as i32);
+    let biased = if a < 2f64.powi(1 - bias) {
+        0
+    } else {
+        (e + bias) as u16
+    };
+    let m = (frac as u64 as u16) & ((1 << mantissa) - 1);
+    sign | (biased << mantissa) | m
+}
+
+fn decode_small(bits: u16, mantissa: u32, exponent: u32) -> f64 {
+    let sign = if bits >> (mantissa + exponent) & 1 == 1 {
+        -1.0
+    } else {
+        1.0
+    };
+    let bias = (1i32 << (exponent - 1)) - 1;
+    let e = ((bits >> mantissa) & ((1 << exponent) - 1)) as i32;
+    let m = (bits & ((1 << mantissa) - 1)) as f64;
+    if e == (1 << exponent) - 1 {
+        return if m == 0.0 {
+            sign * f64::INFINITY
+        } else {
+            f64::NAN
+        };
+    }
+    if e == 0 {
+        return sign * m * 2f64.powi(1 - bias - mantissa as i32);
+    }
+    sign * (1.0 + m / 2f64.powi(mantissa as i32)) * 2f64.powi(e - bias)
+}
+
+/// An array value: its element type, dimensions and elements in row-major order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Array {
+    pub ty: Ty,
+    pub dims: Vec<i64>,
+    pub data: Vec<V>,
+}
+
+impl Array {
+    pub fn scalar(ty: Ty, v: V) -> Array {
+        Array {
+            ty,
+            dims: Vec::new(),
+            data: vec![v],
+        }
+    }
+
+    /// The array of type `ty` and dimensions `dims` whose element at `index` is `f(index)`.
+    pub fn build(
+        ty: Ty,
+        dims: &[i64],
+        mut f: impl FnMut(&[i64]) -> Result<V, String>,
+    ) -> Result<Array, String> {
+        let mut data = Vec::with_capacity(element_count(dims));
+        for index in Indices::new(dims) {
+            data.push(f(&index)?);
+        }
+        Ok(Array {
+            ty,
+            dims: dims.to_vec(),
+            data,
+        })
+    }
+
+    pub fn at(&self, index: &[i64]) -> V {
+        self.data[linear(&self.dims, index) as usize]
+    }
+}
+
+/// One computed result: its value and whether a function computed to within rounding (a
+/// transcendental one) went into it.
+#[derive(Clone, Debug)]
+pub struct Output {
+    pub array: Array,
+    pub approximate: bool,
+}
+
+/// The number of elements of an array of dimensions `dims`.
+pub fn element_count(dims: &[i64]) -> usize {
+    dims.iter().product::<i64>() as usize
+}
+
+/// Row-major linear number of `index`.
+pub fn linear(dims: &[i64], index: &[i64]) -> i64 {
+    index.iter().zip(dims).fold(0, |acc, (&x, &d)| acc * d + x)
+}
+
+/// The row-major index of linear number `l`.
+pub fn delinear(dims: &[i64], mut l: i64) -> Vec<i64> {
+    let mut out = vec![0; dims.len()];
+    for k in (0..dims.len()).rev() {
+        out[k] = l % dims[k];
+        l /= dims[k];
+    }
+    out
+}
+
+/// The position in memory of element `index` of an array stored with layout `minor_to_major`:
+/// the most major dimension varies slowest.
+pub fn physical_offset(dims: &[i64], minor_to_major: &[usize], index: &[i64]) -> i64 {
+    minor_to_major
+        .iter()
+        .rev()
+        .fold(0, |acc, &d| acc * dims[d] + index[d])
+}
+
+/// The element stored at memory position `offset` under layout `minor_to_major`.
+pub fn physical_index(dims: &[i64], minor_to_major: &[usize], mut offset: i64) -> Vec<i64> {
+    let mut out = vec![0; dims.len()];
+    for &d in minor_to_major {
+        out[d] = offset % dims[d];
+        offset /= dims[d];
+    }
+    out
+}
+
+/// Every index of an array, row-major.
+pub struct Indices {
+    dims: Vec<i64>,
+    next: Option<Vec<i64>>,
+}
+
+impl Indices {
+    pub fn new(dims: &[i64]) -> Indices {
+        let empty = dims.contains(&0);
+        Indices {
+            dims: dims.to_vec(),
+            next: (!empty).then(|| vec![0; dims.len()]),
+        }
+    }
+}
+
+impl Iterator for Indices {
+    type Item = Vec<i64>;
+
+    fn next(&mut self) -> Option<Vec<i64>> {
+        let current = self.next.take()?;
+        let mut n = current.clone();
+        let mut k = self.dims.len();
+        loop {
+            if k == 0 {
+                break;
+            }
+            k -= 1;
+            n[k] += 1;
+            if n[k] < self.dims[k] {
+                self.next = Some(n);
+                break;
+            }
+            n[k] = 0;
+        }
+        Some(current)
+    }
+}
+
+/// The layout of an array shape (`{1,0}` when none is written).
+pub fn minor_to_major(shape: &ArrayShape) -> Vec<usize> {
+    shape.layout.as_ref().map_or_else(
+        || (0..shape.dims.len()).rev().collect(),
+        |l| l.minor_to_major.clone(),
+    )
+}
+
+/// The element type of an array shape.
+pub fn ty_of(shape: &ArrayShape) -> Result<Ty, String> {
+    Ty::of(&shape.element).ok_or_else(|| format!("element type {} is not evaluated", shape.element))
+}
+
+/// Ops whose result is computed to within rounding only (the reference and the kernel may
+/// differ in the last bits).
+const APPROXIMATE: &[&str] = &[
+    "exponential",
+    "exponential-minus-one",
+    "log",
+    "log-plus-one",
+    "tanh",
+    "rsqrt",
+    "logistic",
+    "power",
+    "atan2",
+    "sine",
+    "cos",
+    "tan",
+    "erf",
+    "cbrt",
+];
+
+/// A computed instruction: an array, or the arrays of a tuple.
+#[derive(Clone, Debug)]
+enum Value {
+    Array(Array),
+    Tuple(Vec<Array>),
+}
+
+/// Evaluates computation `c` of `module` on `params` (in parameter order) and returns its
+/// result leaves.
+pub fn evaluate(module: &Module, c: usize, params: &[Array]) -> Result<Vec<Output>, String> {
+    let comp = &module.computations[c];
+    let mut values: Vec<Option<(Value, bool)>> = vec![None; comp.instructions.len()];
+    for &i in &comp.post_order {
+        let instr = &comp.instructions[i];
+        let approximate = APPROXIMATE.contains(&instr.opcode.as_str())
+            || instr
+                .operands
+                .iter()
+                .any(|&o| values[o].as_ref().is_some_and(|v| v.1))
+            || ["to_apply", "calls"]
+                .iter()
+                .flat_map(|k| instr.called(k))
+                .any(|name| {
+                    module
+                        .computation(name)
+                        .is_some_and(|c| calls_approximate(module, c))
+                });
+        let value = if instr.opcode == "tuple" {
+            let mut leaves = Vec::new();
+            for &o in &instr.operands {
+                match &values[o] {
+                    Some((Value::Array(a), _)) => leaves.push(a.clone()),
+                    _ => return Err(format!("{}: nested tuples are not evaluated", instr.name)),
+                }
+            }
+            Value::Tuple(leaves)
+        } else {
+            let operands: Vec<&Array> = instr
+                .operands
+                .iter()
+                .map(|&o| match &values[o] {
+                    Some((Value::Array(a), _)) => Ok(a),
+                    _ => Err(format!("{}: tuple operands are not evaluated", instr.name)),
+                })
+                .collect::<Result<_, _>>()?;
+            Value::Array(
+                instruction(module, comp, instr, &operands, params)
+                    .map_err(|e| format!("{}: {e}", instr.name))?,
+            )
+        };
+        values[i] = Some((value, approximate));
+    }
+    match values[comp.root].take() {
+        Some((Value::Array(a), approximate)) => Ok(vec![Output {
+            array: a,
+            approximate,
+        }]),
+        Some((Value::Tuple(leaves), _)) => {
+            let root = &comp.instructions[comp.root];
+            Ok(leaves
+                .into_iter()
+                .zip(&root.operands)
+                .map(|(array, &o)| Output {
+                    array,
+                    approximate: values[o].as_ref().is_some_and(|v| v.1),
+                })
+                .collect())
+        }
+        None => Err(format!("the root of {} was not computed", comp.name)),
+    }
+}
+
+/// Whether computation `c` holds an approximate op.
+fn calls_approximate(module: &Module, c: usize) -> bool {
+    module.computations[c].instructions.iter().any(|i| {
+        APPROXIMATE.contains(&i.opcode.as_str())
+            || ["to_apply", "calls"]
+                .iter()
+                .flat_map(|k| i.called(k))
+                .filter_map(|n| module.computation(n))
+                .any(|callee| callee != c && calls_approximate(module, callee))
+    })
+}
+
+/// `to_apply` of `instr` applied to scalars.
+fn apply(module: &Module, instr: &Instruction, args: &[V], tys: &[Ty]) -> Result<V, String> {
+    let [callee] = instr.called("to_apply") else {
+        return Err("no to_apply".into());
+    };
+    let c = module
+        .computation(callee)
+        .ok_or_else(|| format!("unknown computation {callee}"))?;
+    let params: Vec<Array> = args
+        .iter()
+        .zip(tys)
+        .map(|(&v, &ty)| Array::scalar(ty, v))
+        .collect();
+    let out = evaluate(module, c, &params)?;
+    Ok(out[0].array.data[0])
+}
+
+fn int_list<'a>(instr: &'a Instruction, key: &str) -> Result<&'a [i64], String> {
+    match instr.attr(key) {
+        Some(AttrValue::Ints(v)) => Ok(v),
+        None => Ok(&[]),
+        _ => Err(format!("attribute {key} is not a list")),
+    }
+}
+
+fn raw<'a>(instr: &'a Instruction, key: &str) -> Option<&'a str> {
+    match instr.attr(key) {
+        Some(AttrValue::Raw(v)) => Some(v),
+        _ => None,
+    }
+}
+
+/// The value of one instruction from its operands' values.
+fn instruction(
+    module: &Module,
+    comp: &Computation,
+    instr: &Instruction,
+    operands: &[&Array],
+    params: &[Array],
+) -> Result<Array, String> {
+    let Shape::Array(shape) = &instr.shape else {
+        return Err("tuple-shaped results are not evaluated".into());
+    };
+    let ty = ty_of(shape)?;
+    let dims = shape.dims.clone();
+    let op = instr.opcode.as_str();
+    match op {
+        "parameter" => {
+            let n = instr.parameter_number.ok_or("parameter without a number")?;
+            let p = params
+                .get(n)
+                .ok_or_else(|| format!("no value for parameter {n}"))?;
+            if p.dims != dims || p.ty != ty {
+                return Err(format!("parameter {n} has the wrong shape"));
+            }
+            Ok(p.clone())
+        }
+        "constant" => {
+            let text = instr.literal.as_deref().unwrap_or("").trim();
+            if !dims.is_empty() {
+                return Err("array constants are not evaluated".into());
+            }
+            Ok(Array::scalar(ty, parse_literal(text, ty)?))
+        }
+        "iota" => {
+            let d = instr
+                .int("iota_dimension")
+                .ok_or("iota without iota_dimension")? as usize;
+            Array::build(ty, &dims, |i| Ok(ty.wrap_int(i[d] as i128)))
+        }
+        "broadcast" => {
+            let map = int_list(instr, "dimensions")?;
+            let a = operands[0];
+            Array::build(ty, &dims, |i| {
+                let src: Vec<i64> = map.iter().map(|&k| i[k as usize]).collect();
+                Ok(a.at(&src))
+            })
+        }
+        "transpose" => {
+            let perm = int_list(instr, "dimensions")?;
+            let a = operands[0];
+            Array::build(ty, &dims, |i| {
+                let mut src = vec![0; i.len()];
+                for (k, &p) in perm.iter().enumerate() {
+                    src[p as usize] = i[k];
+                }
+                Ok(a.at(&src))
+            })
+        }
+        "reshape" => {
+            let a = operands[0];
+            Array::build(ty, &dims, |i| Ok(a.data[linear(&dims, i) as usize]))
+        }
+        "bitcast" => {
+            // The same bytes read through another shape and layout.
+            let a = operands[0];
+            let from = comp.instructions[instr.operands[0]]
+                .array()
+                .ok_or("bitcast of a tuple")?;
+            let (out_layout, in_layout) = (minor_to_major(shape), minor_to_major(from));
+            Array::build(ty, &dims, |i| {
+                let offset = physical_offset(&dims, &out_layout, i);
+                Ok(a.at(&physical_index(&a.dims, &in_layout, offset)))
+            })
+        }
+        "copy" => Ok(operands[0].clone()),
+        "reverse" => {
+            let rev = int_list(instr, "dimensions")?;
+            let a = operands[0];
+            Array::build(ty, &dims, |i| {
+                let src: Vec<i64> = (0..i.len())
+                    .map(|k| {
+                        if rev.contains(&(k as i64)) {
+                            dims[k] - 1 - i[k]
+                        } else {
+                            i[k]
+                        }
+                    })
+                    .collect();
+                Ok(a.at(&src))
+            })
+        }
+        "slice" => {
+            let Some(AttrValue::Slice(spec)) = instr.attr("slice") else {
+                return Err("slice without slice=".into());
+            };
+            let a = operands[0];
+            Array::build(ty, &dims, |i| {
+                let src: Vec<i64> = spec
+                    .iter()
+                    .zip(i)
+                    .map(|(s, &o)| s.start + o * s.stride)
+                    .collect();
+                Ok(a.at(&src))
+            })
+        }
+        "pad" => {
+            let Some(AttrValue::Padding(spec)) = instr.attr("padding") else {
+                return Err("pad without padding=".into());
+            };
+            let (a, value) = (operands[0], operands[1].data[0]);
+            Array::build(ty, &dims, |i| {
+                let mut src = Vec::new();
+                for (k, p) in spec.iter().enumerate() {
+                    // Position i[k] of the result is element q of the operand when
+                    // i[k] = low + q * (interior + 1) with 0 <= q < n.
+                    let from_low = i[k] - p.low;
+                    let step = p.interior + 1;
+                    if from_low < 0 || from_low % step != 0 || from_low / step >= a.dims[k] {
+                        return Ok(value);
+                    }
+                    src.push(from_low / step);
+                }
+                Ok(a.at(&src))
+            })
+        }
+        "concatenate" => {
+            let k = *int_list(instr, "dimensions")?
+                .first()
+                .ok_or("no dimension")? as usize;
+            Array::build(ty, &dims, |i| {
+                let mut offset = 0;
+                for a in operands {
+                    if i[k] < offset + a.dims[k] {
+                        let mut src = i.to_vec();
+                        src[k] -= offset;
+                        return Ok(a.at(&src));
+                    }
+                    offset += a.dims[k];
+                }
+                Err("index beyond the operands".into())
+            })
+        }
+        "dynamic-slice" => {
+            let a = operands[0];
+            // Start indices are clamped so that the slice lies within the operand.
+            let starts: Vec<i64> = (0..dims.len())
+                .map(|k| (operands[1 + k].data[0].int() as i64).clamp(0, a.dims[k] - dims[k]))
+                .collect();
+            Array::build(ty, &dims, |i| {
+                let src: Vec<i64> = i.iter().zip(&starts).map(|(x, s)| x + s).collect();
+                Ok(a.at(&src))
+            })
+        }
+        "dynamic-update-slice" => {
+            let (a, u) = (operands[0], operands[1]);
+            let starts: Vec<i64> = (0..dims.len())
+                .map(|k| (operands[2 + k].data[0].int() as i64).clamp(0, a.dims[k] - u.dims[k]))
+                .collect();
+            Array::build(ty, &dims, |i| {
+                let src: Vec<i64> = i.iter().zip(&starts).map(|(x, s)| x - s).collect();
+                if src.iter().zip(&u.dims).all(|(x, n)| (0..*n).contains(x)) {
+                    Ok(u.at(&src))
+                } else {
+                    Ok(a.at(i))
+                }
+            })
+        }
+        "reduce" => {
+            if operands.len() != 2 {
+                return Err("variadic reductions are not evaluated".into());
+            }
+            let (a, init) = (operands[0], operands[1].data[0]);
+            let reduced = int_list(instr, "dimensions")?;
+            let kept: Vec<usize> = (0..a.dims.len())
+                .filter(|k| !reduced.contains(&(*k as i64)))
+                .collect();
+            let red_dims: Vec<i64> = reduced.iter().map(|&k| a.dims[k as usize]).collect();
+            let tys = [a.ty, a.ty];
+            Array::build(ty, &dims, |i| {
+                let mut acc = init;
+                for r in Indices::new(&red_dims) {
+                    let mut src = vec![0; a.dims.len()];
+                    for (j, &k) in kept.iter().enumerate() {
+                        src[k] = i[j];
+                    }
+                    for (j, &k) in reduced.iter().enumerate() {
+                        src[k as usize] = r[j];
+                    }
+                    acc = apply(module, instr, &[acc, a.at(&src)], &tys)?;
+                }
+                Ok(acc)
+            })
+        }
+        "reduce-window" => {
+            if operands.len() != 2 {
+                return Err("variadic reductions are not evaluated".into());
+            }
+            let Some(AttrValue::Window(window)) = instr.attr("window") else {
+                return Err("reduce-window without window=".into());
+            };
+            let (a, init) = (operands[0], operands[1].data[0]);
+            let sizes: Vec<i64> = window.iter().map(|w| w.size).collect();
+            let tys = [a.ty, a.ty];
+            Array::build(ty, &dims, |i| {
+                let mut acc = init;
+                // Window positions that fall on padding or between base-dilated elements are
+                // skipped, as XLA's evaluator and emitters skip them.
+                'window: for w in Indices::new(&sizes) {
+                    let mut src = Vec::new();
+                    for (k, d) in window.iter().enumerate() {
+                        let p = i[k] * d.stride + w[k] * d.rhs_dilate - d.pad_low;
+                        if p < 0 || p % d.lhs_dilate != 0 || p / d.lhs_dilate >= a.dims[k] {
+                            continue 'window;
+                        }
+                        src.push(p / d.lhs_dilate);
+                    }
+                    acc = apply(module, instr, &[acc, a.at(&src)], &tys)?;
+                }
+                Ok(acc)
+            })
+        }
+        "dot" => dot(instr, ty, &dims, operands[0], operands[1]),
+        _ => elementwise(instr, op, ty, &dims, operands),
+    }
+}
+
+/// `dot`: result dimensions are the batch dimensions, then the lhs's and the rhs's free ones;
+/// each element is the sum over the contracting dimensions (in row-major order) of the
+/// products, in the result type.
+fn dot(instr: &Instruction, ty: Ty, dims: &[i64], l: &Array, r: &Array) -> Result<Array, String> {
+    let (lb, rb) = (
+        int_list(instr, "lhs_batch_dims")?,
+        int_list(instr, "rhs_batch_dims")?,
+    );
+    let (lc, rc) = (
+        int_list(instr, "lhs_contracting_dims")?,
+        int_list(instr, "rhs_contracting_dims")?,
+    );
+    let free = |rank: usize, b: &[i64], c: &[i64]| -> Vec<usize> {
+        (0..rank)
+            .filter(|k| !b.contains(&(*k as i64)) && !c.contains(&(*k as i64)))
+            .collect()
+    };
+    let (lf, rf) = (free(l.dims.len(), lb, lc), free(r.dims.len(), rb, rc));
+    let csizes: Vec<i64> = lc.iter().map(|&k| l.dims[k as usize]).collect();
+    Array::build(ty, dims, |out| {
+        let mut li = vec![0; l.dims.len()];
+        let mut ri = vec![0; r.dims.len()];
+        for (k, (&a, &b)) in lb.iter().zip(rb).enumerate() {
+            li[a as usize] = out[k];
+            ri[b as usize] = out[k];
+        }
+        for (k, &a) in lf.iter().enumerate() {
+            li[a] = out[lb.len() + k];
+        }
+        for (k, &b) in rf.iter().enumerate() {
+            ri[b] = out[lb.len() + lf.len() + k];
+        }
+        let mut acc = if ty.is_float() { V::F(0.0) } else { V::I(0) };
+        for c in Indices::new(&csizes) {
+            for (k, (&a, &b)) in lc.iter().zip(rc).enumerate() {
+                li[a as usize] = c[k];
+                ri[b as usize] = c[k];
+            }
+            let x = convert(l.ty, ty, l.at(&li));
+            let y = convert(r.ty, ty, r.at(&ri));
+            let p = binary("multiply", ty, x, y)?;
+            acc = binary("add", ty, acc, p)?;
+        }
+        Ok(acc)
+    })
+}
+
+/// The value of a scalar literal of type `ty` written `text`.
+fn parse_literal(text: &str, ty: Ty) -> Result<V, String> {
+    let bad = || format!("constant `{text}` is not a scalar of {ty:?}");
+    Ok(match ty {
+        Ty::Pred => match text {
+            "true" | "1" => V::P(true),
+            "false" | "0" => V::P(false),
+            _ => return Err(bad()),
+        },
+        _ if ty.is_float() => V::F(ty.round(match text {
+            "inf" => f64::INFINITY,
+            "-inf" => f64::NEG_INFINITY,
+            "nan" => f64::NAN,
+            t => t.parse().map_err(|_| bad())?,
+        })),
+        _ => {
+            let v: i128 = text.parse().map_err(|_| bad())?;
+            let (lo, hi) = ty.int_range();
+            if v < lo || v > hi {
+                return Err(bad());
+            }
+            V::I(v)
+        }
+    })
+}
+
+/// XLA's `convert` from `from` to `to`: to pred, `x != 0`; floats to integers round toward
+/// zero and saturate, NaN gives 0; integers wrap; floats round to nearest even.
+pub fn convert(from: Ty, to: Ty, v: V) -> V {
+    if to == Ty::Pred {
+        return V::P(v.pred());
+    }
+    if to.is_float() {
+        return V::F(to.round(v.float()));
+    }
+    if from.is_float() {
+        let f = v.float();
+        if f.is_nan() {
+            return V::I(0);
+        }
+        let (lo, hi) = to.int_range();
+        let t = f.trunc();
+        return V::I(if t <= lo as f64 {
+            lo
+        } else if t >= hi as f64 {
+            hi
+        } else {
+            t as i128
+        });
+    }
+    to.wrap_int(v.int())
+}
+
+/// An elementwise op.
+fn elementwise(
+    instr: &Instruction,
+    op: &str,
+    ty: Ty,
+    dims: &[i64],
+    operands: &[&Array],
+) -> Result<Array, String> {
+    let at = |a: &Array, i: &[i64]| {
+        if a.dims.is_empty() {
+            a.data[0]
+        } else {
+            a.at(i)
+        }
+    };
+    let direction = raw(instr, "direction");
+    Array::build(ty, dims, |i| {
+        let args: Vec<V> = operands.iter().map(|a| at(a, i)).collect();
+        let in_ty = operands.first().map_or(ty, |a| a.ty);
+        match (op, args.as_slice()) {
+            ("convert", [x]) => Ok(convert(in_ty, ty, *x)),
+            ("bitcast-convert", [x]) if in_ty.bits() == ty.bits() => {
+                Ok(from_bits(ty, to_bits(in_ty, *x)))
+            }
+            ("compare", [x, y]) => Ok(V::P(compare(
+                direction.ok_or("no direction")?,
+                in_ty,
+                *x,
+                *y,
+            )?)),
+            ("select", [p, x, y]) => Ok(if p.pred() { *x } else { *y }),
+            ("clamp", [lo, x, hi]) => {
+                let low = binary("maximum", ty, *x, *lo)?;
+                binary("minimum", ty, low, *hi)
+            }
+            (_, [x]) => unary(op, ty, *x),
+            (_, [x, y]) => binary(op, ty, *x, *y),
+            _ => Err(format!(
+                "{op} with {} operands is not evaluated",
+                args.len()
+            )),
+        }
+    })
+}
+
+fn compare(direction: &str, ty: Ty, x: V, y: V) -> Result<bool, String> {
+    use std::cmp::Ordering::*;
+    let order = if ty.is_float() {
+        x.float().partial_cmp(&y.float())
+    } else {
+        Some(x.int().cmp(&y.int()))
+    };
+    Ok(match direction {
+        // NaN compares unequal to everything, ordered comparisons with NaN are false.
+        "EQ" => order == Some(Equal),
+        "NE" => order != Some(Equal),
+        "LT" => order == Some(Less),
+        "LE" => matches!(order, Some(Less | Equal)),
+        "GT" => order == Some(Greater),
+        "GE" => matches!(order, Some(Greater | Equal)),
+        d => return Err(format!("comparison direction {d}")),
+    })
+}
+
+fn unary(op: &str, ty: Ty, x: V) -> Result<V, String> {
+    if ty.is_float() {
+        let f = x.float();
+        let r = match op {
+            "negate" => -f,
+            "abs" => f.abs(),
+            "exponential" => f.exp(),
+            "exponential-minus-one" => f.exp_m1(),
+            "log" => f.ln(),
+            "log-plus-one" => f.ln_1p(),
+            "tanh" => f.tanh(),
+            "sqrt" => f.sqrt(),
+            "rsqrt" => 1.0 / f.sqrt(),
+            "logistic" => 1.0 / (1.0 + (-f).exp()),
+            "floor" => f.floor(),
+            "ceil" => f.ceil(),
+            "sine" => f.sin(),
+            "cos" => f.cos(),
+            "copy" => f,
+            _ => return Err(format!("{op} of {ty:?} is not evaluated")),
+        };
+        return Ok(V::F(ty.round(r)));
+    }
+    match (op, ty) {
+        ("not", Ty::Pred) => Ok(V::P(!x.pred())),
+        ("not", _) => Ok(ty.wrap_int(!x.int())),
+        ("negate", _) => Ok(ty.wrap_int(-x.int())),
+        ("abs", _) => Ok(ty.wrap_int(x.int().abs())),
+        ("copy", _) => Ok(x),
+        _ => Err(format!("{op} of {ty:?} is not evaluated")),
+    }
+}
+
+/// IEEE maximum/minimum: NaN propagates, -0 is below +0.
+fn float_max_min(a: f64, b: f64, max: bool) -> f64 {
+    if a.is_nan() || b.is_nan() {
+        return f64::NAN;
+    }
+    if a == 0.0 && b == 0.0 {
+        let either_negative = a.is_sign_negative() || b.is_sign_negative();
+        let both_negative = a.is_sign_negative() && b.is_sign_negative();
+        let negative = if max { both_negative } else { either_negative };
+        return if negative { -0.0 } else { 0.0 };
+    }
+    if (a > b) == max { a } else { b }
+}
+
+fn binary(op: &str, ty: Ty, x: V, y: V) -> Result<V, String> {
+    if ty.is_float() {
+        let (a, b) = (x.float(), y.float());
+        let r = match op {
+            "add" => a + b,
+            "subtract" => a - b,
+            "multiply" => a * b,
+            "divide" => a / b,
+            "remainder" => a % b,
+            "maximum" => float_max_min(a, b, true),
+            "minimum" => float_max_min(a, b, false),
+            "power" => a.powf(b),
+            "atan2" => a.atan2(b),
+            _ => return Err(format!("{op} of {ty:?} is not evaluated")),
+        };
+        return Ok(V::F(ty.round(r)));
+    }
+    if ty == Ty::Pred {
+        let (a, b) = (x.pred(), y.pred());
+        return Ok(V::P(match op {
+            "and" | "minimum" | "multiply" => a && b,
+            "or" | "maximum" | "add" => a || b,
+            "xor" => a ^ b,
+            _ => return Err(format!("{op} of pred is not evaluated")),
+        }));
+    }
+    let (a, b) = (x.int(), y.int());
+    let bits = ty.bits();
+    let unsigned_bits = |v: i128| v.rem_euclid(1i128 << bits);
+    let (lo, _) = ty.int_range();
+    Ok(ty.wrap_int(match op {
+        "add" => a + b,
+        "subtract" => a - b,
+        "multiply" => a * b,
+        // XLA: x / 0 is -1 (all ones), x % 0 is x; MIN / -1 is MIN and MIN % -1 is 0. The
+        // quotient rounds toward zero and the remainder has the dividend's sign.
+        "divide" if b == 0 => -1,
+        "remainder" if b == 0 => a,
+        "divide" if matches!(ty, Ty::S(_)) && a == lo && b == -1 => lo,
+        "remainder" if matches!(ty, Ty::S(_)) && a == lo && b == -1 => 0,
+        "divide" => a / b,
+        "remainder" => a % b,
+        "maximum" => a.max(b),
+        "minimum" => a.min(b),
+        "and" => a & b,
+        "or" => a | b,
+        "xor" => a ^ b,
+        // Shift amounts are read unsigned; at or beyond the width, logical shifts give 0 and
+        // the arithmetic one the sign.
+        "shift-left" => {
+            let s = unsigned_bits(b);
+            if s >= bits as i128 { 0 } else { a << s }
+        }
+        "shift-right-logical" => {
+            let s = unsigned_bits(b);
+            if s >= bits as i128 {
+                0
+            } else {
+                unsigned_bits(a) >> s
+            }
+        }
+        "shift-right-arithmetic" => {
+            let s = unsigned_bits(b).min(bits as i128 - 1);
+            // The pattern read signed, whatever the type's signedness.
+            let signed = Ty::S(bits).wrap_int(a).int();
+            signed >> s
+        }
+        _ => return Err(format!("{op} of {ty:?} is not evaluated")),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn half_rounding_and_bits() {
+        let h = Ty::F16;
+        assert_eq!(h.round(1.0 + 2f64.powi(-11)), 1.0);
+        assert_eq!(h.round(1.0 + 3.0 * 2f64.powi(-11)), 1.0 + 2f64.powi(-9));
+        assert_eq!(h.round(65519.0), 65504.0);
+        assert_eq!(h.round(65520.0), f64::INFINITY);
+        assert_eq!(h.round(2f64.powi(-25)), 0.0);
+        assert_eq!(h.round(3.0 * 2f64.powi(-26)), 2f64.powi(-24));
+        for bits in [
+            0u64, 1, 0x3c00, 0x7bff, 0x8001, 0xfc00, 0x3555, 0x0400, 0x03ff,
+        ] {
+            assert_eq!(to_bits(h, from_bits(h, bits)), bits, "{bits:#x}");
+        }
+    }
+}

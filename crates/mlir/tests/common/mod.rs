@@ -1,0 +1,4 @@
+//! Helpers of the execution tests of generated kernels.
+
+pub mod cpu;
+pub mod hlo_eval;
