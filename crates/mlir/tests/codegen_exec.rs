@@ -22,7 +22,7 @@ use common::{
     hlo_eval::{self, Output, Ty, V, delinear, element_count, minor_to_major, ty_of},
 };
 use xla_indexing_hlo::{
-    Module,
+    HloError, Module,
     gpu::{Device, KernelPlan, plan_module},
     parse_module,
 };
@@ -384,4 +384,118 @@ fn a_wrong_kernel_is_reported_with_module_output_and_index() {
         err.contains("@f0 output 0: 300 wrong elements of 300"),
         "{err}"
     );
+    // The binary kernel reads its first parameter with the two indices swapped: out of bounds.
+    let err = check_module_with(&path, &tools, &|text| {
+        let mut lines: Vec<String> = text.lines().map(String::from).collect();
+        let load = lines
+            .iter()
+            .position(|l| l.contains("memref.load %arg0["))
+            .expect("a load of parameter 0");
+        let line = &lines[load];
+        let (head, rest) = line.split_once("%arg0[").unwrap();
+        let (indices, tail) = rest.split_once(']').unwrap();
+        let (i, j) = indices.split_once(", ").unwrap();
+        lines[load] = format!("{head}%arg0[{j}, {i}]{tail}");
+        lines.join("\n")
+    })
+    .unwrap_err();
+    assert!(err.contains("mlir-runner failed"), "{err}");
+    assert!(err.contains("out-of-bounds access"), "{err}");
+}
+
+/// Generates the kernels of `hlo` and returns the error.
+fn codegen_error(hlo: &str) -> HloError {
+    let module = parse_module(hlo).expect("the module parses");
+    kernels_text(&module, &options()).expect_err("the fusion cannot be lowered")
+}
+
+#[test]
+fn fusions_the_generator_cannot_lower_are_errors_naming_the_instruction() {
+    let cases = [
+        (
+            "sort",
+            r#"
+HloModule m
+%less (a: f32[], b: f32[]) -> pred[] {
+  %a = f32[] parameter(0)
+  %b = f32[] parameter(1)
+  ROOT %lt = pred[] compare(%a, %b), direction=LT
+}
+%fused (p0: f32[16]) -> f32[16] {
+  %p0 = f32[16]{0} parameter(0)
+  %neg = f32[16]{0} negate(%p0)
+  ROOT %sorted = f32[16]{0} sort(%neg), dimensions={0}, to_apply=%less
+}
+ENTRY %main (x: f32[16]) -> f32[16] {
+  %x = f32[16]{0} parameter(0)
+  ROOT %f = f32[16]{0} fusion(%x), kind=kLoop, calls=%fused
+}
+"#,
+            "sorted",
+        ),
+        (
+            "gather",
+            r#"
+HloModule m
+%fused (p0: f32[8,4], p1: s32[3,1]) -> f32[3,4] {
+  %p0 = f32[8,4]{1,0} parameter(0)
+  %p1 = s32[3,1]{1,0} parameter(1)
+  ROOT %rows = f32[3,4]{1,0} gather(%p0, %p1), offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, slice_sizes={1,4}
+}
+ENTRY %main (x: f32[8,4], i: s32[3,1]) -> f32[3,4] {
+  %x = f32[8,4]{1,0} parameter(0)
+  %i = s32[3,1]{1,0} parameter(1)
+  ROOT %f = f32[3,4]{1,0} fusion(%x, %i), kind=kLoop, calls=%fused
+}
+"#,
+            "rows",
+        ),
+        (
+            "array constant",
+            r#"
+HloModule m
+%fused (p0: f32[3]) -> f32[3] {
+  %p0 = f32[3]{0} parameter(0)
+  %table = f32[3]{0} constant({1, 2, 3})
+  ROOT %add = f32[3]{0} add(%p0, %table)
+}
+ENTRY %main (x: f32[3]) -> f32[3] {
+  %x = f32[3]{0} parameter(0)
+  ROOT %f = f32[3]{0} fusion(%x), kind=kLoop, calls=%fused
+}
+"#,
+            "table",
+        ),
+        (
+            "c64 element",
+            r#"
+HloModule m
+%fused (p0: f32[4], p1: f32[4]) -> f32[4] {
+  %p0 = f32[4]{0} parameter(0)
+  %p1 = f32[4]{0} parameter(1)
+  %z = c64[4]{0} complex(%p0, %p1)
+  ROOT %r = f32[4]{0} abs(%z)
+}
+ENTRY %main (x: f32[4], y: f32[4]) -> f32[4] {
+  %x = f32[4]{0} parameter(0)
+  %y = f32[4]{0} parameter(1)
+  ROOT %f = f32[4]{0} fusion(%x, %y), kind=kLoop, calls=%fused
+}
+"#,
+            "z",
+        ),
+    ];
+    for (what, hlo, instruction) in cases {
+        let err = codegen_error(hlo);
+        let HloError::Analysis {
+            instruction: named,
+            message,
+            ..
+        } = &err
+        else {
+            panic!("{what}: not an analysis error naming an instruction: {err}");
+        };
+        assert_eq!(named, instruction, "{what}: {err}");
+        assert!(message.starts_with("cannot be lowered: "), "{what}: {err}");
+    }
 }
