@@ -1,26 +1,36 @@
 //! StableHLO-like ops (the generic form that JAX prints, read with
-//! `--allow-unregistered-dialect`) as HLO text, so that the HLO analysis of `xla-indexing-hlo`
-//! gives their indexing maps: one op becomes a module whose entry computation has a parameter
-//! per operand and the op as its root.
+//! `--allow-unregistered-dialect`) as HLO text, so that the HLO crate can analyse them and
+//! generate code for them. [`translate`] makes of one op a module whose entry computation has a
+//! parameter per operand and the op as its root (the annotate pass analyses it); [`HloWriter`]
+//! makes of a region of such ops (the body of an `xla_indexing.fusion`) a computation with an
+//! instruction per op (the lower-fusion pass generates its kernel). Both write an op's
+//! instruction the same way.
 //!
 //! Attributes are looked up by their StableHLO names (an unregistered op's properties can be read
 //! by name but not listed); `#stablehlo.dot<...>`, `#stablehlo.conv<...>` and
 //! `#stablehlo.gather<...>` arrive as opaque attributes and are read from their text.
 
-use std::fmt::Write as _;
+use std::{
+    collections::{HashMap, HashSet},
+    fmt::Write as _,
+};
 
 use melior::ir::{
-    Attribute, OperationRef, Type, TypeLike, ValueLike, attribute::AttributeLike,
-    operation::OperationLike,
+    Attribute, BlockLike, Location, OperationRef, RegionLike, Type, TypeLike, ValueLike,
+    attribute::AttributeLike, operation::OperationLike,
 };
 use mlir_sys::{
-    mlirAttributeIsADenseBoolArray, mlirAttributeIsADenseIntElements, mlirDenseArrayGetNumElements,
-    mlirDenseBoolArrayGetElement, mlirDenseElementsAttrGetInt64Value,
-    mlirElementsAttrGetNumElements, mlirShapedTypeGetDimSize, mlirShapedTypeGetElementType,
+    mlirAttributeGetType, mlirAttributeIsADenseBoolArray, mlirAttributeIsADenseElements,
+    mlirAttributeIsADenseIntElements, mlirAttributeIsAFloat, mlirAttributeIsAInteger,
+    mlirDenseArrayGetNumElements, mlirDenseBoolArrayGetElement, mlirDenseElementsAttrGetInt64Value,
+    mlirDenseElementsAttrGetSplatValue, mlirDenseElementsAttrIsSplat,
+    mlirElementsAttrGetNumElements, mlirFloatAttrGetValueDouble, mlirIntegerAttrGetValueInt,
+    mlirIntegerAttrGetValueSInt, mlirIntegerAttrGetValueUInt, mlirIntegerTypeIsSigned,
+    mlirIntegerTypeIsUnsigned, mlirShapedTypeGetDimSize, mlirShapedTypeGetElementType,
     mlirShapedTypeGetRank, mlirShapedTypeHasStaticShape, mlirTypeIsARankedTensor,
 };
 
-use crate::passes::ranges::{dense_array, integer_attribute};
+use crate::passes::ranges::{dense_array, integer_attribute, op_name};
 
 /// Why an op has no HLO form.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -219,19 +229,81 @@ fn find_key(text: &str, key: &str) -> Option<usize> {
 }
 
 /// Translates `op` (a StableHLO op with ranked, static tensor operands and results) into an HLO
-/// module whose entry computation has parameter `i` for operand `i` and computes the op.
+/// module whose entry computation has parameter `i` for operand `i` and computes the op. The
+/// region of a `reduce` or `reduce_window` is not translated: the op's indexing maps do not
+/// depend on it, so the module calls a stand-in `add` reducer ([`HloWriter`] translates the
+/// real one).
 pub fn translate(op: &OperationRef) -> Result<String, Skip> {
-    let name = op
+    let uses: Vec<String> = (0..op.operand_count()).map(|i| format!("%p{i}")).collect();
+    let instruction = instruction(op, "op", &uses, "%reducer")?;
+    let mut text = String::from("HloModule annotate\n\n");
+    if instruction.calls {
+        text.push_str(
+            "%reducer (a: f32[], b: f32[]) -> f32[] {\n  %a = f32[] parameter(0)\n  \
+             %b = f32[] parameter(1)\n  ROOT %r = f32[] add(%a, %b)\n}\n\n",
+        );
+    }
+    let params: Vec<String> = instruction
+        .operands
+        .iter()
+        .enumerate()
+        .map(|(i, s)| format!("p{i}: {s}"))
+        .collect();
+    let _ = writeln!(
+        text,
+        "ENTRY %main ({}) -> {} {{",
+        params.join(", "),
+        instruction.result
+    );
+    for (i, s) in instruction.operands.iter().enumerate() {
+        let _ = writeln!(text, "  %p{i} = {s} parameter({i})");
+    }
+    for (name, body) in &instruction.prelude {
+        let _ = writeln!(text, "  %{name} = {body}");
+    }
+    let _ = writeln!(text, "  ROOT %op = {}\n}}", instruction.text);
+    Ok(text)
+}
+
+/// One op as an HLO instruction, as [`instruction`] writes it.
+struct HloInstruction {
+    /// The HLO shapes of the op's operands.
+    operands: Vec<String>,
+    /// The HLO shape of its result (a tuple for several results).
+    result: String,
+    /// Instructions it needs first, as (name, `SHAPE OPCODE(...)...`), in order (a `reshape` that
+    /// drops the broadcast dimensions of size 1, say).
+    prelude: Vec<(String, String)>,
+    /// `SHAPE OPCODE(OPERANDS), ATTRIBUTES`: the instruction after `%NAME = `.
+    text: String,
+    /// Whether it calls the `to_apply` computation (`reduce`, `reduce_window`).
+    calls: bool,
+}
+
+/// Whether the StableHLO op `short` (without `stablehlo.`) calls its region as a computation.
+fn calls_region(short: &str) -> bool {
+    matches!(short, "reduce" | "reduce_window")
+}
+
+/// `op` as the HLO instruction named `name` whose operands are the HLO values `uses` (one per
+/// operand of `op`: `%p0`) and which calls `to_apply` (`%reducer`) if it calls a computation.
+fn instruction(
+    op: &OperationRef,
+    name: &str,
+    uses: &[String],
+    to_apply: &str,
+) -> Result<HloInstruction, Skip> {
+    let op_name = op
         .name()
         .as_string_ref()
         .as_str()
         .unwrap_or_default()
         .to_owned();
-    let short = name.strip_prefix("stablehlo.").unwrap_or(&name);
+    let short = op_name.strip_prefix("stablehlo.").unwrap_or(&op_name);
     let shape_of = |ty: Type| {
         hlo_shape(ty).ok_or_else(|| {
             Skip::Unsupported(format!(
-                "'{name}' has a type that is not a static tensor: {ty}"
+                "'{op_name}' has a type that is not a static tensor: {ty}"
             ))
         })
     };
@@ -251,16 +323,22 @@ pub fn translate(op: &OperationRef) -> Result<String, Skip> {
         [one] => one.clone(),
         many => format!("({})", many.join(", ")),
     };
+    if uses.len() != operands.len() {
+        return Err(Skip::Unsupported(format!(
+            "'{op_name}' has {} operands, but {} HLO values were given",
+            operands.len(),
+            uses.len()
+        )));
+    }
     let attr = |key: &str| op.attribute(key).ok();
     let ints_of = |key: &str| -> Result<Vec<i64>, Skip> {
         attr(key)
             .and_then(ints)
-            .ok_or_else(|| Skip::Unsupported(format!("'{name}' has no integer list '{key}'")))
+            .ok_or_else(|| Skip::Unsupported(format!("'{op_name}' has no integer list '{key}'")))
     };
     let opaque = |key: &str| attr(key).map(|a| a.to_string()).unwrap_or_default();
-    let mut calls = false;
-    let mut prelude: Vec<String> = Vec::new();
-    let mut uses: Vec<String> = (0..operands.len()).map(|i| format!("%p{i}")).collect();
+    let mut prelude: Vec<(String, String)> = Vec::new();
+    let mut uses = uses.to_vec();
     let (opcode, attributes): (&str, String) = if let Some((_, hlo)) =
         ELEMENTWISE.iter().find(|(s, _)| *s == short)
     {
@@ -278,6 +356,36 @@ pub fn translate(op: &OperationRef) -> Result<String, Skip> {
         (hlo, extra)
     } else {
         match short {
+            "constant" => {
+                let element = result.split('[').next().unwrap_or_default();
+                let literal = attr("value")
+                    .and_then(|v| splat_literal(v, element))
+                    .ok_or_else(|| {
+                        Skip::Unsupported(format!(
+                            "'{op_name}' holds a value of {result} that is not a scalar or a splat \
+                             of an integer, float or pred type"
+                        ))
+                    })?;
+                if sizes(&result).is_empty() {
+                    // The literal goes where the operands would.
+                    uses = vec![literal];
+                    ("constant", String::new())
+                } else {
+                    // A splat is its one value broadcast.
+                    let scalar = format!("{name}.scalar");
+                    prelude.push((scalar.clone(), format!("{element}[] constant({literal})")));
+                    uses = vec![format!("%{scalar}")];
+                    ("broadcast", ", dimensions={}".into())
+                }
+            }
+            "iota" => {
+                let d = attr("iota_dimension")
+                    .and_then(integer_attribute)
+                    .ok_or_else(|| {
+                        Skip::Unsupported(format!("'{op_name}' has no 'iota_dimension'"))
+                    })?;
+                ("iota", format!(", iota_dimension={d}"))
+            }
             "bitcast_convert" => ("bitcast-convert", String::new()),
             "reshape" => ("reshape", String::new()),
             "broadcast_in_dim" => {
@@ -295,8 +403,9 @@ pub fn translate(op: &OperationRef) -> Result<String, Skip> {
                     let element = operands[0].split('[').next().unwrap_or("f32");
                     let kept_sizes: Vec<i64> = kept.iter().map(|&i| from[i]).collect();
                     let shape = format!("{element}[{}]", join_ints(&kept_sizes, ","));
-                    prelude.push(format!("%squeezed = {shape} reshape(%p0)"));
-                    uses[0] = "%squeezed".into();
+                    let squeezed = format!("{name}.squeezed");
+                    prelude.push((squeezed.clone(), format!("{shape} reshape({})", uses[0])));
+                    uses[0] = format!("%{squeezed}");
                 }
                 let kept_dims: Vec<i64> = kept.iter().map(|&i| dims[i]).collect();
                 ("broadcast", format!(", dimensions={}", braces(&kept_dims)))
@@ -340,7 +449,7 @@ pub fn translate(op: &OperationRef) -> Result<String, Skip> {
             "concatenate" => {
                 let d = attr("dimension")
                     .and_then(integer_attribute)
-                    .ok_or_else(|| Skip::Unsupported(format!("'{name}' has no 'dimension'")))?;
+                    .ok_or_else(|| Skip::Unsupported(format!("'{op_name}' has no 'dimension'")))?;
                 ("concatenate", format!(", dimensions={{{d}}}"))
             }
             "dynamic_slice" => (
@@ -348,16 +457,13 @@ pub fn translate(op: &OperationRef) -> Result<String, Skip> {
                 format!(", dynamic_slice_sizes={}", braces(&ints_of("slice_sizes")?)),
             ),
             "dynamic_update_slice" => ("dynamic-update-slice", String::new()),
-            "reduce" => {
-                calls = true;
-                (
-                    "reduce",
-                    format!(
-                        ", dimensions={}, to_apply=%reducer",
-                        braces(&ints_of("dimensions")?)
-                    ),
-                )
-            }
+            "reduce" => (
+                "reduce",
+                format!(
+                    ", dimensions={}, to_apply={to_apply}",
+                    braces(&ints_of("dimensions")?)
+                ),
+            ),
             "dot_general" => {
                 let text = opaque("dot_dimension_numbers");
                 let list = |key| braces(&opaque_list(&text, key));
@@ -389,9 +495,8 @@ pub fn translate(op: &OperationRef) -> Result<String, Skip> {
                     ),
                 )
             }
-            "convolution" => ("convolution", convolution(op, &name, &operands)?),
+            "convolution" => ("convolution", convolution(op, &op_name, &operands)?),
             "reduce_window" => {
-                calls = true;
                 let size = ints_of("window_dimensions")?;
                 let rank = size.len();
                 let or_ones = |key: &str| ints_of(key).unwrap_or_else(|_| vec![1; rank]);
@@ -406,37 +511,357 @@ pub fn translate(op: &OperationRef) -> Result<String, Skip> {
                 );
                 (
                     "reduce-window",
-                    format!(", window={window}, to_apply=%reducer"),
+                    format!(", window={window}, to_apply={to_apply}"),
                 )
             }
-            _ => return Err(Skip::UnknownOp(name)),
+            _ => return Err(Skip::UnknownOp(op_name)),
         }
     };
-    let mut text = String::from("HloModule annotate\n\n");
-    if calls {
-        text.push_str(
-            "%reducer (a: f32[], b: f32[]) -> f32[] {\n  %a = f32[] parameter(0)\n  \
-             %b = f32[] parameter(1)\n  ROOT %r = f32[] add(%a, %b)\n}\n\n",
-        );
-    }
-    let params: Vec<String> = operands
-        .iter()
-        .enumerate()
-        .map(|(i, s)| format!("p{i}: {s}"))
-        .collect();
-    let _ = writeln!(text, "ENTRY %main ({}) -> {result} {{", params.join(", "));
-    for (i, s) in operands.iter().enumerate() {
-        let _ = writeln!(text, "  %p{i} = {s} parameter({i})");
-    }
-    for instruction in &prelude {
-        let _ = writeln!(text, "  {instruction}");
-    }
-    let _ = writeln!(
+    let text = format!("{result} {opcode}({}){attributes}", uses.join(", "));
+    Ok(HloInstruction {
+        operands,
+        result,
+        prelude,
         text,
-        "  ROOT %op = {result} {opcode}({}){attributes}\n}}",
-        uses.join(", ")
-    );
-    Ok(text)
+        calls: calls_region(short),
+    })
+}
+
+/// The HLO literal of a `stablehlo.constant`'s `value` when it holds one value (a scalar or a
+/// splat) of the HLO element type `element`: `0`, `-1.5`, `-inf`, `nan`, `true`.
+fn splat_literal(value: Attribute, element: &str) -> Option<String> {
+    let raw = value.to_raw();
+    // SAFETY: `value` is a live attribute; the splat value is read only from a splat dense
+    // elements attribute, and read as the kind of attribute it is.
+    unsafe {
+        if !mlirAttributeIsADenseElements(raw) || !mlirDenseElementsAttrIsSplat(raw) {
+            return None;
+        }
+        let splat = mlirDenseElementsAttrGetSplatValue(raw);
+        if mlirAttributeIsAFloat(splat) {
+            return Some(float_literal(mlirFloatAttrGetValueDouble(splat)));
+        }
+        if !mlirAttributeIsAInteger(splat) {
+            return None;
+        }
+        let ty = mlirAttributeGetType(splat);
+        Some(if element == "pred" {
+            (mlirIntegerAttrGetValueInt(splat) != 0).to_string()
+        } else if mlirIntegerTypeIsUnsigned(ty) {
+            mlirIntegerAttrGetValueUInt(splat).to_string()
+        } else if mlirIntegerTypeIsSigned(ty) {
+            mlirIntegerAttrGetValueSInt(splat).to_string()
+        } else {
+            mlirIntegerAttrGetValueInt(splat).to_string()
+        })
+    }
+}
+
+/// A float as HLO writes it in a literal: the shortest text that reads back as the same value,
+/// `inf`, `-inf` or `nan`.
+fn float_literal(value: f64) -> String {
+    if value.is_nan() {
+        "nan".into()
+    } else if value.is_infinite() {
+        if value < 0.0 { "-inf" } else { "inf" }.into()
+    } else {
+        format!("{value:?}")
+    }
+}
+
+/// Why a region has no HLO form: the op, where it is (`"f.hlo":12:3`, or empty when unknown),
+/// and why.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("'{op}'{}: {reason}", at(location))]
+pub struct RegionError {
+    pub op: String,
+    pub location: String,
+    pub reason: String,
+}
+
+/// ` at LOCATION`, or nothing for an unknown location.
+fn at(location: &str) -> String {
+    if location.is_empty() {
+        String::new()
+    } else {
+        format!(" at {location}")
+    }
+}
+
+impl RegionError {
+    fn new(op: &OperationRef, reason: impl Into<String>) -> RegionError {
+        RegionError {
+            op: op_name(op),
+            location: location_text(op.location()),
+            reason: reason.into(),
+        }
+    }
+
+    /// Why `op` has no HLO form, without the op's name where the reason starts with it.
+    fn skipped(op: &OperationRef, skip: Skip) -> RegionError {
+        let mut error = RegionError::new(op, skip.to_string());
+        if let Some(rest) = error.reason.strip_prefix(&format!("'{}' ", error.op)) {
+            error.reason = rest.to_owned();
+        }
+        error
+    }
+}
+
+/// The text of a location without `loc(...)`, or empty for an unknown one.
+pub fn location_text(location: Location) -> String {
+    let text = location.to_string();
+    let inner = text
+        .strip_prefix("loc(")
+        .and_then(|t| t.strip_suffix(')'))
+        .unwrap_or(&text);
+    if inner == "unknown" {
+        String::new()
+    } else {
+        inner.to_owned()
+    }
+}
+
+/// Writes regions of StableHLO-like ops as the computations of an HLO module, for code
+/// generation: a computation has a parameter per block argument and an instruction per op
+/// (the instruction [`translate`] makes of it, after the instructions it needs first; the
+/// results of an op with several are taken out of its tuple by `get-tuple-element`), and the
+/// operands of the terminator (`xla_indexing.yield`, `stablehlo.return`) are its root (a tuple
+/// for several). The region of a `reduce` or `reduce_window` becomes the computation it calls,
+/// written the same way: `"stablehlo.maximum"` on `tensor<f32>` and `"stablehlo.return"` become
+/// `%maximum = f32[] maximum(%param_0, %param_1)` as its root.
+///
+/// Instructions and computations get names unique in the module, made from the op names
+/// (`exponential`, `exponential.1`); [`HloWriter::origin`] says which op an instruction was
+/// written for.
+#[derive(Debug, Default)]
+pub struct HloWriter {
+    /// The computations written so far, callees before callers.
+    computations: String,
+    /// The names in use.
+    names: HashSet<String>,
+    /// What each instruction was written for (`'stablehlo.add'`, `result 1 of
+    /// 'stablehlo.reduce'`) and the op's location.
+    origins: HashMap<String, (String, String)>,
+}
+
+impl HloWriter {
+    /// A fresh name made from `base` (characters HLO names do not allow replaced by `_`), with a
+    /// `.N` suffix when `base` is taken.
+    pub fn fresh(&mut self, base: &str) -> String {
+        let mut base: String = base
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-') {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        if base.is_empty() {
+            base.push('_');
+        }
+        let mut name = base.clone();
+        let mut n = 1;
+        while !self.names.insert(name.clone()) {
+            name = format!("{base}.{n}");
+            n += 1;
+        }
+        name
+    }
+
+    /// What the instruction `name` was written for (`'stablehlo.add'`, or `result 1 of
+    /// 'stablehlo.reduce'` for the `get-tuple-element` of an op's result) and the op's location
+    /// text (empty when unknown).
+    pub fn origin(&self, name: &str) -> Option<(&str, &str)> {
+        self.origins
+            .get(name)
+            .map(|(op, location)| (op.as_str(), location.as_str()))
+    }
+
+    /// Writes the body of `op`'s region `index` as a computation named after `base`; returns its
+    /// name and the HLO shape of its root.
+    pub fn region(
+        &mut self,
+        op: &OperationRef,
+        index: usize,
+        base: &str,
+    ) -> Result<(String, String), RegionError> {
+        let region = op
+            .region(index)
+            .map_err(|_| RegionError::new(op, format!("has no region {index}")))?;
+        let block = region
+            .first_block()
+            .ok_or_else(|| RegionError::new(op, "its region is empty"))?;
+        if block.next_in_region().is_some() {
+            return Err(RegionError::new(op, "its region has several blocks"));
+        }
+        let name = self.fresh(base);
+        let mut values: HashMap<usize, String> = HashMap::new();
+        let mut lines: Vec<(String, String)> = Vec::new();
+        let mut params = Vec::new();
+        for i in 0..block.argument_count() {
+            let argument = block
+                .argument(i)
+                .map_err(|e| RegionError::new(op, e.to_string()))?;
+            let shape = hlo_shape(argument.r#type()).ok_or_else(|| {
+                RegionError::new(
+                    op,
+                    format!(
+                        "region argument {i} has a type that is not a static tensor: {}",
+                        argument.r#type()
+                    ),
+                )
+            })?;
+            let param = self.fresh(&format!("param_{i}"));
+            params.push(format!("{param}: {shape}"));
+            lines.push((param.clone(), format!("{shape} parameter({i})")));
+            values.insert(value_key(argument), format!("%{param}"));
+        }
+        let mut root = None;
+        let mut next = block.first_operation();
+        while let Some(current) = next {
+            next = current.next_in_block();
+            match op_name(&current).as_str() {
+                "xla_indexing.yield" | "stablehlo.return" => {
+                    root = Some(self.root(&current, &values, &mut lines)?);
+                }
+                _ => self.op(&current, &mut values, &mut lines)?,
+            }
+        }
+        let (root, shape) =
+            root.ok_or_else(|| RegionError::new(op, "its region has no terminator"))?;
+        let _ = writeln!(
+            self.computations,
+            "%{name} ({}) -> {shape} {{",
+            params.join(", ")
+        );
+        for (instruction, text) in &lines {
+            let marker = if *instruction == root { "ROOT " } else { "" };
+            let _ = writeln!(self.computations, "  {marker}%{instruction} = {text}");
+        }
+        self.computations.push_str("}\n\n");
+        Ok((name, shape))
+    }
+
+    /// The computations written so far, callees before callers.
+    pub fn computations(&self) -> &str {
+        &self.computations
+    }
+
+    /// The instruction of `op` (and those it needs first), whose results are then named in
+    /// `values`.
+    fn op(
+        &mut self,
+        op: &OperationRef,
+        values: &mut HashMap<usize, String>,
+        lines: &mut Vec<(String, String)>,
+    ) -> Result<(), RegionError> {
+        let full = op_name(op);
+        if !is_stablehlo(&full) {
+            return Err(RegionError::new(
+                op,
+                "only StableHLO-like ops have an HLO form",
+            ));
+        }
+        let short = full.trim_start_matches("stablehlo.");
+        let mut uses = Vec::with_capacity(op.operand_count());
+        for operand in op.operands() {
+            let name = values
+                .get(&value_key(operand))
+                .ok_or_else(|| RegionError::new(op, "uses a value defined outside its region"))?;
+            uses.push(name.clone());
+        }
+        let to_apply = if calls_region(short) {
+            let (callee, _) = self.region(op, 0, &format!("{short}_computation"))?;
+            format!("%{callee}")
+        } else {
+            String::new()
+        };
+        let name = self.fresh(short);
+        let instruction = instruction(op, &name, &uses, &to_apply)
+            .map_err(|skip| RegionError::skipped(op, skip))?;
+        let location = location_text(op.location());
+        let origin = (format!("'{full}'"), location.clone());
+        for (prelude, text) in instruction.prelude {
+            self.names.insert(prelude.clone());
+            self.origins.insert(prelude.clone(), origin.clone());
+            lines.push((prelude, text));
+        }
+        lines.push((name.clone(), instruction.text));
+        self.origins.insert(name.clone(), origin.clone());
+        match op.result_count() {
+            0 => return Err(RegionError::new(op, "has no results")),
+            1 => {
+                let result = op
+                    .result(0)
+                    .map_err(|e| RegionError::new(op, e.to_string()))?;
+                values.insert(value_key(result), format!("%{name}"));
+            }
+            n => {
+                for j in 0..n {
+                    let result = op
+                        .result(j)
+                        .map_err(|e| RegionError::new(op, e.to_string()))?;
+                    // `instruction` checked that every result has a static tensor type.
+                    let shape = hlo_shape(result.r#type()).unwrap_or_default();
+                    let element = self.fresh(&format!("{name}.{j}"));
+                    lines.push((
+                        element.clone(),
+                        format!("{shape} get-tuple-element(%{name}), index={j}"),
+                    ));
+                    self.origins.insert(
+                        element.clone(),
+                        (format!("result {j} of '{full}'"), location.clone()),
+                    );
+                    values.insert(value_key(result), format!("%{element}"));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The root of a region ended by `terminator`: the instruction of its one operand, or a
+    /// tuple of its operands; with the root's HLO shape.
+    fn root(
+        &mut self,
+        terminator: &OperationRef,
+        values: &HashMap<usize, String>,
+        lines: &mut Vec<(String, String)>,
+    ) -> Result<(String, String), RegionError> {
+        let mut uses = Vec::new();
+        let mut shapes = Vec::new();
+        for operand in terminator.operands() {
+            let name = values.get(&value_key(operand)).ok_or_else(|| {
+                RegionError::new(terminator, "uses a value defined outside its region")
+            })?;
+            uses.push(name.clone());
+            shapes.push(hlo_shape(operand.r#type()).ok_or_else(|| {
+                RegionError::new(
+                    terminator,
+                    format!(
+                        "gives a value that is not a static tensor: {}",
+                        operand.r#type()
+                    ),
+                )
+            })?);
+        }
+        match (uses.as_slice(), shapes.as_slice()) {
+            ([], _) => Err(RegionError::new(terminator, "gives no values")),
+            ([one], [shape]) => Ok((one.trim_start_matches('%').to_owned(), shape.clone())),
+            _ => {
+                let name = self.fresh("tuple");
+                let shape = format!("({})", shapes.join(", "));
+                lines.push((name.clone(), format!("{shape} tuple({})", uses.join(", "))));
+                Ok((name, shape))
+            }
+        }
+    }
+}
+
+/// A key for an SSA value (its address in MLIR).
+fn value_key<'c>(value: impl ValueLike<'c>) -> usize {
+    value.to_raw().ptr as usize
 }
 
 /// `size=3x3 stride=1x1 pad=1_1x1_1 lhs_dilate=1x1 rhs_dilate=1x1 [rhs_reversal=0x0]`.
@@ -544,6 +969,17 @@ mod tests {
                       start_index_map = [0], index_vector_dim = 1>";
         assert_eq!(opaque_int(gather, "index_vector_dim"), Some(1));
         assert_eq!(opaque_list(gather, "start_index_map"), vec![0]);
+    }
+
+    #[test]
+    fn float_literals_read_back_as_the_same_value() {
+        assert_eq!(float_literal(0.0), "0.0");
+        assert_eq!(float_literal(-1.5), "-1.5");
+        assert_eq!(float_literal(f64::from(0.1f32)), "0.10000000149011612");
+        assert_eq!(float_literal(1e-40), "1e-40");
+        assert_eq!(float_literal(f64::NEG_INFINITY), "-inf");
+        assert_eq!(float_literal(f64::INFINITY), "inf");
+        assert_eq!(float_literal(f64::NAN), "nan");
     }
 
     #[test]
