@@ -8,8 +8,9 @@
 //!   map = "...">` attributes to and from [`KernelLaunch`]es (launch dimensions and thread-id map).
 //! * [`affine`]: MLIR affine expressions to and from the core's expressions.
 //! * [`passes`]: the passes (`xla-indexing-simplify`, `-lower-apply`, `-annotate`,
-//!   `-launch-grid`, `-coalescing`).
-//! * [`stablehlo`]: StableHLO-like ops as HLO text, for the HLO analysis.
+//!   `-launch-grid`, `-coalescing`, `-lower-fusion`).
+//! * [`stablehlo`]: StableHLO-like ops as HLO text, for the HLO analysis (one op) and for code
+//!   generation (the body of an `xla_indexing.fusion`).
 //! * [`codegen`]: fusions of an HLO module as GPU kernels (`gpu.func` over the thread-id map),
 //!   and their lowering to NVVM, LLVM IR and PTX.
 //! * [`import`]: HLO modules as MLIR text (fusions as `xla_indexing.fusion` of StableHLO-like ops).

@@ -71,7 +71,7 @@ pub fn kernels_text(module: &Module, options: &CodegenOptions) -> Result<String,
 
 /// `name` with every character outside `[A-Za-z0-9_]` replaced by `_` (PTX identifiers), made
 /// unique among `used` with a numeric suffix.
-fn unique_symbol(name: &str, used: &mut HashSet<String>) -> String {
+pub(crate) fn unique_symbol(name: &str, used: &mut HashSet<String>) -> String {
     let mut base: String = name
         .chars()
         .map(|c| {

@@ -12,6 +12,8 @@
 //!   hardware and written as `known_block_size`, `known_grid_size` and `nvvm.reqntid`.
 //! * `xla-indexing-coalescing` ([`coalescing`]): remarks on whether the loads of GPU kernels
 //!   are coalesced, by the HLO analysis's warp transaction count.
+//! * `xla-indexing-lower-fusion` ([`lower_fusion`]): the GPU kernel of every
+//!   `xla_indexing.fusion` (code generation), in a `gpu.module @xla_indexing_kernels`.
 //!
 //! [`parse_pass_pipeline`]: melior::utility::parse_pass_pipeline
 
@@ -20,6 +22,7 @@ mod arith;
 pub mod coalescing;
 pub mod launch_grid;
 pub mod lower_apply;
+pub mod lower_fusion;
 mod lower_loop;
 mod patterns;
 pub mod ranges;
@@ -175,6 +178,7 @@ pub const PASSES: &[&PassSpec] = &[
     &annotate::SPEC,
     &launch_grid::SPEC,
     &coalescing::SPEC,
+    &lower_fusion::SPEC,
 ];
 
 mod ffi {

@@ -1,0 +1,123 @@
+// xla-indexing-lower-fusion generates the GPU kernel of every xla_indexing.fusion with the HLO
+// code generator: a gpu.func in gpu.module @xla_indexing_kernels (at the end of the module,
+// which gets gpu.container_module), whose threads run the thread-id map of its launch and read
+// every parameter through apply_indexing; the fusion stays, marked with its kernel.
+
+// RUN: mlir-opt %s %plugins --allow-unregistered-dialect -split-input-file --pass-pipeline='builtin.module(xla-indexing-lower-fusion)' | FileCheck %s
+// Running it again changes nothing: marked fusions are left alone.
+// RUN: mlir-opt %s %plugins --allow-unregistered-dialect -split-input-file --pass-pipeline='builtin.module(xla-indexing-lower-fusion, xla-indexing-lower-fusion)' | FileCheck %s
+
+// The fusion of examples/hlo/transpose_exp_add.hlo as `xla-indexing import` writes it.
+// CHECK-LABEL: module @jit_f attributes {gpu.container_module}
+// CHECK: func.func @main.1
+// CHECK: xla_indexing.fusion(%{{.*}}, %{{.*}}) {kind = "kLoop", name = "fused_computation", xla_indexing.kernel = @xla_indexing_kernels::@fused_computation}
+// CHECK: "stablehlo.exponential"
+// CHECK: xla_indexing.yield
+// CHECK: gpu.module @xla_indexing_kernels {
+// CHECK-NEXT: gpu.func @fused_computation(%[[Y:.*]]: memref<200xf32>, %[[X:.*]]: memref<10x20xf32>, %[[OUT:.*]]: memref<20x10xf32>) kernel attributes {xla_indexing.launch = #xla_indexing.launch<block = [128, 1, 1], grid = [2, 1, 1], map = "(th_x, th_y, th_z, bl_x, bl_y, bl_z)[chunk_id, unroll_id] -> ((th_x + bl_x * 128) floordiv 10, (th_x - bl_x * 2) mod 10), domain: {{.*}}">}
+// CHECK: %[[TX:.*]] = gpu.thread_id x
+// CHECK: %[[BX:.*]] = gpu.block_id x
+// CHECK: xla_indexing.loop ({{.*}}){{.*}} -> (%[[I:.*]], %[[J:.*]]) in
+// CHECK-NEXT: %[[XI:.*]]:2 = xla_indexing.apply_indexing #xla_indexing.map<"(th_x, bl_x) -> ((th_x - bl_x * 2) mod 10, (th_x + bl_x * 128) floordiv 10), domain: {{.*}}">(%[[TX]], %[[BX]])
+// CHECK-NEXT: %[[XV:.*]] = memref.load %[[X]][%[[XI]]#0, %[[XI]]#1] : memref<10x20xf32>
+// CHECK-NEXT: %[[E:.*]] = math.exp %[[XV]] : f32
+// CHECK-NEXT: %[[YI:.*]] = xla_indexing.apply_indexing #xla_indexing.map<"(th_x, bl_x) -> (th_x + bl_x * 128), domain: {{.*}}">(%[[TX]], %[[BX]])
+// CHECK-NEXT: %[[YV:.*]] = memref.load %[[Y]][%[[YI]]] : memref<200xf32>
+// CHECK-NEXT: %[[S:.*]] = arith.addf %[[E]], %[[YV]] : f32
+// CHECK-NEXT: memref.store %[[S]], %[[OUT]][%[[I]], %[[J]]] : memref<20x10xf32>
+// CHECK: gpu.return
+// CHECK-NOT: gpu.func
+module @jit_f {
+  func.func @main.1(%x.1: tensor<10x20xf32>, %y.1: tensor<200xf32>) -> (tensor<20x10xf32>) {
+    %bitcast_add_fusion = xla_indexing.fusion (%y.1, %x.1) {name = "fused_computation", kind = "kLoop"} : (tensor<200xf32>, tensor<10x20xf32>) -> (tensor<20x10xf32>) {
+    ^bb0(%param_0.1: tensor<200xf32>, %param_1.4: tensor<10x20xf32>):
+      %exp.2 = "stablehlo.exponential"(%param_1.4) : (tensor<10x20xf32>) -> tensor<10x20xf32>
+      %transpose.4 = "stablehlo.transpose"(%exp.2) <{permutation = array<i64: 1, 0>}> : (tensor<10x20xf32>) -> tensor<20x10xf32>
+      %bitcast.1 = "stablehlo.reshape"(%param_0.1) : (tensor<200xf32>) -> tensor<20x10xf32>
+      %add.0 = "stablehlo.add"(%transpose.4, %bitcast.1) : (tensor<20x10xf32>, tensor<20x10xf32>) -> tensor<20x10xf32>
+      xla_indexing.yield %add.0 : tensor<20x10xf32>
+    }
+    return %bitcast_add_fusion : tensor<20x10xf32>
+  }
+}
+
+// -----
+
+// A reduction keeps its reducer: the maximum of the region is what the loop over the reduced
+// dimension computes, from the constant init (-inf).
+// CHECK-LABEL: module attributes {gpu.container_module}
+// CHECK: xla_indexing.fusion(%{{.*}}) {name = "row_max", xla_indexing.kernel = @xla_indexing_kernels::@row_max}
+// CHECK: gpu.module @xla_indexing_kernels {
+// CHECK-NEXT: gpu.func @row_max(%[[IN:.*]]: memref<8x32xf32>, %[[OUT:.*]]: memref<8xf32>) kernel attributes {xla_indexing.launch = #xla_indexing.launch<block = [8, 1, 1], grid = [1, 1, 1], map = "(th_x, th_y, th_z, bl_x, bl_y, bl_z)[chunk_id, unroll_id] -> (th_x), domain: {{.*}}">}
+// CHECK: xla_indexing.loop
+// CHECK: %[[INIT:.*]] = arith.constant 0xFF800000 : f32
+// CHECK-NEXT: %[[MAX:.*]] = xla_indexing.loop ({{.*}})[%[[S:.*]]] -> ({{.*}}) in #xla_indexing.map<"{{.*}} -> (th_x, s0), domain: {{.*}}, s0 in [0, 31]"> iter_args(%[[ACC:.*]] = %[[INIT]]) -> (f32) {
+// CHECK-NEXT: %[[VI:.*]]:2 = xla_indexing.apply_indexing #xla_indexing.map<"(th_x)[s0] -> (th_x, s0), domain: th_x in [0, 7], s0 in [0, 31]">(%{{.*}}, %[[S]])
+// CHECK-NEXT: %[[V:.*]] = memref.load %[[IN]][%[[VI]]#0, %[[VI]]#1] : memref<8x32xf32>
+// CHECK-NEXT: %[[M:.*]] = arith.maximumf %[[ACC]], %[[V]] : f32
+// CHECK-NEXT: xla_indexing.yield %[[M]] : f32
+// CHECK: memref.store %[[MAX]], %[[OUT]]
+func.func @row_max(%in: tensor<8x32xf32>) -> tensor<8xf32> {
+  %r = xla_indexing.fusion (%in) {name = "row_max"} : (tensor<8x32xf32>) -> tensor<8xf32> {
+  ^bb0(%p: tensor<8x32xf32>):
+    %init = "stablehlo.constant"() <{value = dense<0xFF800000> : tensor<f32>}> : () -> tensor<f32>
+    %max = "stablehlo.reduce"(%p, %init) <{dimensions = array<i64: 1>}> ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %m = "stablehlo.maximum"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      "stablehlo.return"(%m) : (tensor<f32>) -> ()
+    }) : (tensor<8x32xf32>, tensor<f32>) -> tensor<8xf32>
+    xla_indexing.yield %max : tensor<8xf32>
+  }
+  return %r : tensor<8xf32>
+}
+
+// -----
+
+// Two results give a kernel with two outputs; a splat constant is its value broadcast, iota
+// its index, and a broadcast_in_dim of a size-1 dimension reads element 0. Kernel names are
+// unique in the gpu.module.
+// CHECK-LABEL: module attributes {gpu.container_module}
+// CHECK: xla_indexing.fusion(%{{.*}}) {name = "two.outputs", xla_indexing.kernel = @xla_indexing_kernels::@two_outputs}
+// CHECK: xla_indexing.fusion(%{{.*}}) {name = "two.outputs", xla_indexing.kernel = @xla_indexing_kernels::@two_outputs_1}
+// CHECK: gpu.module @xla_indexing_kernels {
+// CHECK-NEXT: gpu.func @two_outputs(%[[IN:.*]]: memref<1x16xi32>, %[[OUT0:.*]]: memref<4x16xi32>, %[[OUT1:.*]]: memref<4x16xi32>) kernel
+// CHECK: xla_indexing.loop ({{.*}}){{.*}} -> (%[[I:.*]], %[[J:.*]]) in
+// CHECK-NEXT: %[[VI:.*]]:2 = xla_indexing.apply_indexing #xla_indexing.map<"(th_x) -> (0, th_x mod 16), domain: th_x in [0, 63]">
+// CHECK-NEXT: %[[V:.*]] = memref.load %[[IN]][%[[VI]]#0, %[[VI]]#1] : memref<1x16xi32>
+// CHECK-NEXT: %[[ROW:.*]] = xla_indexing.apply_indexing #xla_indexing.map<"(th_x) -> (th_x floordiv 16), domain: th_x in [0, 63]">
+// CHECK-NEXT: %[[ROW64:.*]] = arith.index_cast %[[ROW]] : index to i64
+// CHECK-NEXT: %[[IOTA:.*]] = arith.trunci %[[ROW64]] : i64 to i32
+// CHECK-NEXT: %[[SUM:.*]] = arith.addi %[[V]], %[[IOTA]] : i32
+// CHECK-NEXT: memref.store %[[SUM]], %[[OUT0]][%[[I]], %[[J]]]
+// CHECK-NEXT: %[[TWO:.*]] = arith.constant 2 : i32
+// CHECK-NEXT: %[[PRODUCT:.*]] = arith.muli %[[V]], %[[TWO]] : i32
+// CHECK-NEXT: memref.store %[[PRODUCT]], %[[OUT1]][%[[I]], %[[J]]]
+// CHECK: gpu.func @two_outputs_1(
+func.func @two_outputs(%in: tensor<1x16xi32>) -> (tensor<4x16xi32>, tensor<4x16xi32>) {
+  %r:2 = xla_indexing.fusion (%in) {name = "two.outputs"} : (tensor<1x16xi32>) -> (tensor<4x16xi32>, tensor<4x16xi32>) {
+  ^bb0(%p: tensor<1x16xi32>):
+    %b = "stablehlo.broadcast_in_dim"(%p) <{broadcast_dimensions = array<i64: 0, 1>}> : (tensor<1x16xi32>) -> tensor<4x16xi32>
+    %iota = "stablehlo.iota"() <{iota_dimension = 0 : i64}> : () -> tensor<4x16xi32>
+    %two = "stablehlo.constant"() <{value = dense<2> : tensor<4x16xi32>}> : () -> tensor<4x16xi32>
+    %sum = "stablehlo.add"(%b, %iota) : (tensor<4x16xi32>, tensor<4x16xi32>) -> tensor<4x16xi32>
+    %product = "stablehlo.multiply"(%b, %two) : (tensor<4x16xi32>, tensor<4x16xi32>) -> tensor<4x16xi32>
+    xla_indexing.yield %sum, %product : tensor<4x16xi32>, tensor<4x16xi32>
+  }
+  %s:2 = xla_indexing.fusion (%in) {name = "two.outputs"} : (tensor<1x16xi32>) -> (tensor<4x16xi32>, tensor<4x16xi32>) {
+  ^bb0(%p: tensor<1x16xi32>):
+    %b = "stablehlo.broadcast_in_dim"(%p) <{broadcast_dimensions = array<i64: 0, 1>}> : (tensor<1x16xi32>) -> tensor<4x16xi32>
+    xla_indexing.yield %b, %b : tensor<4x16xi32>, tensor<4x16xi32>
+  }
+  return %r#0, %s#1 : tensor<4x16xi32>, tensor<4x16xi32>
+}
+
+// -----
+
+// A module without fusions is left as it is.
+// CHECK-LABEL: func.func @no_fusion
+// CHECK-NOT: gpu.module
+// CHECK-NOT: gpu.container_module
+func.func @no_fusion(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %b = "stablehlo.exponential"(%a) : (tensor<4xf32>) -> tensor<4xf32>
+  return %b : tensor<4xf32>
+}
