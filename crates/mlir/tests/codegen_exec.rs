@@ -79,7 +79,18 @@ fn check_module_with(
     tools: &Tools,
     mutate: &dyn Fn(String) -> String,
 ) -> Result<Counts, String> {
-    let name = path.file_name().unwrap().to_string_lossy().to_string();
+    // The folder and the file (`codegen/pad.hlo`), which tell the modules apart: the checks run
+    // in parallel, each in a directory of this name.
+    let name = path
+        .iter()
+        .rev()
+        .take(2)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect::<PathBuf>()
+        .to_string_lossy()
+        .to_string();
     let text = fs::read_to_string(path).map_err(|e| format!("{name}: {e}"))?;
     let module = parse_module(&text).map_err(|e| format!("{name}: {e}"))?;
     let plans = plan_module(&module, &Device::default()).map_err(|e| format!("{name}: {e}"))?;
