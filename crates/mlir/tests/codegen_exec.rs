@@ -133,6 +133,22 @@ fn reference(
     kernel: &cpu::Kernel,
 ) -> Result<(usize, Vec<Output>), String> {
     let symbol = &kernel.symbol;
+    // The kernels come in the plans' order, each named after its fusion (in PTX's alphabet).
+    let expected_symbol: String = plan
+        .kernel
+        .name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    if !symbol
+        .trim_start_matches('_')
+        .starts_with(expected_symbol.trim_start_matches('_'))
+    {
+        return Err(format!(
+            "@{symbol} stands where the kernel of {} should",
+            plan.kernel.name
+        ));
+    }
     let comp = &module.computations[plan.kernel.computation];
     let n_params = comp.num_parameters();
     let launch = (plan.launch.threads, plan.launch.blocks);
