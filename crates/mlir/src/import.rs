@@ -612,17 +612,18 @@ impl<'m> Importer<'m> {
             );
             return Value::One(result);
         };
-        // The fused computation is isolated from above: its names start afresh.
-        let mut inner_names = Names::default();
+        // The fused computation is isolated from above, but MLIR's parser gives the body of an op
+        // with a declarative assembly format no name scope of its own: its names must not
+        // repeat the function's either.
         let mut inner = Body {
             computation: fused,
             values: HashMap::new(),
             indent: format!("{}  ", body.indent),
         };
-        let params = self.parameters(&mut inner, &mut inner_names);
+        let params = self.parameters(&mut inner, names);
         let mut text = String::new();
-        let root = self.instructions(&mut inner, &mut inner_names, &mut text);
-        let (values, types) = self.results(&inner, &mut inner_names, &mut text, root);
+        let root = self.instructions(&mut inner, names, &mut text);
+        let (values, types) = self.results(&inner, names, &mut text, root);
         let result = names.fresh(&instr.name);
         let kind = match instr.attr("kind") {
             Some(AttrValue::Raw(kind)) => format!(", kind = \"{kind}\""),
@@ -820,12 +821,18 @@ fn dense(literal: &str, shape: &ArrayShape) -> Option<String> {
                 if !ok {
                     return None;
                 }
-                text.push_str(token);
-                // MLIR reads a float only with a dot or an exponent: `1` is `1.0`.
-                let integer = token.trim_start_matches(['-', '+']);
+                // MLIR reads a float only with a dot before any exponent: `1` is `1.0`, `1e+09`
+                // is `1.0e+09`.
+                let (mantissa, exponent) = match token.find(['e', 'E']) {
+                    Some(i) => token.split_at(i),
+                    None => (token.as_str(), ""),
+                };
+                text.push_str(mantissa);
+                let integer = mantissa.trim_start_matches(['-', '+']);
                 if float_bits.is_some() && integer.chars().all(|c| c.is_ascii_digit()) {
                     text.push_str(".0");
                 }
+                text.push_str(exponent);
             }
         }
         token.clear();
@@ -898,7 +905,45 @@ mod tests {
             dense("0", &ArrayShape::new("s32", vec![])).as_deref(),
             Some("dense<0> : tensor<i32>")
         );
+        assert_eq!(
+            dense("1e+09", &ArrayShape::new("f32", vec![])).as_deref(),
+            Some("dense<1.0e+09> : tensor<f32>")
+        );
+        assert_eq!(
+            dense("-2.5E-3", &ArrayShape::new("f64", vec![])).as_deref(),
+            Some("dense<-2.5E-3> : tensor<f64>")
+        );
         assert_eq!(dense("{...}", &shape), None);
+    }
+
+    #[test]
+    fn fusion_bodies_do_not_reuse_the_functions_names() {
+        let module = xla_indexing_hlo::parse_module(
+            r#"HloModule m
+
+%f (p: f32[4]) -> f32[4] {
+  %p = f32[4] parameter(0)
+  ROOT %e = f32[4] exponential(%p)
+}
+
+ENTRY %main (p: f32[4]) -> f32[4] {
+  %p = f32[4] parameter(0)
+  ROOT %e = f32[4] fusion(%p), kind=kLoop, calls=%f
+}
+"#,
+        )
+        .expect("the module parses");
+        let text = import_module(&module, "m.hlo").text;
+        assert!(
+            text.contains("func.func @main(%p: tensor<4xf32>)"),
+            "{text}"
+        );
+        assert!(text.contains("^bb0(%p_1: tensor<4xf32>):"), "{text}");
+        assert!(
+            text.contains("%e = \"stablehlo.exponential\"(%p_1)"),
+            "{text}"
+        );
+        assert!(text.contains("%e_1 = xla_indexing.fusion (%p)"), "{text}");
     }
 
     #[test]
