@@ -1,5 +1,7 @@
 //! The two routes to a kernel agree: for every fusion of the bundled examples (and of the code
-//! generator's test modules), `xla-indexing import` followed by `xla-indexing-lower-fusion`
+//! generator's test modules and the HLO crate's XLA dumps: attention, layer norm, a transformer
+//! block, ...) in a module the HLO code generator lowers, `xla-indexing import` followed by
+//! `xla-indexing-lower-fusion`
 //! (the MLIR route) gives the kernel `codegen::kernels_text` gives from the HLO module (the
 //! route of `xla-indexing compile --emit mlir`): the same `gpu.func`, op for op, up to its name
 //! (the MLIR route names a kernel after its fused computation, the HLO route after its fusion
@@ -34,7 +36,11 @@ fn root() -> PathBuf {
 
 fn hlo_files() -> Vec<PathBuf> {
     let mut files = Vec::new();
-    for dir in ["examples/hlo", "crates/mlir/tests/data/codegen"] {
+    for dir in [
+        "examples/hlo",
+        "crates/mlir/tests/data/codegen",
+        "crates/hlo/tests/data",
+    ] {
         let dir = root().join(dir);
         files.extend(
             fs::read_dir(&dir)
