@@ -121,3 +121,30 @@ func.func @no_fusion(%a: tensor<4xf32>) -> tensor<4xf32> {
   %b = "stablehlo.exponential"(%a) : (tensor<4xf32>) -> tensor<4xf32>
   return %b : tensor<4xf32>
 }
+
+// -----
+
+// A gpu.module @xla_indexing_kernels already there gets the new kernels, named apart from its
+// own.
+// CHECK-LABEL: module attributes {gpu.container_module}
+// CHECK: gpu.module @xla_indexing_kernels {
+// CHECK-NEXT: gpu.func @negate() kernel {
+// CHECK: gpu.func @negate_1(%[[IN:.*]]: memref<4xf32>, %[[OUT:.*]]: memref<4xf32>) kernel
+// CHECK: arith.negf
+// CHECK: xla_indexing.fusion(%{{.*}}) {name = "negate", xla_indexing.kernel = @xla_indexing_kernels::@negate_1}
+// CHECK-NOT: gpu.module
+module attributes {gpu.container_module} {
+  gpu.module @xla_indexing_kernels {
+    gpu.func @negate() kernel {
+      gpu.return
+    }
+  }
+  func.func @negate(%a: tensor<4xf32>) -> tensor<4xf32> {
+    %r = xla_indexing.fusion (%a) {name = "negate"} : (tensor<4xf32>) -> tensor<4xf32> {
+    ^bb0(%p: tensor<4xf32>):
+      %n = "stablehlo.negate"(%p) : (tensor<4xf32>) -> tensor<4xf32>
+      xla_indexing.yield %n : tensor<4xf32>
+    }
+    return %r : tensor<4xf32>
+  }
+}

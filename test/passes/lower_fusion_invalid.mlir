@@ -91,3 +91,17 @@ func.func @not_lowered(%a: tensor<8x4xf32>, %i: tensor<8x4xi32>) -> (tensor<8xf3
   }
   return %r#0, %r#1 : tensor<8xf32>, tensor<8xi32>
 }
+
+// -----
+
+// The kernels' symbol is taken.
+// CHECK: error: xla-indexing-lower-fusion: the symbol @xla_indexing_kernels is taken by a 'func.func', not a gpu.module
+func.func private @xla_indexing_kernels()
+func.func @taken(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %r = xla_indexing.fusion (%a) {name = "negate"} : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%p: tensor<4xf32>):
+    %n = "stablehlo.negate"(%p) : (tensor<4xf32>) -> tensor<4xf32>
+    xla_indexing.yield %n : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}

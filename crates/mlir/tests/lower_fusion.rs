@@ -1,11 +1,11 @@
 //! The two routes to a kernel agree: for every fusion of the bundled examples (and of the code
 //! generator's test modules and the HLO crate's XLA dumps: attention, layer norm, a transformer
 //! block, ...) in a module the HLO code generator lowers, `xla-indexing import` followed by
-//! `xla-indexing-lower-fusion`
-//! (the MLIR route) gives the kernel `codegen::kernels_text` gives from the HLO module (the
-//! route of `xla-indexing compile --emit mlir`): the same `gpu.func`, op for op, up to its name
-//! (the MLIR route names a kernel after its fused computation, the HLO route after its fusion
-//! instruction). Both are printed by MLIR, so that value names are numbered alike.
+//! `xla-indexing-lower-fusion` (the MLIR route) gives the kernel `codegen::kernels_text` gives
+//! from the HLO module (the route of `xla-indexing compile --emit mlir`): the same `gpu.func`,
+//! op for op, up to its name (the MLIR route names a kernel after its fused computation, the HLO
+//! route after its fusion instruction). Both are printed by MLIR, so that value names are
+//! numbered alike.
 //!
 //! The import drops layouts (StableHLO has none): where a fused computation's parameters or
 //! outputs are not row-major, the MLIR route's kernel reads and writes row-major buffers (and its
