@@ -53,9 +53,18 @@ fn hlo_files() -> Vec<PathBuf> {
     files
 }
 
-/// The `gpu.func`s of a printed module, in order: (symbol, text with the symbol replaced by
-/// `@KERNEL`).
-fn kernels(printed: &str) -> Vec<(String, String)> {
+/// One `gpu.func` of a printed module.
+struct Kernel {
+    symbol: String,
+    /// Its text, with the symbol replaced by `@KERNEL`.
+    text: String,
+    /// Whether its fused computation's parameters and outputs are row-major (known on the HLO
+    /// route).
+    row_major: bool,
+}
+
+/// The `gpu.func`s of a printed module, in order.
+fn kernels(printed: &str) -> Vec<Kernel> {
     let mut out = Vec::new();
     let mut lines = printed.lines();
     while let Some(line) = lines.next() {
@@ -73,14 +82,18 @@ fn kernels(printed: &str) -> Vec<(String, String)> {
                 break;
             }
         }
-        out.push((symbol, text));
+        out.push(Kernel {
+            symbol,
+            text,
+            row_major: true,
+        });
     }
     out
 }
 
 /// The kernels of the HLO route, printed by MLIR, and whether each one's fused computation has
 /// a parameter or an output that is not row-major.
-fn hlo_route(module: &Module, name: &str) -> Result<Vec<((String, String), bool)>, String> {
+fn hlo_route(module: &Module, name: &str) -> Result<Vec<Kernel>, String> {
     let options = CodegenOptions {
         device: Device::default(),
         fusion: None,
@@ -90,7 +103,7 @@ fn hlo_route(module: &Module, name: &str) -> Result<Vec<((String, String), bool)
     let printed = run_pipeline(&text, name, "builtin.module()", OptOptions::default())
         .map_err(|e| format!("{e}: {e:?}"))?;
     let plans = plan_module(module, &options.device).map_err(|e| e.to_string())?;
-    let laid_out = plans.iter().map(|plan| {
+    let row_major = plans.iter().map(|plan| {
         let computation = &module.computations[plan.kernel.computation];
         let parameters = (0..computation.num_parameters())
             .filter_map(|n| computation.parameter(n))
@@ -98,13 +111,20 @@ fn hlo_route(module: &Module, name: &str) -> Result<Vec<((String, String), bool)
                 Shape::Array(shape) => Some(shape),
                 Shape::Tuple(_) => None,
             });
-        !parameters.chain(&plan.kernel.outputs).all(row_major)
+        parameters.chain(&plan.kernel.outputs).all(is_row_major)
     });
-    Ok(kernels(&printed.text).into_iter().zip(laid_out).collect())
+    Ok(kernels(&printed.text)
+        .into_iter()
+        .zip(row_major)
+        .map(|(kernel, row_major)| Kernel {
+            row_major,
+            ..kernel
+        })
+        .collect())
 }
 
 /// Whether a shape's layout is the default one (major to minor in dimension order, untiled).
-fn row_major(shape: &ArrayShape) -> bool {
+fn is_row_major(shape: &ArrayShape) -> bool {
     let layout = shape.layout_or_default();
     layout.tiles.is_empty()
         && layout
@@ -115,7 +135,7 @@ fn row_major(shape: &ArrayShape) -> bool {
 }
 
 /// The kernels of the MLIR route, printed by MLIR; or its error messages.
-fn mlir_route(imported: &Imported, name: &str) -> Result<Vec<(String, String)>, String> {
+fn mlir_route(imported: &Imported, name: &str) -> Result<Vec<Kernel>, String> {
     let options = OptOptions {
         allow_unregistered_dialect: true,
     };
@@ -180,13 +200,15 @@ fn import_then_lower_fusion_gives_the_kernels_of_the_hlo_route() {
             ));
             continue;
         }
-        for (((hlo_symbol, hlo_text), layouts), (mlir_symbol, mlir_text)) in hlo.iter().zip(&mlir) {
+        for (from_hlo, from_mlir) in hlo.iter().zip(&mlir) {
+            let (hlo_symbol, hlo_text) = (&from_hlo.symbol, &from_hlo.text);
+            let (mlir_symbol, mlir_text) = (&from_mlir.symbol, &from_mlir.text);
             let differ = || {
                 format!(
                     "{name}: kernel {hlo_symbol} (HLO) and {mlir_symbol} (MLIR) differ:\n{hlo_text}\n{mlir_text}"
                 )
             };
-            if !layouts {
+            if from_hlo.row_major {
                 identical += 1;
                 if hlo_text != mlir_text {
                     failures.push(differ());
