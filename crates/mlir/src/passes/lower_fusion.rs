@@ -42,6 +42,17 @@
 //! translated (an op without an HLO form here, a type that is not a static tensor) or lowered
 //! (what the code generator does not handle) is an error at the fusion naming the op and why,
 //! and the pass fails.
+//!
+//! The pass has no options: kernels are planned for the one device the code generator knows
+//! (an sm_90 H100, as `xla-indexing compile` plans them for every `--chip`); the chip of the
+//! PTX is `nvvm-attach-target`'s. A pipeline to PTX:
+//!
+//! ```text
+//! xla-indexing-lower-fusion, xla-indexing-simplify, xla-indexing-lower-apply,
+//! xla-indexing-launch-grid, gpu.module(convert-scf-to-cf, lower-affine, convert-gpu-to-nvvm,
+//! canonicalize, cse, reconcile-unrealized-casts), xla-indexing-launch-grid,
+//! nvvm-attach-target{chip=sm_90 features=+ptx80}, gpu-module-to-binary{format=isa}
+//! ```
 
 use std::collections::HashSet;
 
@@ -89,9 +100,9 @@ pub static SPEC: PassSpec = PassSpec::new(
 );
 
 fn run(operation: OperationRef, _options: &[i64]) -> Result<(), String> {
-    let kind = op_name(&operation);
-    if kind != "builtin.module" {
-        return Err(format!("runs on a builtin.module, not on '{kind}'"));
+    let name = op_name(&operation);
+    if name != "builtin.module" {
+        return Err(format!("runs on a builtin.module, not on '{name}'"));
     }
     let mut fusions: Vec<MlirOperation> = Vec::new();
     operation.walk(WalkOrder::PreOrder, |op| {
