@@ -1,11 +1,23 @@
 //! Progress of long runs on stderr: a single line rewritten in place, shown only when stderr is
 //! a terminal and the user did not ask for `--quiet`, and erased when the work is done.
+//!
+//! The line first shows after [`INTERVAL`] and is rewritten at most that often; the
+//! environment variable `XLA_INDEXING_PROGRESS_MS` sets another interval in milliseconds (`0`
+//! shows every item: what the tests use, so that they do not depend on the machine's speed).
 
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 
 /// How long a run goes before the line first shows, and how often it is rewritten at most.
 const INTERVAL: Duration = Duration::from_millis(100);
+
+/// [`INTERVAL`], or the milliseconds of `XLA_INDEXING_PROGRESS_MS` when it holds a number.
+fn interval() -> Duration {
+    std::env::var("XLA_INDEXING_PROGRESS_MS")
+        .ok()
+        .and_then(|ms| ms.trim().parse().ok())
+        .map_or(INTERVAL, Duration::from_millis)
+}
 
 /// A counter of work items with a label.
 pub struct Progress {
@@ -14,6 +26,7 @@ pub struct Progress {
     done: usize,
     enabled: bool,
     shown: bool,
+    interval: Duration,
     last: Instant,
 }
 
@@ -26,6 +39,7 @@ impl Progress {
             done: 0,
             enabled: !quiet && std::io::stderr().is_terminal(),
             shown: false,
+            interval: interval(),
             last: Instant::now(),
         }
     }
@@ -38,7 +52,7 @@ impl Progress {
     /// Counts one item done.
     pub fn tick(&mut self) {
         self.done += 1;
-        if !self.enabled || self.last.elapsed() < INTERVAL {
+        if !self.enabled || self.last.elapsed() < self.interval {
             return;
         }
         self.last = Instant::now();
