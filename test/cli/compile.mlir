@@ -1,7 +1,8 @@
 // `xla-indexing compile`: a fusion becomes a gpu.func whose threads run the thread-id map and
 // read each parameter through one apply_indexing of the composed, simplified map; its MLIR
-// parses back with the plugin, its LLVM IR divides in 32 bits, and bad requests are located
-// errors with the documented exit codes.
+// parses back with the plugin, its LLVM IR divides in 32 bits and once (the remainder is the
+// dividend less 10 times the quotient; the store and the bitcast operand are at the linear
+// thread index), and bad requests are located errors with the documented exit codes.
 
 // REQUIRES: xla-indexing-cli
 // RUN: %xla-indexing compile %S/../../examples/hlo/transpose_exp_add.hlo --emit mlir | FileCheck %s --check-prefix=MLIR
@@ -33,11 +34,12 @@
 // REDUCE-NEXT: xla_indexing.yield %[[S]] : f32
 
 // LLVM: define ptx_kernel void @bitcast_add_fusion(
-// LLVM-NOT: {{(udiv|urem|sdiv|srem) i64}}
-// LLVM: udiv i32 %{{.*}}, 10
-// LLVM-NOT: {{(udiv|urem|sdiv|srem) i64}}
-// LLVM: urem i32 %{{.*}}, 10
-// LLVM-NOT: {{(udiv|urem|sdiv|srem) i64}}
+// LLVM-NOT: {{udiv|urem|sdiv|srem}}
+// LLVM: %[[Q:.*]] = udiv i32 %[[T:.*]], 10
+// LLVM-NEXT: %[[Q10:.*]] = mul nuw nsw i32 %[[Q]], 10
+// LLVM-NEXT: sub nuw nsw i32 %[[T]], %[[Q10]]
+// LLVM-NOT: {{udiv|urem|sdiv|srem}}
+// LLVM: ret void
 
 // NOLOWER: sort_and_call.hlo:16:3: error: sorted: cannot be lowered: sort has no indexing
 // NOFUSION: error: no fusion named nope; the kernels are: bitcast_add_fusion

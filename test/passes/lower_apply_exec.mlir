@@ -12,8 +12,10 @@
 // RUN: FileCheck %s --check-prefix=WIDE < %t.wide.mlir
 // RUN: mlir-opt %t.wide.mlir %to_llvm | %run | FileCheck %s
 
+// Remainders are dividends less the modulus times the quotient (no remui).
 // LOWERED-NOT: xla_indexing.apply_indexing
-// LOWERED-DAG: arith.remui {{.*}} : i32
+// LOWERED-NOT: arith.remui
+// LOWERED-DAG: arith.subi {{.*}} overflow<nsw, nuw> : i32
 // LOWERED-DAG: arith.divui {{.*}} : i32
 // LOWERED-DAG: arith.floordivsi {{.*}} : i32
 // LOWERED-DAG: arith.ceildivui {{.*}} : i32

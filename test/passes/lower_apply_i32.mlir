@@ -16,8 +16,8 @@
 // CHECK-DAG: %[[C2:.*]] = arith.constant 2 : i32
 // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : i32
 // CHECK: %[[X:.*]] = arith.index_castui %[[D0]] : index to i32
-// CHECK: %[[M:.*]] = arith.muli %[[X]], %[[C2]] : i32
-// CHECK: %[[A:.*]] = arith.addi %[[M]], %[[C1]] : i32
+// CHECK: %[[M:.*]] = arith.muli %[[X]], %[[C2]] overflow<nsw, nuw> : i32
+// CHECK: %[[A:.*]] = arith.addi %[[M]], %[[C1]] overflow<nsw, nuw> : i32
 // CHECK: %[[R:.*]] = arith.index_castui %[[A]] : i32 to index
 // CHECK: return %[[R]]
 func.func @largest_fits(%d0: index) -> index {
@@ -92,10 +92,12 @@ func.func @unbounded(%d0: index, %rt: index) -> index {
   return %0 : index
 }
 
-// A kernel's thread and block ids: both results on i32; a result that is a variable needs no op.
+// A kernel's thread and block ids: both results on i32 (the remainder from the quotient); a
+// result that is a variable needs no op.
 // CHECK-LABEL: func.func @kernel
 // CHECK-DAG: arith.divui %{{.*}}, %{{.*}} : i32
-// CHECK-DAG: arith.remui %{{.*}}, %{{.*}} : i32
+// CHECK-DAG: arith.subi %{{.*}}, %{{.*}} overflow<nsw, nuw> : i32
+// CHECK-NOT: arith.remui
 // CHECK: return
 func.func @kernel(%tx: index, %bx: index) -> (index, index, index) {
   %0:3 = xla_indexing.apply_indexing #xla_indexing.map<"(th_x, bl_x) -> ((bl_x * 128 + th_x) floordiv 10, (bl_x * 128 + th_x) mod 10, th_x), domain: th_x in [0, 127], bl_x in [0, 1023]">(%tx, %bx) : index, index, index

@@ -70,10 +70,11 @@ func.func @constraint(%init: f32, %t: tensor<8x4xf32>) -> f32 {
   return %r : f32
 }
 
-// A point interval is one eq comparison.
+// A point interval is one eq comparison (of s0 mod 4, which is s0 less 4 times its quotient).
 // CHECK-LABEL: func.func @point_constraint
 // CHECK: scf.for
-// CHECK: arith.remui
+// CHECK: arith.divui
+// CHECK: arith.subi
 // CHECK: %[[OK:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : index
 // CHECK-NEXT: scf.if %[[OK]] -> (index) {
 func.func @point_constraint(%init: index) -> index {

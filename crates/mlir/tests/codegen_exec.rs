@@ -419,12 +419,14 @@ fn a_wrong_kernel_is_reported_with_module_output_and_index() {
         "{err}"
     );
     assert!(err.contains("@f0 output 1: "), "{err}");
-    // The binary kernel does not store its output 0 (the first store to `%arg2`).
+    // The binary kernel does not store its output 0 (the first store to the flat view of
+    // `%arg2`, which linear addressing stores through).
     let err = check_module_with(&path, &tools, &|text| {
         let mut lines: Vec<&str> = text.lines().collect();
+        let view = flat_view(&lines, "%arg2");
         let store = lines
             .iter()
-            .position(|l| l.contains("memref.store") && l.contains("%arg2["))
+            .position(|l| l.contains("memref.store") && l.contains(&format!("{view}[")))
             .expect("a store to output 0");
         lines.remove(store);
         lines.join("\n")
@@ -435,23 +437,39 @@ fn a_wrong_kernel_is_reported_with_module_output_and_index() {
         err.contains("@f0 output 0: 300 wrong elements of 300"),
         "{err}"
     );
-    // The binary kernel reads its first parameter with the two indices swapped: out of bounds.
+    // The binary kernel reads its first parameter past its end: out of bounds.
     let err = check_module_with(&path, &tools, &|text| {
         let mut lines: Vec<String> = text.lines().map(String::from).collect();
+        let view = flat_view(&lines, "%arg0");
         let load = lines
             .iter()
-            .position(|l| l.contains("memref.load %arg0["))
+            .position(|l| l.contains(&format!("memref.load {view}[")))
             .expect("a load of parameter 0");
         let line = &lines[load];
-        let (head, rest) = line.split_once("%arg0[").unwrap();
-        let (indices, tail) = rest.split_once(']').unwrap();
-        let (i, j) = indices.split_once(", ").unwrap();
-        lines[load] = format!("{head}%arg0[{j}, {i}]{tail}");
+        let (head, rest) = line.split_once(&format!("{view}[")).unwrap();
+        let (_, tail) = rest.split_once(']').unwrap();
+        lines[load] = format!("{head}{view}[%past_the_end]{tail}");
+        lines.insert(
+            load,
+            "%past_the_end = arith.constant 1000000 : index".into(),
+        );
         lines.join("\n")
     })
     .unwrap_err();
     assert!(err.contains("mlir-runner failed"), "{err}");
     assert!(err.contains("out-of-bounds access"), "{err}");
+}
+
+/// The SSA name of the one-dimensional view that linear addressing makes of `buffer`.
+fn flat_view(lines: &[impl AsRef<str>], buffer: &str) -> String {
+    lines
+        .iter()
+        .find_map(|l| {
+            let (name, op) = l.as_ref().trim().split_once(" = ")?;
+            op.starts_with(&format!("memref.reinterpret_cast {buffer} "))
+                .then(|| name.to_string())
+        })
+        .unwrap_or_else(|| panic!("no flat view of {buffer}"))
 }
 
 /// Generates the kernels of `hlo` and returns the error.

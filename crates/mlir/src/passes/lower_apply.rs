@@ -1,15 +1,23 @@
 //! `xla-indexing-lower-apply`: lowers every `xla_indexing.loop` to `scf` (see `lower_loop.rs`),
-//! then materializes every `xla_indexing.apply_indexing` as ops that standard MLIR lowers.
+//! rewrites memory accesses to linear addressing (see `linearize.rs`; option `linearize`, on by
+//! default), then materializes every `xla_indexing.apply_indexing` as ops that standard MLIR
+//! lowers.
 //!
-//! The map is first simplified within its domain (`simplify=false` lowers the expressions as
-//! written: the upstream baseline of `cargo xtask bench gpu`). Then each result becomes, in order of
-//! preference, the operand it is, an `arith.constant`, a sequence of `arith` ops (`addi`,
-//! `subi`, `muli`, and unsigned `divui`/`remui`/`ceildivui` where the dividend is provably
-//! non-negative over the domain, `floordivsi`/`ceildivsi` otherwise; a `mod` adds a multiple of
-//! the modulus that makes its dividend non-negative), or, when a value on the way might not fit
-//! in 64 bits, an `affine.apply` of the result's expression (which `lower-affine` expands with floor semantics). Dimensions are the
-//! affine map's dims, range and runtime variables its symbols. An op whose operands' ranges miss
-//! its domain (it never computes a defined value) gets `arith.constant 0` for its results.
+//! Each result is weighed in two forms: simplified within the op's domain, and as written (over
+//! the domain narrowed by the operands); the cheaper to compute wins (on `i32` first, then fewer
+//! divisions, then fewer ops). `simplify=false` lowers the expressions as written: the upstream
+//! baseline of `cargo xtask bench gpu`. A result becomes, in order of preference, the operand it
+//! is, an `arith.constant`, a sequence of `arith` ops (`addi`, `subi`, `muli`, unsigned
+//! `divui`/`ceildivui` where the dividend is provably non-negative over the domain,
+//! `floordivsi`/`ceildivsi` otherwise, and a `mod` as its dividend less the modulus times the
+//! quotient, with a dividend chosen to share the division with the floor divisions of every
+//! `apply_indexing` of the operation: see `arith::plan_mod` and `dividends.rs`), or, when a
+//! value on the way might not fit in 64 bits, an `affine.apply` of the result's expression
+//! (which `lower-affine` expands with floor semantics). Every `addi`, `subi` and `muli` is exact,
+//! so it carries `nsw`, and `nuw` where no value on the way is negative (which lets LLVM fold
+//! constant offsets into addresses). Dimensions are the affine map's dims, range and runtime
+//! variables its symbols. An op whose operands' ranges miss its domain (it never computes a
+//! defined value) gets `arith.constant 0` for its results.
 //!
 //! Option `index-bitwidth` (default 32): where every variable, intermediate value and constant
 //! of a result's computation provably lies in the signed 32-bit range over the domain (and
@@ -30,9 +38,11 @@ use mlir_sys::mlirAffineMapAttrGet;
 use xla_indexing_core::VarRef;
 
 use super::{
-    PassOption, PassSpec, arith, lower_loop, pass_entry,
+    PassOption, PassSpec, arith,
+    dividends::SharedDividends,
+    linearize, lower_loop, pass_entry,
     patterns::{Rewrite, apply_greedily},
-    ranges::apply_indexing_maps,
+    ranges::{Ranges, apply_indexing_maps, narrowed},
 };
 use crate::{affine::affine_from_expr, attribute::attribute_map};
 
@@ -50,7 +60,7 @@ pub static SPEC: PassSpec = PassSpec::new(
     entry,
 );
 
-static OPTIONS: [PassOption; 3] = [
+static OPTIONS: [PassOption; 4] = [
     PassOption::flag(
         c"prefer-affine",
         c"Emit every non-trivial result as affine.apply instead of arith ops",
@@ -64,6 +74,11 @@ static OPTIONS: [PassOption; 3] = [
     PassOption::flag(
         c"simplify",
         c"Simplify each map within its domain first (false: lower the expressions as written, for comparisons with upstream lowering)",
+        true,
+    ),
+    PassOption::flag(
+        c"linearize",
+        c"Rewrite memref.load/store whose indices come from one apply_indexing into accesses of a 1-D view at the linear offset, computed by one apply_indexing",
         true,
     ),
 ];
@@ -80,6 +95,8 @@ thread_local! {
     static INDEX_BITWIDTH: std::cell::Cell<u32> = const { std::cell::Cell::new(32) };
     /// The `simplify` option of the running pass.
     static SIMPLIFY: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
+    /// The floor divisions of the operation being lowered, for remainders to share.
+    static SHARED: std::cell::RefCell<SharedDividends> = std::cell::RefCell::default();
 }
 
 fn run(operation: OperationRef, options: &[i64]) -> Result<(), String> {
@@ -89,20 +106,31 @@ fn run(operation: OperationRef, options: &[i64]) -> Result<(), String> {
         return Err(format!("index-bitwidth must be 32 or 64, not {bitwidth}"));
     }
     INDEX_BITWIDTH.with(|w| w.set(bitwidth as u32));
-    SIMPLIFY.with(|v| v.set(options.get(2).is_none_or(|&v| v != 0)));
+    let simplify = options.get(2).is_none_or(|&v| v != 0);
+    SIMPLIFY.with(|v| v.set(simplify));
     lower_loop::lower_loops(operation)?;
-    apply_greedily(operation, PATTERNS)
+    if options.get(3).is_none_or(|&v| v != 0) {
+        linearize::linearize_accesses(operation, simplify)?;
+    }
+    SHARED.with(|s| *s.borrow_mut() = SharedDividends::collect(operation));
+    let lowered = apply_greedily(operation, PATTERNS);
+    SHARED.with(|s| *s.borrow_mut() = SharedDividends::default());
+    lowered
 }
 
 fn lower_apply(context: &Context, op: OperationRef, rewriter: &RewriterBase) -> bool {
     let Some((written, simplified)) = apply_indexing_maps(&op) else {
         return lower_unreachable(context, op, rewriter);
     };
-    let map = if SIMPLIFY.with(|v| v.get()) {
-        simplified
+    let operand_ranges = Ranges::new().operands(&op, 0, op.operand_count());
+    // Lowering weighs each result as simplified against the result as written (over the domain
+    // narrowed by the operands): the simplest form is not always the cheapest to compute.
+    let candidates = if SIMPLIFY.with(|v| v.get()) {
+        vec![simplified, narrowed(&written, &operand_ranges)]
     } else {
-        written
+        vec![written]
     };
+    let map = &candidates[0];
     let index = melior::ir::Type::index(context);
     let num_dims = map.dims().len();
     let num_symbols = map.num_symbols();
@@ -119,12 +147,24 @@ fn lower_apply(context: &Context, op: OperationRef, rewriter: &RewriterBase) -> 
     };
     let prefer_affine = PREFER_AFFINE.with(|p| p.get());
     let bitwidth = INDEX_BITWIDTH.with(|w| w.get());
-    let ev = map.range_evaluator(true);
+    let evaluators: Vec<_> = candidates.iter().map(|m| m.range_evaluator(true)).collect();
+    let remainders: Vec<_> = candidates
+        .iter()
+        .map(|m| {
+            let shared = SHARED.with(|s| s.borrow().for_op(&op, m));
+            arith::Remainders::from_quotient_of(m.results(), shared)
+        })
+        .collect();
     rewriter.set_insertion_point_before(op);
     let mut values = Vec::with_capacity(map.results().len());
-    for result in map.results() {
-        let plan = arith::plan_narrow(result, &ev, 64, bitwidth)
-            .filter(|p| !prefer_affine || p.ops.is_empty());
+    for (i, result) in map.results().iter().enumerate() {
+        let plan = candidates
+            .iter()
+            .zip(&evaluators)
+            .zip(&remainders)
+            .filter_map(|((m, ev), r)| arith::plan_narrow(m.results().get(i)?, ev, 64, bitwidth, r))
+            .filter(|p| !prefer_affine || p.ops.is_empty())
+            .min_by_key(|p| p.rank(bitwidth));
         let value = match plan {
             Some(plan) => arith::materialize(context, &plan, rewriter, location, index, &operand),
             None => {
@@ -172,10 +212,7 @@ fn lower_unreachable(context: &Context, op: OperationRef, rewriter: &RewriterBas
     if !readable {
         return false;
     }
-    let zero = arith::Plan {
-        result: Some(arith::Operand::Const(0)),
-        ..arith::Plan::default()
-    };
+    let zero = arith::Plan::constant(0);
     let index = melior::ir::Type::index(context);
     rewriter.set_insertion_point_before(op);
     let no_var = |_: VarRef| -> Option<Value> { None };

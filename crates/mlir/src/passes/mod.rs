@@ -20,7 +20,9 @@
 pub mod annotate;
 mod arith;
 pub mod coalescing;
+mod dividends;
 pub mod launch_grid;
+mod linearize;
 pub mod lower_apply;
 pub mod lower_fusion;
 mod lower_loop;

@@ -342,7 +342,12 @@ fn rewrite_arith(context: &Context, op: OperationRef, rewriter: &RewriterBase) -
     if map.is_known_empty() {
         return false;
     }
-    let Some(plan) = arith::plan(&map.results()[0], &map.range_evaluator(true), width) else {
+    let Some(plan) = arith::plan(
+        &map.results()[0],
+        &map.range_evaluator(true),
+        width,
+        &arith::Remainders::Rem,
+    ) else {
         return false;
     };
     if plan.cost() >= tree.cost {
