@@ -3,7 +3,8 @@
 //! generated kernels (for upstream, with the composed maps written as composed, unsimplified)
 //! and the same NVPTX pipeline; counts integer divisions and remainders in
 //! the LLVM IR (before LLVM's optimizer, which turns divisions by constants into `mul.hi`) and
-//! in the PTX, and PTX instructions. Prints a table, writes `target/bench/gpu.json`, and exits
+//! in the PTX, and PTX instructions. Prints a table, writes `target/bench/gpu.json` and each
+//! kernel's LLVM IR and PTX by both routes (`target/bench/gpu/KERNEL.{ours,upstream}.{ll,ptx}`), and exits
 //! with 1 unless every kernel has fewer divisions and remainders than upstream and none of 64
 //! bits (every benchmark's index values fit in 32 bits).
 
@@ -74,7 +75,9 @@ fn ptx_counts(ptx: &str, c: &mut Counts) {
     }
 }
 
-fn measure(text: &str, lowering: IndexLowering) -> Result<Counts, String> {
+/// Compiles `text` with `lowering`, counts, and writes the LLVM IR and PTX as `out.ll` and
+/// `out.ptx`.
+fn measure(text: &str, lowering: IndexLowering, out: &Path) -> Result<Counts, String> {
     let options = CompileOptions {
         codegen: CodegenOptions {
             device: Device::default(),
@@ -86,13 +89,17 @@ fn measure(text: &str, lowering: IndexLowering) -> Result<Counts, String> {
         libdevice: None,
     };
     let start = Instant::now();
+    let path = out;
     let out = compile_kernels(text, &options, lowering).map_err(|e| e.to_string())?;
     let mut c = Counts {
         millis: start.elapsed().as_secs_f64() * 1e3,
         ..Counts::default()
     };
-    ir_counts(out.llvm.as_deref().unwrap_or(""), &mut c);
-    ptx_counts(out.ptx.as_deref().unwrap_or(""), &mut c);
+    let (llvm, ptx) = (out.llvm.unwrap_or_default(), out.ptx.unwrap_or_default());
+    ir_counts(&llvm, &mut c);
+    ptx_counts(&ptx, &mut c);
+    let _ = fs::write(path.with_extension("ll"), llvm);
+    let _ = fs::write(path.with_extension("ptx"), ptx);
     Ok(c)
 }
 
@@ -125,6 +132,8 @@ fn main() {
         "ours/upstream",
         "ours/upstream"
     );
+    let artifacts = root.join("target/bench/gpu");
+    let _ = fs::create_dir_all(&artifacts);
     let mut failures = Vec::new();
     let mut json = BTreeMap::new();
     let (mut total_ours, mut total_up) = (Counts::default(), Counts::default());
@@ -145,8 +154,9 @@ fn main() {
                 };
                 kernels_text(&module, &options).expect("the benchmark kernels lower")
             };
-            let ours = measure(&kernel(true), IndexLowering::OURS);
-            let up = measure(&kernel(false), IndexLowering::UPSTREAM);
+            let at = |route: &str| artifacts.join(format!("{}.{route}.x", plan.kernel.name));
+            let ours = measure(&kernel(true), IndexLowering::OURS, &at("ours"));
+            let up = measure(&kernel(false), IndexLowering::UPSTREAM, &at("upstream"));
             let (ours, up) = match (ours, up) {
                 (Ok(o), Ok(u)) => (o, u),
                 (o, u) => {

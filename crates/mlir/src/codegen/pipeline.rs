@@ -104,7 +104,7 @@ impl IndexLowering {
     /// ranges from `known_block_size`) lower and narrow.
     pub const UPSTREAM: IndexLowering = IndexLowering {
         simplify: "",
-        lower: "xla-indexing-lower-apply{prefer-affine=true simplify=false index-bitwidth=64}",
+        lower: "xla-indexing-lower-apply{prefer-affine=true simplify=false index-bitwidth=64 linearize=false}",
         refine: "lower-affine, canonicalize, int-range-optimizations, \
                  arith-int-range-narrowing{int-bitwidths-supported=32}, ",
     };
