@@ -36,7 +36,7 @@ use std::cell::Cell;
 use melior::{
     Context, RewriterBase,
     ir::{
-        Attribute, Identifier, OperationRef, Type, TypeLike, Value, ValueLike,
+        Attribute, Identifier, Operation, OperationRef, Type, TypeLike, Value, ValueLike,
         operation::{OperationBuilder, OperationLike},
     },
 };
@@ -127,78 +127,25 @@ fn store(context: &Context, op: OperationRef, rewriter: &RewriterBase) -> bool {
 }
 
 /// Linearizes the access `op` whose memref is operand `memref_at`, its indices the operands
-/// after it.
+/// after it. Every new op is built before any is inserted, so that a failure leaves the IR as
+/// it was.
 fn linearize(
     context: &Context,
     op: OperationRef,
     rewriter: &RewriterBase,
     memref_at: usize,
 ) -> bool {
-    let Some(plan) = plan(&op, memref_at) else {
+    let Some(plan) = linearization(&op, memref_at) else {
         return false;
     };
-    let Some(view_type) = Type::parse(context, &plan.view_type) else {
+    let Some(built) = build(context, &op, &plan, memref_at) else {
         return false;
     };
-    let Ok(map) = map_attribute(context, &plan.map) else {
-        return false;
-    };
-    let location = op.location();
-    let index = Type::index(context);
-    let array = |text: &str| Attribute::parse(context, text);
-    let (Some(offsets), Some(sizes), Some(strides), Some(segments)) = (
-        array(&format!("array<i64: {}>", plan.offset)),
-        array(&format!("array<i64: {}>", plan.span)),
-        array("array<i64: 1>"),
-        array("array<i32: 1, 0, 0, 0>"),
-    ) else {
-        return false;
-    };
-    let named = |name: &str, a| (Identifier::new(context, name), a);
-    let Ok(cast) = OperationBuilder::new("memref.reinterpret_cast", location)
-        .add_operands(&[plan.memref])
-        .add_attributes(&[
-            named("static_offsets", offsets),
-            named("static_sizes", sizes),
-            named("static_strides", strides),
-            named("operandSegmentSizes", segments),
-        ])
-        .add_results(&[view_type])
-        .build()
-    else {
-        return false;
-    };
+    let [cast, offset, access] = built;
     rewriter.set_insertion_point_after_value(plan.memref);
-    let cast = rewriter.insert(cast);
-    let Ok(offset) = OperationBuilder::new("xla_indexing.apply_indexing", location)
-        .add_operands(&plan.apply_operands)
-        .add_attributes(&[named("indexing_map", map)])
-        .add_results(&[index])
-        .build()
-    else {
-        return false;
-    };
+    rewriter.insert(cast);
     rewriter.set_insertion_point_before(op);
-    let offset = rewriter.insert(offset);
-    let (Ok(view), Ok(linear)) = (cast.result(0), offset.result(0)) else {
-        return false;
-    };
-    let mut operands: Vec<Value> = (0..memref_at).filter_map(|i| op.operand(i).ok()).collect();
-    operands.extend([Value::from(view), Value::from(linear)]);
-    let results: Vec<Type> = (0..op.result_count())
-        .filter_map(|i| op.result(i).ok().map(|r| r.r#type()))
-        .collect();
-    // The builder borrows the name until `build`.
-    let name = op_name(&op);
-    let mut builder = OperationBuilder::new(&name, location)
-        .add_operands(&operands)
-        .add_results(&results);
-    if let Ok(nontemporal) = op.attribute("nontemporal") {
-        builder = builder.add_attributes(&[named("nontemporal", nontemporal)]);
-    }
-    let Ok(access) = builder.build() else {
-        return false;
-    };
+    rewriter.insert(offset);
     let access = rewriter.insert(access);
     // SAFETY: the values are results of the op just inserted, which the IR owns.
     let values: Vec<Value> = (0..access.result_count())
@@ -209,8 +156,67 @@ fn linearize(
     true
 }
 
+/// The view, the offset's `apply_indexing` and the new access of `op`, not yet inserted.
+fn build<'c>(
+    context: &'c Context,
+    op: &OperationRef<'c, '_>,
+    plan: &Linearization<'c, '_>,
+    memref_at: usize,
+) -> Option<[Operation<'c>; 3]> {
+    let location = op.location();
+    let array = |text: String| Attribute::parse(context, &text);
+    let named = |name: &str, a| (Identifier::new(context, name), a);
+    let cast = OperationBuilder::new("memref.reinterpret_cast", location)
+        .add_operands(&[plan.memref])
+        .add_attributes(&[
+            named(
+                "static_offsets",
+                array(format!("array<i64: {}>", plan.offset))?,
+            ),
+            named("static_sizes", array(format!("array<i64: {}>", plan.span))?),
+            named("static_strides", array("array<i64: 1>".into())?),
+            named(
+                "operandSegmentSizes",
+                array("array<i32: 1, 0, 0, 0>".into())?,
+            ),
+        ])
+        .add_results(&[Type::parse(context, &plan.view_type)?])
+        .build()
+        .ok()?;
+    let offset = OperationBuilder::new("xla_indexing.apply_indexing", location)
+        .add_operands(&plan.apply_operands)
+        .add_attributes(&[named(
+            "indexing_map",
+            map_attribute(context, &plan.map).ok()?,
+        )])
+        .add_results(&[Type::index(context)])
+        .build()
+        .ok()?;
+    // SAFETY: the results belong to ops that are inserted into the IR with the access.
+    let (view, linear) = unsafe {
+        (
+            Value::from_raw(cast.result(0).ok()?.to_raw()),
+            Value::from_raw(offset.result(0).ok()?.to_raw()),
+        )
+    };
+    let mut operands: Vec<Value> = (0..memref_at).filter_map(|i| op.operand(i).ok()).collect();
+    operands.extend([view, linear]);
+    let results: Vec<Type> = (0..op.result_count())
+        .filter_map(|i| op.result(i).ok().map(|r| r.r#type()))
+        .collect();
+    // The builder borrows the name until `build`.
+    let name = op_name(op);
+    let mut builder = OperationBuilder::new(&name, location)
+        .add_operands(&operands)
+        .add_results(&results);
+    if let Ok(nontemporal) = op.attribute("nontemporal") {
+        builder = builder.add_attributes(&[named("nontemporal", nontemporal)]);
+    }
+    Some([cast, offset, builder.build().ok()?])
+}
+
 /// What linearizing one access takes.
-struct Plan<'c, 'a> {
+struct Linearization<'c, 'a> {
     memref: Value<'c, 'a>,
     view_type: String,
     offset: i64,
@@ -221,8 +227,11 @@ struct Plan<'c, 'a> {
     map: IndexingMap,
 }
 
-/// The plan for access `op` (memref at operand `memref_at`), if it can be linearized.
-fn plan<'c, 'a>(op: &OperationRef<'c, 'a>, memref_at: usize) -> Option<Plan<'c, 'a>> {
+/// The linearization of access `op` (memref at operand `memref_at`), if it can be linearized.
+fn linearization<'c, 'a>(
+    op: &OperationRef<'c, 'a>,
+    memref_at: usize,
+) -> Option<Linearization<'c, 'a>> {
     let memref = op.operand(memref_at).ok()?;
     let layout = StaticLayout::of(memref.r#type())?;
     let rank = layout.sizes.len();
@@ -269,7 +278,7 @@ fn plan<'c, 'a>(op: &OperationRef<'c, 'a>, memref_at: usize) -> Option<Plan<'c, 
     } else {
         format!(", strided<[1], offset: {}>", layout.offset)
     };
-    Some(Plan {
+    Some(Linearization {
         memref,
         view_type: format!("memref<{span}x{element}{strided}{space}>"),
         offset: layout.offset,
