@@ -22,17 +22,18 @@ pub fn tc_text_is_handled(data: &[u8]) {
 }
 
 /// Schedule text: parsing and bound inference never panic, errors point inside the text, and a
-/// report prints as text, JSON and MLIR (or says why it has no MLIR form).
+/// report prints as JSON, and as text and MLIR or says why it cannot.
 pub fn sched_text_is_handled(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
     match crate::sched::parse(text).and_then(|s| crate::sched::infer_bounds(&s)) {
         Ok(report) => {
-            report.to_text();
             report.to_json();
-            if let Err(e) = report.to_mlir() {
-                check_location(text, &e);
+            for printed in [report.to_text(), report.to_mlir()] {
+                if let Err(e) = printed {
+                    check_location(text, &e);
+                }
             }
         }
         Err(e) => check_location(text, &e),

@@ -51,7 +51,7 @@ fn example_4_keeps_trivial_loops() {
         r.to_json()["stages"]["C"]["attach_path"],
         json!(["di", "dj", "dk"])
     );
-    let text = r.to_text();
+    let text = r.to_text().expect("prints");
     for line in [
         "for (dk, 0, 16) {",
         "realize C([dj, 1], [dk, 1]) {",
@@ -172,9 +172,11 @@ fn reductions_and_nparts() {
         json!([{"min": "c.outer * 3", "extent": "min(3, 8 - c.outer * 3)"}])
     );
     assert!(
-        r.to_text().contains("B(i + c.outer * 3) = 0"),
-        "{}",
         r.to_text()
+            .expect("prints")
+            .contains("B(i + c.outer * 3) = 0"),
+        "{}",
+        r.to_text().expect("prints")
     );
 }
 
@@ -199,7 +201,6 @@ fn bad_input() {
     ));
     assert!(e.message.contains("cycle"), "{}", e.message);
     for bad in [
-        "",
         "x = 1\n",
         "A = placeholder((0, 4))\ns = create_schedule(A)\n",
         "s = create_schedule(C)\n",
@@ -211,17 +212,120 @@ fn bad_input() {
     }
 }
 
+#[test]
+fn text_that_is_no_schedule_is_a_syntax_error() {
+    for (text, line, column) in [
+        ("", 1, 1),
+        ("# a comment\n\n", 3, 1),
+        ("xxxxxxxx\n", 1, 1),
+        ("import tvm\n42\n", 2, 1),
+        ("A = placeholder((4,))\nA.op\n", 2, 1),
+    ] {
+        let e = error_of(text);
+        assert_eq!(
+            (e.kind, e.line, e.column),
+            (ErrorKind::Parse, line, column),
+            "{text:?}: {e}"
+        );
+    }
+}
+
+/// `n` stages `B0 .. B{n-1}` of 4 elements in a chain, the last one the output.
+fn chain(n: usize) -> String {
+    let mut text = String::from("A = placeholder((4,), name='A')\n");
+    let mut prev = "A".to_string();
+    for k in 0..n {
+        text.push_str(&format!(
+            "B{k} = compute((4,), lambda i: {prev}[i] + 2, name='B{k}')\n"
+        ));
+        prev = format!("B{k}");
+    }
+    text + &format!("s = create_schedule({prev}.op)\n")
+}
+
+#[test]
+fn a_long_chain_prints_as_json_and_mlir_but_not_as_nested_text() {
+    let r = report(&chain(1100));
+    assert_eq!(
+        r.to_json()["stages"].as_object().map(|o| o.len()),
+        Some(1100)
+    );
+    assert!(
+        r.to_mlir()
+            .expect("flat")
+            .contains("%B1098 = memref.alloc() : memref<4xf32>")
+    );
+    let e = r.to_text().expect_err("1100 nested realize blocks");
+    assert_eq!((e.kind, e.line), (ErrorKind::Semantic, 0));
+    assert!(
+        e.message.contains("more than 1024 blocks deep"),
+        "{}",
+        e.message
+    );
+    assert!(report(&chain(1000)).to_text().is_ok());
+}
+
+#[test]
+fn compute_at_nesting_and_loops_per_stage_are_limited() {
+    // B_k computed at B_{k+1}'s loop: B0 is nested in n - 1 stages.
+    let nested = |n: usize| {
+        let mut text = chain(n);
+        for k in 0..n - 1 {
+            text.push_str(&format!(
+                "s[B{k}].compute_at(s[B{}], B{}.op.axis[0])\n",
+                k + 1,
+                k + 1
+            ));
+        }
+        text
+    };
+    report(&nested(33));
+    let e = error_of(&nested(34));
+    assert_eq!((e.kind, e.line), (ErrorKind::Semantic, 2));
+    assert_eq!(
+        e.message,
+        "`B0` is nested in more than 32 stages through compute_at (the limit)"
+    );
+    // Attached in the other order, each call sees a short chain; the total is checked at the end.
+    let mut text = chain(40);
+    for k in (0..39).rev() {
+        text.push_str(&format!(
+            "s[B{k}].compute_at(s[B{}], B{}.op.axis[0])\n",
+            k + 1,
+            k + 1
+        ));
+    }
+    assert!(error_of(&text).message.contains("more than 32 stages"));
+    // 31 splits make 1 + 62 variables; the 32nd would make 65.
+    let mut text = String::from(
+        "A = placeholder((4,))\nB = compute((4,), lambda i: A[i])\ns = create_schedule(B)\nx = B.op.axis[0]\n",
+    );
+    for _ in 0..31 {
+        text.push_str("o, x = s[B].split(x, 2)\n");
+    }
+    report(&text);
+    text.push_str("o, x = s[B].split(x, 2)\n");
+    let e = error_of(&text);
+    assert_eq!((e.kind, e.line), (ErrorKind::Semantic, 36));
+    assert!(
+        e.message.contains("more than 64 iteration variables"),
+        "{}",
+        e.message
+    );
+}
+
 /// Runs the loop nest: every loop at the extents the report gives, every consumer's read of a
 /// producer checked against the producer's realized region at that iteration, which must equal
 /// what is read there unless `exact` is given (then it must only cover it).
 fn brute_force(r: &BoundsReport) {
     let s = &r.schedule;
+    let consumers = s.consumers();
     for (p, stage) in s.stages.iter().enumerate() {
         let Some(pb) = &r.bounds.stages[p] else {
             continue;
         };
         let mut needed: BTreeMap<Vec<i64>, BTreeSet<Vec<i64>>> = BTreeMap::new();
-        for c in s.consumers(p) {
+        for &c in &consumers[p] {
             let cb = r.bounds.stages[c].as_ref().unwrap();
             let loops: Vec<usize> = cb
                 .attach_path

@@ -25,7 +25,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use xla_indexing_core::interval::ceil_div;
-use xla_indexing_core::{Expr, IndexingMap, Interval, Var, VarRef};
+use xla_indexing_core::{ArithError, Expr, IndexingMap, Interval, Var, VarRef};
 
 use crate::error::{LoopsError, Pos};
 use crate::sched::graph::{IvId, Relation, Schedule, StageId};
@@ -33,6 +33,10 @@ use crate::symbolic::{Bound, normalize};
 
 /// Most points enumerated for one stage's needed set.
 const ENUMERATION_LIMIT: u128 = 1 << 22;
+
+/// Most points enumerated for all stages together, so that a long chain of large stages takes
+/// bounded time.
+const ENUMERATION_BUDGET: u128 = 1 << 24;
 
 /// The inferred bounds of one compute stage. Expressions use `d<id>` for the loop variable of
 /// iteration variable `id`.
@@ -73,25 +77,35 @@ pub struct Bounds {
 
 /// Runs bound inference.
 pub fn infer(sched: &Schedule) -> Result<Bounds, LoopsError> {
+    infer_within(sched, ENUMERATION_BUDGET)
+}
+
+/// Runs bound inference enumerating at most `budget` points over all stages.
+fn infer_within(sched: &Schedule, mut budget: u128) -> Result<Bounds, LoopsError> {
     let mut bounds: Vec<Option<StageBounds>> = vec![None; sched.stages.len()];
+    let all_consumers = sched.consumers();
+    let mut is_output = vec![false; sched.stages.len()];
+    for &s in &sched.outputs {
+        is_output[s] = true;
+    }
     for s in (0..sched.stages.len()).rev() {
         let stage = &sched.stages[s];
         if stage.body.is_none() {
             continue;
         }
         let path = sched.attach_path(s);
-        let consumers = sched.consumers(s);
+        let consumers = &all_consumers[s];
         if stage.attach.is_some() && consumers.is_empty() {
             return Err(stage.pos.error(format!(
                 "`{}` is computed at a loop, but no stage reads it",
                 stage.name
             )));
         }
-        let (axis_ranges, exact) = if consumers.is_empty() || sched.outputs.contains(&s) {
+        let (axis_ranges, exact) = if consumers.is_empty() || is_output[s] {
             let full = stage.axis.iter().map(|a| dom_range(sched, *a)).collect();
             (full, Vec::new())
         } else {
-            needed(sched, &bounds, s, &path, &consumers)?
+            needed(sched, &bounds, s, &path, consumers, &mut budget)?
         };
         let mut roots: Vec<RootRange> = axis_ranges;
         roots.extend(stage.reduce_axis.iter().map(|k| dom_range(sched, *k)));
@@ -209,20 +223,13 @@ fn pass_down(sched: &Schedule, s: StageId, roots: &[RootRange]) -> Result<StageB
             }
         }
     }
-    let leaf_map = IndexingMap::new(
-        Vec::new(),
-        (0..sched.itervars.len())
-            .map(|v| Var::new(Interval::upto(max_extent.get(&v).copied().unwrap_or(1))))
-            .collect(),
-        Vec::new(),
-        Vec::new(),
-    );
+    let largest = |e: &Expr| largest_value(e, &max_extent).map_err(overflow);
     let mut guards = Vec::new();
     for (v, position) in &rho {
         if stage.leaves.contains(v) {
             continue;
         }
-        let natural = leaf_map.expr_range(position).hi;
+        let natural = largest(position)?;
         let candidates: Vec<Expr> = match &ranges[v].1 {
             Bound::Expr(e) => vec![e.clone()],
             Bound::Min(xs) => xs.iter().filter_map(|x| x.as_expr().cloned()).collect(),
@@ -238,7 +245,7 @@ fn pass_down(sched: &Schedule, s: StageId, roots: &[RootRange]) -> Result<StageB
                         .checked_add_const(-1)
                         .and_then(|c| c.checked_sub(position))
                         .map_err(overflow)?;
-                    let top = leaf_map.expr_range(&slack).hi.max(0);
+                    let top = largest(&slack)?.max(0);
                     guards.push((slack, Interval::new(0, top)));
                 }
             }
@@ -256,6 +263,32 @@ fn pass_down(sched: &Schedule, s: StageId, roots: &[RootRange]) -> Result<StageB
         guards,
         exact: Vec::new(),
     })
+}
+
+/// The largest value of `e` with every variable `d<v>` in `[0, max_extent[v])` (in `[0, 0]`
+/// where `max_extent` has no entry). The map holds only the variables of `e`, renumbered in
+/// order, so that the cost does not grow with the number of variables of the schedule.
+fn largest_value(e: &Expr, max_extent: &BTreeMap<IvId, i64>) -> Result<i64, ArithError> {
+    let mut vars = BTreeSet::new();
+    e.for_each_var(&mut |v| {
+        if let VarRef::Dim(d) = v {
+            vars.insert(d);
+        }
+    });
+    let vars: Vec<u32> = vars.into_iter().collect();
+    let local = e.rewrite_vars(&mut |v| match v {
+        VarRef::Dim(d) => vars.binary_search(&d).ok().map(|k| Expr::dim(k as u32)),
+        VarRef::Sym(_) => None,
+    })?;
+    let dims = vars
+        .iter()
+        .map(|d| {
+            let extent = max_extent.get(&(*d as usize)).copied().unwrap_or(1);
+            Var::new(Interval::upto(extent))
+        })
+        .collect();
+    let map = IndexingMap::new(Vec::new(), dims, Vec::new(), Vec::new());
+    Ok(map.expr_range(&local).hi)
 }
 
 /// `min(factor, extent - outer * factor)`.
@@ -369,18 +402,27 @@ type Needed = BTreeMap<Vec<i64>, BTreeSet<Vec<i64>>>;
 type RootRange = (Expr, Bound, i64);
 
 /// InferRootBound for a stage with consumers: per axis its range, and the exact maps when the
-/// box is larger than what is read.
+/// box is larger than what is read. The points enumerated are taken from `budget`.
 fn needed(
     sched: &Schedule,
     bounds: &[Option<StageBounds>],
     s: StageId,
     path: &[IvId],
     consumers: &[StageId],
+    budget: &mut u128,
 ) -> Result<(Vec<RootRange>, Vec<IndexingMap>), LoopsError> {
     let stage = &sched.stages[s];
     let maps = read_maps(sched, bounds, s, path, consumers)?;
     let mut need: Needed = BTreeMap::new();
     for map in &maps {
+        let size = map.box_size();
+        if size <= ENUMERATION_LIMIT && size > *budget {
+            return Err(stage.pos.error(format!(
+                "`{}`: the schedule has too many loop iterations to infer its bounds exactly (more than {ENUMERATION_BUDGET} over all stages)",
+                stage.name
+            )));
+        }
+        *budget = budget.saturating_sub(size);
         let points = map.domain_points(ENUMERATION_LIMIT).ok_or_else(|| {
             stage.pos.error(format!("`{}`: too many loop iterations to infer its bounds exactly (more than {ENUMERATION_LIMIT})", stage.name))
         })?;
@@ -567,4 +609,34 @@ fn fit_pair(cands: &[Expr], truth: &[(Vec<i64>, i64)]) -> Option<Bound> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A chain `A -> B -> C` of 4 x 4 stages: B and C enumerate 16 points each.
+    const CHAIN: &str = "A = placeholder((4, 4))\n\
+                         B = compute((4, 4), lambda i, j: A[i, j] + 1)\n\
+                         C = compute((4, 4), lambda i, j: B[i, j] * 2)\n\
+                         D = compute((4, 4), lambda i, j: C[i, j] * 2)\n\
+                         s = create_schedule(D)\n";
+
+    #[test]
+    fn enumeration_budget_spans_stages() {
+        let sched = crate::sched::parse(CHAIN).expect("parses");
+        assert!(infer_within(&sched, 32).is_ok());
+        let e = infer_within(&sched, 31).expect_err("B's 16 points exceed the 15 left");
+        assert!(
+            e.message
+                .starts_with("`B`: the schedule has too many loop iterations"),
+            "{}",
+            e.message
+        );
+        assert!(
+            e.message.contains(&ENUMERATION_BUDGET.to_string()),
+            "{}",
+            e.message
+        );
+    }
 }

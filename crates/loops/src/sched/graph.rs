@@ -5,7 +5,7 @@
 //! `reduce_axis`, derived ones from `split` and `fuse`), and per stage its relations, its leaf
 //! variables in loop order and where it is computed (`compute_at`).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use xla_indexing_core::Expr;
 use xla_indexing_core::interval::ceil_div;
@@ -115,12 +115,13 @@ impl Val {
 }
 
 impl Schedule {
-    /// The index lists by which `consumer` reads `producer`.
+    /// The distinct index lists by which `consumer` reads `producer`, in order of appearance.
     pub fn reads(&self, consumer: StageId, producer: StageId) -> Vec<Vec<Expr>> {
         let mut out = Vec::new();
+        let mut seen = BTreeSet::new();
         if let Some(body) = &self.stages[consumer].body {
             body.value.for_each_read(&mut |s, idx| {
-                if s == producer && !out.iter().any(|o: &Vec<Expr>| o.as_slice() == idx) {
+                if s == producer && seen.insert(idx.to_vec()) {
                     out.push(idx.to_vec());
                 }
             });
@@ -128,11 +129,20 @@ impl Schedule {
         out
     }
 
-    /// The stages that read `producer`.
-    pub fn consumers(&self, producer: StageId) -> Vec<StageId> {
-        (0..self.stages.len())
-            .filter(|c| !self.reads(*c, producer).is_empty())
-            .collect()
+    /// Per stage, the stages that read it, in definition order.
+    pub fn consumers(&self) -> Vec<Vec<StageId>> {
+        let mut out = vec![Vec::new(); self.stages.len()];
+        for (c, stage) in self.stages.iter().enumerate() {
+            if let Some(body) = &stage.body {
+                body.value.for_each_read(&mut |p, _| {
+                    let list: &mut Vec<StageId> = &mut out[p];
+                    if list.last() != Some(&c) {
+                        list.push(c);
+                    }
+                });
+            }
+        }
+        out
     }
 
     /// The names of all iteration variables, by id (for printing `d<id>`).
@@ -143,16 +153,19 @@ impl Schedule {
     /// The loops enclosing a stage, outermost first: for `compute_at(X, v)`, the enclosing
     /// loops of `X` followed by `X`'s leaves down to `v`.
     pub fn attach_path(&self, s: StageId) -> Vec<IvId> {
-        match self.stages[s].attach {
-            None => Vec::new(),
-            Some((x, v)) => {
-                let mut path = self.attach_path(x);
-                let leaves = &self.stages[x].leaves;
-                let at = leaves.iter().position(|l| *l == v).unwrap_or(0);
-                path.extend_from_slice(&leaves[..=at]);
-                path
-            }
+        let mut chain = Vec::new();
+        let mut at = self.stages[s].attach;
+        while let Some((x, v)) = at {
+            chain.push((x, v));
+            at = self.stages[x].attach;
         }
+        let mut path = Vec::new();
+        for (x, v) in chain.into_iter().rev() {
+            let leaves = &self.stages[x].leaves;
+            let at = leaves.iter().position(|l| *l == v).unwrap_or(0);
+            path.extend_from_slice(&leaves[..=at]);
+        }
+        path
     }
 }
 
@@ -194,10 +207,19 @@ const FUNCS: &[&str] = &[
 
 const METHODS: &[&str] = &["split", "fuse", "compute_at"];
 
+/// The most iteration variables of one stage (roots, reduction axes and those `split` and `fuse`
+/// make): it bounds the loops of a stage, and so the depth of the walks over its loops.
+pub const MAX_STAGE_ITERVARS: usize = 64;
+
+/// The most stages one stage is nested in through `compute_at`: it bounds the attach paths, and
+/// with [`MAX_STAGE_ITERVARS`] the depth of the loop nest.
+pub const MAX_ATTACH_DEPTH: usize = 32;
+
 /// Builds the schedule a parsed file describes.
 pub fn interpret(lines: &[Line]) -> Result<Schedule, LoopsError> {
     let mut it = Interp {
         env: BTreeMap::new(),
+        stage_names: BTreeSet::new(),
         sched: Schedule {
             stages: Vec::new(),
             itervars: Vec::new(),
@@ -237,11 +259,54 @@ pub fn interpret(lines: &[Line]) -> Result<Schedule, LoopsError> {
             0,
         ));
     }
+    check_attach_depth(&it.sched)?;
     Ok(it.sched)
+}
+
+/// Fails when a stage is nested in more than [`MAX_ATTACH_DEPTH`] stages through `compute_at`
+/// (a chain `compute_at` cannot see at once: each call may attach the top of a chain built
+/// before). Depths are computed once per stage, so this takes linear time.
+fn check_attach_depth(sched: &Schedule) -> Result<(), LoopsError> {
+    let mut depth: Vec<Option<usize>> = vec![None; sched.stages.len()];
+    for s in 0..sched.stages.len() {
+        if depth[s].is_some() {
+            continue;
+        }
+        let too_deep = || {
+            sched.stages[s].pos.error(format!(
+                "`{}` is nested in more than {MAX_ATTACH_DEPTH} stages through compute_at (the limit)",
+                sched.stages[s].name
+            ))
+        };
+        // The stages from `s` up to the first one of known depth (a cycle is cut by the limit).
+        let mut chain = Vec::new();
+        let mut at = Some(s);
+        let mut base = 0;
+        while let Some(x) = at {
+            if let Some(d) = depth[x] {
+                base = d + 1;
+                break;
+            }
+            if chain.len() > MAX_ATTACH_DEPTH {
+                return Err(too_deep());
+            }
+            chain.push(x);
+            at = sched.stages[x].attach.map(|(y, _)| y);
+        }
+        if base + chain.len() - 1 > MAX_ATTACH_DEPTH {
+            return Err(too_deep());
+        }
+        for (k, x) in chain.into_iter().rev().enumerate() {
+            depth[x] = Some(base + k);
+        }
+    }
+    Ok(())
 }
 
 struct Interp {
     env: BTreeMap<String, V>,
+    /// The names of the stages so far.
+    stage_names: BTreeSet<String>,
     sched: Schedule,
     have_schedule: bool,
 }
@@ -549,7 +614,7 @@ impl Interp {
         shape: Vec<i64>,
         pos: Pos,
     ) -> Result<StageId, LoopsError> {
-        if self.sched.stages.iter().any(|s| s.name == name) {
+        if !self.stage_names.insert(name.clone()) {
             return Err(pos.error(format!("two stages are named `{name}`")));
         }
         self.sched.stages.push(Stage {
@@ -579,7 +644,9 @@ impl Interp {
             )));
         }
         let s = self.new_stage(name.unwrap_or_else(|| "compute".into()), shape.clone(), pos)?;
-        let saved = self.env.clone();
+        self.check_itervars(s, params.len(), pos)?;
+        // The lambda's parameters shadow names of the file while its body is evaluated.
+        let mut shadowed = Vec::new();
         for ((p, _), extent) in params.iter().zip(&shape) {
             self.sched.itervars.push(IterVar {
                 name: p.clone(),
@@ -589,12 +656,18 @@ impl Interp {
             });
             let iv = self.sched.itervars.len() - 1;
             self.sched.stages[s].axis.push(iv);
-            self.env.insert(p.clone(), V::Iv(iv));
+            shadowed.push((p.clone(), self.env.insert(p.clone(), V::Iv(iv))));
         }
         let value = self.eval(body, None);
-        self.env = saved;
+        for (p, old) in shadowed.into_iter().rev() {
+            match old {
+                Some(v) => self.env.insert(p, v),
+                None => self.env.remove(&p),
+            };
+        }
         let body = match value? {
             V::Reduce(op, value, axes) => {
+                self.check_itervars(s, axes.len(), pos)?;
                 for &k in &axes {
                     if self.sched.itervars[k].stage != usize::MAX {
                         return Err(pos.error(format!(
@@ -666,6 +739,27 @@ impl Interp {
         }
     }
 
+    /// Fails when stage `s` would have more than [`MAX_STAGE_ITERVARS`] iteration variables
+    /// with `more` new ones.
+    fn check_itervars(&self, s: StageId, more: usize, pos: Pos) -> Result<(), LoopsError> {
+        let stage = &self.sched.stages[s];
+        let made: usize = stage
+            .relations
+            .iter()
+            .map(|r| match r {
+                Relation::Split { .. } => 2,
+                Relation::Fuse { .. } => 1,
+            })
+            .sum();
+        if stage.axis.len() + stage.reduce_axis.len() + made + more > MAX_STAGE_ITERVARS {
+            return Err(pos.error(format!(
+                "`{}` would have more than {MAX_STAGE_ITERVARS} iteration variables (roots, reduction axes and those split and fuse make)",
+                stage.name
+            )));
+        }
+        Ok(())
+    }
+
     fn derived(&mut self, s: StageId, name: String, reduce: bool) -> IvId {
         self.sched.itervars.push(IterVar {
             name,
@@ -702,6 +796,7 @@ impl Interp {
             }
             _ => return Err(pos.error("split takes one positive `factor` or `nparts`")),
         };
+        self.check_itervars(s, 2, pos)?;
         let pname = self.sched.itervars[parent].name.clone();
         let reduce = self.sched.itervars[parent].reduce;
         let outer = self.derived(s, format!("{pname}.outer"), reduce);
@@ -759,6 +854,7 @@ impl Interp {
             return Err(pos.error("a data-parallel axis cannot be fused with a reduction axis"));
         }
         let (name, reduce) = (format!("{}.{}.fused", o.name, n.name), o.reduce);
+        self.check_itervars(s, 1, pos)?;
         let fused = self.derived(s, name, reduce);
         let stage = &mut self.sched.stages[s];
         stage.relations.push(Relation::Fuse {
@@ -778,8 +874,11 @@ impl Interp {
             return Err(pos.error("a placeholder cannot be computed at a loop"));
         }
         let (iv, _) = self.leaf_position(*target, var, pos)?;
+        // The target's chain is walked up to the depth limit: a longer one, or a cycle beyond
+        // it, fails in `check_attach_depth`.
         let mut at = Some(*target);
-        while let Some(x) = at {
+        for _ in 0..=MAX_ATTACH_DEPTH {
+            let Some(x) = at else { break };
             if x == s {
                 return Err(pos.error(format!(
                     "compute_at cycle: `{}` would be computed inside itself (through `{}`)",

@@ -2,11 +2,13 @@
 //! `debug_keep_trivial_loop`): `realize` blocks with the inferred regions, `produce` blocks,
 //! `for (var, 0, extent)` loops, attached stages inside the loop they are computed at.
 
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use xla_indexing_core::Expr;
 use xla_indexing_core::print::Names;
 
+use crate::error::LoopsError;
 use crate::sched::bound::{Bounds, StageBounds};
 use crate::sched::graph::{IvId, Schedule, StageId, Val};
 use crate::symbolic::{Bound, expr_to_string};
@@ -30,32 +32,48 @@ pub trait NestSink {
 /// Walks the whole program's loop nest: the stages that are not computed at another stage,
 /// then, inside each loop, the stages attached to it.
 pub fn walk(sched: &Schedule, bounds: &Bounds, sink: &mut dyn NestSink) {
-    let top: Vec<StageId> = (0..sched.stages.len())
-        .filter(|s| sched.stages[*s].attach.is_none() && bounds.stages[*s].is_some())
-        .collect();
-    Walker { sched, sink }.stages(&top, None);
+    let mut top = Vec::new();
+    let mut attached: BTreeMap<(StageId, IvId), Vec<StageId>> = BTreeMap::new();
+    for (s, stage) in sched.stages.iter().enumerate() {
+        if bounds.stages[s].is_none() {
+            continue;
+        }
+        match stage.attach {
+            None => top.push(s),
+            Some(at) => attached.entry(at).or_default().push(s),
+        }
+    }
+    Walker {
+        sched,
+        attached: &attached,
+        sink,
+    }
+    .stages(&top, None);
 }
 
 struct Walker<'a, 's> {
     sched: &'a Schedule,
+    /// Per loop `(stage, leaf)`, the stages computed at it, in definition order.
+    attached: &'a BTreeMap<(StageId, IvId), Vec<StageId>>,
     sink: &'s mut dyn NestSink,
 }
 
 impl Walker<'_, '_> {
-    /// Each stage of `list` in turn, nested, then the loops of `rest` (stage, first leaf).
+    /// Each stage of `list` in turn, each realize block holding the next ones, then the loops of
+    /// `rest` (stage, first leaf) inside the innermost block.
     fn stages(&mut self, list: &[StageId], rest: Option<(StageId, usize)>) {
-        let Some((&s, tail)) = list.split_first() else {
-            if let Some((s, k)) = rest {
-                self.loops(s, k);
-            }
-            return;
-        };
-        self.sink.realize_begin(s);
-        self.sink.produce_begin(s);
-        self.loops(s, 0);
-        self.sink.produce_end(s);
-        self.stages(tail, rest);
-        self.sink.realize_end(s);
+        for &s in list {
+            self.sink.realize_begin(s);
+            self.sink.produce_begin(s);
+            self.loops(s, 0);
+            self.sink.produce_end(s);
+        }
+        if let Some((s, k)) = rest {
+            self.loops(s, k);
+        }
+        for &s in list.iter().rev() {
+            self.sink.realize_end(s);
+        }
     }
 
     /// The loops of stage `s` from leaf `k` inwards, then its statement.
@@ -73,16 +91,20 @@ impl Walker<'_, '_> {
             self.sink.reduce_init(s);
         }
         self.sink.loop_begin(s, leaf);
-        let attached: Vec<StageId> = (0..self.sched.stages.len())
-            .filter(|x| self.sched.stages[*x].attach == Some((s, leaf)))
-            .collect();
-        self.stages(&attached, Some((s, k + 1)));
+        let attached = self.attached.get(&(s, leaf)).map_or(&[][..], Vec::as_slice);
+        self.stages(attached, Some((s, k + 1)));
         self.sink.loop_end(s, leaf);
     }
 }
 
-/// Prints the whole program's loop nest.
-pub fn loop_nest(sched: &Schedule, bounds: &Bounds) -> String {
+/// The deepest nest of blocks the text form prints. Every stage's realize block holds those of
+/// the stages after it, and each line is indented by its depth, so a chain of `n` stages prints
+/// `n * n` spaces: 1024 blocks are about 8 MB of text.
+pub const MAX_TEXT_DEPTH: usize = 1024;
+
+/// Prints the whole program's loop nest; fails when it is more than [`MAX_TEXT_DEPTH`] blocks
+/// deep.
+pub fn loop_nest(sched: &Schedule, bounds: &Bounds) -> Result<String, LoopsError> {
     let names = sched.iv_names();
     let mut p = Printer {
         sched,
@@ -93,9 +115,20 @@ pub fn loop_nest(sched: &Schedule, bounds: &Bounds) -> String {
         },
         out: String::new(),
         depth: 0,
+        too_deep: false,
     };
     walk(sched, bounds, &mut p);
-    p.out
+    if p.too_deep {
+        return Err(LoopsError::semantic(
+            format!(
+                "the loop nest is more than {MAX_TEXT_DEPTH} blocks deep, the most the text form prints \
+                 (each stage's realize block holds the next ones); the JSON report and the MLIR form have no such limit"
+            ),
+            0,
+            0,
+        ));
+    }
+    Ok(p.out)
 }
 
 /// The text sink: TVM's IR as the seed prints it.
@@ -105,6 +138,8 @@ struct Printer<'a> {
     names: Names<'a>,
     out: String,
     depth: usize,
+    /// Set when the nest went deeper than [`MAX_TEXT_DEPTH`]: nothing more is printed.
+    too_deep: bool,
 }
 
 impl NestSink for Printer<'_> {
@@ -181,12 +216,15 @@ impl Printer<'_> {
     }
 
     fn line(&mut self, text: &str) {
-        let _ = writeln!(self.out, "{}{text}", "  ".repeat(self.depth));
+        if !self.too_deep {
+            let _ = writeln!(self.out, "{}{text}", "  ".repeat(self.depth));
+        }
     }
 
     fn open(&mut self, text: &str) {
         self.line(text);
         self.depth += 1;
+        self.too_deep |= self.depth > MAX_TEXT_DEPTH;
     }
 
     fn close(&mut self) {

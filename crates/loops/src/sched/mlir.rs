@@ -20,7 +20,7 @@
 //! assert!(mlir.contains("%3 = affine.load %B[0, %cj] : memref<1x4xf32>"));
 //! ```
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
 use xla_indexing_core::print::Names;
@@ -41,9 +41,10 @@ pub fn loop_nest_mlir(sched: &Schedule, bounds: &Bounds) -> Result<String, Loops
         .iter()
         .map(|v| names.fresh(&v.name))
         .collect();
-    let is_arg: Vec<bool> = (0..sched.stages.len())
-        .map(|s| sched.stages[s].body.is_none() || sched.outputs.contains(&s))
-        .collect();
+    let mut is_arg: Vec<bool> = sched.stages.iter().map(|s| s.body.is_none()).collect();
+    for &s in &sched.outputs {
+        is_arg[s] = true;
+    }
     let mut emitter = Emitter {
         sched,
         bounds,
@@ -81,6 +82,8 @@ pub fn loop_nest_mlir(sched: &Schedule, bounds: &Bounds) -> Result<String, Loops
 #[derive(Default)]
 struct SsaNames {
     used: HashSet<String>,
+    /// Per cleaned name, the suffix to try next (so that many equal names take linear time).
+    next_suffix: HashMap<String, usize>,
 }
 
 impl SsaNames {
@@ -99,10 +102,10 @@ impl SsaNames {
             base.insert(0, 'v');
         }
         let mut candidate = base.clone();
-        let mut k = 1;
+        let k = self.next_suffix.entry(base.clone()).or_insert(1);
         while !self.used.insert(candidate.clone()) {
             candidate = format!("{base}_{k}");
-            k += 1;
+            *k += 1;
         }
         format!("%{candidate}")
     }

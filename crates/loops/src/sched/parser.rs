@@ -1,15 +1,17 @@
 //! The parser of schedule files: the lines of the InferBound seed's Python, as written.
 //!
 //! ```text
-//! file   := line*            (`import ...` and `from ... import ...` lines are skipped)
-//! line   := [NAME ("," NAME)* "="] expr NEWLINE
+//! file   := line+            (`import ...` and `from ... import ...` lines are skipped)
+//! line   := NAME ("," NAME)* "=" expr NEWLINE | call NEWLINE     (call: a postfix ending in "(" args ")")
 //! expr   := "lambda" NAME ("," NAME)* ":" expr | sum
 //! sum    := term (("+" | "-") term)*        term := unary (("*" | "/" | "//" | "%") unary)*
 //! unary  := "-" unary | postfix             postfix := atom ("." NAME | "(" args ")" | "[" exprs "]")*
 //! atom   := NAME | INT | FLOAT | STRING | "(" [exprs] ")" | "[" [exprs] "]"
 //! args   := (expr | NAME "=" expr) ("," ...)*
 //! ```
-//! Line breaks inside brackets are ignored; `#` starts a comment.
+//! Line breaks inside brackets are ignored; `#` starts a comment. A file without a line, and a
+//! line that neither assigns nor calls (a bare name or number: text that is not a schedule),
+//! are syntax errors.
 
 use crate::error::LoopsError;
 use crate::lex::{Cursor, Tok, tokenize};
@@ -39,6 +41,11 @@ pub fn parse_lines(text: &str) -> Result<Vec<Line>, LoopsError> {
     loop {
         while p.c.eat("\n") {}
         if *p.c.peek() == Tok::Eof {
+            if lines.is_empty() {
+                return Err(p
+                    .c
+                    .error("expected a statement: the file holds no schedule"));
+            }
             return Ok(lines);
         }
         if p.c.at_word("import") || p.c.at_word("from") {
@@ -71,7 +78,15 @@ impl Parser {
             }
             self.c.expect("=")?;
         }
+        let start = self.c.pos();
         let value = self.expr()?;
+        if targets.is_empty() && !matches!(value.kind, PyKind::Call { .. }) {
+            return Err(LoopsError::parse(
+                "expected an assignment `NAME = ...` or a call such as `s[B].compute_at(...)`",
+                start.line,
+                start.column,
+            ));
+        }
         if !matches!(self.c.peek(), Tok::Eof) {
             self.c.expect("\n")?;
         }

@@ -112,8 +112,9 @@ impl BoundsReport {
         crate::sched::mlir::loop_nest_mlir(&self.schedule, &self.bounds)
     }
 
-    /// Itervar ranges and realized regions per stage, then the loop nest.
-    pub fn to_text(&self) -> String {
+    /// Itervar ranges and realized regions per stage, then the loop nest (see
+    /// [`crate::sched::lower::loop_nest`] for when it fails).
+    pub fn to_text(&self) -> Result<String, crate::error::LoopsError> {
         let mut out = String::new();
         for StageRow {
             name,
@@ -143,7 +144,7 @@ impl BoundsReport {
         out.push_str(&crate::sched::lower::loop_nest(
             &self.schedule,
             &self.bounds,
-        ));
-        out
+        )?);
+        Ok(out)
     }
 }
