@@ -45,7 +45,9 @@ pub fn run(args: Args) -> Result<(), Failure> {
                 Diagnostic::error("--emit mlir writes MLIR text, not JSON"),
             ));
         }
-        (None, Format::Text) => report.to_text(),
+        (None, Format::Text) => report
+            .to_text()
+            .map_err(|e| super::loops_failure(e, &args.file, &text))?,
         (None, Format::Json) => report.to_json().to_string(),
     };
     args.output.write(&out)
