@@ -135,6 +135,13 @@ fn several_statements_qualify_range_keys() {
 }
 
 #[test]
+fn size_names_come_from_the_parameter_types() {
+    let program = tc::parse(include_str!("../../../examples/tc/seed.tc")).expect("parses");
+    let names: Vec<&str> = program.size_names().into_iter().collect();
+    assert_eq!(names, ["I", "J", "K", "M", "N", "W"]);
+}
+
+#[test]
 fn errors_and_bad_input() {
     let e = error_of(include_str!("../../../examples/tc/dynamic_stride.tc"));
     assert_eq!((e.kind, e.line), (ErrorKind::Semantic, 3));

@@ -1,5 +1,6 @@
 //! The syntax tree of a Tensor Comprehensions program.
 
+use std::collections::BTreeSet;
 use std::fmt;
 
 use crate::error::Pos;
@@ -8,6 +9,21 @@ use crate::error::Pos;
 #[derive(Clone, Debug)]
 pub struct Program {
     pub defs: Vec<Def>,
+}
+
+impl Program {
+    /// The size names the parameters' types use (`M`, `K` of `float(M, K) A`), sorted.
+    pub fn size_names(&self) -> BTreeSet<&str> {
+        self.defs
+            .iter()
+            .flat_map(|d| d.inputs.iter().chain(&d.outputs))
+            .flat_map(|p| p.dims.iter().flatten())
+            .filter_map(|d| match d {
+                Dim::Size(name) => Some(name.as_str()),
+                Dim::Const(_) => None,
+            })
+            .collect()
+    }
 }
 
 /// `def name(inputs) -> (outputs) { statements }`.
