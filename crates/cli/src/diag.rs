@@ -125,16 +125,22 @@ impl Diagnostic {
     }
 }
 
-/// A command's failure: what to tell the user and the exit code.
+/// Why a command stopped before its end.
 #[derive(Debug)]
-pub struct Failure {
-    pub exit: Exit,
-    pub diagnostic: Box<Diagnostic>,
+pub enum Failure {
+    /// An error: what to tell the user and the exit code.
+    Error {
+        exit: Exit,
+        diagnostic: Box<Diagnostic>,
+    },
+    /// The reader of stdout closed it (`... | head`): the run ends quietly with exit code 0, as
+    /// Unix filters do.
+    ClosedOutput,
 }
 
 impl Failure {
     pub fn new(exit: Exit, diagnostic: Diagnostic) -> Failure {
-        Failure {
+        Failure::Error {
             exit,
             diagnostic: Box::new(diagnostic),
         }
@@ -143,6 +149,9 @@ impl Failure {
 
 impl From<std::io::Error> for Failure {
     fn from(e: std::io::Error) -> Failure {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            return Failure::ClosedOutput;
+        }
         Failure::new(Exit::Analysis, Diagnostic::error(format!("I/O error: {e}")))
     }
 }

@@ -8,9 +8,9 @@ mod render;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{Arg, ArgAction, CommandFactory, FromArgMatches, Parser, Subcommand};
 
-use diag::{DiagFormat, Exit};
+use diag::{DiagFormat, Exit, Failure};
 
 #[derive(Parser)]
 #[command(
@@ -38,8 +38,25 @@ enum Command {
     Compile(commands::compile::Args),
 }
 
+/// The command line. A subcommand's `-h` prints what `--help` prints: the short help would drop
+/// the examples, which are in the long description.
+fn command() -> clap::Command {
+    Cli::command().mut_subcommands(|sub| {
+        sub.disable_help_flag(true).arg(
+            Arg::new("help")
+                .short('h')
+                .long("help")
+                .action(ArgAction::HelpLong)
+                .help("Print help, with examples"),
+        )
+    })
+}
+
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let parsed = command()
+        .try_get_matches()
+        .and_then(|matches| Cli::from_arg_matches(&matches));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
@@ -79,7 +96,10 @@ fn main() -> ExitCode {
             let format = args.output.diag_format();
             (commands::tiles::run(args), format)
         }
-        Command::Render(args) => (commands::render::run(args), DiagFormat::Text),
+        Command::Render(args) => {
+            let format = args.diag_format();
+            (commands::render::run(args), format)
+        }
         Command::Import(args) => {
             let format = args.output.diag_format();
             (commands::import::run(args), format)
@@ -96,12 +116,12 @@ fn main() -> ExitCode {
     finish(result, format)
 }
 
-fn finish(result: Result<(), diag::Failure>, format: DiagFormat) -> ExitCode {
+fn finish(result: Result<(), Failure>, format: DiagFormat) -> ExitCode {
     match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(failure) => {
-            failure.diagnostic.emit(format);
-            ExitCode::from(failure.exit as u8)
+        Ok(()) | Err(Failure::ClosedOutput) => ExitCode::SUCCESS,
+        Err(Failure::Error { exit, diagnostic }) => {
+            diagnostic.emit(format);
+            ExitCode::from(exit as u8)
         }
     }
 }

@@ -19,6 +19,14 @@ fn interval() -> Duration {
         .map_or(INTERVAL, Duration::from_millis)
 }
 
+/// The option that silences progress, for every command that shows it.
+#[derive(Clone, Copy, Debug, clap::Args)]
+pub struct QuietArg {
+    /// No progress on stderr (shown only when stderr is a terminal).
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
 /// A counter of work items with a label.
 pub struct Progress {
     label: &'static str,

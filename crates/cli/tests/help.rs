@@ -1,5 +1,5 @@
-//! Every subcommand's `--help` shows an example, and every example runs from the repository
-//! root and prints what its `prints` line says.
+//! Every subcommand's `--help` (and `-h`, which prints the same) shows an example, and every
+//! example runs from the repository root and prints what its `prints` line says.
 
 use std::path::Path;
 use std::process::Command;
@@ -67,6 +67,8 @@ fn every_subcommand_has_a_working_example() {
             help.contains("Example"),
             "{command} --help has no example:\n{help}"
         );
+        let short = String::from_utf8(binary(&[command.clone(), "-h".into()]).stdout).unwrap();
+        assert_eq!(short, help, "{command} -h differs from --help");
         let lines: Vec<&str> = help.lines().map(str::trim).collect();
         let mut ran = 0;
         for (k, line) in lines.iter().enumerate() {

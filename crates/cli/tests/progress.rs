@@ -71,6 +71,8 @@ fn progress_shows_on_a_terminal_unless_quiet() {
             "fusion graph: ",
         ),
         (format!("indexing {}", module.display()), "indexing: "),
+        (format!("launch {}", module.display()), "launch: "),
+        (format!("coalescing {}", module.display()), "coalescing: "),
     ] {
         let args = format!("{args} -o {}", out.display());
         let piped = Command::new(env!("CARGO_BIN_EXE_xla-indexing"))

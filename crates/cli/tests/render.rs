@@ -1,8 +1,10 @@
-//! `xla-indexing render`: the fusion graph as text, DOT and SVG, access heatmaps as text and
-//! SVG, and its usage errors.
+//! `xla-indexing render`: the fusion graph as text, DOT, SVG and JSON, access heatmaps as text,
+//! SVG and JSON, and its usage errors (JSON lines on stderr with `--format json`).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+
+use serde_json::{Value, json};
 
 fn example() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/hlo/transpose_add.hlo")
@@ -243,6 +245,19 @@ fn usage_errors_exit_2() {
             ][..],
             "no loop kernel",
         ),
+        (
+            &[
+                "--what",
+                "access",
+                "--operand",
+                "0",
+                "--fusion",
+                "transpose_fusion",
+                "--warp",
+                "99999999999",
+            ][..],
+            "--warp 99999999999: the loop kernel of fused_transpose has 16 warp(s), 0 to 15",
+        ),
     ] {
         let out = render(args);
         let stderr = String::from_utf8_lossy(&out.stderr);
@@ -250,4 +265,106 @@ fn usage_errors_exit_2() {
         assert!(stderr.contains(message), "{args:?}: {stderr}");
         assert!(out.stdout.is_empty());
     }
+}
+
+fn json_of(args: &[&str]) -> Value {
+    let mut args = args.to_vec();
+    args.extend(["--format", "json"]);
+    serde_json::from_str(&stdout(&args)).unwrap()
+}
+
+#[test]
+fn fusion_graph_json_lists_nodes_clusters_and_mapped_edges() {
+    let graph = json_of(&["--what", "fusion-graph"]);
+    assert_eq!(graph["module"], "transpose_add");
+    let nodes = graph["nodes"].as_array().unwrap();
+    let clusters = graph["clusters"].as_array().unwrap();
+    assert_eq!(clusters.len(), 2);
+    let node = |name: &str| nodes.iter().position(|n| n["name"] == name).unwrap();
+    let transpose = &nodes[node("transpose")];
+    assert_eq!(transpose["shape"], "f32[32,16]{1,0}");
+    let cluster = &clusters[transpose["cluster"].as_u64().unwrap() as usize];
+    assert_eq!(
+        *cluster,
+        json!({"fusion": "transpose_fusion", "computation": "fused_transpose", "kind": "kLoop", "parent": null})
+    );
+    let edge = graph["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["from"] == node("exp") && e["to"] == node("transpose"))
+        .unwrap();
+    assert_eq!(
+        edge["maps"],
+        json!(["(d0, d1) -> (d1, d0), domain: d0 in [0, 31], d1 in [0, 15]"])
+    );
+    assert_eq!(
+        (&edge["operand"], &edge["undefined"]),
+        (&json!(0), &Value::Null)
+    );
+}
+
+#[test]
+fn access_json_has_the_grids_and_the_kernel_verdicts() {
+    let access = json_of(&[
+        "--what",
+        "access",
+        "--operand",
+        "0",
+        "--fusion",
+        "transpose_fusion",
+        "--warp",
+        "0",
+    ]);
+    assert_eq!(access["coalescing"], "kernel");
+    assert_eq!(access["kernel"][0]["coalesced"], false);
+    assert_eq!(access["kernel"][0]["transactions"], 16);
+    let input = &access["input"];
+    assert_eq!(
+        (&input["elements"], &input["read"]),
+        (&json!(512), &json!(512))
+    );
+    let grid = &input["grid"];
+    assert_eq!((&grid["rows"], &grid["cols"]), (&json!(16), &json!(32)));
+    assert_eq!(grid["counts"][0][0], 1);
+    assert_eq!(grid["uncoalesced"][0][0], true);
+    assert_eq!(access["output"]["uncoalesced"], 512);
+    // As the text grid shows: lanes 0 and 16 read input row 0's first two columns.
+    let lanes = &access["warp"]["grid"]["lanes"];
+    assert_eq!(
+        (&lanes[0][0], &lanes[0][1], &lanes[0][2]),
+        (&json!(0), &json!(16), &Value::Null)
+    );
+    let flat = json_of(&[
+        "--what",
+        "access",
+        "--operand",
+        "1",
+        "--fusion",
+        "fused_transpose",
+    ]);
+    assert_eq!(flat["output"]["uncoalesced"], 0);
+    assert_eq!(flat["warp"], Value::Null);
+}
+
+#[test]
+fn json_pictures_report_errors_as_json_lines() {
+    let out = render(&[
+        "--what",
+        "access",
+        "--operand",
+        "7",
+        "--fusion",
+        "reduce_fusion",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let line: Value = serde_json::from_slice(&out.stderr).unwrap();
+    assert_eq!(line["severity"], "error");
+    assert!(
+        line["message"].as_str().unwrap().contains("no operand 7"),
+        "{line}"
+    );
 }

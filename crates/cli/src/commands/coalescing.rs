@@ -6,6 +6,7 @@ use xla_indexing_hlo::gpu::{Device, report};
 
 use crate::diag::Failure;
 use crate::output::{Format, OutputArgs};
+use crate::progress::{Progress, QuietArg};
 
 /// For every fusion and operand, count the 128-byte transactions the first warp issues per
 /// step of its loop against the fewest that would carry the same bytes, and say why an access
@@ -20,12 +21,24 @@ pub struct Args {
     /// The .hlo file (HLO text as XLA dumps it).
     file: PathBuf,
     #[command(flatten)]
+    progress: QuietArg,
+    #[command(flatten)]
     pub output: OutputArgs,
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
-    let (_, plans) = super::launch::plans(&args.file)?;
-    let entries = report::coalescing_entries(&plans, &Device::default());
+    let plans = super::launch::plans(&args.file, "planning", args.progress)?;
+    let mut progress = Progress::new("coalescing", plans.len(), args.progress.quiet);
+    let device = Device::default();
+    let mut entries = Vec::new();
+    for plan in &plans {
+        entries.extend(report::coalescing_entries(
+            std::slice::from_ref(plan),
+            &device,
+        ));
+        progress.tick();
+    }
+    drop(progress);
     let out = match args.output.format {
         Format::Text => report::coalescing_text(&entries),
         Format::Json => report::coalescing_json(&entries).to_string(),

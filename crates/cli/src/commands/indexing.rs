@@ -6,7 +6,7 @@ use xla_indexing_hlo::{Direction, Options, analyze_module_with_progress, parse_m
 
 use crate::diag::{Diagnostic, Failure};
 use crate::output::{Format, OutputArgs, read_input};
-use crate::progress::Progress;
+use crate::progress::{Progress, QuietArg};
 
 /// Print the indexing maps of every fused computation of an HLO file, of one computation's
 /// root, or of one instruction.
@@ -32,9 +32,8 @@ pub struct Args {
     /// Count the elements of each operand that are read.
     #[arg(long)]
     utilization: bool,
-    /// No progress on stderr (shown only when stderr is a terminal).
-    #[arg(short, long)]
-    quiet: bool,
+    #[command(flatten)]
+    progress: QuietArg,
     #[command(flatten)]
     pub output: OutputArgs,
 }
@@ -47,7 +46,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         direction: Direction::parse(&args.direction).unwrap_or_default(),
         utilization: args.utilization,
     };
-    let mut progress = Progress::new("indexing", 0, args.quiet);
+    let mut progress = Progress::new("indexing", 0, args.progress.quiet);
     let report = parse_module(&text)
         .and_then(|m| {
             analyze_module_with_progress(&m, &options, &mut |_, total| {
@@ -58,14 +57,35 @@ pub fn run(args: Args) -> Result<(), Failure> {
         .map_err(|e| super::hlo_failure(e, &args.file, &text))?;
     drop(progress);
     let file = args.file.to_string_lossy();
-    for warning in report.warnings() {
-        let mut d = Diagnostic::warning(warning);
-        d.file = Some(file.to_string());
-        d.emit(args.output.diag_format());
+    for (warning, unsupported) in report.warnings().into_iter().zip(
+        report
+            .unsupported
+            .iter()
+            .map(Some)
+            .chain(std::iter::repeat(None)),
+    ) {
+        located_warning(warning, unsupported.map(|u| u.line), &file, &text)
+            .emit(args.output.diag_format());
     }
     let out = match args.output.format {
         Format::Text => report.to_text(),
         Format::Json => report.to_json().to_string(),
     };
     args.output.write(&out)
+}
+
+/// A warning of the report, pointing at the start of line `line` of the file when the message
+/// begins `line N: ` with that line (an unsupported instruction), the prefix then dropped; else
+/// naming the file only.
+fn located_warning(message: String, line: Option<usize>, file: &str, text: &str) -> Diagnostic {
+    let located = line.and_then(|l| {
+        let rest = message.strip_prefix(&format!("line {l}: "))?;
+        let source = text.lines().nth(l.checked_sub(1)?)?;
+        let column = source.chars().take_while(|c| c.is_whitespace()).count() + 1;
+        Some(Diagnostic::warning(rest).at(Some(file), text, l, column))
+    });
+    located.unwrap_or_else(|| Diagnostic {
+        file: Some(file.to_string()),
+        ..Diagnostic::warning(message)
+    })
 }

@@ -2,11 +2,12 @@
 
 use std::path::{Path, PathBuf};
 
-use xla_indexing_hlo::gpu::{Device, KernelPlan, plan_module, report};
+use xla_indexing_hlo::gpu::{Device, KernelPlan, kernels, plan_kernel, report};
 use xla_indexing_hlo::parse_module;
 
 use crate::diag::Failure;
 use crate::output::{Format, OutputArgs, read_input};
+use crate::progress::{Progress, QuietArg};
 
 /// Print, per fusion, the launch grid (threads per block, blocks, unroll factor) of the loop
 /// emitter on an sm_90 GPU, the thread-id indexing map (th_x..bl_z, [chunk_id, unroll_id]),
@@ -21,11 +22,13 @@ pub struct Args {
     /// The .hlo file (HLO text as XLA dumps it).
     file: PathBuf,
     #[command(flatten)]
+    progress: QuietArg,
+    #[command(flatten)]
     pub output: OutputArgs,
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
-    let (_, plans) = plans(&args.file)?;
+    let plans = plans(&args.file, "launch", args.progress)?;
     let out = match args.output.format {
         Format::Text => report::launch_text(&plans),
         Format::Json => report::launch_json(&plans).to_string(),
@@ -33,11 +36,24 @@ pub fn run(args: Args) -> Result<(), Failure> {
     args.output.write(&out)
 }
 
-/// Reads, parses and plans every kernel of an HLO file on the default device.
-pub fn plans(file: &Path) -> Result<(String, Vec<KernelPlan>), Failure> {
+/// Reads, parses and plans every kernel of an HLO file on the default device, showing progress
+/// per kernel under `label`.
+pub fn plans(
+    file: &Path,
+    label: &'static str,
+    quiet: QuietArg,
+) -> Result<Vec<KernelPlan>, Failure> {
     let text = read_input(file)?;
-    let plans = parse_module(&text)
-        .and_then(|m| plan_module(&m, &Device::default()))
-        .map_err(|e| super::hlo_failure(e, file, &text))?;
-    Ok((text, plans))
+    let module = parse_module(&text).map_err(|e| super::hlo_failure(e, file, &text))?;
+    let kernels = kernels(&module);
+    let mut progress = Progress::new(label, kernels.len(), quiet.quiet);
+    let device = Device::default();
+    kernels
+        .into_iter()
+        .map(|k| {
+            let plan = plan_kernel(&module, k, &device);
+            progress.tick();
+            plan.map_err(|e| super::hlo_failure(e, file, &text))
+        })
+        .collect()
 }

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use crate::diag::Failure;
+use crate::diag::{Diagnostic, Exit, Failure};
 use crate::output::{Format, OutputArgs, read_input};
 
 /// Infer the range of every index variable and the size of every output of a TC file.
@@ -35,9 +35,26 @@ fn parse_size(s: &str) -> Result<(String, i64), String> {
 
 pub fn run(args: Args) -> Result<(), Failure> {
     let text = read_input(&args.file)?;
+    let program = xla_indexing_loops::tc::parse(&text)
+        .map_err(|e| super::loops_failure(e, &args.file, &text))?;
+    let known = program.size_names();
+    if let Some((name, _)) = args.sizes.iter().find(|(n, _)| !known.contains(n.as_str())) {
+        let list: Vec<&str> = known.into_iter().collect();
+        return Err(Failure::new(
+            Exit::Usage,
+            Diagnostic::error(format!(
+                "--size {name}: {} has no size {name}; its sizes are {}",
+                args.file.display(),
+                if list.is_empty() {
+                    "none".to_string()
+                } else {
+                    list.join(", ")
+                }
+            )),
+        ));
+    }
     let sizes: BTreeMap<String, i64> = args.sizes.iter().cloned().collect();
-    let report = xla_indexing_loops::tc::parse(&text)
-        .and_then(|p| xla_indexing_loops::tc::infer(&p, &sizes))
+    let report = xla_indexing_loops::tc::infer(&program, &sizes)
         .map_err(|e| super::loops_failure(e, &args.file, &text))?;
     let out = match args.output.format {
         Format::Text => report.to_text(),

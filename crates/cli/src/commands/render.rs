@@ -4,29 +4,32 @@ use std::path::PathBuf;
 
 use xla_indexing_hlo::parse_module;
 
-use crate::diag::{Diagnostic, Exit, Failure};
+use crate::diag::{DiagFormat, Diagnostic, Exit, Failure};
 use crate::output::{Format, OutputArgs, read_input};
-use crate::progress::Progress;
+use crate::progress::{Progress, QuietArg};
 use crate::render::graph::Graph;
 use crate::render::heatmap::{Heatmap, Selection};
-use crate::render::{RenderError, dot, graph_text, graphviz, heatmap_svg, heatmap_text};
+use crate::render::{RenderError, dot, graph_text, graphviz, heatmap_svg, heatmap_text, json};
 
 /// Draw an HLO module: its fusion graph, or the access pattern of one fused operand.
 ///
 /// fusion-graph: every instruction of the entry computation and of the fusions it calls, each
 /// fusion a cluster, each producer-consumer edge labelled with its indexing map (an edge into a
-/// fusion carries the fusion's composed map). Formats dot, svg (through Graphviz) and text.
+/// fusion carries the fusion's composed map). Formats dot, svg (through Graphviz), text and json
+/// (nodes, clusters, and edges with their maps).
 ///
 /// access: how often each element of operand N is read, and how many elements each output
 /// element reads, as a heatmap; coalesced accesses are blue (digits in text), uncoalesced ones
 /// hatched orange (letters), as the coalescing command judges the sm_90 loop kernel, or by
 /// neighbouring threads (one per output element, layout order) outside kernels. Formats svg
-/// (self-contained, written directly) and text.
+/// (self-contained, written directly), text and json (the grids of counts, cell by cell, with
+/// their coalescing). With --format json, diagnostics are JSON lines too.
 ///
 /// Examples:
 ///   xla-indexing render examples/hlo/transpose_add.hlo --what fusion-graph --format svg -o graph.svg
 ///   xla-indexing render examples/hlo/transpose_add.hlo --what access --operand 0 --fusion transpose_fusion
 ///   xla-indexing render examples/hlo/transpose_add.hlo --what access --operand 0 --fusion transpose_fusion --warp 0
+///   xla-indexing render examples/hlo/transpose_add.hlo --what fusion-graph --format json
 #[derive(clap::Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
@@ -54,9 +57,8 @@ pub struct Args {
     /// Write the picture to FILE instead of stdout.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     output: Option<PathBuf>,
-    /// No progress on stderr.
-    #[arg(short, long)]
-    quiet: bool,
+    #[command(flatten)]
+    progress: QuietArg,
 }
 
 /// The pictures.
@@ -72,6 +74,17 @@ enum PictureFormat {
     Text,
     Dot,
     Svg,
+    Json,
+}
+
+impl Args {
+    /// JSON diagnostics with the JSON picture, text ones otherwise.
+    pub fn diag_format(&self) -> DiagFormat {
+        match self.format {
+            PictureFormat::Json => DiagFormat::Json,
+            PictureFormat::Text | PictureFormat::Dot | PictureFormat::Svg => DiagFormat::Text,
+        }
+    }
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
@@ -79,7 +92,8 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let module = parse_module(&text).map_err(|e| super::hlo_failure(e, &args.file, &text))?;
     let picture = match args.what {
         What::FusionGraph => {
-            let mut progress = Progress::new("fusion graph", Graph::work(&module), args.quiet);
+            let mut progress =
+                Progress::new("fusion graph", Graph::work(&module), args.progress.quiet);
             let graph = Graph::build(&module, &mut progress)
                 .map_err(|e| super::hlo_failure(e, &args.file, &text))?;
             drop(progress);
@@ -88,6 +102,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
                 PictureFormat::Dot => dot::to_dot(&graph),
                 PictureFormat::Svg => graphviz::dot_to_svg(&dot::to_dot(&graph))
                     .map_err(|e| Failure::new(Exit::Analysis, Diagnostic::error(e)))?,
+                PictureFormat::Json => json::graph_json(&graph).to_string(),
             }
         }
         What::Access => {
@@ -105,10 +120,11 @@ pub fn run(args: Args) -> Result<(), Failure> {
             match args.format {
                 PictureFormat::Text => heatmap_text::to_text(&heatmap),
                 PictureFormat::Svg => heatmap_svg::to_svg(&heatmap),
+                PictureFormat::Json => json::heatmap_json(&heatmap).to_string(),
                 PictureFormat::Dot => {
                     return Err(Failure::new(
                         Exit::Usage,
-                        Diagnostic::error("--what access draws svg or text, not dot"),
+                        Diagnostic::error("--what access draws svg, text or json, not dot"),
                     ));
                 }
             }

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use xla_indexing_hlo::gpu::report;
 use xla_indexing_hlo::parse_module;
 
-use crate::diag::{Diagnostic, Exit, Failure};
+use crate::diag::Failure;
 use crate::output::{Format, OutputArgs, read_input};
 
 /// Propagate a tile of each fusion's output (sizes per output dimension; tile t covers
@@ -21,20 +21,15 @@ use crate::output::{Format, OutputArgs, read_input};
 pub struct Args {
     /// The .hlo file (HLO text as XLA dumps it).
     file: PathBuf,
-    /// Tile sizes, one per output dimension, e.g. 4,64.
-    #[arg(long, value_delimiter = ',', required = true, num_args = 1..)]
+    /// Tile sizes, one per output dimension, as one comma-separated value, e.g. 4,64.
+    #[arg(long, value_name = "SIZES", value_delimiter = ',', required = true,
+          value_parser = clap::value_parser!(i64).range(1..))]
     tile: Vec<i64>,
     #[command(flatten)]
     pub output: OutputArgs,
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
-    if let Some(s) = args.tile.iter().find(|&&s| s < 1) {
-        return Err(Failure::new(
-            Exit::Usage,
-            Diagnostic::error(format!("--tile: size {s} is not positive")),
-        ));
-    }
     let text = read_input(&args.file)?;
     let all = parse_module(&text)
         .and_then(|m| report::tiles_of_module(&m, &args.tile))

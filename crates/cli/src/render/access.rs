@@ -73,6 +73,16 @@ pub struct AccessPattern {
 }
 
 impl AccessPattern {
+    /// The number of input elements read at least once.
+    pub fn elements_read(&self) -> usize {
+        self.reads.iter().filter(|r| **r > 0).count()
+    }
+
+    /// The number of output elements whose accesses are uncoalesced.
+    pub fn uncoalesced_outputs(&self) -> usize {
+        self.output_uncoalesced.iter().filter(|u| **u).count()
+    }
+
     /// Enumerates the maps (from `output` to `input`) at every output element.
     pub fn compute(
         maps: &[IndexingMap],

@@ -42,19 +42,50 @@ pub struct Heatmap {
     pub maps: Vec<String>,
     /// Why some path has no map, when one has none (the pattern shows the known maps).
     pub undefined: Option<String>,
-    /// The GPU kernel's verdict on each map, as printed lines; empty when the computation is no
-    /// loop kernel (neighbouring threads are compared instead).
-    pub kernel_verdicts: Vec<String>,
+    /// The GPU kernel's verdict on each map; empty when the computation is no loop kernel
+    /// (neighbouring threads are compared instead).
+    pub kernel_verdicts: Vec<KernelVerdict>,
     /// The warp drawn by lane, if asked for.
     pub warp: Option<u64>,
     pub pattern: AccessPattern,
+}
+
+/// The GPU loop kernel's verdict on one map of the operand, as `xla-indexing coalescing` gives it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KernelVerdict {
+    pub coalesced: bool,
+    /// 128-byte transactions of the first warp per step, and the fewest that carry its bytes.
+    pub transactions: u64,
+    pub ideal: u64,
+    /// Why the access is not coalesced.
+    pub reason: Option<String>,
+}
+
+impl std::fmt::Display for KernelVerdict {
+    /// `NOT coalesced, 8 transactions, ideal 1; REASON`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let verdict = if self.coalesced {
+            "coalesced"
+        } else {
+            "NOT coalesced"
+        };
+        write!(
+            f,
+            "{verdict}, {} transactions, ideal {}",
+            self.transactions, self.ideal
+        )?;
+        match &self.reason {
+            Some(why) => write!(f, "; {why}"),
+            None => Ok(()),
+        }
+    }
 }
 
 /// The GPU loop kernel's view of one operand: its maps, a verdict on each, and the launch.
 struct KernelView {
     maps: Vec<IndexingMap>,
     coalesced: Vec<bool>,
-    lines: Vec<String>,
+    verdicts: Vec<KernelVerdict>,
     unroll: u64,
     threads: u64,
 }
@@ -111,11 +142,20 @@ impl Heatmap {
         };
         let warp = match (selection.warp, &kernel) {
             (None, _) => None,
-            (Some(index), Some(view)) => Some(Warp {
-                index,
-                unroll: view.unroll,
-                threads: view.threads,
-            }),
+            (Some(index), Some(view)) => {
+                let warps = view.threads.div_ceil(WARP as u64);
+                if index >= warps {
+                    return Err(RenderError::Usage(format!(
+                        "--warp {index}: the loop kernel of {computation} has {warps} warp(s), 0 to {}",
+                        warps.saturating_sub(1)
+                    )));
+                }
+                Some(Warp {
+                    index,
+                    unroll: view.unroll,
+                    threads: view.threads,
+                })
+            }
             (Some(_), None) => {
                 return Err(RenderError::Usage(format!(
                     "{computation} is no loop kernel with a launch grid: --warp does not apply"
@@ -130,7 +170,7 @@ impl Heatmap {
             output: selection.output,
             maps: maps.iter().map(ToString::to_string).collect(),
             undefined: operand.maps.undefined,
-            kernel_verdicts: kernel.map(|k| k.lines).unwrap_or_default(),
+            kernel_verdicts: kernel.map(|k| k.verdicts).unwrap_or_default(),
             warp: selection.warp,
             pattern,
         })
@@ -180,28 +220,56 @@ impl Heatmap {
         if let Some(reason) = &self.undefined {
             let _ = writeln!(out, "incomplete: {reason}; only the known maps are drawn");
         }
-        let read = p.reads.iter().filter(|r| **r > 0).count();
-        let _ = writeln!(out, "read: {read} of {} input elements", p.reads.len());
-        let bad = p.output_uncoalesced.iter().filter(|u| **u).count();
-        if !self.kernel_verdicts.is_empty() {
-            let _ = writeln!(
-                out,
-                "uncoalesced: {bad} of {} output elements (the sm_90 loop kernel's first warp, as `xla-indexing coalescing` counts it)",
-                p.fan_in.len()
-            );
-            for line in &self.kernel_verdicts {
-                let _ = writeln!(out, "  {line}");
+        let _ = writeln!(
+            out,
+            "read: {} of {} input elements",
+            p.elements_read(),
+            p.reads.len()
+        );
+        let bad = p.uncoalesced_outputs();
+        match self.judge() {
+            JudgedBy::Kernel => {
+                let _ = writeln!(
+                    out,
+                    "uncoalesced: {bad} of {} output elements (the sm_90 loop kernel's first warp, as `xla-indexing coalescing` counts it)",
+                    p.fan_in.len()
+                );
+                for (k, verdict) in self.kernel_verdicts.iter().enumerate() {
+                    let _ = writeln!(out, "  map {k}: {verdict}");
+                }
             }
-        } else if p.coalescing_known {
-            let _ = writeln!(
-                out,
-                "uncoalesced: {bad} of {} output elements (one thread per output element in layout order, warps of {WARP})",
-                p.fan_in.len()
-            );
-        } else {
-            out.push_str("uncoalesced: unknown (tiled layout)\n");
+            JudgedBy::Neighbours => {
+                let _ = writeln!(
+                    out,
+                    "uncoalesced: {bad} of {} output elements (one thread per output element in layout order, warps of {WARP})",
+                    p.fan_in.len()
+                );
+            }
+            JudgedBy::Unknown => out.push_str("uncoalesced: unknown (tiled layout)\n"),
         }
     }
+
+    /// What the coalescing of the accesses comes from.
+    pub fn judge(&self) -> JudgedBy {
+        if !self.kernel_verdicts.is_empty() {
+            JudgedBy::Kernel
+        } else if self.pattern.coalescing_known {
+            JudgedBy::Neighbours
+        } else {
+            JudgedBy::Unknown
+        }
+    }
+}
+
+/// Where a heatmap's coalescing comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JudgedBy {
+    /// The GPU loop kernel's analysis, per map.
+    Kernel,
+    /// Neighbouring threads, one per output element in layout order.
+    Neighbours,
+    /// Not judged (a tiled layout).
+    Unknown,
 }
 
 /// The maps of the selected operand as the GPU loop kernel of `computation` reads them, with
@@ -223,29 +291,21 @@ fn kernel_view(module: &Module, computation: &str, selection: &Selection) -> Opt
     let mut view = KernelView {
         maps: Vec::new(),
         coalesced: Vec::new(),
-        lines: Vec::new(),
+        verdicts: Vec::new(),
         unroll: plan.unroll,
         threads: plan.launch.total_threads()?,
     };
-    for (k, access) in operand.output_maps.iter().enumerate() {
+    for access in &operand.output_maps {
         let verdict =
             analyze_access(&plan.thread_map, &access.map, &operand.shape, &device).ok()?;
-        let mut line = format!(
-            "map {k}: {}, {} transactions, ideal {}",
-            if verdict.coalesced {
-                "coalesced"
-            } else {
-                "NOT coalesced"
-            },
-            verdict.transactions,
-            verdict.ideal
-        );
-        if let Some(why) = &verdict.reason {
-            let _ = write!(line, "; {why}");
-        }
         view.maps.push(access.map.clone());
         view.coalesced.push(verdict.coalesced);
-        view.lines.push(line);
+        view.verdicts.push(KernelVerdict {
+            coalesced: verdict.coalesced,
+            transactions: verdict.transactions,
+            ideal: verdict.ideal,
+            reason: verdict.reason,
+        });
     }
     Some(view)
 }

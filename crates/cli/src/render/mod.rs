@@ -12,6 +12,7 @@ pub mod grid;
 pub mod heatmap;
 pub mod heatmap_svg;
 pub mod heatmap_text;
+pub mod json;
 
 use xla_indexing_hlo::HloError;
 
