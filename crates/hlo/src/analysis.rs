@@ -78,19 +78,21 @@ fn targets(module: &Module, options: &Options) -> Result<Vec<usize>, HloError> {
             .ok_or_else(|| HloError::Usage(format!("no computation named '{name}'")))?;
         return Ok(vec![c]);
     }
-    let mut fused = Vec::new();
+    let mut is_fused = vec![false; module.computations.len()];
     for c in &module.computations {
         for i in c.instructions.iter().filter(|i| i.opcode == "fusion") {
-            for name in i.called("calls") {
-                if let Some(f) = module.computation(name).filter(|f| !fused.contains(f)) {
-                    fused.push(f);
-                }
+            for f in i
+                .called("calls")
+                .iter()
+                .filter_map(|n| module.computation(n))
+            {
+                is_fused[f] = true;
             }
         }
     }
-    fused.sort_unstable();
+    let fused: Vec<usize> = (0..is_fused.len()).filter(|&f| is_fused[f]).collect();
     if fused.is_empty() {
-        fused.push(module.entry);
+        return Ok(vec![module.entry]);
     }
     Ok(fused)
 }

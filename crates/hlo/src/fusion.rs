@@ -1,7 +1,12 @@
 //! Indexing of whole computations: the maps of a fusion (or `call`) are the compositions of the
 //! per-op maps along every path between the root and each parameter, simplified and
-//! deduplicated. Nested fusions and calls are composed recursively; multi-output fusions give
-//! one set of maps per result leaf.
+//! deduplicated. Nested fusions and calls are composed over their computations; multi-output
+//! fusions give one set of maps per result leaf.
+//!
+//! The walks over nested computations keep their own stack ([`Composer`]): a walk that reaches
+//! a call waits while the callee is walked, so that a nest of thousands of calls takes heap,
+//! not thread stack. Every finished walk is kept, so a computation called from many places is
+//! walked once.
 
 use std::collections::HashMap;
 
@@ -83,22 +88,256 @@ pub struct ParameterMaps {
     pub maps: MapSet,
 }
 
-/// Walks computations, refusing recursion.
+/// Walks computations, refusing recursion, and keeps what it walked.
 pub struct Composer<'m> {
     module: &'m Module,
-    active: Vec<usize>,
+    /// Per computation, whether a walk of it is under way (a call to it now is recursion).
+    active: Vec<bool>,
+    /// Finished output-to-input walks by `(computation, result leaf)`.
+    outputs: HashMap<(usize, usize), Vec<ParameterMaps>>,
+    /// Finished input-to-output walks by `(computation, parameter, leaf)`.
+    inputs: HashMap<(usize, usize, usize), Vec<(usize, MapSet)>>,
+}
+
+/// One walk over a computation: from a result leaf to the parameters, or from a parameter leaf
+/// to the results.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Walk {
+    OutputToInput {
+        c: usize,
+        leaf: usize,
+    },
+    InputToOutput {
+        c: usize,
+        parameter: usize,
+        leaf: usize,
+    },
+}
+
+/// An instruction's maps from one result leaf to its operands: `(operand, operand leaf, maps)`.
+pub type OperandMaps = Vec<(usize, usize, MapSet)>;
+
+/// The maps of one instruction, or the walk of its callee they wait for.
+enum Maps<T> {
+    Ready(T),
+    Needs(Walk),
+}
+
+/// Where a walk under way has got to: the maps reached so far, keyed by `(instruction, leaf)`,
+/// and the next step, so that it can wait for a callee's walk and go on.
+struct Frame<'m> {
+    walk: Walk,
+    comp: &'m Computation,
+    state: HashMap<(usize, usize), MapSet>,
+    /// The next instruction, as a position in the walk's order.
+    position: usize,
+    /// The next leaf of that instruction.
+    leaf: usize,
+    /// Input to output: the next user of that leaf, and each instruction's users
+    /// `(user, operand position)`.
+    user: usize,
+    users: Vec<Vec<(usize, usize)>>,
 }
 
 impl<'m> Composer<'m> {
     pub fn new(module: &'m Module) -> Composer<'m> {
         Composer {
             module,
-            active: Vec::new(),
+            active: vec![false; module.computations.len()],
+            outputs: HashMap::new(),
+            inputs: HashMap::new(),
         }
     }
 
-    /// Enters the computation called by an instruction, or fails on a recursive call.
-    fn called(&mut self, cx: &OpContext<'_>) -> Result<usize, HloError> {
+    /// Output leaf `leaf` of computation `c` to each of its parameters (every parameter leaf is
+    /// listed, unused ones with no maps), in parameter order.
+    pub fn computation_output_to_input(
+        &mut self,
+        c: usize,
+        leaf: usize,
+    ) -> Result<Vec<ParameterMaps>, HloError> {
+        loop {
+            if let Some(done) = self.outputs.get(&(c, leaf)) {
+                return Ok(done.clone());
+            }
+            self.run(Walk::OutputToInput { c, leaf })?;
+        }
+    }
+
+    /// Leaf `leaf` of parameter `parameter` of computation `c` to each result leaf of the
+    /// computation: `(result leaf, maps)` for every result leaf.
+    pub fn computation_input_to_output(
+        &mut self,
+        c: usize,
+        parameter: usize,
+        leaf: usize,
+    ) -> Result<Vec<(usize, MapSet)>, HloError> {
+        loop {
+            if let Some(done) = self.inputs.get(&(c, parameter, leaf)) {
+                return Ok(done.clone());
+            }
+            self.run(Walk::InputToOutput { c, parameter, leaf })?;
+        }
+    }
+
+    /// Output leaf `leaf` of instruction `i` to its operands: `(operand, operand leaf, maps)`.
+    /// Fusions and calls are composed over their computation (and simplified); other ops give
+    /// their maps as built.
+    pub fn instruction_output_to_input(
+        &mut self,
+        comp: &Computation,
+        i: usize,
+        leaf: usize,
+    ) -> Result<OperandMaps, HloError> {
+        loop {
+            match self.output_maps(comp, i, leaf)? {
+                Maps::Ready(maps) => return Ok(maps),
+                Maps::Needs(walk) => self.run(walk)?,
+            }
+        }
+    }
+
+    /// Leaf `leaf` of operand `operand` of instruction `i` to its result leaves:
+    /// `(result leaf, maps)`.
+    pub fn instruction_input_to_output(
+        &mut self,
+        comp: &Computation,
+        i: usize,
+        operand: usize,
+        leaf: usize,
+    ) -> Result<Vec<(usize, MapSet)>, HloError> {
+        loop {
+            match self.input_maps(comp, i, operand, leaf)? {
+                Maps::Ready(maps) => return Ok(maps),
+                Maps::Needs(walk) => self.run(walk)?,
+            }
+        }
+    }
+
+    /// Does `walk` and every walk it waits for, one frame per computation on a stack of its
+    /// own, and keeps each result.
+    fn run(&mut self, walk: Walk) -> Result<(), HloError> {
+        let mut stack = Vec::new();
+        let result = self.drive(walk, &mut stack);
+        for frame in &stack {
+            self.active[frame.computation()] = false;
+        }
+        result
+    }
+
+    fn drive(&mut self, walk: Walk, stack: &mut Vec<Frame<'m>>) -> Result<(), HloError> {
+        stack.push(self.start(walk)?);
+        while let Some(frame) = stack.last_mut() {
+            if let Some(callee) = frame.resume(self)? {
+                let started = self.start(callee)?;
+                stack.push(started);
+            } else if let Some(done) = stack.pop() {
+                self.active[done.computation()] = false;
+                self.finish(done);
+            }
+        }
+        Ok(())
+    }
+
+    /// A frame at the start of `walk`: the identity map at its leaf.
+    fn start(&mut self, walk: Walk) -> Result<Frame<'m>, HloError> {
+        let module = self.module;
+        let (c, at, shape) = match walk {
+            Walk::OutputToInput { c, leaf } => {
+                let comp = &module.computations[c];
+                let root = &comp.instructions[comp.root];
+                let shape = root.shape.leaves().get(leaf).map(|s| s.dims.clone());
+                let shape = shape.ok_or_else(|| {
+                    OpContext::new(comp, root).error(format!("has no result {leaf}"))
+                })?;
+                (c, (comp.root, leaf), shape)
+            }
+            Walk::InputToOutput { c, parameter, leaf } => {
+                let comp = &module.computations[c];
+                let p = comp.parameter(parameter).ok_or_else(|| {
+                    HloError::Usage(format!("{} has no parameter {parameter}", comp.name))
+                })?;
+                let p_instr = &comp.instructions[p];
+                let shape = p_instr.shape.leaves().get(leaf).map(|s| s.dims.clone());
+                let shape = shape.ok_or_else(|| {
+                    OpContext::new(comp, p_instr).error(format!("has no leaf {leaf}"))
+                })?;
+                (c, (p, leaf), shape)
+            }
+        };
+        let comp = &module.computations[c];
+        let mut users = Vec::new();
+        if let Walk::InputToOutput { .. } = walk {
+            users = vec![Vec::new(); comp.instructions.len()];
+            for (u, instr) in comp.instructions.iter().enumerate() {
+                for (j, &op) in instr.operands.iter().enumerate() {
+                    users[op].push((u, j));
+                }
+            }
+        }
+        let mut state = HashMap::new();
+        state.insert(
+            at,
+            MapSet::single(Access::plain(IndexingMap::identity(&shape))),
+        );
+        self.active[c] = true;
+        Ok(Frame {
+            walk,
+            comp,
+            state,
+            position: 0,
+            leaf: 0,
+            user: 0,
+            users,
+        })
+    }
+
+    /// Keeps the result of a finished walk: the maps at every parameter leaf, or at every
+    /// result leaf.
+    fn finish(&mut self, frame: Frame<'m>) {
+        let Frame {
+            walk,
+            comp,
+            mut state,
+            ..
+        } = frame;
+        match walk {
+            Walk::OutputToInput { c, leaf } => {
+                let mut params: Vec<ParameterMaps> = Vec::new();
+                for (i, instr) in comp.instructions.iter().enumerate() {
+                    let Some(parameter) = instr.parameter_number else {
+                        continue;
+                    };
+                    for l in 0..instr.shape.leaf_count() {
+                        let mut maps = state.remove(&(i, l)).unwrap_or_default();
+                        maps.sort();
+                        params.push(ParameterMaps {
+                            parameter,
+                            leaf: l,
+                            maps,
+                        });
+                    }
+                }
+                params.sort_by_key(|p| (p.parameter, p.leaf));
+                self.outputs.insert((c, leaf), params);
+            }
+            Walk::InputToOutput { c, parameter, leaf } => {
+                let root = &comp.instructions[comp.root];
+                let results = (0..root.shape.leaf_count())
+                    .map(|l| {
+                        let mut maps = state.remove(&(comp.root, l)).unwrap_or_default();
+                        maps.sort();
+                        (l, maps)
+                    })
+                    .collect();
+                self.inputs.insert((c, parameter, leaf), results);
+            }
+        }
+    }
+
+    /// The computation an instruction calls; an error when it is being walked (a recursive
+    /// call) or does not match the call.
+    fn called(&self, cx: &OpContext<'_>) -> Result<usize, HloError> {
         let key = if cx.instr.opcode == "fusion" {
             "calls"
         } else {
@@ -114,7 +353,7 @@ impl<'m> Composer<'m> {
             .module
             .computation(name)
             .ok_or_else(|| cx.error(format!("unknown computation {name}")))?;
-        if self.active.contains(&c) {
+        if self.active[c] {
             return Err(cx.error(format!("computation {name} calls itself")));
         }
         let callee = &self.module.computations[c];
@@ -134,94 +373,30 @@ impl<'m> Composer<'m> {
         Ok(c)
     }
 
-    /// Output leaf `leaf` of computation `c` to each of its parameters (every parameter leaf is
-    /// listed, unused ones with no maps), in parameter order.
-    pub fn computation_output_to_input(
-        &mut self,
-        c: usize,
-        leaf: usize,
-    ) -> Result<Vec<ParameterMaps>, HloError> {
-        self.active.push(c);
-        let result = self.walk_output_to_input(c, leaf);
-        self.active.pop();
-        result
-    }
-
-    fn walk_output_to_input(
-        &mut self,
-        c: usize,
-        leaf: usize,
-    ) -> Result<Vec<ParameterMaps>, HloError> {
-        let module = self.module;
-        let comp = &module.computations[c];
-        let root = &comp.instructions[comp.root];
-        let root_cx = OpContext::new(comp, root);
-        let root_leaves = root.shape.leaves();
-        let shape = root_leaves
-            .get(leaf)
-            .ok_or_else(|| root_cx.error(format!("has no result {leaf}")))?;
-        let mut state: HashMap<(usize, usize), MapSet> = HashMap::new();
-        state.insert(
-            (comp.root, leaf),
-            MapSet::single(Access::plain(IndexingMap::identity(&shape.dims))),
-        );
-        for &i in comp.post_order.iter().rev() {
-            let instr = &comp.instructions[i];
-            if instr.parameter_number.is_some() {
-                continue;
-            }
-            for l in 0..instr.shape.leaf_count() {
-                let Some(consumer) = state.remove(&(i, l)) else {
-                    continue;
-                };
-                let cx = OpContext::new(comp, instr);
-                for (operand, op_leaf, producer) in self.instruction_output_to_input(comp, i, l)? {
-                    let target = state.entry((instr.operands[operand], op_leaf)).or_default();
-                    consumer.compose_into(&producer, target, &cx)?;
-                }
-            }
-        }
-        let mut params: Vec<ParameterMaps> = Vec::new();
-        for (i, instr) in comp.instructions.iter().enumerate() {
-            let Some(parameter) = instr.parameter_number else {
-                continue;
-            };
-            for l in 0..instr.shape.leaf_count() {
-                let mut maps = state.remove(&(i, l)).unwrap_or_default();
-                maps.sort();
-                params.push(ParameterMaps {
-                    parameter,
-                    leaf: l,
-                    maps,
-                });
-            }
-        }
-        params.sort_by_key(|p| (p.parameter, p.leaf));
-        Ok(params)
-    }
-
-    /// Output leaf `leaf` of instruction `i` to its operands: `(operand, operand leaf, maps)`.
-    /// Fusions and calls are composed over their computation (and simplified); other ops give
-    /// their maps as built.
-    pub fn instruction_output_to_input(
-        &mut self,
+    /// [`Composer::instruction_output_to_input`], or the callee's walk it needs first.
+    fn output_maps(
+        &self,
         comp: &Computation,
         i: usize,
         leaf: usize,
-    ) -> Result<Vec<(usize, usize, MapSet)>, HloError> {
+    ) -> Result<Maps<OperandMaps>, HloError> {
         let instr = &comp.instructions[i];
         let cx = OpContext::new(comp, instr);
         if ops::op_kind(&instr.opcode) == Some(OpKind::Call) {
             let c = self.called(&cx)?;
-            return Ok(self
-                .computation_output_to_input(c, leaf)?
-                .into_iter()
-                .map(|p| (p.parameter, p.leaf, p.maps))
-                .collect());
+            return Ok(match self.outputs.get(&(c, leaf)) {
+                Some(params) => Maps::Ready(
+                    params
+                        .iter()
+                        .map(|p| (p.parameter, p.leaf, p.maps.clone()))
+                        .collect(),
+                ),
+                None => Maps::Needs(Walk::OutputToInput { c, leaf }),
+            });
         }
-        Ok(match ops::output_to_input(&cx, leaf)? {
+        Ok(Maps::Ready(match ops::output_to_input(&cx, leaf)? {
             Outcome::Defined(accesses) => {
-                let mut out: Vec<(usize, usize, MapSet)> = Vec::new();
+                let mut out: OperandMaps = Vec::new();
                 for a in accesses {
                     match out
                         .iter_mut()
@@ -245,113 +420,146 @@ impl<'m> Composer<'m> {
                 }
                 out
             }
-        })
+        }))
     }
 
-    /// Leaf `leaf` of parameter `parameter` of computation `c` to each result leaf of the
-    /// computation: `(result leaf, maps)` for every result leaf.
-    pub fn computation_input_to_output(
-        &mut self,
-        c: usize,
-        parameter: usize,
-        leaf: usize,
-    ) -> Result<Vec<(usize, MapSet)>, HloError> {
-        self.active.push(c);
-        let result = self.walk_input_to_output(c, parameter, leaf);
-        self.active.pop();
-        result
-    }
-
-    fn walk_input_to_output(
-        &mut self,
-        c: usize,
-        parameter: usize,
-        leaf: usize,
-    ) -> Result<Vec<(usize, MapSet)>, HloError> {
-        let module = self.module;
-        let comp = &module.computations[c];
-        let p = comp.parameter(parameter).ok_or_else(|| {
-            HloError::Usage(format!("{} has no parameter {parameter}", comp.name))
-        })?;
-        let p_instr = &comp.instructions[p];
-        let shape = p_instr
-            .shape
-            .leaves()
-            .get(leaf)
-            .map(|s| s.dims.clone())
-            .ok_or_else(|| OpContext::new(comp, p_instr).error(format!("has no leaf {leaf}")))?;
-        let mut users: Vec<Vec<(usize, usize)>> = vec![Vec::new(); comp.instructions.len()];
-        for (u, instr) in comp.instructions.iter().enumerate() {
-            for (j, &op) in instr.operands.iter().enumerate() {
-                users[op].push((u, j));
-            }
-        }
-        let mut state: HashMap<(usize, usize), MapSet> = HashMap::new();
-        state.insert(
-            (p, leaf),
-            MapSet::single(Access::plain(IndexingMap::identity(&shape))),
-        );
-        for &i in &comp.post_order {
-            for l in 0..comp.instructions[i].shape.leaf_count() {
-                let Some(producer) = state.get(&(i, l)).cloned() else {
-                    continue;
-                };
-                for &(u, j) in &users[i] {
-                    let cx = OpContext::new(comp, &comp.instructions[u]);
-                    for (out_leaf, consumer) in self.instruction_input_to_output(comp, u, j, l)? {
-                        let target = state.entry((u, out_leaf)).or_default();
-                        producer.compose_into(&consumer, target, &cx)?;
-                    }
-                }
-            }
-        }
-        let root = &comp.instructions[comp.root];
-        Ok((0..root.shape.leaf_count())
-            .map(|l| {
-                let mut maps = state.remove(&(comp.root, l)).unwrap_or_default();
-                maps.sort();
-                (l, maps)
-            })
-            .collect())
-    }
-
-    /// Leaf `leaf` of operand `operand` of instruction `i` to its result leaves:
-    /// `(result leaf, maps)`.
-    pub fn instruction_input_to_output(
-        &mut self,
+    /// [`Composer::instruction_input_to_output`], or the callee's walk it needs first.
+    fn input_maps(
+        &self,
         comp: &Computation,
         i: usize,
         operand: usize,
         leaf: usize,
-    ) -> Result<Vec<(usize, MapSet)>, HloError> {
+    ) -> Result<Maps<Vec<(usize, MapSet)>>, HloError> {
         let instr = &comp.instructions[i];
         let cx = OpContext::new(comp, instr);
         if ops::op_kind(&instr.opcode) == Some(OpKind::Call) {
             let c = self.called(&cx)?;
-            return self.computation_input_to_output(c, operand, leaf);
+            return Ok(match self.inputs.get(&(c, operand, leaf)) {
+                Some(results) => Maps::Ready(results.clone()),
+                None => Maps::Needs(Walk::InputToOutput {
+                    c,
+                    parameter: operand,
+                    leaf,
+                }),
+            });
         }
-        Ok(match ops::input_to_output(&cx, operand, leaf)? {
-            Outcome::Defined(accesses) => {
-                let mut out: Vec<(usize, MapSet)> = Vec::new();
-                for a in accesses {
-                    match out.iter_mut().find(|(l, _)| *l == a.leaf) {
-                        Some((_, set)) => set.insert(a.access),
-                        None => out.push((a.leaf, MapSet::single(a.access))),
+        Ok(Maps::Ready(
+            match ops::input_to_output(&cx, operand, leaf)? {
+                Outcome::Defined(accesses) => {
+                    let mut out: Vec<(usize, MapSet)> = Vec::new();
+                    for a in accesses {
+                        match out.iter_mut().find(|(l, _)| *l == a.leaf) {
+                            Some((_, set)) => set.insert(a.access),
+                            None => out.push((a.leaf, MapSet::single(a.access))),
+                        }
+                    }
+                    out
+                }
+                Outcome::NotDefined(reason) => {
+                    let why = format!("{} (line {}): {reason}", instr.name, instr.pos.line);
+                    (0..instr.shape.leaf_count())
+                        .map(|l| {
+                            let mut set = MapSet::default();
+                            set.mark(why.clone());
+                            (l, set)
+                        })
+                        .collect()
+                }
+            },
+        ))
+    }
+}
+
+impl<'m> Frame<'m> {
+    fn computation(&self) -> usize {
+        match self.walk {
+            Walk::OutputToInput { c, .. } | Walk::InputToOutput { c, .. } => c,
+        }
+    }
+
+    /// Goes on with the walk until it is done (`None`) or waits for a callee's walk.
+    fn resume(&mut self, composer: &Composer<'m>) -> Result<Option<Walk>, HloError> {
+        match self.walk {
+            Walk::OutputToInput { .. } => self.resume_output_to_input(composer),
+            Walk::InputToOutput { .. } => self.resume_input_to_output(composer),
+        }
+    }
+
+    /// From the root towards the parameters: each instruction's maps, once all its users have
+    /// added theirs, composed with the instruction's own maps into its operands'.
+    fn resume_output_to_input(
+        &mut self,
+        composer: &Composer<'m>,
+    ) -> Result<Option<Walk>, HloError> {
+        let comp = self.comp;
+        let order = &comp.post_order;
+        while self.position < order.len() {
+            let i = order[order.len() - 1 - self.position];
+            let instr = &comp.instructions[i];
+            let leaves = if instr.parameter_number.is_some() {
+                0
+            } else {
+                instr.shape.leaf_count()
+            };
+            while self.leaf < leaves {
+                let l = self.leaf;
+                if self.state.contains_key(&(i, l)) {
+                    let producers = match composer.output_maps(comp, i, l)? {
+                        Maps::Ready(maps) => maps,
+                        Maps::Needs(walk) => return Ok(Some(walk)),
+                    };
+                    let consumer = self.state.remove(&(i, l)).unwrap_or_default();
+                    let cx = OpContext::new(comp, instr);
+                    for (operand, op_leaf, producer) in producers {
+                        let target = self
+                            .state
+                            .entry((instr.operands[operand], op_leaf))
+                            .or_default();
+                        consumer.compose_into(&producer, target, &cx)?;
                     }
                 }
-                out
+                self.leaf += 1;
             }
-            Outcome::NotDefined(reason) => {
-                let why = format!("{} (line {}): {reason}", instr.name, instr.pos.line);
-                (0..instr.shape.leaf_count())
-                    .map(|l| {
-                        let mut set = MapSet::default();
-                        set.mark(why.clone());
-                        (l, set)
-                    })
-                    .collect()
+            self.position += 1;
+            self.leaf = 0;
+        }
+        Ok(None)
+    }
+
+    /// From the parameter towards the root: each instruction's maps, once all its operands
+    /// have added theirs, composed with each user's maps into the user's.
+    fn resume_input_to_output(
+        &mut self,
+        composer: &Composer<'m>,
+    ) -> Result<Option<Walk>, HloError> {
+        let comp = self.comp;
+        let order = &comp.post_order;
+        while self.position < order.len() {
+            let i = order[self.position];
+            while self.leaf < comp.instructions[i].shape.leaf_count() {
+                let l = self.leaf;
+                if let Some(producer) = self.state.get(&(i, l)).cloned() {
+                    while let Some(&(u, j)) = self.users[i].get(self.user) {
+                        let consumers = match composer.input_maps(comp, u, j, l)? {
+                            Maps::Ready(maps) => maps,
+                            Maps::Needs(walk) => return Ok(Some(walk)),
+                        };
+                        let cx = OpContext::new(comp, &comp.instructions[u]);
+                        for (out_leaf, consumer) in consumers {
+                            let target = self.state.entry((u, out_leaf)).or_default();
+                            producer.compose_into(&consumer, target, &cx)?;
+                        }
+                        self.user += 1;
+                    }
+                }
+                self.leaf += 1;
+                self.user = 0;
             }
-        })
+            self.position += 1;
+            self.leaf = 0;
+        }
+        Ok(None)
     }
 }
 

@@ -1,5 +1,7 @@
 //! The parsed form of an HLO module: computations of instructions, operands resolved to indices.
 
+use std::collections::HashMap;
+
 use crate::attrs::{Attr, AttrValue};
 use crate::parser::cursor::Pos;
 use crate::shape::{ArrayShape, Shape};
@@ -16,6 +18,8 @@ pub struct Module {
     pub computations: Vec<Computation>,
     /// The `ENTRY` computation, or the last one when none is marked.
     pub entry: usize,
+    /// Each computation's index by name, as the parser made them.
+    pub(crate) names: HashMap<String, usize>,
 }
 
 /// The debug sections of a dump: entries `id value`, values as written.
@@ -102,9 +106,13 @@ impl Instruction {
 }
 
 impl Module {
-    /// The computation with the given name (without `%`).
+    /// The computation with the given name (without `%`). The parser's index answers when it
+    /// still holds for `computations`; otherwise they are searched.
     pub fn computation(&self, name: &str) -> Option<usize> {
-        self.computations.iter().position(|c| c.name == name)
+        match self.names.get(name) {
+            Some(&i) if self.computations.get(i).is_some_and(|c| c.name == name) => Some(i),
+            _ => self.computations.iter().position(|c| c.name == name),
+        }
     }
 
     /// Every `(computation, instruction)` with the given name.

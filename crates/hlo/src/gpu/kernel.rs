@@ -1,6 +1,8 @@
 //! The kernels of a module: one per fusion instruction outside fused computations (or the entry
 //! computation when the module has no fusion), with the facts the launch maths needs.
 
+use std::collections::HashSet;
+
 use crate::error::HloError;
 use crate::module::{Instruction, Module};
 use crate::shape::ArrayShape;
@@ -35,7 +37,7 @@ impl Kernel {
 /// Every kernel of the module in text order: the fusion instructions of computations that are
 /// not themselves fused; the entry computation alone when there is none.
 pub fn kernels(module: &Module) -> Vec<Kernel> {
-    let fused: Vec<&str> = module
+    let fused: HashSet<&str> = module
         .computations
         .iter()
         .flat_map(|c| c.instructions.iter())

@@ -76,7 +76,7 @@ pub fn plan_kernel(
         .ok_or_else(|| kernel.error(format!("output {first} has too many elements")))?;
     let inputs = UnrollInputs {
         elements,
-        blocks_unrolling: blocks_unrolling(module, kernel.computation, &mut Vec::new()),
+        blocks_unrolling: blocks_unrolling(module, kernel.computation),
         smallest_output_bits: kernel
             .outputs
             .iter()
@@ -147,28 +147,35 @@ pub fn plan_kernel(
     })
 }
 
-/// Whether computation `c` (or one it calls) holds an op that keeps the loop emitter from
-/// unrolling: reduce-window, sort, dot, a concatenate of more than 10 operands, a multi-output
-/// reduce.
-fn blocks_unrolling(module: &Module, c: usize, visiting: &mut Vec<usize>) -> bool {
-    if visiting.contains(&c) {
-        return false;
+/// Whether computation `c` (or one it calls, at any depth) holds an op that keeps the loop
+/// emitter from unrolling: reduce-window, sort, dot, a concatenate of more than 10 operands, a
+/// multi-output reduce. The calls are followed with a stack of their own, each computation once.
+fn blocks_unrolling(module: &Module, c: usize) -> bool {
+    let mut seen = vec![false; module.computations.len()];
+    seen[c] = true;
+    let mut pending = vec![c];
+    while let Some(c) = pending.pop() {
+        for i in &module.computations[c].instructions {
+            let own = match i.opcode.as_str() {
+                "reduce-window" | "sort" | "dot" => true,
+                "concatenate" => i.operands.len() > 10,
+                "reduce" => matches!(i.shape, Shape::Tuple(_)),
+                _ => false,
+            };
+            if own {
+                return true;
+            }
+            if !matches!(i.opcode.as_str(), "fusion" | "call") {
+                continue;
+            }
+            let callees = i.called("calls").iter().chain(i.called("to_apply"));
+            for callee in callees.filter_map(|n| module.computation(n)) {
+                if !seen[callee] {
+                    seen[callee] = true;
+                    pending.push(callee);
+                }
+            }
+        }
     }
-    visiting.push(c);
-    let found = module.computations[c].instructions.iter().any(|i| {
-        let own = match i.opcode.as_str() {
-            "reduce-window" | "sort" | "dot" => true,
-            "concatenate" => i.operands.len() > 10,
-            "reduce" => matches!(i.shape, Shape::Tuple(_)),
-            _ => false,
-        };
-        own || (matches!(i.opcode.as_str(), "fusion" | "call")
-            && i.called("calls")
-                .iter()
-                .chain(i.called("to_apply"))
-                .filter_map(|n| module.computation(n))
-                .any(|callee| blocks_unrolling(module, callee, visiting)))
-    });
-    visiting.pop();
-    found
+    false
 }

@@ -36,6 +36,7 @@ pub fn parse(text: &str) -> R<Module> {
         debug_info: DebugInfo::default(),
         computations: Vec::new(),
         entry: 0,
+        names: HashMap::new(),
     };
     if c.at_word("HloModule") {
         c.eat_str("HloModule");
@@ -60,13 +61,17 @@ pub fn parse(text: &str) -> R<Module> {
         return Err(c.error("expected a computation; the module has none"));
     }
     for (raw, offset) in raw_computations.into_iter().zip(computation_offsets) {
-        if module.computation(&raw.0.name).is_some() {
+        if module.names.contains_key(&raw.0.name) {
             return Err(c.error_at(
                 offset,
                 format!("computation '{}' is defined twice", raw.0.name),
             ));
         }
-        module.computations.push(resolve(&c, raw)?);
+        let computation = resolve(&c, raw)?;
+        module
+            .names
+            .insert(computation.name.clone(), module.computations.len());
+        module.computations.push(computation);
     }
     let entries: Vec<usize> = (0..module.computations.len())
         .filter(|&i| module.computations[i].is_entry)
