@@ -42,26 +42,32 @@ pub struct Imported {
 
 /// Writes `module`, read from the file `source_name`, as MLIR text (see the module's
 /// documentation). Each op's location is its instruction's place in that file.
+///
+/// Nested regions (fusions in fusions, reducers) are written with a stack of their own, not by
+/// recursion. MLIR's parser recurses into every region, and `mlir-opt` overflows its stack near
+/// 4000 nested regions: a fusion or reduction whose region would be nested more than 2000 deep
+/// is written generically, with a warning. Past 32 levels the indentation stops growing, so that
+/// the text of a deep nest stays linear in its size.
 pub fn import_module(module: &Module, source_name: &str) -> Imported {
     let mut importer = Importer {
         module,
         source_name,
         warnings: Vec::new(),
-        functions: Vec::new(),
-        emitted: HashSet::new(),
+        reached: vec![&module.computations[module.entry]],
+        emitted: HashSet::from([module.computations[module.entry].name.as_str()]),
+        open: HashSet::new(),
     };
-    let entry = &module.computations[module.entry];
-    importer.function(entry);
     let mut text = String::new();
     if module.name.is_empty() {
         text.push_str("module {\n");
     } else {
         let _ = writeln!(text, "module @{} {{", symbol(&module.name));
     }
-    // The entry (finished last) first, then the functions of `call`s in the order reached.
-    if let Some((entry, callees)) = importer.functions.split_last() {
-        text.push_str(entry);
-        callees.iter().for_each(|f| text.push_str(f));
+    // The entry first, then the functions of `call`s in the order they are reached.
+    let mut next = 0;
+    while let Some(&computation) = importer.reached.get(next) {
+        text.push_str(&importer.function(computation));
+        next += 1;
     }
     text.push_str("}\n");
     Imported {
@@ -70,14 +76,25 @@ pub fn import_module(module: &Module, source_name: &str) -> Imported {
     }
 }
 
+/// The deepest nesting of regions written: half of what `mlir-opt` reads (see
+/// [`import_module`]).
+const MAX_NESTING: usize = 2000;
+
+/// The indentation past which nested regions are not indented further (32 levels).
+const MAX_INDENT: usize = 64;
+
 struct Importer<'m> {
     module: &'m Module,
     source_name: &'m str,
     warnings: Vec<ImportWarning>,
-    /// Finished `func.func`s; the last one pushed is the entry.
-    functions: Vec<String>,
-    /// Computations already written as functions.
-    emitted: HashSet<String>,
+    /// The computations to write as functions (the entry, then those `call`s name), in the
+    /// order they were reached.
+    reached: Vec<&'m Computation>,
+    /// The names of the computations in `reached`.
+    emitted: HashSet<&'m str>,
+    /// The computations being written as a body or region now (one per level of nesting),
+    /// which an op inside them cannot hold as a region of its own.
+    open: HashSet<&'m str>,
 }
 
 /// An HLO value in MLIR: one SSA value, or the results of a multi-result op (a tuple-shaped
@@ -93,6 +110,8 @@ enum Value {
 #[derive(Default)]
 struct Names {
     taken: HashSet<String>,
+    /// Per base name, the first numeric suffix not yet tried.
+    suffixes: HashMap<String, usize>,
 }
 
 impl Names {
@@ -112,10 +131,11 @@ impl Names {
             base.insert(0, 'v');
         }
         let mut name = base.clone();
-        let mut n = 1;
+        // The suffixes below `n` are taken already: names are never given back.
+        let n = self.suffixes.entry(base.clone()).or_insert(1);
         while !self.taken.insert(name.clone()) {
             name = format!("{base}_{n}");
-            n += 1;
+            *n += 1;
         }
         format!("%{name}")
     }
@@ -126,6 +146,39 @@ struct Body<'a> {
     computation: &'a Computation,
     values: HashMap<usize, Value>,
     indent: String,
+}
+
+/// A body being written: its parameters' names, the lines so far, and the next instruction (a
+/// position in post order).
+struct Frame<'m> {
+    body: Body<'m>,
+    params: Vec<String>,
+    text: String,
+    position: usize,
+}
+
+/// What the finished [`Frame`] of a region becomes in the body around it.
+enum Nest<'m> {
+    /// The region of an op of the enclosing body, whose line is `head`, the region, `tail`;
+    /// `result` is the op's value.
+    Region {
+        head: String,
+        tail: String,
+        result: String,
+    },
+    /// The body of an `xla_indexing.fusion` for instruction `instr` of the enclosing body.
+    Fusion {
+        instr: &'m Instruction,
+        operands: Vec<String>,
+        operand_types: Vec<String>,
+    },
+}
+
+/// What writing one instruction gives: its value, or the frame of a region to write first
+/// and what it becomes.
+enum Written<'m> {
+    Value(Value),
+    Nested(Frame<'m>, Nest<'m>),
 }
 
 impl<'m> Importer<'m> {
@@ -153,41 +206,76 @@ impl<'m> Importer<'m> {
         module.computation(name).map(|i| &module.computations[i])
     }
 
-    /// Writes `computation` as a `func.func` (once) and returns its symbol.
-    fn function(&mut self, computation: &'m Computation) -> String {
-        let name = symbol(&computation.name);
-        if !self.emitted.insert(computation.name.clone()) {
-            return name;
+    /// Why `computation` cannot be written as a region of an op here, if it cannot: it encloses
+    /// the op, or the region would be nested too deep.
+    fn not_nestable(&self, computation: &Computation) -> Option<String> {
+        if self.open.contains(computation.name.as_str()) {
+            return Some(format!("its computation {} encloses it", computation.name));
         }
+        (self.open.len() >= MAX_NESTING).then(|| {
+            format!(
+                "its region would be nested more than {MAX_NESTING} regions deep (MLIR's parser recurses into each)"
+            )
+        })
+    }
+
+    /// The symbol of `computation`'s `func.func`, which is written once, after those reached
+    /// before it.
+    fn reach(&mut self, computation: &'m Computation) -> String {
+        if self.emitted.insert(&computation.name) {
+            self.reached.push(computation);
+        }
+        symbol(&computation.name)
+    }
+
+    /// `computation` as a `func.func`: its body, then the regions it reaches, innermost first,
+    /// each written into the body around it once done.
+    fn function(&mut self, computation: &'m Computation) -> String {
         let mut names = Names::default();
+        let mut frame = self.open_frame(computation, "    ".into(), &mut names);
+        // The bodies around `frame`, each with what `frame`, or the region inside it, becomes.
+        let mut enclosing: Vec<(Frame<'m>, Nest<'m>)> = Vec::new();
+        loop {
+            if let Some((nested, nest)) = self.write(&mut frame, &mut names) {
+                enclosing.push((std::mem::replace(&mut frame, nested), nest));
+                continue;
+            }
+            self.open.remove(frame.body.computation.name.as_str());
+            let root = frame
+                .body
+                .values
+                .get(&frame.body.computation.root)
+                .cloned()
+                .unwrap_or_else(|| Value::Many(Vec::new()));
+            let (values, types) = self.results(&frame.body, &mut names, &mut frame.text, root);
+            let Some((mut outer, nest)) = enclosing.pop() else {
+                return function_text(computation, &frame, &values, &types);
+            };
+            close(&mut outer, frame, nest, &values, &types, &mut names);
+            frame = outer;
+        }
+    }
+
+    /// A frame at the start of `computation`'s body, its parameters named.
+    fn open_frame(
+        &mut self,
+        computation: &'m Computation,
+        indent: String,
+        names: &mut Names,
+    ) -> Frame<'m> {
+        self.open.insert(&computation.name);
         let mut body = Body {
             computation,
             values: HashMap::new(),
-            indent: "    ".into(),
+            indent,
         };
-        let params = self.parameters(&mut body, &mut names);
-        let mut text = String::new();
-        let results = self.instructions(&mut body, &mut names, &mut text);
-        let (values, types) = self.results(&body, &mut names, &mut text, results);
-        let mut out = format!(
-            "  func.func @{name}({}) -> ({}) {{\n",
-            params.join(", "),
-            types.join(", ")
-        );
-        out.push_str(&text);
-        if values.is_empty() {
-            out.push_str("    return\n");
-        } else {
-            let _ = writeln!(
-                out,
-                "    return {} : {}",
-                values.join(", "),
-                types.join(", ")
-            );
+        let params = self.parameters(&mut body, names);
+        Frame {
+            body,
+            params,
+            text: String::new(),
+            position: 0,
         }
-        out.push_str("  }\n");
-        self.functions.push(out);
-        name
     }
 
     /// Names the parameters of `body`'s computation: `%name: type` in parameter order.
@@ -206,21 +294,24 @@ impl<'m> Importer<'m> {
         params
     }
 
-    /// Writes every instruction but the parameters; returns the root's value.
-    fn instructions(&mut self, body: &mut Body<'m>, names: &mut Names, out: &mut String) -> Value {
-        let computation = body.computation;
-        for &i in &computation.post_order {
+    /// Writes `frame`'s instructions but the parameters, from where it stopped; returns the
+    /// frame of a region to write first (a fusion's body, a reducer), or `None` once the last
+    /// instruction is written.
+    fn write(&mut self, frame: &mut Frame<'m>, names: &mut Names) -> Option<(Frame<'m>, Nest<'m>)> {
+        let computation = frame.body.computation;
+        while let Some(&i) = computation.post_order.get(frame.position) {
             let instr = &computation.instructions[i];
-            if instr.parameter_number.is_some() {
-                continue;
+            if instr.parameter_number.is_none() {
+                match self.instruction(frame, names, instr) {
+                    Written::Value(value) => {
+                        frame.body.values.insert(i, value);
+                    }
+                    Written::Nested(nested, nest) => return Some((nested, nest)),
+                }
             }
-            let value = self.instruction(body, names, out, instr);
-            body.values.insert(i, value);
+            frame.position += 1;
         }
-        body.values
-            .get(&computation.root)
-            .cloned()
-            .unwrap_or_else(|| Value::Many(Vec::new()))
+        None
     }
 
     /// The values and types a region returns for `root`: the elements of a tuple, else the root.
@@ -274,14 +365,14 @@ impl<'m> Importer<'m> {
         }
     }
 
-    /// Writes one instruction; returns its value.
+    /// Writes one instruction of `frame`'s body: its value, or the frame of its region.
     fn instruction(
         &mut self,
-        body: &mut Body<'m>,
+        frame: &mut Frame<'m>,
         names: &mut Names,
-        out: &mut String,
         instr: &'m Instruction,
-    ) -> Value {
+    ) -> Written<'m> {
+        let body = &frame.body;
         let computation = body.computation;
         let operand_shapes: Vec<&Shape> = instr
             .operands
@@ -295,57 +386,62 @@ impl<'m> Importer<'m> {
                 .get(&o)
                 .cloned()
                 .unwrap_or_else(|| Value::Many(Vec::new()));
-            operands.push(self.single(body, names, out, &value, shape));
+            operands.push(self.single(body, names, &mut frame.text, &value, shape));
         }
         let opcode = instr.opcode.as_str();
         match opcode {
             // Layouts are not imported: a copy is its operand.
-            "copy" if operands.len() == 1 => return Value::One(operands[0].clone()),
-            "tuple" => return Value::Many(operands),
+            "copy" if operands.len() == 1 => {
+                return Written::Value(Value::One(operands[0].clone()));
+            }
+            "tuple" => return Written::Value(Value::Many(operands)),
             "get-tuple-element" => {
                 let source = instr.operands.first().and_then(|o| body.values.get(o));
                 if let (Some(Value::Many(elements)), Some(index)) = (source, instr.int("index"))
                     && let Some(element) = usize::try_from(index).ok().and_then(|i| elements.get(i))
                 {
-                    return Value::One(element.clone());
+                    return Written::Value(Value::One(element.clone()));
                 }
             }
-            "fusion" => return self.fusion(body, names, out, instr, &operands, &operand_shapes),
+            "fusion" => return self.fusion(frame, names, instr, operands, &operand_shapes),
             _ => {}
         }
         let result = names.fresh(&instr.name);
-        let (name, properties, region) = self.translate(body, names, instr, &operand_shapes);
+        let (name, properties, region) = self.translate(instr, &operand_shapes);
         let operand_types: Vec<String> = operand_shapes.iter().map(|s| mlir_type(s)).collect();
-        let mut line = format!(
-            "{}{result} = \"{name}\"({})",
-            body.indent,
-            operands.join(", ")
-        );
+        let indent = &frame.body.indent;
+        let mut head = format!("{indent}{result} = \"{name}\"({})", operands.join(", "));
         if !properties.is_empty() {
-            let _ = write!(line, " <{{{}}}>", properties.join(", "));
+            let _ = write!(head, " <{{{}}}>", properties.join(", "));
         }
-        if let Some(region) = region {
-            let _ = write!(line, " ({{\n{region}{}}})", body.indent);
-        }
-        let _ = writeln!(
-            line,
-            " : ({}) -> {} {}",
+        let tail = format!(
+            " : ({}) -> {} {}\n",
             operand_types.join(", "),
             mlir_type(&instr.shape),
             self.location(instr)
         );
-        out.push_str(&line);
-        Value::One(result)
+        match region {
+            Some(reducer) => {
+                let head = format!("{head} ({{\n");
+                let tail = format!("{indent}}}){tail}");
+                let nest = Nest::Region { head, tail, result };
+                Written::Nested(self.open_frame(reducer, nested_indent(indent), names), nest)
+            }
+            None => {
+                frame.text.push_str(&head);
+                frame.text.push_str(&tail);
+                Written::Value(Value::One(result))
+            }
+        }
     }
 
-    /// The op name, its properties and its region (the body text) for an instruction.
+    /// The op name, its properties and the computation of its region (a reducer) for an
+    /// instruction.
     fn translate(
         &mut self,
-        body: &Body<'m>,
-        names: &mut Names,
         instr: &'m Instruction,
         operand_shapes: &[&Shape],
-    ) -> (String, Vec<String>, Option<String>) {
+    ) -> (String, Vec<String>, Option<&'m Computation>) {
         let opcode = instr.opcode.as_str();
         let mut properties = Vec::new();
         let mut region = None;
@@ -477,11 +573,23 @@ impl<'m> Importer<'m> {
                         }
                     };
                     match (reducer, attributes) {
-                        (Some(reducer), Some(attributes)) => {
-                            properties.extend(attributes);
-                            region = Some(self.region(body, names, reducer));
-                            Some(opcode.replace('-', "_"))
-                        }
+                        (Some(reducer), Some(attributes)) => match self.not_nestable(reducer) {
+                            Some(why) => {
+                                self.warn(
+                                    instr,
+                                    format!(
+                                        "'{}' ({opcode}) is written generically, without its attributes: {why}",
+                                        instr.name
+                                    ),
+                                );
+                                return generic(opcode);
+                            }
+                            None => {
+                                properties.extend(attributes);
+                                region = Some(reducer);
+                                Some(opcode.replace('-', "_"))
+                            }
+                        },
                         _ => None,
                     }
                 }
@@ -527,7 +635,7 @@ impl<'m> Importer<'m> {
                         .first()
                         .and_then(|c| self.computation(c));
                     if let Some(callee) = callee {
-                        let name = self.function(callee);
+                        let name = self.reach(callee);
                         properties.push(format!("callee = @{name}"));
                         return ("func.call".into(), properties, None);
                     }
@@ -546,114 +654,163 @@ impl<'m> Importer<'m> {
                         instr.name
                     ),
                 );
-                (
-                    format!("stablehlo.{}", opcode.replace('-', "_")),
-                    Vec::new(),
-                    None,
-                )
+                generic(opcode)
             }
         }
     }
 
-    /// The body of a region made from `computation`, ended by `"stablehlo.return"`.
-    fn region(
-        &mut self,
-        outer: &Body<'m>,
-        names: &mut Names,
-        computation: &'m Computation,
-    ) -> String {
-        let mut body = Body {
-            computation,
-            values: HashMap::new(),
-            indent: format!("{}  ", outer.indent),
-        };
-        let params = self.parameters(&mut body, names);
-        let mut text = format!("{}^bb0({}):\n", outer.indent, params.join(", "));
-        let root = self.instructions(&mut body, names, &mut text);
-        let (values, types) = self.results(&body, names, &mut text, root);
-        let _ = writeln!(
-            text,
-            "{}\"stablehlo.return\"({}) : ({}) -> ()",
-            body.indent,
-            values.join(", "),
-            types.join(", ")
-        );
-        text
-    }
-
-    /// An `xla_indexing.fusion` op with the fused computation as its body.
+    /// An `xla_indexing.fusion` op with the fused computation as its body: the frame of the
+    /// body, or a generic op (with a warning) when there is no body to write.
     fn fusion(
         &mut self,
-        body: &Body<'m>,
+        frame: &mut Frame<'m>,
         names: &mut Names,
-        out: &mut String,
         instr: &'m Instruction,
-        operands: &[String],
+        operands: Vec<String>,
         operand_shapes: &[&Shape],
-    ) -> Value {
+    ) -> Written<'m> {
+        let operand_types: Vec<String> = operand_shapes.iter().map(|s| mlir_type(s)).collect();
         let fused = instr
             .called("calls")
             .first()
             .and_then(|c| self.computation(c));
-        let Some(fused) = fused else {
-            self.warn(
-                instr,
-                format!("fusion '{}' calls no computation", instr.name),
-            );
-            let result = names.fresh(&instr.name);
-            let operand_types: Vec<String> = operand_shapes.iter().map(|s| mlir_type(s)).collect();
-            let _ = writeln!(
-                out,
-                "{}{result} = \"stablehlo.fusion\"({}) : ({}) -> {}",
-                body.indent,
-                operands.join(", "),
-                operand_types.join(", "),
-                mlir_type(&instr.shape)
-            );
-            return Value::One(result);
+        let why = match fused {
+            None => format!("fusion '{}' calls no computation", instr.name),
+            Some(fused) => match self.not_nestable(fused) {
+                Some(why) => format!("fusion '{}' is written generically: {why}", instr.name),
+                // The fused computation is isolated from above, but MLIR's parser gives the
+                // body of an op with a declarative assembly format no name scope of its own:
+                // its names must not repeat the function's either.
+                None => {
+                    let nest = Nest::Fusion {
+                        instr,
+                        operands,
+                        operand_types,
+                    };
+                    let indent = nested_indent(&frame.body.indent);
+                    return Written::Nested(self.open_frame(fused, indent, names), nest);
+                }
+            },
         };
-        // The fused computation is isolated from above, but MLIR's parser gives the body of an op
-        // with a declarative assembly format no name scope of its own: its names must not
-        // repeat the function's either.
-        let mut inner = Body {
-            computation: fused,
-            values: HashMap::new(),
-            indent: format!("{}  ", body.indent),
-        };
-        let params = self.parameters(&mut inner, names);
-        let mut text = String::new();
-        let root = self.instructions(&mut inner, names, &mut text);
-        let (values, types) = self.results(&inner, names, &mut text, root);
+        self.warn(instr, why);
         let result = names.fresh(&instr.name);
-        let kind = match instr.attr("kind") {
-            Some(AttrValue::Raw(kind)) => format!(", kind = \"{kind}\""),
-            _ => String::new(),
-        };
-        let operand_types: Vec<String> = operand_shapes.iter().map(|s| mlir_type(s)).collect();
-        let count = if types.len() == 1 {
-            String::new()
-        } else {
-            format!(":{}", types.len())
-        };
+        let _ = writeln!(
+            frame.text,
+            "{}{result} = \"stablehlo.fusion\"({}) : ({}) -> {}",
+            frame.body.indent,
+            operands.join(", "),
+            operand_types.join(", "),
+            mlir_type(&instr.shape)
+        );
+        Written::Value(Value::One(result))
+    }
+}
+
+/// Writes `done`, a finished region, into the body `outer` it belongs to, where `outer`
+/// stopped; `values` and `types` are what the region returns.
+fn close<'m>(
+    outer: &mut Frame<'m>,
+    done: Frame<'m>,
+    nest: Nest<'m>,
+    values: &[String],
+    types: &[String],
+    names: &mut Names,
+) {
+    let indent = &outer.body.indent;
+    let inner = &done.body.indent;
+    let entry = format!("{indent}^bb0({}):\n{}", done.params.join(", "), done.text);
+    let value = match nest {
+        Nest::Region { head, tail, result } => {
+            let _ = write!(
+                outer.text,
+                "{head}{entry}{inner}\"stablehlo.return\"({}) : ({}) -> ()\n{tail}",
+                values.join(", "),
+                types.join(", ")
+            );
+            Value::One(result)
+        }
+        Nest::Fusion {
+            instr,
+            operands,
+            operand_types,
+        } => {
+            let result = names.fresh(&instr.name);
+            let kind = match instr.attr("kind") {
+                Some(AttrValue::Raw(kind)) => format!(", kind = \"{kind}\""),
+                _ => String::new(),
+            };
+            let count = if types.len() == 1 {
+                String::new()
+            } else {
+                format!(":{}", types.len())
+            };
+            let _ = writeln!(
+                outer.text,
+                "{indent}{result}{count} = xla_indexing.fusion ({}) {{name = \"{}\"{kind}}} : ({}) -> ({}) {{\n{entry}{inner}xla_indexing.yield {} : {}\n{indent}}}",
+                operands.join(", "),
+                done.body.computation.name,
+                operand_types.join(", "),
+                types.join(", "),
+                values.join(", "),
+                types.join(", "),
+            );
+            if types.len() == 1 {
+                Value::One(result)
+            } else {
+                Value::Many((0..types.len()).map(|i| format!("{result}#{i}")).collect())
+            }
+        }
+    };
+    // `outer` stopped at the instruction whose region `done` is.
+    let i = outer.body.computation.post_order[outer.position];
+    outer.body.values.insert(i, value);
+    outer.position += 1;
+}
+
+/// The `func.func` of `computation`, whose finished body is `done`.
+fn function_text(
+    computation: &Computation,
+    done: &Frame<'_>,
+    values: &[String],
+    types: &[String],
+) -> String {
+    let mut out = format!(
+        "  func.func @{}({}) -> ({}) {{\n",
+        symbol(&computation.name),
+        done.params.join(", "),
+        types.join(", ")
+    );
+    out.push_str(&done.text);
+    if values.is_empty() {
+        out.push_str("    return\n");
+    } else {
         let _ = writeln!(
             out,
-            "{indent}{result}{count} = xla_indexing.fusion ({}) {{name = \"{}\"{kind}}} : ({}) -> ({}) {{\n{indent}^bb0({}):\n{text}{}xla_indexing.yield {} : {}\n{indent}}}",
-            operands.join(", "),
-            fused.name,
-            operand_types.join(", "),
-            types.join(", "),
-            params.join(", "),
-            inner.indent,
+            "    return {} : {}",
             values.join(", "),
-            types.join(", "),
-            indent = body.indent,
+            types.join(", ")
         );
-        if types.len() == 1 {
-            Value::One(result)
-        } else {
-            Value::Many((0..types.len()).map(|i| format!("{result}#{i}")).collect())
-        }
     }
+    out.push_str("  }\n");
+    out
+}
+
+/// The indentation of a region inside a body indented by `indent`.
+fn nested_indent(indent: &str) -> String {
+    if indent.len() < MAX_INDENT {
+        format!("{indent}  ")
+    } else {
+        indent.to_owned()
+    }
+}
+
+/// The op name, no properties and no region: an op written generically.
+fn generic<'a>(opcode: &str) -> (String, Vec<String>, Option<&'a Computation>) {
+    (
+        format!("stablehlo.{}", opcode.replace('-', "_")),
+        Vec::new(),
+        None,
+    )
 }
 
 /// The attributes of a `reduce_window` for an HLO window.

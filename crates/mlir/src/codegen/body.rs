@@ -24,16 +24,28 @@ impl Scalar {
 pub struct Body {
     text: String,
     depth: usize,
+    /// The depth of the first line.
+    base: usize,
     next: usize,
 }
+
+/// The depth past which lines are not indented further, so that the text of deeply nested
+/// regions stays linear in its size.
+const MAX_INDENT: usize = 32;
 
 impl Body {
     /// A body whose first line is indented by `depth` levels.
     pub fn at_depth(depth: usize) -> Body {
         Body {
             depth,
+            base: depth,
             ..Body::default()
         }
+    }
+
+    /// How many regions the current line is nested in.
+    pub fn regions(&self) -> usize {
+        self.depth.saturating_sub(self.base)
     }
 
     /// A fresh SSA name starting with `hint` (`%hint12`).
@@ -42,9 +54,10 @@ impl Body {
         format!("%{hint}{}", self.next)
     }
 
-    /// Appends one line at the current depth.
+    /// Appends one line at the current depth (at most [`MAX_INDENT`]).
     pub fn line(&mut self, line: impl AsRef<str>) {
-        let _ = writeln!(self.text, "{:w$}{}", "", line.as_ref(), w = 2 * self.depth);
+        let w = 2 * self.depth.min(MAX_INDENT);
+        let _ = writeln!(self.text, "{:w$}{}", "", line.as_ref());
     }
 
     /// Appends a line that opens a region (`... {`) and indents what follows.

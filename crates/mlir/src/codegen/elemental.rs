@@ -54,6 +54,16 @@ enum Params {
 /// the SSA names its symbols stand for.
 type Key = (usize, usize, usize, String);
 
+/// The deepest the emitter recurses: one level per instruction on the way from a root to a
+/// parameter (through reducers too). The `scf.if`s of a concatenate's operands add a level each,
+/// up to [`MAX_REGIONS`]. The code generator's thread has the stack for it
+/// (`super::STACK_BYTES`).
+const MAX_DEPTH: usize = 20_000;
+
+/// The deepest nesting of regions (`scf.if`, `xla_indexing.loop`) in a kernel: MLIR's parser
+/// recurses into each region, and `mlir-opt` overflows its stack near 4000.
+const MAX_REGIONS: usize = 2000;
+
 /// Emits the values of a module's instructions into a [`Body`].
 pub struct Emitter<'m> {
     module: &'m Module,
@@ -66,6 +76,8 @@ pub struct Emitter<'m> {
     next_params: usize,
     /// Whether composed maps are simplified before they are written.
     simplify: bool,
+    /// How deep the emitter has recursed (at most [`MAX_DEPTH`]).
+    depth: usize,
 }
 
 impl<'m> Emitter<'m> {
@@ -86,6 +98,7 @@ impl<'m> Emitter<'m> {
             params: vec![(0, Params::Buffers(buffers))],
             next_params: 1,
             simplify,
+            depth: 0,
         }
     }
 
@@ -101,11 +114,44 @@ impl<'m> Emitter<'m> {
         if let Some(v) = self.scopes.iter().rev().find_map(|s| s.get(&key)) {
             return Ok(v.clone());
         }
-        let v = self.compute(c, i, index)?;
+        let instr = &self.module.computations[c].instructions[i];
+        let v = self.deeper(instr, |e| e.compute(c, i, index))?;
         if let Some(scope) = self.scopes.last_mut() {
             scope.insert(key, v.clone());
         }
         Ok(v)
+    }
+
+    /// Runs `f` one level deeper, or fails naming `instr` past [`MAX_DEPTH`].
+    fn deeper<T>(
+        &mut self,
+        instr: &Instruction,
+        f: impl FnOnce(&mut Self) -> Result<T, HloError>,
+    ) -> Result<T, HloError> {
+        if self.depth >= MAX_DEPTH {
+            return Err(fail(
+                instr,
+                format!("its value nests more than {MAX_DEPTH} instructions deep"),
+            ));
+        }
+        self.depth += 1;
+        let result = f(self);
+        self.depth -= 1;
+        result
+    }
+
+    /// Opens a region with `line`, or fails naming `instr` past [`MAX_REGIONS`].
+    fn open_region(&mut self, instr: &Instruction, line: String) -> Result<(), HloError> {
+        if self.body.regions() >= MAX_REGIONS {
+            return Err(fail(
+                instr,
+                format!(
+                    "its regions would be nested more than {MAX_REGIONS} deep (MLIR's parser recurses into each)"
+                ),
+            ));
+        }
+        self.body.open(line);
+        Ok(())
     }
 
     fn key(&self, c: usize, i: usize, index: &Index) -> Key {
@@ -174,14 +220,16 @@ impl<'m> Emitter<'m> {
                 let at = self.operand_index(c, index, &a.access)?;
                 self.value(c, o, &at)
             }
-            Some(Pad) => self.choose(c, index, &[operand(0)?], operand(1)?, element),
+            Some(Pad) => self.choose(instr, c, index, &[operand(0)?], operand(1)?, element),
             Some(Concatenate) => {
                 let n = instr.operands.len();
                 let all = (0..n).map(operand).collect::<Result<Vec<_>, _>>()?;
                 let (last, rest) = all.split_last().ok_or_else(|| fail("no operands".into()))?;
-                self.choose(c, index, rest, *last, element)
+                self.choose(instr, c, index, rest, *last, element)
             }
-            Some(DynamicUpdateSlice) => self.choose(c, index, &[operand(1)?], operand(0)?, element),
+            Some(DynamicUpdateSlice) => {
+                self.choose(instr, c, index, &[operand(1)?], operand(0)?, element)
+            }
             Some(Reduce | ReduceWindow) => {
                 if instr.operands.len() != 2 {
                     return Err(fail("reductions of several inputs are not lowered".into()));
@@ -456,46 +504,51 @@ impl<'m> Emitter<'m> {
 
     /// The value of the first of `branches` whose map reads its operand at `index`, else of
     /// `fallback`: a chain of `scf.if`s on the conditions of each branch (pad, concatenate,
-    /// dynamic-update-slice).
+    /// dynamic-update-slice `instr`).
     fn choose(
         &mut self,
+        instr: &Instruction,
         c: usize,
         index: &Index,
         branches: &[(usize, &OperandAccess)],
         fallback: (usize, &OperandAccess),
         element: Element,
     ) -> Result<Typed, HloError> {
-        let Some(((o, a), rest)) = branches.split_first() else {
-            let at = self.operand_index(c, index, &fallback.1.access)?;
-            return self.value(c, fallback.0, &at);
+        let mut branches = branches;
+        // The first branch whose operand may be read, with the conditions under which it is.
+        let (o, mut at, conditions, rest) = loop {
+            let Some(((o, a), rest)) = branches.split_first() else {
+                let at = self.operand_index(c, index, &fallback.1.access)?;
+                return self.value(c, fallback.0, &at);
+            };
+            let operand = &self.module.computations[c].instructions[*o];
+            let dims = operand.array().map(|s| s.dims.clone()).unwrap_or_default();
+            let at = self.operand_index(c, index, &a.access)?;
+            match read_conditions(index, &at, &dims) {
+                Some(conditions) => break (*o, at, conditions, rest),
+                None => branches = rest,
+            }
         };
-        let operand = &self.module.computations[c].instructions[*o];
-        let dims = operand.array().map(|s| s.dims.clone()).unwrap_or_default();
-        let at = self.operand_index(c, index, &a.access)?;
-        let Some(conditions) = read_conditions(index, &at, &dims) else {
-            return self.choose(c, index, rest, fallback, element);
-        };
-        let mut at = at;
         self.simplify(&mut at.map);
         if conditions.is_empty() {
-            return self.value(c, *o, &at);
+            return self.value(c, o, &at);
         }
+        let operand = &self.module.computations[c].instructions[o];
         let test = self
             .test(&at, index, &conditions)
             .map_err(|e| fail(operand, e.to_string()))?;
         let ty = element.mlir;
         let result = self.body.fresh("r");
-        self.body
-            .open(format!("{result} = scf.if {test} -> ({ty}) {{"));
+        self.open_region(instr, format!("{result} = scf.if {test} -> ({ty}) {{"))?;
         self.scopes.push(HashMap::new());
-        let then = self.value(c, *o, &at);
+        let then = self.value(c, o, &at);
         self.scopes.pop();
         let then = then?;
         self.body
             .line(format!("scf.yield {} : {ty}", then.value.name));
         self.body.close("} else {", true);
         self.scopes.push(HashMap::new());
-        let other = self.choose(c, index, rest, fallback, element);
+        let other = self.choose(instr, c, index, rest, fallback, element);
         self.scopes.pop();
         let other = other?;
         self.body
@@ -624,12 +677,12 @@ impl<'m> Emitter<'m> {
         } else {
             format!("[{}]", ivs.join(", "))
         };
-        self.body.open(format!(
+        self.open_region(instr, format!(
             "{name} = xla_indexing.loop ({}){syms} -> ({}) in #xla_indexing.map<\"{loop_map}\"> iter_args({acc} = {}) -> ({ty}) {{",
             dims.join(", "),
             results.join(", "),
             init.value.name
-        ));
+        ))?;
         let saved = self.frame.syms.clone();
         self.frame.syms.truncate(nr);
         self.frame.syms.extend(ivs);

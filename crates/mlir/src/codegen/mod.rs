@@ -16,7 +16,7 @@ mod types;
 
 pub use kernel::launch_attribute;
 
-use std::collections::HashSet;
+use std::{collections::HashSet, io, panic, thread};
 
 use xla_indexing_hlo::{
     HloError, Module,
@@ -34,9 +34,18 @@ pub struct CodegenOptions {
     pub simplify: bool,
 }
 
+/// The stack of the thread that writes a kernel. The elemental emitter recurses per
+/// instruction on the way from a root to a parameter, up to `elemental::MAX_DEPTH` (20000)
+/// levels; a debug build takes 11.5 KiB a level on a chain of negates and 14 KiB on one of
+/// slices and concatenates (225 and 274 MiB at the limit). Fusions of thousands of ops in a chain
+/// are common. The stack is address space, used only as deep as the emission goes.
+const STACK_BYTES: usize = 1 << 30;
+
 /// The kernels of `module` as one MLIR module holding a `gpu.module @kernels`; a kernel's name
 /// is its fusion's, with characters PTX does not allow replaced by `_`. A fusion that cannot be
-/// lowered is an error naming it and the reason.
+/// lowered is an error naming it and the reason. Each kernel is written on a thread with a
+/// 1 GiB stack: fusions of thousands of ops in a chain are lowered (up to 20000 values
+/// deep).
 pub fn kernels_text(module: &Module, options: &CodegenOptions) -> Result<String, HloError> {
     let plans = plan_module(module, &options.device)?;
     let chosen: Vec<_> = match &options.fusion {
@@ -58,15 +67,28 @@ pub fn kernels_text(module: &Module, options: &CodegenOptions) -> Result<String,
         String::from("module attributes {gpu.container_module} {\n  gpu.module @kernels {\n");
     for plan in chosen {
         let symbol = unique_symbol(&plan.kernel.name, &mut used);
-        text.push_str(&kernel::kernel_function(
-            module,
-            plan,
-            &symbol,
-            options.simplify,
-        )?);
+        let kernel =
+            on_large_stack(|| kernel::kernel_function(module, plan, &symbol, options.simplify))
+                .map_err(|e| {
+                    plan.kernel
+                        .error(format!("cannot be lowered: no thread to write it: {e}"))
+                })?;
+        text.push_str(&kernel?);
     }
     text.push_str("  }\n}\n");
     Ok(text)
+}
+
+/// Runs `f` on a thread with a [`STACK_BYTES`] stack and returns what it returns; a panic in
+/// `f` goes on here.
+fn on_large_stack<T: Send>(f: impl FnOnce() -> T + Send) -> io::Result<T> {
+    thread::scope(|scope| {
+        let thread = thread::Builder::new()
+            .name("xla-indexing-codegen".into())
+            .stack_size(STACK_BYTES)
+            .spawn_scoped(scope, f)?;
+        Ok(thread.join().unwrap_or_else(|p| panic::resume_unwind(p)))
+    })
 }
 
 /// `name` with every character outside `[A-Za-z0-9_]` replaced by `_` (PTX identifiers), made
