@@ -12,6 +12,7 @@
 //! overflow is reported, never wrapped.
 
 use std::cmp::Ordering;
+use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
@@ -156,19 +157,47 @@ fn mul_checked(a: i64, b: i64) -> Result<i64> {
     a.checked_mul(b).ok_or(ArithError::Overflow)
 }
 
+fn narrow(v: i128) -> Result<i64> {
+    i64::try_from(v).map_err(|_| ArithError::Overflow)
+}
+
 impl Expr {
     /// Builds the normal form of `Σ terms + constant`: merges equal atoms, drops zero coefficients.
+    /// A merged coefficient only has to fit at the end, not after each addition.
     pub fn linear(mut terms: Vec<(Atom, i64)>, constant: i64) -> Result<Expr> {
         terms.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut merged: Vec<(Atom, i64)> = Vec::with_capacity(terms.len());
-        for (atom, coef) in terms {
-            match merged.last_mut() {
-                Some((last, c)) if *last == atom => *c = add_checked(*c, coef)?,
-                _ => merged.push((atom, coef)),
+        let mut merged = Vec::with_capacity(terms.len());
+        let mut terms = terms.into_iter().peekable();
+        while let Some((atom, coef)) = terms.next() {
+            // At most `usize::MAX` summands of magnitude at most 2^63: no `i128` overflow.
+            let mut sum = i128::from(coef);
+            while let Some((_, c)) = terms.next_if(|(next, _)| *next == atom) {
+                sum += i128::from(c);
+            }
+            if sum != 0 {
+                merged.push((atom, narrow(sum)?));
             }
         }
-        merged.retain(|(_, c)| *c != 0);
         Ok(Self::from_sorted(merged, constant))
+    }
+
+    /// The normal form of `Σ parts` (as [`Expr::checked_add`] gives it), in time `O(n log n)` for
+    /// `n` terms in all, where adding the parts one by one copies the growing sum each time.
+    pub fn sum(parts: &[Expr]) -> Result<Expr> {
+        Ok(Self::merged(parts)?.recombined())
+    }
+
+    /// `Σ parts` with equal atoms merged, without **recombine**.
+    fn merged(parts: &[Expr]) -> Result<Expr> {
+        let constant = parts
+            .iter()
+            .map(|p| i128::from(p.constant_term()))
+            .sum::<i128>();
+        let terms = parts
+            .iter()
+            .flat_map(|p| p.terms().iter().cloned())
+            .collect();
+        Self::linear(terms, narrow(constant)?)
     }
 
     fn from_sorted(terms: Vec<(Atom, i64)>, constant: i64) -> Expr {
@@ -215,6 +244,11 @@ impl Expr {
     /// The constant summand.
     pub fn constant_term(&self) -> i64 {
         self.0.constant
+    }
+
+    /// The expression without its constant summand.
+    pub fn without_constant(&self) -> Expr {
+        Self::from_sorted(self.0.terms.clone(), 0)
     }
 
     pub fn as_constant(&self) -> Option<i64> {
@@ -274,38 +308,81 @@ impl Expr {
     }
 
     /// **recombine** at construction: `a*(x mod c) + a*c*(y floordiv c) = a*y` whenever `x - y` is
-    /// a multiple of `c` for every value of the variables (all its coefficients and its constant
-    /// are), since then `x mod c = y mod c` and `y = c*(y floordiv c) + y mod c`. Holds for every
-    /// value, so sums never keep such a pair.
+    /// a multiple of `c` for every value of the variables (every coefficient and the constant of
+    /// `x` is congruent modulo `c` to that of `y`), since then `x mod c = y mod c` and
+    /// `y = c*(y floordiv c) + y mod c`. Holds for every value, so sums never keep such a pair.
+    /// Pairs are found through an index of the `floordiv` terms, in time `O(n log n)` per pass.
     fn recombined(self) -> Expr {
+        let mut e = self;
+        while let Some(next) = e.recombine_pass() {
+            e = next;
+        }
+        e
+    }
+
+    /// One pass of **recombine**: every `mod` term with a partner is replaced, with its partner,
+    /// by `a*y`. `None` when no pair matches (or the result would overflow).
+    fn recombine_pass(&self) -> Option<Expr> {
         let terms = &self.0.terms;
         if !terms.iter().any(|(t, _)| matches!(t, Atom::Mod(..)))
             || !terms.iter().any(|(t, _)| matches!(t, Atom::FloorDiv(..)))
         {
-            return self;
+            return None;
         }
-        for (m, a) in terms {
-            let Atom::Mod(x, c) = m else { continue };
-            for (d, ac) in terms {
-                let Atom::FloorDiv(y, c2) = d else { continue };
-                if c != c2 || a.checked_mul(*c) != Some(*ac) {
-                    continue;
-                }
-                if !x.checked_sub(y).is_ok_and(|diff| diff.content() % c == 0) {
-                    continue;
-                }
-                let rest: Vec<(Atom, i64)> = terms
-                    .iter()
-                    .filter(|(t, _)| t != m && t != d)
-                    .cloned()
-                    .collect();
-                let rest = Self::from_sorted(rest, self.0.constant);
-                if let Ok(sum) = y.checked_scale(*a).and_then(|ay| rest.checked_add(&ay)) {
-                    return sum;
-                }
+        type Key = (i64, i64, Expr);
+        let mut divisions: HashMap<Key, Vec<(usize, &Expr)>, FastBuildHasher> = HashMap::default();
+        // Reversed, so that popping gives the first matching term in sorted order.
+        for (i, (t, coef)) in terms.iter().enumerate().rev() {
+            if let Atom::FloorDiv(y, c) = t {
+                divisions
+                    .entry((*c, *coef, y.residues(*c)))
+                    .or_default()
+                    .push((i, y));
             }
         }
-        self
+        let mut replaced = vec![false; terms.len()];
+        let mut parts = Vec::new();
+        for (i, (t, a)) in terms.iter().enumerate() {
+            let Atom::Mod(x, c) = t else { continue };
+            let Some(ac) = a.checked_mul(*c) else {
+                continue;
+            };
+            let Some((j, y)) = divisions
+                .get_mut(&(*c, ac, x.residues(*c)))
+                .and_then(Vec::pop)
+            else {
+                continue;
+            };
+            parts.push(y.checked_scale(*a).ok()?);
+            (replaced[i], replaced[j]) = (true, true);
+        }
+        if parts.is_empty() {
+            return None;
+        }
+        let rest = terms
+            .iter()
+            .zip(&replaced)
+            .filter(|(_, r)| !**r)
+            .map(|(t, _)| t.clone())
+            .collect();
+        parts.push(Self::from_sorted(rest, self.0.constant));
+        Self::merged(&parts).ok()
+    }
+
+    /// `self` with every coefficient and the constant reduced to its residue modulo `c > 0`: two
+    /// expressions differ by a multiple of `c` for every value of the variables exactly when
+    /// their residues are equal.
+    fn residues(&self, c: i64) -> Expr {
+        let terms = self
+            .0
+            .terms
+            .iter()
+            .filter_map(|(t, a)| {
+                let r = mod_floor(*a, c);
+                (r != 0).then(|| (t.clone(), r))
+            })
+            .collect();
+        Self::from_sorted(terms, mod_floor(self.0.constant, c))
     }
 
     /// `self - other`.
@@ -500,14 +577,22 @@ impl Expr {
 
     /// The value at a point, `None` on overflow or when a variable is out of the given slices.
     pub fn eval(&self, dims: &[i64], syms: &[i64]) -> Option<i64> {
+        self.eval_at(&|v| match v {
+            VarRef::Dim(i) => dims.get(i as usize).copied(),
+            VarRef::Sym(i) => syms.get(i as usize).copied(),
+        })
+    }
+
+    /// The value where each variable `v` is `value(v)`: the constant, then each term in order,
+    /// in 64-bit arithmetic. `None` on overflow or where `value` gives none.
+    pub fn eval_at(&self, value: &impl Fn(VarRef) -> Option<i64>) -> Option<i64> {
         let mut acc = self.0.constant;
         for (atom, coef) in &self.0.terms {
             let v = match atom {
-                Atom::Var(VarRef::Dim(i)) => *dims.get(*i as usize)?,
-                Atom::Var(VarRef::Sym(i)) => *syms.get(*i as usize)?,
-                Atom::FloorDiv(x, k) => floor_div(x.eval(dims, syms)?, *k),
-                Atom::CeilDiv(x, k) => ceil_div(x.eval(dims, syms)?, *k),
-                Atom::Mod(x, k) => mod_floor(x.eval(dims, syms)?, *k),
+                Atom::Var(v) => value(*v)?,
+                Atom::FloorDiv(x, k) => floor_div(x.eval_at(value)?, *k),
+                Atom::CeilDiv(x, k) => ceil_div(x.eval_at(value)?, *k),
+                Atom::Mod(x, k) => mod_floor(x.eval_at(value)?, *k),
             };
             acc = acc.checked_add(v.checked_mul(*coef)?)?;
         }
@@ -522,6 +607,15 @@ impl Expr {
                 Atom::FloorDiv(x, _) | Atom::CeilDiv(x, _) | Atom::Mod(x, _) => x.for_each_var(f),
             }
         }
+    }
+
+    /// The variables that occur in the expression, each once, sorted.
+    pub fn distinct_vars(&self) -> Vec<VarRef> {
+        let mut vars = Vec::new();
+        self.for_each_var(&mut |v| vars.push(v));
+        vars.sort_unstable();
+        vars.dedup();
+        vars
     }
 
     /// Whether `v` occurs in the expression.

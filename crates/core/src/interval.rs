@@ -198,6 +198,20 @@ impl fmt::Display for Interval {
     }
 }
 
+/// Steps `point` to the next point of the box `bounds` in lexicographic order (the last
+/// coordinate fastest); `false`, with `point` back at the first point, after the last one.
+/// `point` starts at the lower bounds, and every bound is feasible.
+pub(crate) fn next_point(point: &mut [i64], bounds: &[Interval]) -> bool {
+    for (x, b) in point.iter_mut().zip(bounds).rev() {
+        if *x < b.hi {
+            *x += 1;
+            return true;
+        }
+        *x = b.lo;
+    }
+    false
+}
+
 /// `floor(a / b)` for `b != 0`, saturating (only `i64::MIN / -1` saturates).
 pub fn floor_div(a: i64, b: i64) -> i64 {
     let q = a.saturating_div(b);
@@ -228,19 +242,21 @@ pub fn mod_floor(a: i64, b: i64) -> i64 {
     }
 }
 
-/// Greatest common divisor of the absolute values (`gcd(0, 0) = 0`).
+/// Greatest common divisor of the absolute values (`gcd(0, 0) = 0`). The one magnitude that does
+/// not fit, `2^63` (when both are `0` or `i64::MIN`), is returned as `i64::MIN`: a value with the
+/// same divisors, never a wrong positive one.
 pub fn gcd(a: i64, b: i64) -> i64 {
     let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
     while b != 0 {
         (a, b) = (b, a % b);
     }
-    i64::try_from(a).unwrap_or(i64::MAX)
+    i64::try_from(a).unwrap_or(i64::MIN)
 }
 
-/// Least common multiple, `None` on overflow.
+/// Least common multiple of the absolute values, `None` on overflow.
 pub fn lcm(a: i64, b: i64) -> Option<i64> {
     if a == 0 || b == 0 {
         return Some(0);
     }
-    (a / gcd(a, b)).checked_mul(b).map(i64::abs)
+    a.checked_div(gcd(a, b))?.checked_mul(b)?.checked_abs()
 }

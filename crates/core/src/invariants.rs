@@ -1,6 +1,7 @@
 //! Invariants that hold for every input. The fuzz targets in `fuzz/` and the tests that replay
 //! their corpora call these functions; a violation panics with a description of the input.
 
+use crate::interval::Interval;
 use crate::map::IndexingMap;
 use crate::rng::SplitMix64;
 
@@ -88,7 +89,7 @@ pub fn simplification_is_sound(data: &[u8]) {
     }
 }
 
-/// Every point of a small box, or random points of a large one (seeded by the input).
+/// Every point of a small box, or sampled points of a large one (seeded by the input).
 fn points(map: &IndexingMap, data: &[u8]) -> Vec<(Vec<i64>, Vec<i64>)> {
     if let Some(all) = map.domain_points(ENUMERATE) {
         return all;
@@ -100,11 +101,31 @@ fn points(map: &IndexingMap, data: &[u8]) -> Vec<(Vec<i64>, Vec<i64>)> {
     let nd = map.dims().len();
     (0..SAMPLES)
         .map(|_| {
-            let values: Vec<i64> = map
-                .all_vars()
-                .map(|v| rng.range(v.bounds.lo, v.bounds.hi))
-                .collect();
+            let values: Vec<i64> = map.all_vars().map(|v| sample(&mut rng, v.bounds)).collect();
             (values[..nd].to_vec(), values[nd..].to_vec())
         })
         .collect()
+}
+
+/// A value of `bounds` where rewrites go wrong if they do: near either end (the ends of i64
+/// when the bounds reach them), near zero, at a random magnitude `±2^j` (where products with
+/// large coefficients start to overflow), or anywhere.
+fn sample(rng: &mut SplitMix64, bounds: Interval) -> i64 {
+    let offset = rng.range(0, 8);
+    let value = match rng.range(0, 4) {
+        0 => bounds.lo.saturating_add(offset),
+        1 => bounds.hi.saturating_sub(offset),
+        2 => offset.saturating_sub(4),
+        3 => {
+            let magnitude = 1i64 << rng.range(0, 62);
+            let signed = if rng.chance(1, 2) {
+                magnitude
+            } else {
+                -magnitude
+            };
+            signed.saturating_add(offset.saturating_sub(4))
+        }
+        _ => rng.range(bounds.lo, bounds.hi),
+    };
+    value.clamp(bounds.lo, bounds.hi)
 }

@@ -34,4 +34,4 @@ pub use expr::{ArithError, Atom, Cost, Expr, VarRef};
 pub use interval::Interval;
 pub use map::{ComposeError, IndexingMap, Var, VarKind, VerifyError};
 pub use range::RangeEvaluator;
-pub use text::{ParseError, parse_expr};
+pub use text::{DimNames, ParseError, parse_expr, parse_expr_in};

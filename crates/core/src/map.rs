@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use crate::expr::{ArithError, Expr, VarRef};
-use crate::interval::Interval;
+use crate::interval::{Interval, next_point};
 use crate::range::RangeEvaluator;
 
 /// A dimension, range or runtime variable: its bounds and an optional display name.
@@ -386,17 +386,8 @@ impl IndexingMap {
             if self.constraints_hold(d, s) {
                 out.push((d.to_vec(), s.to_vec()));
             }
-            let mut i = point.len();
-            loop {
-                if i == 0 {
-                    return Some(out);
-                }
-                i -= 1;
-                if point[i] < bounds[i].hi {
-                    point[i] += 1;
-                    break;
-                }
-                point[i] = bounds[i].lo;
+            if !next_point(&mut point, &bounds) {
+                return Some(out);
             }
         }
     }
@@ -656,7 +647,7 @@ impl IndexingMap {
                 let (crate::expr::Atom::Mod(x, c), 1) = e.terms().first().cloned()? else {
                     return None;
                 };
-                let r = iv.as_point()?;
+                let r = iv.as_point().filter(|r| (0..c).contains(r))?;
                 (e.terms().len() == 1 && e.constant_term() == 0)
                     .then_some(())
                     .and_then(|_| Some((e.clone(), x.as_var()?, c, r)))
@@ -666,8 +657,15 @@ impl IndexingMap {
             };
             let sym = VarRef::Sym(s);
             let bounds = self.var(sym).map(|v| v.bounds).unwrap_or(Interval::FULL);
-            let lo = crate::interval::ceil_div(bounds.lo.saturating_sub(r), c);
-            let hi = crate::interval::floor_div(bounds.hi.saturating_sub(r), c);
+            // `s = c * s' + r` within the bounds: `ceil((lo - r) / c) <= s' <= floor((hi - r) / c)`,
+            // exact in `i128`.
+            let (c_wide, r_wide) = (i128::from(c), i128::from(r));
+            let (Ok(lo), Ok(hi)) = (
+                i64::try_from(-(r_wide - i128::from(bounds.lo)).div_euclid(c_wide)),
+                i64::try_from((i128::from(bounds.hi) - r_wide).div_euclid(c_wide)),
+            ) else {
+                return changed;
+            };
             let Ok(replacement) = Expr::sym(s)
                 .checked_scale(c)
                 .and_then(|e| e.checked_add_const(r))
@@ -687,23 +685,35 @@ impl IndexingMap {
                 .constraints
                 .iter()
                 .filter(|(e, _)| **e != key)
-                .map(|(e, iv)| Ok((subst(e)?, *iv)))
+                .map(|(e, iv)| Ok((e, subst(e)?, *iv)))
                 .collect::<Result<Vec<_>, ArithError>>()
             else {
                 return changed;
             };
-            self.results = results;
-            self.constraints.clear();
-            if let Some(v) = self.var_mut(sym) {
+            let mut rescaled = self.with_results(results);
+            rescaled.constraints.clear();
+            if let Some(v) = rescaled.var_mut(sym) {
                 v.bounds = Interval::new(lo, hi);
             }
             if lo > hi {
                 self.mark_empty();
                 return true;
             }
-            for (e, iv) in constraints {
-                self.add_constraint(e, iv);
+            for (_, e, iv) in &constraints {
+                rescaled.add_constraint(e.clone(), *iv);
             }
+            // Every point keeps a value: the substitution is skipped if a result or constraint
+            // that evaluates without overflow everywhere could overflow afterwards.
+            let (old, new) = (self.range_evaluator(false), rescaled.range_evaluator(false));
+            let pairs = self.results.iter().zip(&rescaled.results);
+            let constraint_pairs = constraints.iter().map(|(old, new, _)| (*old, new));
+            if pairs
+                .chain(constraint_pairs)
+                .any(|(before, after)| old.never_overflows(before) && !new.never_overflows(after))
+            {
+                return changed;
+            }
+            *self = rescaled;
             changed = true;
         }
     }

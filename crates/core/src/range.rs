@@ -1,15 +1,145 @@
 //! Interval evaluation of expressions over a map's domain.
 
-use crate::expr::{Atom, Expr};
-use crate::interval::Interval;
+use crate::expr::{Atom, Expr, VarRef};
+use crate::interval::{Interval, mod_floor};
 use crate::map::IndexingMap;
 
 /// Computes a sound over-approximation of an expression's values over a map's domain: variables
 /// take their bounds, and, if asked, a constraint registered for exactly a sub-expression narrows
 /// that sub-expression's range.
+///
+/// Ranges are of the mathematical values (over all integers, as if nothing overflowed), computed in
+/// `i128` with unbounded ends where even that would overflow; a range that leaves `i64` is unknown.
+/// The rules of the simplifier reason about these values. Whether 64-bit evaluation of an expression
+/// can overflow on the domain is a separate question, answered by
+/// [`RangeEvaluator::never_overflows`].
 pub struct RangeEvaluator<'a> {
     map: &'a IndexingMap,
     use_constraints: bool,
+}
+
+/// A range of integers that may leave `i64`: `None` is an unbounded end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Span {
+    lo: Option<i128>,
+    hi: Option<i128>,
+}
+
+impl Span {
+    fn exact(r: Interval) -> Span {
+        Span {
+            lo: Some(i128::from(r.lo)),
+            hi: Some(i128::from(r.hi)),
+        }
+    }
+
+    /// The range as an `i64` interval, or `None` when it leaves `i64`.
+    fn within_i64(self) -> Option<Interval> {
+        let lo = i64::try_from(self.lo?).ok()?;
+        let hi = i64::try_from(self.hi?).ok()?;
+        Some(Interval::new(lo, hi))
+    }
+
+    /// The range as an `i64` interval; the full range when it leaves `i64` (nothing is known then:
+    /// a clamped range could pass for an exact one).
+    fn to_interval(self) -> Interval {
+        self.within_i64().unwrap_or(Interval::FULL)
+    }
+
+    /// `{x * c}`.
+    fn scale(self, c: i64) -> Span {
+        let c = i128::from(c);
+        let (a, b) = (
+            self.lo.and_then(|v| v.checked_mul(c)),
+            self.hi.and_then(|v| v.checked_mul(c)),
+        );
+        if c < 0 {
+            Span { lo: b, hi: a }
+        } else {
+            Span { lo: a, hi: b }
+        }
+    }
+
+    /// `{x + y}`.
+    fn add(self, o: Span) -> Span {
+        Span {
+            lo: self.lo.zip(o.lo).and_then(|(a, b)| a.checked_add(b)),
+            hi: self.hi.zip(o.hi).and_then(|(a, b)| a.checked_add(b)),
+        }
+    }
+
+    /// Applies a rounding division by `k != 0`, which is monotone: increasing for `k > 0`,
+    /// decreasing for `k < 0`.
+    fn divide(self, k: i64, div: fn(i128, i128) -> Option<i128>) -> Span {
+        let k = i128::from(k);
+        let (a, b) = (
+            self.lo.and_then(|v| div(v, k)),
+            self.hi.and_then(|v| div(v, k)),
+        );
+        if k < 0 {
+            Span { lo: b, hi: a }
+        } else {
+            Span { lo: a, hi: b }
+        }
+    }
+
+    /// `{x mod k}` (floor semantics) for `k != 0`: exact when the range does not cross a multiple
+    /// of `k`, else every residue.
+    fn modulo(self, k: i64) -> Span {
+        let k = i128::from(k);
+        if let (Some(lo), Some(hi)) = (self.lo, self.hi)
+            && floor_div_wide(lo, k) == floor_div_wide(hi, k)
+        {
+            return Span {
+                lo: mod_floor_wide(lo, k),
+                hi: mod_floor_wide(hi, k),
+            };
+        }
+        let (lo, hi) = if k < 0 { (k + 1, 0) } else { (0, k - 1) };
+        Span {
+            lo: Some(lo),
+            hi: Some(hi),
+        }
+    }
+
+    /// The values in both (the known bounds of `r` replace unbounded ends).
+    fn intersect(self, r: Interval) -> Span {
+        let (lo, hi) = (i128::from(r.lo), i128::from(r.hi));
+        Span {
+            lo: Some(self.lo.map_or(lo, |v| v.max(lo))),
+            hi: Some(self.hi.map_or(hi, |v| v.min(hi))),
+        }
+    }
+}
+
+/// `floor(a / k)` in `i128`, `None` on overflow.
+fn floor_div_wide(a: i128, k: i128) -> Option<i128> {
+    let (q, r) = (a.checked_div(k)?, a.checked_rem(k)?);
+    Some(if r != 0 && ((r < 0) != (k < 0)) {
+        q - 1
+    } else {
+        q
+    })
+}
+
+/// `ceil(a / k)` in `i128`, `None` on overflow.
+fn ceil_div_wide(a: i128, k: i128) -> Option<i128> {
+    let (q, r) = (a.checked_div(k)?, a.checked_rem(k)?);
+    Some(if r != 0 && ((r < 0) == (k < 0)) {
+        q + 1
+    } else {
+        q
+    })
+}
+
+/// `a mod k` with the sign of `k`, in `i128`, `None` on overflow.
+fn mod_floor_wide(a: i128, k: i128) -> Option<i128> {
+    let r = a.checked_rem(k)?;
+    Some(if r != 0 && ((r < 0) != (k < 0)) {
+        r + k
+    } else {
+        r
+    })
 }
 
 impl<'a> RangeEvaluator<'a> {
@@ -24,45 +154,84 @@ impl<'a> RangeEvaluator<'a> {
         self.map
     }
 
-    /// The range of `e`.
-    ///
-    /// The sum is computed without overflow (in `i128`); when its range leaves `i64`, the
-    /// expression may overflow somewhere on the domain and nothing is known: the full range is
-    /// returned, never a saturated one that could pass for a point.
+    /// The range of `e`'s values; the full range when it is unknown (see the type's documentation).
     pub fn range(&self, e: &Expr) -> Interval {
-        let (mut lo, mut hi) = (i128::from(e.constant_term()), i128::from(e.constant_term()));
-        for (atom, coef) in e.terms() {
-            let r = self.atom_range(atom);
-            let (a, b) = (
-                i128::from(r.lo) * i128::from(*coef),
-                i128::from(r.hi) * i128::from(*coef),
-            );
-            lo += a.min(b);
-            hi += a.max(b);
-        }
-        let acc = match (i64::try_from(lo), i64::try_from(hi)) {
-            (Ok(lo), Ok(hi)) => Interval::new(lo, hi),
-            _ => Interval::FULL,
-        };
-        self.narrow(e, acc)
+        self.span(e).to_interval()
     }
 
-    /// The range of one atom.
+    /// The range of one atom's values, as [`RangeEvaluator::range`].
     pub fn atom_range(&self, atom: &Atom) -> Interval {
+        self.atom_span(atom).to_interval()
+    }
+
+    /// Whether evaluating `e` in 64-bit arithmetic, as [`Expr::eval`] does (the constant, then each
+    /// term in order, every atom's argument first), stays within `i64` at every point of the
+    /// domain. A sufficient check: every argument, product and partial sum, at every depth, has
+    /// its range within `i64`; a sub-expression bounded by a constraint of the domain counts as
+    /// checked, since every point of the domain evaluates it inside the constraint's interval.
+    pub fn never_overflows(&self, e: &Expr) -> bool {
+        self.checked_range(e).is_some()
+    }
+
+    fn span(&self, e: &Expr) -> Span {
+        let sum = e.terms().iter().fold(
+            Span::exact(Interval::point(e.constant_term())),
+            |acc, (atom, coef)| acc.add(self.atom_span(atom).scale(*coef)),
+        );
+        self.narrow(e, sum)
+    }
+
+    fn atom_span(&self, atom: &Atom) -> Span {
+        let arg = match atom {
+            Atom::Var(v) => self.var_span(*v),
+            Atom::FloorDiv(x, _) | Atom::CeilDiv(x, _) | Atom::Mod(x, _) => self.span(x),
+        };
+        self.apply(atom, arg)
+    }
+
+    fn var_span(&self, v: VarRef) -> Span {
+        Span::exact(self.map.var(v).map_or(Interval::FULL, |v| v.bounds))
+    }
+
+    /// The span of `atom` when its argument has the span `arg` (a variable is its own argument),
+    /// narrowed by the constraints.
+    fn apply(&self, atom: &Atom, arg: Span) -> Span {
         let r = match atom {
-            Atom::Var(v) => return self.map.var(*v).map_or(Interval::FULL, |v| v.bounds),
-            Atom::FloorDiv(x, k) => self.range(x).floor_div(*k),
-            Atom::CeilDiv(x, k) => self.range(x).ceil_div(*k),
-            Atom::Mod(x, k) => self.range(x).modulo(*k),
+            Atom::Var(_) => return arg,
+            Atom::FloorDiv(_, k) => arg.divide(*k, floor_div_wide),
+            Atom::CeilDiv(_, k) => arg.divide(*k, ceil_div_wide),
+            Atom::Mod(_, k) => arg.modulo(*k),
         };
         if !self.use_constraints || self.map.constraints().is_empty() {
             return r;
         }
         let r = self.narrow(&Expr::atom(atom.clone()), r);
         match atom {
-            Atom::Mod(x, k) => r.intersect(self.shifted_residue(x, *k).unwrap_or(r)),
+            Atom::Mod(x, k) => self.shifted_residue(x, *k).map_or(r, |p| r.intersect(p)),
             _ => r,
         }
+    }
+
+    /// The range of `e`'s 64-bit evaluation, or `None` if it may overflow (see
+    /// [`RangeEvaluator::never_overflows`]).
+    fn checked_range(&self, e: &Expr) -> Option<Interval> {
+        if let Some(c) = self.constraint(e) {
+            return Some(c);
+        }
+        let mut acc = Span::exact(Interval::point(e.constant_term()));
+        for (atom, coef) in e.terms() {
+            let arg = match atom {
+                Atom::Var(v) => self.var_span(*v),
+                Atom::FloorDiv(x, _) | Atom::CeilDiv(x, _) | Atom::Mod(x, _) => {
+                    Span::exact(self.checked_range(x)?)
+                }
+            };
+            let product = self.apply(atom, arg).scale(*coef);
+            product.within_i64()?;
+            acc = acc.add(product);
+            acc.within_i64()?;
+        }
+        acc.within_i64()
     }
 
     /// `(x0 + c) mod k` is the point `(r + c) mod k` when a constraint fixes `x0 mod k` to `r`.
@@ -71,20 +240,22 @@ impl<'a> RangeEvaluator<'a> {
         if c == 0 {
             return None;
         }
-        let key = x.checked_add_const(-c).ok()?.modulo(k).ok()?;
+        let key = x.checked_add_const(c.checked_neg()?).ok()?.modulo(k).ok()?;
         let r = self.map.constraints().get(&key)?.as_point()?;
-        Some(Interval::point(crate::interval::mod_floor(
-            r.checked_add(c)?,
-            k,
-        )))
+        Some(Interval::point(mod_floor(r.checked_add(c)?, k)))
     }
 
-    fn narrow(&self, e: &Expr, r: Interval) -> Interval {
+    /// The interval of a constraint on exactly `e`, if constraints are used.
+    fn constraint(&self, e: &Expr) -> Option<Interval> {
         if !self.use_constraints {
-            return r;
+            return None;
         }
-        match self.map.constraints().get(e) {
-            Some(c) => r.intersect(*c),
+        self.map.constraints().get(e).copied()
+    }
+
+    fn narrow(&self, e: &Expr, r: Span) -> Span {
+        match self.constraint(e) {
+            Some(c) => r.intersect(c),
             None => r,
         }
     }

@@ -11,6 +11,8 @@
 //!
 //! A leading minus applies to the whole multiplicative term: `-x floordiv 11` is `-(x floordiv 11)`.
 
+use std::borrow::Cow;
+use std::collections::HashMap;
 use std::fmt::{self, Write};
 
 use crate::expr::{ArithError, Expr, VarRef};
@@ -189,7 +191,8 @@ struct Parser<'a> {
     lex: Lexer<'a>,
     tok: Tok,
     at: usize,
-    names: Vec<(String, Slot)>,
+    /// The variables in scope.
+    names: Cow<'a, HashMap<String, Slot>>,
     /// Current nesting of parentheses and unary minus, bounded by [`MAX_NESTING`].
     depth: usize,
 }
@@ -211,7 +214,7 @@ impl<'a> Parser<'a> {
             lex,
             tok,
             at,
-            names: Vec::new(),
+            names: Cow::Owned(HashMap::new()),
             depth: 0,
         })
     }
@@ -286,10 +289,7 @@ impl<'a> Parser<'a> {
     fn signed_int(&mut self) -> PResult<i64> {
         let neg = self.eat("-")?;
         match self.bump()? {
-            (Tok::Int(v), at) => {
-                let v = if neg { -v } else { v };
-                i64::try_from(v).map_err(|_| (at, format!("number {v} is out of the range of i64")))
-            }
+            (Tok::Int(v), at) => narrow_literal(if neg { -v } else { v }, at),
             (_, at) => Err((at, "expected an integer".into())),
         }
     }
@@ -300,18 +300,17 @@ impl<'a> Parser<'a> {
 
     /// sum := term (('+' | '-') term)*
     fn expr(&mut self) -> PResult<Expr> {
-        let mut acc = self.signed_term()?;
+        let at = self.at;
+        let mut terms = vec![self.signed_term(false)?];
         loop {
-            let at = self.at;
-            if self.eat("+")? {
-                let t = self.signed_term()?;
-                acc = Self::arith(at, acc.checked_add(&t))?;
+            let negate = if self.eat("+")? {
+                false
             } else if self.eat("-")? {
-                let t = self.signed_term()?;
-                acc = Self::arith(at, acc.checked_sub(&t))?;
+                true
             } else {
-                return Ok(acc);
-            }
+                return Self::arith(at, Expr::sum(&terms));
+            };
+            terms.push(self.signed_term(negate)?);
         }
     }
 
@@ -329,19 +328,21 @@ impl<'a> Parser<'a> {
         result
     }
 
-    /// A term with an optional leading minus that negates the whole term.
-    fn signed_term(&mut self) -> PResult<Expr> {
-        let at = self.at;
+    /// A term with an optional leading minus that negates the whole term, negated once more when
+    /// `negate` is set.
+    fn signed_term(&mut self, negate: bool) -> PResult<Expr> {
         if self.eat("-")? {
-            let t = self.nested(Self::signed_term)?;
-            return Self::arith(at, t.checked_scale(-1));
+            return self.nested(|p| p.signed_term(!negate));
         }
-        self.term()
+        self.term(negate)
     }
 
-    /// term := factor (('*' | 'floordiv' | 'ceildiv' | 'mod' | '/' | '%') factor)*
-    fn term(&mut self) -> PResult<Expr> {
-        let mut acc = self.factor()?;
+    /// term := factor (('*' | 'floordiv' | 'ceildiv' | 'mod' | '/' | '%') factor)*, negated when
+    /// `negate` is set. The sign goes into the constant of the last product, which is exact until
+    /// then: `-d0 * 9223372036854775808` is `d0 * i64::MIN`.
+    fn term(&mut self, negate: bool) -> PResult<Expr> {
+        let at = self.at;
+        let mut product = Product::new(self.factor()?, at)?;
         loop {
             let at = self.at;
             let op = match &self.tok {
@@ -351,39 +352,43 @@ impl<'a> Parser<'a> {
                 Tok::Ident(n) if n == "floordiv" || n == "floorDiv" => "floordiv",
                 Tok::Ident(n) if n == "ceildiv" || n == "ceilDiv" => "ceildiv",
                 Tok::Ident(n) if n == "mod" => "mod",
-                _ => return Ok(acc),
+                _ => return product.finish(negate),
             };
             self.bump()?;
             let rhs = self.factor()?;
-            acc = match (op, acc.as_constant(), rhs.as_constant()) {
-                ("*", _, Some(k)) => Self::arith(at, acc.checked_scale(k))?,
-                ("*", Some(k), _) => Self::arith(at, rhs.checked_scale(k))?,
-                ("*", None, None) => {
-                    return Err((at, "a product of two variables is not quasi-affine".into()));
-                }
-                (_, _, None) => return Err((at, format!("{op} by a variable is not supported"))),
-                ("floordiv", _, Some(k)) => Self::arith(at, acc.floor_div(k))?,
-                ("ceildiv", _, Some(k)) => Self::arith(at, acc.ceil_div(k))?,
-                (_, _, Some(k)) => Self::arith(at, acc.modulo(k))?,
+            if op == "*" {
+                product.multiply(rhs, at)?;
+                continue;
+            }
+            let k = match rhs {
+                Operand::Literal { value, at } => narrow_literal(value, at)?,
+                Operand::Expr(e) => e
+                    .as_constant()
+                    .ok_or_else(|| (at, format!("{op} by a variable is not supported")))?,
             };
+            let lhs = product.finish(false)?;
+            let divided = match op {
+                "floordiv" => lhs.floor_div(k),
+                "ceildiv" => lhs.ceil_div(k),
+                _ => lhs.modulo(k),
+            };
+            product = Product::new(Operand::Expr(Self::arith(at, divided)?), at)?;
         }
     }
 
     /// factor := integer | variable | '(' sum ')' | '-' factor
-    fn factor(&mut self) -> PResult<Expr> {
+    fn factor(&mut self) -> PResult<Operand> {
         let at = self.at;
         match self.bump()? {
-            (Tok::Int(v), _) => i64::try_from(v)
-                .map(Expr::constant)
-                .map_err(|_| (at, format!("number {v} is out of the range of i64"))),
-            (Tok::Punct("-"), _) => {
-                let f = self.nested(Self::factor)?;
-                Self::arith(at, f.checked_scale(-1))
-            }
+            (Tok::Int(value), _) => Ok(Operand::Literal { value, at }),
+            (Tok::Punct("-"), _) => match self.nested(Self::factor)? {
+                Operand::Literal { value, at } => Ok(Operand::Literal { value: -value, at }),
+                Operand::Expr(e) => Self::arith(at, e.checked_scale(-1)).map(Operand::Expr),
+            },
             (Tok::Punct("("), _) => {
                 let e = self.nested(Self::expr)?;
                 self.expect(")")?;
-                Ok(e)
+                Ok(Operand::Expr(e))
             }
             (Tok::Ident(n), _) => {
                 if (n == "max" || n == "min") && self.is("(") {
@@ -392,9 +397,9 @@ impl<'a> Parser<'a> {
                         format!("'{n}' is not quasi-affine and is not supported"),
                     ));
                 }
-                match self.names.iter().find(|(m, _)| *m == n) {
-                    Some((_, Slot::Dim(i))) => Ok(Expr::dim(*i as u32)),
-                    Some((_, Slot::Sym(i))) => Ok(Expr::sym(*i as u32)),
+                match self.names.get(&n) {
+                    Some(Slot::Dim(i)) => Ok(Operand::Expr(Expr::dim(*i as u32))),
+                    Some(Slot::Sym(i)) => Ok(Operand::Expr(Expr::sym(*i as u32))),
                     None => Err((at, format!("unknown variable '{n}'"))),
                 }
             }
@@ -405,6 +410,100 @@ impl<'a> Parser<'a> {
             )),
         }
     }
+}
+
+/// A factor of a term: an integer literal stays exact (up to the range of `i128`) until it meets
+/// its sign.
+enum Operand {
+    Literal { value: i128, at: usize },
+    Expr(Expr),
+}
+
+/// The magnitude of `i64::MIN`: the largest constant a product may hold before its sign is known.
+const MAX_MAGNITUDE: u128 = 1 << 63;
+
+/// A product being parsed: at most one non-constant factor, times the product of the constant
+/// factors, kept exact in `i128` within [`MAX_MAGNITUDE`] until the term's sign is applied.
+struct Product {
+    factor: Option<Expr>,
+    constant: i128,
+    /// Where the constant was last changed, for errors.
+    at: usize,
+}
+
+impl Product {
+    /// The product of one factor, which starts at `at`.
+    fn new(first: Operand, at: usize) -> PResult<Product> {
+        let (factor, constant) = match first {
+            Operand::Literal { value, at } if MAX_MAGNITUDE < value.unsigned_abs() => {
+                return Err((at, out_of_range(value)));
+            }
+            Operand::Literal { value, .. } => (None, value),
+            Operand::Expr(e) => match e.as_constant() {
+                Some(c) => (None, i128::from(c)),
+                None => (Some(e), 1),
+            },
+        };
+        Ok(Product {
+            factor,
+            constant,
+            at,
+        })
+    }
+
+    /// Multiplies by `rhs` (the `*` is at `at`).
+    fn multiply(&mut self, rhs: Operand, at: usize) -> PResult<()> {
+        let k = match rhs {
+            Operand::Literal { value, .. } => value,
+            Operand::Expr(e) => match e.as_constant() {
+                Some(k) => i128::from(k),
+                None if self.factor.is_some() => {
+                    return Err((at, "a product of two variables is not quasi-affine".into()));
+                }
+                None => {
+                    self.factor = Some(e);
+                    return Ok(());
+                }
+            },
+        };
+        match self.constant.checked_mul(k) {
+            Some(c) if c.unsigned_abs() <= MAX_MAGNITUDE => (self.constant, self.at) = (c, at),
+            _ => return Err((at, ArithError::Overflow.to_string())),
+        }
+        Ok(())
+    }
+
+    /// The value of the product, negated when `negate` is set.
+    fn finish(self, negate: bool) -> PResult<Expr> {
+        let c = if negate {
+            -self.constant
+        } else {
+            self.constant
+        };
+        let c = narrow_literal(c, self.at)?;
+        match self.factor {
+            Some(e) => Parser::arith(self.at, e.checked_scale(c)),
+            None => Ok(Expr::constant(c)),
+        }
+    }
+}
+
+/// `value` as an `i64`, or the error for a number out of range at `at`.
+fn narrow_literal(value: i128, at: usize) -> PResult<i64> {
+    i64::try_from(value).map_err(|_| (at, out_of_range(value)))
+}
+
+fn out_of_range(value: i128) -> String {
+    format!("number {value} is out of the range of i64")
+}
+
+/// The scope of the given declarations, in order: the first declaration of a name wins.
+fn scope(declarations: impl Iterator<Item = (String, Slot)>) -> HashMap<String, Slot> {
+    let mut scope = HashMap::new();
+    for (name, slot) in declarations {
+        scope.entry(name).or_insert(slot);
+    }
+    scope
 }
 
 fn describe_tok(t: &Tok) -> String {
@@ -427,13 +526,30 @@ impl IndexingMap {
 
 /// Parses an expression over the given variable names, which become dimensions in order.
 pub fn parse_expr(text: &str, dim_names: &[&str]) -> Result<Expr, ParseError> {
+    parse_expr_in(text, &DimNames::new(dim_names))
+}
+
+/// Names of dimension variables for parsing many expressions over the same variables with
+/// [`parse_expr_in`]: built once, so that each expression takes time in its own length only.
+pub struct DimNames(HashMap<String, Slot>);
+
+impl DimNames {
+    /// The names of `d0, d1, ...`, in order (the first of repeated names wins).
+    pub fn new(names: &[&str]) -> DimNames {
+        DimNames(scope(
+            names
+                .iter()
+                .enumerate()
+                .map(|(i, n)| (n.to_string(), Slot::Dim(i))),
+        ))
+    }
+}
+
+/// [`parse_expr`] over names built beforehand.
+pub fn parse_expr_in(text: &str, names: &DimNames) -> Result<Expr, ParseError> {
     let run = || -> PResult<Expr> {
         let mut p = Parser::new(text)?;
-        p.names = dim_names
-            .iter()
-            .enumerate()
-            .map(|(i, n)| (n.to_string(), Slot::Dim(i)))
-            .collect();
+        p.names = Cow::Borrowed(&names.0);
         let e = p.expr()?;
         if p.tok != Tok::Eof {
             return Err((
@@ -480,7 +596,7 @@ fn parse_body(src: &str) -> PResult<IndexingMap> {
         .chain(range.iter().chain(&rts).map(|s| (s, false)));
     let (mut nd, mut ns) = (0, 0);
     for ((name, at), is_dim) in all {
-        if names.iter().any(|(n, _)| n == name) {
+        if p.names.contains_key(name.as_str()) {
             return Err((*at, format!("variable '{name}' is declared twice")));
         }
         let slot = if is_dim { Slot::Dim(nd) } else { Slot::Sym(ns) };
@@ -489,9 +605,9 @@ fn parse_body(src: &str) -> PResult<IndexingMap> {
         } else {
             ns += 1
         }
+        p.names.to_mut().insert(name.clone(), slot);
         names.push((name.clone(), slot));
     }
-    p.names = names.clone();
     p.expect("->")?;
     p.expect("(")?;
     let mut results = Vec::new();
@@ -609,10 +725,11 @@ fn skip_provenance_map(p: &mut Parser<'_>) -> PResult<()> {
     let dims = p.ident_list("(", ")")?;
     let saved = std::mem::replace(
         &mut p.names,
-        dims.iter()
-            .enumerate()
-            .map(|(i, (n, _))| (n.clone(), Slot::Dim(i)))
-            .collect(),
+        Cow::Owned(scope(
+            dims.iter()
+                .enumerate()
+                .map(|(i, (n, _))| (n.clone(), Slot::Dim(i))),
+        )),
     );
     p.expect("->")?;
     p.expect("(")?;

@@ -117,3 +117,52 @@ fn ranges_that_leave_i64_are_unknown_not_saturated() {
         Interval::new(i64::MAX - 1, i64::MAX)
     );
 }
+
+#[test]
+fn never_overflows_checks_every_product_and_partial_sum() {
+    let never_overflows = |text: &str| {
+        let m = parse(text);
+        m.range_evaluator(true).never_overflows(&m.results()[0])
+    };
+    assert!(never_overflows(
+        "(d0) -> (d0 * 2), domain: d0 in [0, 4611686018427387903]"
+    ));
+    assert!(!never_overflows(
+        "(d0) -> (d0 * 2), domain: d0 in [0, 4611686018427387904]"
+    ));
+    // The sum fits, but evaluating `d0 + d1` first does not.
+    assert!(!never_overflows(
+        "(d0, d1, d2) -> (d0 + d1 - d2), domain: d0 in [4611686018427387904, 4611686018427387905], d1 in [4611686018427387904, 4611686018427387905], d2 in [4611686018427387904, 4611686018427387905]"
+    ));
+    assert!(!never_overflows(
+        "(d0) -> ((d0 * 2) floordiv 3), domain: d0 in [0, 9223372036854775807]"
+    ));
+    // Every point of the domain evaluates a constrained expression inside its interval.
+    assert!(never_overflows(
+        "(d0) -> ((d0 * 2) floordiv 3), domain: d0 in [0, 9223372036854775807], d0 * 2 in [0, 100]"
+    ));
+}
+
+#[test]
+fn rescale_symbols_keeps_points_at_i64_min() {
+    // i64::MIN = 3 * -3074457345618258603 + 1, but `s0 * 3 + 1` overflows there: the
+    // substitution would lose the point, so it is skipped.
+    let text = "(d0)[s0] -> (s0), domain: d0 in [0, 3], s0 in [-9223372036854775808, -9223372036854775788], s0 mod 3 in [1, 1]";
+    let mut m = parse(text);
+    assert!(!m.rescale_symbols());
+    assert_eq!(m, parse(text));
+    // i64::MIN + 2 = 3 * -3074457345618258602 evaluates.
+    let mut m = parse(
+        "(d0)[s0] -> (s0), domain: d0 in [0, 3], s0 in [-9223372036854775808, -9223372036854775788], s0 mod 3 in [0, 0]",
+    );
+    assert!(m.rescale_symbols());
+    assert_eq!(m.range_vars()[0].bounds.lo, -3_074_457_345_618_258_602);
+    assert_eq!(
+        m.evaluate(&[0], &[-3_074_457_345_618_258_602]),
+        Some(vec![i64::MIN + 2])
+    );
+    // A residue outside `[0, 3)` holds nowhere: no substitution gives its points.
+    let mut never =
+        parse("(d0)[s0] -> (s0), domain: d0 in [0, 3], s0 in [0, 41], s0 mod 3 in [4, 4]");
+    assert!(!never.rescale_symbols());
+}

@@ -2,8 +2,10 @@
 //! always hold are dropped, those that cannot hold make the map known empty, bounds of variables
 //! are tightened, and `mod` constraints on one expression are merged.
 
-use crate::expr::{Atom, Expr, VarRef};
-use crate::interval::{Interval, ceil_div, floor_div, gcd, mod_floor};
+use std::collections::BTreeMap;
+
+use crate::expr::{ArithError, Atom, Expr, VarRef};
+use crate::interval::{Interval, ceil_div, floor_div, mod_floor, next_point};
 use crate::map::IndexingMap;
 
 use super::{Budget, simplify_expr_with};
@@ -16,7 +18,7 @@ pub(crate) fn simplify_constraints(map: &mut IndexingMap, budget: Budget) {
         if map.known_empty || map.constraints.is_empty() {
             return;
         }
-        let each = tighten_by_each_constraint(map, budget.enumeration_limit);
+        let each = tighten_by_each_constraint(map, budget);
         let whole = !map.known_empty && tighten_by_enumeration(map, budget.enumeration_limit);
         if !each && !whole {
             return;
@@ -35,15 +37,21 @@ fn simplify_constraints_to_fixpoint(map: &mut IndexingMap, budget: Budget) {
         );
         let constraints = std::mem::take(&mut map.constraints);
         for (e, iv) in constraints {
-            let e = {
-                // Constraints are simplified over the variable bounds alone: a constraint must
-                // not be used to justify rewriting itself.
-                let ev = map.range_evaluator(false);
-                simplify_expr_with(&e, &ev, budget)
+            // Constraints are simplified over the variable bounds alone: a constraint must not be
+            // used to justify rewriting itself.
+            let ev = map.range_evaluator(false);
+            let simplified = simplify_expr_with(&e, &ev, budget);
+            let (e, iv) = match normalize(map, simplified.clone(), iv) {
+                // A point of the domain evaluates the constraint: a form that could overflow
+                // there would lose it.
+                (normal, niv) if normal == simplified || ev.never_overflows(&normal) => {
+                    (normal, niv)
+                }
+                _ => (simplified, iv),
             };
-            let (e, iv) = normalize(map, e, iv);
-            let range = map.range_evaluator(false).range(&e);
-            if iv.contains_interval(range) && e.as_var().is_none() {
+            let range = ev.range(&e);
+            // A constraint holds where it cannot overflow and its range lies inside.
+            if iv.contains_interval(range) && e.as_var().is_none() && ev.never_overflows(&e) {
                 continue;
             }
             if !range.intersect(iv).is_feasible() {
@@ -89,7 +97,7 @@ fn normalize_step(map: &IndexingMap, e: &Expr, iv: Interval) -> Option<(Expr, In
     let c = e.constant_term();
     if c != 0 && !e.terms().is_empty() {
         let shifted = Interval::new(iv.lo.checked_sub(c)?, iv.hi.checked_sub(c)?);
-        return Some((e.checked_add_const(-c).ok()?, shifted));
+        return Some((e.without_constant(), shifted));
     }
     let (first, lead) = e.terms().first()?;
     if *lead < 0 {
@@ -119,9 +127,8 @@ fn normalize_step(map: &IndexingMap, e: &Expr, iv: Interval) -> Option<(Expr, In
             }
             Atom::Mod(x, k) if x.constant_term() != 0 => {
                 let r = iv.as_point().filter(|r| (0..*k).contains(r))?;
-                let c = x.constant_term();
-                let residue = mod_floor(r.checked_sub(c)?, *k);
-                let inner = x.checked_add_const(-c).ok()?.modulo(*k).ok()?;
+                let residue = mod_floor(r.checked_sub(x.constant_term())?, *k);
+                let inner = x.without_constant().modulo(*k).ok()?;
                 return Some((inner, Interval::point(residue)));
             }
             _ => {}
@@ -138,7 +145,7 @@ fn irrelevant_remainder(map: &IndexingMap, e: &Expr, iv: Interval) -> Option<(Ex
     let mut gs: Vec<i64> = e
         .terms()
         .iter()
-        .map(|(_, c)| c.abs())
+        .filter_map(|(_, c)| c.checked_abs())
         .filter(|c| *c > 1)
         .collect();
     gs.sort_unstable_by(|a, b| b.cmp(a));
@@ -152,15 +159,19 @@ fn irrelevant_remainder(map: &IndexingMap, e: &Expr, iv: Interval) -> Option<(Ex
         let a = Expr::linear(mult.into_iter().map(|(t, c)| (t, c / g)).collect(), 0).ok()?;
         let b = Expr::linear(rest, 0).ok()?;
         let rb = ev.range(&b);
-        let lo_a = ceil_div(iv.lo.saturating_sub(rb.hi), g);
-        let lo_b = ceil_div(iv.lo.saturating_sub(rb.lo), g);
-        let hi_a = floor_div(iv.hi.saturating_sub(rb.hi), g);
-        let hi_b = floor_div(iv.hi.saturating_sub(rb.lo), g);
-        let saturated = [iv.lo, iv.hi, rb.lo, rb.hi]
-            .iter()
-            .any(|v| *v == i64::MIN || *v == i64::MAX);
-        if lo_a == lo_b && hi_a == hi_b && !saturated {
-            return Some((a, Interval::new(lo_a, hi_a)));
+        if rb == Interval::FULL {
+            continue;
+        }
+        // `ceil((v - b) / g)` and `floor((v - b) / g)`, exact in `i128`, for `g > 1`.
+        let (g_wide, wide) = (i128::from(g), |v: i64| i128::from(v));
+        let ceil = |v: i64, b: i64| -(wide(b) - wide(v)).div_euclid(g_wide);
+        let floor = |v: i64, b: i64| (wide(v) - wide(b)).div_euclid(g_wide);
+        let (lo, hi) = (ceil(iv.lo, rb.hi), floor(iv.hi, rb.hi));
+        if lo == ceil(iv.lo, rb.lo)
+            && hi == floor(iv.hi, rb.lo)
+            && let (Ok(lo), Ok(hi)) = (i64::try_from(lo), i64::try_from(hi))
+        {
+            return Some((a, Interval::new(lo, hi)));
         }
     }
     None
@@ -179,33 +190,45 @@ fn merge_mod_constraints(map: &mut IndexingMap) {
             _ => None,
         })
         .collect();
-    let mut merged: Vec<(Expr, i64, i64)> = Vec::new();
+    // Per argument `x`: the modulus and residue of everything known about `x` so far.
+    let mut merged: BTreeMap<Expr, (i64, i64)> = BTreeMap::new();
     let mut consumed = Vec::new();
     for (key, x, c, r) in mods {
         if !(0..c).contains(&r) {
             continue;
         }
-        consumed.push(key);
-        match merged.iter_mut().find(|(y, _, _)| *y == x) {
-            Some(slot) => match crt(slot.2, slot.1, r, c) {
-                Some((r, m)) => (slot.1, slot.2) = (m, r),
-                None => {
+        match merged.get_mut(&x) {
+            None => {
+                merged.insert(x, (c, r));
+            }
+            Some(slot) => match crt(slot.1, slot.0, r, c) {
+                Ok(Some((r, m))) => *slot = (m, r),
+                Ok(None) => {
                     map.mark_empty();
                     return;
                 }
+                // The merged modulus would leave i64: this constraint stays as it is.
+                Err(_) => continue,
             },
-            None => merged.push((x, c, r)),
         }
+        consumed.push(key);
     }
     for key in &consumed {
         map.constraints.remove(key);
     }
-    for (x, m, r) in merged {
+    for (x, (m, r)) in merged {
         if let Some(v @ (VarRef::Dim(_) | VarRef::Sym(_))) = x.as_var() {
             let b = map.var(v).map(|v| v.bounds).unwrap_or(Interval::FULL);
-            let lo = b.lo.checked_add(mod_floor(r.wrapping_sub(b.lo), m));
-            let hi = b.hi.checked_sub(mod_floor(b.hi.wrapping_sub(r), m));
-            if let (Some(lo), Some(hi)) = (lo, hi) {
+            // The nearest values congruent to `r` inside the bounds, exact in `i128` (`m > 0`).
+            let (b_lo, b_hi, r, m) = (
+                i128::from(b.lo),
+                i128::from(b.hi),
+                i128::from(r),
+                i128::from(m),
+            );
+            let lo = b_lo + (r - b_lo).rem_euclid(m);
+            let hi = b_hi - (b_hi - r).rem_euclid(m);
+            if let (Ok(lo), Ok(hi)) = (i64::try_from(lo), i64::try_from(hi)) {
                 map.add_constraint(x.clone(), Interval::new(lo, hi));
             }
         }
@@ -224,44 +247,59 @@ fn merge_mod_constraints(map: &mut IndexingMap) {
     }
 }
 
-/// Solves `x ≡ r1 (mod m1)`, `x ≡ r2 (mod m2)`: `Some((r, lcm))` or `None` when incompatible
-/// (also on overflow, which callers treat as "cannot merge": see the caller).
-fn crt(r1: i64, m1: i64, r2: i64, m2: i64) -> Option<(i64, i64)> {
-    let g = gcd(m1, m2);
+/// Solves `x ≡ r1 (mod m1)`, `x ≡ r2 (mod m2)` for `0 <= r1 < m1` and `0 <= r2 < m2`:
+/// `Ok(Some((r, l)))` with `l = lcm(m1, m2)` and `0 <= r < l`, `Ok(None)` when no `x` solves both, an
+/// overflow error when `l` leaves i64. With `g = gcd(m1, m2)` a solution exists exactly when `g`
+/// divides `r2 - r1`; then `x = r1 + m1*t` with `t ≡ ((r2 - r1)/g) * (m1/g)^-1 (mod m2/g)`.
+fn crt(r1: i64, m1: i64, r2: i64, m2: i64) -> Result<Option<(i64, i64)>, ArithError> {
+    let (r1, m1, r2, m2) = (
+        i128::from(r1),
+        i128::from(m1),
+        i128::from(r2),
+        i128::from(m2),
+    );
+    let (g, inverse) = gcd_and_inverse(m1, m2);
     if (r2 - r1) % g != 0 {
-        return None;
+        return Ok(None);
     }
-    let l = (m1 / g).checked_mul(m2)?;
-    // Step through r1 + k*m1 until it matches r2 modulo m2 (at most m2/g steps).
-    let mut x = r1;
-    for _ in 0..(m2 / g) {
-        if mod_floor(x - r2, m2) == 0 {
-            return Some((mod_floor(x, l), l));
-        }
-        x = x.checked_add(m1)?;
+    let step = m2 / g;
+    let l = m1 * step;
+    let t = ((r2 - r1) / g % step * inverse).rem_euclid(step);
+    let r = (r1 + m1 * t).rem_euclid(l);
+    match (i64::try_from(r), i64::try_from(l)) {
+        (Ok(r), Ok(l)) => Ok(Some((r, l))),
+        _ => Err(ArithError::Overflow),
     }
-    None
+}
+
+/// `(g, u)` with `g = gcd(a, b)` and `u*a ≡ g (mod b)`, for `0 < a, b < 2^63` (extended Euclid;
+/// every value stays below `2^64` in magnitude).
+fn gcd_and_inverse(a: i128, b: i128) -> (i128, i128) {
+    let (mut old_r, mut r) = (a, b);
+    let (mut old_u, mut u) = (1i128, 0i128);
+    while r != 0 {
+        let q = old_r / r;
+        (old_r, r) = (r, old_r - q * r);
+        (old_u, u) = (u, old_u - q * u);
+    }
+    (old_r, old_u)
 }
 
 /// **constraint-hull**: for each constraint alone, enumerates the box of the variables it mentions
 /// (when small) and shrinks each of them to the values that satisfy it; no value at all makes the
 /// map known empty. Sound because every point of the domain satisfies every constraint.
-/// Returns whether anything changed.
-fn tighten_by_each_constraint(map: &mut IndexingMap, limit: u128) -> bool {
+/// Boxes of more than `enumeration_limit` points are skipped, and so is every constraint after
+/// `enumeration_total` points in all. Returns whether anything changed.
+fn tighten_by_each_constraint(map: &mut IndexingMap, budget: Budget) -> bool {
     let mut changed = false;
+    let mut points_left = budget.enumeration_total;
     let constraints: Vec<(Expr, Interval)> = map
         .constraints
         .iter()
         .map(|(e, iv)| (e.clone(), *iv))
         .collect();
-    let (nd, ns) = (map.dims.len(), map.num_symbols());
     for (e, iv) in constraints {
-        let mut vars: Vec<VarRef> = Vec::new();
-        e.for_each_var(&mut |v| {
-            if !vars.contains(&v) {
-                vars.push(v);
-            }
-        });
+        let vars = e.distinct_vars();
         let Some(bounds) = vars
             .iter()
             .map(|v| map.var(*v).map(|x| x.bounds))
@@ -272,35 +310,24 @@ fn tighten_by_each_constraint(map: &mut IndexingMap, limit: u128) -> bool {
         let size = bounds
             .iter()
             .fold(1u128, |acc, b| acc.saturating_mul(b.count()));
-        if size > limit || size == 0 {
+        if budget.enumeration_limit < size || size == 0 {
             continue;
         }
+        let Some(left) = points_left.checked_sub(size) else {
+            break;
+        };
+        points_left = left;
         let mut hull = vec![Interval::new(i64::MAX, i64::MIN); vars.len()];
         let mut point: Vec<i64> = bounds.iter().map(|b| b.lo).collect();
-        let (mut dims, mut syms) = (vec![0i64; nd], vec![0i64; ns]);
-        'points: loop {
-            for (v, x) in vars.iter().zip(&point) {
-                match v {
-                    VarRef::Dim(i) => dims[*i as usize] = *x,
-                    VarRef::Sym(i) => syms[*i as usize] = *x,
-                }
-            }
-            if e.eval(&dims, &syms).is_some_and(|x| iv.contains(x)) {
+        loop {
+            let value = e.eval_at(&|v| Some(point[vars.binary_search(&v).ok()?]));
+            if value.is_some_and(|x| iv.contains(x)) {
                 for (h, x) in hull.iter_mut().zip(&point) {
                     *h = Interval::new(h.lo.min(*x), h.hi.max(*x));
                 }
             }
-            let mut i = 0;
-            loop {
-                if i == point.len() {
-                    break 'points;
-                }
-                if point[i] < bounds[i].hi {
-                    point[i] += 1;
-                    break;
-                }
-                point[i] = bounds[i].lo;
-                i += 1;
+            if !next_point(&mut point, &bounds) {
+                break;
             }
         }
         for ((v, h), b) in vars.iter().zip(hull).zip(&bounds) {

@@ -7,8 +7,8 @@
 //! correlated sub-expressions are seen together). For one `floordiv`/`ceildiv`/`mod` atom, the
 //! summands of its argument with their ranges (so `((x mod 2) * 3 + 6) floordiv 8 = x mod 2`).
 
-use crate::expr::{Atom, Expr, VarRef};
-use crate::interval::{Interval, ceil_div, floor_div, mod_floor};
+use crate::expr::{Atom, Expr};
+use crate::interval::{Interval, ceil_div, floor_div, mod_floor, next_point};
 use crate::range::RangeEvaluator;
 
 /// Largest number of unknowns for which a fit is tried.
@@ -55,17 +55,8 @@ fn fit_box(
         if f(&point)? != affine(&point)? {
             return None;
         }
-        let mut i = 0;
-        loop {
-            if i == point.len() {
-                return Some((coefficients, constant));
-            }
-            if point[i] < ranges[i].hi {
-                point[i] += 1;
-                break;
-            }
-            point[i] = ranges[i].lo;
-            i += 1;
+        if !next_point(&mut point, ranges) {
+            return Some((coefficients, constant));
         }
     }
 }
@@ -80,28 +71,13 @@ pub(crate) fn affine_fit(e: &Expr, ev: &RangeEvaluator<'_>, max_points: u128) ->
     if !e.terms().iter().any(|(a, _)| a.is_div_or_mod()) {
         return None;
     }
-    let mut vars: Vec<VarRef> = Vec::new();
-    e.for_each_var(&mut |v| {
-        if !vars.contains(&v) {
-            vars.push(v);
-        }
-    });
+    let vars = e.distinct_vars();
     let map = ev.map();
     let ranges: Vec<Interval> = vars
         .iter()
         .map(|v| map.var(*v).map(|x| x.bounds))
         .collect::<Option<_>>()?;
-    let (nd, ns) = (map.dims().len(), map.num_symbols());
-    let f = |p: &[i64]| {
-        let (mut dims, mut syms) = (vec![0i64; nd], vec![0i64; ns]);
-        for (v, x) in vars.iter().zip(p) {
-            match v {
-                VarRef::Dim(i) => dims[*i as usize] = *x,
-                VarRef::Sym(i) => syms[*i as usize] = *x,
-            }
-        }
-        e.eval(&dims, &syms)
-    };
+    let f = |p: &[i64]| e.eval_at(&|v| Some(p[vars.binary_search(&v).ok()?]));
     let (coefficients, constant) = fit_box(&ranges, f, max_points)?;
     build(
         vars.into_iter().map(Atom::Var).collect(),

@@ -5,10 +5,12 @@
 //! [`IndexingMap::simplify`] simplifies a whole map: constraints first (see [`constraints`]), then
 //! the results, using the constraints as extra range facts.
 //!
-//! Every rewrite preserves the value at every point of the domain. The result never costs more
-//! than the input under [`Cost`]: fewer `floordiv`/`ceildiv`/`mod` first, then fewer operations,
-//! then smaller coefficients. Work is bounded by [`Budget`]: when it runs out, the best form found
-//! so far is returned.
+//! Every rewrite preserves the value at every point of the domain, and never trades the input for
+//! a form whose 64-bit evaluation could overflow there ([`RangeEvaluator::never_overflows`]): a
+//! rewrite that could overflow is skipped, so wherever the input evaluates, the result evaluates
+//! to the same value. The result never costs more than the input under [`Cost`]: fewer
+//! `floordiv`/`ceildiv`/`mod` first, then fewer operations, then smaller coefficients. Work is
+//! bounded by [`Budget`]: when it runs out, the best form found so far is returned.
 
 pub mod constraints;
 mod fit;
@@ -21,15 +23,23 @@ use crate::expr::{Atom, Cost, Expr, FastBuildHasher};
 use crate::map::IndexingMap;
 use crate::range::RangeEvaluator;
 
-/// Limits on the simplifier's work.
+/// Limits on the simplifier's work, which keep it near-linear in the size of its input: no rule
+/// looks at more than `max_terms` terms at a time, every loop runs at most `rounds` times, and
+/// enumeration visits at most `enumeration_limit` points per box and `enumeration_total` per
+/// round over a map's constraints. Past a limit, the part of the input it guards is left as it is
+/// (still equal to the input at every point).
 #[derive(Clone, Copy, Debug)]
 pub struct Budget {
     /// Rewrite rounds over one expression before giving up on a fixed point.
     pub rounds: usize,
-    /// Expressions with more terms than this (at any level) are only folded, not searched.
+    /// Sums with more terms than this, at the top or as the argument of a `floordiv`, `ceildiv` or
+    /// `mod`, are kept as built (construction folds them), not searched.
     pub max_terms: usize,
     /// Largest domain box that is enumerated to decide emptiness and tighten bounds exactly.
     pub enumeration_limit: u128,
+    /// Points enumerated to tighten bounds by each constraint alone, over all the constraints of
+    /// a map, per round; the constraints after that are not enumerated.
+    pub enumeration_total: u128,
     /// Largest box over which one `floordiv`/`mod` atom is checked for being affine.
     pub atom_fit_points: u128,
     /// Largest box over which a whole expression is checked for being affine.
@@ -42,6 +52,7 @@ impl Default for Budget {
             rounds: 8,
             max_terms: 48,
             enumeration_limit: 1 << 12,
+            enumeration_total: 1 << 20,
             atom_fit_points: 256,
             expr_fit_points: 1024,
         }
@@ -68,6 +79,10 @@ pub fn simplify_expr_with(e: &Expr, ev: &RangeEvaluator<'_>, budget: Budget) -> 
         }
         best = next;
     }
+    debug_assert!(
+        best == *e || s.is_safe(&best),
+        "{e:?} was rewritten into {best:?}, which may overflow"
+    );
     if best.cost() <= e.cost() {
         best
     } else {
@@ -84,19 +99,30 @@ pub(crate) struct Simplifier<'e, 'm> {
 }
 
 impl Simplifier<'_, '_> {
+    /// Whether `e` may replace an expression over this domain: its 64-bit evaluation never
+    /// overflows there. Every rewrite the simplifier takes passes this check.
+    pub(crate) fn is_safe(&self, e: &Expr) -> bool {
+        self.ev.never_overflows(e)
+    }
+
     /// One bottom-up pass: simplify the inside of each atom, rewrite the atom, then the sum.
     pub(crate) fn once(&self, e: &Expr) -> Expr {
         if let Some(c) = self.ev.range(e).as_point() {
             return Expr::constant(c);
         }
-        if e.terms().len() > self.budget.max_terms {
+        if self.budget.max_terms < e.terms().len() {
             return e.clone();
         }
         rules::simplify_sum(self, &self.once_without_sum(e))
     }
 
     /// One pass of the atom rules, without the sum rules (used to judge a sum-level rewrite).
+    /// Each atom's form is safe alone; the sum of them is checked too, else `e` is kept, as it is
+    /// when it has more than `max_terms` terms.
     pub(crate) fn once_without_sum(&self, e: &Expr) -> Expr {
+        if self.budget.max_terms < e.terms().len() {
+            return e.clone();
+        }
         let mut acc = Expr::constant(e.constant_term());
         for (atom, coef) in e.terms() {
             match self
@@ -108,15 +134,21 @@ impl Simplifier<'_, '_> {
                 Err(_) => return e.clone(),
             }
         }
-        acc
+        if acc == *e || self.is_safe(&acc) {
+            acc
+        } else {
+            e.clone()
+        }
     }
 
-    /// The simplest form found for one atom (cached).
+    /// The simplest safe form found for one atom (cached); the atom itself when no form is safe.
     pub(crate) fn atom(&self, atom: &Atom) -> Expr {
         if let Some(e) = self.atoms.borrow().get(atom) {
             return e.clone();
         }
-        let e = self.atom_uncached(atom);
+        let e = Some(self.atom_uncached(atom))
+            .filter(|e| self.is_safe(e))
+            .unwrap_or_else(|| Expr::atom(atom.clone()));
         self.atoms.borrow_mut().insert(atom.clone(), e.clone());
         e
     }
@@ -128,6 +160,11 @@ impl Simplifier<'_, '_> {
         }
         let rewritten = match atom {
             Atom::Var(_) => return Expr::atom(atom.clone()),
+            Atom::FloorDiv(x, _) | Atom::CeilDiv(x, _) | Atom::Mod(x, _)
+                if self.budget.max_terms < x.terms().len() =>
+            {
+                return Expr::atom(atom.clone());
+            }
             Atom::FloorDiv(x, k) => rules::floor_div(self, &self.inner(x), *k),
             Atom::CeilDiv(x, k) => rules::ceil_div(self, &self.inner(x), *k),
             Atom::Mod(x, k) => rules::modulo(self, &self.inner(x), *k),
@@ -154,13 +191,12 @@ impl Simplifier<'_, '_> {
         best
     }
 
-    /// The cheapest of `candidates` (the first on ties). A candidate's constant summand does not
-    /// count: it merges with the constant of the sum the candidate stands in.
+    /// The cheapest safe one of `candidates` (the first on ties). A candidate's constant summand
+    /// does not count: it merges with the constant of the sum the candidate stands in.
     pub(crate) fn cheapest(&self, candidates: impl IntoIterator<Item = Expr>) -> Option<Expr> {
-        candidates.into_iter().min_by_key(|e| {
-            e.checked_add_const(-e.constant_term())
-                .map_or(e.cost(), |v| v.cost())
-        })
+        let mut candidates: Vec<Expr> = candidates.into_iter().collect();
+        candidates.sort_by_cached_key(|e| e.without_constant().cost());
+        candidates.into_iter().find(|e| self.is_safe(e))
     }
 }
 

@@ -126,8 +126,8 @@ fn div_dividends(x: &Expr, k: i64) -> Vec<(Expr, Expr)> {
     };
     let c = x.constant_term();
     for q in [floor_q(c, k), ceil_q(c, k)] {
-        if let Some(qk) = q.checked_mul(k)
-            && let Ok(reduced) = x.checked_add_const(-qk)
+        if let Some(minus_qk) = q.checked_mul(k).and_then(i64::checked_neg)
+            && let Ok(reduced) = x.checked_add_const(minus_qk)
         {
             push(reduced, Expr::constant(q));
         }
@@ -284,19 +284,20 @@ pub(crate) fn modulo(s: &Simplifier<'_, '_>, x: &Expr, k: i64) -> Expr {
     s.cheapest(candidates).unwrap_or_else(fallback)
 }
 
-/// Rules over the terms of a sum.
+/// Rules over the terms of a sum. Each step is taken only when its result is safe.
 pub(crate) fn simplify_sum(s: &Simplifier<'_, '_>, e: &Expr) -> Expr {
+    let safe = |next: Option<Expr>| next.filter(|n| s.is_safe(n));
     let mut e = e.clone();
-    while let Some(next) = recombine(&e) {
+    while let Some(next) = safe(recombine(&e)) {
         e = next;
     }
-    if let Some(next) = merge_exact_divisions(s, &e) {
+    if let Some(next) = safe(merge_exact_divisions(s, &e)) {
         e = next;
     }
-    if let Some(next) = absorb_constant(&e) {
+    if let Some(next) = safe(absorb_constant(&e)) {
         e = next;
     }
-    if let Some(next) = div_forms_in_context(&e) {
+    if let Some(next) = safe(div_forms_in_context(&e)) {
         e = next;
     }
     let alternatives: Vec<Expr> = e
@@ -306,7 +307,7 @@ pub(crate) fn simplify_sum(s: &Simplifier<'_, '_>, e: &Expr) -> Expr {
         .collect();
     for alt in alternatives {
         let alt = s.once_without_sum(&alt);
-        if alt.cost() < e.cost() {
+        if alt.cost() < e.cost() && s.is_safe(&alt) {
             return alt;
         }
     }
@@ -360,10 +361,12 @@ fn absorb_constant(e: &Expr) -> Option<Expr> {
         let (Atom::FloorDiv(x, k) | Atom::CeilDiv(x, k)) = atom else {
             return None;
         };
-        if a.abs() != 1 || x.constant_term() == 0 {
+        if a.unsigned_abs() != 1 || x.constant_term() == 0 {
             return None;
         }
-        let shifted = x.checked_add_const((c * a).checked_mul(*k)?).ok()?;
+        let shifted = x
+            .checked_add_const(c.checked_mul(*a)?.checked_mul(*k)?)
+            .ok()?;
         let rebuilt = match atom {
             Atom::FloorDiv(..) => shifted.floor_div(*k).ok()?,
             _ => shifted.ceil_div(*k).ok()?,
@@ -371,8 +374,7 @@ fn absorb_constant(e: &Expr) -> Option<Expr> {
         let rest = e
             .checked_sub(&Expr::atom(atom.clone()).checked_scale(*a).ok()?)
             .ok()?
-            .checked_add_const(-c)
-            .ok()?;
+            .without_constant();
         let candidate = rest.checked_add(&rebuilt.checked_scale(*a).ok()?).ok()?;
         (candidate.cost() < e.cost()).then_some(candidate)
     })
