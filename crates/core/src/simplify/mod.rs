@@ -174,7 +174,7 @@ impl Simplifier<'_, '_> {
             None => None,
         };
         fitted
-            .or_else(|| fit::affine_fit(&rewritten, self.ev, self.budget.atom_fit_points))
+            .or_else(|| fit::affine_fit(&rewritten, self.ev, self.budget.expr_fit_points))
             .filter(|f| f.cost() <= rewritten.cost())
             .unwrap_or(rewritten)
     }
