@@ -1,7 +1,7 @@
 //! Property tests over random maps: every point of small random domains is evaluated before and
 //! after each transformation.
 
-use xla_indexing_core::rng::SplitMix64;
+use xla_indexing_core::rng::{ExprShape, SplitMix64};
 use xla_indexing_core::{Expr, IndexingMap, Interval, Var, invariants};
 
 /// Cases per property; `XLA_INDEXING_PROPTEST_CASES` raises it for long runs.
@@ -12,38 +12,19 @@ fn cases() -> u64 {
         .unwrap_or(3000)
 }
 
+/// What the random expressions are made of.
+const SHAPE: ExprShape = ExprShape {
+    constants: (-20, 20),
+    coefficients: &[1, 1, 1, 2, 3, 4, 8, 16, -1, -3],
+    divisors: &[2, 3, 4, 5, 6, 8, 16, 12, -2, -3],
+    leaf_odds: 4,
+    constant_odds: 6,
+    sum_terms: (2, 4),
+    weights: [2, 1, 1, 1, 1],
+};
+
 fn random_expr(rng: &mut SplitMix64, depth: u32, num_dims: u32, num_syms: u32) -> Expr {
-    let leaf = |rng: &mut SplitMix64| {
-        let total = num_dims + num_syms;
-        if total == 0 || rng.chance(1, 6) {
-            return Expr::constant(rng.range(-20, 20));
-        }
-        let i = rng.range(0, total as i64 - 1) as u32;
-        let v = if i < num_dims {
-            Expr::dim(i)
-        } else {
-            Expr::sym(i - num_dims)
-        };
-        v.checked_scale(*rng.pick(&[1, 1, 1, 2, 3, 4, 8, 16, -1, -3]))
-            .unwrap()
-    };
-    if depth == 0 || rng.chance(1, 4) {
-        return leaf(rng);
-    }
-    let divisor = *rng.pick(&[2, 3, 4, 5, 6, 8, 16, 12, -2, -3]);
-    let sub = |rng: &mut SplitMix64| random_expr(rng, depth - 1, num_dims, num_syms);
-    match rng.range(0, 5) {
-        0 | 1 => {
-            let n = rng.range(2, 4);
-            (0..n).fold(Expr::constant(rng.range(-10, 10)), |acc, _| {
-                acc.checked_add(&sub(rng)).unwrap()
-            })
-        }
-        2 => sub(rng).floor_div(divisor).unwrap(),
-        3 => sub(rng).modulo(divisor).unwrap(),
-        4 => sub(rng).ceil_div(divisor).unwrap(),
-        _ => sub(rng).checked_scale(*rng.pick(&[2, 3, -1, 4])).unwrap(),
-    }
+    SHAPE.expr(rng, depth, num_dims, num_syms)
 }
 
 fn random_vars(rng: &mut SplitMix64, n: u32, width: i64) -> Vec<Var> {

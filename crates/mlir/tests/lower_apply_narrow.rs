@@ -11,7 +11,10 @@ use std::{
     process::{Command, Stdio},
 };
 
-use xla_indexing_core::{Expr, IndexingMap, Interval, Var, rng::SplitMix64};
+use xla_indexing_core::{
+    Expr, IndexingMap, Interval, Var,
+    rng::{ExprShape, SplitMix64},
+};
 use xla_indexing_mlir::opt::{OptOptions, run_pipeline};
 
 const RUNNER: &str = "/usr/lib/llvm-22/bin/mlir-runner";
@@ -45,28 +48,19 @@ fn random_bounds(rng: &mut SplitMix64) -> Interval {
     }
 }
 
+/// What the random expressions are made of: values around 2^31.
+const SHAPE: ExprShape = ExprShape {
+    constants: (-1 << 31, 1 << 31),
+    coefficients: &[1, 1, 1, 2, 3, 128, 1024, -1, -2],
+    divisors: &[2, 3, 7, 10, 128, 1000, 65536],
+    leaf_odds: 4,
+    constant_odds: 6,
+    sum_terms: (2, 2),
+    weights: [2, 1, 1, 1, 0],
+};
+
 fn random_expr(rng: &mut SplitMix64, depth: u32, num_vars: u32) -> Expr {
-    let leaf = |rng: &mut SplitMix64| {
-        if rng.chance(1, 6) {
-            return Expr::constant(rng.range(-1 << 31, 1 << 31));
-        }
-        let i = rng.range(0, i64::from(num_vars) - 1) as u32;
-        Expr::dim(i)
-            .checked_scale(*rng.pick(&[1, 1, 1, 2, 3, 128, 1024, -1, -2]))
-            .expect("small coefficients")
-    };
-    if depth == 0 || rng.chance(1, 4) {
-        return leaf(rng);
-    }
-    let divisor = *rng.pick(&[2, 3, 7, 10, 128, 1000, 65536]);
-    let sub = |rng: &mut SplitMix64| random_expr(rng, depth - 1, num_vars);
-    let e = match rng.range(0, 4) {
-        0 | 1 => sub(rng).checked_add(&sub(rng)),
-        2 => sub(rng).floor_div(divisor),
-        3 => sub(rng).modulo(divisor),
-        _ => sub(rng).ceil_div(divisor),
-    };
-    e.unwrap_or_else(|_| Expr::dim(0))
+    SHAPE.expr(rng, depth, num_vars, 0)
 }
 
 fn random_map(rng: &mut SplitMix64) -> IndexingMap {

@@ -13,7 +13,10 @@ use std::{
     process::{Command, Stdio},
 };
 
-use xla_indexing_core::{Expr, IndexingMap, Interval, Var, rng::SplitMix64};
+use xla_indexing_core::{
+    Expr, IndexingMap, Interval, Var,
+    rng::{ExprShape, SplitMix64},
+};
 use xla_indexing_mlir::opt::{OptOptions, run_pipeline};
 
 const RUNNER: &str = "/usr/lib/llvm-22/bin/mlir-runner";
@@ -29,38 +32,19 @@ fn mix(h: i64, v: i64) -> i64 {
     (h * 31 + v) % P
 }
 
+/// What the random expressions are made of.
+const SHAPE: ExprShape = ExprShape {
+    constants: (-9, 9),
+    coefficients: &[1, 1, 1, 2, 3, 5, -1, -2],
+    divisors: &[2, 3, 4, 5, 7, -3],
+    leaf_odds: 3,
+    constant_odds: 6,
+    sum_terms: (2, 3),
+    weights: [2, 1, 1, 1, 0],
+};
+
 fn random_expr(rng: &mut SplitMix64, depth: u32, num_dims: u32, num_syms: u32) -> Expr {
-    let leaf = |rng: &mut SplitMix64| {
-        let total = num_dims + num_syms;
-        if total == 0 || rng.chance(1, 6) {
-            return Expr::constant(rng.range(-9, 9));
-        }
-        let i = rng.range(0, i64::from(total) - 1) as u32;
-        let v = if i < num_dims {
-            Expr::dim(i)
-        } else {
-            Expr::sym(i - num_dims)
-        };
-        v.checked_scale(*rng.pick(&[1, 1, 1, 2, 3, 5, -1, -2]))
-            .expect("small coefficients")
-    };
-    if depth == 0 || rng.chance(1, 3) {
-        return leaf(rng);
-    }
-    let divisor = *rng.pick(&[2, 3, 4, 5, 7, -3]);
-    let sub = |rng: &mut SplitMix64| random_expr(rng, depth - 1, num_dims, num_syms);
-    let e = match rng.range(0, 4) {
-        0 | 1 => {
-            let n = rng.range(2, 3);
-            (0..n).try_fold(Expr::constant(rng.range(-5, 5)), |acc, _| {
-                acc.checked_add(&sub(rng))
-            })
-        }
-        2 => sub(rng).floor_div(divisor),
-        3 => sub(rng).modulo(divisor),
-        _ => sub(rng).ceil_div(divisor),
-    };
-    e.expect("small expressions do not overflow")
+    SHAPE.expr(rng, depth, num_dims, num_syms)
 }
 
 fn random_vars(rng: &mut SplitMix64, n: u32, width: i64) -> Vec<Var> {

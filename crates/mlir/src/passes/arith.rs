@@ -682,7 +682,10 @@ mod tests {
     //! (every op carries `nsw`) or, where it carries `nuw`, as unsigned.
 
     use super::*;
-    use xla_indexing_core::{IndexingMap, Var, rng::SplitMix64};
+    use xla_indexing_core::{
+        IndexingMap, Var,
+        rng::{ExprShape, SplitMix64},
+    };
 
     /// `v` as an integer of `width` bits read as signed.
     fn wrap(v: i128, width: u32) -> i128 {
@@ -766,29 +769,16 @@ mod tests {
         Interval::new(lo, lo + rng.range(0, 5))
     }
 
-    fn random_expr(rng: &mut SplitMix64, depth: u32, num_dims: u32) -> Expr {
-        let leaf = |rng: &mut SplitMix64| {
-            if rng.chance(1, 6) {
-                return Expr::constant(rng.range(-300, 300));
-            }
-            let i = rng.range(0, i64::from(num_dims) - 1) as u32;
-            Expr::dim(i)
-                .checked_scale(*rng.pick(&[1, 1, 2, 3, -1, -2, 4, 128, -122, 250]))
-                .expect("small coefficients")
-        };
-        if depth == 0 || rng.chance(1, 4) {
-            return leaf(rng);
-        }
-        let divisor = *rng.pick(&[2, 3, 4, 7, 10, 128, 250]);
-        let sub = |rng: &mut SplitMix64| random_expr(rng, depth - 1, num_dims);
-        let e = match rng.range(0, 5) {
-            0 | 1 => sub(rng).checked_add(&sub(rng)),
-            2 => sub(rng).floor_div(divisor),
-            3 | 4 => sub(rng).modulo(divisor),
-            _ => sub(rng).ceil_div(divisor),
-        };
-        e.unwrap_or_else(|_| Expr::dim(0))
-    }
+    /// What the random expressions are made of: coefficients and divisors of thread-id maps.
+    const SHAPE: ExprShape = ExprShape {
+        constants: (-300, 300),
+        coefficients: &[1, 1, 2, 3, -1, -2, 4, 128, -122, 250],
+        divisors: &[2, 3, 4, 7, 10, 128, 250],
+        leaf_odds: 4,
+        constant_odds: 6,
+        sum_terms: (2, 2),
+        weights: [2, 1, 2, 1, 0],
+    };
 
     /// Every point of the dims' box.
     fn points(dims: &[Interval]) -> Vec<Vec<i64>> {
@@ -817,10 +807,10 @@ mod tests {
             let bounds: Vec<Interval> = (0..n).map(|_| random_bounds(&mut rng)).collect();
             let depth = rng.range(1, 3) as u32;
             let results: Vec<Expr> = (0..rng.range(1, 3))
-                .map(|_| random_expr(&mut rng, depth, n))
+                .map(|_| SHAPE.expr(&mut rng, depth, n, 0))
                 .collect();
             let shared: Vec<(Expr, i64)> = (0..rng.range(0, 2))
-                .map(|_| (random_expr(&mut rng, 1, n), *rng.pick(&[2, 4, 7, 250])))
+                .map(|_| (SHAPE.expr(&mut rng, 1, n, 0), *rng.pick(&[2, 4, 7, 250])))
                 .collect();
             let dims = bounds.iter().map(|b| Var::new(*b)).collect();
             let map = IndexingMap::new(results.clone(), dims, Vec::new(), Vec::new());
