@@ -72,6 +72,18 @@ impl Diagnostic {
         self
     }
 
+    /// Points the message at `location` (1-based line and column) of `source`, named `file`,
+    /// when there is one; else names the file only.
+    pub fn in_file(self, file: &str, source: &str, location: Option<(usize, usize)>) -> Diagnostic {
+        match location {
+            Some((line, column)) => self.at(Some(file), source, line, column),
+            None => Diagnostic {
+                file: Some(file.to_string()),
+                ..self
+            },
+        }
+    }
+
     /// Writes the diagnostic to stderr.
     pub fn emit(&self, format: DiagFormat) {
         let text = match format {

@@ -52,14 +52,22 @@ impl Progress {
         }
     }
 
-    /// Sets the number of items, for work whose size is known once it starts.
-    pub fn set_total(&mut self, total: usize) {
-        self.total = total;
-    }
-
     /// Counts one item done.
     pub fn tick(&mut self) {
         self.done += 1;
+        self.show();
+    }
+
+    /// Records `done` items of `total` done, for a callback of work whose size is known once
+    /// it starts: `&mut |done, total| progress.update(done, total)`.
+    pub fn update(&mut self, done: usize, total: usize) {
+        self.done = done;
+        self.total = total;
+        self.show();
+    }
+
+    /// Rewrites the line, unless it was written less than an interval ago.
+    fn show(&mut self) {
         if !self.enabled || self.last.elapsed() < self.interval {
             return;
         }
@@ -72,7 +80,7 @@ impl Progress {
             self.label,
             self.done,
             total,
-            self.done * 100 / total
+            self.done * 100 / total.max(1)
         );
     }
 }

@@ -508,11 +508,20 @@ fn json_warnings_carry_their_line() {
     let r = run(&args, b"");
     check(&args, &r);
     assert_eq!(r.code, 0);
-    let first: serde_json::Value = serde_json::from_str(r.stderr.lines().next().unwrap()).unwrap();
+    let warnings: Vec<serde_json::Value> = r
+        .stderr
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(
-        first,
-        serde_json::json!({"severity": "warning", "message": "s (sort in fused) has no indexing; skipped",
-                           "file": file, "line": 11, "column": 3})
+        warnings,
+        [
+            serde_json::json!({"severity": "warning", "message": "s (sort in fused) has no indexing; skipped",
+                               "file": file, "line": 11, "column": 3}),
+            serde_json::json!({"severity": "warning",
+                               "message": "fused: output 0 to operand 0: maps incomplete: s (line 11): sort has no indexing",
+                               "file": file, "line": 11, "column": 3}),
+        ]
     );
     let r = run(&["indexing", &file], b"");
     assert!(
@@ -546,28 +555,123 @@ fn option_values_are_checked() {
     }
 }
 
-/// FIXME: `import` writes a pad whose padded size overflows i64 (exit 0); `indexing` rejects
-/// the same module (exit 1). The check belongs to the importer (crates/mlir), which should
-/// exit 1 too.
+/// A module around one instruction `root` (line 6) of a fusion of `p0: f32[4,8]`.
+fn fused(root: &str, shape: &str) -> String {
+    format!(
+        "HloModule m\n\n%fused (p0: f32[4,8]) -> {shape} {{\n  %p0 = f32[4,8]{{1,0}} parameter(0)\n  \
+         %z = f32[] constant(0)\n  ROOT {root}\n}}\n\nENTRY %main (x: f32[4,8]) -> {shape} {{\n  \
+         %x = f32[4,8]{{1,0}} parameter(0)\n  ROOT %f = {shape} fusion(%x), kind=kLoop, calls=%fused\n}}\n"
+    )
+}
+
+/// `import` refuses what `indexing` refuses (exit 1, the error at the instruction), and a
+/// fusion that does not match its computation, instead of writing MLIR that does not parse.
 #[test]
-fn import_accepts_an_overflowing_pad() {
-    let inputs = Inputs::new("pad");
-    let file = inputs.write(
-        "pad.hlo",
-        "HloModule p\n\n%fused (p0: f32[4], c: f32[]) -> f32[9223372036854775807] {\n  \
-         %p0 = f32[4]{0} parameter(0)\n  %c = f32[] parameter(1)\n  \
-         ROOT %s = f32[9223372036854775807]{0} pad(%p0, %c), padding=9223372036854775800_3_1\n}\n\n\
-         ENTRY %main (x: f32[4], y: f32[]) -> f32[9223372036854775807] {\n  %x = f32[4]{0} parameter(0)\n  \
-         %y = f32[] parameter(1)\n  ROOT %f = f32[9223372036854775807]{0} fusion(%x, %y), kind=kLoop, calls=%fused\n}\n",
-    );
-    let codes: Vec<i32> = ["indexing", "import"]
-        .iter()
-        .map(|c| {
-            let args = [*c, file.as_str()];
+fn import_refuses_what_indexing_refuses() {
+    let inputs = Inputs::new("refused");
+    let refused = [
+        (
+            fused(
+                "%s = f32[9223372036854775807,8]{1,0} pad(%p0, %z), padding=9223372036854775800_3_1x0_0_0",
+                "f32[9223372036854775807,8]",
+            ),
+            "s: padded size overflows",
+        ),
+        (
+            fused(
+                "%t = f32[4,8,3]{2,1,0} broadcast(%p0), dimensions={0,5}",
+                "f32[4,8,3]",
+            ),
+            "t: dimensions: dimension 5 is out of range for rank 3",
+        ),
+        (
+            fused(
+                "%t = f32[2,8]{1,0} slice(%p0), slice={[3:5], [0:8]}",
+                "f32[2,8]",
+            ),
+            "t: slice [3:5:1] is out of range for dimension 0 of size 4",
+        ),
+        (
+            fused("%t = f32[33]{0} reshape(%p0)", "f32[33]"),
+            "t: f32[33]{0} and f32[4,8]{1,0} hold different numbers of elements",
+        ),
+        (
+            fused(
+                "%t = f32[4,8]{1,0} fusion(%p0), kind=kLoop, calls=%fused",
+                "f32[4,8]",
+            ),
+            "t: computation fused calls itself",
+        ),
+    ];
+    for (k, (text, message)) in refused.iter().enumerate() {
+        let file = inputs.write(&format!("refused{k}.hlo"), text);
+        for command in ["indexing", "import"] {
+            let args = [command, file.as_str()];
             let r = run(&args, b"");
             check(&args, &r);
-            r.code
-        })
-        .collect();
-    assert_eq!(codes, [1, 0]);
+            assert_eq!(r.code, 1, "{args:?}: {}", r.stderr);
+            assert!(
+                r.stderr
+                    .starts_with(&format!("{file}:6:3: error: {message}\n")),
+                "{args:?}: {}",
+                r.stderr
+            );
+        }
+    }
+    let mismatched = inputs.write(
+        "mismatched.hlo",
+        fused("%t = f32[4,8]{1,0} negate(%p0)", "f32[8,4]"),
+    );
+    let args = ["import", mismatched.as_str(), "--format", "json"];
+    let r = run(&args, b"");
+    check(&args, &r);
+    assert_eq!(r.code, 1);
+    let error: serde_json::Value = serde_json::from_str(r.stderr.trim()).unwrap();
+    assert_eq!(
+        error,
+        serde_json::json!({"severity": "error", "file": mismatched, "line": 11, "column": 3,
+                           "message": "f: the result f32[8,4] differs from the root of fused"})
+    );
+}
+
+/// `levels` `scf.execute_region`s, each yielding the value of the one inside it.
+fn nested_regions(levels: usize) -> String {
+    let mut text = String::from("func.func @f() -> i32 {\n");
+    for k in 0..levels {
+        text.push_str(&format!("%r{k} = scf.execute_region -> i32 {{\n"));
+    }
+    text.push_str(&format!("%r{levels} = arith.constant 7 : i32\n"));
+    for k in (0..levels).rev() {
+        text.push_str(&format!("scf.yield %r{} : i32\n}}\n", k + 1));
+    }
+    text.push_str("return %r0 : i32\n}\n");
+    text
+}
+
+/// MLIR's parser recurses into every region and overflowed the main thread's stack near 4000
+/// nested regions: 5000 are read and folded, and 20000 (past the limit of 10000 nested
+/// brackets) are a parse error at the bracket past the limit.
+#[test]
+fn opt_of_deeply_nested_regions() {
+    let inputs = Inputs::new("opt-deep");
+    let pipeline = "--pass-pipeline=builtin.module(canonicalize)";
+    let file = inputs.write("nested5000.mlir", nested_regions(5000));
+    let args = ["opt", file.as_str(), pipeline];
+    let r = run(&args, b"");
+    check(&args, &r);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("arith.constant 7 : i32"), "{}", r.stdout);
+    assert!(!r.stdout.contains("scf.execute_region"), "{}", r.stdout);
+    let file = inputs.write("nested20000.mlir", nested_regions(20000));
+    let args = ["opt", file.as_str(), pipeline];
+    let r = run(&args, b"");
+    check(&args, &r);
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    assert!(
+        r.stderr.starts_with(&format!(
+            "{file}:10001:36: error: nested more than 10000 brackets deep"
+        )),
+        "{}",
+        r.stderr
+    );
 }

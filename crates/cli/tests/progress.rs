@@ -73,6 +73,9 @@ fn progress_shows_on_a_terminal_unless_quiet() {
         (format!("indexing {}", module.display()), "indexing: "),
         (format!("launch {}", module.display()), "launch: "),
         (format!("coalescing {}", module.display()), "coalescing: "),
+        (format!("tiles {} --tile 4,8", module.display()), "tiles: "),
+        (format!("import {}", module.display()), "import: "),
+        (format!("compile {}", module.display()), "compile: "),
     ] {
         let args = format!("{args} -o {}", out.display());
         let piped = Command::new(env!("CARGO_BIN_EXE_xla-indexing"))

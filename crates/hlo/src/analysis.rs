@@ -65,6 +65,7 @@ fn unsupported(module: &Module) -> Vec<Unsupported> {
                     opcode: i.opcode.clone(),
                     computation: c.name.clone(),
                     line: i.pos.line,
+                    column: i.pos.column,
                 })
         })
         .collect()

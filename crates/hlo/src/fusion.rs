@@ -16,6 +16,7 @@ use crate::access::Access;
 use crate::error::HloError;
 use crate::module::{Computation, Module};
 use crate::ops::{self, OpContext, OpKind, OrAnalysisError, Outcome};
+use crate::parser::cursor::Pos;
 
 /// The most distinct maps kept for one target; beyond it the analysis reports the target as
 /// undefined rather than grow without bound.
@@ -27,6 +28,9 @@ pub const MAX_MAPS: usize = 64;
 pub struct MapSet {
     pub accesses: Vec<Access>,
     pub undefined: Option<String>,
+    /// Where the instruction `undefined` is about is in the text (an op without maps), when
+    /// one instruction is the reason.
+    pub undefined_at: Option<Pos>,
 }
 
 impl MapSet {
@@ -34,7 +38,7 @@ impl MapSet {
     pub fn single(access: Access) -> MapSet {
         MapSet {
             accesses: vec![access],
-            undefined: None,
+            ..MapSet::default()
         }
     }
 
@@ -44,15 +48,19 @@ impl MapSet {
             return;
         }
         if self.accesses.len() >= MAX_MAPS {
-            self.mark(format!("more than {MAX_MAPS} distinct maps"));
+            self.mark(format!("more than {MAX_MAPS} distinct maps"), None);
             return;
         }
         self.accesses.push(access);
     }
 
-    /// Records that some path has no map (the first reason is kept).
-    pub fn mark(&mut self, reason: String) {
-        self.undefined.get_or_insert(reason);
+    /// Records that some path has no map, because of the instruction at `at` when there is
+    /// one (the first reason is kept, with its place).
+    pub fn mark(&mut self, reason: String, at: Option<Pos>) {
+        if self.undefined.is_none() {
+            self.undefined = Some(reason);
+            self.undefined_at = at;
+        }
     }
 
     /// Adds every `first.then(second)` for `first` in `self` and `second` in `other` to
@@ -63,8 +71,10 @@ impl MapSet {
         target: &mut MapSet,
         cx: &OpContext<'_>,
     ) -> Result<(), HloError> {
-        for reason in [&self.undefined, &other.undefined].into_iter().flatten() {
-            target.mark(reason.clone());
+        for set in [self, other] {
+            if let Some(reason) = &set.undefined {
+                target.mark(reason.clone(), set.undefined_at);
+            }
         }
         for a in &self.accesses {
             for b in &other.accesses {
@@ -338,37 +348,9 @@ impl<'m> Composer<'m> {
     /// The computation an instruction calls; an error when it is being walked (a recursive
     /// call) or does not match the call.
     fn called(&self, cx: &OpContext<'_>) -> Result<usize, HloError> {
-        let key = if cx.instr.opcode == "fusion" {
-            "calls"
-        } else {
-            "to_apply"
-        };
-        let [name] = cx.instr.called(key) else {
-            return Err(cx.error(format!(
-                "{} needs one computation in {key}=",
-                cx.instr.opcode
-            )));
-        };
-        let c = self
-            .module
-            .computation(name)
-            .ok_or_else(|| cx.error(format!("unknown computation {name}")))?;
+        let c = callee(self.module, cx)?;
         if self.active[c] {
-            return Err(cx.error(format!("computation {name} calls itself")));
-        }
-        let callee = &self.module.computations[c];
-        if callee.num_parameters() != cx.instr.operands.len() {
-            return Err(cx.error(format!(
-                "{name} has {} parameters but the call passes {} operands",
-                callee.num_parameters(),
-                cx.instr.operands.len()
-            )));
-        }
-        if !same_leaf_dims(&callee.instructions[callee.root].shape, &cx.instr.shape) {
-            return Err(cx.error(format!(
-                "the result {} differs from the root of {name}",
-                cx.instr.shape
-            )));
+            return Err(recursion_error(self.module, cx, c));
         }
         Ok(c)
     }
@@ -414,7 +396,7 @@ impl<'m> Composer<'m> {
                 for (j, &op) in instr.operands.iter().enumerate() {
                     for l in 0..comp.instructions[op].shape.leaf_count() {
                         let mut set = MapSet::default();
-                        set.mark(why.clone());
+                        set.mark(why.clone(), Some(instr.pos));
                         out.push((j, l, set));
                     }
                 }
@@ -461,7 +443,7 @@ impl<'m> Composer<'m> {
                     (0..instr.shape.leaf_count())
                         .map(|l| {
                             let mut set = MapSet::default();
-                            set.mark(why.clone());
+                            set.mark(why.clone(), Some(instr.pos));
                             (l, set)
                         })
                         .collect()
@@ -561,6 +543,49 @@ impl<'m> Frame<'m> {
         }
         Ok(None)
     }
+}
+
+/// The computation a `fusion` (`calls=`) or `call` (`to_apply=`) calls; an error when there is
+/// not exactly one, or when its parameters or root do not match the instruction's operands and
+/// result.
+pub(crate) fn callee(module: &Module, cx: &OpContext<'_>) -> Result<usize, HloError> {
+    let key = if cx.instr.opcode == "fusion" {
+        "calls"
+    } else {
+        "to_apply"
+    };
+    let [name] = cx.instr.called(key) else {
+        return Err(cx.error(format!(
+            "{} needs one computation in {key}=",
+            cx.instr.opcode
+        )));
+    };
+    let c = module
+        .computation(name)
+        .ok_or_else(|| cx.error(format!("unknown computation {name}")))?;
+    let callee = &module.computations[c];
+    if callee.num_parameters() != cx.instr.operands.len() {
+        return Err(cx.error(format!(
+            "{name} has {} parameters but the call passes {} operands",
+            callee.num_parameters(),
+            cx.instr.operands.len()
+        )));
+    }
+    if !same_leaf_dims(&callee.instructions[callee.root].shape, &cx.instr.shape) {
+        return Err(cx.error(format!(
+            "the result {} differs from the root of {name}",
+            cx.instr.shape
+        )));
+    }
+    Ok(c)
+}
+
+/// The error of the instruction of `cx`, which calls computation `c` while `c` is being walked.
+pub(crate) fn recursion_error(module: &Module, cx: &OpContext<'_>, c: usize) -> HloError {
+    cx.error(format!(
+        "computation {} calls itself",
+        module.computations[c].name
+    ))
 }
 
 /// Whether two shapes have the same leaves with the same dimensions.

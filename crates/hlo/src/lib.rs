@@ -4,6 +4,7 @@
 pub mod access;
 pub mod analysis;
 pub mod attrs;
+pub mod check;
 pub mod direction;
 pub mod error;
 pub mod fusion;
@@ -18,6 +19,7 @@ pub mod shape;
 pub mod utilization;
 
 pub use analysis::{Options, analyze_module, analyze_module_with_progress};
+pub use check::check_module;
 pub use direction::Direction;
 pub use error::HloError;
 pub use module::{Computation, Instruction, Module};

@@ -4,6 +4,7 @@ use serde_json::{Value, json};
 
 use crate::direction::Direction;
 use crate::fusion::MapSet;
+use crate::parser::cursor::Pos;
 use crate::shape::ArrayShape;
 use crate::utilization::Utilization;
 
@@ -22,6 +23,15 @@ pub struct Unsupported {
     pub opcode: String,
     pub computation: String,
     pub line: usize,
+    pub column: usize,
+}
+
+/// A warning about the module: what the analysis skipped or could not map, at the instruction
+/// it is about when there is one (1-based line and column).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Warning {
+    pub message: String,
+    pub at: Option<Pos>,
 }
 
 /// The maps of one fused computation, computation root or instruction.
@@ -79,26 +89,33 @@ impl Report {
         out
     }
 
-    /// One line per unsupported instruction and per target whose maps are incomplete.
-    pub fn warnings(&self) -> Vec<String> {
-        let mut w: Vec<String> = self
+    /// One warning per unsupported instruction and per target whose maps are incomplete.
+    pub fn warnings(&self) -> Vec<Warning> {
+        let mut w: Vec<Warning> = self
             .unsupported
             .iter()
-            .map(|u| {
-                format!(
-                    "line {}: {} ({} in {}) has no indexing; skipped",
-                    u.line, u.instruction, u.opcode, u.computation
-                )
+            .map(|u| Warning {
+                message: format!(
+                    "{} ({} in {}) has no indexing; skipped",
+                    u.instruction, u.opcode, u.computation
+                ),
+                at: Some(Pos {
+                    line: u.line,
+                    column: u.column,
+                }),
             })
             .collect();
         for c in &self.computations {
             for o in &c.outputs {
                 for op in &o.operands {
                     if let Some(reason) = &op.maps.undefined {
-                        w.push(format!(
-                            "{}: output {} to operand {}: maps incomplete: {reason}",
-                            c.name, o.output, op.operand
-                        ));
+                        w.push(Warning {
+                            message: format!(
+                                "{}: output {} to operand {}: maps incomplete: {reason}",
+                                c.name, o.output, op.operand
+                            ),
+                            at: op.maps.undefined_at,
+                        });
                     }
                 }
             }

@@ -18,12 +18,13 @@ use std::{
 };
 
 use xla_indexing_hlo::{
-    Computation, Instruction, Module,
+    Computation, HloError, Instruction, Module,
     attrs::{AttrValue, ConvDims},
+    check_module,
     shape::{ArrayShape, Shape},
 };
 
-use crate::stablehlo::ELEMENTWISE;
+use crate::stablehlo::{ELEMENTWISE, UniqueNames};
 
 /// Something the import could not carry over exactly, at the instruction's line and column.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,14 +42,34 @@ pub struct Imported {
 }
 
 /// Writes `module`, read from the file `source_name`, as MLIR text (see the module's
-/// documentation). Each op's location is its instruction's place in that file.
+/// documentation). Each op's location is its instruction's place in that file. A module the
+/// indexing analysis refuses (an op whose shapes or attributes do not fit, sizes that overflow,
+/// a call that does not match its computation or calls itself) is refused with its error
+/// ([`check_module`]), which names the instruction and its line.
 ///
 /// Nested regions (fusions in fusions, reducers) are written with a stack of their own, not by
 /// recursion. MLIR's parser recurses into every region, and `mlir-opt` overflows its stack near
 /// 4000 nested regions: a fusion or reduction whose region would be nested more than 2000 deep
 /// is written generically, with a warning. Past 32 levels the indentation stops growing, so that
 /// the text of a deep nest stays linear in its size.
-pub fn import_module(module: &Module, source_name: &str) -> Imported {
+pub fn import_module(module: &Module, source_name: &str) -> Result<Imported, HloError> {
+    import_module_with_progress(module, source_name, &mut |_, _| {})
+}
+
+/// [`import_module`], calling `progress(done, total)` after each `fusion` it writes (`total`
+/// counts the module's fusion instructions; a fused computation used twice is written twice).
+pub fn import_module_with_progress(
+    module: &Module,
+    source_name: &str,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Imported, HloError> {
+    check_module(module)?;
+    let fusions = module
+        .computations
+        .iter()
+        .flat_map(|c| &c.instructions)
+        .filter(|i| i.opcode == "fusion")
+        .count();
     let mut importer = Importer {
         module,
         source_name,
@@ -56,6 +77,8 @@ pub fn import_module(module: &Module, source_name: &str) -> Imported {
         reached: vec![&module.computations[module.entry]],
         emitted: HashSet::from([module.computations[module.entry].name.as_str()]),
         open: HashSet::new(),
+        fusions: (0, fusions),
+        progress,
     };
     let mut text = String::new();
     if module.name.is_empty() {
@@ -70,10 +93,10 @@ pub fn import_module(module: &Module, source_name: &str) -> Imported {
         next += 1;
     }
     text.push_str("}\n");
-    Imported {
+    Ok(Imported {
         text,
         warnings: importer.warnings,
-    }
+    })
 }
 
 /// The deepest nesting of regions written: half of what `mlir-opt` reads (see
@@ -95,6 +118,9 @@ struct Importer<'m> {
     /// The computations being written as a body or region now (one per level of nesting),
     /// which an op inside them cannot hold as a region of its own.
     open: HashSet<&'m str>,
+    /// The fusions written so far and the module's number of fusion instructions.
+    fusions: (usize, usize),
+    progress: &'m mut dyn FnMut(usize, usize),
 }
 
 /// An HLO value in MLIR: one SSA value, or the results of a multi-result op (a tuple-shaped
@@ -108,11 +134,7 @@ enum Value {
 /// The SSA names of one function: unique over the whole function, as nested regions that are
 /// not isolated see the names around them.
 #[derive(Default)]
-struct Names {
-    taken: HashSet<String>,
-    /// Per base name, the first numeric suffix not yet tried.
-    suffixes: HashMap<String, usize>,
-}
+struct Names(UniqueNames);
 
 impl Names {
     /// A fresh `%name` made from an HLO name.
@@ -130,14 +152,7 @@ impl Names {
         if !base.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
             base.insert(0, 'v');
         }
-        let mut name = base.clone();
-        // The suffixes below `n` are taken already: names are never given back.
-        let n = self.suffixes.entry(base.clone()).or_insert(1);
-        while !self.taken.insert(name.clone()) {
-            name = format!("{base}_{n}");
-            *n += 1;
-        }
-        format!("%{name}")
+        format!("%{}", self.0.fresh(base, '_'))
     }
 }
 
@@ -182,6 +197,12 @@ enum Written<'m> {
 }
 
 impl<'m> Importer<'m> {
+    /// Counts one fusion written.
+    fn fusion_done(&mut self) {
+        self.fusions.0 += 1;
+        (self.progress)(self.fusions.0, self.fusions.1);
+    }
+
     fn warn(&mut self, instr: &Instruction, message: String) {
         self.warnings.push(ImportWarning {
             message,
@@ -251,7 +272,11 @@ impl<'m> Importer<'m> {
             let Some((mut outer, nest)) = enclosing.pop() else {
                 return function_text(computation, &frame, &values, &types);
             };
+            let fusion = matches!(nest, Nest::Fusion { .. });
             close(&mut outer, frame, nest, &values, &types, &mut names);
+            if fusion {
+                self.fusion_done();
+            }
             frame = outer;
         }
     }
@@ -675,9 +700,10 @@ impl<'m> Importer<'m> {
             .first()
             .and_then(|c| self.computation(c));
         let why = match fused {
-            None => format!("fusion '{}' calls no computation", instr.name),
+            // `check_module` refused a fusion without its computation.
+            None => "it calls no computation".into(),
             Some(fused) => match self.not_nestable(fused) {
-                Some(why) => format!("fusion '{}' is written generically: {why}", instr.name),
+                Some(why) => why,
                 // The fused computation is isolated from above, but MLIR's parser gives the
                 // body of an op with a declarative assembly format no name scope of its own:
                 // its names must not repeat the function's either.
@@ -692,7 +718,11 @@ impl<'m> Importer<'m> {
                 }
             },
         };
-        self.warn(instr, why);
+        self.warn(
+            instr,
+            format!("fusion '{}' is written generically: {why}", instr.name),
+        );
+        self.fusion_done();
         let result = names.fresh(&instr.name);
         let _ = writeln!(
             frame.text,
@@ -1090,7 +1120,9 @@ ENTRY %main (p: f32[4]) -> f32[4] {
 "#,
         )
         .expect("the module parses");
-        let text = import_module(&module, "m.hlo").text;
+        let text = import_module(&module, "m.hlo")
+            .expect("the module is consistent")
+            .text;
         assert!(
             text.contains("func.func @main(%p: tensor<4xf32>)"),
             "{text}"

@@ -621,6 +621,42 @@ pub fn location_text(location: Location) -> String {
     }
 }
 
+/// Names unique in one scope: a name asked for again gets the first numeric suffix not given
+/// to it yet (`add`, `add.1`, `add.2`, ...). Each base name keeps its next suffix, so that `n`
+/// names made from one base take time linear in `n`, not quadratic (a chain of thousands of
+/// negates names as many `negate`s).
+#[derive(Debug, Default)]
+pub(crate) struct UniqueNames {
+    taken: HashSet<String>,
+    /// Per base name, the next suffix to try: those below it are taken (names are never given
+    /// back).
+    next: HashMap<String, usize>,
+}
+
+impl UniqueNames {
+    /// `base` when it is free, else `base`, `separator` and the first suffix that is; the name
+    /// is taken from now on.
+    pub(crate) fn fresh(&mut self, base: String, separator: char) -> String {
+        if self.taken.insert(base.clone()) {
+            return base;
+        }
+        let next = self.next.entry(base.clone()).or_insert(1);
+        loop {
+            let name = format!("{base}{separator}{next}");
+            *next += 1;
+            if self.taken.insert(name.clone()) {
+                return name;
+            }
+        }
+    }
+
+    /// Takes `name` as it is (a name made elsewhere), so that [`UniqueNames::fresh`] does not
+    /// give it.
+    pub(crate) fn take(&mut self, name: String) {
+        self.taken.insert(name);
+    }
+}
+
 /// Writes regions of StableHLO-like ops as the computations of an HLO module, for code
 /// generation: a computation has a parameter per block argument and an instruction per op
 /// (the instruction [`translate`] makes of it, after the instructions it needs first; the
@@ -638,7 +674,7 @@ pub struct HloWriter {
     /// The computations written so far, callees before callers.
     computations: String,
     /// The names in use.
-    names: HashSet<String>,
+    names: UniqueNames,
     /// What each instruction was written for (`'stablehlo.add'`, `result 1 of
     /// 'stablehlo.reduce'`) and the op's location.
     origins: HashMap<String, (String, String)>,
@@ -661,13 +697,7 @@ impl HloWriter {
         if base.is_empty() {
             base.push('_');
         }
-        let mut name = base.clone();
-        let mut n = 1;
-        while !self.names.insert(name.clone()) {
-            name = format!("{base}.{n}");
-            n += 1;
-        }
-        name
+        self.names.fresh(base, '.')
     }
 
     /// What the instruction `name` was written for (`'stablehlo.add'`, or `result 1 of
@@ -784,7 +814,7 @@ impl HloWriter {
         let location = location_text(op.location());
         let origin = (format!("'{full}'"), location.clone());
         for (prelude, text) in instruction.prelude {
-            self.names.insert(prelude.clone());
+            self.names.take(prelude.clone());
             self.origins.insert(prelude.clone(), origin.clone());
             lines.push((prelude, text));
         }
@@ -989,5 +1019,22 @@ mod tests {
         assert_eq!(hlo_element("ui8"), "u8");
         assert_eq!(hlo_element("i1"), "pred");
         assert_eq!(hlo_element("bf16"), "bf16");
+    }
+
+    #[test]
+    fn unique_names_count_on_per_base() {
+        let mut names = UniqueNames::default();
+        assert_eq!(names.fresh("negate".into(), '.'), "negate");
+        assert_eq!(names.fresh("negate".into(), '.'), "negate.1");
+        names.take("negate.2".into());
+        assert_eq!(names.fresh("negate".into(), '.'), "negate.3");
+        // A name made from another base is not given again.
+        assert_eq!(names.fresh("negate.3".into(), '.'), "negate.3.1");
+        assert_eq!(names.fresh("add".into(), '_'), "add");
+        assert_eq!(names.fresh("add".into(), '_'), "add_1");
+        let mut writer = HloWriter::default();
+        assert_eq!(writer.fresh("a b"), "a_b");
+        assert_eq!(writer.fresh("a b"), "a_b.1");
+        assert_eq!(writer.fresh(""), "_");
     }
 }

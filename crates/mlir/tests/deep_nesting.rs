@@ -64,7 +64,8 @@ fn ops<'t>(text: &'t str, op: &str) -> Vec<(&'t str, &'t str)> {
 
 #[test]
 fn import_of_a_call_nest_writes_every_function() {
-    let imported = import_module(&parse(&nest("call", DEPTH)), "nest.hlo");
+    let imported =
+        import_module(&parse(&nest("call", DEPTH)), "nest.hlo").expect("the module is consistent");
     assert_eq!(imported.warnings, []);
     let functions: Vec<&str> = imported
         .text
@@ -84,7 +85,8 @@ fn import_of_a_call_nest_writes_every_function() {
 fn import_of_a_fusion_nest_writes_2000_nested_regions() {
     // The entry's body holds `c0`'s fusion, which holds `c1`'s, ...: the body of `c1998`
     // is the 2000th region, and its fusion of `c1999` is written generically.
-    let imported = import_module(&parse(&nest("fusion", DEPTH)), "nest.hlo");
+    let imported = import_module(&parse(&nest("fusion", DEPTH)), "nest.hlo")
+        .expect("the module is consistent");
     let [warning] = imported.warnings.as_slice() else {
         panic!("{:?}", imported.warnings);
     };
@@ -102,7 +104,8 @@ fn import_of_a_fusion_nest_writes_2000_nested_regions() {
 
 #[test]
 fn import_of_a_shallower_fusion_nest_is_whole() {
-    let imported = import_module(&parse(&nest("fusion", 1500)), "nest.hlo");
+    let imported =
+        import_module(&parse(&nest("fusion", 1500)), "nest.hlo").expect("the module is consistent");
     assert_eq!(imported.warnings, []);
     assert_eq!(imported.text.matches("xla_indexing.fusion (").count(), 1500);
     assert_eq!(imported.text.matches("\"stablehlo.negate\"").count(), 1);
@@ -188,7 +191,8 @@ fn lower_fusion_pass_lowers_a_long_chain() {
     // test's stack held some 180 levels of the emitter). 2000 ops: the pass's HLO form of the
     // fusion names its instructions in quadratic time.
     let length = 2000;
-    let imported = import_module(&parse(&chain(length)), "chain.hlo");
+    let imported =
+        import_module(&parse(&chain(length)), "chain.hlo").expect("the module is consistent");
     let options = OptOptions {
         allow_unregistered_dialect: true,
     };

@@ -137,7 +137,7 @@ fn examples_import_without_warnings_and_read_back() {
     };
     for (name, text) in examples() {
         let module = parse_module(&text).expect("example parses");
-        let imported = import_module(&module, &name);
+        let imported = import_module(&module, &name).expect("the module is consistent");
         assert!(
             imported.warnings.is_empty(),
             "{name}: {:?}",
@@ -152,7 +152,7 @@ fn examples_import_without_warnings_and_read_back() {
 fn every_imported_op_has_the_maps_of_its_instruction() {
     for (name, text) in examples() {
         let hlo = parse_module(&text).expect("example parses");
-        let imported = import_module(&hlo, &name);
+        let imported = import_module(&hlo, &name).expect("the module is consistent");
         let context = full_context();
         context.set_allow_unregistered_dialects(true);
         let mut module = Module::parse(&context, &imported.text).expect("imported text parses");

@@ -177,7 +177,7 @@ fn import_then_lower_fusion_gives_the_kernels_of_the_hlo_route() {
             // Only what the HLO route lowers is compared.
             Err(_) => continue,
         };
-        let imported = import_module(&module, &name);
+        let imported = import_module(&module, &name).expect("the module is consistent");
         let mlir = match mlir_route(&imported, &name) {
             Ok(kernels) => kernels,
             Err(e) => {

@@ -10,6 +10,7 @@ use xla_indexing_mlir::codegen::{
 
 use crate::diag::{Diagnostic, Exit, Failure};
 use crate::output::{Format, OutputArgs, read_input};
+use crate::progress::{Progress, QuietArg};
 
 /// Lower fusions to GPU kernels: each thread computes the elements the thread-id map gives it,
 /// reading every parameter through the thread map composed with the fusion's indexing maps.
@@ -41,6 +42,8 @@ pub struct Args {
     #[arg(long, value_name = "PATH")]
     libdevice: Option<PathBuf>,
     #[command(flatten)]
+    progress: QuietArg,
+    #[command(flatten)]
     pub output: OutputArgs,
 }
 
@@ -68,7 +71,12 @@ pub fn run(args: Args) -> Result<(), Failure> {
         },
         libdevice: args.libdevice.clone(),
     };
-    let out = compile(&module, &options).map_err(|e| match e {
+    let mut progress = Progress::new("compile", 0, args.progress.quiet);
+    let compiled = compile(&module, &options, &mut |done, total| {
+        progress.update(done, total)
+    });
+    drop(progress);
+    let out = compiled.map_err(|e| match e {
         CompileError::Hlo(e) => super::hlo_failure(e, &args.file, &text),
         e @ CompileError::Chip(_) => Failure::new(Exit::Usage, Diagnostic::error(e.to_string())),
         e => Failure::new(Exit::Analysis, Diagnostic::error(e.to_string())),

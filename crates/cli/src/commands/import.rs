@@ -4,12 +4,13 @@ use std::path::PathBuf;
 
 use xla_indexing_hlo::parse_module;
 use xla_indexing_mlir::{
-    import::import_module,
+    import::import_module_with_progress,
     opt::{OptOptions, check_parses},
 };
 
 use crate::diag::{Diagnostic, Exit, Failure};
 use crate::output::{OutputArgs, read_input};
+use crate::progress::{Progress, QuietArg};
 
 /// Write an HLO module as MLIR: the entry computation as a func.func, each fusion as an
 /// xla_indexing.fusion op whose body holds StableHLO-like ops in generic form, with the
@@ -17,6 +18,8 @@ use crate::output::{OutputArgs, read_input};
 ///
 /// Layouts are not imported (a copy forwards its operand, a bitcast between default layouts
 /// is a reshape). Ops without a StableHLO form here are written generically, with a warning.
+/// A module `indexing` refuses (shapes or attributes that do not fit, sizes that overflow, calls
+/// that do not match their computation) is an error naming the instruction (exit 1).
 /// With --format json the result is {"mlir": TEXT} and diagnostics are JSON lines.
 /// Example (then annotated in process):
 ///   xla-indexing import examples/hlo/transpose_exp_add.hlo | xla-indexing opt /dev/stdin --allow-unregistered-dialect --pass-pipeline='builtin.module(xla-indexing-annotate)'
@@ -26,6 +29,8 @@ pub struct Args {
     /// The .hlo file (HLO text as XLA dumps it).
     file: PathBuf,
     #[command(flatten)]
+    progress: QuietArg,
+    #[command(flatten)]
     pub output: OutputArgs,
 }
 
@@ -33,7 +38,12 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let text = read_input(&args.file)?;
     let module = parse_module(&text).map_err(|e| super::hlo_failure(e, &args.file, &text))?;
     let file = args.file.to_string_lossy();
-    let imported = import_module(&module, &file);
+    let mut progress = Progress::new("import", 0, args.progress.quiet);
+    let imported = import_module_with_progress(&module, &file, &mut |done, total| {
+        progress.update(done, total)
+    })
+    .map_err(|e| super::hlo_failure(e, &args.file, &text))?;
+    drop(progress);
     for warning in &imported.warnings {
         Diagnostic::warning(warning.message.clone())
             .at(Some(&file), &text, warning.line, warning.column)

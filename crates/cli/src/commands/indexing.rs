@@ -49,22 +49,16 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let mut progress = Progress::new("indexing", 0, args.progress.quiet);
     let report = parse_module(&text)
         .and_then(|m| {
-            analyze_module_with_progress(&m, &options, &mut |_, total| {
-                progress.set_total(total);
-                progress.tick();
+            analyze_module_with_progress(&m, &options, &mut |done, total| {
+                progress.update(done, total)
             })
         })
         .map_err(|e| super::hlo_failure(e, &args.file, &text))?;
     drop(progress);
     let file = args.file.to_string_lossy();
-    for (warning, unsupported) in report.warnings().into_iter().zip(
-        report
-            .unsupported
-            .iter()
-            .map(Some)
-            .chain(std::iter::repeat(None)),
-    ) {
-        located_warning(warning, unsupported.map(|u| u.line), &file, &text)
+    for warning in report.warnings() {
+        Diagnostic::warning(warning.message)
+            .in_file(&file, &text, warning.at.map(|at| (at.line, at.column)))
             .emit(args.output.diag_format());
     }
     let out = match args.output.format {
@@ -72,20 +66,4 @@ pub fn run(args: Args) -> Result<(), Failure> {
         Format::Json => report.to_json().to_string(),
     };
     args.output.write(&out)
-}
-
-/// A warning of the report, pointing at the start of line `line` of the file when the message
-/// begins `line N: ` with that line (an unsupported instruction), the prefix then dropped; else
-/// naming the file only.
-fn located_warning(message: String, line: Option<usize>, file: &str, text: &str) -> Diagnostic {
-    let located = line.and_then(|l| {
-        let rest = message.strip_prefix(&format!("line {l}: "))?;
-        let source = text.lines().nth(l.checked_sub(1)?)?;
-        let column = source.chars().take_while(|c| c.is_whitespace()).count() + 1;
-        Some(Diagnostic::warning(rest).at(Some(file), text, l, column))
-    });
-    located.unwrap_or_else(|| Diagnostic {
-        file: Some(file.to_string()),
-        ..Diagnostic::warning(message)
-    })
 }

@@ -23,17 +23,10 @@ fn located_failure(
     file: &std::path::Path,
     text: &str,
 ) -> Failure {
-    let diagnostic = Diagnostic::error(message);
     let file = file.to_string_lossy();
     Failure::new(
         exit,
-        match location {
-            Some((line, column)) => diagnostic.at(Some(&file), text, line, column),
-            None => Diagnostic {
-                file: Some(file.into_owned()),
-                ..diagnostic
-            },
-        },
+        Diagnostic::error(message).in_file(&file, text, location),
     )
 }
 

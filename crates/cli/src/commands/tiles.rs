@@ -7,6 +7,7 @@ use xla_indexing_hlo::parse_module;
 
 use crate::diag::Failure;
 use crate::output::{Format, OutputArgs, read_input};
+use crate::progress::{Progress, QuietArg};
 
 /// Propagate a tile of each fusion's output (sizes per output dimension; tile t covers
 /// t_i * size_i + [0, size_i - 1]) to the tile of every operand it reads: offsets as
@@ -26,14 +27,22 @@ pub struct Args {
           value_parser = clap::value_parser!(i64).range(1..))]
     tile: Vec<i64>,
     #[command(flatten)]
+    progress: QuietArg,
+    #[command(flatten)]
     pub output: OutputArgs,
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
     let text = read_input(&args.file)?;
+    let mut progress = Progress::new("tiles", 0, args.progress.quiet);
     let all = parse_module(&text)
-        .and_then(|m| report::tiles_of_module(&m, &args.tile))
+        .and_then(|m| {
+            report::tiles_of_module(&m, &args.tile, &mut |done, total| {
+                progress.update(done, total)
+            })
+        })
         .map_err(|e| super::hlo_failure(e, &args.file, &text))?;
+    drop(progress);
     let out = match args.output.format {
         Format::Text => report::tiles_text(&all),
         Format::Json => report::tiles_json(&all).to_string(),

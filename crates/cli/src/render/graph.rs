@@ -282,7 +282,7 @@ impl Builder<'_, '_> {
             let why = format!("{} has no indexing", instr.opcode);
             for list in &mut per_operand {
                 let mut set = MapSet::default();
-                set.mark(why.clone());
+                set.mark(why.clone(), Some(instr.pos));
                 list.push((0, set));
             }
         } else {

@@ -274,11 +274,17 @@ pub struct TiledOperand {
     pub tile: Result<OperandTile, TileError>,
 }
 
-/// Propagates a tile of `sizes` from every kernel's outputs to their operands.
-pub fn tiles_of_module(module: &Module, sizes: &[i64]) -> Result<Vec<KernelTiles>, HloError> {
+/// Propagates a tile of `sizes` from every kernel's outputs to their operands, calling
+/// `progress(done, total)` after each kernel.
+pub fn tiles_of_module(
+    module: &Module,
+    sizes: &[i64],
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Vec<KernelTiles>, HloError> {
     let mut out = Vec::new();
     let mut composer = Composer::new(module);
-    for kernel in super::kernel::kernels(module) {
+    let kernels = super::kernel::kernels(module);
+    for (done, kernel) in kernels.iter().enumerate() {
         let comp = &module.computations[kernel.computation];
         for (k, shape) in kernel.outputs.iter().enumerate() {
             let tile = output_tile(&shape.dims, sizes);
@@ -325,6 +331,7 @@ pub fn tiles_of_module(module: &Module, sizes: &[i64]) -> Result<Vec<KernelTiles
                 operands,
             });
         }
+        progress(done + 1, kernels.len());
     }
     Ok(out)
 }

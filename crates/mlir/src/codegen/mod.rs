@@ -47,6 +47,15 @@ const STACK_BYTES: usize = 1 << 30;
 /// 1 GiB stack: fusions of thousands of ops in a chain are lowered (up to 20000 values
 /// deep).
 pub fn kernels_text(module: &Module, options: &CodegenOptions) -> Result<String, HloError> {
+    kernels_text_with_progress(module, options, &mut |_, _| {})
+}
+
+/// [`kernels_text`], calling `progress(done, total)` after each kernel it writes.
+pub fn kernels_text_with_progress(
+    module: &Module,
+    options: &CodegenOptions,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<String, HloError> {
     let plans = plan_module(module, &options.device)?;
     let chosen: Vec<_> = match &options.fusion {
         None => plans.iter().collect(),
@@ -65,7 +74,8 @@ pub fn kernels_text(module: &Module, options: &CodegenOptions) -> Result<String,
     let mut used = HashSet::new();
     let mut text =
         String::from("module attributes {gpu.container_module} {\n  gpu.module @kernels {\n");
-    for plan in chosen {
+    let total = chosen.len();
+    for (done, plan) in chosen.into_iter().enumerate() {
         let symbol = unique_symbol(&plan.kernel.name, &mut used);
         let kernel =
             on_large_stack(|| kernel::kernel_function(module, plan, &symbol, options.simplify))
@@ -74,17 +84,19 @@ pub fn kernels_text(module: &Module, options: &CodegenOptions) -> Result<String,
                         .error(format!("cannot be lowered: no thread to write it: {e}"))
                 })?;
         text.push_str(&kernel?);
+        progress(done + 1, total);
     }
     text.push_str("  }\n}\n");
     Ok(text)
 }
 
 /// Runs `f` on a thread with a [`STACK_BYTES`] stack and returns what it returns; a panic in
-/// `f` goes on here.
-fn on_large_stack<T: Send>(f: impl FnOnce() -> T + Send) -> io::Result<T> {
+/// `f` goes on here. Also for MLIR's own recursion over deeply nested input
+/// ([`crate::opt::run_pipeline`]).
+pub(crate) fn on_large_stack<T: Send>(f: impl FnOnce() -> T + Send) -> io::Result<T> {
     thread::scope(|scope| {
         let thread = thread::Builder::new()
-            .name("xla-indexing-codegen".into())
+            .name("xla-indexing-large-stack".into())
             .stack_size(STACK_BYTES)
             .spawn_scoped(scope, f)?;
         Ok(thread.join().unwrap_or_else(|p| panic::resume_unwind(p)))

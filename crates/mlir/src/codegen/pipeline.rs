@@ -1,6 +1,6 @@
 //! Kernels down to NVVM, LLVM IR and PTX, in process.
 //!
-//! 1. [`kernels_text`] writes the kernels; `xla-indexing-simplify`
+//! 1. [`kernels_text`](super::kernels_text) writes the kernels; `xla-indexing-simplify`
 //!    simplifies their index arithmetic (`--emit mlir` stops here).
 //! 2. `xla-indexing-lower-apply` lowers `xla_indexing.loop` and `apply_indexing` (in 32 bits
 //!    where the values fit); `xla-indexing-launch-grid` turns the launch attribute into
@@ -26,7 +26,7 @@ use mlir_sys::{
 };
 use xla_indexing_hlo::{HloError, Module as HloModule};
 
-use super::{CodegenOptions, kernels_text};
+use super::{CodegenOptions, kernels_text_with_progress};
 use crate::opt::{Message, OptError, OptOptions, Session};
 
 /// What `compile` writes.
@@ -119,9 +119,14 @@ pub struct Artifacts {
     pub ptx: Option<String>,
 }
 
-/// Compiles the fusions of `module` as [`CompileOptions::emit`] asks.
-pub fn compile(module: &HloModule, options: &CompileOptions) -> Result<String, CompileError> {
-    let text = kernels_text(module, &options.codegen)?;
+/// Compiles the fusions of `module` as [`CompileOptions::emit`] asks, calling
+/// `progress(done, total)` after each kernel is written (before they are lowered together).
+pub fn compile(
+    module: &HloModule,
+    options: &CompileOptions,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<String, CompileError> {
+    let text = kernels_text_with_progress(module, &options.codegen, progress)?;
     let out = compile_kernels(&text, options, IndexLowering::OURS)?;
     Ok(match options.emit {
         Emit::Mlir => out.mlir,
@@ -130,7 +135,8 @@ pub fn compile(module: &HloModule, options: &CompileOptions) -> Result<String, C
     })
 }
 
-/// Lowers kernels written by [`kernels_text`] with `index` lowering, up to `options.emit`.
+/// Lowers kernels written by [`kernels_text`](super::kernels_text) with `index` lowering, up
+/// to `options.emit`.
 pub fn compile_kernels(
     text: &str,
     options: &CompileOptions,
