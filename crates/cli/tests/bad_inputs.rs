@@ -564,10 +564,22 @@ fn fused(root: &str, shape: &str) -> String {
     )
 }
 
-/// `import` refuses what `indexing` refuses (exit 1, the error at the instruction), and a
-/// fusion that does not match its computation, instead of writing MLIR that does not parse.
+/// The HLO commands that read a whole module.
+const MODULE_COMMANDS: [&[&str]; 7] = [
+    &["indexing"],
+    &["import"],
+    &["launch"],
+    &["coalescing"],
+    &["tiles", "--tile", "2,2"],
+    &["compile"],
+    &["render", "--what", "fusion-graph"],
+];
+
+/// Every command that reads a whole module refuses what the analysis refuses (exit 1, the
+/// error at the instruction), and a fusion that does not match its computation or an iota of a
+/// dimension it lacks, instead of analysing, drawing or writing what does not exist.
 #[test]
-fn import_refuses_what_indexing_refuses() {
+fn every_command_refuses_what_the_analysis_refuses() {
     let inputs = Inputs::new("refused");
     let refused = [
         (
@@ -602,11 +614,15 @@ fn import_refuses_what_indexing_refuses() {
             ),
             "t: computation fused calls itself",
         ),
+        (
+            fused("%t = s32[4,8]{1,0} iota(), iota_dimension=2", "s32[4,8]"),
+            "t: iota_dimension=2 is not a dimension of a rank-2 result",
+        ),
     ];
     for (k, (text, message)) in refused.iter().enumerate() {
         let file = inputs.write(&format!("refused{k}.hlo"), text);
-        for command in ["indexing", "import"] {
-            let args = [command, file.as_str()];
+        for command in MODULE_COMMANDS {
+            let args: Vec<&str> = command.iter().copied().chain([file.as_str()]).collect();
             let r = run(&args, b"");
             check(&args, &r);
             assert_eq!(r.code, 1, "{args:?}: {}", r.stderr);
@@ -622,16 +638,23 @@ fn import_refuses_what_indexing_refuses() {
         "mismatched.hlo",
         fused("%t = f32[4,8]{1,0} negate(%p0)", "f32[8,4]"),
     );
-    let args = ["import", mismatched.as_str(), "--format", "json"];
-    let r = run(&args, b"");
-    check(&args, &r);
-    assert_eq!(r.code, 1);
-    let error: serde_json::Value = serde_json::from_str(r.stderr.trim()).unwrap();
-    assert_eq!(
-        error,
-        serde_json::json!({"severity": "error", "file": mismatched, "line": 11, "column": 3,
-                           "message": "f: the result f32[8,4] differs from the root of fused"})
-    );
+    for command in MODULE_COMMANDS {
+        let args: Vec<&str> = command
+            .iter()
+            .copied()
+            .chain([mismatched.as_str(), "--format", "json"])
+            .collect();
+        let r = run(&args, b"");
+        check(&args, &r);
+        assert_eq!(r.code, 1, "{args:?}: {}", r.stderr);
+        let error: serde_json::Value = serde_json::from_str(r.stderr.trim()).unwrap();
+        assert_eq!(
+            error,
+            serde_json::json!({"severity": "error", "file": mismatched, "line": 11, "column": 3,
+                               "message": "f: the result f32[8,4] differs from the root of fused"}),
+            "{args:?}"
+        );
+    }
 }
 
 /// `levels` `scf.execute_region`s, each yielding the value of the one inside it.

@@ -2,14 +2,14 @@
 
 use std::path::PathBuf;
 
-use xla_indexing_hlo::{gpu::Device, parse_module};
+use xla_indexing_hlo::gpu::Device;
 use xla_indexing_mlir::codegen::{
     CodegenOptions,
     pipeline::{CompileError, CompileOptions, Emit, compile},
 };
 
 use crate::diag::{Diagnostic, Exit, Failure};
-use crate::output::{Format, OutputArgs, read_input};
+use crate::output::{Format, OutputArgs};
 use crate::progress::{Progress, QuietArg};
 
 /// Lower fusions to GPU kernels: each thread computes the elements the thread-id map gives it,
@@ -55,8 +55,7 @@ enum EmitArg {
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
-    let text = read_input(&args.file)?;
-    let module = parse_module(&text).map_err(|e| super::hlo_failure(e, &args.file, &text))?;
+    let (text, module) = super::read_module(&args.file)?;
     let options = CompileOptions {
         codegen: CodegenOptions {
             device: Device::default(),

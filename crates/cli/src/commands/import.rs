@@ -2,14 +2,13 @@
 
 use std::path::PathBuf;
 
-use xla_indexing_hlo::parse_module;
 use xla_indexing_mlir::{
     import::import_module_with_progress,
     opt::{OptOptions, check_parses},
 };
 
 use crate::diag::{Diagnostic, Exit, Failure};
-use crate::output::{OutputArgs, read_input};
+use crate::output::OutputArgs;
 use crate::progress::{Progress, QuietArg};
 
 /// Write an HLO module as MLIR: the entry computation as a func.func, each fusion as an
@@ -35,8 +34,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
-    let text = read_input(&args.file)?;
-    let module = parse_module(&text).map_err(|e| super::hlo_failure(e, &args.file, &text))?;
+    let (text, module) = super::read_module(&args.file)?;
     let file = args.file.to_string_lossy();
     let mut progress = Progress::new("import", 0, args.progress.quiet);
     let imported = import_module_with_progress(&module, &file, &mut |done, total| {

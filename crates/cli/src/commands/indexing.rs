@@ -2,10 +2,10 @@
 
 use std::path::PathBuf;
 
-use xla_indexing_hlo::{Direction, Options, analyze_module_with_progress, parse_module};
+use xla_indexing_hlo::{Direction, Options, analyze_module_with_progress};
 
 use crate::diag::{Diagnostic, Failure};
-use crate::output::{Format, OutputArgs, read_input};
+use crate::output::{Format, OutputArgs};
 use crate::progress::{Progress, QuietArg};
 
 /// Print the indexing maps of every fused computation of an HLO file, of one computation's
@@ -39,7 +39,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
-    let text = read_input(&args.file)?;
+    let (text, module) = super::read_module(&args.file)?;
     let options = Options {
         computation: args.computation.clone(),
         instruction: args.instruction.clone(),
@@ -47,13 +47,10 @@ pub fn run(args: Args) -> Result<(), Failure> {
         utilization: args.utilization,
     };
     let mut progress = Progress::new("indexing", 0, args.progress.quiet);
-    let report = parse_module(&text)
-        .and_then(|m| {
-            analyze_module_with_progress(&m, &options, &mut |done, total| {
-                progress.update(done, total)
-            })
-        })
-        .map_err(|e| super::hlo_failure(e, &args.file, &text))?;
+    let report = analyze_module_with_progress(&module, &options, &mut |done, total| {
+        progress.update(done, total)
+    })
+    .map_err(|e| super::hlo_failure(e, &args.file, &text))?;
     drop(progress);
     let file = args.file.to_string_lossy();
     for warning in report.warnings() {

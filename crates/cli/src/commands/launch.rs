@@ -3,10 +3,9 @@
 use std::path::{Path, PathBuf};
 
 use xla_indexing_hlo::gpu::{Device, KernelPlan, kernels, plan_kernel, report};
-use xla_indexing_hlo::parse_module;
 
 use crate::diag::Failure;
-use crate::output::{Format, OutputArgs, read_input};
+use crate::output::{Format, OutputArgs};
 use crate::progress::{Progress, QuietArg};
 
 /// Print, per fusion, the launch grid (threads per block, blocks, unroll factor) of the loop
@@ -43,8 +42,7 @@ pub fn plans(
     label: &'static str,
     quiet: QuietArg,
 ) -> Result<Vec<KernelPlan>, Failure> {
-    let text = read_input(file)?;
-    let module = parse_module(&text).map_err(|e| super::hlo_failure(e, file, &text))?;
+    let (text, module) = super::read_module(file)?;
     let kernels = kernels(&module);
     let mut progress = Progress::new(label, kernels.len(), quiet.quiet);
     let device = Device::default();

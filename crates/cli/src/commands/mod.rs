@@ -50,3 +50,15 @@ fn hlo_failure(e: xla_indexing_hlo::HloError, file: &std::path::Path, text: &str
     };
     located_failure(exit, e.message(), e.location(), file, text)
 }
+
+/// The HLO module in `file`, with its text: read, parsed, and checked as a whole
+/// (`xla_indexing_hlo::check_module`: every instruction's own maps, every fusion and call
+/// against the computation it calls, no recursion), so that every command refuses the same
+/// inconsistent modules, at the instruction, with exit 1.
+fn read_module(file: &std::path::Path) -> Result<(String, xla_indexing_hlo::Module), Failure> {
+    let text = crate::output::read_input(file)?;
+    let module = xla_indexing_hlo::parse_module(&text)
+        .and_then(|m| xla_indexing_hlo::check_module(&m).map(|()| m))
+        .map_err(|e| hlo_failure(e, file, &text))?;
+    Ok((text, module))
+}

@@ -2,10 +2,8 @@
 
 use std::path::PathBuf;
 
-use xla_indexing_hlo::parse_module;
-
 use crate::diag::{DiagFormat, Diagnostic, Exit, Failure};
-use crate::output::{Format, OutputArgs, read_input};
+use crate::output::{Format, OutputArgs};
 use crate::progress::{Progress, QuietArg};
 use crate::render::graph::Graph;
 use crate::render::heatmap::{Heatmap, Selection};
@@ -88,8 +86,7 @@ impl Args {
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
-    let text = read_input(&args.file)?;
-    let module = parse_module(&text).map_err(|e| super::hlo_failure(e, &args.file, &text))?;
+    let (text, module) = super::read_module(&args.file)?;
     let picture = match args.what {
         What::FusionGraph => {
             let mut progress =

@@ -3,10 +3,9 @@
 use std::path::PathBuf;
 
 use xla_indexing_hlo::gpu::report;
-use xla_indexing_hlo::parse_module;
 
 use crate::diag::Failure;
-use crate::output::{Format, OutputArgs, read_input};
+use crate::output::{Format, OutputArgs};
 use crate::progress::{Progress, QuietArg};
 
 /// Propagate a tile of each fusion's output (sizes per output dimension; tile t covers
@@ -33,15 +32,12 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
-    let text = read_input(&args.file)?;
+    let (text, module) = super::read_module(&args.file)?;
     let mut progress = Progress::new("tiles", 0, args.progress.quiet);
-    let all = parse_module(&text)
-        .and_then(|m| {
-            report::tiles_of_module(&m, &args.tile, &mut |done, total| {
-                progress.update(done, total)
-            })
-        })
-        .map_err(|e| super::hlo_failure(e, &args.file, &text))?;
+    let all = report::tiles_of_module(&module, &args.tile, &mut |done, total| {
+        progress.update(done, total)
+    })
+    .map_err(|e| super::hlo_failure(e, &args.file, &text))?;
     drop(progress);
     let out = match args.output.format {
         Format::Text => report::tiles_text(&all),

@@ -283,6 +283,24 @@ pub fn map_with_bounds(results: Vec<Expr>, dims: Vec<Interval>, range: &[i64]) -
     )
 }
 
+/// The maps of an op without operands (none), after checking what it has: an `iota`'s
+/// `iota_dimension` names a dimension of its array result.
+fn source<T>(cx: &OpContext<'_>) -> Result<Outcome<Vec<T>>, HloError> {
+    if cx.instr.opcode == "iota" {
+        let rank = cx.result_array()?.rank();
+        match cx.instr.int("iota_dimension") {
+            Some(d) if usize::try_from(d).is_ok_and(|d| d < rank) => {}
+            Some(d) => {
+                return Err(cx.error(format!(
+                    "iota_dimension={d} is not a dimension of a rank-{rank} result"
+                )));
+            }
+            None => return Err(cx.error("iota without an iota_dimension")),
+        }
+    }
+    Ok(Outcome::Defined(Vec::new()))
+}
+
 /// Output-to-input maps of output leaf `leaf` of an instruction that is not a `fusion` or
 /// `call` (those are composed by [`crate::fusion`]).
 pub fn output_to_input(
@@ -310,7 +328,7 @@ pub fn output_to_input(
     let single = |map: IndexingMap| all(vec![(0, map)]);
     let out2in = Direction::OutputToInput;
     Ok(match kind {
-        Source => Outcome::Defined(Vec::new()),
+        Source => source(cx)?,
         Elementwise => all(elementwise::output_to_input(cx)?),
         BitcastConvert => single(elementwise::bitcast_convert(cx, out2in)?),
         Broadcast => single(broadcast::output_to_input(cx)?),
@@ -368,7 +386,7 @@ pub fn input_to_output(
     };
     let in2out = Direction::InputToOutput;
     Ok(match kind {
-        Source => Outcome::Defined(Vec::new()),
+        Source => source(cx)?,
         Elementwise => single(elementwise::input_to_output(cx, operand)?),
         BitcastConvert => single(elementwise::bitcast_convert(cx, in2out)?),
         Broadcast => single(broadcast::input_to_output(cx)?),
