@@ -4,7 +4,7 @@ use std::io::{BufRead, Write};
 use std::time::Instant;
 
 use serde_json::{Map, Value, json};
-use xla_indexing_core::{Expr, IndexingMap, Interval, Var, parse_expr};
+use xla_indexing_core::{DimNames, Expr, IndexingMap, Interval, Var, parse_expr_in};
 
 use crate::diag::{Diagnostic, Exit, Failure};
 use crate::output::{Format, OutputArgs};
@@ -105,8 +105,10 @@ fn solve(request: &Value) -> Result<Map<String, Value>, String> {
             ))
         })
         .collect::<Result<Vec<_>, String>>()?;
+    // The names are looked up once, not per expression (a request may hold many constraints).
+    let names = DimNames::new(&names);
     let parse = |text: &str| {
-        parse_expr(text, &names).map_err(|e| format!("{} at column {}", e.message, e.column))
+        parse_expr_in(text, &names).map_err(|e| format!("{} at column {}", e.message, e.column))
     };
     let (exprs, is_list) = match request.get("expr") {
         Some(Value::String(s)) => (vec![parse(s)?], false),
