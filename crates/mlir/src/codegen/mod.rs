@@ -16,12 +16,14 @@ mod types;
 
 pub use kernel::launch_attribute;
 
-use std::{collections::HashSet, io, panic, thread};
+use std::{io, panic, thread};
 
 use xla_indexing_hlo::{
     HloError, Module,
     gpu::{Device, plan_module},
 };
+
+use crate::stablehlo::UniqueNames;
 
 /// What to generate.
 #[derive(Clone, Debug)]
@@ -71,7 +73,7 @@ pub fn kernels_text_with_progress(
             found
         }
     };
-    let mut used = HashSet::new();
+    let mut used = UniqueNames::default();
     let mut text =
         String::from("module attributes {gpu.container_module} {\n  gpu.module @kernels {\n");
     let total = chosen.len();
@@ -105,7 +107,7 @@ pub(crate) fn on_large_stack<T: Send>(f: impl FnOnce() -> T + Send) -> io::Resul
 
 /// `name` with every character outside `[A-Za-z0-9_]` replaced by `_` (PTX identifiers), made
 /// unique among `used` with a numeric suffix.
-pub(crate) fn unique_symbol(name: &str, used: &mut HashSet<String>) -> String {
+pub(crate) fn unique_symbol(name: &str, used: &mut UniqueNames) -> String {
     let mut base: String = name
         .chars()
         .map(|c| {
@@ -119,13 +121,7 @@ pub(crate) fn unique_symbol(name: &str, used: &mut HashSet<String>) -> String {
     if !base.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
         base.insert(0, '_');
     }
-    let mut symbol = base.clone();
-    let mut n = 1;
-    while !used.insert(symbol.clone()) {
-        symbol = format!("{base}_{n}");
-        n += 1;
-    }
-    symbol
+    used.fresh(base, '_')
 }
 
 #[cfg(test)]
@@ -134,7 +130,7 @@ mod tests {
 
     #[test]
     fn symbols_are_ptx_identifiers_and_unique() {
-        let mut used = HashSet::new();
+        let mut used = UniqueNames::default();
         assert_eq!(unique_symbol("fusion.1", &mut used), "fusion_1");
         assert_eq!(unique_symbol("fusion_1", &mut used), "fusion_1_1");
         assert_eq!(unique_symbol("1x", &mut used), "_1x");

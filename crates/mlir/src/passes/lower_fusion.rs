@@ -54,8 +54,6 @@
 //! nvvm-attach-target{chip=sm_90 features=+ptx80}, gpu-module-to-binary{format=isa}
 //! ```
 
-use std::collections::HashSet;
-
 use melior::{
     Context,
     ir::{
@@ -74,7 +72,7 @@ use super::{PassSpec, pass_entry, ranges::op_name};
 use crate::{
     codegen::{CodegenOptions, kernels_text, unique_symbol},
     guard::emit_error,
-    stablehlo::{HloWriter, hlo_shape},
+    stablehlo::{HloWriter, UniqueNames, hlo_shape},
 };
 
 /// The pass's command-line name.
@@ -126,7 +124,7 @@ fn run(operation: OperationRef, _options: &[i64]) -> Result<(), String> {
         .and_then(|r| r.first_block())
         .ok_or("the module has no body")?;
     let mut kernels = kernels_module(&body)?;
-    let mut used: HashSet<String> = kernels.map(kernel_symbols).unwrap_or_default();
+    let mut used = kernels.map(kernel_symbols).unwrap_or_default();
     let mut failures = 0usize;
     for raw in fusions {
         // SAFETY: the walk collected live ops, and none has been erased since.
@@ -192,10 +190,10 @@ fn kernels_module(body: &BlockRef) -> Result<Option<MlirOperation>, String> {
 }
 
 /// The symbols of the ops in a `gpu.module`'s body.
-fn kernel_symbols(gpu_module: MlirOperation) -> HashSet<String> {
+fn kernel_symbols(gpu_module: MlirOperation) -> UniqueNames {
     // SAFETY: `gpu_module` is a live op of the module the pass runs on.
     let gpu_module = unsafe { OperationRef::from_raw(gpu_module) };
-    let mut symbols = HashSet::new();
+    let mut symbols = UniqueNames::default();
     let mut next = gpu_module
         .region(0)
         .ok()
@@ -203,7 +201,9 @@ fn kernel_symbols(gpu_module: MlirOperation) -> HashSet<String> {
         .and_then(|b| b.first_operation());
     while let Some(op) = next {
         next = op.next_in_block();
-        symbols.extend(symbol_name(&op));
+        if let Some(name) = symbol_name(&op) {
+            symbols.take(name);
+        }
     }
     symbols
 }
@@ -281,7 +281,7 @@ fn fusion_module(fusion: &OperationRef, instruction: &str) -> Result<(String, Hl
 fn lower<'c>(
     context: &'c Context,
     fusion: &OperationRef,
-    used: &mut HashSet<String>,
+    used: &mut UniqueNames,
 ) -> Result<(String, Module<'c>), String> {
     let name = string_attribute(fusion, "name");
     let symbol = unique_symbol(name.as_deref().unwrap_or("fusion"), used);
