@@ -368,26 +368,34 @@ impl IndexingMap {
     /// Every point `(dims, syms)` of the domain, in lexicographic order, if the box of bounds has at
     /// most `limit` points; `None` when it is larger.
     pub fn domain_points(&self, limit: u128) -> Option<Vec<(Vec<i64>, Vec<i64>)>> {
+        let mut out = Vec::new();
+        self.for_each_domain_point(limit, |d, s| out.push((d.to_vec(), s.to_vec())))
+            .then_some(out)
+    }
+
+    /// Calls `f(dims, syms)` at every point of the domain, in lexicographic order, without
+    /// keeping them, if the box of bounds has at most `limit` points; returns whether it did
+    /// (`false`, having called nothing, when the box is larger).
+    pub fn for_each_domain_point(&self, limit: u128, mut f: impl FnMut(&[i64], &[i64])) -> bool {
         if self.known_empty {
-            return Some(Vec::new());
+            return true;
         }
         if self.box_size() > limit {
-            return None;
+            return false;
         }
         let bounds: Vec<Interval> = self.all_vars().map(|v| v.bounds).collect();
-        let nd = self.dims.len();
-        let mut out = Vec::new();
-        let mut point: Vec<i64> = bounds.iter().map(|b| b.lo).collect();
         if bounds.iter().any(|b| !b.is_feasible()) {
-            return Some(out);
+            return true;
         }
+        let nd = self.dims.len();
+        let mut point: Vec<i64> = bounds.iter().map(|b| b.lo).collect();
         loop {
             let (d, s) = point.split_at(nd);
             if self.constraints_hold(d, s) {
-                out.push((d.to_vec(), s.to_vec()));
+                f(d, s);
             }
             if !next_point(&mut point, &bounds) {
-                return Some(out);
+                return true;
             }
         }
     }

@@ -31,12 +31,13 @@ use crate::error::{LoopsError, Pos};
 use crate::sched::graph::{IvId, Relation, Schedule, StageId};
 use crate::symbolic::{Bound, normalize};
 
-/// Most points enumerated for one stage's needed set.
-const ENUMERATION_LIMIT: u128 = 1 << 22;
+/// Most points enumerated for one stage's needed set (each needed element is kept: about 250
+/// bytes a point, so at most a few hundred MB).
+const ENUMERATION_LIMIT: u128 = 1 << 20;
 
 /// Most points enumerated for all stages together, so that a long chain of large stages takes
 /// bounded time.
-const ENUMERATION_BUDGET: u128 = 1 << 24;
+const ENUMERATION_BUDGET: u128 = 1 << 22;
 
 /// The inferred bounds of one compute stage. Expressions use `d<id>` for the loop variable of
 /// iteration variable `id`.
@@ -423,14 +424,19 @@ fn needed(
             )));
         }
         *budget = budget.saturating_sub(size);
-        let points = map.domain_points(ENUMERATION_LIMIT).ok_or_else(|| {
-            stage.pos.error(format!("`{}`: too many loop iterations to infer its bounds exactly (more than {ENUMERATION_LIMIT})", stage.name))
-        })?;
-        for (d, sy) in points {
-            let element = map
-                .evaluate(&d, &sy)
-                .ok_or_else(|| stage.pos.error("integer overflow in read indices"))?;
-            need.entry(d).or_default().insert(element);
+        let mut overflow = false;
+        let enumerated =
+            map.for_each_domain_point(ENUMERATION_LIMIT, |d, sy| match map.evaluate(d, sy) {
+                Some(element) => {
+                    need.entry(d.to_vec()).or_default().insert(element);
+                }
+                None => overflow = true,
+            });
+        if !enumerated {
+            return Err(stage.pos.error(format!("`{}`: too many loop iterations to infer its bounds exactly (more than {ENUMERATION_LIMIT})", stage.name)));
+        }
+        if overflow {
+            return Err(stage.pos.error("integer overflow in read indices"));
         }
     }
     let mut local = Vec::new();
