@@ -34,10 +34,10 @@ impl SharedDividends {
         let mut all = SharedDividends::default();
         operation.walk(WalkOrder::PreOrder, |op| {
             if op_name(&op) == "xla_indexing.apply_indexing"
-                && let Some((written, simplified)) = apply_indexing_maps(&op)
+                && let Some(maps) = apply_indexing_maps(&op)
             {
-                all.add(&op, &simplified);
-                all.add(&op, &written);
+                all.add(&op, &maps.simplified);
+                all.add(&op, &maps.written);
             }
             WalkResult::Advance
         });

@@ -258,11 +258,11 @@ fn linearization<'c, 'a>(
         apply = Some(def);
     }
     let apply = apply?;
-    let (written, simplified) = apply_indexing_maps(&apply)?;
+    let maps = apply_indexing_maps(&apply)?;
     let domain = if SIMPLIFY.with(Cell::get) {
-        simplified
+        maps.simplified
     } else {
-        written
+        maps.written
     };
     // The sum of the results as they are: lowering weighs it against its simplification.
     let mut linear = Expr::constant(0);

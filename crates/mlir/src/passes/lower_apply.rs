@@ -42,7 +42,7 @@ use super::{
     dividends::SharedDividends,
     linearize, lower_loop, pass_entry,
     patterns::{Rewrite, apply_greedily},
-    ranges::{Ranges, apply_indexing_maps, narrowed},
+    ranges::apply_indexing_maps,
 };
 use crate::{affine::affine_from_expr, attribute::attribute_map};
 
@@ -119,16 +119,15 @@ fn run(operation: OperationRef, options: &[i64]) -> Result<(), String> {
 }
 
 fn lower_apply(context: &Context, op: OperationRef, rewriter: &RewriterBase) -> bool {
-    let Some((written, simplified)) = apply_indexing_maps(&op) else {
+    let Some(maps) = apply_indexing_maps(&op) else {
         return lower_unreachable(context, op, rewriter);
     };
-    let operand_ranges = Ranges::new().operands(&op, 0, op.operand_count());
     // Lowering weighs each result as simplified against the result as written (over the domain
     // narrowed by the operands): the simplest form is not always the cheapest to compute.
     let candidates = if SIMPLIFY.with(|v| v.get()) {
-        vec![simplified, narrowed(&written, &operand_ranges)]
+        vec![maps.simplified, maps.narrowed]
     } else {
-        vec![written]
+        vec![maps.written]
     };
     let map = &candidates[0];
     let index = melior::ir::Type::index(context);

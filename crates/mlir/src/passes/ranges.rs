@@ -177,18 +177,32 @@ pub fn affine_result_ranges(map: AffineMap, operand_ranges: &[Interval]) -> Vec<
         .collect()
 }
 
-/// The map of an `xla_indexing.apply_indexing` op, and that map with its variables narrowed to
-/// what the op's operands can be, then simplified. `None` when the op carries no readable map or
-/// when the narrowed domain is empty (no point of it is ever reached).
-pub fn apply_indexing_maps(op: &OperationRef) -> Option<(IndexingMap, IndexingMap)> {
-    let map = op
+/// The maps of an `xla_indexing.apply_indexing` op (see [`apply_indexing_maps`]).
+pub struct ApplyMaps {
+    /// The op's own map.
+    pub written: IndexingMap,
+    /// That map with its variables narrowed to what the op's operands can be.
+    pub narrowed: IndexingMap,
+    /// The narrowed map, simplified.
+    pub simplified: IndexingMap,
+}
+
+/// The maps of an `xla_indexing.apply_indexing` op. `None` when the op carries no readable map
+/// or when the narrowed domain is empty (no point of it is ever reached).
+pub fn apply_indexing_maps(op: &OperationRef) -> Option<ApplyMaps> {
+    let written = op
         .attribute("indexing_map")
         .ok()
         .and_then(|a| attribute_map(a).ok())?;
     let operand_ranges = Ranges::new().operands(op, 0, op.operand_count());
-    let mut tight = narrowed(&map, &operand_ranges);
-    tight.simplify();
-    (!tight.is_known_empty()).then_some((map, tight))
+    let narrowed = narrowed(&written, &operand_ranges);
+    let mut simplified = narrowed.clone();
+    simplified.simplify();
+    (!simplified.is_known_empty()).then_some(ApplyMaps {
+        written,
+        narrowed,
+        simplified,
+    })
 }
 
 /// `map` with the bounds of its variables narrowed to `operand_ranges` (dims, then range

@@ -36,7 +36,9 @@ use xla_indexing_core::{Expr, IndexingMap, Interval, Var, VarRef};
 use super::{
     PassOption, PassSpec, arith, pass_entry,
     patterns::{Rewrite, apply_greedily, set_attribute},
-    ranges::{Ranges, affine_map_attribute, apply_indexing_maps, dense_array, int_width},
+    ranges::{
+        ApplyMaps, Ranges, affine_map_attribute, apply_indexing_maps, dense_array, int_width,
+    },
 };
 use crate::{
     affine::{affine_from_expr, expr_from_affine},
@@ -85,7 +87,12 @@ fn run(operation: OperationRef, _options: &[i64]) -> Result<(), String> {
 fn rewrite_apply_indexing(context: &Context, op: OperationRef, rewriter: &RewriterBase) -> bool {
     // Results are simplified over the domain narrowed by what the operands can be; the op keeps
     // its own domain.
-    let Some((map, tight)) = apply_indexing_maps(&op) else {
+    let Some(ApplyMaps {
+        written: map,
+        simplified: tight,
+        ..
+    }) = apply_indexing_maps(&op)
+    else {
         return false;
     };
     let num_dims = map.dims().len();
