@@ -10,8 +10,8 @@
 // CHECK-LABEL: func.func @scf_for
 // CHECK-SAME: (%[[N:.*]]: index, %[[BUF:.*]]: memref<64xindex>)
 // CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
-// (i * 4) divui 4 + i remsi 16 is 2 * i for i in [0, 15].
-// CHECK-NEXT: %[[TWICE:.*]] = arith.muli %[[I]], %c2 overflow<nsw, nuw> : index
+// (i * 4) divui 4 + i remsi 16 is 2 * i for i in [0, 15]: both terms are i.
+// CHECK-NEXT: %[[TWICE:.*]] = arith.addi %[[I]], %[[I]] : index
 // CHECK-NEXT: memref.store %[[TWICE]], %[[BUF]][%[[I]]]
 // An unbounded dividend may be negative: remsi stays.
 // CHECK-NEXT: %[[R:.*]] = arith.remsi %[[N]], %c16 : index

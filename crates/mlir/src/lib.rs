@@ -6,6 +6,8 @@
 //!   [`IndexingMap`](xla_indexing_core::IndexingMap)s.
 //! * [`launch_attribute`] / [`attribute_launch`]: `#xla_indexing.launch<block = [..], grid = [..],
 //!   map = "...">` attributes to and from [`KernelLaunch`]es (launch dimensions and thread-id map).
+//! * [`ir`]: reading and querying IR through the C API (names, constants, uses, dominance, side
+//!   effects) and the greedy driver with a listener for erased values.
 //! * [`affine`]: MLIR affine expressions to and from the core's expressions.
 //! * [`passes`]: the passes (`xla-indexing-simplify`, `-lower-apply`, `-annotate`,
 //!   `-launch-grid`, `-coalescing`, `-lower-fusion`).
@@ -26,6 +28,7 @@ pub mod codegen;
 pub mod dialect;
 mod guard;
 pub mod import;
+pub mod ir;
 mod launch;
 mod map_text;
 pub mod ods;

@@ -15,6 +15,7 @@ use std::{
     fmt::Write as _,
 };
 
+use crate::ir::{dense_array, integer_attribute, op_name};
 use melior::ir::{
     Attribute, BlockLike, Location, OperationRef, RegionLike, Type, TypeLike, ValueLike,
     attribute::AttributeLike, operation::OperationLike,
@@ -29,8 +30,6 @@ use mlir_sys::{
     mlirIntegerTypeIsUnsigned, mlirShapedTypeGetDimSize, mlirShapedTypeGetElementType,
     mlirShapedTypeGetRank, mlirShapedTypeHasStaticShape, mlirTypeIsARankedTensor,
 };
-
-use crate::passes::ranges::{dense_array, integer_attribute, op_name};
 
 /// Why an op has no HLO form.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -9,6 +9,7 @@
 
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
+#include "mlir-c/Rewrite.h"
 #include "mlir-c/Support.h"
 
 #include "XlaIndexing/XlaIndexingRust.h"
@@ -98,6 +99,36 @@ MLIR_CAPI_EXPORTED MlirPass mlirXlaIndexingCreatePass(const XlaIndexingPassSpec 
                                                       MlirStringRef options,
                                                       XlaIndexingStringCallback onError,
                                                       void *userData);
+
+
+/*===----------------------------------------------------------------------===*
+ * Rewriting from Rust (XlaIndexingRewrite.cpp)
+ *===----------------------------------------------------------------------===*/
+
+/* Receive a value or a block that is about to go away. */
+typedef void (*XlaIndexingValueCallback)(MlirValue value, void *userData);
+typedef void (*XlaIndexingBlockCallback)(MlirBlock block, void *userData);
+
+/* Runs MLIR's greedy pattern driver on the regions of `op` (ops top-down
+ * when `topDown`, with MLIR's usual region simplification when
+ * `simplifyRegions`) and passes every value and block it erases to
+ * `onErased` (the results of erased ops, the arguments of erased blocks) and
+ * `onBlockErased`. Returns success when the driver converged. */
+MLIR_CAPI_EXPORTED MlirLogicalResult mlirXlaIndexingApplyPatternsGreedily(
+    MlirOperation op, MlirFrozenRewritePatternSet patterns, bool topDown, bool simplifyRegions,
+    XlaIndexingValueCallback onErased, XlaIndexingBlockCallback onBlockErased, void *userData);
+
+/* Returns whether `user` may use `value`: the value properly dominates it and
+ * no op between them is isolated from above. */
+MLIR_CAPI_EXPORTED bool mlirXlaIndexingValueIsUsableAt(MlirValue value, MlirOperation user);
+
+/* Returns whether `op` (with everything nested in it) has no memory effects,
+ * so that the greedy driver erases it once its results are unused. */
+MLIR_CAPI_EXPORTED bool mlirXlaIndexingOperationIsMemoryEffectFree(MlirOperation op);
+
+/* Returns whether `value` is an index that affine ops accept as a dimension
+ * or a symbol operand. */
+MLIR_CAPI_EXPORTED bool mlirXlaIndexingValueIsValidAffineOperand(MlirValue value);
 
 #ifdef __cplusplus
 }

@@ -12,6 +12,7 @@
 //! why. Ops inside the regions of StableHLO ops (the scalar bodies of `reduce`) are not
 //! annotated.
 
+use crate::ir::op_name;
 use melior::{
     Context,
     ir::{
@@ -24,7 +25,7 @@ use mlir_sys::{MlirOperation, mlirOperationGetParentOperation, mlirOperationSetA
 use xla_indexing_core::IndexingMap;
 use xla_indexing_hlo::{Options, analyze_module, parse_module};
 
-use super::{PassOption, PassSpec, pass_entry, ranges::op_name};
+use super::{PassFailure, PassOption, PassSpec, pass_entry};
 use crate::{
     attribute::map_attribute,
     guard::emit_remark,
@@ -54,7 +55,7 @@ static OPTIONS: [PassOption; 1] = [PassOption::flag(
     false,
 )];
 
-fn run(operation: OperationRef, options: &[i64]) -> Result<(), String> {
+fn run(operation: OperationRef, options: &[i64]) -> Result<(), PassFailure> {
     let emit_remarks = options.first().is_some_and(|&v| v != 0);
     let mut ops: Vec<MlirOperation> = Vec::new();
     operation.walk(WalkOrder::PreOrder, |op| {

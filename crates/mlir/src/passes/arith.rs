@@ -1,9 +1,6 @@
-//! Index arithmetic written with `arith` ops, to and from the core's quasi-affine expressions.
+//! Quasi-affine expressions written as `arith` ops (what `arith` ops mean as expressions is
+//! in `simplify/semantics.rs`).
 //!
-//! * [`tree`] reads the tree of `arith` ops that computes one value as an [`Expr`] over its
-//!   leaves (the values it starts from), where the operations' meaning is exactly the
-//!   expression's: `addi`/`subi`/`muli` that cannot wrap, divisions and remainders by positive
-//!   constants, the truncating and unsigned ones only on values that are never negative.
 //! * [`plan`] turns an expression into a short sequence of `arith` ops, unsigned `divui` where
 //!   the dividend is never negative, a `mod` as the dividend less a multiple of its quotient (a
 //!   dividend that may be negative first gets a multiple of the modulus that makes it
@@ -13,172 +10,15 @@
 use melior::{
     Context, RewriterBase,
     ir::{
-        Attribute, Identifier, Location, OperationRef, Type, TypeLike, Value, ValueLike,
-        attribute::IntegerAttribute, operation::OperationBuilder, operation::OperationLike,
-        r#type::IntegerType,
+        Attribute, Identifier, Location, Type, TypeLike, Value, ValueLike,
+        attribute::IntegerAttribute, operation::OperationBuilder, r#type::IntegerType,
     },
 };
-use mlir_sys::{
-    mlirOpOperandGetNextUse, mlirOpOperandGetOwner, mlirOpOperandIsNull, mlirTypeIsAIndex,
-    mlirValueGetFirstUse,
-};
+use mlir_sys::mlirTypeIsAIndex;
 use xla_indexing_core::{Atom, Expr, Interval, RangeEvaluator, VarRef};
 
-use super::ranges::{Ranges, constant_value, defining_op, fits, int_width, op_name, signed_range};
-
-/// The `arith` ops whose trees are read.
-pub const OPS: &[&str] = &[
-    "arith.addi",
-    "arith.subi",
-    "arith.muli",
-    "arith.divui",
-    "arith.divsi",
-    "arith.floordivsi",
-    "arith.ceildivsi",
-    "arith.remui",
-    "arith.remsi",
-];
-
-/// Deepest nesting of ops read into one tree.
-const MAX_DEPTH: usize = 32;
-
-/// A tree of `arith` ops read as an expression over `leaves` (dimension `i` is `leaves[i]`).
-pub struct Tree<'c, 'a> {
-    pub expr: Expr,
-    pub leaves: Vec<Value<'c, 'a>>,
-    /// The ops of the tree that divide or take a remainder, and all its ops.
-    pub cost: (usize, usize),
-}
-
-/// The single user of `value`, if it has exactly one use.
-pub fn single_user<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    // SAFETY: `value` is live; uses are walked while the IR does not change.
-    unsafe {
-        let first = mlirValueGetFirstUse(value.to_raw());
-        if mlirOpOperandIsNull(first) || !mlirOpOperandIsNull(mlirOpOperandGetNextUse(first)) {
-            return None;
-        }
-        Some(OperationRef::from_raw(mlirOpOperandGetOwner(first)))
-    }
-}
-
-/// Whether `op` computes the top of a tree: it is one of [`OPS`] and its value does not feed a
-/// single other such op (which would read it into its own tree).
-pub fn is_root(op: &OperationRef) -> bool {
-    if !OPS.contains(&op_name(op).as_str()) {
-        return false;
-    }
-    let Ok(result) = op.result(0) else {
-        return false;
-    };
-    !single_user(result.into()).is_some_and(|user| OPS.contains(&op_name(&user).as_str()))
-}
-
-/// Reads the tree of `root` (one of [`OPS`]); `None` when its type is not an integer or index,
-/// or a value of the tree might wrap.
-pub fn tree<'c: 'a, 'a>(root: OperationRef<'c, 'a>, ranges: &mut Ranges) -> Option<Tree<'c, 'a>> {
-    let value: Value = root.result(0).ok()?.into();
-    let width = int_width(value.r#type())?;
-    let mut reader = Reader {
-        ranges,
-        width,
-        leaves: Vec::new(),
-        cost: (0, 0),
-    };
-    let expr = reader.read(value, true, 0)?;
-    Some(Tree {
-        expr,
-        leaves: reader.leaves,
-        cost: reader.cost,
-    })
-}
-
-struct Reader<'r, 'c, 'a> {
-    ranges: &'r mut Ranges,
-    width: u32,
-    leaves: Vec<Value<'c, 'a>>,
-    cost: (usize, usize),
-}
-
-impl<'c: 'a, 'a> Reader<'_, 'c, 'a> {
-    fn leaf(&mut self, value: Value<'c, 'a>) -> Expr {
-        let i = match self.leaves.iter().position(|l| *l == value) {
-            Some(i) => i,
-            None => {
-                self.leaves.push(value);
-                self.leaves.len() - 1
-            }
-        };
-        Expr::dim(i as u32)
-    }
-
-    /// The expression of `value`, reading its defining op into the tree when it is one of
-    /// [`OPS`] used only here (or the root).
-    fn read(&mut self, value: Value<'c, 'a>, root: bool, depth: usize) -> Option<Expr> {
-        if let Some(c) = constant_value(value) {
-            return Some(Expr::constant(c));
-        }
-        let op = match defining_op(value) {
-            Some(op)
-                if depth < MAX_DEPTH
-                    && OPS.contains(&op_name(&op).as_str())
-                    && (root || single_user(value).is_some()) =>
-            {
-                op
-            }
-            _ => return Some(self.leaf(value)),
-        };
-        // Every value of the tree must be exact in its type.
-        if !fits(self.ranges.of(value), self.width) {
-            return if root { None } else { Some(self.leaf(value)) };
-        }
-        let name = op_name(&op);
-        let (a, b) = (op.operand(0).ok()?, op.operand(1).ok()?);
-        let divisor = constant_value(b).filter(|&k| k > 0);
-        let dividend_nonneg = self.ranges.of(a).lo >= 0;
-        let expr = match name.as_str() {
-            "arith.addi" | "arith.subi" => {
-                let (x, y) = (
-                    self.read(a, false, depth + 1)?,
-                    self.read(b, false, depth + 1)?,
-                );
-                if name == "arith.addi" {
-                    x.checked_add(&y)
-                } else {
-                    x.checked_sub(&y)
-                }
-                .ok()?
-            }
-            "arith.muli" => match (constant_value(a), constant_value(b)) {
-                (_, Some(k)) => self.read(a, false, depth + 1)?.checked_scale(k).ok()?,
-                (Some(k), None) => self.read(b, false, depth + 1)?.checked_scale(k).ok()?,
-                (None, None) => return Some(self.leaf(value)),
-            },
-            "arith.floordivsi" | "arith.ceildivsi" | "arith.divsi" | "arith.divui"
-            | "arith.remsi" | "arith.remui" => {
-                let Some(k) = divisor else {
-                    return Some(self.leaf(value));
-                };
-                let exact = matches!(name.as_str(), "arith.floordivsi" | "arith.ceildivsi")
-                    || dividend_nonneg;
-                if !exact {
-                    return Some(self.leaf(value));
-                }
-                let x = self.read(a, false, depth + 1)?;
-                self.cost.0 += 1;
-                match name.as_str() {
-                    "arith.ceildivsi" => x.ceil_div(k),
-                    "arith.remsi" | "arith.remui" => x.modulo(k),
-                    _ => x.floor_div(k),
-                }
-                .ok()?
-            }
-            _ => return Some(self.leaf(value)),
-        };
-        self.cost.1 += 1;
-        Some(expr)
-    }
-}
+use super::ranges::{fits, signed_range};
+use crate::ir::int_width;
 
 /// An operand of a planned op.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -55,10 +55,8 @@ use xla_indexing_hlo::gpu::{
     AccessCoalescing, Buffer, Device, analyze_buffer_access, thread_map::DIM_NAMES,
 };
 
-use super::{
-    PassSpec, pass_entry,
-    ranges::{defining_op, gpu_dimension, integer_attribute, op_name},
-};
+use super::{PassFailure, PassSpec, pass_entry};
+use crate::ir::{defining_op, gpu_dimension, integer_attribute, op_name};
 use crate::{
     attribute::attribute_map,
     guard::emit_remark,
@@ -86,7 +84,7 @@ const MAX_DEPTH: usize = 64;
 /// unrolled element.
 const KERNEL_SYMBOLS: usize = 2;
 
-fn run(operation: OperationRef, _options: &[i64]) -> Result<(), String> {
+fn run(operation: OperationRef, _options: &[i64]) -> Result<(), PassFailure> {
     let mut loads: Vec<MlirOperation> = Vec::new();
     operation.walk(WalkOrder::PreOrder, |op| {
         if op_name(&op) == "memref.load" {

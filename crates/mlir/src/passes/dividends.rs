@@ -8,16 +8,14 @@
 //! op's variables, so a stale entry (an operand value replaced during the rewrites) costs a
 //! missed sharing, not a wrong value.
 
+use crate::ir::op_name;
 use melior::ir::{
     OperationRef, Value, ValueLike,
     operation::{OperationLike, WalkOrder, WalkResult},
 };
 use xla_indexing_core::{Atom, Expr, IndexingMap, VarRef};
 
-use super::{
-    arith::collect_divisions,
-    ranges::{apply_indexing_maps, op_name},
-};
+use super::{arith::collect_divisions, ranges::apply_indexing_maps};
 
 /// A dividend over SSA values: `(value, coefficient)` terms sorted by value, and a constant.
 type Key = (Vec<(usize, i64)>, i64);

@@ -63,10 +63,8 @@ use xla_indexing_hlo::{
     layout::Layout,
 };
 
-use super::{
-    PassSpec, pass_entry,
-    ranges::{constant_value, dense_array, op_name},
-};
+use super::{PassFailure, PassSpec, pass_entry};
+use crate::ir::{constant_value, dense_array, op_name};
 use crate::{
     guard::emit_error,
     launch::{KernelLaunch, LAUNCH_ATTRIBUTE, attribute_launch, launch_attribute},
@@ -95,7 +93,7 @@ const REQNTID: &str = "nvvm.reqntid";
 /// The largest block size of an NVVM kernel (`.maxntid`).
 const MAXNTID: &str = "nvvm.maxntid";
 
-fn run(operation: OperationRef, _options: &[i64]) -> Result<(), String> {
+fn run(operation: OperationRef, _options: &[i64]) -> Result<(), PassFailure> {
     let mut ops: Vec<MlirOperation> = Vec::new();
     operation.walk(WalkOrder::PreOrder, |op| {
         if matches!(
@@ -130,9 +128,7 @@ fn run(operation: OperationRef, _options: &[i64]) -> Result<(), String> {
     match failures {
         0 => Ok(()),
         1 => Err("a kernel launch failed its checks (see the error above)".into()),
-        n => Err(format!(
-            "{n} kernel launches failed their checks (see the errors above)"
-        )),
+        n => Err(format!("{n} kernel launches failed their checks (see the errors above)").into()),
     }
 }
 

@@ -48,10 +48,11 @@ use mlir_sys::{
 use xla_indexing_core::{Expr, IndexingMap};
 
 use super::{
-    patterns::{Rewrite, apply_greedily},
-    ranges::{apply_indexing_maps, defining_op, op_name},
+    patterns::{PatternError, Rewrite, apply_greedily},
+    ranges::apply_indexing_maps,
 };
 use crate::attribute::map_attribute;
+use crate::ir::{defining_op, op_name};
 
 thread_local! {
     /// Whether linear offsets are simplified (the `simplify` option of the running pass).
@@ -62,7 +63,7 @@ const PATTERNS: &[(&str, Rewrite)] = &[("memref.load", load), ("memref.store", s
 
 /// Rewrites every access of `operation` that can be linearized (see the module's doc);
 /// `simplify` says whether the linear offsets are simplified.
-pub fn linearize_accesses(operation: OperationRef, simplify: bool) -> Result<(), String> {
+pub fn linearize_accesses(operation: OperationRef, simplify: bool) -> Result<(), PatternError> {
     SIMPLIFY.with(|s| s.set(simplify));
     apply_greedily(operation, PATTERNS)
 }

@@ -38,7 +38,7 @@ use mlir_sys::mlirAffineMapAttrGet;
 use xla_indexing_core::VarRef;
 
 use super::{
-    PassOption, PassSpec, arith,
+    PassFailure, PassOption, PassSpec, arith,
     dividends::SharedDividends,
     linearize, lower_loop, pass_entry,
     patterns::{Rewrite, apply_greedily},
@@ -99,11 +99,11 @@ thread_local! {
     static SHARED: std::cell::RefCell<SharedDividends> = std::cell::RefCell::default();
 }
 
-fn run(operation: OperationRef, options: &[i64]) -> Result<(), String> {
+fn run(operation: OperationRef, options: &[i64]) -> Result<(), PassFailure> {
     PREFER_AFFINE.with(|p| p.set(options.first().is_some_and(|&v| v != 0)));
     let bitwidth = options.get(1).copied().unwrap_or(32);
     if !INDEX_BITWIDTHS.contains(&bitwidth) {
-        return Err(format!("index-bitwidth must be 32 or 64, not {bitwidth}"));
+        return Err(format!("index-bitwidth must be 32 or 64, not {bitwidth}").into());
     }
     INDEX_BITWIDTH.with(|w| w.set(bitwidth as u32));
     let simplify = options.get(2).is_none_or(|&v| v != 0);
@@ -115,7 +115,7 @@ fn run(operation: OperationRef, options: &[i64]) -> Result<(), String> {
     SHARED.with(|s| *s.borrow_mut() = SharedDividends::collect(operation));
     let lowered = apply_greedily(operation, PATTERNS);
     SHARED.with(|s| *s.borrow_mut() = SharedDividends::default());
-    lowered
+    Ok(lowered?)
 }
 
 fn lower_apply(context: &Context, op: OperationRef, rewriter: &RewriterBase) -> bool {

@@ -54,6 +54,7 @@
 //! nvvm-attach-target{chip=sm_90 features=+ptx80}, gpu-module-to-binary{format=isa}
 //! ```
 
+use crate::ir::op_name;
 use melior::{
     Context,
     ir::{
@@ -68,7 +69,7 @@ use mlir_sys::{
 };
 use xla_indexing_hlo::{HloError, gpu::Device, parse_module};
 
-use super::{PassSpec, pass_entry, ranges::op_name};
+use super::{PassFailure, PassSpec, pass_entry};
 use crate::{
     codegen::{CodegenOptions, kernels_text, unique_symbol},
     guard::emit_error,
@@ -97,10 +98,10 @@ pub static SPEC: PassSpec = PassSpec::new(
     entry,
 );
 
-fn run(operation: OperationRef, _options: &[i64]) -> Result<(), String> {
+fn run(operation: OperationRef, _options: &[i64]) -> Result<(), PassFailure> {
     let name = op_name(&operation);
     if name != "builtin.module" {
-        return Err(format!("runs on a builtin.module, not on '{name}'"));
+        return Err(format!("runs on a builtin.module, not on '{name}'").into());
     }
     let mut fusions: Vec<MlirOperation> = Vec::new();
     operation.walk(WalkOrder::PreOrder, |op| {
@@ -150,9 +151,7 @@ fn run(operation: OperationRef, _options: &[i64]) -> Result<(), String> {
     match failures {
         0 => Ok(()),
         1 => Err("a fusion could not be lowered (see the error above)".into()),
-        n => Err(format!(
-            "{n} fusions could not be lowered (see the errors above)"
-        )),
+        n => Err(format!("{n} fusions could not be lowered (see the errors above)").into()),
     }
 }
 

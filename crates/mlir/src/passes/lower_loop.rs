@@ -83,6 +83,7 @@
 //!   domain, which is where its lowering (simplified within the domain) is exact.
 //! * A known-empty domain has no point: the body never runs and the results are the inits.
 
+use crate::ir::op_name;
 use melior::{
     Context,
     ir::{
@@ -101,7 +102,7 @@ use mlir_sys::{
 };
 use xla_indexing_core::{Expr, IndexingMap, Interval, VarRef};
 
-use super::ranges::{Ranges, narrowed, op_name};
+use super::ranges::{Ranges, narrowed};
 use crate::{
     attribute::{attribute_map, map_attribute},
     guard::emit_error,

@@ -38,10 +38,10 @@ use std::{
 
 use melior::{
     StringRef,
-    ir::{OperationRef, operation::OperationLike},
+    ir::{Location, OperationRef, operation::OperationLike},
     pass::Pass,
 };
-use mlir_sys::{MlirOperation, MlirPass, MlirStringRef};
+use mlir_sys::{MlirLocation, MlirOperation, MlirPass, MlirStringRef};
 
 use crate::guard::{emit_error, guarded};
 
@@ -80,8 +80,31 @@ impl PassOption {
 }
 
 /// The body of a pass: the op it runs on and its option values in the spec's order (bools as 0
-/// or 1). An `Err` becomes an error diagnostic at the op and a pass failure.
-pub type PassBody = fn(OperationRef, &[i64]) -> Result<(), String>;
+/// or 1). An `Err` becomes an error diagnostic and a pass failure.
+pub type PassBody = fn(OperationRef, &[i64]) -> Result<(), PassFailure>;
+
+/// Why a pass failed: an error reported at `location`, or at the op the pass runs on when
+/// there is none.
+#[derive(Debug)]
+pub struct PassFailure {
+    pub location: Option<MlirLocation>,
+    pub message: String,
+}
+
+impl From<&str> for PassFailure {
+    fn from(message: &str) -> PassFailure {
+        message.to_string().into()
+    }
+}
+
+impl From<String> for PassFailure {
+    fn from(message: String) -> PassFailure {
+        PassFailure {
+            location: None,
+            message,
+        }
+    }
+}
 
 /// A pass as the C++ side sees it (`XlaIndexingPassSpec` of `XlaIndexingCAPI.h`).
 #[repr(C)]
@@ -147,12 +170,15 @@ pub(crate) unsafe fn run_body(
         unsafe { slice::from_raw_parts(values, count) }
     };
     let outcome = guarded(|| body(op, values))
-        .unwrap_or_else(|panic| Err(format!("internal error: {panic}")));
+        .unwrap_or_else(|panic| Err(format!("internal error: {panic}").into()));
     match outcome {
         Ok(()) => true,
-        Err(message) => {
+        Err(PassFailure { location, message }) => {
+            // SAFETY: locations are uniqued in the op's context, which outlives the pass run.
+            let location =
+                location.map_or_else(|| op.location(), |l| unsafe { Location::from_raw(l) });
             // A diagnostic handler that panics must not unwind into C++ either.
-            let _ = guarded(|| emit_error(op.location(), &format!("{argument}: {message}")));
+            let _ = guarded(|| emit_error(location, &format!("{argument}: {message}")));
             false
         }
     }

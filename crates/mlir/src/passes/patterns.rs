@@ -3,76 +3,120 @@
 use std::{cell::RefCell, rc::Rc};
 
 use melior::{
-    Context, GreedyRewriteDriverConfig, PatternRewriter, RewritePattern, RewritePatternSet,
-    RewriterBase, StringRef, create_op_rewrite_pattern,
+    Context, PatternRewriter, RewritePattern, RewritePatternSet, RewriterBase, StringRef,
+    create_op_rewrite_pattern,
     ir::{Attribute, OperationRef, attribute::AttributeLike, operation::OperationLike},
 };
-use mlir_sys::{
-    MlirOperation, mlirApplyPatternsAndFoldGreedilyWithOp, mlirFrozenRewritePatternSetDestroy,
-    mlirOperationSetAttributeByName,
-};
+use mlir_sys::{MlirLocation, MlirOperation, mlirOperationSetAttributeByName};
 
-use crate::guard::guarded;
+use super::PassFailure;
+use crate::{
+    guard::guarded,
+    ir::{Erased, Greedy, apply_patterns_greedily},
+};
 
 /// A rewrite: returns whether it changed the IR (it must tell the rewriter about every change).
 pub type Rewrite = fn(&Context, OperationRef, &RewriterBase) -> bool;
 
+/// A rewrite that carries state (an analysis, options) of its own.
+pub type RewriteFn = Rc<dyn Fn(&Context, OperationRef, &RewriterBase) -> bool>;
+
+/// Why running patterns failed.
+#[derive(Debug)]
+pub enum PatternError {
+    /// A rewrite panicked at an op (the rewrite counts as no match; the first panic is kept).
+    Panicked {
+        location: MlirLocation,
+        message: String,
+    },
+    /// The driver did not reach a fixed point.
+    NotConverged,
+}
+
+impl From<PatternError> for PassFailure {
+    fn from(error: PatternError) -> PassFailure {
+        match error {
+            PatternError::Panicked { location, message } => PassFailure {
+                location: Some(location),
+                message: format!("internal error: {message}"),
+            },
+            PatternError::NotConverged => "the rewrites did not converge".to_string().into(),
+        }
+    }
+}
+
 /// Runs `patterns` (root op name, rewrite) on `operation` and everything nested in it with the
-/// greedy driver, which also folds constants and removes dead ops. A panic in a rewrite is an
-/// `Err` (the rewrite counts as no match), and so is a driver that did not converge.
-pub fn apply_greedily(operation: OperationRef, patterns: &[(&str, Rewrite)]) -> Result<(), String> {
+/// greedy driver, bottom-up as MLIR's default, which also folds constants, removes dead ops
+/// and simplifies regions.
+pub fn apply_greedily(
+    operation: OperationRef,
+    patterns: &[(&str, Rewrite)],
+) -> Result<(), PatternError> {
+    let patterns: Vec<(&str, RewriteFn)> = patterns
+        .iter()
+        .map(|(root, rewrite)| (*root, Rc::new(*rewrite) as RewriteFn))
+        .collect();
+    let greedy = Greedy {
+        top_down: false,
+        simplify_regions: true,
+    };
+    apply_tracking(operation, &patterns, greedy, &mut |_| {})
+}
+
+/// Runs `patterns` on `operation` as [`apply_greedily`] does, as `greedy` says, and reports
+/// every value and block the driver erases to `on_erased`.
+pub fn apply_tracking(
+    operation: OperationRef,
+    patterns: &[(&str, RewriteFn)],
+    greedy: Greedy,
+    on_erased: &mut dyn FnMut(Erased),
+) -> Result<(), PatternError> {
     let context = operation.context();
     // SAFETY: the context outlives the pass run, which is all this reference is used for.
     let context: &Context = unsafe { context.to_ref() };
     let panicked = Rc::new(RefCell::new(None));
     let set = RewritePatternSet::new(context);
     for (root, rewrite) in patterns {
-        set.add(pattern(context, root, *rewrite, &panicked));
+        set.add(pattern(context, root, rewrite.clone(), &panicked));
     }
-    let frozen = set.freeze().into_raw();
-    let config = GreedyRewriteDriverConfig::new();
-    // SAFETY: `operation` is live, `frozen` is a valid pattern set and `config` outlives the
-    // call. melior's wrapper would leak the frozen set, so it is destroyed here.
-    let converged = unsafe {
-        let result =
-            mlirApplyPatternsAndFoldGreedilyWithOp(operation.to_raw(), frozen, config.to_raw());
-        mlirFrozenRewritePatternSetDestroy(frozen);
-        result
-    };
-    if let Some(message) = panicked.borrow_mut().take() {
-        return Err(format!("internal error: {message}"));
+    let converged = apply_patterns_greedily(operation, set.freeze(), greedy, on_erased);
+    if let Some(error) = panicked.borrow_mut().take() {
+        return Err(error);
     }
-    if converged.value == 0 {
-        return Err("the rewrites did not converge".into());
+    if !converged {
+        return Err(PatternError::NotConverged);
     }
     Ok(())
 }
 
 /// A pattern rooted at ops named `root` that applies `rewrite`; a panic in it is recorded in
-/// `panicked` and counts as no match.
+/// `panicked` with the op's location and counts as no match.
 fn pattern(
     context: &Context,
     root: &str,
-    rewrite: Rewrite,
-    panicked: &Rc<RefCell<Option<String>>>,
+    rewrite: RewriteFn,
+    panicked: &Rc<RefCell<Option<PatternError>>>,
 ) -> RewritePattern {
     let panicked = panicked.clone();
     let callback = move |_pattern, op: MlirOperation, rewriter| {
+        // SAFETY: MLIR passes a live op and rewriter for the duration of the callback.
+        let (op, rewriter) = unsafe {
+            (
+                OperationRef::from_raw(op),
+                PatternRewriter::from_raw(rewriter),
+            )
+        };
+        let location = op.location().to_raw();
         let outcome = guarded(|| {
-            // SAFETY: MLIR passes a live op and rewriter for the duration of the callback.
-            let (op, rewriter) = unsafe {
-                (
-                    OperationRef::from_raw(op),
-                    PatternRewriter::from_raw(rewriter),
-                )
-            };
             let context = op.context();
             // SAFETY: the context outlives this callback, the only use of the reference.
             let context: &Context = unsafe { context.to_ref() };
             rewrite(context, op, &rewriter.as_rewriter_base())
         });
         outcome.unwrap_or_else(|message| {
-            panicked.borrow_mut().get_or_insert(message);
+            panicked
+                .borrow_mut()
+                .get_or_insert(PatternError::Panicked { location, message });
             false
         })
     };

@@ -15,19 +15,20 @@
 use std::collections::HashMap;
 
 use melior::ir::{
-    AffineMap, Attribute, OperationRef, RegionLike, Type, TypeLike, Value, ValueLike,
-    attribute::AttributeLike, block::BlockArgument, operation::OperationLike,
+    AffineMap, OperationRef, RegionLike, Value, ValueLike, block::BlockArgument,
+    operation::OperationLike,
 };
-use mlir_sys::{
-    mlirAffineMapAttrGetValue, mlirAttributeIsAAffineMap, mlirAttributeIsADenseI32Array,
-    mlirAttributeIsADenseI64Array, mlirAttributeIsAInteger, mlirBlockGetParentOperation,
-    mlirDenseArrayGetNumElements, mlirDenseI32ArrayGetElement, mlirDenseI64ArrayGetElement,
-    mlirIntegerAttrGetValueInt, mlirIntegerTypeGetWidth, mlirOpResultGetOwner,
-    mlirOperationGetParentOperation, mlirTypeIsAIndex, mlirTypeIsAInteger,
-};
+use mlir_sys::{mlirBlockGetParentOperation, mlirOperationGetParentOperation};
 use xla_indexing_core::{Expr, IndexingMap, Interval, Var, VarRef};
 
-use crate::{affine::expr_from_affine, attribute::attribute_map};
+use crate::{
+    affine::expr_from_affine,
+    attribute::attribute_map,
+    ir::{
+        affine_map_attribute, defining_op, dense_array, gpu_dimension, int_width,
+        integer_attribute, op_name,
+    },
+};
 
 /// Deepest chain of definitions followed for one value.
 const MAX_DEPTH: usize = 48;
@@ -40,20 +41,6 @@ const MAX_GPU_ID: i64 = u32::MAX as i64 - 1;
 pub struct Ranges {
     memo: HashMap<usize, Interval>,
     depth: usize,
-}
-
-/// The bit width of an integer or index type (index counts as 64 bits), or `None`.
-pub fn int_width(ty: Type) -> Option<u32> {
-    // SAFETY: `ty` is a live type.
-    unsafe {
-        if mlirTypeIsAIndex(ty.to_raw()) {
-            Some(64)
-        } else if mlirTypeIsAInteger(ty.to_raw()) {
-            Some(mlirIntegerTypeGetWidth(ty.to_raw()))
-        } else {
-            None
-        }
-    }
 }
 
 /// The signed values of a type of `width` bits.
@@ -70,84 +57,6 @@ pub fn signed_range(width: u32) -> Interval {
 pub fn fits(range: Interval, width: u32) -> bool {
     let limit = signed_range(width.min(63));
     range.is_feasible() && limit.contains_interval(range)
-}
-
-/// The value of an integer attribute (`arith.constant`'s `value`), or `None`.
-pub fn integer_attribute(attribute: Attribute) -> Option<i64> {
-    // SAFETY: `attribute` is live; its value is read only if it is an integer attribute.
-    unsafe {
-        mlirAttributeIsAInteger(attribute.to_raw())
-            .then(|| mlirIntegerAttrGetValueInt(attribute.to_raw()))
-    }
-}
-
-/// The affine map of an affine map attribute, or `None`.
-pub fn affine_map_attribute(attribute: Attribute) -> Option<AffineMap> {
-    // SAFETY: the value is read only if `attribute` is an affine map attribute.
-    unsafe {
-        mlirAttributeIsAAffineMap(attribute.to_raw())
-            .then(|| AffineMap::from_raw(mlirAffineMapAttrGetValue(attribute.to_raw())))
-    }
-}
-
-/// The elements of a dense i32 or i64 array attribute.
-pub fn dense_array(attribute: Attribute) -> Option<Vec<i64>> {
-    let raw = attribute.to_raw();
-    // SAFETY: elements are read only for the kind of array the attribute is, within its length.
-    unsafe {
-        if mlirAttributeIsADenseI32Array(raw) {
-            let n = usize::try_from(mlirDenseArrayGetNumElements(raw)).ok()?;
-            Some(
-                (0..n)
-                    .map(|i| i64::from(mlirDenseI32ArrayGetElement(raw, i as isize)))
-                    .collect(),
-            )
-        } else if mlirAttributeIsADenseI64Array(raw) {
-            let n = usize::try_from(mlirDenseArrayGetNumElements(raw)).ok()?;
-            Some(
-                (0..n)
-                    .map(|i| mlirDenseI64ArrayGetElement(raw, i as isize))
-                    .collect(),
-            )
-        } else {
-            None
-        }
-    }
-}
-
-/// The name of an op.
-pub fn op_name(op: &OperationRef) -> String {
-    op.name()
-        .as_string_ref()
-        .as_str()
-        .unwrap_or_default()
-        .to_owned()
-}
-
-/// The op that defines `value`, if it is an op result.
-pub fn defining_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    if !value.is_operation_result() {
-        return None;
-    }
-    // SAFETY: `value` is an op result, whose owner is a live op.
-    Some(unsafe { OperationRef::from_raw(mlirOpResultGetOwner(value.to_raw())) })
-}
-
-/// The constant integer value of `value`, if `arith.constant` defines it.
-pub fn constant_value(value: Value) -> Option<i64> {
-    let op = defining_op(value)?;
-    if op_name(&op) != "arith.constant" {
-        return None;
-    }
-    integer_attribute(op.attribute("value").ok()?)
-}
-
-/// The `gpu` dimension (0 for x, 1 for y, 2 for z) of an op's `dimension` attribute.
-pub fn gpu_dimension(op: &OperationRef) -> Option<usize> {
-    let text = op.attribute("dimension").ok()?.to_string();
-    ["dim x", "dim y", "dim z"]
-        .iter()
-        .position(|d| text.contains(d))
 }
 
 /// An indexing map whose dims and symbols are bounded by `operand_ranges`, in order.
@@ -227,6 +136,12 @@ impl Ranges {
     /// An empty cache.
     pub fn new() -> Self {
         Ranges::default()
+    }
+
+    /// Forgets the range of the value with this key (see [`crate::ir::value_key`]), which is
+    /// being erased: its memory may hold another value next.
+    pub fn forget(&mut self, key: usize) {
+        self.memo.remove(&key);
     }
 
     /// The range of `value` (the full range for values that are not integers or index).

@@ -1,0 +1,201 @@
+//! `xla-indexing-simplify`: index arithmetic rewritten as a whole, with the bounds of loops,
+//! GPU ids, function arguments and indexing-map domains.
+//!
+//! Every integer and index value is read as an expression over the function's roots (its loop
+//! variables, ids, arguments and the values it cannot read), composed through its producers
+//! whatever their number of uses, and simplified by the core's simplifier (`values.rs`, with
+//! the meaning of each op in `semantics.rs`). Then, with MLIR's greedy driver, each value is
+//! rewritten to its cheapest form (`rewrite.rs`): a constant, a root, a value already computed
+//! with the same expression, or a new computation over those, taken only when the function
+//! gets cheaper in divisions, ops and arithmetic and costlier in none (`cost.rs`). Comparisons,
+//! selects and `min`/`max` that the ranges decide are replaced by what they give, and `scf.if`
+//! and `affine.if` whose branch is decided by it (`decide.rs`); inside an `if`, its condition is
+//! a fact. The maps of `affine.load`, `affine.store` and `affine.for` are simplified in place
+//! (`affine_maps.rs`).
+//!
+//! The analysis is built once per run and kept up to date as the patterns rewrite: the driver's
+//! listener reports every value it erases. The pass is op-agnostic: it works on whatever op it
+//! is scheduled on. In builds with debug assertions it checks that no function got costlier.
+
+mod affine_maps;
+mod cost;
+mod decide;
+mod rewrite;
+mod semantics;
+mod values;
+
+use std::{cell::RefCell, rc::Rc};
+
+use melior::{
+    Context, RewriterBase,
+    ir::{OperationRef, operation::OperationLike},
+};
+
+use self::{
+    cost::{Cost, nested_cost, walk_nested},
+    values::IndexValues,
+};
+use super::{
+    PassFailure, PassOption, PassSpec, pass_entry,
+    patterns::{RewriteFn, apply_tracking},
+};
+use crate::ir::{Erased, Greedy, op_key, op_name};
+
+/// The pass's command-line name.
+pub const ARGUMENT: &str = "xla-indexing-simplify";
+
+pass_entry!(entry, ARGUMENT, run);
+
+/// The pass.
+pub static SPEC: PassSpec = PassSpec::new(
+    c"xla-indexing-simplify",
+    c"XlaIndexingSimplify",
+    c"Simplify index arithmetic as a whole (arith, affine and apply_indexing values composed over loop variables, GPU ids and arguments; comparisons, selects, min, max and ifs the ranges decide) using the bounds of loops, GPU ids and indexing-map domains",
+    &OPTIONS,
+    entry,
+);
+
+static OPTIONS: [PassOption; 0] = [];
+
+/// Ops whose values are rewritten to their cheapest forms.
+const VALUE_OPS: &[&str] = &[
+    "arith.addi",
+    "arith.subi",
+    "arith.muli",
+    "arith.divui",
+    "arith.divsi",
+    "arith.remui",
+    "arith.remsi",
+    "arith.floordivsi",
+    "arith.ceildivsi",
+    "arith.index_cast",
+    "arith.index_castui",
+    "arith.extsi",
+    "arith.extui",
+    "arith.trunci",
+    "arith.cmpi",
+    "arith.select",
+    "arith.minsi",
+    "arith.maxsi",
+    "arith.minui",
+    "arith.maxui",
+    "affine.apply",
+    "xla_indexing.apply_indexing",
+];
+
+/// A rewrite that uses the analysis.
+type Analyzed = fn(&mut IndexValues, &Context, OperationRef, &RewriterBase) -> bool;
+
+/// Ops with rewrites of their own.
+const OTHER_OPS: &[(&str, Analyzed)] = &[
+    ("affine.min", rewrite_min_max),
+    ("affine.max", rewrite_min_max),
+    ("affine.load", affine_maps::rewrite_affine_access),
+    ("affine.store", affine_maps::rewrite_affine_access),
+    ("affine.for", affine_maps::rewrite_affine_for),
+    ("affine.if", decide::rewrite_affine_if),
+    ("scf.if", fold_scf_if),
+];
+
+fn rewrite_min_max(
+    values: &mut IndexValues,
+    context: &Context,
+    op: OperationRef,
+    rewriter: &RewriterBase,
+) -> bool {
+    rewrite::rewrite_values(values, context, op, rewriter)
+        || decide::narrow_min_max(values, context, op, rewriter)
+}
+
+fn fold_scf_if(
+    values: &mut IndexValues,
+    _context: &Context,
+    op: OperationRef,
+    rewriter: &RewriterBase,
+) -> bool {
+    decide::fold_scf_if(values, op, rewriter)
+}
+
+fn run(operation: OperationRef, _options: &[i64]) -> Result<(), PassFailure> {
+    let values = Rc::new(RefCell::new(IndexValues::new()));
+    let erased: Rc<RefCell<Vec<Erased>>> = Rc::default();
+    // The analysis of every integer value, once, definitions before uses.
+    walk_nested(&operation, &mut |op| {
+        let mut values = values.borrow_mut();
+        for i in 0..op.result_count() {
+            if let Ok(result) = op.result(i) {
+                values.known(result.into());
+            }
+        }
+    });
+    let before = cfg!(debug_assertions).then(|| function_costs(&operation));
+    let analyzed = |rewrite: Analyzed| -> RewriteFn {
+        let (values, erased) = (values.clone(), erased.clone());
+        Rc::new(move |context, op, rewriter| {
+            let mut values = values.borrow_mut();
+            for e in erased.borrow_mut().drain(..) {
+                match e {
+                    Erased::Value(key) => values.forget_value(key),
+                    Erased::Block(key) => values.forget_block(key),
+                }
+            }
+            rewrite(&mut values, context, op, rewriter)
+        })
+    };
+    let patterns: Vec<(&str, RewriteFn)> = VALUE_OPS
+        .iter()
+        .map(|name| (*name, analyzed(rewrite::rewrite_values)))
+        .chain(
+            OTHER_OPS
+                .iter()
+                .map(|(name, rewrite)| (*name, analyzed(*rewrite))),
+        )
+        .collect();
+    let greedy = Greedy {
+        top_down: true,
+        simplify_regions: false,
+    };
+    apply_tracking(operation, &patterns, greedy, &mut |e| {
+        erased.borrow_mut().push(e)
+    })?;
+    if let Some(before) = before {
+        check_costs(&before, &function_costs(&operation))?;
+    }
+    Ok(())
+}
+
+/// The cost of every function under `operation` (or of `operation` itself when it is one),
+/// by the function op's identity and name.
+fn function_costs(operation: &OperationRef) -> Vec<(usize, String, Cost)> {
+    let mut functions = vec![*operation];
+    walk_nested(operation, &mut |op| functions.push(*op));
+    functions
+        .into_iter()
+        .filter(|f| op_name(f).ends_with("func"))
+        .map(|f| {
+            let name = f
+                .attribute("sym_name")
+                .map(|a| a.to_string())
+                .unwrap_or_default();
+            (op_key(&f), name, nested_cost(&f))
+        })
+        .collect()
+}
+
+/// An error unless every function costs at most what it did.
+fn check_costs(
+    before: &[(usize, String, Cost)],
+    after: &[(usize, String, Cost)],
+) -> Result<(), PassFailure> {
+    for (key, name, cost) in after {
+        if let Some((_, _, old)) = before.iter().find(|(k, _, _)| k == key)
+            && !cost.within(*old)
+        {
+            return Err(format!(
+                "internal error: function {name} got costlier: {old:?} before, {cost:?} after"
+            )
+            .into());
+        }
+    }
+    Ok(())
+}

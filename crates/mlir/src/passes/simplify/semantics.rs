@@ -1,0 +1,664 @@
+//! What each op computes, as an expression over roots ([`IndexValues::read`]), what its
+//! comparisons, selects, `min`s and `max`es come to where the ranges decide them, and what the
+//! ops that hold regions let their blocks assume ([`IndexValues::entry_facts`]).
+//!
+//! An op is read only where its meaning is exactly the expression's: truncating and unsigned
+//! divisions only on dividends of one sign, casts only where the value survives them, and every
+//! composed value within its type (checked in `values.rs`).
+
+use std::rc::Rc;
+
+use melior::ir::{BlockLike, BlockRef, OperationRef, RegionLike, Value, operation::OperationLike};
+use xla_indexing_core::{Expr, Interval};
+
+use super::values::{Fact, IndexValues, Known, Reading};
+use crate::{
+    affine::expr_from_affine,
+    attribute::attribute_map,
+    ir::{affine_map_attribute, constant_value, defining_op, integer_set_attribute, op_name},
+};
+
+/// How an op result is read.
+pub enum Read {
+    /// As an expression over roots.
+    Exact(Reading),
+    /// As a root, within this range (beyond what [`Ranges`](super::super::ranges::Ranges)
+    /// finds).
+    Root(Interval),
+}
+
+/// The predicates of `arith.cmpi`, in the order of its `predicate` attribute.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Predicate {
+    Eq,
+    Ne,
+    Slt,
+    Sle,
+    Sgt,
+    Sge,
+    Ult,
+    Ule,
+    Ugt,
+    Uge,
+}
+
+impl Predicate {
+    fn from_attribute(op: &OperationRef) -> Option<Predicate> {
+        use Predicate::*;
+        let value = crate::ir::integer_attribute(op.attribute("predicate").ok()?)?;
+        [Eq, Ne, Slt, Sle, Sgt, Sge, Ult, Ule, Ugt, Uge]
+            .get(usize::try_from(value).ok()?)
+            .copied()
+    }
+
+    /// The predicate that holds exactly where this one does not.
+    fn negated(self) -> Predicate {
+        use Predicate::*;
+        match self {
+            Eq => Ne,
+            Ne => Eq,
+            Slt => Sge,
+            Sle => Sgt,
+            Sgt => Sle,
+            Sge => Slt,
+            Ult => Uge,
+            Ule => Ugt,
+            Ugt => Ule,
+            Uge => Ult,
+        }
+    }
+
+    /// The signed predicate with the same meaning on two values of which `a_order` and
+    /// `b_order` say how they compare as unsigned integers: both of one sign compare as
+    /// signed, and a negative value is above every non-negative one.
+    fn signed(self, a: Interval, b: Interval) -> Option<Signed> {
+        use Predicate::*;
+        let sign = |r: Interval| {
+            if r.lo >= 0 {
+                Some(false)
+            } else if r.hi < 0 {
+                Some(true)
+            } else {
+                None
+            }
+        };
+        let unsigned = |p: Predicate| -> Option<Signed> {
+            let (a_neg, b_neg) = (sign(a)?, sign(b)?);
+            if a_neg == b_neg {
+                return Some(Signed::Compare(p));
+            }
+            // A negative value is the larger one as unsigned.
+            let a_above = a_neg;
+            Some(Signed::Known(match p {
+                Slt | Sle => !a_above,
+                _ => a_above,
+            }))
+        };
+        match self {
+            Ult => unsigned(Slt),
+            Ule => unsigned(Sle),
+            Ugt => unsigned(Sgt),
+            Uge => unsigned(Sge),
+            p => Some(Signed::Compare(p)),
+        }
+    }
+
+    /// Whether `a - b` in `d` decides a signed comparison.
+    fn decide_signed(self, d: Interval) -> Option<bool> {
+        use Predicate::*;
+        let (always, never) = match self {
+            Eq => (d == Interval::point(0), !d.contains(0)),
+            Ne => (!d.contains(0), d == Interval::point(0)),
+            Slt => (d.hi < 0, d.lo >= 0),
+            Sle => (d.hi <= 0, d.lo > 0),
+            Sgt => (d.lo > 0, d.hi <= 0),
+            Sge => (d.lo >= 0, d.hi < 0),
+            _ => return None,
+        };
+        if always {
+            Some(true)
+        } else if never {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// The interval of `a - b` where a signed predicate holds; `None` for `ne`.
+    fn difference_interval(self) -> Option<Interval> {
+        use Predicate::*;
+        Some(match self {
+            Eq => Interval::point(0),
+            Slt => Interval::new(i64::MIN, -1),
+            Sle => Interval::new(i64::MIN, 0),
+            Sgt => Interval::new(1, i64::MAX),
+            Sge => Interval::new(0, i64::MAX),
+            _ => return None,
+        })
+    }
+}
+
+/// A comparison reduced to signed integers.
+enum Signed {
+    Compare(Predicate),
+    Known(bool),
+}
+
+impl IndexValues {
+    /// How result `index` of `op` is read.
+    pub(super) fn read_op(
+        &mut self,
+        op: &OperationRef,
+        index: usize,
+        width: u32,
+        depth: usize,
+    ) -> Option<Read> {
+        let name = op_name(op);
+        let operand = |this: &mut Self, i: usize| -> Option<Rc<Known>> {
+            this.known_at_depth(op.operand(i).ok()?, depth)
+        };
+        let exact = |expr: Expr, knowns: &[&Known]| Some(Read::Exact(Reading::of(expr, knowns)));
+        match name.as_str() {
+            "arith.constant" => {
+                let c = constant_value(op.result(0).ok()?.into())?;
+                exact(
+                    Expr::constant(if width == 1 { i64::from(c != 0) } else { c }),
+                    &[],
+                )
+            }
+            "arith.addi" | "arith.subi" | "arith.muli" => {
+                let (a, b) = (operand(self, 0)?, operand(self, 1)?);
+                let expr = match name.as_str() {
+                    "arith.addi" => a.expr.checked_add(&b.expr).ok()?,
+                    "arith.subi" => a.expr.checked_sub(&b.expr).ok()?,
+                    _ => match (a.expr.as_constant(), b.expr.as_constant()) {
+                        (_, Some(k)) => a.expr.checked_scale(k).ok()?,
+                        (Some(k), None) => b.expr.checked_scale(k).ok()?,
+                        (None, None) => return None,
+                    },
+                };
+                exact(expr, &[&a, &b])
+            }
+            "arith.divui" | "arith.remui" | "arith.divsi" | "arith.remsi" | "arith.floordivsi"
+            | "arith.ceildivsi" => {
+                let (a, b) = (operand(self, 0)?, operand(self, 1)?);
+                let expr = division(&name, &a, b.expr.as_constant()?)?;
+                exact(expr, &[&a, &b])
+            }
+            "arith.index_cast" | "arith.extsi" | "arith.trunci" => {
+                let a = operand(self, 0)?;
+                exact(a.expr.clone(), &[&a])
+            }
+            "arith.index_castui" | "arith.extui" => {
+                let a = operand(self, 0)?;
+                (a.range.lo >= 0).then(|| Read::Exact(Reading::of(a.expr.clone(), &[&a])))
+            }
+            "arith.cmpi" => {
+                let decided = self.decide_cmpi(op)?;
+                exact(Expr::constant(i64::from(decided)), &[])
+            }
+            "arith.select" => {
+                let (c, a, b) = (operand(self, 0)?, operand(self, 1)?, operand(self, 2)?);
+                match c.expr.as_constant() {
+                    Some(taken) => {
+                        let chosen = if taken != 0 { &a } else { &b };
+                        exact(chosen.expr.clone(), &[chosen, &c])
+                    }
+                    None if a.expr == b.expr => exact(a.expr.clone(), &[&a, &b, &c]),
+                    None => Some(Read::Root(a.range.hull(b.range))),
+                }
+            }
+            "arith.minsi" | "arith.maxsi" | "arith.minui" | "arith.maxui" => {
+                let (a, b) = (operand(self, 0)?, operand(self, 1)?);
+                match self.decide_min_max(op)? {
+                    Pick::Operand(i) => {
+                        let chosen = if i == 0 { &a } else { &b };
+                        exact(chosen.expr.clone(), &[chosen])
+                    }
+                    Pick::Range(range) => Some(Read::Root(range)),
+                }
+            }
+            "affine.apply" => {
+                let results = self.affine_results(op, depth)?;
+                let (expr, knowns) = results.into_iter().nth(index)?;
+                let knowns: Vec<&Known> = knowns.iter().map(|k| &**k).collect();
+                exact(expr, &knowns)
+            }
+            "affine.min" | "affine.max" => {
+                let is_min = name == "affine.min";
+                let results = self.affine_results(op, depth)?;
+                let kept = self.min_max_kept(op, &results, is_min)?;
+                if let [only] = kept.as_slice() {
+                    let (expr, knowns) = &results[*only];
+                    let knowns: Vec<&Known> = knowns.iter().map(|k| &**k).collect();
+                    return exact(expr.clone(), &knowns);
+                }
+                let ranges: Vec<Interval> = kept
+                    .iter()
+                    .map(|&i| self.range_at(op, &results[i].0, &results[i].1))
+                    .collect();
+                Some(Read::Root(min_max_range(&ranges, is_min)))
+            }
+            "xla_indexing.apply_indexing" => self.read_apply_indexing(op, index, depth),
+            _ => None,
+        }
+    }
+
+    /// The results of an `affine.apply`, `affine.min` or `affine.max` over roots, each with
+    /// the known operands it was composed from.
+    pub(super) fn affine_results_of(
+        &mut self,
+        op: &OperationRef,
+    ) -> Option<Vec<(Expr, Vec<Rc<Known>>)>> {
+        self.affine_results(op, 0)
+    }
+
+    fn affine_results(
+        &mut self,
+        op: &OperationRef,
+        depth: usize,
+    ) -> Option<Vec<(Expr, Vec<Rc<Known>>)>> {
+        let map = affine_map_attribute(op.attribute("map").ok()?)?;
+        let operands: Vec<Rc<Known>> = (0..op.operand_count())
+            .map(|i| self.known_at_depth(op.operand(i).ok()?, depth))
+            .collect::<Option<_>>()?;
+        if operands.len() != map.dim_count() + map.symbol_count() {
+            return None;
+        }
+        let exprs: Vec<Expr> = operands.iter().map(|k| k.expr.clone()).collect();
+        let (dims, syms) = exprs.split_at(map.dim_count());
+        (0..map.result_count())
+            .map(|i| {
+                let e = expr_from_affine(map.result(i).ok()?)?;
+                Some((e.substitute(dims, syms).ok()?, operands.clone()))
+            })
+            .collect()
+    }
+
+    /// Result `index` of an `xla_indexing.apply_indexing`: the map's result over its operands'
+    /// expressions, with the map's domain (bounds and constraints the operands' ranges do not
+    /// already imply) as facts: outside the domain the op's results mean nothing.
+    fn read_apply_indexing(
+        &mut self,
+        op: &OperationRef,
+        index: usize,
+        depth: usize,
+    ) -> Option<Read> {
+        let map = attribute_map(op.attribute("indexing_map").ok()?).ok()?;
+        if map.is_known_empty() {
+            return None;
+        }
+        let operands: Vec<Rc<Known>> = (0..op.operand_count())
+            .map(|i| self.known_at_depth(op.operand(i).ok()?, depth))
+            .collect::<Option<_>>()?;
+        let num_dims = map.dims().len();
+        if operands.len() != num_dims + map.num_symbols() {
+            return None;
+        }
+        let exprs: Vec<Expr> = operands.iter().map(|k| k.expr.clone()).collect();
+        let (dims, syms) = exprs.split_at(num_dims);
+        let result = map.results().get(index)?.substitute(dims, syms).ok()?;
+        let knowns: Vec<&Known> = operands.iter().map(|k| &**k).collect();
+        let mut reading = Reading::of(result, &knowns);
+        let bounds = map
+            .all_vars()
+            .zip(&operands)
+            .map(|(var, known)| (known.expr.clone(), var.bounds, known.range));
+        let mut domain: Vec<(Expr, Interval, Interval)> = bounds.collect();
+        for (constraint, interval) in map.constraints() {
+            let e = constraint.substitute(dims, syms).ok()?;
+            let range = self.simplify(&e, &[]).map_or(Interval::FULL, |(_, r)| r);
+            domain.push((e, *interval, range));
+        }
+        reading.facts.extend(
+            domain
+                .into_iter()
+                .filter(|(_, interval, range)| !interval.contains_interval(*range))
+                .map(|(e, interval, _)| (e, interval)),
+        );
+        Some(Read::Exact(reading))
+    }
+
+    /// The facts that hold at `op`: those of its operands' known values and of its block.
+    pub(super) fn context(&mut self, op: &OperationRef, knowns: &[&Known]) -> Vec<Fact> {
+        let mut facts: Vec<Fact> = knowns
+            .iter()
+            .flat_map(|k| k.facts.iter().cloned())
+            .collect();
+        if let Some(block) = crate::ir::parent_block(op) {
+            facts.extend(self.facts_of_block(block).iter().cloned());
+        }
+        facts
+    }
+
+    /// The range of `e` (over roots, composed from `knowns`) where `op` is.
+    fn range_at(&mut self, op: &OperationRef, e: &Expr, knowns: &[Rc<Known>]) -> Interval {
+        let knowns: Vec<&Known> = knowns.iter().map(|k| &**k).collect();
+        let context = self.context(op, &knowns);
+        self.simplify(e, &context)
+            .map_or(Interval::FULL, |(_, r)| r)
+    }
+
+    /// The range of `a - b` where `op` is, `None` where it is never reached.
+    fn difference(&mut self, op: &OperationRef, a: &Known, b: &Known) -> Option<Interval> {
+        let d = a.expr.checked_sub(&b.expr).ok()?;
+        let context = self.context(op, &[a, b]);
+        self.simplify(&d, &context).map(|(_, r)| r)
+    }
+
+    /// What an `arith.cmpi` always gives, if the ranges decide it.
+    pub(super) fn decide_cmpi(&mut self, op: &OperationRef) -> Option<bool> {
+        let predicate = Predicate::from_attribute(op)?;
+        let (a, b) = self.known_operands(op)?;
+        if a.width == 1 {
+            return None;
+        }
+        match predicate.signed(a.range, b.range)? {
+            Signed::Known(value) => Some(value),
+            Signed::Compare(p) => p.decide_signed(self.difference(op, &a, &b)?),
+        }
+    }
+
+    /// Which operand an `arith.min*`/`max*` always gives, or else the range of its result.
+    pub(super) fn decide_min_max(&mut self, op: &OperationRef) -> Option<Pick> {
+        let (a, b) = self.known_operands(op)?;
+        let name = op_name(op);
+        let is_min = name.starts_with("arith.min");
+        if name.ends_with("ui") && !(a.range.lo >= 0 && b.range.lo >= 0) {
+            return Some(Pick::Range(Interval::FULL));
+        }
+        let d = self.difference(op, &a, &b)?;
+        // a <= b always: min is a, max is b; a >= b always: the other way round.
+        let pick = if d.hi <= 0 {
+            Some(usize::from(!is_min))
+        } else if d.lo >= 0 {
+            Some(usize::from(is_min))
+        } else {
+            None
+        };
+        Some(match pick {
+            Some(i) => Pick::Operand(i),
+            None => Pick::Range(min_max_range(&[a.range, b.range], is_min)),
+        })
+    }
+
+    /// The results of an `affine.min` (`is_min`) or `affine.max` that can be its value: a
+    /// result that some other kept result never exceeds (for `min`) is dropped.
+    pub(super) fn min_max_kept(
+        &mut self,
+        op: &OperationRef,
+        results: &[(Expr, Vec<Rc<Known>>)],
+        is_min: bool,
+    ) -> Option<Vec<usize>> {
+        let operands = results.first().map(|(_, k)| k.clone()).unwrap_or_default();
+        let knowns: Vec<&Known> = operands.iter().map(|k| &**k).collect();
+        let context = self.context(op, &knowns);
+        let mut kept: Vec<usize> = (0..results.len()).collect();
+        let mut i = 0;
+        while i < kept.len() {
+            let dominated = kept.iter().any(|&j| {
+                j != kept[i] && {
+                    let d = results[j].0.checked_sub(&results[kept[i]].0).ok();
+                    let d = d.and_then(|d| self.simplify(&d, &context));
+                    // For min: result j is never above result i, so i is never needed (ties
+                    // keep the first of equal results).
+                    d.is_some_and(|(_, r)| {
+                        let below = if is_min { r.hi <= 0 } else { r.lo >= 0 };
+                        below && (r != Interval::point(0) || j < kept[i])
+                    })
+                }
+            });
+            if dominated {
+                kept.remove(i);
+            } else {
+                i += 1;
+            }
+        }
+        Some(kept)
+    }
+
+    /// For each constraint of an `affine.if`'s set (over its operands), whether it always
+    /// holds (`Some(true)`), never holds (`Some(false)`), or depends.
+    pub(super) fn decide_affine_if(&mut self, op: &OperationRef) -> Option<Vec<Option<bool>>> {
+        let constraints = self.affine_if_constraints(op)?;
+        let context = {
+            let knowns = self.operand_knowns(op)?;
+            let knowns: Vec<&Known> = knowns.iter().map(|k| &**k).collect();
+            self.context(op, &knowns)
+        };
+        Some(
+            constraints
+                .into_iter()
+                .map(|(e, interval)| {
+                    let (_, r) = self.simplify(&e, &context)?;
+                    if interval.contains_interval(r) {
+                        Some(true)
+                    } else if !r.intersect(interval).is_feasible() {
+                        Some(false)
+                    } else {
+                        None
+                    }
+                })
+                .collect(),
+        )
+    }
+
+    /// The constraints of an `affine.if` over roots, each as `e in interval` (`e >= 0` or
+    /// `e == 0`).
+    fn affine_if_constraints(&mut self, op: &OperationRef) -> Option<Vec<Fact>> {
+        let set = integer_set_attribute(op.attribute("condition").ok()?)?;
+        let knowns = self.operand_knowns(op)?;
+        if knowns.len() != set.num_dims + set.num_symbols {
+            return None;
+        }
+        let exprs: Vec<Expr> = knowns.iter().map(|k| k.expr.clone()).collect();
+        let (dims, syms) = exprs.split_at(set.num_dims);
+        set.constraints
+            .iter()
+            .map(|(e, is_eq)| {
+                let e = expr_from_affine(*e)?.substitute(dims, syms).ok()?;
+                let interval = if *is_eq {
+                    Interval::point(0)
+                } else {
+                    Interval::new(0, i64::MAX)
+                };
+                Some((e, interval))
+            })
+            .collect()
+    }
+
+    /// What `parent` lets the entry of its region holding `block` assume.
+    pub(super) fn entry_facts(&mut self, parent: &OperationRef, block: BlockRef) -> Vec<Fact> {
+        let region = (0..parent.region_count()).find(|&i| {
+            parent
+                .region(i)
+                .ok()
+                .and_then(|r| r.first_block())
+                .is_some_and(|b| b == block)
+        });
+        let Some(region) = region else {
+            return Vec::new();
+        };
+        match op_name(parent).as_str() {
+            "scf.if" => parent
+                .operand(0)
+                .ok()
+                .map(|c| self.condition_facts(c, region == 0))
+                .unwrap_or_default(),
+            "affine.if" => {
+                let Some(constraints) = self.affine_if_constraints(parent) else {
+                    return Vec::new();
+                };
+                match (region, constraints.as_slice()) {
+                    (0, _) => constraints,
+                    // Where the one inequality `e >= 0` fails, `e <= -1`.
+                    (1, [(e, interval)]) if interval.hi == i64::MAX => {
+                        vec![(e.clone(), Interval::new(i64::MIN, -1))]
+                    }
+                    _ => Vec::new(),
+                }
+            }
+            "scf.for" => self.step_facts(block, parent.operand(0).ok(), parent.operand(2).ok()),
+            "affine.for" => {
+                let lower = parent
+                    .attribute("lowerBoundMap")
+                    .ok()
+                    .and_then(affine_map_attribute)
+                    .filter(|m| m.result_count() == 1)
+                    .and_then(|m| m.result(0).ok())
+                    .filter(|e| e.is_constant())
+                    .map(|e| e.constant_value());
+                let step = parent
+                    .attribute("step")
+                    .ok()
+                    .and_then(crate::ir::integer_attribute);
+                match (lower, step) {
+                    (Some(lower), Some(step)) => self.iv_step_fact(block, lower, step),
+                    _ => Vec::new(),
+                }
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// `(iv - lower) mod step == 0` for the induction variable of an `scf.for` body.
+    fn step_facts(
+        &mut self,
+        block: BlockRef,
+        lower: Option<Value>,
+        step: Option<Value>,
+    ) -> Vec<Fact> {
+        let constant =
+            |this: &mut Self, v: Option<Value>| this.known(v?).and_then(|k| k.expr.as_constant());
+        match (constant(self, lower), constant(self, step)) {
+            (Some(lower), Some(step)) => self.iv_step_fact(block, lower, step),
+            _ => Vec::new(),
+        }
+    }
+
+    fn iv_step_fact(&mut self, block: BlockRef, lower: i64, step: i64) -> Vec<Fact> {
+        if step <= 1 {
+            return Vec::new();
+        }
+        let Some(iv) = block.argument(0).ok().and_then(|a| self.known(a.into())) else {
+            return Vec::new();
+        };
+        iv.expr
+            .checked_add_const(lower.wrapping_neg())
+            .and_then(|e| e.modulo(step))
+            .map(|e| vec![(e, Interval::point(0))])
+            .unwrap_or_default()
+    }
+
+    /// What holds where the `i1` `condition` is true (`holds`) or false.
+    fn condition_facts(&mut self, condition: Value, holds: bool) -> Vec<Fact> {
+        let Some(op) = defining_op(condition) else {
+            return Vec::new();
+        };
+        match op_name(&op).as_str() {
+            "arith.andi" if holds => {
+                let mut facts = Vec::new();
+                for i in 0..2 {
+                    if let Ok(c) = op.operand(i) {
+                        facts.extend(self.condition_facts(c, true));
+                    }
+                }
+                facts
+            }
+            "arith.cmpi" => self.comparison_facts(&op, holds).unwrap_or_default(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// `a - b in I` where the comparison of `op` holds (`holds`) or fails.
+    fn comparison_facts(&mut self, op: &OperationRef, holds: bool) -> Option<Vec<Fact>> {
+        let predicate = Predicate::from_attribute(op)?;
+        let predicate = if holds {
+            predicate
+        } else {
+            predicate.negated()
+        };
+        let (a, b) = self.known_operands(op)?;
+        if a.width == 1 {
+            return None;
+        }
+        let Signed::Compare(p) = predicate.signed(a.range, b.range)? else {
+            return None;
+        };
+        let interval = p.difference_interval()?;
+        let mut facts: Vec<Fact> = a.facts.iter().chain(b.facts.iter()).cloned().collect();
+        facts.push((a.expr.checked_sub(&b.expr).ok()?, interval));
+        Some(facts)
+    }
+
+    fn known_operands(&mut self, op: &OperationRef) -> Option<(Rc<Known>, Rc<Known>)> {
+        Some((
+            self.known(op.operand(0).ok()?)?,
+            self.known(op.operand(1).ok()?)?,
+        ))
+    }
+
+    fn operand_knowns(&mut self, op: &OperationRef) -> Option<Vec<Rc<Known>>> {
+        (0..op.operand_count())
+            .map(|i| self.known(op.operand(i).ok()?))
+            .collect()
+    }
+}
+
+/// What an `arith.min*`/`max*` comes to.
+pub enum Pick {
+    /// Always this operand.
+    Operand(usize),
+    /// Either operand: its result lies in this range.
+    Range(Interval),
+}
+
+/// The range of the `min` (`is_min`) or `max` of values of `ranges`.
+fn min_max_range(ranges: &[Interval], is_min: bool) -> Interval {
+    let pick = |f: fn(i64, i64) -> i64, g: fn(&Interval) -> i64| {
+        ranges.iter().map(g).reduce(f).unwrap_or(0)
+    };
+    if is_min {
+        Interval::new(pick(i64::min, |r| r.lo), pick(i64::min, |r| r.hi))
+    } else {
+        Interval::new(pick(i64::max, |r| r.lo), pick(i64::max, |r| r.hi))
+    }
+}
+
+/// `a` divided by the constant `k` as the `arith` op `name` does it, as an expression, where
+/// that is exact: floor and ceiling divisions always; truncating and unsigned ones on
+/// dividends of one sign (unsigned: never negative, and `k` positive).
+fn division(name: &str, a: &Known, k: i64) -> Option<Expr> {
+    if k == 0 {
+        return None;
+    }
+    let x = &a.expr;
+    let nonneg = a.range.lo >= 0;
+    let nonpos = a.range.hi <= 0;
+    let magnitude = k.checked_abs()?;
+    // Truncation toward zero: floor(|x| / |k|) with the sign of x / k.
+    let truncated = |quotient: bool| -> Option<Expr> {
+        let (abs_x, x_sign) = if nonneg {
+            (x.clone(), 1)
+        } else if nonpos {
+            (x.checked_scale(-1).ok()?, -1)
+        } else {
+            return None;
+        };
+        if quotient {
+            let sign = if k > 0 { x_sign } else { -x_sign };
+            abs_x.floor_div(magnitude).ok()?.checked_scale(sign).ok()
+        } else {
+            abs_x.modulo(magnitude).ok()?.checked_scale(x_sign).ok()
+        }
+    };
+    match name {
+        "arith.floordivsi" => x.floor_div(k).ok(),
+        "arith.ceildivsi" => x.ceil_div(k).ok(),
+        "arith.divsi" => truncated(true),
+        "arith.remsi" => truncated(false),
+        "arith.divui" if nonneg && k > 0 => x.floor_div(k).ok(),
+        "arith.remui" if nonneg && k > 0 => x.modulo(k).ok(),
+        _ => None,
+    }
+}

@@ -1,0 +1,457 @@
+//! What `xla-indexing-simplify` knows of every integer and index value: its expression over
+//! the function's *roots*, simplified, with its range.
+//!
+//! A root is a value the analysis does not read through: a block argument (loop induction
+//! variables, GPU launch arguments, function arguments), the result of an op it cannot read
+//! (loads, calls, GPU ids), or a computation that might wrap in its type. Every root is a
+//! dimension `Dim(i)` of the expressions, with the range [`Ranges`] gives it. Everything else
+//! (`arith` arithmetic, `affine.apply`, `xla_indexing.apply_indexing`, casts, and comparisons,
+//! selects, `min` and `max` that the ranges decide) is composed through its producers, whatever
+//! their number of uses, and simplified as a whole (see `semantics.rs` for each op).
+//!
+//! *Facts* are constraints `expr in [lo, hi]` over roots that may be assumed while simplifying:
+//! those of a value hold wherever the value means anything (an `apply_indexing` result is only
+//! defined within the map's domain), those of a block hold wherever it runs (the condition of
+//! an `scf.if` or `affine.if` in its then-region, a loop's step in its body).
+//!
+//! [`IndexValues`] is built once per pass run and kept consistent while the patterns rewrite:
+//! rewrites never change what a value means, so what is known stays true, and the greedy
+//! driver's listener reports every erased value and block ([`IndexValues::forget_value`],
+//! [`IndexValues::forget_block`]) before MLIR can reuse its memory.
+
+use std::{
+    collections::{HashMap, HashSet},
+    rc::Rc,
+};
+
+use melior::ir::{BlockLike, BlockRef, Type, TypeLike, Value, ValueLike, operation::OperationLike};
+use mlir_sys::MlirValue;
+use xla_indexing_core::{Atom, Expr, IndexingMap, Interval, Var, VarRef};
+
+use super::{
+    super::ranges::{Ranges, fits},
+    semantics::Read,
+};
+use crate::ir::{defining_op, int_width, parent_block, value_key};
+
+/// `expr in interval`, over roots.
+pub type Fact = (Expr, Interval);
+
+/// Deepest chain of producers composed into one expression; deeper values are roots.
+const MAX_DEPTH: usize = 64;
+
+/// Largest expression (terms, counting those inside divisions) a value may have; larger ones
+/// are roots, which keeps composition and simplification linear in the function's size.
+const MAX_TERMS: usize = 48;
+
+/// Most facts assumed at once.
+const MAX_FACTS: usize = 16;
+
+/// What is known of one integer or index value.
+#[derive(Clone, Debug)]
+pub struct Known {
+    /// The value as an expression over roots, simplified (exact wherever [`Known::facts`] and
+    /// the facts of the value's block hold). A root's expression is its own dimension.
+    pub expr: Expr,
+    /// The values it can take.
+    pub range: Interval,
+    /// What may be assumed wherever the value is used (sorted, without repeats).
+    pub facts: Rc<[Fact]>,
+    /// Bits of its type (`index` counts as 64).
+    pub width: u32,
+    ty: usize,
+}
+
+impl Known {
+    /// Whether `value` has this value's type.
+    pub fn same_type(&self, value: Value) -> bool {
+        type_key(value.r#type()) == self.ty
+    }
+
+    /// Whether every fact of `other` is one of this value's: where these hold, so do those.
+    pub fn assumes(&self, other: &Known) -> bool {
+        other.facts.iter().all(|f| self.facts.contains(f))
+    }
+}
+
+struct Root {
+    value: MlirValue,
+    range: Interval,
+}
+
+/// The analysis: what is known of each value, keyed by the value's identity.
+#[derive(Default)]
+pub struct IndexValues {
+    roots: Vec<Root>,
+    root_ids: HashMap<usize, u32>,
+    known: HashMap<usize, Rc<Known>>,
+    /// The values (keys) whose expression is each expression, in the order they were met.
+    by_expr: HashMap<Expr, Vec<usize>>,
+    /// The facts of each block (by its address).
+    block_facts: HashMap<usize, Rc<[Fact]>>,
+    ranges: Ranges,
+    /// Simplified expressions and their ranges, by expression over local dimensions, the
+    /// ranges of those dimensions and the facts assumed.
+    simplified: HashMap<(Expr, Vec<Interval>, Vec<Fact>), Option<(Expr, Interval)>>,
+}
+
+/// The result of a simplification: the expression and its range, or `None` when the facts
+/// contradict each other (the code is never reached).
+pub type Simplified = Option<(Expr, Interval)>;
+
+impl IndexValues {
+    /// An empty analysis.
+    pub fn new() -> Self {
+        IndexValues::default()
+    }
+
+    /// Drops what is known of an erased value. When it was a root, everything known in terms
+    /// of it goes too (it is recomputed on demand from the IR as it now is).
+    pub fn forget_value(&mut self, key: usize) {
+        self.ranges.forget(key);
+        if let Some(known) = self.known.remove(&key)
+            && let Some(values) = self.by_expr.get_mut(&known.expr)
+        {
+            values.retain(|v| *v != key);
+        }
+        let Some(root) = self.root_ids.remove(&key) else {
+            return;
+        };
+        let uses_root = |e: &Expr| e.uses(VarRef::Dim(root));
+        let stale: Vec<usize> = self
+            .known
+            .iter()
+            .filter(|(_, k)| uses_root(&k.expr) || k.facts.iter().any(|(e, _)| uses_root(e)))
+            .map(|(key, _)| *key)
+            .collect();
+        for key in stale {
+            self.forget_value(key);
+        }
+        self.block_facts
+            .retain(|_, facts| !facts.iter().any(|(e, _)| uses_root(e)));
+    }
+
+    /// Drops the facts of an erased block.
+    pub fn forget_block(&mut self, key: usize) {
+        self.block_facts.remove(&key);
+    }
+
+    /// What is known of `value`; `None` when it is not an integer or index.
+    pub fn known(&mut self, value: Value) -> Option<Rc<Known>> {
+        self.known_at_depth(value, 0)
+    }
+
+    pub(super) fn known_at_depth(&mut self, value: Value, depth: usize) -> Option<Rc<Known>> {
+        let key = value_key(value);
+        if let Some(known) = self.known.get(&key) {
+            return Some(known.clone());
+        }
+        let width = int_width(value.r#type())?;
+        // Affine and indexing maps compute on integers, not in a type that wraps.
+        let exact_by_definition = defining_op(value).is_some_and(|op| {
+            matches!(
+                crate::ir::op_name(&op).as_str(),
+                "affine.apply" | "affine.min" | "affine.max" | "xla_indexing.apply_indexing"
+            )
+        });
+        let read = match defining_op(value) {
+            Some(op) if depth < MAX_DEPTH => {
+                let index = (0..op.result_count())
+                    .find(|&i| op.result(i).is_ok_and(|r| Value::from(r) == value))
+                    .unwrap_or(0);
+                self.read_op(&op, index, width, depth + 1)
+            }
+            _ => None,
+        };
+        let known = match read {
+            Some(Read::Exact(reading)) => self.composed(value, reading, width, exact_by_definition),
+            Some(Read::Root(range)) => Some(self.root(value, width, range)),
+            None => None,
+        }
+        .unwrap_or_else(|| self.root(value, width, Interval::FULL));
+        let known = Rc::new(known);
+        self.known.insert(key, known.clone());
+        if known.expr.as_var().is_none() && known.expr.as_constant().is_none() {
+            self.by_expr
+                .entry(known.expr.clone())
+                .or_default()
+                .push(key);
+        }
+        Some(known)
+    }
+
+    /// The known value of a composed reading, simplified where `value` is defined, or `None`
+    /// when it must be a root (too large, unreachable, or, unless the op computes on integers
+    /// (`exact`), outside its type's range).
+    fn composed(
+        &mut self,
+        value: Value,
+        reading: Reading,
+        width: u32,
+        exact: bool,
+    ) -> Option<Known> {
+        let Reading { expr, facts } = reading;
+        if !within_terms(&expr, MAX_TERMS) {
+            return None;
+        }
+        let facts = normalized(facts);
+        let mut context = facts.clone();
+        if let Some(block) = defining_op(value).and_then(|op| parent_block(&op)) {
+            context.extend(self.facts_of_block(block).iter().cloned());
+        }
+        let (expr, range) = self.simplify(&expr, &context)?;
+        if !(exact || width == 1 || fits(range, width)) {
+            return None;
+        }
+        Some(Known {
+            expr,
+            range,
+            facts: facts.into(),
+            width,
+            ty: type_key(value.r#type()),
+        })
+    }
+
+    /// Makes `value` a root, within `hint` and the range [`Ranges`] finds.
+    fn root(&mut self, value: Value, width: u32, hint: Interval) -> Known {
+        let key = value_key(value);
+        let id = match self.root_ids.get(&key) {
+            Some(id) => *id,
+            None => {
+                let range = self.ranges.of(value).intersect(hint);
+                self.roots.push(Root {
+                    value: value.to_raw(),
+                    range,
+                });
+                let id = (self.roots.len() - 1) as u32;
+                self.root_ids.insert(key, id);
+                id
+            }
+        };
+        Known {
+            expr: Expr::dim(id),
+            range: self.roots[id as usize].range,
+            facts: Rc::new([]),
+            width,
+            ty: type_key(value.r#type()),
+        }
+    }
+
+    /// The value of root `id`.
+    pub fn root_value<'c, 'a>(&self, id: u32) -> Value<'c, 'a> {
+        // SAFETY: roots are forgotten when their value is erased, so the value is live.
+        unsafe { Value::from_raw(self.roots[id as usize].value) }
+    }
+
+    /// The range of root `id`.
+    pub fn root_range(&self, id: u32) -> Interval {
+        self.roots[id as usize].range
+    }
+
+    /// The live values whose expression is `expr` (roots not included).
+    pub fn values_of<'c, 'a>(&self, expr: &Expr) -> Vec<Value<'c, 'a>> {
+        self.by_expr.get(expr).map_or_else(Vec::new, |keys| {
+            keys.iter()
+                // SAFETY: keys of erased values are dropped from `by_expr`, so these are live.
+                .map(|key| unsafe {
+                    Value::from_raw(MlirValue {
+                        ptr: *key as *const _,
+                    })
+                })
+                .collect()
+        })
+    }
+
+    /// The facts that hold wherever `block` runs: those of the blocks around it and those its
+    /// parent op gives it (see `semantics.rs`).
+    pub fn facts_of_block(&mut self, block: BlockRef) -> Rc<[Fact]> {
+        let key = block.to_raw().ptr as usize;
+        if let Some(facts) = self.block_facts.get(&key) {
+            return facts.clone();
+        }
+        let mut facts = Vec::new();
+        if let Some(parent) = block.parent_operation() {
+            if let Some(outer) = parent_block(&parent) {
+                facts.extend(self.facts_of_block(outer).iter().cloned());
+            }
+            facts.extend(self.entry_facts(&parent, block));
+        }
+        let facts: Rc<[Fact]> = normalized(facts).into();
+        self.block_facts.insert(key, facts.clone());
+        facts
+    }
+
+    /// Simplifies `e` (over roots) assuming `facts`, with its range. Only the facts that share
+    /// roots with `e` (directly or through other such facts) take part.
+    pub fn simplify(&mut self, e: &Expr, facts: &[Fact]) -> Simplified {
+        let facts = relevant(e, facts);
+        let mut roots: Vec<u32> = Vec::new();
+        let mut add_roots = |x: &Expr| {
+            x.for_each_var(&mut |v| {
+                if let VarRef::Dim(i) = v {
+                    roots.push(i)
+                }
+            })
+        };
+        add_roots(e);
+        facts.iter().for_each(|(x, _)| add_roots(x));
+        roots.sort_unstable();
+        roots.dedup();
+        let local = |x: &Expr| renumber(x, |i| roots.binary_search(&i).ok().map(|l| l as u32));
+        let global = |x: &Expr| renumber(x, |i| roots.get(i as usize).copied());
+        let ranges: Vec<Interval> = roots.iter().map(|&r| self.root_range(r)).collect();
+        let e_local = local(e)?;
+        if facts.is_empty() && !has_division(e) {
+            return Some((e.clone(), linear_range(&e_local, &ranges)));
+        }
+        let facts_local: Vec<Fact> = facts
+            .iter()
+            .map(|(x, i)| Some((local(x)?, *i)))
+            .collect::<Option<_>>()?;
+        let key = (e_local, ranges, facts_local);
+        let simplified = match self.simplified.get(&key) {
+            Some(s) => s.clone(),
+            None => {
+                let s = simplify_local(&key.0, &key.1, &key.2);
+                self.simplified.insert(key, s.clone());
+                s
+            }
+        };
+        let (expr, range) = simplified?;
+        Some((global(&expr)?, range))
+    }
+}
+
+/// An op result as an expression over roots, with the facts it brings.
+pub struct Reading {
+    pub expr: Expr,
+    pub facts: Vec<Fact>,
+}
+
+impl Reading {
+    /// A reading of `expr` that brings the facts of `operands`.
+    pub fn of(expr: Expr, operands: &[&Known]) -> Reading {
+        Reading {
+            expr,
+            facts: operands
+                .iter()
+                .flat_map(|k| k.facts.iter().cloned())
+                .collect(),
+        }
+    }
+}
+
+/// Facts sorted, without repeats, at most [`MAX_FACTS`] (dropping facts only weakens what is
+/// assumed).
+fn normalized(mut facts: Vec<Fact>) -> Vec<Fact> {
+    facts.sort();
+    facts.dedup();
+    facts.truncate(MAX_FACTS);
+    facts
+}
+
+/// The facts sharing roots with `e`, directly or through other relevant facts.
+fn relevant(e: &Expr, facts: &[Fact]) -> Vec<Fact> {
+    if facts.is_empty() {
+        return Vec::new();
+    }
+    let mut vars: HashSet<VarRef> = e.distinct_vars().into_iter().collect();
+    let mut taken = vec![false; facts.len()];
+    loop {
+        let mut grew = false;
+        for (i, (x, _)) in facts.iter().enumerate() {
+            let xs = x.distinct_vars();
+            if !taken[i] && xs.iter().any(|v| vars.contains(v)) {
+                taken[i] = true;
+                vars.extend(xs);
+                grew = true;
+            }
+        }
+        if !grew {
+            break;
+        }
+    }
+    facts
+        .iter()
+        .zip(taken)
+        .filter(|(_, t)| *t)
+        .map(|(f, _)| f.clone())
+        .collect()
+}
+
+/// `e` with each dimension `i` renamed to `rename(i)`; `None` if one has no new name.
+fn renumber(e: &Expr, rename: impl Fn(u32) -> Option<u32>) -> Option<Expr> {
+    let mut missing = false;
+    let renamed = e
+        .rewrite_vars(&mut |v| match v {
+            VarRef::Dim(i) => match rename(i) {
+                Some(j) => Some(Expr::dim(j)),
+                None => {
+                    missing = true;
+                    None
+                }
+            },
+            VarRef::Sym(_) => None,
+        })
+        .ok()?;
+    (!missing).then_some(renamed)
+}
+
+/// Simplifies `e` over dimensions of `ranges`, assuming `facts`.
+fn simplify_local(e: &Expr, ranges: &[Interval], facts: &[Fact]) -> Simplified {
+    let dims = ranges.iter().map(|r| Var::new(*r)).collect();
+    let mut map = IndexingMap::new(vec![e.clone()], dims, Vec::new(), Vec::new());
+    for (x, interval) in facts {
+        map.add_constraint(x.clone(), *interval);
+    }
+    map.simplify();
+    if map.is_known_empty() {
+        return None;
+    }
+    let result = map.results()[0].clone();
+    let range = map.expr_range(&result);
+    range.is_feasible().then_some((result, range))
+}
+
+/// The range of a sum of dimensions of `ranges` (no divisions).
+fn linear_range(e: &Expr, ranges: &[Interval]) -> Interval {
+    e.terms()
+        .iter()
+        .fold(Interval::point(e.constant_term()), |acc, (atom, c)| {
+            let range = match atom {
+                Atom::Var(VarRef::Dim(i)) => ranges[*i as usize],
+                _ => Interval::FULL,
+            };
+            acc + range.scale(*c)
+        })
+}
+
+/// Whether `e` divides or takes a remainder anywhere.
+pub fn has_division(e: &Expr) -> bool {
+    e.terms().iter().any(|(atom, _)| atom.is_div_or_mod())
+}
+
+/// Whether `e` has at most `limit` terms, counting those inside divisions.
+fn within_terms(e: &Expr, limit: usize) -> bool {
+    fn count(e: &Expr, left: &mut usize) -> bool {
+        for (atom, _) in e.terms() {
+            if *left == 0 {
+                return false;
+            }
+            *left -= 1;
+            if let Atom::FloorDiv(x, _) | Atom::CeilDiv(x, _) | Atom::Mod(x, _) = atom
+                && !count(x, left)
+            {
+                return false;
+            }
+        }
+        true
+    }
+    let mut left = limit;
+    count(e, &mut left)
+}
+
+/// The identity of a type.
+pub fn type_key(ty: Type) -> usize {
+    ty.to_raw().ptr as usize
+}

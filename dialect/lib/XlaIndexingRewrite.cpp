@@ -1,0 +1,89 @@
+//===- XlaIndexingRewrite.cpp - what Rust passes need beyond MLIR's C API -===//
+//
+// The C API runs the greedy pattern driver but gives it no listener, so a
+// Rust analysis that keys facts by value cannot learn that a value was
+// erased (and its memory reused by a new one). It also has no queries for
+// dominance, side effects, isolation or affine validity. These functions
+// give the Rust side exactly that, and nothing more.
+//
+//===----------------------------------------------------------------------===//
+
+#include "XlaIndexing/XlaIndexingCAPI.h"
+
+#include "mlir/CAPI/IR.h"
+#include "mlir/CAPI/Rewrite.h"
+#include "mlir/CAPI/Support.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+using namespace mlir;
+
+namespace {
+
+/// Tells the Rust side about every value and block that goes away: the results
+/// of an erased op, an erased block and its arguments (the driver erases nested
+/// ops and blocks one by one, each with its own notification).
+class ErasureListener : public RewriterBase::Listener {
+public:
+  ErasureListener(XlaIndexingValueCallback onErased, XlaIndexingBlockCallback onBlockErased,
+                  void *userData)
+      : onErased(onErased), onBlockErased(onBlockErased), userData(userData) {}
+
+  void notifyOperationErased(Operation *op) override {
+    for (Value result : op->getResults())
+      onErased(wrap(result), userData);
+  }
+
+  void notifyBlockErased(Block *block) override {
+    for (BlockArgument argument : block->getArguments())
+      onErased(wrap(Value(argument)), userData);
+    onBlockErased(wrap(block), userData);
+  }
+
+private:
+  XlaIndexingValueCallback onErased;
+  XlaIndexingBlockCallback onBlockErased;
+  void *userData;
+};
+
+} // namespace
+
+MlirLogicalResult mlirXlaIndexingApplyPatternsGreedily(MlirOperation op,
+                                                       MlirFrozenRewritePatternSet patterns,
+                                                       bool topDown, bool simplifyRegions,
+                                                       XlaIndexingValueCallback onErased,
+                                                       XlaIndexingBlockCallback onBlockErased,
+                                                       void *userData) {
+  ErasureListener listener(onErased, onBlockErased, userData);
+  GreedyRewriteConfig config;
+  config.setUseTopDownTraversal(topDown)
+      .setRegionSimplificationLevel(simplifyRegions ? GreedySimplifyRegionLevel::Normal
+                                                    : GreedySimplifyRegionLevel::Disabled)
+      .setListener(&listener);
+  return wrap(applyPatternsGreedily(unwrap(op), *unwrap(patterns), config));
+}
+
+bool mlirXlaIndexingValueIsUsableAt(MlirValue value, MlirOperation user) {
+  Value v = unwrap(value);
+  Operation *op = unwrap(user);
+  Region *home = v.getParentRegion();
+  // No op between the user and the value's region may be isolated from above.
+  for (Operation *ancestor = op; ancestor->getParentRegion() != home;) {
+    Operation *parent = ancestor->getParentOp();
+    if (!parent || parent->hasTrait<OpTrait::IsIsolatedFromAbove>())
+      return false;
+    ancestor = parent;
+  }
+  return DominanceInfo().properlyDominates(v, op);
+}
+
+bool mlirXlaIndexingOperationIsMemoryEffectFree(MlirOperation op) {
+  return isMemoryEffectFree(unwrap(op));
+}
+
+bool mlirXlaIndexingValueIsValidAffineOperand(MlirValue value) {
+  Value v = unwrap(value);
+  return v.getType().isIndex() && (affine::isValidDim(v) || affine::isValidSymbol(v));
+}
