@@ -22,8 +22,9 @@ using namespace mlir;
 
 namespace {
 
-/// Tells the Rust side about every value and block that goes away: the results
-/// of an erased op, an erased block and its arguments (the driver erases nested
+/// Tells the Rust side about every value and block that goes away (the results
+/// of an erased op, an erased block and its arguments) and about the results of
+/// ops changed in place (the driver erases nested
 /// ops and blocks one by one, each with its own notification).
 class ErasureListener : public RewriterBase::Listener {
 public:
@@ -33,12 +34,19 @@ public:
 
   void notifyOperationErased(Operation *op) override {
     for (Value result : op->getResults())
-      onErased(wrap(result), userData);
+      onErased(wrap(result), /*erased=*/true, userData);
+  }
+
+  // Called when an op changed in place, which includes every user of a value whose uses were
+  // replaced: what is known of its results may have changed.
+  void notifyOperationModified(Operation *op) override {
+    for (Value result : op->getResults())
+      onErased(wrap(result), /*erased=*/false, userData);
   }
 
   void notifyBlockErased(Block *block) override {
     for (BlockArgument argument : block->getArguments())
-      onErased(wrap(Value(argument)), userData);
+      onErased(wrap(Value(argument)), /*erased=*/true, userData);
     onBlockErased(wrap(block), userData);
   }
 

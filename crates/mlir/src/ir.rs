@@ -8,7 +8,7 @@
 use std::ffi::c_void;
 
 use melior::{
-    Context, FrozenRewritePatternSet,
+    Context, FrozenRewritePatternSet, StringRef,
     ir::{
         AffineExpr, AffineMap, Attribute, BlockRef, OperationRef, Type, TypeLike, Value, ValueLike,
         attribute::AttributeLike, operation::OperationLike,
@@ -16,16 +16,17 @@ use melior::{
 };
 use mlir_sys::{
     MlirAffineExpr, MlirBlock, MlirFrozenRewritePatternSet, MlirLogicalResult, MlirOperation,
-    MlirValue, mlirAffineMapAttrGet, mlirAffineMapAttrGetValue, mlirAttributeIsAAffineMap,
-    mlirAttributeIsADenseI32Array, mlirAttributeIsADenseI64Array, mlirAttributeIsAInteger,
-    mlirAttributeIsAIntegerSet, mlirDenseArrayGetNumElements, mlirDenseI32ArrayGetElement,
-    mlirDenseI64ArrayGetElement, mlirFrozenRewritePatternSetDestroy, mlirIntegerAttrGetValueInt,
-    mlirIntegerSetAttrGet, mlirIntegerSetAttrGetValue, mlirIntegerSetGet,
-    mlirIntegerSetGetConstraint, mlirIntegerSetGetNumConstraints, mlirIntegerSetGetNumDims,
-    mlirIntegerSetGetNumSymbols, mlirIntegerSetIsConstraintEq, mlirIntegerTypeGetWidth,
-    mlirOpOperandGetNextUse, mlirOpOperandGetOwner, mlirOpOperandIsNull, mlirOpResultGetOwner,
-    mlirOperationGetBlock, mlirOperationGetParentOperation, mlirTypeIsAIndex, mlirTypeIsAInteger,
-    mlirValueGetFirstUse,
+    MlirValue, mlirAffineMapAttrGet, mlirAffineMapAttrGetValue, mlirArrayAttrGetElement,
+    mlirArrayAttrGetNumElements, mlirAttributeIsAAffineMap, mlirAttributeIsAArray,
+    mlirAttributeIsADenseI32Array, mlirAttributeIsADenseI64Array, mlirAttributeIsADictionary,
+    mlirAttributeIsAInteger, mlirAttributeIsAIntegerSet, mlirDenseArrayGetNumElements,
+    mlirDenseI32ArrayGetElement, mlirDenseI64ArrayGetElement, mlirDictionaryAttrGetElementByName,
+    mlirFrozenRewritePatternSetDestroy, mlirIntegerAttrGetValueInt, mlirIntegerSetAttrGet,
+    mlirIntegerSetAttrGetValue, mlirIntegerSetGet, mlirIntegerSetGetConstraint,
+    mlirIntegerSetGetNumConstraints, mlirIntegerSetGetNumDims, mlirIntegerSetGetNumSymbols,
+    mlirIntegerSetIsConstraintEq, mlirIntegerTypeGetWidth, mlirOpOperandGetNextUse,
+    mlirOpOperandGetOwner, mlirOpOperandIsNull, mlirOpResultGetOwner, mlirOperationGetBlock,
+    mlirOperationGetParentOperation, mlirTypeIsAIndex, mlirTypeIsAInteger, mlirValueGetFirstUse,
 };
 
 mod ffi {
@@ -37,7 +38,7 @@ mod ffi {
             patterns: MlirFrozenRewritePatternSet,
             top_down: bool,
             simplify_regions: bool,
-            on_erased: unsafe extern "C" fn(MlirValue, *mut c_void),
+            on_changed: unsafe extern "C" fn(MlirValue, bool, *mut c_void),
             on_block_erased: unsafe extern "C" fn(MlirBlock, *mut c_void),
             user_data: *mut c_void,
         ) -> MlirLogicalResult;
@@ -121,10 +122,12 @@ pub fn is_valid_affine_operand(value: Value) -> bool {
     unsafe { ffi::mlirXlaIndexingValueIsValidAffineOperand(value.to_raw()) }
 }
 
-/// What the greedy driver erased: a value or a block, by identity ([`value_key`]).
+/// What the greedy driver changed: a value it erased, a value whose op it changed in place
+/// (its operands or attributes), or a block it erased, by identity ([`value_key`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Erased {
-    Value(usize),
+pub enum Changed {
+    Erased(usize),
+    Modified(usize),
     Block(usize),
 }
 
@@ -137,34 +140,40 @@ pub struct Greedy {
     pub simplify_regions: bool,
 }
 
-/// Runs MLIR's greedy driver with `patterns` on the regions of `op`, calling `on_erased` with
-/// every value and block it erases (see `mlirXlaIndexingApplyPatternsGreedily`). Returns
+/// Runs MLIR's greedy driver with `patterns` on the regions of `op`, calling `on_changed` with
+/// every value and block it erases and every value whose op it changes in place (see `mlirXlaIndexingApplyPatternsGreedily`). Returns
 /// whether the driver converged.
 pub fn apply_patterns_greedily(
     op: OperationRef,
     patterns: FrozenRewritePatternSet,
     greedy: Greedy,
-    on_erased: &mut dyn FnMut(Erased),
+    on_changed: &mut dyn FnMut(Changed),
 ) -> bool {
-    type Callback<'f> = &'f mut dyn FnMut(Erased);
-    unsafe fn report(user_data: *mut c_void, erased: Erased) {
+    type Callback<'f> = &'f mut dyn FnMut(Changed);
+    unsafe fn report(user_data: *mut c_void, change: Changed) {
         // A panic must not unwind into C++; the callback only records what it is given.
         let _ = crate::guard::guarded(|| {
             // SAFETY: `user_data` is the callback passed below, live for the driver's run.
-            let on_erased = unsafe { &mut *user_data.cast::<Callback>() };
-            on_erased(erased);
+            let on_changed = unsafe { &mut *user_data.cast::<Callback>() };
+            on_changed(change);
         });
     }
-    unsafe extern "C" fn value_erased(value: MlirValue, user_data: *mut c_void) {
+    unsafe extern "C" fn value_changed(value: MlirValue, erased: bool, user_data: *mut c_void) {
+        let key = value.ptr as usize;
+        let change = if erased {
+            Changed::Erased(key)
+        } else {
+            Changed::Modified(key)
+        };
         // SAFETY: the driver passes back the `user_data` given to it.
-        unsafe { report(user_data, Erased::Value(value.ptr as usize)) }
+        unsafe { report(user_data, change) }
     }
     unsafe extern "C" fn block_erased(block: MlirBlock, user_data: *mut c_void) {
         // SAFETY: as above.
-        unsafe { report(user_data, Erased::Block(block.ptr as usize)) }
+        unsafe { report(user_data, Changed::Block(block.ptr as usize)) }
     }
     let frozen = patterns.into_raw();
-    let mut callback: Callback = on_erased;
+    let mut callback: Callback = on_changed;
     // SAFETY: `op` is live and `frozen` a valid pattern set, destroyed here (melior's wrapper
     // would leak it); `callback` outlives the call.
     unsafe {
@@ -173,7 +182,7 @@ pub fn apply_patterns_greedily(
             frozen,
             greedy.top_down,
             greedy.simplify_regions,
-            value_erased,
+            value_changed,
             block_erased,
             (&mut callback as *mut Callback).cast(),
         );
@@ -337,4 +346,45 @@ pub fn integer_set_attribute_of<'c>(context: &'c Context, set: &IntegerSet<'c>) 
 pub fn affine_map_attribute_of<'c>(map: AffineMap<'c>) -> Attribute<'c> {
     // SAFETY: `map` is a live affine map.
     unsafe { Attribute::from_raw(mlirAffineMapAttrGet(map.to_raw())) }
+}
+
+/// The name of XLA's range attribute: `{xla.range = [lo : index, hi : index]}` on a function
+/// argument or an op bounds its value (inclusive).
+pub const RANGE_ATTRIBUTE: &str = "xla.range";
+
+/// The bounds of a range attribute (`[lo : index, hi : index]`), or `None`.
+pub fn range_attribute(attribute: Attribute) -> Option<(i64, i64)> {
+    // SAFETY: `attribute` is live; elements are read only from an array, within its length.
+    unsafe {
+        let raw = attribute.to_raw();
+        if !mlirAttributeIsAArray(raw) || mlirArrayAttrGetNumElements(raw) != 2 {
+            return None;
+        }
+        let bound = |i| integer_attribute(Attribute::from_raw(mlirArrayAttrGetElement(raw, i)));
+        Some((bound(0)?, bound(1)?))
+    }
+}
+
+/// The attribute `name` of argument `number` of a function op (its `arg_attrs`), if any.
+pub fn argument_attribute<'c>(
+    function: &OperationRef<'c, '_>,
+    number: usize,
+    name: &str,
+) -> Option<Attribute<'c>> {
+    let all = function.attribute("arg_attrs").ok()?;
+    // SAFETY: `all` is live; the dictionary is read only if it is an array element in range.
+    unsafe {
+        let raw = all.to_raw();
+        if !mlirAttributeIsAArray(raw)
+            || isize::try_from(number).ok()? >= mlirArrayAttrGetNumElements(raw)
+        {
+            return None;
+        }
+        let dictionary = mlirArrayAttrGetElement(raw, number as isize);
+        if !mlirAttributeIsADictionary(dictionary) {
+            return None;
+        }
+        let found = mlirDictionaryAttrGetElementByName(dictionary, StringRef::new(name).to_raw());
+        Attribute::from_option_raw(found)
+    }
 }

@@ -6,6 +6,8 @@
 //!   [`IndexingMap`](xla_indexing_core::IndexingMap)s.
 //! * [`launch_attribute`] / [`attribute_launch`]: `#xla_indexing.launch<block = [..], grid = [..],
 //!   map = "...">` attributes to and from [`KernelLaunch`]es (launch dimensions and thread-id map).
+//! * [`evaluate`]: the integer arithmetic of a function evaluated at a point (the reference
+//!   semantics of the index passes' tests and fuzzing).
 //! * [`ir`]: reading and querying IR through the C API (names, constants, uses, dominance, side
 //!   effects) and the greedy driver with a listener for erased values.
 //! * [`affine`]: MLIR affine expressions to and from the core's expressions.
@@ -26,6 +28,7 @@ pub mod affine;
 mod attribute;
 pub mod codegen;
 pub mod dialect;
+pub mod evaluate;
 mod guard;
 pub mod import;
 pub mod ir;

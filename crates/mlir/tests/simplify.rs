@@ -39,7 +39,9 @@ fn maps_are_simplified_within_their_domain() {
     );
     // The first result is the operand d0; the op keeps the second, within its domain.
     assert!(
-        out.contains(r#"#xla_indexing.map<"(d0, d1) -> (d0 * 2 + d1), domain: d0 in [0, 9], d1 in [0, 3]">"#),
+        out.contains(
+            r#"#xla_indexing.map<"(d0, d1) -> (d0 * 2 + d1), domain: d0 in [0, 9], d1 in [0, 3]">"#
+        ),
         "{out}"
     );
     assert!(out.contains("return %arg0, %0"), "{out}");

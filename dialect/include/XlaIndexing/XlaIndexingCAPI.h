@@ -105,15 +105,17 @@ MLIR_CAPI_EXPORTED MlirPass mlirXlaIndexingCreatePass(const XlaIndexingPassSpec 
  * Rewriting from Rust (XlaIndexingRewrite.cpp)
  *===----------------------------------------------------------------------===*/
 
-/* Receive a value or a block that is about to go away. */
-typedef void (*XlaIndexingValueCallback)(MlirValue value, void *userData);
+/* Receive a value that is about to go away (`erased`) or whose op changed in
+ * place, or a block that is about to go away. */
+typedef void (*XlaIndexingValueCallback)(MlirValue value, bool erased, void *userData);
 typedef void (*XlaIndexingBlockCallback)(MlirBlock block, void *userData);
 
 /* Runs MLIR's greedy pattern driver on the regions of `op` (ops top-down
  * when `topDown`, with MLIR's usual region simplification when
  * `simplifyRegions`) and passes every value and block it erases to
  * `onErased` (the results of erased ops, the arguments of erased blocks) and
- * `onBlockErased`. Returns success when the driver converged. */
+ * `onBlockErased`, and the results of ops it changes in place to `onErased`
+ * (with `erased` false). Returns success when the driver converged. */
 MLIR_CAPI_EXPORTED MlirLogicalResult mlirXlaIndexingApplyPatternsGreedily(
     MlirOperation op, MlirFrozenRewritePatternSet patterns, bool topDown, bool simplifyRegions,
     XlaIndexingValueCallback onErased, XlaIndexingBlockCallback onBlockErased, void *userData);

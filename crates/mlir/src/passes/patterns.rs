@@ -12,7 +12,7 @@ use mlir_sys::{MlirLocation, MlirOperation, mlirOperationSetAttributeByName};
 use super::PassFailure;
 use crate::{
     guard::guarded,
-    ir::{Erased, Greedy, apply_patterns_greedily},
+    ir::{Changed, Greedy, apply_patterns_greedily},
 };
 
 /// A rewrite: returns whether it changed the IR (it must tell the rewriter about every change).
@@ -64,12 +64,12 @@ pub fn apply_greedily(
 }
 
 /// Runs `patterns` on `operation` as [`apply_greedily`] does, as `greedy` says, and reports
-/// every value and block the driver erases to `on_erased`.
+/// every value and block the driver erases to `on_changed`.
 pub fn apply_tracking(
     operation: OperationRef,
     patterns: &[(&str, RewriteFn)],
     greedy: Greedy,
-    on_erased: &mut dyn FnMut(Erased),
+    on_changed: &mut dyn FnMut(Changed),
 ) -> Result<(), PatternError> {
     let context = operation.context();
     // SAFETY: the context outlives the pass run, which is all this reference is used for.
@@ -79,7 +79,7 @@ pub fn apply_tracking(
     for (root, rewrite) in patterns {
         set.add(pattern(context, root, rewrite.clone(), &panicked));
     }
-    let converged = apply_patterns_greedily(operation, set.freeze(), greedy, on_erased);
+    let converged = apply_patterns_greedily(operation, set.freeze(), greedy, on_changed);
     if let Some(error) = panicked.borrow_mut().take() {
         return Err(error);
     }

@@ -3,6 +3,7 @@
 //! * induction variables of `affine.for` (its bound maps over their operands' ranges), `scf.for`
 //!   and `scf.forall` (bounds that are constants or have known ranges), and the range variables
 //!   and map results of `xla_indexing.loop`;
+//! * XLA's `xla.range = [lo : index, hi : index]` on a function argument or an op;
 //! * `gpu.thread_id`, `gpu.block_id`, `gpu.block_dim`, `gpu.grid_dim`: their `upper_bound`, the
 //!   enclosing function's `known_block_size` / `known_grid_size`, or the sizes of the enclosing
 //!   `gpu.launch` (whose region arguments are bounded the same way); ids are never negative;
@@ -25,8 +26,8 @@ use crate::{
     affine::expr_from_affine,
     attribute::attribute_map,
     ir::{
-        affine_map_attribute, defining_op, dense_array, gpu_dimension, int_width,
-        integer_attribute, op_name,
+        RANGE_ATTRIBUTE, affine_map_attribute, argument_attribute, defining_op, dense_array,
+        gpu_dimension, int_width, integer_attribute, op_name, range_attribute,
     },
 };
 
@@ -172,7 +173,12 @@ impl Ranges {
             let index = (0..op.result_count())
                 .find(|&i| op.result(i).is_ok_and(|r| Value::from(r) == value))
                 .unwrap_or(0);
-            self.op_result(op, index, width)
+            let declared = op
+                .attribute(RANGE_ATTRIBUTE)
+                .ok()
+                .and_then(range_attribute)
+                .map_or(Interval::FULL, |(lo, hi)| Interval::new(lo, hi));
+            self.op_result(op, index, width).intersect(declared)
         } else {
             Interval::FULL
         };
@@ -211,6 +217,9 @@ impl Ranges {
             return Interval::FULL;
         }
         match op_name(&parent).as_str() {
+            "func.func" | "gpu.func" => argument_attribute(&parent, number, RANGE_ATTRIBUTE)
+                .and_then(range_attribute)
+                .map_or(Interval::FULL, |(lo, hi)| Interval::new(lo, hi)),
             "affine.for" if number == 0 => self.affine_for_iv(&parent),
             "scf.for" if number == 0 => self.scf_for_iv(&parent),
             "scf.forall" => self.scf_forall_iv(&parent, number),

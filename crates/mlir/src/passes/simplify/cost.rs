@@ -10,7 +10,9 @@
 
 use std::ops::{Add, AddAssign};
 
-use melior::ir::{AffineExpr, BlockLike, OperationRef, RegionLike, Value, ValueLike, operation::OperationLike};
+use melior::ir::{
+    AffineExpr, BlockLike, OperationRef, RegionLike, Value, ValueLike, operation::OperationLike,
+};
 use xla_indexing_core::Expr;
 
 use crate::{

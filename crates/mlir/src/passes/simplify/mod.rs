@@ -39,7 +39,7 @@ use super::{
     PassFailure, PassOption, PassSpec, pass_entry,
     patterns::{RewriteFn, apply_tracking},
 };
-use crate::ir::{Erased, Greedy, op_key, op_name};
+use crate::ir::{Changed, Greedy, op_key, op_name};
 
 /// The pass's command-line name.
 pub const ARGUMENT: &str = "xla-indexing-simplify";
@@ -118,7 +118,7 @@ fn fold_scf_if(
 
 fn run(operation: OperationRef, _options: &[i64]) -> Result<(), PassFailure> {
     let values = Rc::new(RefCell::new(IndexValues::new()));
-    let erased: Rc<RefCell<Vec<Erased>>> = Rc::default();
+    let erased: Rc<RefCell<Vec<Changed>>> = Rc::default();
     // The analysis of every integer value, once, definitions before uses.
     walk_nested(&operation, &mut |op| {
         let mut values = values.borrow_mut();
@@ -135,8 +135,8 @@ fn run(operation: OperationRef, _options: &[i64]) -> Result<(), PassFailure> {
             let mut values = values.borrow_mut();
             for e in erased.borrow_mut().drain(..) {
                 match e {
-                    Erased::Value(key) => values.forget_value(key),
-                    Erased::Block(key) => values.forget_block(key),
+                    Changed::Erased(key) | Changed::Modified(key) => values.forget_value(key),
+                    Changed::Block(key) => values.forget_block(key),
                 }
             }
             rewrite(&mut values, context, op, rewriter)

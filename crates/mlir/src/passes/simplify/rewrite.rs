@@ -445,6 +445,10 @@ fn priced<'c, 'a>(
     kind: Kind,
     width: u32,
 ) -> Option<Candidate<'c, 'a>> {
+    // Facts that contradict each other: the values are never defined, and no op can say so.
+    if domain.as_ref().is_some_and(IndexingMap::is_known_empty) {
+        return None;
+    }
     match kind {
         Kind::Arith => {
             let [e] = form.exprs.as_slice() else {

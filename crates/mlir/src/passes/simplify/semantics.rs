@@ -204,7 +204,14 @@ impl IndexValues {
                         let chosen = if taken != 0 { &a } else { &b };
                         exact(chosen.expr.clone(), &[chosen, &c])
                     }
-                    None if a.expr == b.expr => exact(a.expr.clone(), &[&a, &b, &c]),
+                    // Defined where the operand selected is: only the facts of both hold.
+                    None if a.expr == b.expr => {
+                        let mut reading = Reading::of(a.expr.clone(), &[&c]);
+                        reading
+                            .facts
+                            .extend(a.facts.iter().filter(|f| b.facts.contains(f)).cloned());
+                        Some(Read::Exact(reading))
+                    }
                     None => Some(Read::Root(a.range.hull(b.range))),
                 }
             }

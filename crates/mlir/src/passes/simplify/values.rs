@@ -47,6 +47,59 @@ const MAX_TERMS: usize = 48;
 /// Most facts assumed at once.
 const MAX_FACTS: usize = 16;
 
+/// Most roots a piece of knowledge records as its sources; beyond, it depends on all of them.
+const MAX_DEPENDS: usize = 64;
+
+/// The roots something known was found from: when one of them goes, so does what was found.
+#[derive(Clone, Debug)]
+enum Depends {
+    /// These (sorted).
+    Roots(Rc<[u32]>),
+    /// Too many to list: any root.
+    All,
+}
+
+impl Depends {
+    fn on(&self, root: u32) -> bool {
+        match self {
+            Depends::Roots(roots) => roots.binary_search(&root).is_ok(),
+            Depends::All => true,
+        }
+    }
+
+    /// The union of `parts` and the roots of `exprs`.
+    fn of<'d>(parts: impl IntoIterator<Item = &'d Depends>, exprs: &[&Expr]) -> Depends {
+        let mut roots = Vec::new();
+        for part in parts {
+            match part {
+                Depends::Roots(r) => roots.extend(r.iter().copied()),
+                Depends::All => return Depends::All,
+            }
+        }
+        for e in exprs {
+            e.for_each_var(&mut |v| {
+                if let VarRef::Dim(i) = v {
+                    roots.push(i)
+                }
+            });
+        }
+        roots.sort_unstable();
+        roots.dedup();
+        if roots.len() > MAX_DEPENDS {
+            Depends::All
+        } else {
+            Depends::Roots(roots.into())
+        }
+    }
+}
+
+/// The facts of a block and the roots they were found from.
+#[derive(Clone)]
+struct BlockFacts {
+    facts: Rc<[Fact]>,
+    depends: Depends,
+}
+
 /// What is known of one integer or index value.
 #[derive(Clone, Debug)]
 pub struct Known {
@@ -60,6 +113,9 @@ pub struct Known {
     /// Bits of its type (`index` counts as 64).
     pub width: u32,
     ty: usize,
+    /// The roots what is known was found from: those of its operands and of the facts of its
+    /// block, and its own if it is one.
+    depends: Depends,
 }
 
 impl Known {
@@ -88,7 +144,7 @@ pub struct IndexValues {
     /// The values (keys) whose expression is each expression, in the order they were met.
     by_expr: HashMap<Expr, Vec<usize>>,
     /// The facts of each block (by its address).
-    block_facts: HashMap<usize, Rc<[Fact]>>,
+    block_facts: HashMap<usize, BlockFacts>,
     ranges: Ranges,
     /// Simplified expressions and their ranges, by expression over local dimensions, the
     /// ranges of those dimensions and the facts assumed.
@@ -105,8 +161,9 @@ impl IndexValues {
         IndexValues::default()
     }
 
-    /// Drops what is known of an erased value. When it was a root, everything known in terms
-    /// of it goes too (it is recomputed on demand from the IR as it now is).
+    /// Drops what is known of a value that was erased, or whose op changed (it may now be
+    /// known better). When it was a root, everything known in terms of it goes too. What is
+    /// dropped is recomputed on demand from the IR as it now is.
     pub fn forget_value(&mut self, key: usize) {
         self.ranges.forget(key);
         if let Some(known) = self.known.remove(&key)
@@ -117,18 +174,16 @@ impl IndexValues {
         let Some(root) = self.root_ids.remove(&key) else {
             return;
         };
-        let uses_root = |e: &Expr| e.uses(VarRef::Dim(root));
         let stale: Vec<usize> = self
             .known
             .iter()
-            .filter(|(_, k)| uses_root(&k.expr) || k.facts.iter().any(|(e, _)| uses_root(e)))
+            .filter(|(_, k)| k.depends.on(root))
             .map(|(key, _)| *key)
             .collect();
         for key in stale {
             self.forget_value(key);
         }
-        self.block_facts
-            .retain(|_, facts| !facts.iter().any(|(e, _)| uses_root(e)));
+        self.block_facts.retain(|_, b| !b.depends.on(root));
     }
 
     /// Drops the facts of an erased block.
@@ -163,12 +218,13 @@ impl IndexValues {
             }
             _ => None,
         };
-        let known = match read {
+        let mut known = match read {
             Some(Read::Exact(reading)) => self.composed(value, reading, width, exact_by_definition),
             Some(Read::Root(range)) => Some(self.root(value, width, range)),
             None => None,
         }
         .unwrap_or_else(|| self.root(value, width, Interval::FULL));
+        known.depends = self.dependencies(value, &known);
         let known = Rc::new(known);
         self.known.insert(key, known.clone());
         if known.expr.as_var().is_none() && known.expr.as_constant().is_none() {
@@ -209,6 +265,7 @@ impl IndexValues {
             facts: facts.into(),
             width,
             ty: type_key(value.r#type()),
+            depends: Depends::All,
         })
     }
 
@@ -234,7 +291,33 @@ impl IndexValues {
             facts: Rc::new([]),
             width,
             ty: type_key(value.r#type()),
+            depends: Depends::All,
         }
+    }
+
+    /// The roots `known` (of `value`) was found from: its own if it is a root, those its
+    /// expression and facts use, those its op's operands were found from, and those of the
+    /// facts of its block.
+    fn dependencies(&mut self, value: Value, known: &Known) -> Depends {
+        let mut parts = Vec::new();
+        if let Some(op) = defining_op(value) {
+            if let Some(block) = parent_block(&op) {
+                parts.push(self.block_entry(block).depends);
+            }
+            for i in 0..op.operand_count() {
+                let operand = op
+                    .operand(i)
+                    .ok()
+                    .and_then(|v| self.known.get(&value_key(v)));
+                if let Some(k) = operand {
+                    parts.push(k.depends.clone());
+                }
+            }
+        }
+        let exprs: Vec<&Expr> = std::iter::once(&known.expr)
+            .chain(known.facts.iter().map(|(e, _)| e))
+            .collect();
+        Depends::of(&parts, &exprs)
     }
 
     /// The value of root `id`.
@@ -265,20 +348,41 @@ impl IndexValues {
     /// The facts that hold wherever `block` runs: those of the blocks around it and those its
     /// parent op gives it (see `semantics.rs`).
     pub fn facts_of_block(&mut self, block: BlockRef) -> Rc<[Fact]> {
+        self.block_entry(block).facts
+    }
+
+    fn block_entry(&mut self, block: BlockRef) -> BlockFacts {
         let key = block.to_raw().ptr as usize;
-        if let Some(facts) = self.block_facts.get(&key) {
-            return facts.clone();
+        if let Some(entry) = self.block_facts.get(&key) {
+            return entry.clone();
         }
         let mut facts = Vec::new();
+        let mut parts = Vec::new();
         if let Some(parent) = block.parent_operation() {
             if let Some(outer) = parent_block(&parent) {
-                facts.extend(self.facts_of_block(outer).iter().cloned());
+                let outer = self.block_entry(outer);
+                facts.extend(outer.facts.iter().cloned());
+                parts.push(outer.depends);
             }
             facts.extend(self.entry_facts(&parent, block));
+            for i in 0..parent.operand_count() {
+                let operand = parent
+                    .operand(i)
+                    .ok()
+                    .and_then(|v| self.known.get(&value_key(v)));
+                if let Some(k) = operand {
+                    parts.push(k.depends.clone());
+                }
+            }
         }
         let facts: Rc<[Fact]> = normalized(facts).into();
-        self.block_facts.insert(key, facts.clone());
-        facts
+        let exprs: Vec<&Expr> = facts.iter().map(|(e, _)| e).collect();
+        let entry = BlockFacts {
+            depends: Depends::of(&parts, &exprs),
+            facts,
+        };
+        self.block_facts.insert(key, entry.clone());
+        entry
     }
 
     /// Simplifies `e` (over roots) assuming `facts`, with its range. Only the facts that share

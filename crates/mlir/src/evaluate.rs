@@ -1,0 +1,429 @@
+//! The integer arithmetic of a function, evaluated at a point: the reference semantics against
+//! which the index passes are tested and fuzzed.
+//!
+//! [`evaluate`] runs a `func.func` whose arguments and results are integers or `index`, made of
+//! `arith` integer ops, `affine.apply`/`min`/`max`/`if`, `xla_indexing.apply_indexing` and
+//! `scf.if`, as MLIR defines them: `index` has 64 bits, arithmetic wraps in its type, unsigned
+//! ops read their operands as unsigned. A value is undefined (`None`) where MLIR makes it
+//! poison or undefined behaviour: an `addi`/`subi`/`muli` whose `nsw` or `nuw` flag fails, a
+//! division by zero or a signed division overflow, an `apply_indexing` outside its map's
+//! domain, an affine map that overflows 64 bits; an op on an undefined value is undefined.
+
+use std::collections::HashMap;
+
+use melior::ir::{
+    BlockLike, BlockRef, Module, OperationRef, RegionLike, Value, ValueLike,
+    attribute::AttributeLike, operation::OperationLike,
+};
+use xla_indexing_core::Expr;
+
+use crate::{
+    affine::expr_from_affine,
+    attribute::attribute_map,
+    ir::{
+        RANGE_ATTRIBUTE, affine_map_attribute, argument_attribute, int_width, integer_attribute,
+        integer_set_attribute, op_name, range_attribute,
+    },
+};
+
+/// Why a function cannot be evaluated.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EvaluateError {
+    #[error("cannot evaluate `{0}`")]
+    Unsupported(String),
+    #[error("{0}")]
+    Malformed(String),
+}
+
+/// A value of an integer type of `width` bits, or `None` where it is undefined.
+type Slot = Option<i128>;
+
+/// Runs `function` (a `func.func`) on `arguments`; its results, `None` where undefined.
+pub fn evaluate(
+    function: &OperationRef,
+    arguments: &[i64],
+) -> Result<Vec<Option<i64>>, EvaluateError> {
+    let body = function
+        .region(0)
+        .ok()
+        .and_then(|r| r.first_block())
+        .ok_or_else(|| EvaluateError::Malformed("the function has no body".into()))?;
+    if body.argument_count() != arguments.len() {
+        return Err(EvaluateError::Malformed(format!(
+            "the function takes {} arguments, not {}",
+            body.argument_count(),
+            arguments.len()
+        )));
+    }
+    let mut machine = Machine::default();
+    for (i, a) in arguments.iter().enumerate() {
+        let argument: Value = body
+            .argument(i)
+            .map_err(|e| EvaluateError::Malformed(e.to_string()))?
+            .into();
+        let width = width_of(argument)?;
+        machine.set(argument, Some(wrap(i128::from(*a), width)));
+    }
+    let returned = machine.run_block(body)?;
+    Ok(returned
+        .into_iter()
+        .map(|v| v.and_then(|v| i64::try_from(v).ok()))
+        .collect())
+}
+
+#[derive(Default)]
+struct Machine {
+    values: HashMap<usize, Slot>,
+}
+
+/// `v` wrapped into the signed range of `width` bits.
+fn wrap(v: i128, width: u32) -> i128 {
+    let m = 1i128 << width;
+    let u = v.rem_euclid(m);
+    if u >= m / 2 { u - m } else { u }
+}
+
+/// `v` (signed, `width` bits) read as unsigned.
+fn unsigned(v: i128, width: u32) -> i128 {
+    v.rem_euclid(1i128 << width)
+}
+
+fn width_of(value: Value) -> Result<u32, EvaluateError> {
+    int_width(value.r#type())
+        .ok_or_else(|| EvaluateError::Unsupported(format!("a value of type {}", value.r#type())))
+}
+
+impl Machine {
+    fn set(&mut self, value: Value, slot: Slot) {
+        self.values.insert(value.to_raw().ptr as usize, slot);
+    }
+
+    fn get(&self, value: Value) -> Result<Slot, EvaluateError> {
+        self.values
+            .get(&(value.to_raw().ptr as usize))
+            .copied()
+            .ok_or_else(|| EvaluateError::Malformed("a value is used before it is defined".into()))
+    }
+
+    /// Runs the ops of `block`; the operands of its terminator.
+    fn run_block(&mut self, block: BlockRef) -> Result<Vec<Slot>, EvaluateError> {
+        let mut next = block.first_operation();
+        while let Some(op) = next {
+            let name = op_name(&op);
+            if matches!(name.as_str(), "func.return" | "scf.yield" | "affine.yield") {
+                return (0..op.operand_count())
+                    .map(|i| self.get(op.operand(i).map_err(malformed)?))
+                    .collect();
+            }
+            let results = self.run_op(&op, &name)?;
+            for (i, slot) in results.into_iter().enumerate() {
+                self.set(op.result(i).map_err(malformed)?.into(), slot);
+            }
+            next = op.next_in_block();
+        }
+        Err(EvaluateError::Malformed(
+            "a block without terminator".into(),
+        ))
+    }
+
+    fn operands(&self, op: &OperationRef) -> Result<Vec<Slot>, EvaluateError> {
+        (0..op.operand_count())
+            .map(|i| self.get(op.operand(i).map_err(malformed)?))
+            .collect()
+    }
+
+    /// The results of `op`.
+    fn run_op(&mut self, op: &OperationRef, name: &str) -> Result<Vec<Slot>, EvaluateError> {
+        let operands = self.operands(op)?;
+        let width = match op.result(0) {
+            Ok(r) => width_of(r.into())?,
+            Err(_) => return Err(EvaluateError::Unsupported(name.into())),
+        };
+        let one = |slot: Slot| Ok(vec![slot.map(|v| wrap(v, width))]);
+        match name {
+            "arith.constant" => {
+                let attribute = op.attribute("value").map_err(malformed)?;
+                let c = integer_attribute(attribute)
+                    .ok_or_else(|| EvaluateError::Unsupported(attribute.to_string()))?;
+                one(Some(i128::from(c)))
+            }
+            "affine.apply" | "affine.min" | "affine.max" => {
+                let map = op
+                    .attribute("map")
+                    .ok()
+                    .and_then(affine_map_attribute)
+                    .ok_or_else(|| EvaluateError::Malformed("no affine map".into()))?;
+                let Some(point) = defined(&operands) else {
+                    return Ok(vec![None]);
+                };
+                let (dims, syms) = point.split_at(map.dim_count().min(point.len()));
+                let results: Vec<Slot> = (0..map.result_count())
+                    .map(|i| {
+                        let e = map.result(i).ok().and_then(expr_from_affine);
+                        let e = e.ok_or_else(|| {
+                            EvaluateError::Unsupported("a semi-affine map".into())
+                        })?;
+                        Ok(e.eval(dims, syms).map(i128::from))
+                    })
+                    .collect::<Result<_, EvaluateError>>()?;
+                let value = match name {
+                    "affine.apply" => results.first().copied().flatten(),
+                    _ => results
+                        .iter()
+                        .copied()
+                        .collect::<Option<Vec<i128>>>()
+                        .and_then(|r| {
+                            if name == "affine.min" {
+                                r.into_iter().min()
+                            } else {
+                                r.into_iter().max()
+                            }
+                        }),
+                };
+                Ok(vec![value])
+            }
+            "xla_indexing.apply_indexing" => {
+                let map = attribute_map(op.attribute("indexing_map").map_err(malformed)?)
+                    .map_err(|e| EvaluateError::Malformed(e.to_string()))?;
+                let count = op.result_count();
+                let Some(point) = defined(&operands) else {
+                    return Ok(vec![None; count]);
+                };
+                let (dims, syms) = point.split_at(map.dims().len().min(point.len()));
+                if !map.contains(dims, syms) {
+                    return Ok(vec![None; count]);
+                }
+                Ok(map
+                    .results()
+                    .iter()
+                    .map(|e: &Expr| e.eval(dims, syms).map(i128::from))
+                    .collect())
+            }
+            "scf.if" | "affine.if" => {
+                let taken = if name == "scf.if" {
+                    operands.first().copied().flatten().map(|c| c != 0)
+                } else {
+                    self.affine_condition(op, &operands)?
+                };
+                let Some(taken) = taken else {
+                    return Ok(vec![None; op.result_count()]);
+                };
+                let region = op.region(usize::from(!taken)).map_err(malformed)?;
+                match region.first_block() {
+                    Some(block) => self.run_block(block),
+                    None => Ok(Vec::new()),
+                }
+            }
+            _ => one(arith(name, op, &operands, width)?),
+        }
+    }
+
+    /// Whether the integer set of an `affine.if` holds at its operands.
+    fn affine_condition(
+        &self,
+        op: &OperationRef,
+        operands: &[Slot],
+    ) -> Result<Option<bool>, EvaluateError> {
+        let set = op
+            .attribute("condition")
+            .ok()
+            .and_then(integer_set_attribute)
+            .ok_or_else(|| EvaluateError::Malformed("no integer set".into()))?;
+        let Some(point) = defined(operands) else {
+            return Ok(None);
+        };
+        let (dims, syms) = point.split_at(set.num_dims.min(point.len()));
+        let mut holds = true;
+        for (e, is_eq) in &set.constraints {
+            let e = expr_from_affine(*e)
+                .ok_or_else(|| EvaluateError::Unsupported("a semi-affine set".into()))?;
+            let Some(v) = e.eval(dims, syms) else {
+                return Ok(None);
+            };
+            holds &= if *is_eq { v == 0 } else { v >= 0 };
+        }
+        Ok(Some(holds))
+    }
+}
+
+/// The operands as 64-bit values, if all are defined.
+fn defined(operands: &[Slot]) -> Option<Vec<i64>> {
+    operands
+        .iter()
+        .map(|s| s.and_then(|v| i64::try_from(v).ok()))
+        .collect()
+}
+
+fn malformed(e: melior::Error) -> EvaluateError {
+    EvaluateError::Malformed(e.to_string())
+}
+
+/// The `arith` op `name` on `operands`, with a result of `width` bits.
+fn arith(
+    name: &str,
+    op: &OperationRef,
+    operands: &[Slot],
+    width: u32,
+) -> Result<Slot, EvaluateError> {
+    let operand_width = match op.operand(0) {
+        Ok(v) => width_of(v)?,
+        Err(_) => return Err(EvaluateError::Unsupported(name.into())),
+    };
+    let flags = op
+        .attribute("overflowFlags")
+        .map(|a| a.to_string())
+        .unwrap_or_default();
+    let (nsw, nuw) = (flags.contains("nsw"), flags.contains("nuw"));
+    let get = |i: usize| operands.get(i).copied().flatten();
+    let binary = || Some((get(0)?, get(1)?));
+    let value = match name {
+        "arith.addi" | "arith.subi" | "arith.muli" => (|| {
+            let (a, b) = binary()?;
+            let (ua, ub) = (unsigned(a, width), unsigned(b, width));
+            // Operands have at most 64 bits: only the unsigned product can leave i128.
+            let (exact, unsigned_exact) = match name {
+                "arith.addi" => (a + b, Some(ua + ub)),
+                "arith.subi" => (a - b, Some(ua - ub)),
+                _ => (a * b, ua.checked_mul(ub)),
+            };
+            let signed_overflow = wrap(exact, width) != exact;
+            let unsigned_overflow =
+                unsigned_exact.is_none_or(|u| !(0..1i128 << width).contains(&u));
+            if (nsw && signed_overflow) || (nuw && unsigned_overflow) {
+                return None;
+            }
+            Some(exact)
+        })(),
+        "arith.divui" | "arith.remui" | "arith.ceildivui" => (|| {
+            let (a, b) = binary()?;
+            let (ua, ub) = (unsigned(a, width), unsigned(b, width));
+            if ub == 0 {
+                return None;
+            }
+            Some(match name {
+                "arith.divui" => ua / ub,
+                "arith.remui" => ua % ub,
+                _ => (ua + ub - 1) / ub,
+            })
+        })(),
+        "arith.divsi" | "arith.remsi" | "arith.floordivsi" | "arith.ceildivsi" => (|| {
+            let (a, b) = binary()?;
+            let min = -(1i128 << (width - 1));
+            if b == 0 || (a == min && b == -1) {
+                return None;
+            }
+            Some(match name {
+                "arith.divsi" => a / b,
+                "arith.remsi" => a % b,
+                // Truncation, moved down (floor) or up (ceiling) when inexact.
+                "arith.floordivsi" => a / b - i128::from(a % b != 0 && (a < 0) != (b < 0)),
+                _ => a / b + i128::from(a % b != 0 && (a < 0) == (b < 0)),
+            })
+        })(),
+        "arith.minsi" | "arith.maxsi" => binary().map(|(a, b)| {
+            if name == "arith.minsi" {
+                a.min(b)
+            } else {
+                a.max(b)
+            }
+        }),
+        "arith.minui" | "arith.maxui" => binary().map(|(a, b)| {
+            let pick_a = (unsigned(a, width) <= unsigned(b, width)) == (name == "arith.minui");
+            if pick_a { a } else { b }
+        }),
+        "arith.cmpi" => {
+            let predicate = op
+                .attribute("predicate")
+                .ok()
+                .and_then(integer_attribute)
+                .ok_or_else(|| EvaluateError::Malformed("cmpi without predicate".into()))?;
+            binary().map(|(a, b)| {
+                let (ua, ub) = (unsigned(a, operand_width), unsigned(b, operand_width));
+                let holds = match predicate {
+                    0 => a == b,
+                    1 => a != b,
+                    2 => a < b,
+                    3 => a <= b,
+                    4 => a > b,
+                    5 => a >= b,
+                    6 => ua < ub,
+                    7 => ua <= ub,
+                    8 => ua > ub,
+                    _ => ua >= ub,
+                };
+                -i128::from(holds)
+            })
+        }
+        "arith.select" => get(0).and_then(|c| if c != 0 { get(1) } else { get(2) }),
+        "arith.index_cast" | "arith.extsi" | "arith.trunci" => get(0),
+        "arith.index_castui" | "arith.extui" => get(0).map(|v| unsigned(v, operand_width)),
+        "arith.andi" | "arith.ori" | "arith.xori" => binary().map(|(a, b)| {
+            let (ua, ub) = (unsigned(a, width), unsigned(b, width));
+            match name {
+                "arith.andi" => ua & ub,
+                "arith.ori" => ua | ub,
+                _ => ua ^ ub,
+            }
+        }),
+        _ => return Err(EvaluateError::Unsupported(name.into())),
+    };
+    Ok(value)
+}
+
+/// A function of a module: its name and the range its `xla.range` attribute declares for each
+/// argument.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Signature {
+    pub name: String,
+    pub ranges: Vec<Option<(i64, i64)>>,
+}
+
+/// The `func.func`s at the top of `module`.
+pub fn signatures(module: &Module) -> Vec<Signature> {
+    functions(module)
+        .into_iter()
+        .filter_map(|f| {
+            let name = symbol_name(&f)?;
+            let count = f.region(0).ok()?.first_block()?.argument_count();
+            let ranges = (0..count)
+                .map(|i| argument_attribute(&f, i, RANGE_ATTRIBUTE).and_then(range_attribute))
+                .collect();
+            Some(Signature { name, ranges })
+        })
+        .collect()
+}
+
+/// Runs the `func.func` named `name` of `module` on `arguments` (see [`evaluate`]).
+pub fn evaluate_function(
+    module: &Module,
+    name: &str,
+    arguments: &[i64],
+) -> Result<Vec<Option<i64>>, EvaluateError> {
+    let function = functions(module)
+        .into_iter()
+        .find(|f| symbol_name(f).as_deref() == Some(name))
+        .ok_or_else(|| EvaluateError::Malformed(format!("no function @{name}")))?;
+    evaluate(&function, arguments)
+}
+
+fn functions<'c, 'a>(module: &'a Module<'c>) -> Vec<OperationRef<'c, 'a>> {
+    let mut found = Vec::new();
+    let mut next = module.body().first_operation();
+    while let Some(op) = next {
+        if op_name(&op) == "func.func" {
+            found.push(op);
+        }
+        next = op.next_in_block();
+    }
+    found
+}
+
+fn symbol_name(function: &OperationRef) -> Option<String> {
+    let name = function.attribute("sym_name").ok()?;
+    // SAFETY: the string attribute's bytes live as long as the context.
+    let text = unsafe {
+        let raw = mlir_sys::mlirStringAttrGetValue(name.to_raw());
+        std::slice::from_raw_parts(raw.data.cast::<u8>(), raw.length)
+    };
+    String::from_utf8(text.to_vec()).ok()
+}

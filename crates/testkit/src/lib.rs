@@ -1,0 +1,11 @@
+//! Test support for the project's MLIR passes (a dev-dependency, and the fuzz targets'
+//! library).
+//!
+//! * [`index_program`]: random functions of index arithmetic (`arith`, `affine`,
+//!   `xla_indexing.apply_indexing`, `scf.if`), chains of ops whose values have random numbers of
+//!   uses, with the value of every result at every point of their arguments' small domains.
+//! * [`invariants`]: what the passes must keep: running them changes no value where the
+//!   function's value is defined, never fails on valid input, and reaches a fixed point.
+
+pub mod index_program;
+pub mod invariants;

@@ -1,0 +1,203 @@
+// Execution check of xla-indexing-simplify on whole expressions (the kernels of
+// simplify_whole.mlir, with their ids as arguments that declare their ranges): @main calls each
+// function at every point of its domain and prints every value, once as written and once
+// simplified; the outputs must be identical, and the simplified functions divide only where
+// their values need it.
+
+// REQUIRES: mlir-runner
+// RUN: mlir-opt %s %plugins --pass-pipeline='builtin.module(xla-indexing-simplify)' > %t.simplified.mlir
+// RUN: FileCheck %s --check-prefix=SIMPLIFIED < %t.simplified.mlir
+// apply_indexing is lowered as written (simplify=false) on both sides.
+// RUN: mlir-opt %s %plugins --pass-pipeline='builtin.module(xla-indexing-lower-apply{simplify=false})' | mlir-opt %to_llvm | %run > %t.before
+// RUN: mlir-opt %t.simplified.mlir %plugins --pass-pipeline='builtin.module(xla-indexing-lower-apply{simplify=false})' | mlir-opt %to_llvm | %run > %t.after
+// RUN: diff %t.before %t.after
+// RUN: FileCheck %s --check-prefix=VALUES < %t.after
+
+// SIMPLIFIED-LABEL: func.func @shared_linear
+// SIMPLIFIED-NOT: arith.{{div|rem}}
+// SIMPLIFIED-LABEL: func.func @reshape_round_trip
+// SIMPLIFIED-NOT: affine.apply
+// SIMPLIFIED-LABEL: func.func @warp_lane
+// SIMPLIFIED-COUNT-2: arith.{{div|rem}}ui
+// SIMPLIFIED-NOT: arith.{{div|rem}}
+// SIMPLIFIED-LABEL: func.func @tile
+// SIMPLIFIED-COUNT-2: arith.divui
+// SIMPLIFIED-NOT: arith.{{div|rem}}
+// SIMPLIFIED-LABEL: func.func @apply_chain
+// SIMPLIFIED-COUNT-1: xla_indexing.apply_indexing
+// SIMPLIFIED-NOT: xla_indexing.apply_indexing
+// SIMPLIFIED-LABEL: func.func @shared_quotient
+// SIMPLIFIED-COUNT-1: arith.divui
+// SIMPLIFIED-NOT: arith.{{div|rem}}
+// SIMPLIFIED-LABEL: func.func @decided
+// SIMPLIFIED-NOT: arith.{{cmpi|select|min|max}}
+// SIMPLIFIED-LABEL: func.func @guarded_pad
+// SIMPLIFIED-COUNT-1: arith.remui
+// SIMPLIFIED-NOT: arith.{{div|rem}}
+// SIMPLIFIED-LABEL: func.func @main
+
+// 16 * 20 * 3 + 450 * 2 + 256 * 3 + 128 * 3 + 64 * 2 + 240 * 4 + 16 * 2 + 7 values.
+// VALUES-COUNT-4139: {{^-?[0-9]+$}}
+
+func.func private @printI64(i64)
+func.func private @printNewline()
+
+func.func @print(%v: index) {
+  %i = arith.index_cast %v : index to i64
+  func.call @printI64(%i) : (i64) -> ()
+  func.call @printNewline() : () -> ()
+  return
+}
+
+func.func @shared_linear(%i: index {xla.range = [0 : index, 15 : index]}, %j: index {xla.range = [0 : index, 19 : index]}) -> (index, index, index) {
+  %c20 = arith.constant 20 : index
+  %m = arith.muli %i, %c20 : index
+  %lin = arith.addi %m, %j : index
+  %q = arith.divui %lin, %c20 : index
+  %r = arith.remui %lin, %c20 : index
+  return %lin, %q, %r : index, index, index
+}
+
+func.func @reshape_round_trip(%i: index {xla.range = [0 : index, 9 : index]}, %j: index {xla.range = [0 : index, 44 : index]}) -> (index, index) {
+  %lin = affine.apply affine_map<(d0, d1) -> (d0 * 45 + d1)>(%i, %j)
+  %a = affine.apply affine_map<(d0) -> (d0 floordiv 9)>(%lin)
+  %b = affine.apply affine_map<(d0) -> (d0 mod 9)>(%lin)
+  %back = affine.apply affine_map<(d0, d1) -> (d0 * 9 + d1)>(%a, %b)
+  %x = affine.apply affine_map<(d0) -> (d0 floordiv 45)>(%back)
+  %y = affine.apply affine_map<(d0) -> (d0 mod 45)>(%back)
+  return %x, %y : index, index
+}
+
+func.func @warp_lane(%tx: index {xla.range = [0 : index, 255 : index]}) -> (index, index, index) {
+  %c32 = arith.constant 32 : index
+  %warp = arith.divui %tx, %c32 : index
+  %lane = arith.remui %tx, %c32 : index
+  %w32 = arith.muli %warp, %c32 : index
+  %t = arith.addi %w32, %lane : index
+  return %warp, %lane, %t : index, index, index
+}
+
+func.func @tile(%i: index {xla.range = [0 : index, 127 : index]}) -> (index, index, index) {
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %t = arith.divui %i, %c4 : index
+  %r = arith.remui %i, %c4 : index
+  %t4 = arith.muli %t, %c4 : index
+  %u = arith.addi %t4, %r : index
+  %v = arith.divui %t, %c2 : index
+  return %t, %u, %v : index, index, index
+}
+
+func.func @apply_chain(%i: index {xla.range = [0 : index, 63 : index]}) -> (index, index) {
+  %a = xla_indexing.apply_indexing #xla_indexing.map<"(d0) -> (d0 * 4 + 3), domain: d0 in [0, 63]">(%i) : index
+  %b = xla_indexing.apply_indexing #xla_indexing.map<"(d0) -> (d0 floordiv 4), domain: d0 in [0, 255]">(%a) : index
+  return %a, %b : index, index
+}
+
+func.func @shared_quotient(%x: index {xla.range = [0 : index, 239 : index]}) -> (index, index, index, index) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c6 = arith.constant 6 : index
+  %q = arith.divui %x, %c6 : index
+  %q6 = arith.muli %q, %c6 : index
+  %r = arith.remui %x, %c6 : index
+  %u1 = arith.addi %q6, %r : index
+  %u2 = arith.addi %q, %c1 : index
+  %u3 = arith.muli %q, %c2 : index
+  %u4 = arith.divui %x, %c6 : index
+  return %u1, %u2, %u3, %u4 : index, index, index, index
+}
+
+func.func @decided(%i: index {xla.range = [0 : index, 15 : index]}) -> (index, index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %a = arith.addi %i, %c1 : index
+  %m = arith.minsi %a, %c16 : index
+  %lt = arith.cmpi slt, %i, %a : index
+  %s = arith.select %lt, %m, %c0 : index
+  %mx = arith.maxsi %s, %c0 : index
+  %mu = arith.minui %mx, %i : index
+  return %mx, %mu : index, index
+}
+
+func.func @guarded_pad(%d: index {xla.range = [1 : index, 7 : index]}) -> index {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %t = arith.subi %d, %c1 : index
+  %m = arith.remui %t, %c2 : index
+  %even = arith.cmpi eq, %m, %c0 : index
+  %v = scf.if %even -> (index) {
+    %q = arith.divui %t, %c2 : index
+    %q2 = arith.muli %q, %c2 : index
+    %w = arith.addi %q2, %c1 : index
+    scf.yield %w : index
+  } else {
+    scf.yield %c0 : index
+  }
+  return %v : index
+}
+
+func.func @main() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c10 = arith.constant 10 : index
+  %c16 = arith.constant 16 : index
+  %c20 = arith.constant 20 : index
+  %c45 = arith.constant 45 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %c240 = arith.constant 240 : index
+  %c256 = arith.constant 256 : index
+  scf.for %i = %c0 to %c16 step %c1 {
+    scf.for %j = %c0 to %c20 step %c1 {
+      %r:3 = func.call @shared_linear(%i, %j) : (index, index) -> (index, index, index)
+      func.call @print(%r#0) : (index) -> ()
+      func.call @print(%r#1) : (index) -> ()
+      func.call @print(%r#2) : (index) -> ()
+    }
+  }
+  scf.for %i = %c0 to %c10 step %c1 {
+    scf.for %j = %c0 to %c45 step %c1 {
+      %r:2 = func.call @reshape_round_trip(%i, %j) : (index, index) -> (index, index)
+      func.call @print(%r#0) : (index) -> ()
+      func.call @print(%r#1) : (index) -> ()
+    }
+  }
+  scf.for %t = %c0 to %c256 step %c1 {
+    %r:3 = func.call @warp_lane(%t) : (index) -> (index, index, index)
+    func.call @print(%r#0) : (index) -> ()
+    func.call @print(%r#1) : (index) -> ()
+    func.call @print(%r#2) : (index) -> ()
+  }
+  scf.for %i = %c0 to %c128 step %c1 {
+    %r:3 = func.call @tile(%i) : (index) -> (index, index, index)
+    func.call @print(%r#0) : (index) -> ()
+    func.call @print(%r#1) : (index) -> ()
+    func.call @print(%r#2) : (index) -> ()
+  }
+  scf.for %i = %c0 to %c64 step %c1 {
+    %r:2 = func.call @apply_chain(%i) : (index) -> (index, index)
+    func.call @print(%r#0) : (index) -> ()
+    func.call @print(%r#1) : (index) -> ()
+  }
+  scf.for %x = %c0 to %c240 step %c1 {
+    %r:4 = func.call @shared_quotient(%x) : (index) -> (index, index, index, index)
+    func.call @print(%r#0) : (index) -> ()
+    func.call @print(%r#1) : (index) -> ()
+    func.call @print(%r#2) : (index) -> ()
+    func.call @print(%r#3) : (index) -> ()
+  }
+  scf.for %i = %c0 to %c16 step %c1 {
+    %r:2 = func.call @decided(%i) : (index) -> (index, index)
+    func.call @print(%r#0) : (index) -> ()
+    func.call @print(%r#1) : (index) -> ()
+  }
+  scf.for %d = %c1 to %c8 step %c1 {
+    %r = func.call @guarded_pad(%d) : (index) -> index
+    func.call @print(%r) : (index) -> ()
+  }
+  return
+}
