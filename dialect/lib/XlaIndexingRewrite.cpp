@@ -60,13 +60,15 @@ private:
 
 MlirLogicalResult mlirXlaIndexingApplyPatternsGreedily(MlirOperation op,
                                                        MlirFrozenRewritePatternSet patterns,
-                                                       bool topDown, bool simplifyRegions,
+                                                       bool topDown, bool fold,
+                                                       bool simplifyRegions,
                                                        XlaIndexingValueCallback onErased,
                                                        XlaIndexingBlockCallback onBlockErased,
                                                        void *userData) {
   ErasureListener listener(onErased, onBlockErased, userData);
   GreedyRewriteConfig config;
   config.setUseTopDownTraversal(topDown)
+      .enableFolding(fold)
       .setRegionSimplificationLevel(simplifyRegions ? GreedySimplifyRegionLevel::Normal
                                                     : GreedySimplifyRegionLevel::Disabled)
       .setListener(&listener);

@@ -8,7 +8,11 @@ use crate::rng::SplitMix64;
 /// Replays every input of `fuzz/corpus/<target>/` and `fuzz/regressions/<target>/` under
 /// `fuzz_dir` through `check`; returns how many there were. Tests of each crate call this with
 /// their target's invariant.
-pub fn replay_corpus(fuzz_dir: &std::path::Path, target: &str, check: fn(&[u8])) -> usize {
+pub fn replay_corpus(
+    fuzz_dir: &std::path::Path,
+    target: &str,
+    mut check: impl FnMut(&[u8]),
+) -> usize {
     let mut count = 0;
     for dir in ["corpus", "regressions"] {
         let Ok(entries) = std::fs::read_dir(fuzz_dir.join(dir).join(target)) else {

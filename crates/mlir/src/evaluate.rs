@@ -12,13 +12,12 @@
 use std::collections::HashMap;
 
 use melior::ir::{
-    BlockLike, BlockRef, Module, OperationRef, RegionLike, Value, ValueLike,
+    AffineExpr, BlockLike, BlockRef, Module, OperationRef, RegionLike, Value, ValueLike,
     attribute::AttributeLike, operation::OperationLike,
 };
 use xla_indexing_core::Expr;
 
 use crate::{
-    affine::expr_from_affine,
     attribute::attribute_map,
     ir::{
         RANGE_ATTRIBUTE, affine_map_attribute, argument_attribute, int_width, integer_attribute,
@@ -159,11 +158,8 @@ impl Machine {
                 let (dims, syms) = point.split_at(map.dim_count().min(point.len()));
                 let results: Vec<Slot> = (0..map.result_count())
                     .map(|i| {
-                        let e = map.result(i).ok().and_then(expr_from_affine);
-                        let e = e.ok_or_else(|| {
-                            EvaluateError::Unsupported("a semi-affine map".into())
-                        })?;
-                        Ok(e.eval(dims, syms).map(i128::from))
+                        let e = map.result(i).map_err(malformed)?;
+                        Ok(affine_value(e, dims, syms).map(i128::from))
                     })
                     .collect::<Result<_, EvaluateError>>()?;
                 let value = match name {
@@ -235,14 +231,48 @@ impl Machine {
         let (dims, syms) = point.split_at(set.num_dims.min(point.len()));
         let mut holds = true;
         for (e, is_eq) in &set.constraints {
-            let e = expr_from_affine(*e)
-                .ok_or_else(|| EvaluateError::Unsupported("a semi-affine set".into()))?;
-            let Some(v) = e.eval(dims, syms) else {
+            let Some(v) = affine_value(*e, dims, syms) else {
                 return Ok(None);
             };
             holds &= if *is_eq { v == 0 } else { v >= 0 };
         }
         Ok(Some(holds))
+    }
+}
+
+/// The value of an affine expression, `None` where it is undefined: a division by zero, or a
+/// value on the way that overflows 64 bits (MLIR folds affine maps on 64-bit integers).
+fn affine_value(e: AffineExpr, dims: &[i64], syms: &[i64]) -> Option<i64> {
+    if e.is_dim() {
+        return dims.get(e.dim_position()).copied();
+    }
+    if e.is_symbol() {
+        return syms.get(e.symbol_position()).copied();
+    }
+    if e.is_constant() {
+        return Some(e.constant_value());
+    }
+    let (a, b) = (
+        affine_value(e.lhs(), dims, syms)?,
+        affine_value(e.rhs(), dims, syms)?,
+    );
+    if e.is_add() {
+        a.checked_add(b)
+    } else if e.is_mul() {
+        a.checked_mul(b)
+    } else if b == 0 {
+        None
+    } else {
+        // Truncation, moved down (floor) or up (ceiling) when inexact; `mod` from the floor.
+        let (q, inexact) = (a.checked_div(b)?, a % b != 0);
+        let floor = q - i64::from(inexact && (a < 0) != (b < 0));
+        if e.is_floor_div() {
+            Some(floor)
+        } else if e.is_ceil_div() {
+            Some(q + i64::from(inexact && (a < 0) == (b < 0)))
+        } else {
+            a.checked_sub(b.checked_mul(floor)?)
+        }
     }
 }
 
@@ -368,6 +398,19 @@ fn arith(
         _ => return Err(EvaluateError::Unsupported(name.into())),
     };
     Ok(value)
+}
+
+/// The value of the `arith` op `op` (with one integer result) on constant `operands`, wrapped
+/// to its type as MLIR computes it; `None` for another op or where the value is undefined.
+pub fn fold_arith(op: &OperationRef, operands: &[i64]) -> Option<i64> {
+    let name = op_name(op);
+    if !name.starts_with("arith.") || op.result_count() != 1 {
+        return None;
+    }
+    let width = width_of(op.result(0).ok()?.into()).ok()?;
+    let slots: Vec<Slot> = operands.iter().map(|&v| Some(i128::from(v))).collect();
+    let value = arith(&name, op, &slots, width).ok()??;
+    i64::try_from(wrap(value, width)).ok()
 }
 
 /// A function of a module: its name and the range its `xla.range` attribute declares for each

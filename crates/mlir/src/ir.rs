@@ -37,6 +37,7 @@ mod ffi {
             op: MlirOperation,
             patterns: MlirFrozenRewritePatternSet,
             top_down: bool,
+            fold: bool,
             simplify_regions: bool,
             on_changed: unsafe extern "C" fn(MlirValue, bool, *mut c_void),
             on_block_erased: unsafe extern "C" fn(MlirBlock, *mut c_void),
@@ -136,6 +137,8 @@ pub enum Changed {
 pub struct Greedy {
     /// Visit ops top-down (definitions before uses) rather than bottom-up.
     pub top_down: bool,
+    /// Let the driver fold ops (the ops' own `fold` hooks) besides applying the patterns.
+    pub fold: bool,
     /// Let the driver also simplify regions (erase unreachable blocks, merge identical ones).
     pub simplify_regions: bool,
 }
@@ -181,6 +184,7 @@ pub fn apply_patterns_greedily(
             op.to_raw(),
             frozen,
             greedy.top_down,
+            greedy.fold,
             greedy.simplify_regions,
             value_changed,
             block_erased,

@@ -77,6 +77,12 @@ fn unsigned(v: i128, width: u32) -> i128 {
     v.rem_euclid(1i128 << width)
 }
 
+/// The value of `e` at `dims` as affine maps compute it: undefined where a value on the way
+/// overflows 64 bits.
+fn exact(e: &Expr, dims: &[i64]) -> Option<i128> {
+    e.eval(dims, &[]).map(i128::from)
+}
+
 /// What the random maps are made of.
 const SHAPE: ExprShape = ExprShape {
     constants: (-20, 40),
@@ -505,7 +511,7 @@ impl Generator {
                 .iter()
                 .map(|&x| i64::try_from(x).ok())
                 .collect::<Option<_>>()?;
-            e.eval(&dims, &[]).map(i128::from)
+            exact(e, &dims)
         })
     }
 
@@ -603,7 +609,7 @@ impl Generator {
                 if !map.contains(&dims, &[]) {
                     return None;
                 }
-                e.eval(&dims, &[]).map(i128::from)
+                exact(e, &dims)
             });
             let name = if results == 1 {
                 names[0].clone()
@@ -693,7 +699,7 @@ impl Generator {
                 .collect::<Option<_>>()?;
             let mut holds = true;
             for (e, is_eq) in &constraints {
-                let x = e.eval(&dims, &[])?;
+                let x = exact(e, &dims)?;
                 holds &= if *is_eq { x == 0 } else { x >= 0 };
             }
             Some(i128::from(holds))

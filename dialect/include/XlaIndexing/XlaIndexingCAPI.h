@@ -111,13 +111,14 @@ typedef void (*XlaIndexingValueCallback)(MlirValue value, bool erased, void *use
 typedef void (*XlaIndexingBlockCallback)(MlirBlock block, void *userData);
 
 /* Runs MLIR's greedy pattern driver on the regions of `op` (ops top-down
- * when `topDown`, with MLIR's usual region simplification when
- * `simplifyRegions`) and passes every value and block it erases to
+ * when `topDown`, folding ops when `fold`, with MLIR's usual region
+ * simplification when `simplifyRegions`) and passes every value and block it erases to
  * `onErased` (the results of erased ops, the arguments of erased blocks) and
  * `onBlockErased`, and the results of ops it changes in place to `onErased`
  * (with `erased` false). Returns success when the driver converged. */
 MLIR_CAPI_EXPORTED MlirLogicalResult mlirXlaIndexingApplyPatternsGreedily(
-    MlirOperation op, MlirFrozenRewritePatternSet patterns, bool topDown, bool simplifyRegions,
+    MlirOperation op, MlirFrozenRewritePatternSet patterns, bool topDown, bool fold,
+    bool simplifyRegions,
     XlaIndexingValueCallback onErased, XlaIndexingBlockCallback onBlockErased, void *userData);
 
 /* Returns whether `user` may use `value`: the value properly dominates it and

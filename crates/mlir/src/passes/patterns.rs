@@ -58,6 +58,7 @@ pub fn apply_greedily(
         .collect();
     let greedy = Greedy {
         top_down: false,
+        fold: true,
         simplify_regions: true,
     };
     apply_tracking(operation, &patterns, greedy, &mut |_| {})

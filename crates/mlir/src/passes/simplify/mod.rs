@@ -40,6 +40,7 @@ use super::{
     patterns::{RewriteFn, apply_tracking},
 };
 use crate::ir::{Changed, Greedy, op_key, op_name};
+use mlir_sys::MlirLocation;
 
 /// The pass's command-line name.
 pub const ARGUMENT: &str = "xla-indexing-simplify";
@@ -63,6 +64,7 @@ const VALUE_OPS: &[&str] = &[
     "arith.subi",
     "arith.muli",
     "arith.divui",
+    "arith.ceildivui",
     "arith.divsi",
     "arith.remui",
     "arith.remsi",
@@ -151,8 +153,12 @@ fn run(operation: OperationRef, _options: &[i64]) -> Result<(), PassFailure> {
                 .map(|(name, rewrite)| (*name, analyzed(*rewrite))),
         )
         .collect();
+    // No folding: upstream folds are not cost-aware (`affine.if`'s composes `affine.apply`
+    // producers into its set, copying their divisions), and the analysis folds every integer
+    // value it can.
     let greedy = Greedy {
         top_down: true,
+        fold: false,
         simplify_regions: false,
     };
     apply_tracking(operation, &patterns, greedy, &mut |e| {
@@ -165,8 +171,8 @@ fn run(operation: OperationRef, _options: &[i64]) -> Result<(), PassFailure> {
 }
 
 /// The cost of every function under `operation` (or of `operation` itself when it is one),
-/// by the function op's identity and name.
-fn function_costs(operation: &OperationRef) -> Vec<(usize, String, Cost)> {
+/// by the function op's identity, with its name and location.
+fn function_costs(operation: &OperationRef) -> Vec<(usize, String, MlirLocation, Cost)> {
     let mut functions = vec![*operation];
     walk_nested(operation, &mut |op| functions.push(*op));
     functions
@@ -177,24 +183,26 @@ fn function_costs(operation: &OperationRef) -> Vec<(usize, String, Cost)> {
                 .attribute("sym_name")
                 .map(|a| a.to_string())
                 .unwrap_or_default();
-            (op_key(&f), name, nested_cost(&f))
+            (op_key(&f), name, f.location().to_raw(), nested_cost(&f))
         })
         .collect()
 }
 
 /// An error unless every function costs at most what it did.
 fn check_costs(
-    before: &[(usize, String, Cost)],
-    after: &[(usize, String, Cost)],
+    before: &[(usize, String, MlirLocation, Cost)],
+    after: &[(usize, String, MlirLocation, Cost)],
 ) -> Result<(), PassFailure> {
-    for (key, name, cost) in after {
-        if let Some((_, _, old)) = before.iter().find(|(k, _, _)| k == key)
+    for (key, name, location, cost) in after {
+        if let Some((_, _, _, old)) = before.iter().find(|(k, ..)| k == key)
             && !cost.within(*old)
         {
-            return Err(format!(
-                "internal error: function {name} got costlier: {old:?} before, {cost:?} after"
-            )
-            .into());
+            return Err(PassFailure {
+                location: Some(*location),
+                message: format!(
+                    "internal error: function {name} got costlier: {old:?} before, {cost:?} after"
+                ),
+            });
         }
     }
     Ok(())

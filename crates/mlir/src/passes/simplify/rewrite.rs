@@ -36,7 +36,7 @@ use crate::{
     attribute::{attribute_map, map_attribute},
     ir::{
         affine_map_attribute, affine_map_attribute_of, int_width, is_usable_at,
-        is_valid_affine_operand, op_name,
+        is_valid_affine_operand, op_name, single_user,
     },
 };
 
@@ -77,7 +77,29 @@ struct Candidate<'c, 'a> {
 /// Rewrites the used integer results of `op` (an `arith`, `affine.apply`, `affine.min`,
 /// `affine.max` or `xla_indexing.apply_indexing` op) to cheaper forms; returns whether it
 /// changed the IR.
+///
+/// When `op` stays as it is and its value has a single user that computes values too, that
+/// user is tried: the driver revisits `op` when one of its users goes, and then the one left
+/// may now take `op`'s computation over.
 pub fn rewrite_values(
+    values: &mut IndexValues,
+    context: &Context,
+    op: OperationRef,
+    rewriter: &RewriterBase,
+) -> bool {
+    if rewrite_op(values, context, op, rewriter) {
+        return true;
+    }
+    let single_user = match used_results(&op).as_slice() {
+        [(_, value)] => single_user(*value),
+        _ => None,
+    };
+    single_user
+        .filter(|user| kind_of(user).is_some())
+        .is_some_and(|user| rewrite_op(values, context, user, rewriter))
+}
+
+fn rewrite_op(
     values: &mut IndexValues,
     context: &Context,
     op: OperationRef,
@@ -160,8 +182,9 @@ pub fn rewrite_values(
         rewriter.replace_all_uses_with(*old, *new);
     }
     rewriter.erase_op(op);
-    for value in new_values {
-        values.known(value);
+    // A new value means what the old one did.
+    for (new, known) in new_values.into_iter().zip(&knowns) {
+        values.adopt(new, known);
     }
     true
 }
@@ -188,10 +211,14 @@ fn quick_replacement<'c, 'a>(
         return Some(Replacement::Constant(c));
     }
     let strict = has_strict_affine_user(v);
-    let candidates: Vec<Value> = match known.expr.as_var() {
-        Some(VarRef::Dim(root)) => vec![values.root_value(root)],
-        _ => values.values_of(&known.expr),
+    let root = match known.expr.as_var() {
+        Some(VarRef::Dim(root)) => Some(values.root_value(root)),
+        _ => None,
     };
+    let candidates: Vec<Value> = root
+        .into_iter()
+        .chain(values.values_of(&known.expr))
+        .collect();
     candidates
         .into_iter()
         .find(|w| *w != v && reusable(values, op, known, *w, LeafType::Same { strict }))

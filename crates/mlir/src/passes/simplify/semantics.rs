@@ -15,6 +15,7 @@ use super::values::{Fact, IndexValues, Known, Reading};
 use crate::{
     affine::expr_from_affine,
     attribute::attribute_map,
+    evaluate::fold_arith,
     ir::{affine_map_attribute, constant_value, defining_op, integer_set_attribute, op_name},
 };
 
@@ -158,6 +159,18 @@ impl IndexValues {
             this.known_at_depth(op.operand(i).ok()?, depth)
         };
         let exact = |expr: Expr, knowns: &[&Known]| Some(Read::Exact(Reading::of(expr, knowns)));
+        // An `arith` op of constants is a constant, whatever it computes.
+        if name.starts_with("arith.") && name != "arith.constant" {
+            let constants: Option<Vec<i64>> = (0..op.operand_count())
+                .map(|i| operand(self, i)?.expr.as_constant())
+                .collect();
+            if let Some(c) = constants.and_then(|c| fold_arith(op, &c)) {
+                return exact(
+                    Expr::constant(if width == 1 { i64::from(c != 0) } else { c }),
+                    &[],
+                );
+            }
+        }
         match name.as_str() {
             "arith.constant" => {
                 let c = constant_value(op.result(0).ok()?.into())?;
@@ -179,8 +192,8 @@ impl IndexValues {
                 };
                 exact(expr, &[&a, &b])
             }
-            "arith.divui" | "arith.remui" | "arith.divsi" | "arith.remsi" | "arith.floordivsi"
-            | "arith.ceildivsi" => {
+            "arith.divui" | "arith.remui" | "arith.ceildivui" | "arith.divsi" | "arith.remsi"
+            | "arith.floordivsi" | "arith.ceildivsi" => {
                 let (a, b) = (operand(self, 0)?, operand(self, 1)?);
                 let expr = division(&name, &a, b.expr.as_constant()?)?;
                 exact(expr, &[&a, &b])
@@ -496,10 +509,20 @@ impl IndexValues {
                 let Some(constraints) = self.affine_if_constraints(parent) else {
                     return Vec::new();
                 };
-                match (region, constraints.as_slice()) {
-                    (0, _) => constraints,
-                    // Where the one inequality `e >= 0` fails, `e <= -1`.
-                    (1, [(e, interval)]) if interval.hi == i64::MAX => {
+                if region == 0 {
+                    return constraints;
+                }
+                // Where the set fails, one of the constraints that do not always hold fails: if
+                // that is one inequality `e >= 0`, then `e <= -1`.
+                let decisions = self.decide_affine_if(parent).unwrap_or_default();
+                let open: Vec<&Fact> = constraints
+                    .iter()
+                    .zip(decisions.iter().chain(std::iter::repeat(&None)))
+                    .filter(|(_, d)| **d != Some(true))
+                    .map(|(c, _)| c)
+                    .collect();
+                match open.as_slice() {
+                    [(e, interval)] if interval.hi == i64::MAX => {
                         vec![(e.clone(), Interval::new(i64::MIN, -1))]
                     }
                     _ => Vec::new(),
@@ -666,6 +689,7 @@ fn division(name: &str, a: &Known, k: i64) -> Option<Expr> {
         "arith.remsi" => truncated(false),
         "arith.divui" if nonneg && k > 0 => x.floor_div(k).ok(),
         "arith.remui" if nonneg && k > 0 => x.modulo(k).ok(),
+        "arith.ceildivui" if nonneg && k > 0 => x.ceil_div(k).ok(),
         _ => None,
     }
 }

@@ -191,6 +191,34 @@ impl IndexValues {
         self.block_facts.remove(&key);
     }
 
+    /// Records what is known of `value`, just made by a rewrite to replace a value known as
+    /// `known`: its own reading, unless that makes it a root where `known` is not (the new op
+    /// computes what the analysis cannot read; it still means what the old value did).
+    pub fn adopt(&mut self, value: Value, known: &Rc<Known>) {
+        let key = value_key(value);
+        let Some(fresh) = self.known(value) else {
+            return;
+        };
+        let opaque = matches!(fresh.expr.as_var(), Some(VarRef::Dim(r)) if self.root_ids.get(&key) == Some(&r));
+        if !opaque || known.expr.as_var().is_some() {
+            return;
+        }
+        self.record(key, known.clone());
+    }
+
+    /// Keeps `known` as what is known of the value with `key`, and finds the value by its
+    /// expression (unless that is a constant or the value's own root).
+    fn record(&mut self, key: usize, known: Rc<Known>) {
+        let own_root = matches!(known.expr.as_var(), Some(VarRef::Dim(r)) if self.root_ids.get(&key) == Some(&r));
+        if !own_root && known.expr.as_constant().is_none() {
+            self.by_expr
+                .entry(known.expr.clone())
+                .or_default()
+                .push(key);
+        }
+        self.known.insert(key, known);
+    }
+
     /// What is known of `value`; `None` when it is not an integer or index.
     pub fn known(&mut self, value: Value) -> Option<Rc<Known>> {
         self.known_at_depth(value, 0)
@@ -226,13 +254,7 @@ impl IndexValues {
         .unwrap_or_else(|| self.root(value, width, Interval::FULL));
         known.depends = self.dependencies(value, &known);
         let known = Rc::new(known);
-        self.known.insert(key, known.clone());
-        if known.expr.as_var().is_none() && known.expr.as_constant().is_none() {
-            self.by_expr
-                .entry(known.expr.clone())
-                .or_default()
-                .push(key);
-        }
+        self.record(key, known.clone());
         Some(known)
     }
 
@@ -331,7 +353,7 @@ impl IndexValues {
         self.roots[id as usize].range
     }
 
-    /// The live values whose expression is `expr` (roots not included).
+    /// The live values whose expression is `expr` (a root's own value not included).
     pub fn values_of<'c, 'a>(&self, expr: &Expr) -> Vec<Value<'c, 'a>> {
         self.by_expr.get(expr).map_or_else(Vec::new, |keys| {
             keys.iter()
@@ -388,7 +410,17 @@ impl IndexValues {
     /// Simplifies `e` (over roots) assuming `facts`, with its range. Only the facts that share
     /// roots with `e` (directly or through other such facts) take part.
     pub fn simplify(&mut self, e: &Expr, facts: &[Fact]) -> Simplified {
-        let facts = relevant(e, facts);
+        // A root that takes one value is that constant.
+        let point = |this: &Self, v: VarRef| match v {
+            VarRef::Dim(r) => this.root_range(r).as_point().map(Expr::constant),
+            VarRef::Sym(_) => None,
+        };
+        let e = &e.rewrite_vars(&mut |v| point(self, v)).ok()?;
+        let facts: Vec<Fact> = facts
+            .iter()
+            .map(|(x, i)| Some((x.rewrite_vars(&mut |v| point(self, v)).ok()?, *i)))
+            .collect::<Option<_>>()?;
+        let facts = relevant(e, &facts);
         let mut roots: Vec<u32> = Vec::new();
         let mut add_roots = |x: &Expr| {
             x.for_each_var(&mut |v| {
