@@ -67,8 +67,10 @@ MlirLogicalResult mlirXlaIndexingApplyPatternsGreedily(MlirOperation op,
                                                        void *userData) {
   ErasureListener listener(onErased, onBlockErased, userData);
   GreedyRewriteConfig config;
+  // Constants are deduplicated only along with folding (canonicalize does it anyway).
   config.setUseTopDownTraversal(topDown)
       .enableFolding(fold)
+      .enableConstantCSE(fold)
       .setRegionSimplificationLevel(simplifyRegions ? GreedySimplifyRegionLevel::Normal
                                                     : GreedySimplifyRegionLevel::Disabled)
       .setListener(&listener);
@@ -80,11 +82,17 @@ bool mlirXlaIndexingValueIsUsableAt(MlirValue value, MlirOperation user) {
   Operation *op = unwrap(user);
   Region *home = v.getParentRegion();
   // No op between the user and the value's region may be isolated from above.
-  for (Operation *ancestor = op; ancestor->getParentRegion() != home;) {
+  Operation *ancestor = op;
+  while (ancestor->getParentRegion() != home) {
     Operation *parent = ancestor->getParentOp();
     if (!parent || parent->hasTrait<OpTrait::IsIsolatedFromAbove>())
       return false;
     ancestor = parent;
+  }
+  // The common case without a dominance tree: the user is in the value's block.
+  if (ancestor->getBlock() == v.getParentBlock()) {
+    Operation *definition = v.getDefiningOp();
+    return !definition || (definition != ancestor && definition->isBeforeInBlock(ancestor));
   }
   return DominanceInfo().properlyDominates(v, op);
 }

@@ -137,3 +137,39 @@ pub fn set_attribute(rewriter: &RewriterBase, op: OperationRef, name: &str, attr
     };
     rewriter.finalize_op_modification(op);
 }
+
+#[cfg(test)]
+mod tests {
+    use melior::ir::{Location, Module};
+
+    use super::*;
+    use crate::opt::full_context;
+
+    #[test]
+    fn a_panicking_rewrite_is_an_error_at_its_op() {
+        let context = full_context();
+        let module = Module::parse(
+            &context,
+            "func.func @f(%a: index) -> index {\n  %0 = arith.addi %a, %a : index\n  return %0 : index\n}\n",
+        )
+        .unwrap();
+        let panics: RewriteFn = Rc::new(|_, _, _| panic!("a bug"));
+        let greedy = Greedy {
+            top_down: true,
+            fold: false,
+            simplify_regions: false,
+        };
+        let error = apply_tracking(
+            module.as_operation(),
+            &[("arith.addi", panics)],
+            greedy,
+            &mut |_| {},
+        )
+        .expect_err("the panic is reported");
+        let PassFailure { location, message } = error.into();
+        assert_eq!(message, "internal error: a bug");
+        // SAFETY: the location belongs to `context`, which is live.
+        let location = unsafe { Location::from_raw(location.expect("located")) };
+        assert_eq!(location.to_string(), "loc(\"-\":2:8)");
+    }
+}

@@ -89,6 +89,13 @@ fn simplify_affine_map<'c>(
     if ranges.len() != num_dims + map.symbol_count() {
         return None;
     }
+    // Constants and plain operands have nothing to simplify.
+    let trivial = (0..map.result_count())
+        .filter_map(|i| map.result(i).ok())
+        .all(|e| e.is_constant() || e.is_dim() || e.is_symbol());
+    if trivial {
+        return None;
+    }
     let exprs = (0..map.result_count())
         .map(|i| expr_from_affine(map.result(i).ok()?))
         .collect::<Option<Vec<Expr>>>()?;

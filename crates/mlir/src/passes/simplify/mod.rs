@@ -121,8 +121,13 @@ fn fold_scf_if(
 fn run(operation: OperationRef, _options: &[i64]) -> Result<(), PassFailure> {
     let values = Rc::new(RefCell::new(IndexValues::new()));
     let erased: Rc<RefCell<Vec<Changed>>> = Rc::default();
-    // The analysis of every integer value, once, definitions before uses.
+    // The analysis of every value the patterns rewrite, once, definitions before uses (what
+    // they are computed from comes with them).
     walk_nested(&operation, &mut |op| {
+        let name = op_name(op);
+        if !VALUE_OPS.contains(&name.as_str()) && name != "affine.min" && name != "affine.max" {
+            return;
+        }
         let mut values = values.borrow_mut();
         for i in 0..op.result_count() {
             if let Ok(result) = op.result(i) {

@@ -28,7 +28,7 @@ use super::{
         arith::{self, Remainders},
         ranges::narrowed,
     },
-    cost::{Cost, arith_op_cost, dying_cost, has_strict_affine_user, used_results},
+    cost::{Cost, arith_op_cost, dying_cost, has_strict_affine_user, op_cost, used_results},
     values::{IndexValues, Known},
 };
 use crate::{
@@ -116,6 +116,14 @@ fn rewrite_op(
     else {
         return false;
     };
+    // A value the analysis does not read is its own root: nothing computes it otherwise.
+    if results
+        .iter()
+        .zip(&knowns)
+        .all(|((_, v), k)| values.is_own_root(*v, k))
+    {
+        return false;
+    }
     let quick: Vec<Option<Replacement>> = results
         .iter()
         .zip(&knowns)
@@ -128,6 +136,22 @@ fn rewrite_op(
         let Some(kind) = kind_of(&op) else {
             return false;
         };
+        // An op whose values are what it computes from roots, as simplified as they get,
+        // computes them as cheaply as anything could.
+        let operands_are_roots = (0..op.operand_count()).all(|i| {
+            op.operand(i)
+                .ok()
+                .and_then(|v| values.known(v))
+                .is_some_and(|k| k.expr.as_var().is_some() || k.expr.as_constant().is_some())
+        });
+        if staying.len() == results.len()
+            && operands_are_roots
+            && uses_every_operand(&op, kind)
+            && knowns.iter().all(|k| k.settled)
+            && costs_what_it_computes(&op, kind, &knowns)
+        {
+            return false;
+        }
         let reused: Vec<Value> = quick
             .iter()
             .filter_map(|q| match q {
@@ -187,6 +211,67 @@ fn rewrite_op(
         values.adopt(new, known);
     }
     true
+}
+
+/// Whether `op` costs what computing `knowns` (its results' expressions) does: one `arith` op
+/// (not a signed division, which an unsigned one may replace) of one operation, or a map op
+/// whose maps have the expressions' divisions and operations.
+fn costs_what_it_computes(op: &OperationRef, kind: Kind, knowns: &[Rc<Known>]) -> bool {
+    let own = op_cost(op);
+    match kind {
+        Kind::Arith => knowns.iter().all(|k| {
+            let c = k.expr.cost();
+            own.arithmetic == 1 && c.ops == 1 && c.div_mods == own.divisions
+        }),
+        Kind::AffineApply | Kind::ApplyIndexing => {
+            let exprs: Vec<Expr> = knowns.iter().map(|k| k.expr.clone()).collect();
+            Cost::map_op(&exprs) == own
+        }
+    }
+}
+
+/// Whether every operand of `op` takes part in what it computes (an unused one may be kept
+/// alive only by `op`).
+fn uses_every_operand(op: &OperationRef, kind: Kind) -> bool {
+    // The map's expressions (results, and an indexing map's constraints) and its dimensions.
+    let (exprs, num_dims): (Vec<Expr>, usize) = match kind {
+        Kind::Arith => return true,
+        Kind::AffineApply => {
+            let Some(map) = op.attribute("map").ok().and_then(affine_map_attribute) else {
+                return false;
+            };
+            let Some(exprs) = (0..map.result_count())
+                .map(|i| map.result(i).ok().and_then(expr_from_affine))
+                .collect()
+            else {
+                return false;
+            };
+            (exprs, map.dim_count())
+        }
+        Kind::ApplyIndexing => {
+            let Some(map) = op
+                .attribute("indexing_map")
+                .ok()
+                .and_then(|a| attribute_map(a).ok())
+            else {
+                return false;
+            };
+            let exprs = map
+                .results()
+                .iter()
+                .chain(map.constraints().keys())
+                .cloned()
+                .collect();
+            (exprs, map.dims().len())
+        }
+    };
+    (0..op.operand_count()).all(|i| {
+        let v = match i.checked_sub(num_dims) {
+            None => VarRef::Dim(i as u32),
+            Some(j) => VarRef::Sym(j as u32),
+        };
+        exprs.iter().any(|e| e.uses(v))
+    })
 }
 
 /// How `op`'s values are computed anew, if they can be.
@@ -414,14 +499,9 @@ fn local_candidate<'c, 'a>(
                     VarRef::Dim(_) => None,
                 })
                 .ok()?;
-            let dims = ranges.iter().map(|r| Var::new(*r)).collect();
-            let mut bounded = IndexingMap::new(vec![e], dims, Vec::new(), Vec::new());
-            bounded.simplify();
-            if bounded.is_known_empty() {
-                return None;
-            }
+            let (simplified, _) = values.simplify_over(&e, &ranges)?;
             let form = Form {
-                exprs: bounded.results().to_vec(),
+                exprs: vec![simplified],
                 leaves,
                 ranges,
             };

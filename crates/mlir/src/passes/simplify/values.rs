@@ -44,6 +44,9 @@ const MAX_DEPTH: usize = 64;
 /// are roots, which keeps composition and simplification linear in the function's size.
 const MAX_TERMS: usize = 48;
 
+/// Most values with one expression considered for reuse at one op.
+const MAX_CANDIDATES: usize = 16;
+
 /// Most facts assumed at once.
 const MAX_FACTS: usize = 16;
 
@@ -93,6 +96,34 @@ impl Depends {
     }
 }
 
+/// What was found from each root, by key (values or blocks): possibly stale, so each entry is
+/// checked when a root goes.
+#[derive(Default)]
+struct Dependents {
+    by_root: HashMap<u32, Vec<usize>>,
+    on_all: Vec<usize>,
+}
+
+impl Dependents {
+    fn add(&mut self, key: usize, depends: &Depends) {
+        match depends {
+            Depends::Roots(roots) => {
+                for root in roots.iter() {
+                    self.by_root.entry(*root).or_default().push(key);
+                }
+            }
+            Depends::All => self.on_all.push(key),
+        }
+    }
+
+    /// The keys that may depend on `root`, forgotten here.
+    fn take(&mut self, root: u32) -> Vec<usize> {
+        let mut keys = self.by_root.remove(&root).unwrap_or_default();
+        keys.append(&mut self.on_all);
+        keys
+    }
+}
+
 /// The facts of a block and the roots they were found from.
 #[derive(Clone)]
 struct BlockFacts {
@@ -110,6 +141,9 @@ pub struct Known {
     pub range: Interval,
     /// What may be assumed wherever the value is used (sorted, without repeats).
     pub facts: Rc<[Fact]>,
+    /// Whether the expression is exactly what the op computes from its operands' expressions:
+    /// simplifying found nothing more.
+    pub settled: bool,
     /// Bits of its type (`index` counts as 64).
     pub width: u32,
     ty: usize,
@@ -145,6 +179,9 @@ pub struct IndexValues {
     by_expr: HashMap<Expr, Vec<usize>>,
     /// The facts of each block (by its address).
     block_facts: HashMap<usize, BlockFacts>,
+    /// What was found from each root: values and blocks.
+    value_dependents: Dependents,
+    block_dependents: Dependents,
     ranges: Ranges,
     /// Simplified expressions and their ranges, by expression over local dimensions, the
     /// ranges of those dimensions and the facts assumed.
@@ -174,16 +211,20 @@ impl IndexValues {
         let Some(root) = self.root_ids.remove(&key) else {
             return;
         };
-        let stale: Vec<usize> = self
-            .known
-            .iter()
-            .filter(|(_, k)| k.depends.on(root))
-            .map(|(key, _)| *key)
-            .collect();
-        for key in stale {
-            self.forget_value(key);
+        for key in self.value_dependents.take(root) {
+            if self.known.get(&key).is_some_and(|k| k.depends.on(root)) {
+                self.forget_value(key);
+            }
         }
-        self.block_facts.retain(|_, b| !b.depends.on(root));
+        for key in self.block_dependents.take(root) {
+            if self
+                .block_facts
+                .get(&key)
+                .is_some_and(|b| b.depends.on(root))
+            {
+                self.block_facts.remove(&key);
+            }
+        }
     }
 
     /// Drops the facts of an erased block.
@@ -216,6 +257,7 @@ impl IndexValues {
                 .or_default()
                 .push(key);
         }
+        self.value_dependents.add(key, &known.depends);
         self.known.insert(key, known);
     }
 
@@ -277,12 +319,13 @@ impl IndexValues {
         if let Some(block) = defining_op(value).and_then(|op| parent_block(&op)) {
             context.extend(self.facts_of_block(block).iter().cloned());
         }
-        let (expr, range) = self.simplify(&expr, &context)?;
+        let (simplified, range) = self.simplify(&expr, &context)?;
         if !(exact || width == 1 || fits(range, width)) {
             return None;
         }
         Some(Known {
-            expr,
+            settled: simplified == expr,
+            expr: simplified,
             range,
             facts: facts.into(),
             width,
@@ -308,6 +351,7 @@ impl IndexValues {
             }
         };
         Known {
+            settled: true,
             expr: Expr::dim(id),
             range: self.roots[id as usize].range,
             facts: Rc::new([]),
@@ -342,6 +386,11 @@ impl IndexValues {
         Depends::of(&parts, &exprs)
     }
 
+    /// Whether `known` (of `value`) is `value`'s own root.
+    pub fn is_own_root(&self, value: Value, known: &Known) -> bool {
+        matches!(known.expr.as_var(), Some(VarRef::Dim(r)) if self.root_ids.get(&value_key(value)) == Some(&r))
+    }
+
     /// The value of root `id`.
     pub fn root_value<'c, 'a>(&self, id: u32) -> Value<'c, 'a> {
         // SAFETY: roots are forgotten when their value is erased, so the value is live.
@@ -353,10 +402,21 @@ impl IndexValues {
         self.roots[id as usize].range
     }
 
-    /// The live values whose expression is `expr` (a root's own value not included).
+    /// Live values whose expression is `expr` (a root's own value not included): all of them,
+    /// or, past [`MAX_CANDIDATES`], the first and the latest met (the outermost and the
+    /// nearest), so that a function with many equal values stays linear.
     pub fn values_of<'c, 'a>(&self, expr: &Expr) -> Vec<Value<'c, 'a>> {
         self.by_expr.get(expr).map_or_else(Vec::new, |keys| {
-            keys.iter()
+            let half = MAX_CANDIDATES / 2;
+            let keys: Vec<&usize> = if keys.len() > MAX_CANDIDATES {
+                keys[..half]
+                    .iter()
+                    .chain(&keys[keys.len() - half..])
+                    .collect()
+            } else {
+                keys.iter().collect()
+            };
+            keys.into_iter()
                 // SAFETY: keys of erased values are dropped from `by_expr`, so these are live.
                 .map(|key| unsafe {
                     Value::from_raw(MlirValue {
@@ -403,8 +463,21 @@ impl IndexValues {
             depends: Depends::of(&parts, &exprs),
             facts,
         };
+        self.block_dependents.add(key, &entry.depends);
         self.block_facts.insert(key, entry.clone());
         entry
+    }
+
+    /// Simplifies `e`, over dimensions of `ranges` (not roots), with its range; cached as the
+    /// simplifications of roots' expressions are.
+    pub fn simplify_over(&mut self, e: &Expr, ranges: &[Interval]) -> Simplified {
+        let key = (e.clone(), ranges.to_vec(), Vec::new());
+        if let Some(s) = self.simplified.get(&key) {
+            return s.clone();
+        }
+        let s = simplify_local(&key.0, &key.1, &key.2);
+        self.simplified.insert(key, s.clone());
+        s
     }
 
     /// Simplifies `e` (over roots) assuming `facts`, with its range. Only the facts that share
@@ -415,11 +488,22 @@ impl IndexValues {
             VarRef::Dim(r) => this.root_range(r).as_point().map(Expr::constant),
             VarRef::Sym(_) => None,
         };
-        let e = &e.rewrite_vars(&mut |v| point(self, v)).ok()?;
-        let facts: Vec<Fact> = facts
-            .iter()
-            .map(|(x, i)| Some((x.rewrite_vars(&mut |v| point(self, v)).ok()?, *i)))
-            .collect::<Option<_>>()?;
+        let mut has_point = false;
+        let mut find_points =
+            |x: &Expr| x.for_each_var(&mut |v| has_point |= point(self, v).is_some());
+        find_points(e);
+        facts.iter().for_each(|(x, _)| find_points(x));
+        let (e, facts): (Expr, Vec<Fact>) = if has_point {
+            let e = e.rewrite_vars(&mut |v| point(self, v)).ok()?;
+            let facts = facts
+                .iter()
+                .map(|(x, i)| Some((x.rewrite_vars(&mut |v| point(self, v)).ok()?, *i)))
+                .collect::<Option<_>>()?;
+            (e, facts)
+        } else {
+            (e.clone(), facts.to_vec())
+        };
+        let e = &e;
         let facts = relevant(e, &facts);
         let mut roots: Vec<u32> = Vec::new();
         let mut add_roots = |x: &Expr| {
