@@ -67,10 +67,8 @@ MlirLogicalResult mlirXlaIndexingApplyPatternsGreedily(MlirOperation op,
                                                        void *userData) {
   ErasureListener listener(onErased, onBlockErased, userData);
   GreedyRewriteConfig config;
-  // Constants are deduplicated only along with folding (canonicalize does it anyway).
   config.setUseTopDownTraversal(topDown)
       .enableFolding(fold)
-      .enableConstantCSE(fold)
       .setRegionSimplificationLevel(simplifyRegions ? GreedySimplifyRegionLevel::Normal
                                                     : GreedySimplifyRegionLevel::Disabled)
       .setListener(&listener);

@@ -65,14 +65,16 @@ fn points(ranges: &[Option<(i64, i64)>]) -> Option<Vec<Vec<i64>>> {
     Some(points)
 }
 
-type Values = Vec<Vec<Option<i64>>>;
+/// A function evaluated at every point of its domain.
+struct Evaluated {
+    name: String,
+    points: Vec<Vec<i64>>,
+    /// At each point, each result (`None` where undefined).
+    values: Result<Vec<Vec<Option<i64>>>, EvaluateError>,
+}
 
-/// The values of every checkable function of `text` at every point, by name; `None` when the
-/// text does not parse.
-fn evaluate_all(
-    session: &Session,
-    text: &str,
-) -> Option<Vec<(String, Vec<Vec<i64>>, Result<Values, EvaluateError>)>> {
+/// Every checkable function of `text`, evaluated; `None` when the text does not parse.
+fn evaluate_all(session: &Session, text: &str) -> Option<Vec<Evaluated>> {
     let module = session.parse(text).ok()?;
     Some(
         signatures(&module)
@@ -83,7 +85,11 @@ fn evaluate_all(
                     .iter()
                     .map(|p| evaluate_function(&module, &s.name, p))
                     .collect();
-                Some((s.name, points, values))
+                Some(Evaluated {
+                    name: s.name,
+                    points,
+                    values,
+                })
             })
             .collect(),
     )
@@ -132,15 +138,20 @@ pub fn values_are_kept(session: &Session, text: &str, input: Input) -> Result<Co
         };
         let after = evaluate_all(session, &output)
             .ok_or_else(|| format!("{pipeline} printed what does not parse:\n{output}"))?;
-        for (name, points, values) in &before {
+        for Evaluated {
+            name,
+            points,
+            values,
+        } in &before
+        {
             // A function the evaluator cannot run is not checked.
             let Ok(values) = values else {
                 continue;
             };
-            let Some((_, _, new_values)) = after.iter().find(|(n, _, _)| n == name) else {
+            let Some(new) = after.iter().find(|e| &e.name == name) else {
                 return Err(format!("{pipeline} lost @{name}:\n{output}"));
             };
-            let new_values = new_values.as_ref().map_err(|e| {
+            let new_values = new.values.as_ref().map_err(|e| {
                 format!("@{name} cannot be evaluated after {pipeline}: {e}\n{output}")
             })?;
             for ((point, old), new) in points.iter().zip(values).zip(new_values) {

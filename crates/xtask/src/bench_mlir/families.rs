@@ -226,7 +226,7 @@ fn arith_trees(_: &mut Rng, _: &Sizes) -> String {
 
 /// A linear index computed once, used three times and taken apart again.
 fn shared_linear(rng: &mut Rng, _: &Sizes) -> String {
-    if rng.next() % 2 == 0 {
+    if rng.next().is_multiple_of(2) {
         "      %m = arith.muli %bx, %ct : index\n      %lin = arith.addi %m, %tx : index\n      \
          %q = arith.divui %lin, %ct : index\n      %r = arith.remui %lin, %ct : index\n"
             .to_string()

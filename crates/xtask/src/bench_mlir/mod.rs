@@ -446,7 +446,7 @@ mod tests {
     #[test]
     fn what_is_left_is_counted_per_function() {
         let text = "func.func @f0_0(%a: index) {\n  %1 = arith.remui %x, %c : index\n  %2 = arith.addi %x, %c : index\n  %3 = arith.cmpi ult, %x, %c : index\n}\nfunc.func @f1_0() {\n  %4 = arith.floordivsi %x, %c : index\n}\n";
-        let counts = count_per_function(text);
+        let counts = left_per_function(text, text);
         assert_eq!(
             counts["f0_0"],
             Left {

@@ -185,12 +185,16 @@ pub struct IndexValues {
     ranges: Ranges,
     /// Simplified expressions and their ranges, by expression over local dimensions, the
     /// ranges of those dimensions and the facts assumed.
-    simplified: HashMap<(Expr, Vec<Interval>, Vec<Fact>), Option<(Expr, Interval)>>,
+    simplified: HashMap<SimplifyKey, Simplified>,
 }
 
 /// The result of a simplification: the expression and its range, or `None` when the facts
 /// contradict each other (the code is never reached).
 pub type Simplified = Option<(Expr, Interval)>;
+
+/// What a simplification depends on: the expression over local dimensions, their ranges, and
+/// the facts assumed.
+type SimplifyKey = (Expr, Vec<Interval>, Vec<Fact>);
 
 impl IndexValues {
     /// An empty analysis.
