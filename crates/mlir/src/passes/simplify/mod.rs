@@ -18,8 +18,11 @@
 //! is scheduled on. In builds with debug assertions it checks that no function got costlier.
 
 mod affine_maps;
+mod conditions;
 mod cost;
 mod decide;
+mod depends;
+mod forms;
 mod rewrite;
 mod semantics;
 mod values;
@@ -142,7 +145,8 @@ fn run(operation: OperationRef, _options: &[i64]) -> Result<(), PassFailure> {
             let mut values = values.borrow_mut();
             for e in erased.borrow_mut().drain(..) {
                 match e {
-                    Changed::Erased(key) | Changed::Modified(key) => values.forget_value(key),
+                    Changed::Erased(key) => values.forget_value(key),
+                    Changed::Modified(key) => values.revise_value(key),
                     Changed::Block(key) => values.forget_block(key),
                 }
             }

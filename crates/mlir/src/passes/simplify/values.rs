@@ -15,9 +15,10 @@
 //! an `scf.if` or `affine.if` in its then-region, a loop's step in its body).
 //!
 //! [`IndexValues`] is built once per pass run and kept consistent while the patterns rewrite:
-//! rewrites never change what a value means, so what is known stays true, and the greedy
-//! driver's listener reports every erased value and block ([`IndexValues::forget_value`],
-//! [`IndexValues::forget_block`]) before MLIR can reuse its memory.
+//! rewrites never change what a value means, so what is known stays true; the greedy driver's
+//! listener reports every erased value and block ([`IndexValues::forget_value`],
+//! [`IndexValues::forget_block`]) before MLIR can reuse its memory, and every op changed in
+//! place, whose values may now be known better ([`IndexValues::revise_value`]).
 
 use std::{
     collections::{HashMap, HashSet},
@@ -30,9 +31,10 @@ use xla_indexing_core::{Atom, Expr, IndexingMap, Interval, Var, VarRef};
 
 use super::{
     super::ranges::{Ranges, fits},
+    depends::{Dependents, Depends},
     semantics::Read,
 };
-use crate::ir::{defining_op, int_width, parent_block, value_key};
+use crate::ir::{defining_op, int_width, parent_block, users, value_key};
 
 /// `expr in interval`, over roots.
 pub type Fact = (Expr, Interval);
@@ -49,80 +51,6 @@ const MAX_CANDIDATES: usize = 16;
 
 /// Most facts assumed at once.
 const MAX_FACTS: usize = 16;
-
-/// Most roots a piece of knowledge records as its sources; beyond, it depends on all of them.
-const MAX_DEPENDS: usize = 64;
-
-/// The roots something known was found from: when one of them goes, so does what was found.
-#[derive(Clone, Debug)]
-enum Depends {
-    /// These (sorted).
-    Roots(Rc<[u32]>),
-    /// Too many to list: any root.
-    All,
-}
-
-impl Depends {
-    fn on(&self, root: u32) -> bool {
-        match self {
-            Depends::Roots(roots) => roots.binary_search(&root).is_ok(),
-            Depends::All => true,
-        }
-    }
-
-    /// The union of `parts` and the roots of `exprs`.
-    fn of<'d>(parts: impl IntoIterator<Item = &'d Depends>, exprs: &[&Expr]) -> Depends {
-        let mut roots = Vec::new();
-        for part in parts {
-            match part {
-                Depends::Roots(r) => roots.extend(r.iter().copied()),
-                Depends::All => return Depends::All,
-            }
-        }
-        for e in exprs {
-            e.for_each_var(&mut |v| {
-                if let VarRef::Dim(i) = v {
-                    roots.push(i)
-                }
-            });
-        }
-        roots.sort_unstable();
-        roots.dedup();
-        if roots.len() > MAX_DEPENDS {
-            Depends::All
-        } else {
-            Depends::Roots(roots.into())
-        }
-    }
-}
-
-/// What was found from each root, by key (values or blocks): possibly stale, so each entry is
-/// checked when a root goes.
-#[derive(Default)]
-struct Dependents {
-    by_root: HashMap<u32, Vec<usize>>,
-    on_all: Vec<usize>,
-}
-
-impl Dependents {
-    fn add(&mut self, key: usize, depends: &Depends) {
-        match depends {
-            Depends::Roots(roots) => {
-                for root in roots.iter() {
-                    self.by_root.entry(*root).or_default().push(key);
-                }
-            }
-            Depends::All => self.on_all.push(key),
-        }
-    }
-
-    /// The keys that may depend on `root`, forgotten here.
-    fn take(&mut self, root: u32) -> Vec<usize> {
-        let mut keys = self.by_root.remove(&root).unwrap_or_default();
-        keys.append(&mut self.on_all);
-        keys
-    }
-}
 
 /// The facts of a block and the roots they were found from.
 #[derive(Clone)]
@@ -177,6 +105,8 @@ pub struct IndexValues {
     known: HashMap<usize, Rc<Known>>,
     /// The values (keys) whose expression is each expression, in the order they were met.
     by_expr: HashMap<Expr, Vec<usize>>,
+    /// What was known of values being revised, until they are recomputed.
+    stale: HashMap<usize, Rc<Known>>,
     /// The facts of each block (by its address).
     block_facts: HashMap<usize, BlockFacts>,
     /// What was found from each root: values and blocks.
@@ -202,31 +132,69 @@ impl IndexValues {
         IndexValues::default()
     }
 
-    /// Drops what is known of a value that was erased, or whose op changed (it may now be
-    /// known better). When it was a root, everything known in terms of it goes too. What is
-    /// dropped is recomputed on demand from the IR as it now is.
+    /// Drops what is known of an erased value. When it was a root, what was found from it is
+    /// revised (see [`IndexValues::revise_value`]).
     pub fn forget_value(&mut self, key: usize) {
+        self.stale.remove(&key);
+        self.drop_value(key);
+    }
+
+    /// Drops what is known of a value whose op changed in place (its operands or attributes):
+    /// it is recomputed on demand from the IR as it now is, and if it then reads differently,
+    /// what its users were found from is revised in turn. When it was a root, what was found
+    /// from it is revised too.
+    pub fn revise_value(&mut self, key: usize) {
+        if let Some(old) = self.drop_value(key) {
+            self.stale.insert(key, old);
+        }
+    }
+
+    /// Drops what is known of the value with `key` (returned), revising what was found from it
+    /// if it was a root.
+    fn drop_value(&mut self, key: usize) -> Option<Rc<Known>> {
         self.ranges.forget(key);
-        if let Some(known) = self.known.remove(&key)
+        let old = self.known.remove(&key);
+        if let Some(known) = &old
             && let Some(values) = self.by_expr.get_mut(&known.expr)
         {
             values.retain(|v| *v != key);
         }
-        let Some(root) = self.root_ids.remove(&key) else {
-            return;
-        };
-        for key in self.value_dependents.take(root) {
-            if self.known.get(&key).is_some_and(|k| k.depends.on(root)) {
-                self.forget_value(key);
+        if let Some(root) = self.root_ids.remove(&key) {
+            for key in self.value_dependents.take(root) {
+                if self.known.get(&key).is_some_and(|k| k.depends.on(root)) {
+                    self.revise_value(key);
+                }
+            }
+            for key in self.block_dependents.take(root) {
+                if self
+                    .block_facts
+                    .get(&key)
+                    .is_some_and(|b| b.depends.on(root))
+                {
+                    self.block_facts.remove(&key);
+                }
             }
         }
-        for key in self.block_dependents.take(root) {
-            if self
-                .block_facts
-                .get(&key)
-                .is_some_and(|b| b.depends.on(root))
-            {
-                self.block_facts.remove(&key);
+        old
+    }
+
+    /// After `value` was recomputed as `known`: if it was revised and now reads differently,
+    /// what its users were found from is revised too (they may now be known better).
+    fn compare_revised(&mut self, value: Value, known: &Known) {
+        let Some(old) = self.stale.remove(&value_key(value)) else {
+            return;
+        };
+        if old.expr == known.expr && old.facts == known.facts && old.range == known.range {
+            return;
+        }
+        for user in users(value) {
+            for i in 0..user.result_count() {
+                let key = user.result(i).map(|r| value_key(r.into()));
+                if let Ok(key) = key
+                    && self.known.contains_key(&key)
+                {
+                    self.revise_value(key);
+                }
             }
         }
     }
@@ -301,6 +269,7 @@ impl IndexValues {
         known.depends = self.dependencies(value, &known);
         let known = Rc::new(known);
         self.record(key, known.clone());
+        self.compare_revised(value, &known);
         Some(known)
     }
 
