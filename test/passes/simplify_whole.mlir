@@ -208,3 +208,29 @@ func.func @decided_ifs(%buf: memref<512xindex>) {
   }
   return
 }
+
+// Induction variables of scf.parallel and scf.forall are roots with the loops' bounds.
+// CHECK-LABEL: func.func @parallel_loops
+// CHECK: scf.parallel (%[[I:.*]], %[[J:.*]]) =
+// CHECK-NEXT: memref.store %[[I]], %{{.*}}[%[[J]]]
+// CHECK: scf.forall (%[[K:.*]]) in (8) {
+// CHECK-NEXT: memref.store %[[K]], %{{.*}}[%[[K]]]
+func.func @parallel_loops(%buf: memref<512xindex>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c8, %c32) step (%c1, %c1) {
+    %lin = arith.muli %i, %c32 : index
+    %sum = arith.addi %lin, %j : index
+    %q = arith.divui %sum, %c32 : index
+    %r = arith.remui %sum, %c32 : index
+    memref.store %q, %buf[%r] : memref<512xindex>
+    scf.reduce
+  }
+  scf.forall (%k) in (8) {
+    %m = arith.remui %k, %c8 : index
+    memref.store %m, %buf[%k] : memref<512xindex>
+  }
+  return
+}

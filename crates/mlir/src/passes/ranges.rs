@@ -1,7 +1,7 @@
 //! Ranges of integer and index SSA values, from what bounds them in the IR:
 //!
-//! * induction variables of `affine.for` (its bound maps over their operands' ranges), `scf.for`
-//!   and `scf.forall` (bounds that are constants or have known ranges), and the range variables
+//! * induction variables of `affine.for` (its bound maps over their operands' ranges), `scf.for`,
+//!   `scf.forall` and `scf.parallel` (bounds that are constants or have known ranges), and the range variables
 //!   and map results of `xla_indexing.loop`;
 //! * XLA's `xla.range = [lo : index, hi : index]` on a function argument or an op;
 //! * `gpu.thread_id`, `gpu.block_id`, `gpu.block_dim`, `gpu.grid_dim`: their `upper_bound`, the
@@ -223,6 +223,7 @@ impl Ranges {
             "affine.for" if number == 0 => self.affine_for_iv(&parent),
             "scf.for" if number == 0 => self.scf_for_iv(&parent),
             "scf.forall" => self.scf_forall_iv(&parent, number),
+            "scf.parallel" => self.scf_parallel_iv(&parent, number),
             "gpu.launch" => self.launch_argument(&parent, number),
             "xla_indexing.loop" => self.loop_argument(&parent, number),
             _ => Interval::FULL,
@@ -272,6 +273,20 @@ impl Ranges {
             return Interval::FULL;
         }
         loop_range(ranges[0].lo, ranges[1].hi.saturating_sub(1))
+    }
+
+    /// `scf.parallel`: operands are the lower bounds, the upper bounds and the steps, one per
+    /// induction variable.
+    fn scf_parallel_iv(&mut self, op: &OperationRef, number: usize) -> Interval {
+        let Some(segments) = Self::segments(op) else {
+            return Interval::FULL;
+        };
+        if segments.len() < 3 || number >= segments[0] || segments[1] != segments[0] {
+            return Interval::FULL;
+        }
+        let lower = self.operands(op, number, number + 1)[0];
+        let upper = self.operands(op, segments[0] + number, segments[0] + number + 1)[0];
+        loop_range(lower.lo, upper.hi.saturating_sub(1))
     }
 
     fn scf_forall_iv(&mut self, op: &OperationRef, number: usize) -> Interval {
