@@ -22,37 +22,39 @@ using namespace mlir;
 
 namespace {
 
-/// Tells the Rust side about every value and block that goes away (the results
-/// of an erased op, an erased block and its arguments) and about the results of
-/// ops changed in place (the driver erases nested
-/// ops and blocks one by one, each with its own notification).
-class ErasureListener : public RewriterBase::Listener {
+/// Tells the Rust side what the driver changes: every value and block that goes
+/// away (the results of an erased op, an erased block and its arguments; the
+/// driver erases nested ops and blocks one by one, each with its own
+/// notification), every erased op, the results of ops changed in place, and
+/// ops with regions changed in place (what their blocks may assume changed).
+class ChangeListener : public RewriterBase::Listener {
 public:
-  ErasureListener(XlaIndexingValueCallback onErased, XlaIndexingBlockCallback onBlockErased,
-                  void *userData)
-      : onErased(onErased), onBlockErased(onBlockErased), userData(userData) {}
+  ChangeListener(XlaIndexingChangeCallback onChange, void *userData)
+      : onChange(onChange), userData(userData) {}
 
   void notifyOperationErased(Operation *op) override {
     for (Value result : op->getResults())
-      onErased(wrap(result), /*erased=*/true, userData);
+      onChange(XlaIndexingValueErased, result.getAsOpaquePointer(), userData);
+    onChange(XlaIndexingOperationErased, op, userData);
   }
 
   // Called when an op changed in place, which includes every user of a value whose uses were
   // replaced: what is known of its results may have changed.
   void notifyOperationModified(Operation *op) override {
     for (Value result : op->getResults())
-      onErased(wrap(result), /*erased=*/false, userData);
+      onChange(XlaIndexingValueModified, result.getAsOpaquePointer(), userData);
+    if (op->getNumRegions() != 0)
+      onChange(XlaIndexingRegionsModified, op, userData);
   }
 
   void notifyBlockErased(Block *block) override {
     for (BlockArgument argument : block->getArguments())
-      onErased(wrap(Value(argument)), /*erased=*/true, userData);
-    onBlockErased(wrap(block), userData);
+      onChange(XlaIndexingValueErased, Value(argument).getAsOpaquePointer(), userData);
+    onChange(XlaIndexingBlockErased, block, userData);
   }
 
 private:
-  XlaIndexingValueCallback onErased;
-  XlaIndexingBlockCallback onBlockErased;
+  XlaIndexingChangeCallback onChange;
   void *userData;
 };
 
@@ -62,10 +64,9 @@ MlirLogicalResult mlirXlaIndexingApplyPatternsGreedily(MlirOperation op,
                                                        MlirFrozenRewritePatternSet patterns,
                                                        bool topDown, bool fold,
                                                        bool simplifyRegions,
-                                                       XlaIndexingValueCallback onErased,
-                                                       XlaIndexingBlockCallback onBlockErased,
+                                                       XlaIndexingChangeCallback onChange,
                                                        void *userData) {
-  ErasureListener listener(onErased, onBlockErased, userData);
+  ChangeListener listener(onChange, userData);
   GreedyRewriteConfig config;
   config.setUseTopDownTraversal(topDown)
       .enableFolding(fold)

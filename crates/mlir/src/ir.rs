@@ -10,13 +10,13 @@ use std::ffi::c_void;
 use melior::{
     Context, FrozenRewritePatternSet, StringRef,
     ir::{
-        AffineExpr, AffineMap, Attribute, BlockRef, OperationRef, Type, TypeLike, Value, ValueLike,
-        attribute::AttributeLike, operation::OperationLike,
+        AffineExpr, AffineMap, Attribute, BlockLike, BlockRef, OperationRef, RegionLike, Type,
+        TypeLike, Value, ValueLike, attribute::AttributeLike, operation::OperationLike,
     },
 };
 use mlir_sys::{
-    MlirAffineExpr, MlirBlock, MlirFrozenRewritePatternSet, MlirLogicalResult, MlirOperation,
-    MlirValue, mlirAffineMapAttrGet, mlirAffineMapAttrGetValue, mlirArrayAttrGetElement,
+    MlirAffineExpr, MlirFrozenRewritePatternSet, MlirLogicalResult, MlirOperation, MlirValue,
+    mlirAffineMapAttrGet, mlirAffineMapAttrGetValue, mlirArrayAttrGetElement,
     mlirArrayAttrGetNumElements, mlirAttributeIsAAffineMap, mlirAttributeIsAArray,
     mlirAttributeIsADenseI32Array, mlirAttributeIsADenseI64Array, mlirAttributeIsADictionary,
     mlirAttributeIsAInteger, mlirAttributeIsAIntegerSet, mlirDenseArrayGetNumElements,
@@ -32,6 +32,17 @@ use mlir_sys::{
 mod ffi {
     use super::*;
 
+    /// `XlaIndexingChange` of `XlaIndexingCAPI.h`.
+    #[repr(C)]
+    #[allow(dead_code, reason = "values made by C++")]
+    pub enum Change {
+        ValueErased,
+        ValueModified,
+        BlockErased,
+        OperationErased,
+        RegionsModified,
+    }
+
     unsafe extern "C" {
         pub fn mlirXlaIndexingApplyPatternsGreedily(
             op: MlirOperation,
@@ -39,8 +50,7 @@ mod ffi {
             top_down: bool,
             fold: bool,
             simplify_regions: bool,
-            on_changed: unsafe extern "C" fn(MlirValue, bool, *mut c_void),
-            on_block_erased: unsafe extern "C" fn(MlirBlock, *mut c_void),
+            on_change: unsafe extern "C" fn(Change, *mut c_void, *mut c_void),
             user_data: *mut c_void,
         ) -> MlirLogicalResult;
         pub fn mlirXlaIndexingValueIsUsableAt(value: MlirValue, user: MlirOperation) -> bool;
@@ -103,6 +113,42 @@ pub fn parent_block<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<BlockRef<'c, 'a
     unsafe { BlockRef::from_option_raw(mlirOperationGetBlock(op.to_raw())) }
 }
 
+/// Calls `f` on every op nested in `op`, outer ops first.
+pub fn walk_nested<'c, 'a>(op: &OperationRef<'c, 'a>, f: &mut impl FnMut(&OperationRef<'c, 'a>)) {
+    let mut stack = vec![*op];
+    while let Some(current) = stack.pop() {
+        let mut children = Vec::new();
+        for region in current.regions() {
+            let mut block = region.first_block();
+            while let Some(b) = block {
+                let mut next = b.first_operation();
+                while let Some(child) = next {
+                    children.push(child);
+                    next = child.next_in_block();
+                }
+                block = b.next_in_region();
+            }
+        }
+        for child in &children {
+            f(child);
+        }
+        stack.extend(children.into_iter().rev());
+    }
+}
+
+/// The blocks of every region of `op`.
+pub fn blocks_of<'c, 'a>(op: &OperationRef<'c, 'a>) -> Vec<BlockRef<'c, 'a>> {
+    let mut blocks = Vec::new();
+    for region in op.regions() {
+        let mut block = region.first_block();
+        while let Some(b) = block {
+            blocks.push(b);
+            block = b.next_in_region();
+        }
+    }
+    blocks
+}
+
 /// Whether `user` may use `value`: the value properly dominates it, with no op isolated from
 /// above in between.
 pub fn is_usable_at(value: Value, user: &OperationRef) -> bool {
@@ -123,13 +169,17 @@ pub fn is_valid_affine_operand(value: Value) -> bool {
     unsafe { ffi::mlirXlaIndexingValueIsValidAffineOperand(value.to_raw()) }
 }
 
-/// What the greedy driver changed: a value it erased, a value whose op it changed in place
-/// (its operands or attributes), or a block it erased, by identity ([`value_key`]).
+/// What the greedy driver changed, by identity ([`value_key`], [`op_key`], a block's address).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Changed {
-    Erased(usize),
-    Modified(usize),
-    Block(usize),
+    /// A value that goes (an erased op's result, an erased block's argument).
+    ValueErased(usize),
+    /// A value whose op changed in place (its operands or attributes).
+    ValueModified(usize),
+    BlockErased(usize),
+    OpErased(usize),
+    /// An op with regions changed in place: what its blocks may assume may have changed.
+    RegionsModified(usize),
 }
 
 /// How the greedy driver runs.
@@ -144,7 +194,7 @@ pub struct Greedy {
 }
 
 /// Runs MLIR's greedy driver with `patterns` on the regions of `op`, calling `on_changed` with
-/// every value and block it erases and every value whose op it changes in place (see `mlirXlaIndexingApplyPatternsGreedily`). Returns
+/// every change it makes (see `mlirXlaIndexingApplyPatternsGreedily`). Returns
 /// whether the driver converged.
 pub fn apply_patterns_greedily(
     op: OperationRef,
@@ -153,27 +203,21 @@ pub fn apply_patterns_greedily(
     on_changed: &mut dyn FnMut(Changed),
 ) -> bool {
     type Callback<'f> = &'f mut dyn FnMut(Changed);
-    unsafe fn report(user_data: *mut c_void, change: Changed) {
+    unsafe extern "C" fn changed(kind: ffi::Change, object: *mut c_void, user_data: *mut c_void) {
+        let key = object as usize;
+        let change = match kind {
+            ffi::Change::ValueErased => Changed::ValueErased(key),
+            ffi::Change::ValueModified => Changed::ValueModified(key),
+            ffi::Change::BlockErased => Changed::BlockErased(key),
+            ffi::Change::OperationErased => Changed::OpErased(key),
+            ffi::Change::RegionsModified => Changed::RegionsModified(key),
+        };
         // A panic must not unwind into C++; the callback only records what it is given.
         let _ = crate::guard::guarded(|| {
             // SAFETY: `user_data` is the callback passed below, live for the driver's run.
             let on_changed = unsafe { &mut *user_data.cast::<Callback>() };
             on_changed(change);
         });
-    }
-    unsafe extern "C" fn value_changed(value: MlirValue, erased: bool, user_data: *mut c_void) {
-        let key = value.ptr as usize;
-        let change = if erased {
-            Changed::Erased(key)
-        } else {
-            Changed::Modified(key)
-        };
-        // SAFETY: the driver passes back the `user_data` given to it.
-        unsafe { report(user_data, change) }
-    }
-    unsafe extern "C" fn block_erased(block: MlirBlock, user_data: *mut c_void) {
-        // SAFETY: as above.
-        unsafe { report(user_data, Changed::Block(block.ptr as usize)) }
     }
     let frozen = patterns.into_raw();
     let mut callback: Callback = on_changed;
@@ -186,8 +230,7 @@ pub fn apply_patterns_greedily(
             greedy.top_down,
             greedy.fold,
             greedy.simplify_regions,
-            value_changed,
-            block_erased,
+            changed,
             (&mut callback as *mut Callback).cast(),
         );
         mlirFrozenRewritePatternSetDestroy(frozen);

@@ -105,21 +105,26 @@ MLIR_CAPI_EXPORTED MlirPass mlirXlaIndexingCreatePass(const XlaIndexingPassSpec 
  * Rewriting from Rust (XlaIndexingRewrite.cpp)
  *===----------------------------------------------------------------------===*/
 
-/* Receive a value that is about to go away (`erased`) or whose op changed in
- * place, or a block that is about to go away. */
-typedef void (*XlaIndexingValueCallback)(MlirValue value, bool erased, void *userData);
-typedef void (*XlaIndexingBlockCallback)(MlirBlock block, void *userData);
+/* What the greedy driver changed; the object is an MlirValue's pointer, a
+ * block or an operation. */
+typedef enum {
+  XlaIndexingValueErased,
+  XlaIndexingValueModified, /* its op changed in place */
+  XlaIndexingBlockErased,
+  XlaIndexingOperationErased,
+  XlaIndexingRegionsModified, /* an op with regions changed in place */
+} XlaIndexingChange;
+
+/* Receives one change as it happens (before an erased object goes). */
+typedef void (*XlaIndexingChangeCallback)(XlaIndexingChange change, void *object, void *userData);
 
 /* Runs MLIR's greedy pattern driver on the regions of `op` (ops top-down
  * when `topDown`, folding ops when `fold`, with MLIR's usual region
- * simplification when `simplifyRegions`) and passes every value and block it erases to
- * `onErased` (the results of erased ops, the arguments of erased blocks) and
- * `onBlockErased`, and the results of ops it changes in place to `onErased`
- * (with `erased` false). Returns success when the driver converged. */
+ * simplification when `simplifyRegions`) and passes every change it makes to
+ * `onChange`. Returns success when the driver converged. */
 MLIR_CAPI_EXPORTED MlirLogicalResult mlirXlaIndexingApplyPatternsGreedily(
     MlirOperation op, MlirFrozenRewritePatternSet patterns, bool topDown, bool fold,
-    bool simplifyRegions,
-    XlaIndexingValueCallback onErased, XlaIndexingBlockCallback onBlockErased, void *userData);
+    bool simplifyRegions, XlaIndexingChangeCallback onChange, void *userData);
 
 /* Returns whether `user` may use `value`: the value properly dominates it and
  * no op between them is isolated from above. */

@@ -10,16 +10,14 @@
 
 use std::ops::{Add, AddAssign};
 
-use melior::ir::{
-    AffineExpr, BlockLike, OperationRef, RegionLike, Value, ValueLike, operation::OperationLike,
-};
+use melior::ir::{AffineExpr, OperationRef, Value, ValueLike, operation::OperationLike};
 use xla_indexing_core::Expr;
 
 use crate::{
     attribute::attribute_map,
     ir::{
         affine_map_attribute, defining_op, integer_set_attribute, is_memory_effect_free, op_name,
-        users,
+        users, walk_nested,
     },
 };
 
@@ -189,29 +187,6 @@ pub fn nested_cost(op: &OperationRef) -> Cost {
     let mut total = Cost::default();
     walk_nested(op, &mut |nested| total += op_cost(nested));
     total
-}
-
-/// Calls `f` on every op nested in `op`, outer ops first.
-pub fn walk_nested<'c, 'a>(op: &OperationRef<'c, 'a>, f: &mut impl FnMut(&OperationRef<'c, 'a>)) {
-    let mut stack = vec![*op];
-    while let Some(current) = stack.pop() {
-        let mut children = Vec::new();
-        for region in current.regions() {
-            let mut block = region.first_block();
-            while let Some(b) = block {
-                let mut next = b.first_operation();
-                while let Some(child) = next {
-                    children.push(child);
-                    next = child.next_in_block();
-                }
-                block = b.next_in_region();
-            }
-        }
-        for child in &children {
-            f(child);
-        }
-        stack.extend(children.into_iter().rev());
-    }
 }
 
 /// What the ops in `replaced` cost, with every op that dies with them: the producers all of

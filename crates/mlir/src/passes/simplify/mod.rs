@@ -35,14 +35,14 @@ use melior::{
 };
 
 use self::{
-    cost::{Cost, nested_cost, walk_nested},
+    cost::{Cost, nested_cost},
     values::IndexValues,
 };
 use super::{
     PassFailure, PassOption, PassSpec, pass_entry,
     patterns::{RewriteFn, apply_tracking},
 };
-use crate::ir::{Changed, Greedy, op_key, op_name};
+use crate::ir::{Changed, Greedy, op_key, op_name, walk_nested};
 use mlir_sys::MlirLocation;
 
 /// The pass's command-line name.
@@ -123,7 +123,7 @@ fn fold_scf_if(
 
 fn run(operation: OperationRef, _options: &[i64]) -> Result<(), PassFailure> {
     let values = Rc::new(RefCell::new(IndexValues::new()));
-    let erased: Rc<RefCell<Vec<Changed>>> = Rc::default();
+    let changed: Rc<RefCell<Vec<Changed>>> = Rc::default();
     // The analysis of every value the patterns rewrite, once, definitions before uses (what
     // they are computed from comes with them).
     walk_nested(&operation, &mut |op| {
@@ -140,16 +140,11 @@ fn run(operation: OperationRef, _options: &[i64]) -> Result<(), PassFailure> {
     });
     let before = cfg!(debug_assertions).then(|| function_costs(&operation));
     let analyzed = |rewrite: Analyzed| -> RewriteFn {
-        let (values, erased) = (values.clone(), erased.clone());
+        let (values, changed) = (values.clone(), changed.clone());
         Rc::new(move |context, op, rewriter| {
             let mut values = values.borrow_mut();
-            for e in erased.borrow_mut().drain(..) {
-                match e {
-                    Changed::Erased(key) => values.forget_value(key),
-                    Changed::Modified(key) => values.revise_value(key),
-                    Changed::Block(key) => values.forget_block(key),
-                }
-            }
+            let changes: Vec<Changed> = changed.borrow_mut().drain(..).collect();
+            values.apply_changes(&changes);
             rewrite(&mut values, context, op, rewriter)
         })
     };
@@ -170,8 +165,8 @@ fn run(operation: OperationRef, _options: &[i64]) -> Result<(), PassFailure> {
         fold: false,
         simplify_regions: false,
     };
-    apply_tracking(operation, &patterns, greedy, &mut |e| {
-        erased.borrow_mut().push(e)
+    apply_tracking(operation, &patterns, greedy, &mut |c| {
+        changed.borrow_mut().push(c)
     })?;
     if let Some(before) = before {
         check_costs(&before, &function_costs(&operation))?;

@@ -103,20 +103,7 @@ fn rewrite_op(
         let Some(kind) = kind_of(&op) else {
             return false;
         };
-        // An op whose values are what it computes from roots, as simplified as they get,
-        // computes them as cheaply as anything could.
-        let operands_are_roots = (0..op.operand_count()).all(|i| {
-            op.operand(i)
-                .ok()
-                .and_then(|v| values.known(v))
-                .is_some_and(|k| k.expr.as_var().is_some() || k.expr.as_constant().is_some())
-        });
-        if staying.len() == results.len()
-            && operands_are_roots
-            && uses_every_operand(&op, kind)
-            && knowns.iter().all(|k| k.settled)
-            && costs_what_it_computes(&op, kind, &knowns)
-        {
+        if staying.len() == results.len() && already_cheapest(values, &op, kind, &knowns) {
             return false;
         }
         let reused: Vec<Value> = quick
@@ -178,6 +165,27 @@ fn rewrite_op(
         values.adopt(new, known);
     }
     true
+}
+
+/// Whether `op` computes its values (known as `knowns`) as cheaply as anything could: it uses
+/// every one of its operands, which are roots or constants, its values are what it computes
+/// from them, as simplified as they get, and it costs just what they do.
+fn already_cheapest(
+    values: &mut IndexValues,
+    op: &OperationRef,
+    kind: Kind,
+    knowns: &[Rc<Known>],
+) -> bool {
+    let operands_are_roots = (0..op.operand_count()).all(|i| {
+        op.operand(i)
+            .ok()
+            .and_then(|v| values.known(v))
+            .is_some_and(|k| k.expr.as_var().is_some() || k.expr.as_constant().is_some())
+    });
+    operands_are_roots
+        && uses_every_operand(op, kind)
+        && knowns.iter().all(|k| k.settled)
+        && costs_what_it_computes(op, kind, knowns)
 }
 
 /// Whether `op` costs what computing `knowns` (its results' expressions) does: one `arith` op

@@ -16,17 +16,19 @@
 //!
 //! [`IndexValues`] is built once per pass run and kept consistent while the patterns rewrite:
 //! rewrites never change what a value means, so what is known stays true; the greedy driver's
-//! listener reports every erased value and block ([`IndexValues::forget_value`],
-//! [`IndexValues::forget_block`]) before MLIR can reuse its memory, and every op changed in
-//! place, whose values may now be known better ([`IndexValues::revise_value`]).
+//! listener reports every erased value and block before MLIR can reuse its memory, and every op
+//! changed in place, whose values (and, for an op with regions, what its blocks assume) may now
+//! be known better ([`IndexValues::apply_changes`]).
 
 use std::{
     collections::{HashMap, HashSet},
     rc::Rc,
 };
 
-use melior::ir::{BlockLike, BlockRef, Type, TypeLike, Value, ValueLike, operation::OperationLike};
-use mlir_sys::MlirValue;
+use melior::ir::{
+    BlockLike, BlockRef, OperationRef, Type, TypeLike, Value, ValueLike, operation::OperationLike,
+};
+use mlir_sys::{MlirOperation, MlirValue};
 use xla_indexing_core::{Atom, Expr, IndexingMap, Interval, Var, VarRef};
 
 use super::{
@@ -34,7 +36,9 @@ use super::{
     depends::{Dependents, Depends},
     semantics::Read,
 };
-use crate::ir::{defining_op, int_width, parent_block, users, value_key};
+use crate::ir::{
+    Changed, blocks_of, defining_op, int_width, parent_block, users, value_key, walk_nested,
+};
 
 /// `expr in interval`, over roots.
 pub type Fact = (Expr, Interval);
@@ -194,6 +198,72 @@ impl IndexValues {
                     && self.known.contains_key(&key)
                 {
                     self.revise_value(key);
+                }
+            }
+        }
+    }
+
+    /// Brings what is known up to date with what the greedy driver changed (in order): erased
+    /// values and blocks are forgotten first, then values whose ops changed in place are
+    /// revised, with what the blocks of ops using them assume, and so are the contents of ops
+    /// with regions changed in place.
+    pub fn apply_changes(&mut self, changes: &[Changed]) {
+        let mut erased = HashSet::new();
+        for change in changes {
+            match *change {
+                Changed::ValueErased(key) => {
+                    self.forget_value(key);
+                    erased.insert(key);
+                }
+                Changed::BlockErased(key) => self.forget_block(key),
+                Changed::OpErased(key) => {
+                    erased.insert(key);
+                }
+                Changed::ValueModified(_) | Changed::RegionsModified(_) => {}
+            }
+        }
+        for change in changes {
+            match *change {
+                Changed::ValueModified(key) if !erased.contains(&key) => {
+                    // SAFETY: the value was live when reported and was not erased since.
+                    let value = unsafe {
+                        Value::from_raw(MlirValue {
+                            ptr: key as *const _,
+                        })
+                    };
+                    self.revise_value(key);
+                    for user in users(value) {
+                        if user.region_count() != 0 {
+                            self.revise_regions(&user);
+                        }
+                    }
+                }
+                Changed::RegionsModified(key) if !erased.contains(&key) => {
+                    // SAFETY: the op was live when reported and was not erased since.
+                    let op =
+                        unsafe { OperationRef::from_raw(MlirOperation { ptr: key as *mut _ }) };
+                    self.revise_regions(&op);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Revises everything inside the regions of `op`: what its blocks (and those nested in
+    /// them) assume, and what is known of every value computed there.
+    fn revise_regions(&mut self, op: &OperationRef) {
+        let mut ops = vec![*op];
+        walk_nested(op, &mut |nested| ops.push(*nested));
+        for (i, nested) in ops.iter().enumerate() {
+            for block in blocks_of(nested) {
+                self.forget_block(block.to_raw().ptr as usize);
+            }
+            if i == 0 {
+                continue;
+            }
+            for r in 0..nested.result_count() {
+                if let Ok(result) = nested.result(r) {
+                    self.revise_value(value_key(result.into()));
                 }
             }
         }
