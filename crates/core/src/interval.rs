@@ -242,6 +242,19 @@ pub fn mod_floor(a: i64, b: i64) -> i64 {
     }
 }
 
+/// `v` as a two's complement integer of `width` bits (1 to 64) holds it: wrapped into
+/// `[-2^(width-1), 2^(width-1) - 1]`.
+pub fn wrap_signed(v: i128, width: u32) -> i128 {
+    let m = 1i128 << width;
+    let u = v.rem_euclid(m);
+    if u >= m / 2 { u - m } else { u }
+}
+
+/// `v`, an integer of `width` bits (1 to 64), read as unsigned.
+pub fn as_unsigned(v: i128, width: u32) -> i128 {
+    v.rem_euclid(1i128 << width)
+}
+
 /// Greatest common divisor of the absolute values (`gcd(0, 0) = 0`). The one magnitude that does
 /// not fit, `2^63` (when both are `0` or `i64::MIN`), is returned as `i64::MIN`: a value with the
 /// same divisors, never a wrong positive one.

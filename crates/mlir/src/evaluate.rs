@@ -15,7 +15,10 @@ use melior::ir::{
     AffineExpr, BlockLike, BlockRef, Module, OperationRef, RegionLike, Value, ValueLike,
     attribute::AttributeLike, operation::OperationLike,
 };
-use xla_indexing_core::Expr;
+use xla_indexing_core::{
+    Expr,
+    interval::{as_unsigned, wrap_signed},
+};
 
 use crate::{
     attribute::attribute_map,
@@ -61,7 +64,7 @@ pub fn evaluate(
             .map_err(|e| EvaluateError::Malformed(e.to_string()))?
             .into();
         let width = width_of(argument)?;
-        machine.set(argument, Some(wrap(i128::from(*a), width)));
+        machine.set(argument, Some(wrap_signed(i128::from(*a), width)));
     }
     let returned = machine.run_block(body)?;
     Ok(returned
@@ -73,18 +76,6 @@ pub fn evaluate(
 #[derive(Default)]
 struct Machine {
     values: HashMap<usize, Slot>,
-}
-
-/// `v` wrapped into the signed range of `width` bits.
-fn wrap(v: i128, width: u32) -> i128 {
-    let m = 1i128 << width;
-    let u = v.rem_euclid(m);
-    if u >= m / 2 { u - m } else { u }
-}
-
-/// `v` (signed, `width` bits) read as unsigned.
-fn unsigned(v: i128, width: u32) -> i128 {
-    v.rem_euclid(1i128 << width)
 }
 
 fn width_of(value: Value) -> Result<u32, EvaluateError> {
@@ -138,7 +129,7 @@ impl Machine {
             Ok(r) => width_of(r.into())?,
             Err(_) => return Err(EvaluateError::Unsupported(name.into())),
         };
-        let one = |slot: Slot| Ok(vec![slot.map(|v| wrap(v, width))]);
+        let one = |slot: Slot| Ok(vec![slot.map(|v| wrap_signed(v, width))]);
         match name {
             "arith.constant" => {
                 let attribute = op.attribute("value").map_err(malformed)?;
@@ -309,14 +300,14 @@ fn arith(
     let value = match name {
         "arith.addi" | "arith.subi" | "arith.muli" => (|| {
             let (a, b) = binary()?;
-            let (ua, ub) = (unsigned(a, width), unsigned(b, width));
+            let (ua, ub) = (as_unsigned(a, width), as_unsigned(b, width));
             // Operands have at most 64 bits: only the unsigned product can leave i128.
             let (exact, unsigned_exact) = match name {
                 "arith.addi" => (a + b, Some(ua + ub)),
                 "arith.subi" => (a - b, Some(ua - ub)),
                 _ => (a * b, ua.checked_mul(ub)),
             };
-            let signed_overflow = wrap(exact, width) != exact;
+            let signed_overflow = wrap_signed(exact, width) != exact;
             let unsigned_overflow =
                 unsigned_exact.is_none_or(|u| !(0..1i128 << width).contains(&u));
             if (nsw && signed_overflow) || (nuw && unsigned_overflow) {
@@ -326,7 +317,7 @@ fn arith(
         })(),
         "arith.divui" | "arith.remui" | "arith.ceildivui" => (|| {
             let (a, b) = binary()?;
-            let (ua, ub) = (unsigned(a, width), unsigned(b, width));
+            let (ua, ub) = (as_unsigned(a, width), as_unsigned(b, width));
             if ub == 0 {
                 return None;
             }
@@ -358,7 +349,8 @@ fn arith(
             }
         }),
         "arith.minui" | "arith.maxui" => binary().map(|(a, b)| {
-            let pick_a = (unsigned(a, width) <= unsigned(b, width)) == (name == "arith.minui");
+            let pick_a =
+                (as_unsigned(a, width) <= as_unsigned(b, width)) == (name == "arith.minui");
             if pick_a { a } else { b }
         }),
         "arith.cmpi" => {
@@ -368,7 +360,7 @@ fn arith(
                 .and_then(integer_attribute)
                 .ok_or_else(|| EvaluateError::Malformed("cmpi without predicate".into()))?;
             binary().map(|(a, b)| {
-                let (ua, ub) = (unsigned(a, operand_width), unsigned(b, operand_width));
+                let (ua, ub) = (as_unsigned(a, operand_width), as_unsigned(b, operand_width));
                 let holds = match predicate {
                     0 => a == b,
                     1 => a != b,
@@ -386,9 +378,9 @@ fn arith(
         }
         "arith.select" => get(0).and_then(|c| if c != 0 { get(1) } else { get(2) }),
         "arith.index_cast" | "arith.extsi" | "arith.trunci" => get(0),
-        "arith.index_castui" | "arith.extui" => get(0).map(|v| unsigned(v, operand_width)),
+        "arith.index_castui" | "arith.extui" => get(0).map(|v| as_unsigned(v, operand_width)),
         "arith.andi" | "arith.ori" | "arith.xori" => binary().map(|(a, b)| {
-            let (ua, ub) = (unsigned(a, width), unsigned(b, width));
+            let (ua, ub) = (as_unsigned(a, width), as_unsigned(b, width));
             match name {
                 "arith.andi" => ua & ub,
                 "arith.ori" => ua | ub,
@@ -410,7 +402,7 @@ pub fn fold_arith(op: &OperationRef, operands: &[i64]) -> Option<i64> {
     let width = width_of(op.result(0).ok()?.into()).ok()?;
     let slots: Vec<Slot> = operands.iter().map(|&v| Some(i128::from(v))).collect();
     let value = arith(&name, op, &slots, width).ok()??;
-    i64::try_from(wrap(value, width)).ok()
+    i64::try_from(wrap_signed(value, width)).ok()
 }
 
 /// A function of a module: its name and the range its `xla.range` attribute declares for each

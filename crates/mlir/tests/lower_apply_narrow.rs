@@ -26,11 +26,9 @@ const TO_LLVM: &str =
 const MAPS_PER_PROGRAM: u64 = 40;
 const POINTS_PER_MAP: usize = 12;
 
+/// Cases in all; `XLA_INDEXING_PROPTEST_CASES` raises it for long runs.
 fn cases() -> u64 {
-    std::env::var("XLA_INDEXING_PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(200)
+    xla_indexing_testkit::proptest_cases(200)
 }
 
 fn random_bounds(rng: &mut SplitMix64) -> Interval {

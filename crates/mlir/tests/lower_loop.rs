@@ -416,13 +416,9 @@ fn check(seed: u64, n_cases: usize) {
     }
 }
 
-/// Cases in all; `XLA_INDEXING_PROPTEST_CASES` raises it for long runs (as in the core's
-/// property tests).
+/// Cases in all; `XLA_INDEXING_PROPTEST_CASES` raises it for long runs.
 fn cases() -> u64 {
-    std::env::var("XLA_INDEXING_PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(240)
+    xla_indexing_testkit::proptest_cases(240)
 }
 
 #[test]

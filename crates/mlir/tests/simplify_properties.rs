@@ -9,11 +9,9 @@
 use xla_indexing_mlir::opt::{OptOptions, Session};
 use xla_indexing_testkit::invariants::generated_program_is_kept;
 
+/// Cases in all; `XLA_INDEXING_PROPTEST_CASES` raises it for long runs.
 fn cases() -> u64 {
-    std::env::var("XLA_INDEXING_PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(400)
+    xla_indexing_testkit::proptest_cases(400)
 }
 
 #[test]

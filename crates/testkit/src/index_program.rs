@@ -13,6 +13,7 @@ use std::fmt::Write as _;
 
 use xla_indexing_core::{
     Expr, IndexingMap, Interval, Var,
+    interval::{as_unsigned, wrap_signed},
     print::DefaultNames,
     rng::{ExprShape, SplitMix64},
 };
@@ -63,18 +64,6 @@ struct Val {
     /// Whether affine ops accept it as a symbol (a constant, or a value defined at the top of
     /// the function).
     top_level: bool,
-}
-
-/// `v` wrapped into the signed range of `width` bits.
-fn wrap(v: i128, width: u32) -> i128 {
-    let m = 1i128 << width;
-    let u = v.rem_euclid(m);
-    if u >= m / 2 { u - m } else { u }
-}
-
-/// `v` (signed, `width` bits) read as unsigned.
-fn unsigned(v: i128, width: u32) -> i128 {
-    v.rem_euclid(1i128 << width)
 }
 
 /// The value of `e` at `dims` as affine maps compute it: undefined where a value on the way
@@ -167,7 +156,7 @@ impl Generator {
     fn add(&mut self, name: String, ty: Ty, at: Vec<Option<i128>>) -> usize {
         let at = at
             .into_iter()
-            .map(|v| v.map(|v| wrap(v, ty.width())))
+            .map(|v| v.map(|v| wrap_signed(v, ty.width())))
             .collect();
         self.vals.push(Val {
             name,
@@ -280,9 +269,24 @@ impl Generator {
     fn add_sub(&mut self) {
         let ty = self.int_type();
         let (a, b) = (self.operand(ty), self.operand(ty));
-        let sub = self.rng.chance(1, 2);
+        if self.rng.chance(1, 2) {
+            self.binary("subi", a, b, ty, |x, y| Some(x - y));
+        } else {
+            self.binary("addi", a, b, ty, |x, y| Some(x + y));
+        }
+    }
+
+    /// Emits `arith.<op>` of `a` and `b`, of type `ty`, whose value at each point is `f` of
+    /// theirs; its index.
+    fn binary(
+        &mut self,
+        op: &str,
+        a: usize,
+        b: usize,
+        ty: Ty,
+        f: impl Fn(i128, i128) -> Option<i128>,
+    ) -> usize {
         let name = self.fresh();
-        let op = if sub { "subi" } else { "addi" };
         let line = format!(
             "{name} = arith.{op} {}, {} : {}",
             self.vals[a].name,
@@ -290,10 +294,8 @@ impl Generator {
             ty.name()
         );
         self.emit(line);
-        let at = self.pointwise(&[a, b], |v| {
-            Some(if sub { v[0] - v[1] } else { v[0] + v[1] })
-        });
-        self.add(name, ty, at);
+        let at = self.pointwise(&[a, b], |v| f(v[0], v[1]));
+        self.add(name, ty, at)
     }
 
     fn mul(&mut self) {
@@ -301,16 +303,7 @@ impl Generator {
         let a = self.operand(ty);
         let k = *self.rng.pick(&[2, 3, 4, 8, 16, 20, -1, -2, 45]);
         let kc = self.constant(ty, k);
-        let name = self.fresh();
-        let line = format!(
-            "{name} = arith.muli {}, {} : {}",
-            self.vals[a].name,
-            self.vals[kc].name,
-            ty.name()
-        );
-        self.emit(line);
-        let at = self.pointwise(&[a], |v| Some(v[0] * i128::from(k)));
-        self.add(name, ty, at);
+        self.binary("muli", a, kc, ty, |x, k| Some(x * k));
     }
 
     fn division(&mut self) {
@@ -331,19 +324,9 @@ impl Generator {
             *self.rng.pick(&[-2, -3, -4, -8])
         };
         let kc = self.constant(ty, k);
-        let name = self.fresh();
-        let line = format!(
-            "{name} = arith.{op} {}, {} : {}",
-            self.vals[a].name,
-            self.vals[kc].name,
-            ty.name()
-        );
-        self.emit(line);
         let w = ty.width();
-        let k = i128::from(k);
-        let at = self.pointwise(&[a], |v| {
-            let x = v[0];
-            let (ux, uk) = (unsigned(x, w), unsigned(k, w));
+        self.binary(op, a, kc, ty, |x, k| {
+            let (ux, uk) = (as_unsigned(x, w), as_unsigned(k, w));
             Some(match op {
                 "divui" => ux / uk,
                 "remui" => ux % uk,
@@ -353,7 +336,6 @@ impl Generator {
                 _ => x / k + i128::from(x % k != 0 && (x < 0) == (k < 0)),
             })
         });
-        self.add(name, ty, at);
     }
 
     /// A comparison of two values of `ty`: its index.
@@ -375,7 +357,7 @@ impl Generator {
         let w = ty.width();
         let at = self.pointwise(&[a, b], |v| {
             let (x, y) = (v[0], v[1]);
-            let (ux, uy) = (unsigned(x, w), unsigned(y, w));
+            let (ux, uy) = (as_unsigned(x, w), as_unsigned(y, w));
             let holds = [
                 x == y,
                 x != y,
@@ -420,26 +402,16 @@ impl Generator {
         let ty = self.int_type();
         let (a, b) = (self.operand(ty), self.operand(ty));
         let op = *self.rng.pick(&["minsi", "maxsi", "minui", "maxui"]);
-        let name = self.fresh();
-        let line = format!(
-            "{name} = arith.{op} {}, {} : {}",
-            self.vals[a].name,
-            self.vals[b].name,
-            ty.name()
-        );
-        self.emit(line);
         let w = ty.width();
-        let at = self.pointwise(&[a, b], |v| {
-            let (x, y) = (v[0], v[1]);
+        self.binary(op, a, b, ty, |x, y| {
             let x_first = match op {
                 "minsi" => x <= y,
                 "maxsi" => x >= y,
-                "minui" => unsigned(x, w) <= unsigned(y, w),
-                _ => unsigned(x, w) >= unsigned(y, w),
+                "minui" => as_unsigned(x, w) <= as_unsigned(y, w),
+                _ => as_unsigned(x, w) >= as_unsigned(y, w),
             };
             Some(if x_first { x } else { y })
         });
-        self.add(name, ty, at);
     }
 
     fn cast(&mut self) {
@@ -465,7 +437,7 @@ impl Generator {
         self.emit(line);
         let at = self.pointwise(&[a], |v| {
             Some(if zero_extend && to.width() > from.width() {
-                unsigned(v[0], from.width())
+                as_unsigned(v[0], from.width())
             } else {
                 v[0]
             })
@@ -676,7 +648,7 @@ impl Generator {
         let at = Self::merge(&self.vals[c].at, &then, &otherwise);
         self.vals[index].at = at
             .into_iter()
-            .map(|v| v.map(|v| wrap(v, ty.width())))
+            .map(|v| v.map(|v| wrap_signed(v, ty.width())))
             .collect();
         self.visible.push(index);
     }

@@ -9,3 +9,12 @@
 
 pub mod index_program;
 pub mod invariants;
+
+/// How many random cases a property test runs: `default`, or `XLA_INDEXING_PROPTEST_CASES` for
+/// long runs.
+pub fn proptest_cases(default: u64) -> u64 {
+    std::env::var("XLA_INDEXING_PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}

@@ -522,22 +522,11 @@ mod tests {
     //! (every op carries `nsw`) or, where it carries `nuw`, as unsigned.
 
     use super::*;
+    use xla_indexing_core::interval::{as_unsigned, wrap_signed};
     use xla_indexing_core::{
         IndexingMap, Var,
         rng::{ExprShape, SplitMix64},
     };
-
-    /// `v` as an integer of `width` bits read as signed.
-    fn wrap(v: i128, width: u32) -> i128 {
-        let m = 1i128 << width;
-        let u = v.rem_euclid(m);
-        if u >= m / 2 { u - m } else { u }
-    }
-
-    /// `v` (signed, `width` bits) read as unsigned.
-    fn unsigned(v: i128, width: u32) -> i128 {
-        v.rem_euclid(1i128 << width)
-    }
 
     /// Runs `plan` at the point `values` (of the variables), or says which op misbehaved.
     fn run(plan: &Plan, width: u32, values: &dyn Fn(VarRef) -> i64) -> Result<i64, String> {
@@ -559,7 +548,7 @@ mod tests {
         };
         for (i, op) in plan.ops.iter().enumerate() {
             let (a, b) = (operand(op.lhs, &results)?, operand(op.rhs, &results)?);
-            let (ua, ub) = (unsigned(a, op_width), unsigned(b, op_width));
+            let (ua, ub) = (as_unsigned(a, op_width), as_unsigned(b, op_width));
             let (exact, unsigned_exact) = match op.name {
                 "arith.addi" => (a + b, ua + ub),
                 "arith.subi" => (a - b, ua - ub),
@@ -578,7 +567,7 @@ mod tests {
                 other => return Err(format!("op {i}: unexpected {other}")),
             };
             if matches!(op.name, "arith.addi" | "arith.subi" | "arith.muli") {
-                if wrap(exact, op_width) != exact {
+                if wrap_signed(exact, op_width) != exact {
                     return Err(format!(
                         "op {i} ({}) overflows as signed: {a}, {b}",
                         op.name
@@ -588,11 +577,11 @@ mod tests {
                     return Err(format!("op {i} ({}) marked nuw wraps: {a}, {b}", op.name));
                 }
             }
-            results.push(wrap(exact, op_width));
+            results.push(wrap_signed(exact, op_width));
         }
         let result = operand(plan.result.ok_or("no result")?, &results)?;
         let extended = match &plan.narrow {
-            Some(n) if !n.signed_result => unsigned(result, n.width),
+            Some(n) if !n.signed_result => as_unsigned(result, n.width),
             _ => result,
         };
         i64::try_from(extended).map_err(|e| e.to_string())
