@@ -74,3 +74,7 @@ MlirAttribute mlirXlaIndexingOpGetIndexingMap(MlirOperation op) {
 void mlirXlaIndexingEmitRemark(MlirLocation location, MlirStringRef message) {
   emitRemark(unwrap(location)) << unwrap(message);
 }
+
+void mlirXlaIndexingEmitWarning(MlirLocation location, MlirStringRef message) {
+  emitWarning(unwrap(location)) << unwrap(message);
+}

@@ -63,13 +63,14 @@ private:
 MlirLogicalResult mlirXlaIndexingApplyPatternsGreedily(MlirOperation op,
                                                        MlirFrozenRewritePatternSet patterns,
                                                        bool topDown, bool fold,
-                                                       bool simplifyRegions,
+                                                       bool simplifyRegions, int64_t maxRewrites,
                                                        XlaIndexingChangeCallback onChange,
                                                        void *userData) {
   ChangeListener listener(onChange, userData);
   GreedyRewriteConfig config;
   config.setUseTopDownTraversal(topDown)
       .enableFolding(fold)
+      .setMaxNumRewrites(maxRewrites < 0 ? GreedyRewriteConfig::kNoLimit : maxRewrites)
       .setRegionSimplificationLevel(simplifyRegions ? GreedySimplifyRegionLevel::Normal
                                                     : GreedySimplifyRegionLevel::Disabled)
       .setListener(&listener);

@@ -30,16 +30,29 @@ pub fn emit_error(location: Location, message: &str) {
     unsafe { mlir_sys::mlirEmitError(location.to_raw(), message.as_ptr()) };
 }
 
+unsafe extern "C" {
+    fn mlirXlaIndexingEmitRemark(
+        location: mlir_sys::MlirLocation,
+        message: mlir_sys::MlirStringRef,
+    );
+    fn mlirXlaIndexingEmitWarning(
+        location: mlir_sys::MlirLocation,
+        message: mlir_sys::MlirStringRef,
+    );
+}
+
 /// Emits a remark diagnostic at `location`.
 pub fn emit_remark(location: Location, message: &str) {
-    unsafe extern "C" {
-        fn mlirXlaIndexingEmitRemark(
-            location: mlir_sys::MlirLocation,
-            message: mlir_sys::MlirStringRef,
-        );
-    }
     // SAFETY: `location` belongs to a live context and `message` outlives the call.
     unsafe {
         mlirXlaIndexingEmitRemark(location.to_raw(), melior::StringRef::new(message).to_raw())
+    };
+}
+
+/// Emits a warning diagnostic at `location`.
+pub fn emit_warning(location: Location, message: &str) {
+    // SAFETY: `location` belongs to a live context and `message` outlives the call.
+    unsafe {
+        mlirXlaIndexingEmitWarning(location.to_raw(), melior::StringRef::new(message).to_raw())
     };
 }

@@ -50,6 +50,7 @@ mod ffi {
             top_down: bool,
             fold: bool,
             simplify_regions: bool,
+            max_rewrites: i64,
             on_change: unsafe extern "C" fn(Change, *mut c_void, *mut c_void),
             user_data: *mut c_void,
         ) -> MlirLogicalResult;
@@ -191,6 +192,8 @@ pub struct Greedy {
     pub fold: bool,
     /// Let the driver also simplify regions (erase unreachable blocks, merge identical ones).
     pub simplify_regions: bool,
+    /// Stop after this many rewrites (then the driver has not converged).
+    pub max_rewrites: Option<usize>,
 }
 
 /// Runs MLIR's greedy driver with `patterns` on the regions of `op`, calling `on_changed` with
@@ -230,6 +233,9 @@ pub fn apply_patterns_greedily(
             greedy.top_down,
             greedy.fold,
             greedy.simplify_regions,
+            greedy
+                .max_rewrites
+                .map_or(-1, |n| i64::try_from(n).unwrap_or(i64::MAX)),
             changed,
             (&mut callback as *mut Callback).cast(),
         );

@@ -62,8 +62,9 @@ MLIR_CAPI_EXPORTED bool mlirOperationIsAXlaIndexingFusionOp(MlirOperation op);
 /* Returns the #xla_indexing.map of an apply_indexing or loop op. */
 MLIR_CAPI_EXPORTED MlirAttribute mlirXlaIndexingOpGetIndexingMap(MlirOperation op);
 
-/* Emits a remark diagnostic (the C API only emits errors). */
+/* Emits a remark or a warning diagnostic (the C API only emits errors). */
 MLIR_CAPI_EXPORTED void mlirXlaIndexingEmitRemark(MlirLocation location, MlirStringRef message);
+MLIR_CAPI_EXPORTED void mlirXlaIndexingEmitWarning(MlirLocation location, MlirStringRef message);
 
 /*===----------------------------------------------------------------------===*
  * Passes whose bodies are Rust callbacks
@@ -120,11 +121,13 @@ typedef void (*XlaIndexingChangeCallback)(XlaIndexingChange change, void *object
 
 /* Runs MLIR's greedy pattern driver on the regions of `op` (ops top-down
  * when `topDown`, folding ops when `fold`, with MLIR's usual region
- * simplification when `simplifyRegions`) and passes every change it makes to
+ * simplification when `simplifyRegions`, stopping after `maxRewrites`
+ * rewrites unless it is negative) and passes every change it makes to
  * `onChange`. Returns success when the driver converged. */
 MLIR_CAPI_EXPORTED MlirLogicalResult mlirXlaIndexingApplyPatternsGreedily(
     MlirOperation op, MlirFrozenRewritePatternSet patterns, bool topDown, bool fold,
-    bool simplifyRegions, XlaIndexingChangeCallback onChange, void *userData);
+    bool simplifyRegions, int64_t maxRewrites, XlaIndexingChangeCallback onChange,
+    void *userData);
 
 /* Returns whether `user` may use `value`: the value properly dominates it and
  * no op between them is isolated from above. */

@@ -60,6 +60,7 @@ pub fn apply_greedily(
         top_down: false,
         fold: true,
         simplify_regions: true,
+        max_rewrites: None,
     };
     apply_tracking(operation, &patterns, greedy, &mut |_| {})
 }
@@ -158,6 +159,7 @@ mod tests {
             top_down: true,
             fold: false,
             simplify_regions: false,
+            max_rewrites: None,
         };
         let error = apply_tracking(
             module.as_operation(),

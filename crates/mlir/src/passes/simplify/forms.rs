@@ -28,8 +28,8 @@ use crate::{
     affine::{affine_from_expr, expr_from_affine},
     attribute::{attribute_map, map_attribute},
     ir::{
-        affine_map_attribute, affine_map_attribute_of, is_usable_at, is_valid_affine_operand,
-        op_name,
+        affine_map_attribute, affine_map_attribute_of, has_uses, is_usable_at,
+        is_valid_affine_operand, op_name,
     },
 };
 
@@ -69,7 +69,9 @@ pub(super) enum LeafType {
     Index { strict: bool },
 }
 
-/// Whether `w` may stand in `op` for part of a value known as `target`.
+/// Whether `w` may stand in `op` for part of a value known as `target`: it has the type, is
+/// usable at `op` (and a valid affine operand where that is needed), assumes no more facts, and
+/// is computed anyway (a value without uses is about to go: reusing it would keep its op).
 pub(super) fn reusable(
     values: &mut IndexValues,
     op: &OperationRef,
@@ -82,6 +84,7 @@ pub(super) fn reusable(
         LeafType::Index { strict } => (w.r#type().is_index(), strict),
     };
     type_ok
+        && (w.is_block_argument() || has_uses(w))
         && is_usable_at(w, op)
         && (!strict || is_valid_affine_operand(w))
         && values.known(w).is_some_and(|k| target.assumes(&k))

@@ -40,9 +40,12 @@ use self::{
 };
 use super::{
     PassFailure, PassOption, PassSpec, pass_entry,
-    patterns::{RewriteFn, apply_tracking},
+    patterns::{PatternError, RewriteFn, apply_tracking},
 };
-use crate::ir::{Changed, Greedy, op_key, op_name, walk_nested};
+use crate::{
+    guard::emit_warning,
+    ir::{Changed, Greedy, op_key, op_name, walk_nested},
+};
 use mlir_sys::MlirLocation;
 
 /// The pass's command-line name.
@@ -160,14 +163,26 @@ fn run(operation: OperationRef, _options: &[i64]) -> Result<(), PassFailure> {
     // No folding: upstream folds are not cost-aware (`affine.if`'s composes `affine.apply`
     // producers into its set, copying their divisions), and the analysis folds every integer
     // value it can.
+    // Every rewrite makes the IR cheaper by one count at least, so their number is bounded by
+    // the counts of what it holds; past that a rewrite undoes another (a bug): the IR is still
+    // right, and the pass says so rather than run forever.
+    let total = nested_cost(&operation);
     let greedy = Greedy {
         top_down: true,
         fold: false,
         simplify_regions: false,
+        max_rewrites: Some(total.divisions + total.ops + total.arithmetic + 16),
     };
-    apply_tracking(operation, &patterns, greedy, &mut |c| {
+    let outcome = apply_tracking(operation, &patterns, greedy, &mut |c| {
         changed.borrow_mut().push(c)
-    })?;
+    });
+    match outcome {
+        Err(PatternError::NotConverged) if !cfg!(debug_assertions) => emit_warning(
+            operation.location(),
+            "xla-indexing-simplify: stopped before a fixed point (a rewrite undid another); the IR is correct",
+        ),
+        other => other?,
+    }
     if let Some(before) = before {
         check_costs(&before, &function_costs(&operation))?;
     }
