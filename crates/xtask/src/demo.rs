@@ -24,6 +24,10 @@ const STEPS: &[Step] = &[
 done < examples/simplify.maps"#,
     },
     Step {
+        title: "Index arithmetic of kernels simplified as a whole, in process as mlir-opt with the plugin runs it",
+        command: "xla-indexing opt examples/mlir/simplify.mlir --pass-pipeline='builtin.module(func.func(xla-indexing-simplify))'",
+    },
+    Step {
         title: "Indexing maps and utilization of every fusion of a JAX dump",
         command: "xla-indexing indexing examples/hlo/transpose_exp_add.hlo --utilization",
     },
