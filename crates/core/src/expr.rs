@@ -575,7 +575,8 @@ impl Expr {
         Ok(acc)
     }
 
-    /// The value at a point, `None` on overflow or when a variable is out of the given slices.
+    /// The value at a point, `None` where it leaves 64 bits (see [`Expr::eval_at`]) or when a
+    /// variable is out of the given slices.
     pub fn eval(&self, dims: &[i64], syms: &[i64]) -> Option<i64> {
         self.eval_at(&|v| match v {
             VarRef::Dim(i) => dims.get(i as usize).copied(),
@@ -583,10 +584,12 @@ impl Expr {
         })
     }
 
-    /// The value where each variable `v` is `value(v)`: the constant, then each term in order,
-    /// in 64-bit arithmetic. `None` on overflow or where `value` gives none.
+    /// The value where each variable `v` is `value(v)`. The sum is exact: it is `None` only
+    /// where the value, or the operand of a division or `mod` in it, leaves 64 bits, or where
+    /// `value` gives none. Lowered sums and products wrap around in 64 bits, so they agree
+    /// with this value wherever it is defined, whatever order they add the terms in.
     pub fn eval_at(&self, value: &impl Fn(VarRef) -> Option<i64>) -> Option<i64> {
-        let mut acc = self.0.constant;
+        let mut acc = i128::from(self.0.constant);
         for (atom, coef) in &self.0.terms {
             let v = match atom {
                 Atom::Var(v) => value(*v)?,
@@ -594,9 +597,9 @@ impl Expr {
                 Atom::CeilDiv(x, k) => ceil_div(x.eval_at(value)?, *k),
                 Atom::Mod(x, k) => mod_floor(x.eval_at(value)?, *k),
             };
-            acc = acc.checked_add(v.checked_mul(*coef)?)?;
+            acc = acc.checked_add(i128::from(v) * i128::from(*coef))?;
         }
-        Some(acc)
+        i64::try_from(acc).ok()
     }
 
     /// Calls `f` on every variable occurrence.

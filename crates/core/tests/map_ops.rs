@@ -105,6 +105,22 @@ fn evaluation_range_and_verification() {
 }
 
 #[test]
+fn evaluation_is_exact_where_only_a_partial_sum_leaves_i64() {
+    let m = parse(
+        "(d0, d1) -> (d0 * -2 + d1 - 18, d0 + d1, (d0 * 2 + 1) mod 3), domain: d0 in [0, 4611686018427387903], d1 in [0, 16]",
+    );
+    let r = |d0: i64, d1: i64, i: usize| m.results()[i].eval(&[d0, d1], &[]);
+    assert_eq!(
+        r((1 << 62) - 1, 16, 0),
+        Some(i64::MIN),
+        "-18 first or last, the sum fits"
+    );
+    assert_eq!(r(i64::MAX, 1, 1), None);
+    assert_eq!(r(5, 0, 2), Some(2));
+    assert_eq!(r(1 << 62, 0, 2), None, "the operand of mod leaves i64");
+}
+
+#[test]
 fn ranges_that_leave_i64_are_unknown_not_saturated() {
     let m = parse("(d0) -> (d0 * 9223372036854775807 + 9223372036854775807), domain: d0 in [0, 1]");
     assert_eq!(m.expr_range(&m.results()[0]), Interval::FULL);

@@ -7,7 +7,9 @@
 //! ops read their operands as unsigned. A value is undefined (`None`) where MLIR makes it
 //! poison or undefined behaviour: an `addi`/`subi`/`muli` whose `nsw` or `nuw` flag fails, a
 //! division by zero or a signed division overflow, an `apply_indexing` outside its map's
-//! domain, an affine map that overflows 64 bits; an op on an undefined value is undefined.
+//! domain; an op on an undefined value is undefined. Affine maps are read as integer
+//! arithmetic: a map is undefined where its value, or the operand of a division or `mod` in it,
+//! leaves 64 bits (there its lowering, which wraps around, would give another value).
 
 use std::collections::HashMap;
 
@@ -232,39 +234,51 @@ impl Machine {
 }
 
 /// The value of an affine expression, `None` where it is undefined: a division by zero, or a
-/// value on the way that overflows 64 bits (MLIR folds affine maps on 64-bit integers).
+/// value or an operand of a division or `mod` that leaves 64 bits. Sums and products are exact:
+/// lowered, they wrap around in 64 bits, which gives the exact value wherever it fits.
 fn affine_value(e: AffineExpr, dims: &[i64], syms: &[i64]) -> Option<i64> {
+    exact_affine_value(e, dims, syms).and_then(|v| i64::try_from(v).ok())
+}
+
+/// [`affine_value`] before its result is checked to fit 64 bits.
+fn exact_affine_value(e: AffineExpr, dims: &[i64], syms: &[i64]) -> Option<i128> {
     if e.is_dim() {
-        return dims.get(e.dim_position()).copied();
+        return dims.get(e.dim_position()).copied().map(i128::from);
     }
     if e.is_symbol() {
-        return syms.get(e.symbol_position()).copied();
+        return syms.get(e.symbol_position()).copied().map(i128::from);
     }
     if e.is_constant() {
-        return Some(e.constant_value());
+        return Some(i128::from(e.constant_value()));
+    }
+    if e.is_add() || e.is_mul() {
+        let (a, b) = (
+            exact_affine_value(e.lhs(), dims, syms)?,
+            exact_affine_value(e.rhs(), dims, syms)?,
+        );
+        return if e.is_add() {
+            a.checked_add(b)
+        } else {
+            a.checked_mul(b)
+        };
     }
     let (a, b) = (
         affine_value(e.lhs(), dims, syms)?,
         affine_value(e.rhs(), dims, syms)?,
     );
-    if e.is_add() {
-        a.checked_add(b)
-    } else if e.is_mul() {
-        a.checked_mul(b)
-    } else if b == 0 {
-        None
-    } else {
-        // Truncation, moved down (floor) or up (ceiling) when inexact; `mod` from the floor.
-        let (q, inexact) = (a.checked_div(b)?, a % b != 0);
-        let floor = q - i64::from(inexact && (a < 0) != (b < 0));
-        if e.is_floor_div() {
-            Some(floor)
-        } else if e.is_ceil_div() {
-            Some(q + i64::from(inexact && (a < 0) == (b < 0)))
-        } else {
-            a.checked_sub(b.checked_mul(floor)?)
-        }
+    if b == 0 {
+        return None;
     }
+    // Truncation, moved down (floor) or up (ceiling) when inexact; `mod` from the floor.
+    let (q, inexact) = (a.checked_div(b)?, a % b != 0);
+    let floor = q - i64::from(inexact && (a < 0) != (b < 0));
+    Some(i128::from(if e.is_floor_div() {
+        floor
+    } else if e.is_ceil_div() {
+        q + i64::from(inexact && (a < 0) == (b < 0))
+    } else {
+        a.checked_sub(b.checked_mul(floor)?)?
+    }))
 }
 
 /// The operands as 64-bit values, if all are defined.
