@@ -301,7 +301,7 @@ impl<'a> Parser<'a> {
     /// sum := term (('+' | '-') term)*
     fn expr(&mut self) -> PResult<Expr> {
         let at = self.at;
-        let mut terms = vec![self.signed_term(false)?];
+        let mut terms = vec![self.term(false)?];
         loop {
             let negate = if self.eat("+")? {
                 false
@@ -310,7 +310,7 @@ impl<'a> Parser<'a> {
             } else {
                 return Self::arith(at, Expr::sum(&terms));
             };
-            terms.push(self.signed_term(negate)?);
+            terms.push(self.term(negate)?);
         }
     }
 
@@ -328,18 +328,11 @@ impl<'a> Parser<'a> {
         result
     }
 
-    /// A term with an optional leading minus that negates the whole term, negated once more when
-    /// `negate` is set.
-    fn signed_term(&mut self, negate: bool) -> PResult<Expr> {
-        if self.eat("-")? {
-            return self.nested(|p| p.signed_term(!negate));
-        }
-        self.term(negate)
-    }
-
     /// term := factor (('*' | 'floordiv' | 'ceildiv' | 'mod' | '/' | '%') factor)*, negated when
-    /// `negate` is set. The sign goes into the constant of the last product, which is exact until
-    /// then: `-d0 * 9223372036854775808` is `d0 * i64::MIN`.
+    /// `negate` is set (by a binary minus before it). As in MLIR and XLA, a unary minus belongs
+    /// to the factor after it: `-d0 mod 2` is `(-d0) mod 2`. Signs go into the constant of the
+    /// product, which is exact until the product ends: `-d0 * 9223372036854775808` is
+    /// `d0 * i64::MIN`.
     fn term(&mut self, negate: bool) -> PResult<Expr> {
         let at = self.at;
         let mut product = Product::new(self.factor()?, at)?;
@@ -362,8 +355,9 @@ impl<'a> Parser<'a> {
             }
             let k = match rhs {
                 Operand::Literal { value, at } => narrow_literal(value, at)?,
-                Operand::Expr(e) => e
+                Operand::Expr { expr, negated } => expr
                     .as_constant()
+                    .map(|k| if negated { k.wrapping_neg() } else { k })
                     .ok_or_else(|| (at, format!("{op} by a variable is not supported")))?,
             };
             let lhs = product.finish(false)?;
@@ -372,7 +366,7 @@ impl<'a> Parser<'a> {
                 "ceildiv" => lhs.ceil_div(k),
                 _ => lhs.modulo(k),
             };
-            product = Product::new(Operand::Expr(Self::arith(at, divided)?), at)?;
+            product = Product::new(Operand::expr(Self::arith(at, divided)?), at)?;
         }
     }
 
@@ -381,14 +375,17 @@ impl<'a> Parser<'a> {
         let at = self.at;
         match self.bump()? {
             (Tok::Int(value), _) => Ok(Operand::Literal { value, at }),
-            (Tok::Punct("-"), _) => match self.nested(Self::factor)? {
-                Operand::Literal { value, at } => Ok(Operand::Literal { value: -value, at }),
-                Operand::Expr(e) => Self::arith(at, e.checked_scale(-1)).map(Operand::Expr),
-            },
+            (Tok::Punct("-"), _) => Ok(match self.nested(Self::factor)? {
+                Operand::Literal { value, at } => Operand::Literal { value: -value, at },
+                Operand::Expr { expr, negated } => Operand::Expr {
+                    expr,
+                    negated: !negated,
+                },
+            }),
             (Tok::Punct("("), _) => {
-                let e = self.nested(Self::expr)?;
+                let expr = self.nested(Self::expr)?;
                 self.expect(")")?;
-                Ok(Operand::Expr(e))
+                Ok(Operand::expr(expr))
             }
             (Tok::Ident(n), _) => {
                 if (n == "max" || n == "min") && self.is("(") {
@@ -398,8 +395,8 @@ impl<'a> Parser<'a> {
                     ));
                 }
                 match self.names.get(&n) {
-                    Some(Slot::Dim(i)) => Ok(Operand::Expr(Expr::dim(*i as u32))),
-                    Some(Slot::Sym(i)) => Ok(Operand::Expr(Expr::sym(*i as u32))),
+                    Some(Slot::Dim(i)) => Ok(Operand::expr(Expr::dim(*i as u32))),
+                    Some(Slot::Sym(i)) => Ok(Operand::expr(Expr::sym(*i as u32))),
                     None => Err((at, format!("unknown variable '{n}'"))),
                 }
             }
@@ -413,10 +410,20 @@ impl<'a> Parser<'a> {
 }
 
 /// A factor of a term: an integer literal stays exact (up to the range of `i128`) until it meets
-/// its sign.
+/// its sign; an expression carries the unary minuses before it, which the product takes into its
+/// constant.
 enum Operand {
     Literal { value: i128, at: usize },
-    Expr(Expr),
+    Expr { expr: Expr, negated: bool },
+}
+
+impl Operand {
+    fn expr(expr: Expr) -> Operand {
+        Operand::Expr {
+            expr,
+            negated: false,
+        }
+    }
 }
 
 /// The magnitude of `i64::MIN`: the largest constant a product may hold before its sign is known.
@@ -439,10 +446,13 @@ impl Product {
                 return Err((at, out_of_range(value)));
             }
             Operand::Literal { value, .. } => (None, value),
-            Operand::Expr(e) => match e.as_constant() {
-                Some(c) => (None, i128::from(c)),
-                None => (Some(e), 1),
-            },
+            Operand::Expr { expr, negated } => {
+                let sign = if negated { -1 } else { 1 };
+                match expr.as_constant() {
+                    Some(c) => (None, sign * i128::from(c)),
+                    None => (Some(expr), sign),
+                }
+            }
         };
         Ok(Product {
             factor,
@@ -455,16 +465,19 @@ impl Product {
     fn multiply(&mut self, rhs: Operand, at: usize) -> PResult<()> {
         let k = match rhs {
             Operand::Literal { value, .. } => value,
-            Operand::Expr(e) => match e.as_constant() {
-                Some(k) => i128::from(k),
-                None if self.factor.is_some() => {
-                    return Err((at, "a product of two variables is not quasi-affine".into()));
+            Operand::Expr { expr, negated } => {
+                let sign = if negated { -1 } else { 1 };
+                match expr.as_constant() {
+                    Some(k) => sign * i128::from(k),
+                    None if self.factor.is_some() => {
+                        return Err((at, "a product of two variables is not quasi-affine".into()));
+                    }
+                    None => {
+                        self.factor = Some(expr);
+                        sign
+                    }
                 }
-                None => {
-                    self.factor = Some(e);
-                    return Ok(());
-                }
-            },
+            }
         };
         match self.constant.checked_mul(k) {
             Some(c) if c.unsigned_abs() <= MAX_MAGNITUDE => (self.constant, self.at) = (c, at),

@@ -43,11 +43,20 @@ fn seed_partial_division() {
     );
 }
 
+/// The seed prints `-(-11d0 - d1 + 109) floordiv 11 + 9`, meaning the minus of the quotient; read
+/// as XLA and MLIR read text, the minus belongs to the dividend. The intended map is written with
+/// its parentheses here (see "Where we differ" in the README).
 #[test]
 fn seed_reverse_pattern() {
     check(
-        "(d0, d1) -> (-(-11d0 - d1 + 109) floordiv 11 + 9), domain: d0 in [0, 9], d1 in [0, 10]",
+        "(d0, d1) -> (-((-11d0 - d1 + 109) floordiv 11) + 9), domain: d0 in [0, 9], d1 in [0, 10]",
         "(d0, d1) -> (d0), domain: d0 in [0, 9], d1 in [0, 10]",
+    );
+    // The seed's text as written: ((11 d0 + d1 - 109) floordiv 11) + 9, which is d0 - 1 where
+    // d1 < 10 and d0 at d1 = 10.
+    check(
+        "(d0, d1) -> (-(-11d0 - d1 + 109) floordiv 11 + 9), domain: d0 in [0, 9], d1 in [0, 10]",
+        "(d0, d1) -> (d0 + (d1 - 10) floordiv 11), domain: d0 in [0, 9], d1 in [0, 10]",
     );
     check(
         "(d0, d1) -> (-((d0 * -11 - d1 + 109) floordiv 11) + 9, d0 * 11 + d1 + ((d0 * -11 - d1 + 109) floordiv 11) * 11 - 99), domain: d0 in [0, 7], d1 in [0, 8]",

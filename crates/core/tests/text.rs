@@ -120,7 +120,7 @@ fn legacy_glued_coefficients_and_operators() {
     );
     assert_eq!(a, b);
     let m = parse(
-        "(d0) -> (d0 % 8, d0 ceildiv 3, -d0 floordiv 2, (-d0) floordiv 2), domain: d0 in [0, 9]",
+        "(d0) -> (d0 % 8, d0 ceildiv 3, -(d0 floordiv 2), (-d0) floordiv 2), domain: d0 in [0, 9]",
     );
     assert_eq!(
         m.to_string(),
@@ -132,6 +132,38 @@ fn legacy_glued_coefficients_and_operators() {
             vec![d0 % 8, (d0 + 2) / 3, -(d0 / 2), (-d0).div_euclid(2)]
         );
     }
+}
+
+/// A unary minus is a factor of the operand after it, as XLA's and MLIR's parsers read it:
+/// `-d0 mod 2` is `(-d0) mod 2`, while a binary minus subtracts the whole term.
+#[test]
+fn unary_minus_belongs_to_the_next_operand() {
+    let m = parse(
+        "(d0, d1) -> (-d0 mod 2, -d0 floordiv 2, d1 - d0 mod 2, - -d0 mod 3, -d0 * 3 floordiv 2, -(d0 + d1) ceildiv 4), domain: d0 in [0, 9], d1 in [0, 9]",
+    );
+    for d0 in 0..=9i64 {
+        for d1 in 0..=9i64 {
+            assert_eq!(
+                m.evaluate(&[d0, d1], &[]).unwrap(),
+                vec![
+                    (-d0).rem_euclid(2),
+                    (-d0).div_euclid(2),
+                    d1 - d0 % 2,
+                    d0 % 3,
+                    (-3 * d0).div_euclid(2),
+                    -((d0 + d1) / 4),
+                ],
+                "at ({d0}, {d1})"
+            );
+        }
+    }
+    // What the printer writes reads back the same.
+    assert_eq!(parse(&m.to_string()), m);
+    // The sign of a product stays exact up to i64::MIN.
+    assert_eq!(
+        parse("(d0) -> (-d0 * 9223372036854775808), domain: d0 in [0, 0]").results()[0],
+        parse("(d0) -> (d0 * -9223372036854775808), domain: d0 in [0, 0]").results()[0]
+    );
 }
 
 #[track_caller]
