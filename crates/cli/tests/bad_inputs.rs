@@ -492,18 +492,16 @@ fn a_closed_stdout_ends_the_run_quietly() {
     );
 }
 
-/// A fusion around a sort, which has no indexing: line 11 holds the sort.
-const SORT: &str = "HloModule s\n\n%cmp (a: f32[], b: f32[]) -> pred[] {\n  %a = f32[] parameter(0)\n  \
-    %b = f32[] parameter(1)\n  ROOT %lt = pred[] compare(%a, %b), direction=LT\n}\n\n\
-    %fused (p0: f32[8]) -> f32[8] {\n  %p0 = f32[8]{0} parameter(0)\n  \
-    ROOT %s = f32[8]{0} sort(%p0), dimensions={0}, to_apply=%cmp\n}\n\n\
+/// A fusion around an opaque custom call, which has no indexing: line 5 holds it.
+const OPAQUE: &str = "HloModule s\n\n%fused (p0: f32[8]) -> f32[8] {\n  %p0 = f32[8]{0} parameter(0)\n  \
+    ROOT %s = f32[8]{0} custom-call(%p0), custom_call_target=\"my_kernel\"\n}\n\n\
     ENTRY %main (x: f32[8]) -> f32[8] {\n  %x = f32[8]{0} parameter(0)\n  \
     ROOT %f = f32[8]{0} fusion(%x), kind=kLoop, calls=%fused\n}\n";
 
 #[test]
 fn json_warnings_carry_their_line() {
     let inputs = Inputs::new("warn");
-    let file = inputs.write("sort.hlo", SORT);
+    let file = inputs.write("opaque.hlo", OPAQUE);
     let args = ["indexing", file.as_str(), "--format", "json"];
     let r = run(&args, b"");
     check(&args, &r);
@@ -516,17 +514,17 @@ fn json_warnings_carry_their_line() {
     assert_eq!(
         warnings,
         [
-            serde_json::json!({"severity": "warning", "message": "s (sort in fused) has no indexing; skipped",
-                               "file": file, "line": 11, "column": 3}),
+            serde_json::json!({"severity": "warning", "message": "s (custom-call in fused) has no indexing; skipped",
+                               "file": file, "line": 5, "column": 3}),
             serde_json::json!({"severity": "warning",
-                               "message": "fused: output 0 to operand 0: maps incomplete: s (line 11): sort has no indexing",
-                               "file": file, "line": 11, "column": 3}),
+                               "message": "fused: output 0 to operand 0: maps incomplete: s (line 5): custom-call has no indexing (an opaque custom call: what it reads is not in the HLO)",
+                               "file": file, "line": 5, "column": 3}),
         ]
     );
     let r = run(&["indexing", &file], b"");
     assert!(
         r.stderr.starts_with(&format!(
-            "{file}:11:3: warning: s (sort in fused) has no indexing; skipped\n    ROOT %s"
+            "{file}:5:3: warning: s (custom-call in fused) has no indexing; skipped\n    ROOT %s"
         )),
         "{}",
         r.stderr

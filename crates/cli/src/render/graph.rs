@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use xla_indexing_hlo::HloError;
 use xla_indexing_hlo::fusion::{Composer, MapSet};
 use xla_indexing_hlo::module::{Computation, Module};
-use xla_indexing_hlo::ops::{OpKind, op_kind};
+use xla_indexing_hlo::ops::{OpKind, family, op_kind};
 
 use crate::progress::Progress;
 
@@ -278,8 +278,7 @@ impl Builder<'_, '_> {
         let to = node_of[i];
         let leaves = instr.shape.leaf_count();
         let mut per_operand: Vec<Vec<(usize, MapSet)>> = vec![Vec::new(); instr.operands.len()];
-        if op_kind(&instr.opcode).is_none() {
-            let why = format!("{} has no indexing", instr.opcode);
+        if let Err(why) = family(&instr.opcode) {
             for list in &mut per_operand {
                 let mut set = MapSet::default();
                 set.mark(why.clone(), Some(instr.pos));

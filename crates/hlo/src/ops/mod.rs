@@ -1,6 +1,7 @@
 //! Indexing maps of single instructions, output to input and input to output.
 //!
-//! Each op family has its module; [`op_kind`] is the one table of the opcodes that have indexing.
+//! Each op family has its module; [`opcodes::OPCODES`] is the one table of every HLO opcode,
+//! with its family or the reason it has none.
 //! Maps are built from the instruction's attributes and shapes, which are checked on the way: a
 //! mismatch is an [`HloError::Analysis`] naming the instruction. Where an op has no map in a
 //! direction, the answer is [`Outcome::NotDefined`] with the reason, never a guess.
@@ -9,12 +10,14 @@ mod broadcast;
 mod convolution;
 mod dynamic;
 mod elementwise;
+pub mod opcodes;
 mod permute;
 mod reduction;
 mod reshape;
 mod slicing;
 mod tuple;
 
+pub use opcodes::{Indexing, OPCODES};
 pub use reshape::{bitcast_map, reshape_map};
 
 use xla_indexing_core::{ArithError, ComposeError, Expr, IndexingMap, Interval, Var};
@@ -53,89 +56,19 @@ pub enum OpKind {
     Call,
 }
 
-/// Unary, binary and ternary elementwise opcodes (plus `map`, which applies a computation
-/// elementwise).
-const ELEMENTWISE: &[&str] = &[
-    "abs",
-    "cbrt",
-    "ceil",
-    "clz",
-    "convert",
-    "copy",
-    "cos",
-    "erf",
-    "exponential",
-    "exponential-minus-one",
-    "floor",
-    "imag",
-    "is-finite",
-    "log",
-    "log-plus-one",
-    "logistic",
-    "negate",
-    "not",
-    "popcnt",
-    "real",
-    "reduce-precision",
-    "round-nearest-afz",
-    "round-nearest-even",
-    "rsqrt",
-    "sign",
-    "sine",
-    "sqrt",
-    "tan",
-    "tanh",
-    "add",
-    "atan2",
-    "compare",
-    "complex",
-    "divide",
-    "maximum",
-    "minimum",
-    "multiply",
-    "power",
-    "remainder",
-    "subtract",
-    "and",
-    "or",
-    "xor",
-    "shift-left",
-    "shift-right-arithmetic",
-    "shift-right-logical",
-    "stochastic-convert",
-    "select",
-    "clamp",
-    "map",
-];
-
-/// The op family of an opcode, `None` for ops without indexing (scatter, sort, while,
-/// custom-call, collectives, ...).
+/// The op family of an opcode, `None` for ops without indexing (see [`opcodes::OPCODES`]).
 pub fn op_kind(opcode: &str) -> Option<OpKind> {
-    use OpKind::*;
-    Some(match opcode {
-        "parameter" | "constant" | "iota" => Source,
-        "bitcast-convert" => BitcastConvert,
-        "broadcast" => Broadcast,
-        "bitcast" => Bitcast,
-        "reshape" => Reshape,
-        "transpose" => Transpose,
-        "reverse" => Reverse,
-        "slice" => Slice,
-        "pad" => Pad,
-        "concatenate" => Concatenate,
-        "dynamic-slice" => DynamicSlice,
-        "dynamic-update-slice" => DynamicUpdateSlice,
-        "gather" => Gather,
-        "reduce" => Reduce,
-        "reduce-window" => ReduceWindow,
-        "dot" => Dot,
-        "convolution" => Convolution,
-        "tuple" => Tuple,
-        "get-tuple-element" => GetTupleElement,
-        "fusion" | "call" => Call,
-        _ if ELEMENTWISE.contains(&opcode) => Elementwise,
-        _ => return None,
-    })
+    family(opcode).ok()
+}
+
+/// The op family of an opcode, or why it has none: the table's reason, or that it is no HLO
+/// opcode.
+pub fn family(opcode: &str) -> Result<OpKind, String> {
+    match opcodes::indexing(opcode) {
+        Some(Indexing::Family(kind)) => Ok(kind),
+        Some(Indexing::NotDefined(reason)) => Err(format!("{opcode} has no indexing ({reason})")),
+        None => Err(format!("{opcode} has no indexing (it is no HLO opcode)")),
+    }
 }
 
 /// A result that may be undefined for a stated reason.
@@ -308,11 +241,9 @@ pub fn output_to_input(
     leaf: usize,
 ) -> Result<Outcome<Vec<OperandAccess>>, HloError> {
     use OpKind::*;
-    let Some(kind) = op_kind(&cx.instr.opcode) else {
-        return Ok(Outcome::NotDefined(format!(
-            "{} has no indexing",
-            cx.instr.opcode
-        )));
+    let kind = match family(&cx.instr.opcode) {
+        Ok(kind) => kind,
+        Err(why) => return Ok(Outcome::NotDefined(why)),
     };
     let all = |v: Vec<(usize, IndexingMap)>| {
         Outcome::Defined(
@@ -366,11 +297,9 @@ pub fn input_to_output(
     leaf: usize,
 ) -> Result<Outcome<Vec<ResultAccess>>, HloError> {
     use OpKind::*;
-    let Some(kind) = op_kind(&cx.instr.opcode) else {
-        return Ok(Outcome::NotDefined(format!(
-            "{} has no indexing",
-            cx.instr.opcode
-        )));
+    let kind = match family(&cx.instr.opcode) {
+        Ok(kind) => kind,
+        Err(why) => return Ok(Outcome::NotDefined(why)),
     };
     let single = |map: IndexingMap| {
         Outcome::Defined(vec![ResultAccess {

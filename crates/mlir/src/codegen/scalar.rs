@@ -125,7 +125,7 @@ pub fn elementwise(
         ("abs", Class::Signed) => un(body, "math.absi"),
         ("abs", Class::Unsigned) => a.value.clone(),
         ("popcnt", Class::Signed | Class::Unsigned) => un(body, "math.ctpop"),
-        ("clz", Class::Signed | Class::Unsigned) => un(body, "math.ctlz"),
+        ("count-leading-zeros", Class::Signed | Class::Unsigned) => un(body, "math.ctlz"),
         ("sign", Class::Float) => {
             // sign(x) = copysign(1, x), except that ±0 and NaN give themselves.
             let one = body.constant(&float_literal(1.0, e), ty);
@@ -209,7 +209,7 @@ fn transcendental(body: &mut Body, opcode: &str, args: &[Typed]) -> Result<Scala
         "tanh" => math(body, "math.tanh"),
         "tan" => math(body, "math.tan"),
         "sine" => math(body, "math.sin"),
-        "cos" => math(body, "math.cos"),
+        "cosine" => math(body, "math.cos"),
         "erf" => math(body, "math.erf"),
         "floor" => math(body, "math.floor"),
         "ceil" => math(body, "math.ceil"),

@@ -380,7 +380,7 @@ const APPROXIMATE: &[&str] = &[
     "power",
     "atan2",
     "sine",
-    "cos",
+    "cosine",
     "tan",
     "erf",
     "cbrt",
@@ -908,7 +908,7 @@ fn unary(op: &str, ty: Ty, x: V) -> Result<V, String> {
             "floor" => f.floor(),
             "ceil" => f.ceil(),
             "sine" => f.sin(),
-            "cos" => f.cos(),
+            "cosine" => f.cos(),
             "copy" => f,
             _ => return Err(format!("{op} of {ty:?} is not evaluated")),
         };
