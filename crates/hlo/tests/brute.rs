@@ -190,9 +190,7 @@ fn elementwise_ops() {
     // HLO spells these `cosine` and `count-leading-zeros` (once read as unknown ops).
     check_op("x = f32[2,3] parameter(0)\nc = f32[2,3] cosine(x)");
     check_op("x = s32[2,3] parameter(0)\nc = s32[2,3] count-leading-zeros(x)");
-    check_op(
-        "x = s32[2,3] parameter(0)\ny = s32[2,3] parameter(1)\nc = s32[2,3] mulhi(x, y)",
-    );
+    check_op("x = s32[2,3] parameter(0)\ny = s32[2,3] parameter(1)\nc = s32[2,3] mulhi(x, y)");
     check_op("x = f32[2,3]{0,1} parameter(0)\nc = f32[2,3]{1,0} copy(x)");
     check_op(
         "x = f32[2,3] parameter(0)\ny = f32[2,3] parameter(1)\nm = f32[2,3] map(x, y), dimensions={0,1}, to_apply=add",
