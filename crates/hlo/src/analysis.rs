@@ -1,6 +1,11 @@
 //! The entry point of the indexing analysis: what to analyse (every fused computation, one
 //! computation's root, or one instruction), in which direction, and the report.
 
+use std::num::NonZeroUsize;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::thread;
+
 use crate::direction::Direction;
 use crate::error::HloError;
 use crate::fusion::{Composer, MapSet};
@@ -20,6 +25,9 @@ pub struct Options {
     pub direction: Direction,
     /// Count the elements each map set reaches.
     pub utilization: bool,
+    /// How many threads analyse the computations: `None` for one per core. The report is the
+    /// same whatever the number.
+    pub threads: Option<NonZeroUsize>,
 }
 
 /// Analyses a module. By default every fused computation (named by a `fusion`'s `calls=`) is
@@ -34,17 +42,15 @@ pub fn analyze_module_with_progress(
     options: &Options,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Report, HloError> {
-    let mut computations = Vec::new();
-    let mut composer = Composer::new(module);
-    if let Some(name) = &options.instruction {
-        computations.push(instruction_report(module, &mut composer, name, options)?);
-    } else {
-        let targets = targets(module, options)?;
-        for (done, c) in targets.iter().enumerate() {
-            computations.push(computation_report(module, &mut composer, *c, options)?);
-            progress(done + 1, targets.len());
-        }
-    }
+    let computations = match &options.instruction {
+        Some(name) => vec![instruction_report(
+            module,
+            &mut Composer::new(module),
+            name,
+            options,
+        )?],
+        None => computation_reports(module, &targets(module, options)?, options, progress)?,
+    };
     Ok(Report {
         computations,
         unsupported: unsupported(module),
@@ -96,6 +102,65 @@ fn targets(module: &Module, options: &Options) -> Result<Vec<usize>, HloError> {
         return Ok(vec![module.entry]);
     }
     Ok(fused)
+}
+
+/// The stack of an analysis thread: composition walks with a stack of their own, so this is
+/// only headroom for the ops' own recursion, as large as a main thread's.
+const THREAD_STACK: usize = 8 << 20;
+
+/// The reports of `targets`, in their order: computed by `options.threads` threads, each taking
+/// the next target not yet taken (with a composer of its own), and `progress` called as each
+/// finishes. An error is the one of the first target in order that fails.
+fn computation_reports(
+    module: &Module,
+    targets: &[usize],
+    options: &Options,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Vec<ComputationReport>, HloError> {
+    let threads = options
+        .threads
+        .or_else(|| thread::available_parallelism().ok())
+        .map_or(1, NonZeroUsize::get)
+        .min(targets.len());
+    if threads <= 1 {
+        let mut composer = Composer::new(module);
+        let mut reports = Vec::with_capacity(targets.len());
+        for (done, &c) in targets.iter().enumerate() {
+            reports.push(computation_report(module, &mut composer, c, options)?);
+            progress(done + 1, targets.len());
+        }
+        return Ok(reports);
+    }
+    let next = AtomicUsize::new(0);
+    let mut results: Vec<Option<Result<ComputationReport, HloError>>> =
+        (0..targets.len()).map(|_| None).collect();
+    thread::scope(|scope| -> Result<(), HloError> {
+        let (send, receive) = mpsc::channel();
+        for _ in 0..threads {
+            let (send, next) = (send.clone(), &next);
+            thread::Builder::new()
+                .stack_size(THREAD_STACK)
+                .spawn_scoped(scope, move || {
+                    let mut composer = Composer::new(module);
+                    loop {
+                        let k = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&c) = targets.get(k) else { break };
+                        let report = computation_report(module, &mut composer, c, options);
+                        if send.send((k, report)).is_err() {
+                            break;
+                        }
+                    }
+                })
+                .map_err(|e| HloError::Usage(format!("cannot start an analysis thread: {e}")))?;
+        }
+        drop(send);
+        for (done, (k, report)) in receive.iter().enumerate() {
+            results[k] = Some(report);
+            progress(done + 1, targets.len());
+        }
+        Ok(())
+    })?;
+    results.into_iter().flatten().collect()
 }
 
 /// `leaf` is set for a leaf of a tuple-shaped target.
