@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::thread;
 
+use crate::access::Access;
 use crate::direction::Direction;
 use crate::error::HloError;
 use crate::fusion::{Composer, MapSet};
@@ -25,6 +26,9 @@ pub struct Options {
     pub direction: Direction,
     /// Count the elements each map set reaches.
     pub utilization: bool,
+    /// Give maps between physical indices: each array's dimensions in the order its layout
+    /// stores them, major to minor (XLA's `use_physical_layout`).
+    pub physical: bool,
     /// How many threads analyse the computations: `None` for one per core. The report is the
     /// same whatever the number.
     pub threads: Option<NonZeroUsize>,
@@ -163,10 +167,13 @@ fn computation_reports(
     results.into_iter().flatten().collect()
 }
 
-/// `leaf` is set for a leaf of a tuple-shaped target.
+/// The report of the maps from an index of `domain` to the target `shape` (leaf `leaf` of a
+/// tuple-shaped target, when set): utilization counted on them, and then, with
+/// `options.physical`, both ends taken to physical indices.
 fn report_operand(
     operand: usize,
     leaf: Option<usize>,
+    domain: &ArrayShape,
     shape: &ArrayShape,
     maps: MapSet,
     options: &Options,
@@ -180,6 +187,11 @@ fn report_operand(
             u
         })
     });
+    let maps = if options.physical {
+        physical(maps, domain, shape)
+    } else {
+        maps
+    };
     OperandReport {
         operand,
         leaf,
@@ -187,6 +199,25 @@ fn report_operand(
         maps,
         utilization: utilization.flatten(),
     }
+}
+
+/// Maps from logical indices of `domain` to logical indices of `target`, re-expressed from
+/// physical to physical indices (dimensions in storage order, major to minor, as XLA's
+/// `use_physical_layout` gives them).
+fn physical(maps: MapSet, domain: &ArrayShape, target: &ArrayShape) -> MapSet {
+    let from = Access::plain(domain.layout_or_default().physical_to_logical(&domain.dims));
+    let to = Access::plain(target.layout_or_default().logical_to_physical(&target.dims));
+    let mut out = MapSet {
+        accesses: Vec::new(),
+        ..maps.clone()
+    };
+    for access in &maps.accesses {
+        match from.then(access).and_then(|a| a.then(&to)) {
+            Ok(a) => out.insert(a),
+            Err(e) => out.mark(format!("no physical map: {e}"), None),
+        }
+    }
+    out
 }
 
 fn computation_report(
@@ -210,6 +241,7 @@ fn computation_report(
                     operands.push(report_operand(
                         p.parameter,
                         tuple.then_some(p.leaf),
+                        shape,
                         leaves[p.leaf],
                         p.maps,
                         options,
@@ -238,7 +270,9 @@ fn computation_report(
                     let operands = composer
                         .computation_input_to_output(c, n, l)?
                         .into_iter()
-                        .map(|(k, maps)| report_operand(k, None, root_leaves[k], maps, options))
+                        .map(|(k, maps)| {
+                            report_operand(k, None, shape, root_leaves[k], maps, options)
+                        })
                         .collect();
                     outputs.push(OutputReport {
                         output: n,
@@ -300,6 +334,7 @@ fn instruction_report(
                     operands.push(report_operand(
                         j,
                         tuple.then_some(l),
+                        shape,
                         op_leaves[l],
                         maps,
                         options,
@@ -322,7 +357,7 @@ fn instruction_report(
                     let operands = composer
                         .instruction_input_to_output(comp, i, j, l)?
                         .into_iter()
-                        .map(|(k, maps)| report_operand(k, None, leaves[k], maps, options))
+                        .map(|(k, maps)| report_operand(k, None, shape, leaves[k], maps, options))
                         .collect();
                     outputs.push(OutputReport {
                         output: j,

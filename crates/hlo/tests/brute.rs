@@ -434,6 +434,82 @@ fn fusions_against_tag_propagation() {
     }
 }
 
+/// `index` of an array with dimensions in logical order, in the array's storage order.
+fn physical_index(shape: &xla_indexing_hlo::shape::ArrayShape, index: &[i64]) -> Index {
+    let layout = shape.layout_or_default();
+    layout.major_to_minor().iter().map(|&d| index[d]).collect()
+}
+
+/// `--physical` maps are the logical maps between storage orders: the relation of every
+/// physical map set is that of the logical one with both ends permuted, in both directions,
+/// for single instructions and for fusions.
+#[test]
+fn physical_maps_permute_the_logical_ones() {
+    let snippets = [
+        "p0 = f32[3,4,5]{0,2,1} parameter(0)\nROOT e = f32[3,4,5]{1,0,2} exponential(p0)",
+        "p0 = f32[3,4]{0,1} parameter(0)\nROOT t = f32[4,3]{0,1} transpose(p0), dimensions={1,0}",
+        "p0 = f32[3,4]{0,1} parameter(0)\nz = f32[] constant(0)\nROOT r = f32[4]{0} reduce(p0, z), dimensions={0}, to_apply=add",
+        "p0 = f32[4]{0} parameter(0)\nROOT b = f32[2,4,3]{0,2,1} broadcast(p0), dimensions={1}",
+        "p0 = f32[2,6]{0,1} parameter(0)\nROOT r = f32[3,4]{0,1} reshape(p0)",
+    ];
+    let mut modules: Vec<(Module, Option<String>)> = snippets
+        .iter()
+        .map(|s| {
+            let m = parse(&module_text(s));
+            let root = m.computations[m.entry].instructions[m.computations[m.entry].root]
+                .name
+                .clone();
+            (m, Some(root))
+        })
+        .collect();
+    let dump = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/transpose_exp_add.cpu_after_opt.hlo"
+    ))
+    .unwrap();
+    modules.push((parse(&dump), None));
+    for (m, instruction) in &modules {
+        for direction in [Direction::OutputToInput, Direction::InputToOutput] {
+            let options = |physical| Options {
+                instruction: instruction.clone(),
+                computation: instruction
+                    .as_ref()
+                    .map(|_| m.computations[m.entry].name.clone()),
+                direction,
+                physical,
+                ..Options::default()
+            };
+            let logical = analyze(m, options(false));
+            let physical = analyze(m, options(true));
+            assert!(!logical.computations.is_empty());
+            for (lc, pc) in logical.computations.iter().zip(&physical.computations) {
+                for (lo, po) in lc.outputs.iter().zip(&pc.outputs) {
+                    for (lt, pt) in lo.operands.iter().zip(&po.operands) {
+                        let want: Relation = relation(&maps(&lt.maps), &lt.shape.dims, true)
+                            .unwrap()
+                            .into_iter()
+                            .map(|(from, to)| {
+                                (
+                                    physical_index(&lo.shape, &from),
+                                    physical_index(&lt.shape, &to),
+                                )
+                            })
+                            .collect();
+                        let target = lt.shape.layout_or_default().physical_dims(&lt.shape.dims);
+                        let got = relation(&maps(&pt.maps), &target, true).unwrap();
+                        compare(&got, &want).unwrap_or_else(|e| {
+                            panic!(
+                                "{} {direction:?} {} -> {}: {e}",
+                                lc.name, lo.output, lt.operand
+                            )
+                        });
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// The checker itself must notice a wrong bound, a wrong stride and a missing constraint.
 #[test]
 fn checker_catches_wrong_maps() {

@@ -33,6 +33,10 @@ pub struct Args {
     /// Count the elements of each operand that are read.
     #[arg(long)]
     utilization: bool,
+    /// Maps between physical indices: each array's dimensions in the order its layout stores
+    /// them, major to minor (XLA's use_physical_layout).
+    #[arg(long)]
+    physical: bool,
     /// Threads that analyse the fusions (default: one per core); the output does not depend on it.
     #[arg(long, value_name = "N")]
     threads: Option<NonZeroUsize>,
@@ -49,6 +53,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         instruction: args.instruction.clone(),
         direction: Direction::parse(&args.direction).unwrap_or_default(),
         utilization: args.utilization,
+        physical: args.physical,
         threads: args.threads,
     };
     let mut progress = Progress::new("indexing", 0, args.progress.quiet);
