@@ -10,6 +10,7 @@ use crate::access::Access;
 use crate::direction::Direction;
 use crate::error::HloError;
 use crate::fusion::{Composer, MapSet};
+use crate::known::KnownValues;
 use crate::module::{Computation, Module};
 use crate::ops::{self, OpContext};
 use crate::report::{ComputationReport, OperandReport, OutputReport, Report, Unsupported};
@@ -46,14 +47,22 @@ pub fn analyze_module_with_progress(
     options: &Options,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Report, HloError> {
+    let known = KnownValues::new(module);
     let computations = match &options.instruction {
         Some(name) => vec![instruction_report(
             module,
             &mut Composer::new(module),
+            &known,
             name,
             options,
         )?],
-        None => computation_reports(module, &targets(module, options)?, options, progress)?,
+        None => computation_reports(
+            module,
+            &known,
+            &targets(module, options)?,
+            options,
+            progress,
+        )?,
     };
     Ok(Report {
         computations,
@@ -117,6 +126,7 @@ const THREAD_STACK: usize = 8 << 20;
 /// finishes. An error is the one of the first target in order that fails.
 fn computation_reports(
     module: &Module,
+    known: &KnownValues<'_>,
     targets: &[usize],
     options: &Options,
     progress: &mut dyn FnMut(usize, usize),
@@ -130,7 +140,13 @@ fn computation_reports(
         let mut composer = Composer::new(module);
         let mut reports = Vec::with_capacity(targets.len());
         for (done, &c) in targets.iter().enumerate() {
-            reports.push(computation_report(module, &mut composer, c, options)?);
+            reports.push(computation_report(
+                module,
+                &mut composer,
+                known,
+                c,
+                options,
+            )?);
             progress(done + 1, targets.len());
         }
         return Ok(reports);
@@ -149,7 +165,7 @@ fn computation_reports(
                     loop {
                         let k = next.fetch_add(1, Ordering::Relaxed);
                         let Some(&c) = targets.get(k) else { break };
-                        let report = computation_report(module, &mut composer, c, options);
+                        let report = computation_report(module, &mut composer, known, c, options);
                         if send.send((k, report)).is_err() {
                             break;
                         }
@@ -167,17 +183,30 @@ fn computation_reports(
     results.into_iter().flatten().collect()
 }
 
-/// The report of the maps from an index of `domain` to the target `shape` (leaf `leaf` of a
-/// tuple-shaped target, when set): utilization counted on them, and then, with
-/// `options.physical`, both ends taken to physical indices.
-fn report_operand(
+/// What a set of maps reaches: operand (or output) `operand`, leaf `leaf` of it when it is a
+/// tuple, of array shape `shape`.
+struct Target<'a> {
     operand: usize,
     leaf: Option<usize>,
-    domain: &ArrayShape,
-    shape: &ArrayShape,
-    maps: MapSet,
+    shape: &'a ArrayShape,
+}
+
+/// The report of the maps from an index of `domain` to `target`: runtime variables with known
+/// values folded, utilization counted, and then, with `options.physical`, both ends taken to
+/// physical indices.
+fn report_operand(
+    known: &KnownValues<'_>,
     options: &Options,
+    domain: &ArrayShape,
+    target: Target<'_>,
+    maps: MapSet,
 ) -> OperandReport {
+    let Target {
+        operand,
+        leaf,
+        shape,
+    } = target;
+    let maps = fold_known(known, maps);
     let utilization = options.utilization.then(|| {
         let complete: Vec<_> = maps.accesses.iter().map(|a| a.map.clone()).collect();
         utilization(&complete, &shape.dims).map(|mut u| {
@@ -199,6 +228,21 @@ fn report_operand(
         maps,
         utilization: utilization.flatten(),
     }
+}
+
+/// The maps with the runtime variables whose values are known folded in.
+fn fold_known(known: &KnownValues<'_>, maps: MapSet) -> MapSet {
+    if maps.accesses.iter().all(|a| a.runtime.is_empty()) {
+        return maps;
+    }
+    let mut out = MapSet {
+        accesses: Vec::new(),
+        ..maps.clone()
+    };
+    for access in &maps.accesses {
+        out.insert(known.fold(access));
+    }
+    out
 }
 
 /// Maps from logical indices of `domain` to logical indices of `target`, re-expressed from
@@ -223,6 +267,7 @@ fn physical(maps: MapSet, domain: &ArrayShape, target: &ArrayShape) -> MapSet {
 fn computation_report(
     module: &Module,
     composer: &mut Composer<'_>,
+    known: &KnownValues<'_>,
     c: usize,
     options: &Options,
 ) -> Result<ComputationReport, HloError> {
@@ -238,14 +283,12 @@ fn computation_report(
                     let param = &comp.instructions[parameter_instr(comp, p.parameter)];
                     let leaves = param.shape.leaves();
                     let tuple = param.shape.as_array().is_none();
-                    operands.push(report_operand(
-                        p.parameter,
-                        tuple.then_some(p.leaf),
-                        shape,
-                        leaves[p.leaf],
-                        p.maps,
-                        options,
-                    ));
+                    let target = Target {
+                        operand: p.parameter,
+                        leaf: tuple.then_some(p.leaf),
+                        shape: leaves[p.leaf],
+                    };
+                    operands.push(report_operand(known, options, shape, target, p.maps));
                 }
                 outputs.push(OutputReport {
                     output: k,
@@ -271,7 +314,12 @@ fn computation_report(
                         .computation_input_to_output(c, n, l)?
                         .into_iter()
                         .map(|(k, maps)| {
-                            report_operand(k, None, shape, root_leaves[k], maps, options)
+                            let target = Target {
+                                operand: k,
+                                leaf: None,
+                                shape: root_leaves[k],
+                            };
+                            report_operand(known, options, shape, target, maps)
                         })
                         .collect();
                     outputs.push(OutputReport {
@@ -299,6 +347,7 @@ fn parameter_instr(comp: &Computation, n: usize) -> usize {
 fn instruction_report(
     module: &Module,
     composer: &mut Composer<'_>,
+    known: &KnownValues<'_>,
     name: &str,
     options: &Options,
 ) -> Result<ComputationReport, HloError> {
@@ -331,14 +380,12 @@ fn instruction_report(
                     let op = cx.operand(j)?;
                     let op_leaves = op.shape.leaves();
                     let tuple = op.shape.as_array().is_none();
-                    operands.push(report_operand(
-                        j,
-                        tuple.then_some(l),
-                        shape,
-                        op_leaves[l],
-                        maps,
-                        options,
-                    ));
+                    let target = Target {
+                        operand: j,
+                        leaf: tuple.then_some(l),
+                        shape: op_leaves[l],
+                    };
+                    operands.push(report_operand(known, options, shape, target, maps));
                 }
                 operands.sort_by_key(|o| (o.operand, o.leaf));
                 outputs.push(OutputReport {
@@ -357,7 +404,14 @@ fn instruction_report(
                     let operands = composer
                         .instruction_input_to_output(comp, i, j, l)?
                         .into_iter()
-                        .map(|(k, maps)| report_operand(k, None, shape, leaves[k], maps, options))
+                        .map(|(k, maps)| {
+                            let target = Target {
+                                operand: k,
+                                leaf: None,
+                                shape: leaves[k],
+                            };
+                            report_operand(known, options, shape, target, maps)
+                        })
                         .collect();
                     outputs.push(OutputReport {
                         output: j,
