@@ -27,6 +27,9 @@ pub struct Options {
     pub direction: Direction,
     /// Count the elements each map set reaches.
     pub utilization: bool,
+    /// Keep the runtime variables whose values the module fixes (by default they are folded
+    /// into the maps: see [`crate::known`]).
+    pub keep_known_runtime_vars: bool,
     /// Give maps between physical indices: each array's dimensions in the order its layout
     /// stores them, major to minor (XLA's `use_physical_layout`).
     pub physical: bool,
@@ -206,7 +209,11 @@ fn report_operand(
         leaf,
         shape,
     } = target;
-    let maps = fold_known(known, maps);
+    let maps = if options.keep_known_runtime_vars {
+        maps
+    } else {
+        fold_known(known, maps)
+    };
     let utilization = options.utilization.then(|| {
         let complete: Vec<_> = maps.accesses.iter().map(|a| a.map.clone()).collect();
         utilization(&complete, &shape.dims).map(|mut u| {

@@ -4,6 +4,9 @@
 mod common;
 
 use common::{assert_maps, instruction_report, maps_of, parse};
+use std::collections::BTreeSet;
+
+use xla_indexing_core::rng::SplitMix64;
 use xla_indexing_hlo::{Direction, Options, analyze_module};
 
 const OUT2IN: Direction = Direction::OutputToInput;
@@ -158,4 +161,195 @@ fn affine_constant_arrays_are_read_as_their_formula() {
         0,
         &["(d0, d1) -> (d0 * 2 + 3, d1), domain: d0 in [0, 3], d1 in [0, 3]"],
     );
+}
+
+/// A scalar `s32` value built from constants and ops on them, printed as HLO and evaluated here
+/// (the reference the folded maps are checked against).
+enum Scalar {
+    Constant(i64),
+    /// Element `k` of `iota(n)`, read through a slice and a reshape.
+    IotaElement {
+        n: i64,
+        k: i64,
+    },
+    Binary(&'static str, Box<Scalar>, Box<Scalar>),
+    Negate(Box<Scalar>),
+    /// `select(compare(a, b, direction), x, y)`.
+    Select {
+        direction: &'static str,
+        a: Box<Scalar>,
+        b: Box<Scalar>,
+        x: Box<Scalar>,
+        y: Box<Scalar>,
+    },
+    Clamp(Box<Scalar>, Box<Scalar>, Box<Scalar>),
+}
+
+impl Scalar {
+    fn random(rng: &mut SplitMix64, depth: u32) -> Scalar {
+        let leaf = depth == 0 || rng.chance(1, 3);
+        if leaf {
+            return if rng.chance(1, 2) {
+                Scalar::Constant(rng.range(-6, 30))
+            } else {
+                let n = rng.range(1, 8);
+                Scalar::IotaElement {
+                    n,
+                    k: rng.range(0, n - 1),
+                }
+            };
+        }
+        let sub = |rng: &mut SplitMix64| Box::new(Scalar::random(rng, depth - 1));
+        match rng.range(0, 5) {
+            0 => {
+                let op = *rng.pick(&["add", "subtract"]);
+                Scalar::Binary(op, sub(rng), sub(rng))
+            }
+            1 => {
+                let k = rng.range(-3, 3);
+                Scalar::Binary("multiply", sub(rng), Box::new(Scalar::Constant(k)))
+            }
+            2 => {
+                let op = *rng.pick(&["maximum", "minimum"]);
+                Scalar::Binary(op, sub(rng), sub(rng))
+            }
+            3 => Scalar::Negate(sub(rng)),
+            4 => Scalar::Select {
+                direction: *rng.pick(&["EQ", "NE", "LT", "LE", "GT", "GE"]),
+                a: sub(rng),
+                b: sub(rng),
+                x: sub(rng),
+                y: sub(rng),
+            },
+            _ => Scalar::Clamp(sub(rng), sub(rng), sub(rng)),
+        }
+    }
+
+    fn value(&self) -> i64 {
+        match self {
+            Scalar::Constant(c) => *c,
+            Scalar::IotaElement { k, .. } => *k,
+            Scalar::Binary(op, a, b) => {
+                let (a, b) = (a.value(), b.value());
+                match *op {
+                    "add" => a + b,
+                    "subtract" => a - b,
+                    "multiply" => a * b,
+                    "maximum" => a.max(b),
+                    _ => a.min(b),
+                }
+            }
+            Scalar::Negate(a) => -a.value(),
+            Scalar::Select {
+                direction,
+                a,
+                b,
+                x,
+                y,
+            } => {
+                let (a, b) = (a.value(), b.value());
+                let holds = match *direction {
+                    "EQ" => a == b,
+                    "NE" => a != b,
+                    "LT" => a < b,
+                    "LE" => a <= b,
+                    "GT" => a > b,
+                    _ => a >= b,
+                };
+                if holds { x.value() } else { y.value() }
+            }
+            Scalar::Clamp(lo, x, hi) => x.value().max(lo.value()).min(hi.value()),
+        }
+    }
+
+    /// Emits the instructions that compute the value; returns the name of the last.
+    fn emit(&self, out: &mut String, next: &mut usize) -> String {
+        let mut fresh = || {
+            *next += 1;
+            format!("v{next}")
+        };
+        let name = fresh();
+        let line = match self {
+            Scalar::Constant(c) => format!("{name} = s32[] constant({c})"),
+            Scalar::IotaElement { n, k } => {
+                let (io, sl) = (fresh(), fresh());
+                out.push_str(&format!(
+                    "{io} = s32[{n}] iota(), iota_dimension=0\n{sl} = s32[1] slice({io}), slice={{[{k}:{}]}}\n",
+                    k + 1
+                ));
+                format!("{name} = s32[] reshape({sl})")
+            }
+            Scalar::Binary(op, a, b) => {
+                let (a, b) = (a.emit(out, next), b.emit(out, next));
+                format!("{name} = s32[] {op}({a}, {b})")
+            }
+            Scalar::Negate(a) => {
+                let a = a.emit(out, next);
+                format!("{name} = s32[] negate({a})")
+            }
+            Scalar::Select {
+                direction,
+                a,
+                b,
+                x,
+                y,
+            } => {
+                let (a, b, x, y) = (
+                    a.emit(out, next),
+                    b.emit(out, next),
+                    x.emit(out, next),
+                    y.emit(out, next),
+                );
+                let p = format!("{name}p");
+                out.push_str(&format!(
+                    "{p} = pred[] compare({a}, {b}), direction={direction}\n"
+                ));
+                format!("{name} = s32[] select({p}, {x}, {y})")
+            }
+            Scalar::Clamp(lo, x, hi) => {
+                let (lo, x, hi) = (lo.emit(out, next), x.emit(out, next), hi.emit(out, next));
+                format!("{name} = s32[] clamp({lo}, {x}, {hi})")
+            }
+        };
+        out.push_str(&line);
+        out.push('\n');
+        name
+    }
+}
+
+/// Random offsets made of constants, iota elements, arithmetic, selects, compares, maxima,
+/// minima and clamps, read by a dynamic-slice: the folded map reads exactly the clamped
+/// offset the reference computes, and where a variable stays, its map still covers it.
+#[test]
+fn random_known_offsets_fold_to_their_values() {
+    let mut rng = SplitMix64::new(0x6b6e_6f77);
+    let mut folded = 0;
+    for case in 0..300 {
+        let offset = Scalar::random(&mut rng, 3);
+        let (n, size) = (rng.range(4, 40), rng.range(1, 4));
+        let mut text = format!("p = f32[{n}] parameter(0)\n");
+        let mut next = 0;
+        let of = offset.emit(&mut text, &mut next);
+        text += &format!(
+            "ROOT ds = f32[{size}] dynamic-slice(p, {of}), dynamic_slice_sizes={{{size}}}"
+        );
+        let report = instruction_report(&text, "ds", OUT2IN);
+        let set = maps_of(&report, 0, 0);
+        let start = offset.value().clamp(0, n - size);
+        let want: BTreeSet<(i64, i64)> = (0..size).map(|d| (d, d + start)).collect();
+        let mut got = BTreeSet::new();
+        for a in &set.accesses {
+            for (d, s) in a.map.domain_points(1 << 16).unwrap() {
+                got.insert((d[0], a.map.evaluate(&d, &s).unwrap()[0]));
+            }
+        }
+        if set.accesses.iter().all(|a| a.runtime.is_empty()) {
+            folded += 1;
+            assert_eq!(got, want, "case {case}: offset {}\n{text}", offset.value());
+        } else {
+            assert!(got.is_superset(&want), "case {case}\n{text}");
+        }
+    }
+    // Most offsets are decided by the ranges (a max or min of two values both known is).
+    assert!(folded > 250, "only {folded} of 300 offsets folded");
 }

@@ -54,6 +54,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         direction: Direction::parse(&args.direction).unwrap_or_default(),
         utilization: args.utilization,
         physical: args.physical,
+        keep_known_runtime_vars: false,
         threads: args.threads,
     };
     let mut progress = Progress::new("indexing", 0, args.progress.quiet);
