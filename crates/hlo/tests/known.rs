@@ -215,7 +215,7 @@ impl Scalar {
             }
             3 => Scalar::Negate(sub(rng)),
             4 => Scalar::Select {
-                direction: *rng.pick(&["EQ", "NE", "LT", "LE", "GT", "GE"]),
+                direction: rng.pick(&["EQ", "NE", "LT", "LE", "GT", "GE"]),
                 a: sub(rng),
                 b: sub(rng),
                 x: sub(rng),
