@@ -215,7 +215,7 @@ impl Scalar {
             }
             3 => Scalar::Negate(sub(rng)),
             4 => Scalar::Select {
-                direction: rng.pick(&["EQ", "NE", "LT", "LE", "GT", "GE"]),
+                direction: ["EQ", "NE", "LT", "LE", "GT", "GE"][rng.range(0, 5) as usize],
                 a: sub(rng),
                 b: sub(rng),
                 x: sub(rng),
