@@ -465,6 +465,56 @@ fn fusions_against_tag_propagation() {
     }
 }
 
+/// Real JAX 0.12 dumps (`data/generate.py`, small shapes): every fused computation, and the
+/// entry of a module without fusions, against tag propagation, in both directions.
+const JAX_DUMPS: &[&str] = &[
+    "take_along_axis",
+    "grouped_conv",
+    "transposed_conv",
+    "conv_1d",
+    "conv_3d",
+    "roll",
+    "reflect_pad",
+    "tile_repeat",
+    "scan",
+    "rotary",
+    "rms_norm",
+    "bf16_matmul",
+    "int8_matmul",
+    "negative_pad",
+    "softmax",
+    "layer_norm",
+    "gathers",
+    "dynamic_slices",
+    "concatenations",
+    "pooling",
+    "depthwise_conv",
+];
+
+#[test]
+fn jax_dumps_against_tag_propagation() {
+    for name in JAX_DUMPS {
+        let path = format!("{}/tests/data/{name}.hlo", env!("CARGO_MANIFEST_DIR"));
+        let m = parse(&std::fs::read_to_string(&path).unwrap());
+        let mut fused: Vec<&str> = m
+            .computations
+            .iter()
+            .flat_map(|c| &c.instructions)
+            .filter(|i| i.opcode == "fusion")
+            .flat_map(|i| i.called("calls"))
+            .map(String::as_str)
+            .collect();
+        fused.sort_unstable();
+        fused.dedup();
+        if fused.is_empty() {
+            fused.push(&m.computations[m.entry].name);
+        }
+        for computation in fused {
+            check_computation(&m, computation);
+        }
+    }
+}
+
 /// `index` of an array with dimensions in logical order, in the array's storage order.
 fn physical_index(shape: &xla_indexing_hlo::shape::ArrayShape, index: &[i64]) -> Index {
     let layout = shape.layout_or_default();
