@@ -99,11 +99,47 @@ pub fn parse_cases(text: &str) -> Result<Vec<Case>, String> {
     Ok(cases)
 }
 
+/// How a passing case compares with XLA.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// A map or expression equivalent to XLA's and exactly as costly.
+    Same,
+    /// A map or expression equivalent to XLA's and cheaper.
+    Cheaper,
+    /// A documented difference (`differs`: on purpose; `xla-wrong`: XLA's expectation is wrong),
+    /// with our answer checked against the reference semantics.
+    Difference,
+    /// Any other check (a range, a predicate, a reading) that agrees with XLA.
+    Agrees,
+}
+
+/// A passing case: its verdict and a note saying how it was checked.
+#[derive(Clone, Debug)]
+pub struct Pass {
+    pub verdict: Verdict,
+    pub note: String,
+}
+
+impl Pass {
+    pub fn new(verdict: Verdict, note: impl Into<String>) -> Pass {
+        Pass {
+            verdict,
+            note: note.into(),
+        }
+    }
+}
+
+impl From<String> for Pass {
+    fn from(note: String) -> Pass {
+        Pass::new(Verdict::Agrees, note)
+    }
+}
+
 /// The outcome of one case.
 #[derive(Clone, Debug)]
 pub enum Outcome {
-    /// The case passes; the note says how it was checked.
-    Pass(String),
+    /// The case passes.
+    Pass(Pass),
     /// The case fails, for this reason.
     Fail(String),
     /// XLA's expectation is about something we have no counterpart of (the reason says what);
@@ -111,60 +147,109 @@ pub enum Outcome {
     NotApplicable(String),
 }
 
-impl From<Result<String, String>> for Outcome {
-    fn from(r: Result<String, String>) -> Outcome {
+impl From<Result<Pass, String>> for Outcome {
+    fn from(r: Result<Pass, String>) -> Outcome {
         match r {
-            Ok(note) => Outcome::Pass(note),
+            Ok(pass) => Outcome::Pass(pass),
             Err(reason) => Outcome::Fail(reason),
         }
     }
 }
 
-/// Runs every case, prints one line per case, and panics with one line per failing case (its
-/// name, the feature it waits for when the case says `needs`, and the first line of the
-/// reason).
-pub fn run_all(file: &str, cases: &[Case], run: impl Fn(&Case) -> Outcome) {
+/// How a failure that is only a matter of cost begins: such failures are counted as costlier.
+pub const COSTLIER: &str = "costlier than XLA's";
+
+/// The counts of a run.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Summary {
+    pub cases: usize,
+    pub same: usize,
+    pub cheaper: usize,
+    pub agrees: usize,
+    pub differences: usize,
+    pub not_applicable: usize,
+    pub pending: usize,
+    pub costlier: usize,
+    pub failed: usize,
+}
+
+/// Runs every case (only those whose name contains `$XLA_CASE` when it is set), prints one line
+/// per case and a summary line, and panics with one line per failing case.
+///
+/// A case that says `needs FEATURE` waits for a feature in progress: it is *pending* and must
+/// still fail; once it passes, the run fails until the `needs` line is removed, so the pending
+/// list can only shrink as features land. Costlier is a failure (the runners report it as one).
+pub fn run_all(file: &str, cases: &[Case], run: impl Fn(&Case) -> Outcome) -> Summary {
+    let filter = std::env::var("XLA_CASE").ok();
     let mut failures = Vec::new();
-    let (mut passed, mut waiting, mut not_applicable) = (0, 0, 0);
+    let mut sum = Summary::default();
     for case in cases {
+        if filter
+            .as_ref()
+            .is_some_and(|f| !case.name.contains(f.as_str()))
+        {
+            continue;
+        }
+        sum.cases += 1;
         let needs = case.get("needs");
-        match run(case) {
-            Outcome::Pass(note) => {
-                passed += 1;
-                let stale = needs.map_or(String::new(), |n| {
-                    format!(" (passes although it says `needs {n}`)")
-                });
-                eprintln!("ok   {}: {note}{stale}", case.name);
+        match (run(case), needs) {
+            (Outcome::Pass(pass), Some(n)) => {
+                let line = format!(
+                    "{}: passes although it says `needs {n}`; remove the `needs` line ({})",
+                    case.name, pass.note
+                );
+                eprintln!("FAIL {line}");
+                failures.push(line);
             }
-            Outcome::NotApplicable(reason) => {
-                not_applicable += 1;
+            (Outcome::Pass(pass), None) => {
+                match pass.verdict {
+                    Verdict::Same => sum.same += 1,
+                    Verdict::Cheaper => sum.cheaper += 1,
+                    Verdict::Difference => sum.differences += 1,
+                    Verdict::Agrees => sum.agrees += 1,
+                }
+                eprintln!("ok   {} [{:?}]: {}", case.name, pass.verdict, pass.note);
+            }
+            (Outcome::NotApplicable(reason), _) => {
+                sum.not_applicable += 1;
                 eprintln!("n/a  {}: {reason}", case.name);
             }
-            Outcome::Fail(reason) => {
-                let first_line = reason.lines().next().unwrap_or("").to_string();
-                let line = match needs {
-                    Some(n) => {
-                        waiting += 1;
-                        format!("{} [needs {n}]: {first_line}", case.name)
-                    }
-                    None => format!("{}: {first_line}", case.name),
-                };
-                eprintln!("FAIL {line}");
+            (Outcome::Fail(reason), Some(n)) => {
+                sum.pending += 1;
+                let first_line = reason.lines().next().unwrap_or("");
+                eprintln!("wait {} [needs {n}]: still fails: {first_line}", case.name);
+            }
+            (Outcome::Fail(reason), None) => {
+                let first_line = reason.lines().next().unwrap_or("");
+                let line = format!("{}: {first_line}", case.name);
+                if reason.starts_with(COSTLIER) {
+                    sum.costlier += 1;
+                }
+                eprintln!("FAIL {}: {reason}", case.name);
                 failures.push(line);
             }
         }
     }
+    sum.failed = failures.len();
     eprintln!(
-        "{file}: {} cases: {passed} pass, {not_applicable} not applicable, {} fail ({waiting} of \
-         them wait for a feature in progress)",
-        cases.len(),
-        failures.len()
+        "{file}: {} cases: {} equivalent to XLA's and as costly, {} cheaper, {} costlier, {} other \
+         checks agree, {} documented differences, {} not applicable, {} pending, {} failed",
+        sum.cases,
+        sum.same,
+        sum.cheaper,
+        sum.costlier,
+        sum.agrees,
+        sum.differences,
+        sum.not_applicable,
+        sum.pending,
+        sum.failed
     );
     assert!(
         failures.is_empty(),
         "{} of {} cases of {file} fail:\n{}",
         failures.len(),
-        cases.len(),
+        sum.cases,
         failures.join("\n")
     );
+    sum
 }

@@ -216,7 +216,10 @@ pub fn pointwise(
         if empty.known_empty() && empty.bounds().is_empty() {
             return for_points(&other.bounds(), ALL_LIMIT, SAMPLE, |p| {
                 if other.holds(p) {
-                    return Err(format!("{name} has the point {} in its domain, the other is empty", show(p)));
+                    return Err(format!(
+                        "{name} has the point {} in its domain, the other is empty",
+                        show(p)
+                    ));
                 }
                 Ok(())
             });
@@ -252,7 +255,10 @@ pub fn pointwise(
         if ha {
             let (va, vb) = (a.value(p), b.value(&pb));
             if va != vb {
-                return Err(format!("at {}: {la} gives {va:?}, {lb} gives {vb:?}", show(p)));
+                return Err(format!(
+                    "at {}: {la} gives {va:?}, {lb} gives {vb:?}",
+                    show(p)
+                ));
             }
         }
         Ok(())
@@ -299,7 +305,10 @@ fn image(
             p[i] = x;
         }
         if g.holds(&p) {
-            out.insert(g.value(&p).ok_or_else(|| format!("undefined at {}", show(&p)))?);
+            out.insert(
+                g.value(&p)
+                    .ok_or_else(|| format!("undefined at {}", show(&p)))?,
+            );
         }
         Ok(())
     })?;

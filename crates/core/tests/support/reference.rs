@@ -347,7 +347,9 @@ pub fn parse_map(text: &str) -> Result<RefMap, String> {
         .strip_prefix("->")
         .ok_or("expected `->`")?
         .trim_start();
-    let rest = rest.strip_prefix('(').ok_or("expected `(` before the results")?;
+    let rest = rest
+        .strip_prefix('(')
+        .ok_or("expected `(` before the results")?;
     let mut depth = 1;
     let close = rest
         .char_indices()
@@ -374,7 +376,10 @@ pub fn parse_map(text: &str) -> Result<RefMap, String> {
     let mut bounds: Vec<Option<Interval>> = vec![None; names.len()];
     let mut constraints = Vec::new();
     if let Some(domain) = tail.strip_prefix("domain") {
-        let domain = domain.trim_start().strip_prefix(':').ok_or("expected `:`")?;
+        let domain = domain
+            .trim_start()
+            .strip_prefix(':')
+            .ok_or("expected `:`")?;
         for entry in split_top(domain) {
             let entry = entry.trim();
             if entry.is_empty() {
