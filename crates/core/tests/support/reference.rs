@@ -233,6 +233,8 @@ pub fn parse_expr(text: &str, names: &[String]) -> Result<Node, String> {
 /// empty.
 #[derive(Clone, Debug)]
 pub struct RefMap {
+    /// The text read.
+    pub text: String,
     pub names: Vec<String>,
     pub num_dims: usize,
     pub num_range: usize,
@@ -329,6 +331,7 @@ pub fn parse_map(text: &str) -> Result<RefMap, String> {
     let text = text.trim();
     if text == "KNOWN EMPTY" {
         return Ok(RefMap {
+            text: text.to_string(),
             names: Vec::new(),
             num_dims: 0,
             num_range: 0,
@@ -407,6 +410,7 @@ pub fn parse_map(text: &str) -> Result<RefMap, String> {
         .map(|(b, n)| b.ok_or_else(|| format!("no bounds for `{n}`")))
         .collect::<Result<_, _>>()?;
     Ok(RefMap {
+        text: text.to_string(),
         num_dims: dims.len(),
         num_range: range.len(),
         num_rt: rts.len(),

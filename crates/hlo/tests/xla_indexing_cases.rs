@@ -1,0 +1,368 @@
+//! XLA's own expectations for the indexing of HLO (`indexing_analysis_test.cc` of openxla/xla),
+//! transcribed as data in `tests/data/xla_indexing_cases.txt` and checked against our analysis.
+//!
+//! A case holds an HLO module (`hlo`), the instruction XLA analyses (`instr`, by default the
+//! entry's root) and XLA's maps: `o2i OUTPUT OPERAND MAP` (output to input) and
+//! `i2o INPUT RESULT MAP` (input to output); several lines with the same pair are one set of
+//! maps, and `KNOWN EMPTY` is no map. Our maps for every pair are compared with XLA's as
+//! relations: at every point of the dims (all of them in a small box, a deterministic sample
+//! in a large one), the union of the indices the maps reach over their symbols (range and
+//! runtime variables) is the same. Every pair must be on both sides, and ours may be no costlier
+//! (the costs of a pair's maps added up, [`xla_indexing_core::Cost`]).
+//!
+//! `physical` asks for maps between physical indices (XLA's `use_physical_layout`). A case
+//! where XLA's expectation is wrong (`xla-wrong REASON`) or where we differ on purpose
+//! (`differs REASON`) must differ from XLA's, and ours is checked element by element against
+//! the brute-force reference of `common/reference.rs` instead. A case that waits for a feature
+//! in progress (`needs FEATURE`) must still fail.
+
+mod common;
+#[path = "../../core/tests/support/mod.rs"]
+mod support;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use common::reference::{Index, all_indices, computation_tags, deps};
+use support::cases::{COSTLIER, Case, Outcome, Pass, Verdict, parse_cases, run_all};
+use support::compare::{Coverage, Graph, Side, outer_vars, same_relation};
+use support::reference::{RefMap, parse_map as ref_map};
+use xla_indexing_core::{Cost, IndexingMap};
+use xla_indexing_hlo::fusion::MapSet;
+use xla_indexing_hlo::{Direction, Module, Options, analyze_module, parse_module};
+
+const CASES: &str = include_str!("data/xla_indexing_cases.txt");
+
+#[test]
+fn xla_indexing_cases() {
+    let cases = parse_cases(CASES).unwrap_or_else(|e| panic!("xla_indexing_cases.txt: {e}"));
+    let summary = run_all("xla_indexing_cases.txt", &cases, run);
+    assert!(
+        std::env::var("XLA_CASE").is_ok() || summary.cases >= 60,
+        "the case file lost cases"
+    );
+}
+
+/// A pair of a map set: (output, operand) out to in, (input, result) in to out.
+type Pair = (usize, usize);
+
+fn run(case: &Case) -> Outcome {
+    let result = check(case);
+    let documented = case.get("differs").is_some() || case.get("xla-wrong").is_some();
+    result
+        .map(|p| {
+            if documented {
+                Pass::new(Verdict::Difference, p.note)
+            } else {
+                p
+            }
+        })
+        .into()
+}
+
+/// XLA's maps of one direction, by pair (`KNOWN EMPTY` gives the pair no map).
+fn expected(case: &Case, key: &str) -> Result<BTreeMap<Pair, Vec<RefMap>>, String> {
+    let mut out: BTreeMap<Pair, Vec<RefMap>> = BTreeMap::new();
+    for line in case.all(key) {
+        let mut words = line.splitn(3, char::is_whitespace);
+        let mut num = || -> Result<usize, String> {
+            let w = words.next().unwrap_or("");
+            w.parse()
+                .map_err(|_| format!("`{key} FROM TO MAP`: bad index `{w}`"))
+        };
+        let pair = (num()?, num()?);
+        let text = words.next().unwrap_or("").trim();
+        let map = ref_map(text).map_err(|e| format!("the reference cannot read `{text}`: {e}"))?;
+        let maps = out.entry(pair).or_default();
+        if !map.known_empty {
+            maps.push(map);
+        }
+    }
+    Ok(out)
+}
+
+/// Our maps of one direction, by pair, for the analysed instruction.
+fn ours(module: &Module, case: &Case, direction: Direction) -> Result<BTreeMap<Pair, MapSet>, String> {
+    let instr = instruction(module, case)?;
+    let options = Options {
+        instruction: Some(instr.1),
+        computation: Some(instr.0),
+        direction,
+        physical: case.get("physical").is_some(),
+        ..Options::default()
+    };
+    let report = analyze_module(module, &options).map_err(|e| format!("we cannot analyse: {e}"))?;
+    let mut out = BTreeMap::new();
+    for o in &report.computations[0].outputs {
+        for op in &o.operands {
+            let pair = (o.output, op.operand);
+            if out.insert(pair, op.maps.clone()).is_some() {
+                return Err(format!("pair {pair:?} has several leaves; the runner compares arrays"));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The computation and name of the analysed instruction: `instr`, or the entry's root.
+fn instruction(module: &Module, case: &Case) -> Result<(String, String), String> {
+    let entry = &module.computations[module.entry];
+    match case.get("instr") {
+        Some(name) => {
+            let found = module.find_instruction(name);
+            let [(c, _)] = found.as_slice() else {
+                return Err(format!("`instr {name}` names {} instructions", found.len()));
+            };
+            Ok((module.computations[*c].name.clone(), name.to_string()))
+        }
+        None => Ok((entry.name.clone(), entry.instructions[entry.root].name.clone())),
+    }
+}
+
+/// The total cost of a set of maps.
+fn cost<'a>(maps: impl IntoIterator<Item = &'a IndexingMap>) -> Cost {
+    maps.into_iter()
+        .map(IndexingMap::cost)
+        .fold(Cost::default(), |a, b| a + b)
+}
+
+/// Our maps of a pair, those that are not known empty.
+fn live(set: &MapSet) -> Vec<&IndexingMap> {
+    set.accesses
+        .iter()
+        .map(|a| &a.map)
+        .filter(|m| !m.is_known_empty())
+        .collect()
+}
+
+/// Whether our maps of a pair describe XLA's relation, and the costs.
+fn compare_pair(set: &MapSet, theirs: &[RefMap]) -> Result<(Coverage, Cost, Cost), String> {
+    if let Some(why) = &set.undefined {
+        return Err(format!("our maps are incomplete: {why}"));
+    }
+    let our_maps = live(set);
+    let a = Side {
+        label: "ours",
+        maps: our_maps
+            .iter()
+            .map(|m| (*m as &dyn Graph, outer_vars(*m, false)))
+            .collect(),
+    };
+    let b = Side {
+        label: "XLA's",
+        maps: theirs
+            .iter()
+            .map(|m| (m as &dyn Graph, outer_vars(m, false)))
+            .collect(),
+    };
+    let coverage = same_relation(&a, &b)?;
+    let their_cost = theirs
+        .iter()
+        .map(|t| {
+            IndexingMap::parse(&t.text)
+                .map(|m| m.cost())
+                .map_err(|e| format!("we cannot read XLA's map to cost it: {e}"))
+        })
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .fold(Cost::default(), |x, y| x + y);
+    Ok((coverage, cost(our_maps), their_cost))
+}
+
+/// The maps of every pair of both directions the case lists, ours and XLA's.
+struct Sides {
+    ours: BTreeMap<(&'static str, Pair), MapSet>,
+    theirs: BTreeMap<(&'static str, Pair), Vec<RefMap>>,
+}
+
+fn sides(module: &Module, case: &Case) -> Result<Sides, String> {
+    let mut s = Sides {
+        ours: BTreeMap::new(),
+        theirs: BTreeMap::new(),
+    };
+    for (key, direction) in [
+        ("o2i", Direction::OutputToInput),
+        ("i2o", Direction::InputToOutput),
+    ] {
+        let theirs = expected(case, key)?;
+        if theirs.is_empty() {
+            continue;
+        }
+        for (pair, set) in ours(module, case, direction)? {
+            s.ours.insert((key, pair), set);
+        }
+        for (pair, maps) in theirs {
+            s.theirs.insert((key, pair), maps);
+        }
+    }
+    if s.theirs.is_empty() {
+        return Err("the case lists no `o2i` or `i2o` maps".into());
+    }
+    Ok(s)
+}
+
+fn check(case: &Case) -> Result<Pass, String> {
+    let text = case.require("hlo")?;
+    let module = parse_module(text).map_err(|e| format!("we cannot read the HLO: {e}"))?;
+    let s = sides(&module, case)?;
+    if let Some(why) = case.get("differs").or(case.get("xla-wrong")) {
+        return check_difference(&module, case, &s, why);
+    }
+    let (mut ours_total, mut theirs_total) = (Cost::default(), Cost::default());
+    let mut coverage = Coverage::All(0);
+    let no_maps = MapSet::default();
+    let keys: BTreeSet<_> = s
+        .theirs
+        .keys()
+        .chain(s.ours.keys().filter(|(d, (from, _))| {
+            s.theirs.keys().any(|(e, (f, _))| e == d && f == from)
+        }))
+        .collect();
+    for key in keys {
+        let (d, pair) = key;
+        let set = s.ours.get(key).unwrap_or(&no_maps);
+        let theirs = s.theirs.get(key).map_or(&[][..], Vec::as_slice);
+        let (c, o, t) = compare_pair(set, theirs)
+            .map_err(|e| format!("{d} {pair:?}: {e}\n{}", show_pair(set, theirs)))?;
+        coverage = coverage.min(c);
+        ours_total = ours_total + o;
+        theirs_total = theirs_total + t;
+    }
+    if theirs_total < ours_total {
+        return Err(format!(
+            "{COSTLIER}: {ours_total:?} against {theirs_total:?}\n{}",
+            show_all(&s)
+        ));
+    }
+    let verdict = if ours_total < theirs_total {
+        Verdict::Cheaper
+    } else {
+        Verdict::Same
+    };
+    Ok(Pass::new(
+        verdict,
+        format!(
+            "{} pairs equivalent to XLA's, cost {ours_total:?} against {theirs_total:?} ({coverage})",
+            s.theirs.len()
+        ),
+    ))
+}
+
+fn show_pair(set: &MapSet, theirs: &[RefMap]) -> String {
+    let mut out = String::new();
+    for m in live(set) {
+        out.push_str(&format!("  ours: {m}\n"));
+    }
+    for t in theirs {
+        out.push_str(&format!("  XLA:  {}\n", t.text.split_whitespace().collect::<Vec<_>>().join(" ")));
+    }
+    out
+}
+
+fn show_all(s: &Sides) -> String {
+    let no_maps = MapSet::default();
+    s.theirs
+        .iter()
+        .map(|((d, pair), theirs)| {
+            format!(
+                "{d} {pair:?}:\n{}",
+                show_pair(s.ours.get(&(*d, *pair)).unwrap_or(&no_maps), theirs)
+            )
+        })
+        .collect()
+}
+
+/// A documented difference: ours must differ from XLA's on some pair, and every output-to-input
+/// pair of ours must give exactly the operand elements the brute-force reference reads, at every
+/// output element.
+fn check_difference(module: &Module, case: &Case, s: &Sides, why: &str) -> Result<Pass, String> {
+    let no_maps = MapSet::default();
+    let differs = s.theirs.iter().any(|(key, theirs)| {
+        compare_pair(s.ours.get(key).unwrap_or(&no_maps), theirs).is_err()
+    });
+    if !differs {
+        return Err(format!("the case says we differ ({why}), but ours equals XLA's"));
+    }
+    let checked = brute_force(module, case)?;
+    Ok(Pass::new(
+        Verdict::Difference,
+        format!("differs from XLA's; ours exact at all {checked} output elements: {why}"),
+    ))
+}
+
+/// Checks our output-to-input maps of the analysed instruction (a fusion: its computation)
+/// against the brute-force reference at every output element; returns how many were checked.
+fn brute_force(module: &Module, case: &Case) -> Result<usize, String> {
+    let (cname, iname) = instruction(module, case)?;
+    let ci = module.computation(&cname).ok_or("no computation")?;
+    let comp = &module.computations[ci];
+    let instr = comp
+        .instructions
+        .iter()
+        .find(|i| i.name == iname)
+        .ok_or("no instruction")?;
+    let ours = ours(module, case, Direction::OutputToInput)?;
+    let out_dims = instr.shape.leaves()[0].dims.clone();
+    // The reference: per output element, the (operand, index) elements it reads.
+    let truth: BTreeMap<Index, BTreeSet<(usize, Index)>> = if instr.opcode == "fusion" {
+        let called = instr.called("calls");
+        let fused = called
+            .first()
+            .and_then(|n| module.computation(n))
+            .ok_or("a fusion without its computation")?;
+        let tags = computation_tags(module, fused);
+        tags[&0]
+            .iter()
+            .map(|(idx, t)| (idx.clone(), t.iter().map(|(p, _, i)| (*p, i.clone())).collect()))
+            .collect()
+    } else {
+        all_indices(&out_dims)
+            .into_iter()
+            .map(|idx| {
+                let d = deps(module, comp, instr, 0, &idx);
+                (idx, d.into_iter().map(|(j, _, i)| (j, i)).collect())
+            })
+            .collect()
+    };
+    for (idx, want) in &truth {
+        let mut got = BTreeSet::new();
+        for ((output, operand), set) in &ours {
+            if *output != 0 {
+                continue;
+            }
+            if let Some(why) = &set.undefined {
+                return Err(format!("our maps to operand {operand} are incomplete: {why}"));
+            }
+            for m in live(set) {
+                for v in image(m, idx)? {
+                    got.insert((*operand, v));
+                }
+            }
+        }
+        if &got != want {
+            let extra: Vec<_> = got.difference(want).take(3).collect();
+            let missing: Vec<_> = want.difference(&got).take(3).collect();
+            return Err(format!(
+                "at output {idx:?} ours reads {extra:?} that the reference does not, misses {missing:?}"
+            ));
+        }
+    }
+    Ok(truth.len())
+}
+
+/// The indices a map reaches at one point of its dims, over all its symbols.
+fn image(m: &IndexingMap, dims: &[i64]) -> Result<BTreeSet<Vec<i64>>, String> {
+    let syms: Vec<_> = m.all_vars().skip(m.dims().len()).map(|v| v.bounds).collect();
+    let mut out = BTreeSet::new();
+    let coverage = support::compare::for_points(&syms, 1 << 22, 0, |s| {
+        if m.contains(dims, s)
+            && let Some(v) = m.evaluate(dims, s)
+        {
+            out.insert(v);
+        }
+        Ok(())
+    })?;
+    match coverage {
+        Coverage::All(_) => Ok(out),
+        Coverage::Sample(_) => Err(format!("too many symbol values to enumerate in {m}")),
+    }
+}
