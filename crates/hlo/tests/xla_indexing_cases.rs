@@ -172,12 +172,15 @@ fn compare_pair(set: &MapSet, theirs: &[RefMap]) -> Result<(Coverage, Cost, Cost
 struct Sides {
     ours: BTreeMap<(&'static str, Pair), MapSet>,
     theirs: BTreeMap<(&'static str, Pair), Vec<RefMap>>,
+    /// How many outputs have no operand, as XLA's.
+    none: usize,
 }
 
 fn sides(module: &Module, case: &Case) -> Result<Sides, String> {
     let mut s = Sides {
         ours: BTreeMap::new(),
         theirs: BTreeMap::new(),
+        none: 0,
     };
     for (key, direction) in [
         ("o2i", Direction::OutputToInput),
@@ -194,8 +197,20 @@ fn sides(module: &Module, case: &Case) -> Result<Sides, String> {
             s.theirs.insert((key, pair), maps);
         }
     }
-    if s.theirs.is_empty() {
-        return Err("the case lists no `o2i` or `i2o` maps".into());
+    // `o2i-none OUTPUT`: XLA gives the output no operand at all (a constant, an iota).
+    for v in case.all("o2i-none") {
+        let output: usize = v.trim().parse().map_err(|_| format!("bad `o2i-none {v}`"))?;
+        let found: Vec<Pair> = ours(module, case, Direction::OutputToInput)?
+            .into_keys()
+            .filter(|(o, _)| *o == output)
+            .collect();
+        if !found.is_empty() {
+            return Err(format!("XLA gives output {output} no operand, we give {found:?}"));
+        }
+        s.none += 1;
+    }
+    if s.theirs.is_empty() && s.none == 0 {
+        return Err("the case lists no `o2i`, `o2i-none` or `i2o` maps".into());
     }
     Ok(s)
 }
@@ -241,8 +256,9 @@ fn check(case: &Case) -> Result<Pass, String> {
     Ok(Pass::new(
         verdict,
         format!(
-            "{} pairs equivalent to XLA's, cost {ours_total:?} against {theirs_total:?} ({coverage})",
-            s.theirs.len()
+            "{} pairs equivalent to XLA's, {} outputs without operands as XLA's, cost {ours_total:?} against {theirs_total:?} ({coverage})",
+            s.theirs.len(),
+            s.none
         ),
     ))
 }
