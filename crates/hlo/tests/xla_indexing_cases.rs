@@ -10,10 +10,12 @@
 //! runtime variables) is the same. Every pair must be on both sides, and ours may be no costlier
 //! (the costs of a pair's maps added up, [`xla_indexing_core::Cost`]).
 //!
-//! `physical` asks for maps between physical indices (XLA's `use_physical_layout`). A case
-//! where XLA's expectation is wrong (`xla-wrong REASON`) or where we differ on purpose
-//! (`differs REASON`) must differ from XLA's, and ours is checked element by element against
-//! the brute-force reference of `common/reference.rs` instead. A case that waits for a feature
+//! `rt OUTPUT OPERAND NAME...` names the instructions XLA's runtime variables of a pair's map come
+//! from: ours from the same instructions must have the same bounds. `o2i-none OUTPUT`: XLA gives
+//! the output no operand. `physical` asks for maps between physical indices (XLA's
+//! `use_physical_layout`). A case where XLA's expectation is wrong (`xla-wrong REASON`) or where
+//! we differ on purpose (`differs REASON`) must differ from XLA's; with `brute`, ours is checked
+//! element by element against the brute-force reference of `common/reference.rs`. A case that waits for a feature
 //! in progress (`needs FEATURE`) must still fail.
 
 mod common;
@@ -215,6 +217,50 @@ fn sides(module: &Module, case: &Case) -> Result<Sides, String> {
     Ok(s)
 }
 
+/// `rt OUTPUT OPERAND NAME...`: the instructions XLA's runtime variables of the pair's one map
+/// come from, in order. Each must be a runtime variable of ours with the same bounds.
+fn check_runtime_vars(case: &Case, s: &Sides) -> Result<usize, String> {
+    let mut checked = 0;
+    for line in case.all("rt") {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let [output, operand, names @ ..] = &words[..] else {
+            return Err(format!("expected `rt OUTPUT OPERAND NAME...`, found `rt {line}`"));
+        };
+        let pair: Pair = (
+            output.parse().map_err(|_| format!("bad `rt {line}`"))?,
+            operand.parse().map_err(|_| format!("bad `rt {line}`"))?,
+        );
+        let (Some(set), Some([theirs])) = (s.ours.get(&("o2i", pair)), s.theirs.get(&("o2i", pair)).map(Vec::as_slice)) else {
+            return Err(format!("`rt {line}`: the pair needs one map of XLA's and maps of ours"));
+        };
+        let [access] = &set.accesses[..] else {
+            return Err(format!("`rt {line}`: we give {} maps", set.accesses.len()));
+        };
+        if names.len() != theirs.num_rt {
+            return Err(format!("`rt {line}`: XLA's map has {} runtime variables", theirs.num_rt));
+        }
+        let first_rt = access.map.dims().len() + access.map.range_vars().len();
+        let our_bounds: Vec<_> = access.map.all_vars().skip(first_rt).map(|v| v.bounds).collect();
+        for (k, name) in names.iter().enumerate() {
+            let name = name.trim_start_matches('%');
+            let want = theirs.bounds[theirs.num_dims + theirs.num_range + k];
+            let i = access
+                .runtime
+                .iter()
+                .position(|r| r.instruction.trim_start_matches('%') == name)
+                .ok_or_else(|| format!("{pair:?}: we have no runtime variable from {name}"))?;
+            if our_bounds[i] != want {
+                return Err(format!(
+                    "{pair:?}: the runtime variable from {name} is in {} for us, in {want} for XLA",
+                    our_bounds[i]
+                ));
+            }
+            checked += 1;
+        }
+    }
+    Ok(checked)
+}
+
 fn check(case: &Case) -> Result<Pass, String> {
     let text = case.require("hlo")?;
     let module = parse_module(text).map_err(|e| format!("we cannot read the HLO: {e}"))?;
@@ -222,6 +268,7 @@ fn check(case: &Case) -> Result<Pass, String> {
     if let Some(why) = case.get("differs").or(case.get("xla-wrong")) {
         return check_difference(&module, case, &s, why);
     }
+    check_runtime_vars(case, &s)?;
     let (mut ours_total, mut theirs_total) = (Cost::default(), Cost::default());
     let mut coverage = Coverage::All(0);
     let no_maps = MapSet::default();
@@ -294,9 +341,15 @@ fn check_difference(module: &Module, case: &Case, s: &Sides, why: &str) -> Resul
     let no_maps = MapSet::default();
     let differs = s.theirs.iter().any(|(key, theirs)| {
         compare_pair(s.ours.get(key).unwrap_or(&no_maps), theirs).is_err()
-    });
+    }) || check_runtime_vars(case, s).is_err();
     if !differs {
         return Err(format!("the case says we differ ({why}), but ours equals XLA's"));
+    }
+    if case.get("brute").is_none() {
+        return Ok(Pass::new(
+            Verdict::Difference,
+            format!("differs from XLA's as documented: {why}"),
+        ));
     }
     let checked = brute_force(module, case)?;
     Ok(Pass::new(
