@@ -12,7 +12,8 @@
 //!
 //! `rt OUTPUT OPERAND NAME...` names the instructions XLA's runtime variables of a pair's map come
 //! from: ours from the same instructions must have the same bounds. `o2i-none OUTPUT`: XLA gives
-//! the output no operand. `physical` asks for maps between physical indices (XLA's
+//! the output no operand. `unknown o2i|i2o FROM TO`: XLA has no indexing for the pair, and ours
+//! must say that its maps are incomplete. `physical` asks for maps between physical indices (XLA's
 //! `use_physical_layout`). A case where XLA's expectation is wrong (`xla-wrong REASON`) or where
 //! we differ on purpose (`differs REASON`) must differ from XLA's; with `brute`, ours is checked
 //! element by element against the brute-force reference of `common/reference.rs`. A case that waits for a feature
@@ -174,8 +175,10 @@ fn compare_pair(set: &MapSet, theirs: &[RefMap]) -> Result<(Coverage, Cost, Cost
 struct Sides {
     ours: BTreeMap<(&'static str, Pair), MapSet>,
     theirs: BTreeMap<(&'static str, Pair), Vec<RefMap>>,
-    /// How many outputs have no operand, as XLA's.
+    /// How many outputs have no operand, and pairs have no indexing, as XLA's.
     none: usize,
+    /// The pairs without indexing (`unknown`).
+    unknown: BTreeSet<(&'static str, Pair)>,
 }
 
 fn sides(module: &Module, case: &Case) -> Result<Sides, String> {
@@ -183,6 +186,7 @@ fn sides(module: &Module, case: &Case) -> Result<Sides, String> {
         ours: BTreeMap::new(),
         theirs: BTreeMap::new(),
         none: 0,
+        unknown: BTreeSet::new(),
     };
     for (key, direction) in [
         ("o2i", Direction::OutputToInput),
@@ -210,6 +214,37 @@ fn sides(module: &Module, case: &Case) -> Result<Sides, String> {
             return Err(format!("XLA gives output {output} no operand, we give {found:?}"));
         }
         s.none += 1;
+    }
+    // `unknown o2i|i2o FROM TO`: XLA has no indexing for the pair; ours must say its maps are
+    // incomplete (or fail to analyse the instruction, as for an op without maps).
+    for v in case.all("unknown") {
+        let words: Vec<&str> = v.split_whitespace().collect();
+        let [dir, from, to] = words[..] else {
+            return Err(format!("expected `unknown o2i|i2o FROM TO`, found `unknown {v}`"));
+        };
+        let (key, direction) = match dir {
+            "o2i" => ("o2i", Direction::OutputToInput),
+            "i2o" => ("i2o", Direction::InputToOutput),
+            _ => return Err(format!("bad direction in `unknown {v}`")),
+        };
+        let pair: Pair = (
+            from.parse().map_err(|_| format!("bad `unknown {v}`"))?,
+            to.parse().map_err(|_| format!("bad `unknown {v}`"))?,
+        );
+        match ours(module, case, direction) {
+            Err(_) => {}
+            Ok(sets) => match sets.get(&pair) {
+                Some(set) if set.undefined.is_some() => {}
+                other => {
+                    return Err(format!(
+                        "XLA has no indexing for {key} {pair:?}, we give {:?}",
+                        other.map(|set| live(set).iter().map(|m| m.to_string()).collect::<Vec<_>>())
+                    ));
+                }
+            },
+        }
+        s.none += 1;
+        s.unknown.insert((key, pair));
     }
     if s.theirs.is_empty() && s.none == 0 {
         return Err("the case lists no `o2i`, `o2i-none` or `i2o` maps".into());
@@ -279,7 +314,7 @@ fn check(case: &Case) -> Result<Pass, String> {
             s.theirs.keys().any(|(e, (f, _))| e == d && f == from)
         }))
         .collect();
-    for key in keys {
+    for key in keys.into_iter().filter(|k| !s.unknown.contains(*k)) {
         let (d, pair) = key;
         let set = s.ours.get(key).unwrap_or(&no_maps);
         let theirs = s.theirs.get(key).map_or(&[][..], Vec::as_slice);
@@ -303,7 +338,7 @@ fn check(case: &Case) -> Result<Pass, String> {
     Ok(Pass::new(
         verdict,
         format!(
-            "{} pairs equivalent to XLA's, {} outputs without operands as XLA's, cost {ours_total:?} against {theirs_total:?} ({coverage})",
+            "{} pairs equivalent to XLA's, {} outputs without operands or pairs without indexing as XLA's, cost {ours_total:?} against {theirs_total:?} ({coverage})",
             s.theirs.len(),
             s.none
         ),
