@@ -192,7 +192,13 @@ pub fn run_all(file: &str, cases: &[Case], run: impl Fn(&Case) -> Outcome) -> Su
         }
         sum.cases += 1;
         let needs = case.get("needs");
-        match (run(case), needs) {
+        let start = std::time::Instant::now();
+        let outcome = run(case);
+        let elapsed = start.elapsed();
+        if elapsed.as_secs() >= 2 {
+            eprintln!("slow {}: {elapsed:.1?}", case.name);
+        }
+        match (outcome, needs) {
             (Outcome::Pass(pass), Some(n)) => {
                 let line = format!(
                     "{}: passes although it says `needs {n}`; remove the `needs` line ({})",

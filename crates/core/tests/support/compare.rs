@@ -17,7 +17,7 @@ pub const ALL_LIMIT: u128 = 200_000;
 /// Random points checked in a box too large to enumerate (the corners come on top).
 pub const SAMPLE: usize = 20_000;
 /// Evaluations one relation comparison may spend (outer points times inner points).
-pub const RELATION_WORK: u128 = 4_000_000;
+pub const RELATION_WORK: u128 = 500_000;
 /// Largest inner box (the variables a relation quantifies over) that is enumerated.
 pub const INNER_LIMIT: u128 = 4_000_000;
 
