@@ -12,7 +12,30 @@ pub mod render;
 pub mod simplify;
 pub mod tiles;
 
+use xla_indexing_hlo::gpu::{Chip, DEFAULT_CHIP, Device, UnknownChip};
+
 use crate::diag::{Diagnostic, Exit, Failure};
+
+/// `--chip`, for every command that plans GPU kernels.
+#[derive(Clone, Debug, clap::Args)]
+pub struct ChipArg {
+    /// The GPU whose limits, multiprocessors and warps the kernels are planned for: sm_70,
+    /// sm_75, sm_80, sm_86, sm_89, sm_90 or sm_100 (an `a` suffix, as in sm_90a, is allowed).
+    #[arg(long, default_value = DEFAULT_CHIP, value_parser = known_chip)]
+    pub chip: String,
+}
+
+impl ChipArg {
+    /// The chip's device facts.
+    pub fn device(&self) -> Device {
+        Device::for_chip(&self.chip).expect("--chip was checked when parsed")
+    }
+}
+
+/// `name`, if it is a chip of the table.
+fn known_chip(name: &str) -> Result<String, UnknownChip> {
+    Chip::named(name).map(|_| name.to_string())
+}
 
 /// A failure with exit code `exit`, pointing at `line:column` of `file` (whose text is `text`)
 /// when the error has a location, else naming the file.
