@@ -66,10 +66,10 @@ fn loops_failure(e: xla_indexing_loops::LoopsError, file: &std::path::Path, text
 /// A failure for an error of the hlo crate: exit 3 for text that does not parse, 2 for a name
 /// the module lacks or a bad request, 1 for an inconsistent module or an impossible launch.
 fn hlo_failure(e: xla_indexing_hlo::HloError, file: &std::path::Path, text: &str) -> Failure {
-    let exit = match e.exit_code() {
-        3 => Exit::Parse,
-        2 => Exit::Usage,
-        _ => Exit::Analysis,
+    let exit = match e {
+        xla_indexing_hlo::HloError::Parse { .. } => Exit::Parse,
+        xla_indexing_hlo::HloError::Usage(_) => Exit::Usage,
+        xla_indexing_hlo::HloError::Analysis { .. } => Exit::Analysis,
     };
     located_failure(exit, e.message(), e.location(), file, text)
 }
