@@ -20,7 +20,8 @@ use crate::progress::{Progress, QuietArg};
 /// --emit ptx    PTX for --chip, through MLIR's NVPTX serialization
 ///
 /// Without --fusion every fusion of the module becomes a kernel of the one output. Kernels that
-/// call math functions (exp, tanh, ...) link libdevice: --libdevice or XLA_INDEXING_LIBDEVICE.
+/// call math functions (exp, tanh, ...) link libdevice: --libdevice, XLA_INDEXING_LIBDEVICE,
+/// /usr/local/cuda, or the venv that `cargo xtask setup` makes beside this binary's build.
 /// A fusion the generator cannot lower is an error naming it and why (exit 1).
 /// Example:
 ///   xla-indexing compile examples/hlo/transpose_exp_add.hlo --emit ptx
@@ -67,7 +68,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
             EmitArg::Llvm => Emit::Llvm,
             EmitArg::Ptx => Emit::Ptx,
         },
-        libdevice: args.libdevice.clone(),
+        libdevice: crate::libdevice::find(args.libdevice.clone()),
     };
     let mut progress = Progress::new("compile", 0, args.progress.quiet);
     let compiled = compile(&module, &options, &mut |done, total| {

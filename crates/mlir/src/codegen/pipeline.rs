@@ -12,7 +12,7 @@
 //!    linked when the kernels call its math functions) and `gpu-module-to-binary{format=isa}`,
 //!    which runs LLVM's optimizer and the NVPTX backend; the PTX is read from the binary.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use std::ffi::CStr;
 
@@ -47,8 +47,9 @@ pub struct CompileOptions {
     /// The NVPTX target (`sm_90`).
     pub chip: String,
     pub emit: Emit,
-    /// libdevice (`libdevice.10.bc`), needed by kernels that call math functions; when `None`,
-    /// [`find_libdevice`] looks for it.
+    /// libdevice (`libdevice.10.bc`), needed by kernels that call math functions; the caller
+    /// finds it (the CLI: `--libdevice`, `XLA_INDEXING_LIBDEVICE`, a CUDA install, or the
+    /// venv of `cargo xtask setup`).
     pub libdevice: Option<PathBuf>,
 }
 
@@ -61,7 +62,7 @@ pub enum CompileError {
     /// `--chip` is not in the table of chips.
     #[error(transparent)]
     Chip(#[from] UnknownChip),
-    /// The kernels call math functions but libdevice was not found.
+    /// The kernels call math functions but no libdevice was given.
     #[error(
         "the kernels call libdevice math functions ({0}); pass --libdevice PATH/libdevice.10.bc \
          or set XLA_INDEXING_LIBDEVICE (PyPI's nvidia-cuda-nvcc-cu12 ships it under \
@@ -194,8 +195,7 @@ pub fn compile_kernels(
     if let Some(function) = libdevice_call(&lowered) {
         let path = options
             .libdevice
-            .clone()
-            .or_else(find_libdevice)
+            .as_ref()
             .ok_or(CompileError::Libdevice(function))?;
         attach.push_str(&format!(" l={}", path.display()));
     }
@@ -220,27 +220,6 @@ fn libdevice_call(lowered: &str) -> Option<String> {
         .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
         .collect();
     Some(name)
-}
-
-/// libdevice from `XLA_INDEXING_LIBDEVICE`, a CUDA install, or the PyPI wheel in the project's
-/// `target/venv` (which `cargo xtask setup` installs).
-pub fn find_libdevice() -> Option<PathBuf> {
-    let mut candidates: Vec<PathBuf> = std::env::var_os("XLA_INDEXING_LIBDEVICE")
-        .map(PathBuf::from)
-        .into_iter()
-        .collect();
-    candidates.push("/usr/local/cuda/nvvm/libdevice/libdevice.10.bc".into());
-    let venv = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/venv/lib");
-    if let Ok(entries) = std::fs::read_dir(venv) {
-        for python in entries.flatten() {
-            candidates.push(
-                python
-                    .path()
-                    .join("site-packages/nvidia/cuda_nvcc/nvvm/libdevice/libdevice.10.bc"),
-            );
-        }
-    }
-    candidates.into_iter().find(|p| p.is_file())
 }
 
 /// The lowered `gpu.module`'s body as LLVM IR for NVPTX.
