@@ -1,4 +1,5 @@
-//! Errors of the HLO crate, each with the exit-code class of DESIGN §4.
+//! Errors of the HLO crate, each with its exit-code class (docs/architecture.md, "Exit codes
+//! and diagnostics").
 
 /// A failure to read or analyse an HLO module.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -79,7 +79,7 @@ ENTRY e {
 "#;
 
 #[test]
-fn json_has_the_shape_of_design_section_4() {
+fn json_has_the_documented_shape() {
     let m = parse(MODULE);
     let options = Options {
         utilization: true,

@@ -23,7 +23,7 @@ fn error_of(text: &str) -> xla_indexing_loops::LoopsError {
 }
 
 #[test]
-fn reverted_indexing_as_design_specifies() {
+fn reverted_indexing_as_documented() {
     // The seed prints `9 - I <= i < 11`, a slip: B(10 - i) is in bounds exactly for 11 - I <= i <= 10.
     let text = "def reverted(float(I) B) -> A { A(i) = B(10 - i) }";
     assert_eq!(

@@ -12,7 +12,8 @@ use anyhow::{Context, Result, bail};
 
 use crate::run;
 
-/// The Debian packages of the build recipe (DESIGN.md §3), the one list of the project.
+/// The Debian packages of the build recipe (docs/architecture.md, "Build"), the one list of the
+/// project.
 /// `llvm-22-tools` has `lit` and `FileCheck`; `libclang1-22` and `libclang-common-22-dev` are
 /// what bindgen (mlir-sys) needs; `libzstd-dev` is linked by tblgen; `clang-22` compiles the
 /// dialect's C++ (it must be the compiler that built `libMLIR.so`: MLIR names trait TypeIDs by

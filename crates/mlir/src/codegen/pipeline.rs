@@ -4,9 +4,10 @@
 //!    simplifies their index arithmetic (`--emit mlir` stops here).
 //! 2. `xla-indexing-lower-apply` lowers `xla_indexing.loop` and `apply_indexing` (in 32 bits
 //!    where the values fit); `xla-indexing-launch-grid` turns the launch attribute into
-//!    `known_block_size`, `known_grid_size` and `nvvm.reqntid`; the upstream passes of DESIGN
-//!    §3 lower the `gpu.module` to NVVM; `xla-indexing-launch-grid` again drops the
-//!    `nvvm.maxntid` that `convert-gpu-to-nvvm` re-adds (ptxas rejects it beside `.reqntid`).
+//!    `known_block_size`, `known_grid_size` and `nvvm.reqntid`; upstream passes lower the
+//!    `gpu.module` to NVVM (docs/architecture.md, "Maps to IR to PTX");
+//!    `xla-indexing-launch-grid` again drops the `nvvm.maxntid` that `convert-gpu-to-nvvm`
+//!    re-adds (ptxas rejects it beside `.reqntid`).
 //! 3. `--emit llvm`: the `gpu.module`'s body, as a module with the NVPTX triple, translated to
 //!    LLVM IR (before LLVM's optimizer). `--emit ptx`: `nvvm-attach-target` (with libdevice
 //!    linked when the kernels call its math functions) and `gpu-module-to-binary{format=isa}`,
