@@ -76,7 +76,9 @@ impl Report {
             "unsupported": self.unsupported.iter().map(|u| json!({
                 "instruction": u.instruction,
                 "opcode": u.opcode,
+                "computation": u.computation,
                 "line": u.line,
+                "column": u.column,
             })).collect::<Vec<_>>(),
         })
     }
