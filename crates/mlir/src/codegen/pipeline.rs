@@ -104,13 +104,15 @@ impl IndexLowering {
         refine: "",
     };
 
-    /// Upstream MLIR's alone, for comparison: the maps as written become `affine.apply`, which
-    /// `lower-affine`, `canonicalize` and the integer-range passes (which know the thread-id
-    /// ranges from `known_block_size`) lower and narrow.
+    /// Upstream MLIR's best alone, for comparison: the maps as written (buffers addressed
+    /// linearly, as ours) become `affine.apply`, which `canonicalize` composes and simplifies as
+    /// affine maps (what `affine-simplify-structures` does, which runs on `func.func` only),
+    /// then `lower-affine`, `canonicalize`, `cse` and the integer-range passes (which know the
+    /// thread-id ranges from `known_block_size`) lower and narrow.
     pub const UPSTREAM: IndexLowering = IndexLowering {
         simplify: "",
-        lower: "xla-indexing-lower-apply{prefer-affine=true simplify=false index-bitwidth=64 linearize=false}",
-        refine: "lower-affine, canonicalize, int-range-optimizations, \
+        lower: "xla-indexing-lower-apply{prefer-affine=true simplify=false index-bitwidth=64 linearize=true}",
+        refine: "canonicalize, cse, lower-affine, canonicalize, cse, int-range-optimizations, \
                  arith-int-range-narrowing{int-bitwidths-supported=32}, ",
     };
 }
