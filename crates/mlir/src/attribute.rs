@@ -13,7 +13,12 @@ use crate::dialect::ffi;
 pub enum AttributeError {
     /// The map text does not parse.
     #[error("invalid indexing map at column {column}: {message}")]
-    Parse { column: usize, message: String },
+    Parse {
+        /// 1-based column in the map text.
+        column: usize,
+        /// What is wrong there.
+        message: String,
+    },
     /// The dialect's verifier rejected a map that parses (details went to the context's
     /// diagnostic handlers).
     #[error("MLIR rejected the indexing map `{0}`")]

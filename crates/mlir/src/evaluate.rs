@@ -33,8 +33,10 @@ use crate::{
 /// Why a function cannot be evaluated.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum EvaluateError {
+    /// An op the evaluator does not know (its name).
     #[error("cannot evaluate `{0}`")]
     Unsupported(String),
+    /// The function is not what the evaluator reads (why).
     #[error("{0}")]
     Malformed(String),
 }
@@ -423,7 +425,9 @@ pub fn fold_arith(op: &OperationRef, operands: &[i64]) -> Option<i64> {
 /// argument.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Signature {
+    /// The function's symbol.
     pub name: String,
+    /// Per argument, the closed range `xla.range` declares, if any.
     pub ranges: Vec<Option<(i64, i64)>>,
 }
 

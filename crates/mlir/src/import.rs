@@ -29,15 +29,20 @@ use crate::stablehlo::{ELEMENTWISE, UniqueNames};
 /// Something the import could not carry over exactly, at the instruction's line and column.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ImportWarning {
+    /// What was not carried over, and why.
     pub message: String,
+    /// 1-based line of the instruction in the HLO text.
     pub line: usize,
+    /// 1-based column of the instruction.
     pub column: usize,
 }
 
 /// The MLIR text of a module and what it could not carry over.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Imported {
+    /// The MLIR module, as text.
     pub text: String,
+    /// What it could not carry over.
     pub warnings: Vec<ImportWarning>,
 }
 

@@ -177,7 +177,9 @@ pub enum Changed {
     ValueErased(usize),
     /// A value whose op changed in place (its operands or attributes).
     ValueModified(usize),
+    /// A block that goes.
     BlockErased(usize),
+    /// An op that goes.
     OpErased(usize),
     /// An op with regions changed in place: what its blocks may assume may have changed.
     RegionsModified(usize),
@@ -339,8 +341,11 @@ pub fn gpu_dimension(op: &OperationRef) -> Option<usize> {
 /// An integer set (`affine.if`'s condition): its dimension and symbol counts and its
 /// constraints `e == 0` (`true`) or `e >= 0` (`false`).
 pub struct IntegerSet<'c> {
+    /// Dimensions of the set.
     pub num_dims: usize,
+    /// Symbols of the set.
     pub num_symbols: usize,
+    /// Each constraint: the expression, and whether it is an equality.
     pub constraints: Vec<(AffineExpr<'c>, bool)>,
 }
 

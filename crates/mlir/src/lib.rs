@@ -24,6 +24,8 @@
 //!   attribute parses and verifies map text with the Rust grammar of `xla-indexing-core`, so that
 //!   MLIR and the command line share one grammar.
 
+#![warn(missing_docs)]
+
 pub mod affine;
 mod attribute;
 pub mod codegen;
@@ -34,6 +36,9 @@ pub mod import;
 pub mod ir;
 mod launch;
 mod map_text;
+// The builders and accessors `melior::dialect!` generates carry the `.td`'s summaries, not
+// Rust doc comments.
+#[allow(missing_docs)]
 pub mod ods;
 pub mod opt;
 pub mod passes;

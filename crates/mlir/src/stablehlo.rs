@@ -34,8 +34,10 @@ use mlir_sys::{
 /// Why an op has no HLO form.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Skip {
+    /// An op that is no StableHLO-like op of the HLO table (its name).
     #[error("the indexing analysis does not know '{0}'")]
     UnknownOp(String),
+    /// An op the table knows, in a form it cannot translate (why).
     #[error("{0}")]
     Unsupported(String),
 }
@@ -573,8 +575,11 @@ fn float_literal(value: f64) -> String {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("'{op}'{}: {reason}", at(location))]
 pub struct RegionError {
+    /// The op's name.
     pub op: String,
+    /// Where it is.
     pub location: String,
+    /// Why it has no HLO form.
     pub reason: String,
 }
 

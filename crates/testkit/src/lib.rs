@@ -9,6 +9,8 @@
 //!   and reaches a fixed point.
 //! * [`tools`]: tests that need a tool fail without it under `cargo xtask test` and CI.
 
+#![warn(missing_docs)]
+
 pub mod corpus;
 pub mod index_program;
 #[cfg(feature = "mlir")]

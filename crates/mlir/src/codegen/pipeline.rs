@@ -36,17 +36,22 @@ use crate::opt::{Message, OptError, OptOptions, Session};
 /// What `compile` writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Emit {
+    /// The kernels in MLIR, simplified, before lowering.
     Mlir,
+    /// LLVM IR for NVPTX, before LLVM's optimizer.
     Llvm,
+    /// PTX for the chip.
     Ptx,
 }
 
 /// Options of [`compile`].
 #[derive(Clone, Debug)]
 pub struct CompileOptions {
+    /// What kernels to generate, for which device.
     pub codegen: CodegenOptions,
     /// The NVPTX target (`sm_90`).
     pub chip: String,
+    /// How far to lower.
     pub emit: Emit,
     /// libdevice (`libdevice.10.bc`), needed by kernels that call math functions; the caller
     /// finds it (the CLI: `--libdevice`, `XLA_INDEXING_LIBDEVICE`, a CUDA install, or the
@@ -73,7 +78,12 @@ pub enum CompileError {
     /// A pass failed on the generated kernels: a bug of the generator, reported with MLIR's
     /// diagnostics.
     #[error("lowering the generated kernels failed at `{stage}`: {}", messages(.errors))]
-    Lowering { stage: String, errors: Vec<Message> },
+    Lowering {
+        /// The pass or step that failed.
+        stage: String,
+        /// MLIR's diagnostics.
+        errors: Vec<Message>,
+    },
 }
 
 fn messages(all: &[Message]) -> String {
@@ -121,8 +131,11 @@ impl IndexLowering {
 /// `None` before it).
 #[derive(Clone, Debug, Default)]
 pub struct Artifacts {
+    /// The kernels in MLIR, simplified.
     pub mlir: String,
+    /// Their LLVM IR.
     pub llvm: Option<String>,
+    /// Their PTX.
     pub ptx: Option<String>,
 }
 

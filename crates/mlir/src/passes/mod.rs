@@ -161,7 +161,9 @@ pub type PassBody = fn(OperationRef, &[i64]) -> Result<(), PassFailure>;
 /// there is none.
 #[derive(Debug)]
 pub struct PassFailure {
+    /// Where to report it (the op the pass runs on when `None`).
     pub location: Option<MlirLocation>,
+    /// What went wrong.
     pub message: String,
 }
 
@@ -312,10 +314,17 @@ pub fn register_passes() {
 /// Why a pass could not be made.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PassError {
+    /// No pass of ours has this argument.
     #[error("unknown pass `{0}`")]
     Unknown(String),
+    /// The options do not parse for the pass.
     #[error("bad options for {pass}: {message}")]
-    Options { pass: String, message: String },
+    Options {
+        /// The pass's argument.
+        pass: String,
+        /// MLIR's complaint.
+        message: String,
+    },
 }
 
 unsafe extern "C" fn collect_error(data: *const c_char, length: usize, user_data: *mut c_void) {
