@@ -190,9 +190,7 @@ fn elementwise_ops() {
     // HLO spells these `cosine` and `count-leading-zeros` (once read as unknown ops).
     check_op("x = f32[2,3] parameter(0)\nc = f32[2,3] cosine(x)");
     check_op("x = s32[2,3] parameter(0)\nc = s32[2,3] count-leading-zeros(x)");
-    check_op(
-        "x = s32[2,3] parameter(0)\ny = s32[2,3] parameter(1)\nc = s32[2,3] mulhi(x, y)",
-    );
+    check_op("x = s32[2,3] parameter(0)\ny = s32[2,3] parameter(1)\nc = s32[2,3] mulhi(x, y)");
     check_op("x = f32[2,3]{0,1} parameter(0)\nc = f32[2,3]{1,0} copy(x)");
     check_op(
         "x = f32[2,3] parameter(0)\ny = f32[2,3] parameter(1)\nm = f32[2,3] map(x, y), dimensions={0,1}, to_apply=add",
@@ -334,6 +332,42 @@ fn reductions_dots_and_convolutions() {
     check_op(
         "x = f32[1,3,4] parameter(0)\nk = f32[2,4,3] parameter(1)\nc = f32[1,3,2] convolution(x, k), window={size=2 rhs_reversal=1}, dim_labels=b0f_0io->bf0",
     );
+}
+
+#[test]
+fn sorts_and_top_k() {
+    check_op("p = f32[5] parameter(0)\ns = f32[5] sort(p), dimensions={0}, to_apply=less");
+    check_op("p = f32[3,4] parameter(0)\ns = f32[3,4] sort(p), dimensions={0}, to_apply=less");
+    // Argsort: the comparator reads the keys only, so the keys' output does not read the iota.
+    let variadic = |cmp: &str| {
+        format!(
+            "k = f32[2,4] parameter(0)\ni = s32[2,4] iota(), iota_dimension=1\ns = (f32[2,4], s32[2,4]) sort(k, i), dimensions={{1}}, to_apply={cmp}"
+        )
+    };
+    for cmp in ["less_by_key", "less_by_second", "lexicographic"] {
+        check_op(&variadic(cmp));
+    }
+    check_op("x = f32[3,6] parameter(0)\nt = (f32[3,2], s32[3,2]) topk(x), k=2, largest=true");
+    check_op("x = f32[5] parameter(0)\nt = (f32[5], s32[5]) topk(x), k=5, largest=false");
+    check_op(
+        "x = f32[2,7] parameter(0)\nt = (f32[2,3], s32[2,3]) custom-call(x), custom_call_target=\"TopK\"",
+    );
+}
+
+#[test]
+fn random_sorts_and_top_k() {
+    let mut rng = SplitMix64::new(11);
+    for _ in 0..12 {
+        let (a, b) = (rng.range(1, 4), rng.range(1, 5));
+        let axis = rng.range(0, 1);
+        check_op(&format!(
+            "k = f32[{a},{b}] parameter(0)\nv = s32[{a},{b}] parameter(1)\ns = (f32[{a},{b}], s32[{a},{b}]) sort(k, v), dimensions={{{axis}}}, to_apply=less_by_key"
+        ));
+        let k = rng.range(0, b);
+        check_op(&format!(
+            "x = f32[{a},{b}] parameter(0)\nt = (f32[{a},{k}], s32[{a},{k}]) topk(x), k={k}, largest=true"
+        ));
+    }
 }
 
 #[test]

@@ -28,6 +28,36 @@ argmax {
   mi = s32[] maximum(ai, bi)
   ROOT t = (f32[], s32[]) tuple(m, mi)
 }
+less {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT lt = pred[] compare(a, b), direction=LT
+}
+less_by_key {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ai = s32[] parameter(2)
+  bi = s32[] parameter(3)
+  ROOT lt = pred[] compare(a, b), direction=LT
+}
+less_by_second {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ai = s32[] parameter(2)
+  bi = s32[] parameter(3)
+  ROOT lt = pred[] compare(ai, bi), direction=LT
+}
+lexicographic {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ai = s32[] parameter(2)
+  bi = s32[] parameter(3)
+  lt = pred[] compare(a, b), direction=LT
+  eq = pred[] compare(a, b), direction=EQ
+  lti = pred[] compare(ai, bi), direction=LT
+  tie = pred[] and(eq, lti)
+  ROOT r = pred[] or(lt, tie)
+}
 "#;
 
 /// Completes a seed snippet (instructions only) into a module whose entry holds it.

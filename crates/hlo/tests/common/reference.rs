@@ -456,6 +456,30 @@ pub fn deps(m: &Module, c: &Computation, i: &Instruction, leaf: usize, out: &[i6
                 d.push((*p, *l, idx.clone()));
             }
         }
+        "sort" => {
+            let axis = ints(i, "dimensions")[0] as usize;
+            let row = arr(c, i, 0).dims[axis];
+            let read = computation_reads(m, i, "to_apply");
+            for j in 0..i.operands.len() {
+                // Parameters 2j and 2j + 1 of the comparator belong to operand j.
+                if j == leaf || read.contains(&(2 * j)) || read.contains(&(2 * j + 1)) {
+                    for s in 0..row {
+                        let mut idx = out.to_vec();
+                        idx[axis] = s;
+                        d.push((j, 0, idx));
+                    }
+                }
+            }
+        }
+        "topk" | "custom-call" => {
+            // Top-k: values and indices both come from anywhere in the last-dimension row.
+            let row = *arr(c, i, 0).dims.last().unwrap();
+            for s in 0..row {
+                let mut idx = out.to_vec();
+                *idx.last_mut().unwrap() = s;
+                d.push((0, 0, idx));
+            }
+        }
         "bitcast-convert" => {
             let (o, s) = (&i.array().unwrap().dims, &arr(c, i, 0).dims);
             if o.len() + 1 == s.len() {
@@ -477,6 +501,18 @@ pub fn deps(m: &Module, c: &Computation, i: &Instruction, leaf: usize, out: &[i6
         }
     }
     d
+}
+
+/// The parameters that the root of the computation named by attribute `key` reads, found by
+/// tag propagation through it.
+pub fn computation_reads(m: &Module, i: &Instruction, key: &str) -> BTreeSet<usize> {
+    let callee = m.computation(&i.called(key)[0]).unwrap();
+    computation_tags(m, callee)
+        .values()
+        .flat_map(|elements| elements.values())
+        .flatten()
+        .map(|(p, _, _)| *p)
+        .collect()
 }
 
 /// Tags of a computation: per root leaf, per root element, the `(parameter, leaf, index)`
