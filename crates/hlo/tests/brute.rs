@@ -8,10 +8,11 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use common::reference::{Index, all_indices, computation_tags, deps};
+use common::reference::{Index, ScatterSpec, all_indices, computation_tags, deps};
 use common::{module_text, parse};
 use xla_indexing_core::IndexingMap;
 use xla_indexing_core::rng::SplitMix64;
+use xla_indexing_hlo::access::Access;
 use xla_indexing_hlo::fusion::MapSet;
 use xla_indexing_hlo::{Direction, Module, Options, analyze_module};
 
@@ -367,6 +368,207 @@ fn random_sorts_and_top_k() {
         check_op(&format!(
             "x = f32[{a},{b}] parameter(0)\nt = (f32[{a},{k}], s32[{a},{k}]) topk(x), k={k}, largest=true"
         ));
+    }
+}
+
+#[test]
+fn scatters() {
+    // Scatter-add of rows (jnp's x.at[i].add(u)), with an explicit and an implicit index vector.
+    check_op(
+        "o = f32[6,3] parameter(0)\ni = s32[4,1] parameter(1)\nu = f32[4,3] parameter(2)\ns = f32[6,3] scatter(o, i, u), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add",
+    );
+    check_op(
+        "o = f32[6,3] parameter(0)\ni = s32[4] parameter(1)\nu = f32[4,3] parameter(2)\ns = f32[6,3] scatter(o, i, u), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=replace",
+    );
+    // Points of a 2-D array; the index vector's components in the other order.
+    check_op(
+        "o = f32[4,5] parameter(0)\ni = s32[3,2] parameter(1)\nu = f32[3] parameter(2)\ns = f32[4,5] scatter(o, i, u), update_window_dims={}, inserted_window_dims={0,1}, scatter_dims_to_operand_dims={0,1}, index_vector_dim=1, to_apply=add",
+    );
+    check_op(
+        "o = f32[3,4] parameter(0)\ni = s32[2,2] parameter(1)\nu = f32[2] parameter(2)\ns = f32[3,4] scatter(o, i, u), update_window_dims={}, inserted_window_dims={0,1}, scatter_dims_to_operand_dims={1,0}, index_vector_dim=1, to_apply=add",
+    );
+    // Windows: a started dimension of size 2, and dimensions no index starts (the window sits
+    // at 0 there).
+    check_op(
+        "o = f32[5,4] parameter(0)\ni = s32[2,1] parameter(1)\nu = f32[2,2,4] parameter(2)\ns = f32[5,4] scatter(o, i, u), update_window_dims={1,2}, inserted_window_dims={}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add",
+    );
+    check_op(
+        "o = f32[5,4] parameter(0)\ni = s32[2,1] parameter(1)\nu = f32[2,3,2] parameter(2)\ns = f32[5,4] scatter(o, i, u), update_window_dims={1,2}, inserted_window_dims={}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add",
+    );
+    check_op(
+        "o = f32[3,4] parameter(0)\ni = s32[2] parameter(1)\nu = f32[2] parameter(2)\ns = f32[3,4] scatter(o, i, u), update_window_dims={}, inserted_window_dims={0,1}, scatter_dims_to_operand_dims={1}, index_vector_dim=1, to_apply=add",
+    );
+    // The index vector in front, scatter dimension after the window one.
+    check_op(
+        "o = f32[4,3] parameter(0)\ni = s32[1,2] parameter(1)\nu = f32[3,2] parameter(2)\ns = f32[4,3] scatter(o, i, u), update_window_dims={0}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=0, to_apply=add",
+    );
+    // Batching dimensions: each batch writes its own slice.
+    check_op(
+        "o = f32[2,5,3] parameter(0)\ni = s32[2,3,1] parameter(1)\nu = f32[2,3,3] parameter(2)\ns = f32[2,5,3] scatter(o, i, u), update_window_dims={2}, inserted_window_dims={1}, input_batching_dims={0}, scatter_indices_batching_dims={0}, scatter_dims_to_operand_dims={1}, index_vector_dim=2, to_apply=add",
+    );
+    check_op(
+        "o = f32[3,2,4] parameter(0)\ni = s32[2,2,1] parameter(1)\nu = f32[2,2,2] parameter(2)\ns = f32[3,2,4] scatter(o, i, u), update_window_dims={2}, inserted_window_dims={0}, input_batching_dims={1}, scatter_indices_batching_dims={1}, scatter_dims_to_operand_dims={0}, index_vector_dim=2, to_apply=add",
+    );
+    // Variadic: a combiner that keeps its two results apart, and one whose index result
+    // follows the values.
+    for comb in ["argmax", "argmax_select"] {
+        check_op(&format!(
+            "v = f32[5] parameter(0)\nx = s32[5] parameter(1)\ni = s32[2,1] parameter(2)\nuv = f32[2] parameter(3)\nux = s32[2] parameter(4)\ns = (f32[5], s32[5]) scatter(v, x, i, uv, ux), update_window_dims={{}}, inserted_window_dims={{0}}, scatter_dims_to_operand_dims={{0}}, index_vector_dim=1, to_apply={comb}"
+        ));
+    }
+}
+
+#[test]
+fn random_scatters() {
+    let mut rng = SplitMix64::new(5);
+    for _ in 0..25 {
+        let (rows, cols) = (rng.range(1, 6), rng.range(1, 3));
+        let (count, window) = (rng.range(0, 3), rng.range(1, rows));
+        check_op(&format!(
+            "o = f32[{rows},{cols}] parameter(0)\ni = s32[{count},1] parameter(1)\nu = f32[{count},{window},{cols}] parameter(2)\ns = f32[{rows},{cols}] scatter(o, i, u), update_window_dims={{1,2}}, inserted_window_dims={{}}, scatter_dims_to_operand_dims={{0}}, index_vector_dim=1, to_apply=add"
+        ));
+    }
+}
+
+/// The pairs an access relates when its runtime variables hold the values of concrete indices:
+/// at each point of the dimensions and range variables, each runtime variable's provenance map
+/// picks an element and `value` gives its content; `clamp` clamps it into the variable's bounds
+/// (gather), otherwise a value outside them reads nothing (scatter drops the window).
+fn concrete(access: &Access, value: &dyn Fn(&[i64]) -> i64, clamp: bool) -> Relation {
+    let m = &access.map;
+    let free = IndexingMap::new(
+        Vec::new(),
+        m.dims().to_vec(),
+        m.range_vars().to_vec(),
+        Vec::new(),
+    );
+    let mut rel = Relation::new();
+    for (d, s) in free.domain_points(1 << 20).unwrap() {
+        let mut syms = s.clone();
+        for (k, rt) in access.runtime.iter().enumerate() {
+            let (p, q) = (rt.map.range_vars().len(), rt.map.rt_vars().len());
+            let mut args = s[..p].to_vec();
+            args.extend_from_slice(&syms[s.len()..s.len() + q]);
+            let at = rt.map.evaluate(&d, &args).unwrap();
+            let bounds = m.rt_vars()[k].bounds;
+            let v = value(&at);
+            syms.push(if clamp {
+                v.clamp(bounds.lo, bounds.hi)
+            } else {
+                v
+            });
+        }
+        if m.contains(&d, &syms) {
+            let r = m.evaluate(&d, &syms).unwrap();
+            rel.insert((d, r));
+        }
+    }
+    rel
+}
+
+/// Random index contents, in and out of bounds.
+fn index_values(
+    dims: &[i64],
+    lo: i64,
+    hi: i64,
+    seed: u64,
+) -> std::collections::HashMap<Index, i64> {
+    let mut rng = SplitMix64::new(seed);
+    all_indices(dims)
+        .into_iter()
+        .map(|at| (at, rng.range(lo, hi)))
+        .collect()
+}
+
+/// The one access of an instruction's map set from `output` to `operand`.
+fn single_access(
+    m: &Module,
+    name: &str,
+    direction: Direction,
+    output: usize,
+    operand: usize,
+) -> Access {
+    let options = Options {
+        instruction: Some(name.into()),
+        computation: Some("main".into()),
+        direction,
+        ..Options::default()
+    };
+    let report = analyze(m, options);
+    let set = &report.computations[0]
+        .outputs
+        .iter()
+        .find(|o| o.output == output)
+        .unwrap()
+        .operands
+        .iter()
+        .find(|o| o.operand == operand)
+        .unwrap()
+        .maps;
+    assert_eq!(set.accesses.len(), 1, "{name}: {:?}", set.accesses);
+    set.accesses[0].clone()
+}
+
+/// With concrete indices, the scatter maps read the indices where the update lands, through
+/// provenance maps that share the update position with the map: both directions give exactly
+/// the pairs the semantics give.
+#[test]
+fn scatter_runtime_variables_follow_concrete_indices() {
+    for (k, snippet) in [
+        "o = f32[6,3] parameter(0)\ni = s32[5,1] parameter(1)\nu = f32[5,2,3] parameter(2)\ns = f32[6,3] scatter(o, i, u), update_window_dims={1,2}, inserted_window_dims={}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add",
+        "o = f32[3,4] parameter(0)\ni = s32[4,2] parameter(1)\nu = f32[4] parameter(2)\ns = f32[3,4] scatter(o, i, u), update_window_dims={}, inserted_window_dims={0,1}, scatter_dims_to_operand_dims={1,0}, index_vector_dim=1, to_apply=add",
+        "o = f32[2,5,3] parameter(0)\ni = s32[2,3,1] parameter(1)\nu = f32[2,3,3] parameter(2)\ns = f32[2,5,3] scatter(o, i, u), update_window_dims={2}, inserted_window_dims={1}, input_batching_dims={0}, scatter_indices_batching_dims={0}, scatter_dims_to_operand_dims={1}, index_vector_dim=2, to_apply=add",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let m = parse(&module_text(snippet));
+        let c = &m.computations[m.entry];
+        let s = &c.instructions[c.root];
+        let spec = ScatterSpec::new(c, s);
+        let indices = &c.instructions[s.operands[1]].array().unwrap().dims;
+        for seed in 0..6 {
+            let table = index_values(indices, -2, 6, 100 * k as u64 + seed);
+            let value = |at: &[i64]| table[at];
+            let mut out2in = Relation::new();
+            for u in all_indices(&spec.upd) {
+                let v: Vec<i64> = (0..spec.vector_len)
+                    .map(|k| table[&spec.indices_at(&spec.position(&u), k)])
+                    .collect();
+                if let Some(r) = spec.land(&u, &v) {
+                    out2in.insert((r, u));
+                }
+            }
+            let in2out: Relation = out2in.iter().map(|(o, u)| (u.clone(), o.clone())).collect();
+            let forward = single_access(&m, "s", Direction::OutputToInput, 0, 2);
+            compare(&concrete(&forward, &value, false), &out2in)
+                .unwrap_or_else(|e| panic!("{snippet}: out2in: {e}"));
+            let backward = single_access(&m, "s", Direction::InputToOutput, 2, 0);
+            compare(&concrete(&backward, &value, false), &in2out)
+                .unwrap_or_else(|e| panic!("{snippet}: in2out: {e}"));
+        }
+    }
+}
+
+/// The same for a gather, whose starts are clamped: an embedding lookup reads row
+/// `clamp(i[b], 0, 6)`.
+#[test]
+fn gather_runtime_variables_follow_concrete_indices() {
+    let m = parse(&module_text(
+        "o = f32[7,3] parameter(0)\ni = s32[4] parameter(1)\ng = f32[4,3] gather(o, i), offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, slice_sizes={1,3}",
+    ));
+    for seed in 0..6 {
+        let table = index_values(&[4], -3, 10, seed);
+        let value = |at: &[i64]| table[at];
+        let want: Relation = all_indices(&[4, 3])
+            .into_iter()
+            .map(|o| {
+                let row = table[&vec![o[0]]].clamp(0, 6);
+                (o.clone(), vec![row, o[1]])
+            })
+            .collect();
+        let access = single_access(&m, "g", Direction::OutputToInput, 0, 0);
+        compare(&concrete(&access, &value, true), &want).unwrap();
     }
 }
 

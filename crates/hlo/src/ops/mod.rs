@@ -16,6 +16,7 @@ mod permute;
 mod reduction;
 mod reshape;
 mod rows;
+mod scatter;
 mod slicing;
 mod tuple;
 
@@ -53,6 +54,8 @@ pub enum OpKind {
     ReduceWindow,
     Dot,
     Convolution,
+    /// `scatter`: updates combined into a copy of the operands at runtime positions.
+    Scatter,
     /// `sort`: rows permuted by a comparator.
     Sort,
     /// `topk` and the `TopK` custom call: the largest (or smallest) elements of each row.
@@ -339,6 +342,7 @@ pub fn output_to_input(
         ReduceWindow => reduction::reduce_window(cx)?,
         Dot => all(reduction::dot_output_to_input(cx)?),
         Convolution => convolution::output_to_input(cx)?,
+        Scatter => Outcome::Defined(scatter::output_to_input(cx, leaf)?),
         Sort => Outcome::Defined(rows::sort_output_to_input(cx, leaf)?),
         TopK => Outcome::Defined(rows::top_k_output_to_input(cx)?),
         Tuple => Outcome::Defined(tuple::tuple_output_to_input(cx, leaf)?),
@@ -399,6 +403,7 @@ pub fn input_to_output(
                 .collect(),
         ),
         Dot => single(reduction::dot_input_to_output(cx, operand)?),
+        Scatter => Outcome::Defined(scatter::input_to_output(cx, operand)?),
         Sort => Outcome::Defined(rows::sort_input_to_output(cx, operand)?),
         TopK => Outcome::Defined(rows::top_k_input_to_output(cx)?),
         Tuple => Outcome::Defined(tuple::tuple_input_to_output(cx, operand, leaf)?),

@@ -154,7 +154,7 @@ pub const OPCODES: &[(&str, Indexing)] = &[
     ("rsqrt", Family(Elementwise)),
     ("scaled-dot", NotDefined("scaled-dot has no maps yet")),
     ("scan", NotDefined("scan has no maps yet")),
-    ("scatter", NotDefined("scatter has no maps yet")),
+    ("scatter", Family(Scatter)),
     ("select", Family(Elementwise)),
     (
         "select-and-scatter",

@@ -47,6 +47,21 @@ less_by_second {
   bi = s32[] parameter(3)
   ROOT lt = pred[] compare(ai, bi), direction=LT
 }
+replace {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT r = f32[] copy(b)
+}
+argmax_select {
+  a = f32[] parameter(0)
+  ai = s32[] parameter(1)
+  b = f32[] parameter(2)
+  bi = s32[] parameter(3)
+  gt = pred[] compare(a, b), direction=GT
+  m = f32[] select(gt, a, b)
+  mi = s32[] select(gt, ai, bi)
+  ROOT t = (f32[], s32[]) tuple(m, mi)
+}
 lexicographic {
   a = f32[] parameter(0)
   b = f32[] parameter(1)

@@ -456,6 +456,7 @@ pub fn deps(m: &Module, c: &Computation, i: &Instruction, leaf: usize, out: &[i6
                 d.push((*p, *l, idx.clone()));
             }
         }
+        "scatter" => scatter_deps(m, c, i, leaf, out, &mut d),
         "sort" => {
             let axis = ints(i, "dimensions")[0] as usize;
             let row = arr(c, i, 0).dims[axis];
@@ -501,6 +502,165 @@ pub fn deps(m: &Module, c: &Computation, i: &Instruction, leaf: usize, out: &[i6
         }
     }
     d
+}
+
+/// A scatter's dimension numbers as the semantics use them.
+pub struct ScatterSpec {
+    pub n: usize,
+    op: Index,
+    pub upd: Index,
+    idx_rank: usize,
+    uwd: Vec<usize>,
+    sdod: Vec<usize>,
+    ibd: Vec<usize>,
+    sibd: Vec<usize>,
+    ivd: usize,
+    usd: Vec<usize>,
+    walked: Vec<usize>,
+    pub vector_len: i64,
+}
+
+impl ScatterSpec {
+    pub fn new(c: &Computation, i: &Instruction) -> ScatterSpec {
+        let n = i.operands.len() / 2;
+        let list = |key: &str| -> Vec<usize> { ints(i, key).iter().map(|&x| x as usize).collect() };
+        let (uwd, iwd, ibd) = (
+            list("update_window_dims"),
+            list("inserted_window_dims"),
+            list("input_batching_dims"),
+        );
+        let op = arr(c, i, 0).dims.clone();
+        let upd = arr(c, i, n + 1).dims.clone();
+        let idx = &arr(c, i, n).dims;
+        let ivd = i.int("index_vector_dim").unwrap() as usize;
+        ScatterSpec {
+            n,
+            usd: (0..upd.len()).filter(|x| !uwd.contains(x)).collect(),
+            walked: (0..op.len())
+                .filter(|o| !iwd.contains(o) && !ibd.contains(o))
+                .collect(),
+            vector_len: if ivd < idx.len() { idx[ivd] } else { 1 },
+            idx_rank: idx.len(),
+            sdod: list("scatter_dims_to_operand_dims"),
+            sibd: list("scatter_indices_batching_dims"),
+            op,
+            upd,
+            uwd,
+            ibd,
+            ivd,
+        }
+    }
+
+    /// The window size along operand dimension `o`.
+    fn win(&self, o: usize) -> i64 {
+        self.walked
+            .iter()
+            .position(|&w| w == o)
+            .map_or(1, |j| self.upd[self.uwd[j]])
+    }
+
+    /// The scatter position of update element `u` (its coordinates along the scatter dims).
+    pub fn position(&self, u: &[i64]) -> Index {
+        self.usd.iter().map(|&x| u[x]).collect()
+    }
+
+    /// The indices element of component `k` of the index vector at `position`.
+    pub fn indices_at(&self, position: &[i64], k: i64) -> Index {
+        let mut at = position.to_vec();
+        if self.ivd < self.idx_rank {
+            at.insert(self.ivd, k);
+        }
+        at
+    }
+
+    /// Where update element `u` lands when its index vector holds `v`; `None` when its window
+    /// is not entirely inside the operand (XLA drops it).
+    pub fn land(&self, u: &[i64], v: &[i64]) -> Option<Index> {
+        let position = self.position(u);
+        let mut start = vec![0; self.op.len()];
+        for (k, &o) in self.sdod.iter().enumerate() {
+            start[o] = v[k];
+        }
+        for (&o, &si) in self.ibd.iter().zip(&self.sibd) {
+            start[o] += position[si - usize::from(si > self.ivd)];
+        }
+        if (0..self.op.len()).any(|o| start[o] < 0 || start[o] + self.win(o) > self.op[o]) {
+            return None;
+        }
+        for (j, &o) in self.walked.iter().enumerate() {
+            start[o] += u[self.uwd[j]];
+        }
+        Some(start)
+    }
+
+    /// Index values for every component, from one below to one above the starts that fit.
+    fn wide_values(&self) -> Vec<Vec<i64>> {
+        self.sdod
+            .iter()
+            .map(|&o| (-1..=self.op[o] - self.win(o) + 1).collect())
+            .collect()
+    }
+}
+
+/// Scatter, from the semantics: an update element lands on `out` for some index values (in
+/// bounds or not; a window not entirely inside the operand is dropped); the combiner, applied
+/// once per update landing, mixes operands and updates as tag propagation through it says.
+fn scatter_deps(
+    m: &Module,
+    c: &Computation,
+    i: &Instruction,
+    leaf: usize,
+    out: &[i64],
+    d: &mut Vec<Dep>,
+) {
+    let spec = ScatterSpec::new(c, i);
+    let n = spec.n;
+    // (update index, scatter position) of every update that can land on `out`.
+    let mut landing: BTreeSet<(Index, Index)> = BTreeSet::new();
+    let values = spec.wide_values();
+    for u in all_indices(&spec.upd) {
+        for v in product(&values) {
+            if spec.land(&u, &v).as_deref() == Some(out) {
+                landing.insert((u.clone(), spec.position(&u)));
+            }
+        }
+    }
+    let positions: BTreeSet<&Index> = landing.iter().map(|(_, p)| p).collect();
+    // What each result of one combiner application reads, then what output `leaf` reads over
+    // as many applications as updates can land here.
+    let comb = m.computation(&i.called("to_apply")[0]).unwrap();
+    let tags = computation_tags(m, comb);
+    let reads: Vec<BTreeSet<usize>> = (0..n)
+        .map(|l| tags[&l][&Vec::new()].iter().map(|(p, _, _)| *p).collect())
+        .collect();
+    let mut states = BTreeSet::from([leaf]);
+    let mut updates = BTreeSet::new();
+    for _ in 0..positions.len() {
+        let mut next = states.clone();
+        for &s in &states {
+            for &p in &reads[s] {
+                if p < n {
+                    next.insert(p);
+                } else {
+                    updates.insert(p - n);
+                }
+            }
+        }
+        states = next;
+    }
+    for &j in &states {
+        d.push((j, 0, out.to_vec()));
+    }
+    for &j in &updates {
+        for (u, _) in &landing {
+            d.push((n + 1 + j, 0, u.clone()));
+        }
+    }
+    for p in positions {
+        for k in 0..spec.vector_len {
+            d.push((n, 0, spec.indices_at(p, k)));
+        }
+    }
 }
 
 /// The parameters that the root of the computation named by attribute `key` reads, found by
