@@ -18,6 +18,17 @@ use xla_indexing_core::{ComposeError, Expr, IndexingMap, VarRef};
 pub struct RuntimeVar {
     pub instruction: String,
     pub map: IndexingMap,
+    /// What the op does with a value outside the variable's bounds.
+    pub out_of_range: OutOfRange,
+}
+
+/// What an op does with an offset or index outside the bounds of its runtime variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutOfRange {
+    /// Clamps it into the bounds (dynamic-slice, dynamic-update-slice, gather).
+    Clamped,
+    /// Drops the element it would have touched (scatter's windows out of bounds).
+    Dropped,
 }
 
 /// The device whose buffer a collective reads (XLA's replica-id map): `map` gives, from the
@@ -97,10 +108,13 @@ impl Access {
         };
         let mut runtime = Vec::new();
         for rt in &self.runtime {
-            runtime.push(attached(&rt.instruction, first(&rt.map)?));
+            runtime.push((attached(&rt.instruction, first(&rt.map)?), rt.out_of_range));
         }
         for rt in &second.runtime {
-            runtime.push(attached(&rt.instruction, second_att(&rt.map)?));
+            runtime.push((
+                attached(&rt.instruction, second_att(&rt.map)?),
+                rt.out_of_range,
+            ));
         }
         let mut participants = Vec::new();
         for p in &self.participants {
@@ -119,7 +133,12 @@ impl Access {
         let runtime = self
             .runtime
             .iter()
-            .map(|rt| attached(&rt.instruction, to_access_numbering(&rt.map, r)))
+            .map(|rt| {
+                (
+                    attached(&rt.instruction, to_access_numbering(&rt.map, r)),
+                    rt.out_of_range,
+                )
+            })
             .collect();
         let participants = self
             .participants
@@ -132,14 +151,18 @@ impl Access {
     /// An access from a map and attached results in its numbering: the map simplified, the
     /// runtime variables nothing uses dropped with their provenance, the symbols nothing uses
     /// removed, and each attached map rebuilt over the prefix of the variables it uses.
-    fn normalized(map: IndexingMap, runtime: Vec<Attached>, participants: Vec<Attached>) -> Access {
+    fn normalized(
+        map: IndexingMap,
+        runtime: Vec<(Attached, OutOfRange)>,
+        participants: Vec<Attached>,
+    ) -> Access {
         let n = map.results().len();
         let mut runtime = runtime;
         let mut kept: Vec<usize> = (0..runtime.len()).collect();
         let combined = loop {
             let mut results = map.results().to_vec();
             for &k in &kept {
-                results.extend(runtime[k].results.iter().cloned());
+                results.extend(runtime[k].0.results.iter().cloned());
             }
             for p in &participants {
                 results.extend(p.results.iter().cloned());
@@ -164,11 +187,12 @@ impl Access {
         let main = combined.with_results(combined.results()[..n].to_vec());
         let mut rts = Vec::new();
         for (new_k, &k) in kept.iter().enumerate() {
-            let len = runtime[k].results.len();
+            let len = runtime[k].0.results.len();
             let results = take(len);
             rts.push(RuntimeVar {
-                instruction: std::mem::take(&mut runtime[k].instruction),
+                instruction: std::mem::take(&mut runtime[k].0.instruction),
                 map: over_prefix(&main, results, new_k),
+                out_of_range: runtime[k].1,
             });
         }
         let all_rt = main.rt_vars().len();
@@ -283,6 +307,7 @@ mod tests {
         RuntimeVar {
             instruction: instruction.into(),
             map: map(text),
+            out_of_range: OutOfRange::Dropped,
         }
     }
 

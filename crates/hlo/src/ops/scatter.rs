@@ -30,7 +30,7 @@ use xla_indexing_core::{Expr, IndexingMap, Interval, Var};
 
 use super::liveness::root_dependences;
 use super::{OpContext, OperandAccess, OrAnalysisError, ResultAccess};
-use crate::access::{Access, RuntimeVar};
+use crate::access::{Access, OutOfRange, RuntimeVar};
 use crate::error::HloError;
 
 /// The role of one operand (and result) dimension.
@@ -395,6 +395,7 @@ fn output_to_updates(cx: &OpContext<'_>, s: &ScatterDims) -> Result<Access, HloE
                 &s.operand,
                 &range,
             ),
+            out_of_range: OutOfRange::Dropped,
         })
         .collect();
     Ok(Access::with_runtime(map, runtime))
@@ -561,6 +562,7 @@ fn updates_to_output(cx: &OpContext<'_>, s: &ScatterDims) -> Result<Access, HloE
                 &s.updates,
                 &[],
             ),
+            out_of_range: OutOfRange::Dropped,
         })
         .collect();
     Ok(Access::with_runtime(map, runtime))
