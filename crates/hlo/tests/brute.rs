@@ -16,6 +16,9 @@ use xla_indexing_hlo::access::Access;
 use xla_indexing_hlo::fusion::MapSet;
 use xla_indexing_hlo::{Direction, Module, Options, analyze_module};
 
+const OUT2IN: Direction = Direction::OutputToInput;
+const IN2OUT: Direction = Direction::InputToOutput;
+
 type Relation = BTreeSet<(Index, Index)>;
 
 /// The pairs (domain dims, result) of a set of maps, keeping results inside `target`.
@@ -461,11 +464,14 @@ fn random_scatters() {
     }
 }
 
+/// The content of an index array at an element.
+type IndexValue<'a> = dyn Fn(&[i64]) -> i64 + 'a;
+
 /// The pairs an access relates when its runtime variables hold the values of concrete indices:
 /// at each point of the dimensions and range variables, each runtime variable's provenance map
 /// picks an element and `value` gives its content; `clamp` clamps it into the variable's bounds
 /// (gather), otherwise a value outside them reads nothing (scatter drops the window).
-fn concrete(access: &Access, value: &dyn Fn(&[i64]) -> i64, clamp: bool) -> Relation {
+fn concrete(access: &Access, value: &IndexValue<'_>, clamp: bool) -> Relation {
     let m = &access.map;
     let free = IndexingMap::new(
         Vec::new(),
@@ -511,21 +517,18 @@ fn index_values(
         .collect()
 }
 
-/// The one access of an instruction's map set from `output` to `operand`.
-fn single_access(
-    m: &Module,
-    name: &str,
-    direction: Direction,
-    output: usize,
-    operand: usize,
-) -> Access {
-    let options = Options {
+/// The options that analyse instruction `name` of the entry computation.
+fn instruction_options(name: &str, direction: Direction) -> Options {
+    Options {
         instruction: Some(name.into()),
         computation: Some("main".into()),
         direction,
         ..Options::default()
-    };
-    let report = analyze(m, options);
+    }
+}
+
+/// The one access of an instruction report's map set from `output` to `operand`.
+fn single_access(report: &xla_indexing_hlo::Report, output: usize, operand: usize) -> Access {
     let set = &report.computations[0]
         .outputs
         .iter()
@@ -536,8 +539,24 @@ fn single_access(
         .find(|o| o.operand == operand)
         .unwrap()
         .maps;
-    assert_eq!(set.accesses.len(), 1, "{name}: {:?}", set.accesses);
+    assert_eq!(set.accesses.len(), 1, "{:?}", set.accesses);
     set.accesses[0].clone()
+}
+
+/// The pairs (output element, update element) of a scatter whose indices hold `value`: each
+/// update element lands where its index vector puts its window, unless the window leaves the
+/// operand.
+fn scatter_semantics(spec: &ScatterSpec, value: &IndexValue<'_>) -> Relation {
+    let mut out2in = Relation::new();
+    for u in all_indices(&spec.upd) {
+        let v: Vec<i64> = (0..spec.vector_len)
+            .map(|k| value(&spec.indices_at(&spec.position(&u), k)))
+            .collect();
+        if let Some(r) = spec.land(&u, &v) {
+            out2in.insert((r, u));
+        }
+    }
+    out2in
 }
 
 /// With concrete indices, the scatter maps read the indices where the update lands, through
@@ -561,22 +580,54 @@ fn scatter_runtime_variables_follow_concrete_indices() {
         for seed in 0..6 {
             let table = index_values(indices, -2, 6, 100 * k as u64 + seed);
             let value = |at: &[i64]| table[at];
-            let mut out2in = Relation::new();
-            for u in all_indices(&spec.upd) {
-                let v: Vec<i64> = (0..spec.vector_len)
-                    .map(|k| table[&spec.indices_at(&spec.position(&u), k)])
-                    .collect();
-                if let Some(r) = spec.land(&u, &v) {
-                    out2in.insert((r, u));
-                }
-            }
+            let out2in = scatter_semantics(&spec, &value);
             let in2out: Relation = out2in.iter().map(|(o, u)| (u.clone(), o.clone())).collect();
-            let forward = single_access(&m, "s", Direction::OutputToInput, 0, 2);
+            let forward = single_access(&analyze(&m, instruction_options("s", OUT2IN)), 0, 2);
             compare(&concrete(&forward, &value, false), &out2in)
                 .unwrap_or_else(|e| panic!("{snippet}: out2in: {e}"));
-            let backward = single_access(&m, "s", Direction::InputToOutput, 2, 0);
+            let backward = single_access(&analyze(&m, instruction_options("s", IN2OUT)), 2, 0);
             compare(&concrete(&backward, &value, false), &in2out)
                 .unwrap_or_else(|e| panic!("{snippet}: in2out: {e}"));
+        }
+    }
+}
+
+/// Scatter indices computed from iotas fold into the maps (a range variable's position picks
+/// the iota's value), and windows that the values put partly outside the operand are dropped:
+/// both directions give exactly the pairs the semantics give with those values.
+#[test]
+fn scatter_indices_from_iotas_fold_to_the_semantics() {
+    let cases: [(&str, &IndexValue<'_>); 3] = [
+        // Starts 3r - 1 = -1, 2, 5, 8 for windows of 2 rows of 8: the first and last drop.
+        (
+            "o = f32[8,3] parameter(0)\nio = s32[4,1] iota(), iota_dimension=0\nthree = s32[] constant(3)\nk = s32[4,1] broadcast(three), dimensions={}\nm = s32[4,1] multiply(io, k)\none = s32[] constant(1)\nob = s32[4,1] broadcast(one), dimensions={}\ni = s32[4,1] subtract(m, ob)\nu = f32[4,2,3] parameter(1)\ns = f32[8,3] scatter(o, i, u), update_window_dims={1,2}, inserted_window_dims={}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add",
+            &|at| 3 * at[0] - 1,
+        ),
+        // The diagonal (r, r) of a 3x4 array, components swapped: r = 3 leaves it.
+        (
+            "o = f32[3,4] parameter(0)\ni = s32[4,2] iota(), iota_dimension=0\nu = f32[4] parameter(1)\ns = f32[3,4] scatter(o, i, u), update_window_dims={}, inserted_window_dims={0,1}, scatter_dims_to_operand_dims={1,0}, index_vector_dim=1, to_apply=add",
+            &|at| at[0],
+        ),
+        // Batching: each batch writes rows 0, 1, 2 of its own slice.
+        (
+            "o = f32[2,5,3] parameter(0)\ni = s32[2,3,1] iota(), iota_dimension=1\nu = f32[2,3,3] parameter(1)\ns = f32[2,5,3] scatter(o, i, u), update_window_dims={2}, inserted_window_dims={1}, input_batching_dims={0}, scatter_indices_batching_dims={0}, scatter_dims_to_operand_dims={1}, index_vector_dim=2, to_apply=add",
+            &|at| at[1],
+        ),
+    ];
+    for (snippet, value) in cases {
+        let m = parse(&module_text(snippet));
+        let c = &m.computations[m.entry];
+        let spec = ScatterSpec::new(c, &c.instructions[c.root]);
+        let out2in = scatter_semantics(&spec, value);
+        let in2out: Relation = out2in.iter().map(|(o, u)| (u.clone(), o.clone())).collect();
+        let folded = |direction| analyze_module(&m, &instruction_options("s", direction)).unwrap();
+        for (access, want, what) in [
+            (single_access(&folded(OUT2IN), 0, 2), &out2in, "out2in"),
+            (single_access(&folded(IN2OUT), 2, 0), &in2out, "in2out"),
+        ] {
+            assert!(access.runtime.is_empty(), "{snippet}: {what}: {access:?}");
+            compare(&concrete(&access, value, false), want)
+                .unwrap_or_else(|e| panic!("{snippet}: {what}: {e}"));
         }
     }
 }
@@ -598,7 +649,7 @@ fn gather_runtime_variables_follow_concrete_indices() {
                 (o.clone(), vec![row, o[1]])
             })
             .collect();
-        let access = single_access(&m, "g", Direction::OutputToInput, 0, 0);
+        let access = single_access(&analyze(&m, instruction_options("g", OUT2IN)), 0, 0);
         compare(&concrete(&access, &value, true), &want).unwrap();
     }
 }
