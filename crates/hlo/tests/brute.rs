@@ -367,6 +367,14 @@ fn reductions_dots_and_convolutions() {
     check_op(
         "x = f32[1,3,4] parameter(0)\nk = f32[2,4,3] parameter(1)\nc = f32[1,3,2] convolution(x, k), window={size=2 rhs_reversal=1}, dim_labels=b0f_0io->bf0",
     );
+    // Batch groups: result features 2g and 2g + 1 convolve lhs batch entries 2g and 2g + 1.
+    check_op(
+        "x = f32[6,2,5] parameter(0)\nk = f32[6,2,2] parameter(1)\nc = f32[2,6,4] convolution(x, k), window={size=2}, dim_labels=bf0_oi0->bf0, batch_group_count=3",
+    );
+    // One batch entry per group (a depthwise filter gradient), dimensions in other orders.
+    check_op(
+        "x = f32[3,4,2] parameter(0)\nk = f32[2,2,8] parameter(1)\nc = f32[2,1,8] convolution(x, k), window={size=2 pad=0_1 stride=2}, dim_labels=0bf_0io->0bf, batch_group_count=4",
+    );
 }
 
 #[test]

@@ -341,7 +341,7 @@ pub fn output_to_input(
         Reduce => all(reduction::reduce_output_to_input(cx)?),
         ReduceWindow => reduction::reduce_window(cx)?,
         Dot => all(reduction::dot_output_to_input(cx)?),
-        Convolution => convolution::output_to_input(cx)?,
+        Convolution => Outcome::Defined(convolution::output_to_input(cx)?),
         Scatter => Outcome::Defined(scatter::output_to_input(cx, leaf)?),
         Sort => Outcome::Defined(rows::sort_output_to_input(cx, leaf)?),
         TopK => Outcome::Defined(rows::top_k_output_to_input(cx)?),

@@ -389,6 +389,10 @@ pub fn deps(m: &Module, c: &Computation, i: &Instruction, leaf: usize, out: &[i6
             let c_out = i.array().unwrap().dims[dl.output.feature];
             let group_in = r[dl.kernel.batch];
             let g = out[dl.output.feature] / (c_out / groups);
+            // Batch groups: result feature group `bg` convolves lhs batch part `bg`.
+            let batch_groups = i.int("batch_group_count").unwrap_or(1);
+            let bg = out[dl.output.feature] / (c_out / batch_groups);
+            let out_batch = i.array().unwrap().dims[dl.output.batch];
             // Per spatial dimension: (window position, input position) pairs.
             let spatial: Vec<Vec<(i64, i64)>> = (0..w.len())
                 .map(|k| {
@@ -415,7 +419,7 @@ pub fn deps(m: &Module, c: &Computation, i: &Instruction, leaf: usize, out: &[i6
                 for f in 0..group_in {
                     let mut li = vec![0; l.len()];
                     let mut ri = vec![0; r.len()];
-                    li[dl.input.batch] = out[dl.output.batch];
+                    li[dl.input.batch] = bg * out_batch + out[dl.output.batch];
                     li[dl.input.feature] = g * group_in + f;
                     ri[dl.kernel.batch] = f;
                     ri[dl.kernel.feature] = out[dl.output.feature];
