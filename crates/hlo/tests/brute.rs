@@ -367,6 +367,17 @@ fn reductions_dots_and_convolutions() {
     check_op(
         "x = f32[1,3,4] parameter(0)\nk = f32[2,4,3] parameter(1)\nc = f32[1,3,2] convolution(x, k), window={size=2 rhs_reversal=1}, dim_labels=b0f_0io->bf0",
     );
+    // Scaled dots: blocks of 4 along the contracting dimension, of 2x3 and whole rows, one
+    // scale for a whole operand; batch dimensions.
+    check_op(
+        "a = f32[4,8] parameter(0)\nb = f32[8,6] parameter(1)\nsa = f32[4,2] parameter(2)\nsb = f32[2,6] parameter(3)\nd = f32[4,6] scaled-dot(a, b, sa, sb), lhs_contracting_dims={1}, rhs_contracting_dims={0}",
+    );
+    check_op(
+        "a = f32[4,6] parameter(0)\nb = f32[3,6] parameter(1)\nsa = f32[2,2] parameter(2)\nsb = f32[1,1] parameter(3)\nd = f32[4,3] scaled-dot(a, b, sa, sb), lhs_contracting_dims={1}, rhs_contracting_dims={1}",
+    );
+    check_op(
+        "a = f32[2,3,4] parameter(0)\nb = f32[2,4,5] parameter(1)\nsa = f32[2,3,2] parameter(2)\nsb = f32[1,2,5] parameter(3)\nd = f32[2,3,5] scaled-dot(a, b, sa, sb), lhs_batch_dims={0}, rhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_contracting_dims={1}",
+    );
     // Batch groups: result features 2g and 2g + 1 convolve lhs batch entries 2g and 2g + 1.
     check_op(
         "x = f32[6,2,5] parameter(0)\nk = f32[6,2,2] parameter(1)\nc = f32[2,6,4] convolution(x, k), window={size=2}, dim_labels=bf0_oi0->bf0, batch_group_count=3",

@@ -51,9 +51,7 @@ pub fn output_to_input(cx: &OpContext<'_>) -> Result<Vec<OperandAccess>, HloErro
         )));
     }
     if groups > 1 && batch_groups > 1 {
-        return Err(cx.error(
-            "feature_group_count and batch_group_count are both greater than 1",
-        ));
+        return Err(cx.error("feature_group_count and batch_group_count are both greater than 1"));
     }
     let group_in = c_in / groups;
     if rhs.dims[ki.batch] != group_in

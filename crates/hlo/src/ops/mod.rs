@@ -16,6 +16,7 @@ mod permute;
 mod reduction;
 mod reshape;
 mod rows;
+mod scaled_dot;
 mod scatter;
 mod slicing;
 mod tuple;
@@ -53,6 +54,8 @@ pub enum OpKind {
     Reduce,
     ReduceWindow,
     Dot,
+    /// `scaled-dot`: a dot of two operands, each multiplied by its block scales.
+    ScaledDot,
     Convolution,
     /// `scatter`: updates combined into a copy of the operands at runtime positions.
     Scatter,
@@ -340,7 +343,11 @@ pub fn output_to_input(
         Gather => dynamic::gather(cx)?,
         Reduce => all(reduction::reduce_output_to_input(cx)?),
         ReduceWindow => reduction::reduce_window(cx)?,
-        Dot => all(reduction::dot_output_to_input(cx)?),
+        Dot => all(reduction::dot_output_to_input(cx, 2)?),
+        ScaledDot => match scaled_dot::output_to_input(cx)? {
+            Outcome::Defined(maps) => all(maps),
+            Outcome::NotDefined(why) => Outcome::NotDefined(why),
+        },
         Convolution => Outcome::Defined(convolution::output_to_input(cx)?),
         Scatter => Outcome::Defined(scatter::output_to_input(cx, leaf)?),
         Sort => Outcome::Defined(rows::sort_output_to_input(cx, leaf)?),
@@ -402,7 +409,11 @@ pub fn input_to_output(
                 })
                 .collect(),
         ),
-        Dot => single(reduction::dot_input_to_output(cx, operand)?),
+        Dot => single(reduction::dot_input_to_output(cx, operand, 2)?),
+        ScaledDot => match scaled_dot::input_to_output(cx, operand)? {
+            Outcome::Defined(map) => single(map),
+            Outcome::NotDefined(why) => Outcome::NotDefined(why),
+        },
         Scatter => Outcome::Defined(scatter::input_to_output(cx, operand)?),
         Sort => Outcome::Defined(rows::sort_input_to_output(cx, operand)?),
         TopK => Outcome::Defined(rows::top_k_input_to_output(cx)?),

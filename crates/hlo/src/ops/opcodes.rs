@@ -152,7 +152,7 @@ pub const OPCODES: &[(&str, Indexing)] = &[
     ("round-nearest-afz", Family(Elementwise)),
     ("round-nearest-even", Family(Elementwise)),
     ("rsqrt", Family(Elementwise)),
-    ("scaled-dot", NotDefined("scaled-dot has no maps yet")),
+    ("scaled-dot", Family(ScaledDot)),
     ("scan", NotDefined("scan has no maps yet")),
     ("scatter", Family(Scatter)),
     ("select", Family(Elementwise)),

@@ -342,8 +342,15 @@ pub fn deps(m: &Module, c: &Computation, i: &Instruction, leaf: usize, out: &[i6
             }
             scalar_operands(&mut d, n);
         }
-        "dot" => {
+        "dot" | "scaled-dot" => {
             let (l, r) = (&arr(c, i, 0).dims, &arr(c, i, 1).dims);
+            // A scaled-dot multiplies each operand element by the scale element of its block.
+            let scale_at = |j: usize, at: &[i64]| -> Option<Index> {
+                (i.opcode == "scaled-dot").then(|| {
+                    let (o, s) = (&arr(c, i, j).dims, &arr(c, i, j + 2).dims);
+                    (0..at.len()).map(|k| at[k] / (o[k] / s[k])).collect()
+                })
+            };
             let (lb, rb) = (ints(i, "lhs_batch_dims"), ints(i, "rhs_batch_dims"));
             let (lc, rc) = (
                 ints(i, "lhs_contracting_dims"),
@@ -372,6 +379,11 @@ pub fn deps(m: &Module, c: &Computation, i: &Instruction, leaf: usize, out: &[i6
                 }
                 for (k, &b) in rf.iter().enumerate() {
                     ri[b] = out[lb.len() + lf.len() + k];
+                }
+                for (j, at) in [(0, &li), (1, &ri)] {
+                    if let Some(scale) = scale_at(j, at) {
+                        d.push((j + 2, 0, scale));
+                    }
                 }
                 d.push((0, 0, li));
                 d.push((1, 0, ri));
