@@ -483,6 +483,66 @@ fn random_scatters() {
     }
 }
 
+/// All-gathers: every result element reads one operand element, of the participant the
+/// participant map names; both directions give exactly the (element, participant, element)
+/// triples of concatenating the participants' operands in group order.
+#[test]
+fn all_gathers_read_the_participant_that_holds_the_element() {
+    for snippet in [
+        "x = f32[2,3] parameter(0)\nag = f32[8,3] all-gather(x), channel_id=1, replica_groups={{0,1,2,3}}, dimensions={0}, use_global_device_ids=true",
+        "x = f32[2,3] parameter(0)\nag = f32[2,6] all-gather(x), replica_groups=[4,2]<=[8], dimensions={1}",
+        "x = f32[3] parameter(0)\nag = f32[3] all-gather(x), replica_groups={{0},{1}}, dimensions={0}",
+        "x = f32[2] parameter(0)\ny = s32[2,2] parameter(1)\nag = (f32[6], s32[6,2]) all-gather(x, y), replica_groups={{0,1,2}}, dimensions={0}",
+    ] {
+        check_op(snippet);
+        let m = parse(&module_text(snippet));
+        let c = &m.computations[m.entry];
+        let ag = &c.instructions[c.root];
+        let dim = ag.ints("dimensions").unwrap()[0] as usize;
+        for (leaf, shape) in ag.shape.leaves().iter().enumerate() {
+            let n = c.instructions[ag.operands[leaf]].array().unwrap().dims[dim];
+            // (result element, [participant, operand element...]) pairs.
+            let want: Relation = all_indices(&shape.dims)
+                .into_iter()
+                .map(|out| {
+                    let mut read = vec![out[dim] / n];
+                    read.extend(
+                        out.iter()
+                            .enumerate()
+                            .map(|(d, &i)| if d == dim { i % n } else { i }),
+                    );
+                    (out, read)
+                })
+                .collect();
+            let inverse: Relation = want.iter().map(|(o, r)| (r.clone(), o.clone())).collect();
+            let out2in = single_access(&analyze(&m, instruction_options("ag", OUT2IN)), leaf, leaf);
+            compare(&with_participant(&out2in, true), &want)
+                .unwrap_or_else(|e| panic!("{snippet}: out2in leaf {leaf}: {e}"));
+            let in2out = single_access(&analyze(&m, instruction_options("ag", IN2OUT)), leaf, leaf);
+            compare(&with_participant(&in2out, false), &inverse)
+                .unwrap_or_else(|e| panic!("{snippet}: in2out leaf {leaf}: {e}"));
+        }
+    }
+}
+
+/// The pairs of an access with one participant, the participant put in front of the side
+/// it holds: of the target (`on_target`, output to input) or of the domain (input to output).
+fn with_participant(access: &Access, on_target: bool) -> Relation {
+    assert_eq!(access.participants.len(), 1, "{access:?}");
+    let (m, p) = (&access.map, &access.participants[0].map);
+    let mut rel = Relation::new();
+    for (d, s) in m.domain_points(1 << 20).unwrap() {
+        let who = p.evaluate(&d, &s[..p.range_vars().len()]).unwrap();
+        let r = m.evaluate(&d, &s).unwrap();
+        rel.insert(if on_target {
+            (d, [who, r].concat())
+        } else {
+            ([who, d].concat(), r)
+        });
+    }
+    rel
+}
+
 /// The content of an index array at an element.
 type IndexValue<'a> = dyn Fn(&[i64]) -> i64 + 'a;
 

@@ -7,6 +7,7 @@
 //! direction, the answer is [`Outcome::NotDefined`] with the reason, never a guess.
 
 mod broadcast;
+mod collective;
 mod convolution;
 mod dynamic;
 mod elementwise;
@@ -63,6 +64,8 @@ pub enum OpKind {
     Sort,
     /// `topk` and the `TopK` custom call: the largest (or smallest) elements of each row.
     TopK,
+    /// `all-gather`: the participants' operands concatenated; a map names the participant read.
+    AllGather,
     Tuple,
     GetTupleElement,
     /// `fusion` and `call`: composed over the called computation.
@@ -350,6 +353,7 @@ pub fn output_to_input(
         },
         Convolution => Outcome::Defined(convolution::output_to_input(cx)?),
         Scatter => Outcome::Defined(scatter::output_to_input(cx, leaf)?),
+        AllGather => Outcome::Defined(collective::output_to_input(cx, leaf)?),
         Sort => Outcome::Defined(rows::sort_output_to_input(cx, leaf)?),
         TopK => Outcome::Defined(rows::top_k_output_to_input(cx)?),
         Tuple => Outcome::Defined(tuple::tuple_output_to_input(cx, leaf)?),
@@ -415,6 +419,7 @@ pub fn input_to_output(
             Outcome::NotDefined(why) => Outcome::NotDefined(why),
         },
         Scatter => Outcome::Defined(scatter::input_to_output(cx, operand)?),
+        AllGather => Outcome::Defined(collective::input_to_output(cx, operand)?),
         Sort => Outcome::Defined(rows::sort_input_to_output(cx, operand)?),
         TopK => Outcome::Defined(rows::top_k_input_to_output(cx)?),
         Tuple => Outcome::Defined(tuple::tuple_input_to_output(cx, operand, leaf)?),

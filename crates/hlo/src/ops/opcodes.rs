@@ -35,7 +35,7 @@ pub const OPCODES: &[(&str, Indexing)] = &[
         NotDefined("orders side effects: a token, not an array, is its operand"),
     ),
     ("after-all", NotDefined("produces a token, not an array")),
-    ("all-gather", COLLECTIVE),
+    ("all-gather", Family(AllGather)),
     ("all-gather-done", ASYNC),
     ("all-gather-start", ASYNC),
     ("all-reduce", COLLECTIVE),

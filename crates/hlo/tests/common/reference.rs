@@ -473,6 +473,14 @@ pub fn deps(m: &Module, c: &Computation, i: &Instruction, leaf: usize, out: &[i6
             }
         }
         "scatter" => scatter_deps(m, c, i, leaf, out, &mut d),
+        "all-gather" => {
+            // Result leaf `leaf` is the participants' operands `leaf`, concatenated.
+            let dim = ints(i, "dimensions")[0] as usize;
+            let n = arr(c, i, leaf).dims[dim];
+            let mut idx = out.to_vec();
+            idx[dim] %= n;
+            d.push((leaf, 0, idx));
+        }
         "sort" => {
             let axis = ints(i, "dimensions")[0] as usize;
             let row = arr(c, i, 0).dims[axis];
