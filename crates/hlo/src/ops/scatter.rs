@@ -40,8 +40,12 @@ enum OperandDim {
     Window { update_dim: usize },
     /// In `inserted_window_dims`: a window of size 1.
     Inserted,
-    /// In `input_batching_dims`: the coordinate of update scatter dimension `update_dim`.
-    Batch { update_dim: usize },
+    /// In `input_batching_dims`: the coordinate of update scatter dimension `update_dim`, which
+    /// is indices dimension `indices_dim`.
+    Batch {
+        update_dim: usize,
+        indices_dim: usize,
+    },
 }
 
 /// The role of one update dimension.
@@ -246,7 +250,10 @@ fn scatter_dims(cx: &OpContext<'_>) -> Result<ScatterDims, HloError> {
                     operand[o], indices[i]
                 )));
             }
-            operand_dims[o] = OperandDim::Batch { update_dim: u };
+            operand_dims[o] = OperandDim::Batch {
+                update_dim: u,
+                indices_dim: i,
+            };
         }
         update_dims[u] = UpdateDim::Scatter {
             indices_dim: i,
@@ -540,7 +547,7 @@ fn updates_to_output(cx: &OpContext<'_>, s: &ScatterDims) -> Result<Access, HloE
     for (o, role) in s.operand_dims.iter().enumerate() {
         let start = s.start[o].map(rt);
         results.push(match (*role, start) {
-            (OperandDim::Batch { update_dim }, _) => Expr::dim(update_dim as u32),
+            (OperandDim::Batch { update_dim, .. }, _) => Expr::dim(update_dim as u32),
             (OperandDim::Window { update_dim }, Some(start)) => start
                 .checked_add(&Expr::dim(update_dim as u32))
                 .or_err(cx)?,
@@ -575,13 +582,7 @@ fn indices_to_output(s: &ScatterDims) -> IndexingMap {
     let mut range = Vec::new();
     for o in 0..s.operand.len() {
         results.push(match s.operand_dims[o] {
-            OperandDim::Batch { update_dim } => {
-                let indices_dim = match s.update_dims[update_dim] {
-                    UpdateDim::Scatter { indices_dim, .. } => indices_dim,
-                    UpdateDim::Window { .. } => update_dim,
-                };
-                Expr::dim(indices_dim as u32)
-            }
+            OperandDim::Batch { indices_dim, .. } => Expr::dim(indices_dim as u32),
             _ => {
                 let reach = reachable(s, o);
                 range.push(reach);
