@@ -9,7 +9,8 @@
 //! variables (`100d0`), `floorDiv`, and runtime symbols written as `[s0]` followed by an
 //! `hlo: <instruction>` line and that instruction's map.
 //!
-//! A leading minus applies to the whole multiplicative term: `-x floordiv 11` is `-(x floordiv 11)`.
+//! A leading minus belongs to the operand after it, as XLA and MLIR read text: `-x floordiv 11`
+//! is `(-x) floordiv 11`.
 
 use std::borrow::Cow;
 use std::collections::HashMap;

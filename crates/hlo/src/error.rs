@@ -1,4 +1,5 @@
-//! Errors of the HLO crate, each with the exit-code class of DESIGN §4.
+//! Errors of the HLO crate, each with its exit-code class (docs/architecture.md, "Exit codes
+//! and diagnostics").
 
 /// A failure to read or analyse an HLO module.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -31,15 +32,6 @@ impl HloError {
             line,
             column,
             message: message.into(),
-        }
-    }
-
-    /// The process exit code for this error: 3 parse, 1 analysis, 2 usage.
-    pub fn exit_code(&self) -> i32 {
-        match self {
-            HloError::Parse { .. } => 3,
-            HloError::Analysis { .. } => 1,
-            HloError::Usage(_) => 2,
         }
     }
 

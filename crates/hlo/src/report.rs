@@ -1,4 +1,5 @@
-//! The result of an analysis and its JSON (DESIGN §4) and text forms.
+//! The result of an analysis and its JSON (docs/architecture.md, "`indexing --format json`")
+//! and text forms.
 
 use serde_json::{Value, json};
 
@@ -66,17 +67,20 @@ pub struct OperandReport {
 }
 
 impl Report {
-    /// The JSON document of DESIGN §4. Operands that some path cannot reach through carry
-    /// `"undefined"` with the reason; runtime variables name the map they belong to
-    /// (`for_map`, an index into `maps`), and so do the participants of collectives (the
-    /// position in the replica group of the device whose buffer a map reads).
+    /// The JSON document of docs/architecture.md ("`indexing --format json`"). Operands that
+    /// some path cannot reach through carry `"undefined"` with the reason; runtime variables
+    /// name the map they belong to (`for_map`, an index into `maps`), and so do the participants
+    /// of collectives (the position in the replica group of the device whose buffer a map
+    /// reads).
     pub fn to_json(&self) -> Value {
         json!({
             "computations": self.computations.iter().map(ComputationReport::to_json).collect::<Vec<_>>(),
             "unsupported": self.unsupported.iter().map(|u| json!({
                 "instruction": u.instruction,
                 "opcode": u.opcode,
+                "computation": u.computation,
                 "line": u.line,
+                "column": u.column,
             })).collect::<Vec<_>>(),
         })
     }

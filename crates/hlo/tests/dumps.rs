@@ -177,7 +177,10 @@ ENTRY main {
     assert!(set.undefined.as_deref().unwrap().contains("custom-call"));
     assert_eq!(report.warnings().len(), 4);
     let json = report.to_json();
-    assert_eq!(json["unsupported"][0]["opcode"], "custom-call");
+    assert_eq!(
+        json["unsupported"][0],
+        serde_json::json!({"instruction": "s", "opcode": "custom-call", "computation": "f", "line": 15, "column": 3})
+    );
     assert!(json["computations"][0]["outputs"][0]["operands"][0]["undefined"].is_string());
 }
 

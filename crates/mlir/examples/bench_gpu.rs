@@ -86,7 +86,7 @@ fn measure(text: &str, lowering: IndexLowering, out: &Path) -> Result<Counts, St
         },
         chip: "sm_90".into(),
         emit: Emit::Ptx,
-        libdevice: None,
+        libdevice: std::env::var_os("XLA_INDEXING_LIBDEVICE").map(Into::into),
     };
     let start = Instant::now();
     let path = out;

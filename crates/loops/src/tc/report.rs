@@ -1,4 +1,5 @@
-//! The result of TC range inference, as text and as the JSON of DESIGN.md §4.
+//! The result of TC range inference, as text and as the JSON of docs/architecture.md
+//! ("`ranges --format json`").
 //!
 //! JSON: `{"ranges": {"i": ["11 - I", "10"]}, "sizes": {"A": ["I"]}, "warnings": []}` for one
 //! definition (bounds inclusive, strings always), `{"defs": {"name": {...}}}` for several. Index
@@ -84,7 +85,7 @@ impl DefReport {
 }
 
 impl RangeReport {
-    /// DESIGN.md §4 `ranges --format json`.
+    /// `ranges --format json`, as docs/architecture.md describes it.
     pub fn to_json(&self) -> Value {
         match self.defs.as_slice() {
             [one] => one.to_json(),
