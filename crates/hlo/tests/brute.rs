@@ -9,7 +9,7 @@ mod common;
 use std::collections::BTreeSet;
 
 use common::reference::{Index, ScatterSpec, all_indices, computation_tags, deps};
-use common::{module_text, parse};
+use common::{instruction_report, maps_of, module_text, parse};
 use xla_indexing_core::IndexingMap;
 use xla_indexing_core::rng::SplitMix64;
 use xla_indexing_hlo::access::Access;
@@ -541,6 +541,56 @@ fn with_participant(access: &Access, on_target: bool) -> Relation {
         });
     }
     rel
+}
+
+/// Scans of scalars: a cumulative sum (forwards and backwards), a carry that delays the input
+/// by two steps, outputs that read only their own step, carries that swap every step, two
+/// carries that read the same input, a scan without steps, and two inputs.
+#[test]
+fn scans() {
+    for (body, carries, reverse) in [
+        ("cumsum", 1, false),
+        ("cumsum", 1, true),
+        ("delay", 2, false),
+        ("delay", 2, true),
+        ("apart", 1, false),
+        ("swap", 2, false),
+        ("twice", 2, true),
+    ] {
+        let inits: Vec<String> = (0..carries).map(|c| format!("i{c}")).collect();
+        let params: String = inits
+            .iter()
+            .enumerate()
+            .map(|(c, name)| format!("{name} = f32[] parameter({})\n", c + 1))
+            .collect();
+        let carry_shapes = vec!["f32[]"; carries].join(", ");
+        check_op(&format!(
+            "x = f32[6] parameter(0)\n{params}s = (f32[6], {carry_shapes}) scan(x, {}), dimensions={{0}}, num_carries={carries}, is_reverse={reverse}, to_apply={body}",
+            inits.join(", ")
+        ));
+    }
+    check_op(
+        "x = f32[0] parameter(0)\ni = f32[] parameter(1)\ns = (f32[0], f32[]) scan(x, i), dimensions={0}, num_carries=1, to_apply=cumsum",
+    );
+    check_op(
+        "x = f32[4] parameter(0)\ny = f32[4] parameter(1)\ni = f32[] parameter(2)\ns = (f32[4], f32[]) scan(x, y, i), dimensions={0}, num_carries=1, to_apply=add_pair",
+    );
+}
+
+/// Carries that swap every step reach the inits at alternating steps: past 8 intervals the
+/// scan says it has no maps.
+#[test]
+fn scans_with_long_distance_patterns_have_no_maps() {
+    let report = instruction_report(
+        "x = f32[20] parameter(0)\ni0 = f32[] parameter(1)\ni1 = f32[] parameter(2)\nROOT s = (f32[20], f32[], f32[]) scan(x, i0, i1), dimensions={0}, num_carries=2, to_apply=swap",
+        "s",
+        OUT2IN,
+    );
+    let set = maps_of(&report, 0, 1);
+    assert!(
+        set.undefined.as_deref().unwrap().contains("intervals"),
+        "{set:?}"
+    );
 }
 
 /// The content of an index array at an element.

@@ -18,6 +18,7 @@ mod reduction;
 mod reshape;
 mod rows;
 mod scaled_dot;
+mod scan;
 mod scatter;
 mod slicing;
 mod tuple;
@@ -66,6 +67,8 @@ pub enum OpKind {
     TopK,
     /// `all-gather`: the participants' operands concatenated; a map names the participant read.
     AllGather,
+    /// `scan`: a loop along one dimension whose carries pass from step to step.
+    Scan,
     Tuple,
     GetTupleElement,
     /// `fusion` and `call`: composed over the called computation.
@@ -354,6 +357,7 @@ pub fn output_to_input(
         Convolution => Outcome::Defined(convolution::output_to_input(cx)?),
         Scatter => Outcome::Defined(scatter::output_to_input(cx, leaf)?),
         AllGather => Outcome::Defined(collective::output_to_input(cx, leaf)?),
+        Scan => scan::output_to_input(cx, leaf)?,
         Sort => Outcome::Defined(rows::sort_output_to_input(cx, leaf)?),
         TopK => Outcome::Defined(rows::top_k_output_to_input(cx)?),
         Tuple => Outcome::Defined(tuple::tuple_output_to_input(cx, leaf)?),
@@ -424,7 +428,7 @@ pub fn input_to_output(
         TopK => Outcome::Defined(rows::top_k_input_to_output(cx)?),
         Tuple => Outcome::Defined(tuple::tuple_input_to_output(cx, operand, leaf)?),
         GetTupleElement => Outcome::Defined(tuple::gte_input_to_output(cx, leaf)?),
-        DynamicSlice | DynamicUpdateSlice | Gather | ReduceWindow | Convolution => {
+        DynamicSlice | DynamicUpdateSlice | Gather | ReduceWindow | Convolution | Scan => {
             Outcome::NotDefined(format!("{} has no input-to-output map", cx.instr.opcode))
         }
         Call => return Err(cx.error("calls are composed over their computation")),

@@ -153,7 +153,7 @@ pub const OPCODES: &[(&str, Indexing)] = &[
     ("round-nearest-even", Family(Elementwise)),
     ("rsqrt", Family(Elementwise)),
     ("scaled-dot", Family(ScaledDot)),
-    ("scan", NotDefined("scan has no maps yet")),
+    ("scan", Family(Scan)),
     ("scatter", Family(Scatter)),
     ("select", Family(Elementwise)),
     (

@@ -62,6 +62,46 @@ argmax_select {
   mi = s32[] select(gt, ai, bi)
   ROOT t = (f32[], s32[]) tuple(m, mi)
 }
+cumsum {
+  x = f32[] parameter(0)
+  c = f32[] parameter(1)
+  s = f32[] add(x, c)
+  ROOT t = (f32[], f32[]) tuple(s, s)
+}
+delay {
+  x = f32[] parameter(0)
+  c0 = f32[] parameter(1)
+  c1 = f32[] parameter(2)
+  ROOT t = (f32[], f32[], f32[]) tuple(c0, c1, x)
+}
+apart {
+  x = f32[] parameter(0)
+  c = f32[] parameter(1)
+  n = f32[] negate(x)
+  s = f32[] add(c, x)
+  ROOT t = (f32[], f32[]) tuple(n, s)
+}
+swap {
+  x = f32[] parameter(0)
+  c0 = f32[] parameter(1)
+  c1 = f32[] parameter(2)
+  o = f32[] add(c0, x)
+  ROOT t = (f32[], f32[], f32[]) tuple(o, c1, c0)
+}
+add_pair {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  c = f32[] parameter(2)
+  s = f32[] add(x, c)
+  ROOT t = (f32[], f32[]) tuple(y, s)
+}
+twice {
+  x = f32[] parameter(0)
+  c0 = f32[] parameter(1)
+  c1 = f32[] parameter(2)
+  o = f32[] add(c0, c1)
+  ROOT t = (f32[], f32[], f32[]) tuple(o, x, x)
+}
 lexicographic {
   a = f32[] parameter(0)
   b = f32[] parameter(1)

@@ -473,6 +473,42 @@ pub fn deps(m: &Module, c: &Computation, i: &Instruction, leaf: usize, out: &[i6
             }
         }
         "scatter" => scatter_deps(m, c, i, leaf, out, &mut d),
+        "scan" => {
+            // Unrolled: the results wanted at one step read inputs there and carries, which
+            // are the previous step's carry results, or the inits at the first step.
+            let carries = i.int("num_carries").unwrap() as usize;
+            let inputs = i.operands.len() - carries;
+            let outputs = i.shape.leaves().len() - carries;
+            let reverse = matches!(i.attr("is_reverse"), Some(AttrValue::Raw(v)) if v == "true");
+            let n = arr(c, i, 0).dims[0];
+            let body = m.computation(&i.called("to_apply")[0]).unwrap();
+            let tags = computation_tags(m, body);
+            let (first, last) = if reverse { (n - 1, 0) } else { (0, n - 1) };
+            let mut step = if leaf < outputs { out[0] } else { last };
+            let mut wanted = BTreeSet::from([leaf]);
+            if n == 0 {
+                d.push((inputs + leaf - outputs, 0, Vec::new()));
+                wanted.clear();
+            }
+            while !wanted.is_empty() {
+                let mut read = BTreeSet::new();
+                for r in &wanted {
+                    for (p, _, _) in &tags[r][&Vec::new()] {
+                        if *p < inputs {
+                            d.push((*p, 0, vec![step]));
+                        } else {
+                            read.insert(*p - inputs);
+                        }
+                    }
+                }
+                if step == first {
+                    d.extend(read.iter().map(|c| (inputs + c, 0, Vec::new())));
+                    break;
+                }
+                step += if reverse { 1 } else { -1 };
+                wanted = read.iter().map(|c| outputs + c).collect();
+            }
+        }
         "all-gather" => {
             // Result leaf `leaf` is the participants' operands `leaf`, concatenated.
             let dim = ints(i, "dimensions")[0] as usize;
