@@ -81,7 +81,7 @@ fn unsupported(module: &Module) -> Vec<Unsupported> {
         .flat_map(|c| {
             c.instructions
                 .iter()
-                .filter(|i| ops::op_kind(&i.opcode).is_none())
+                .filter(|i| ops::instruction_kind(i).is_none())
                 .map(|i| Unsupported {
                     instruction: i.name.clone(),
                     opcode: i.opcode.clone(),
@@ -376,7 +376,7 @@ fn instruction_report(
     };
     let comp = &module.computations[c];
     let instr = &comp.instructions[i];
-    let cx = OpContext::new(comp, instr);
+    let cx = OpContext::new(module, comp, instr);
     let mut outputs = Vec::new();
     let leaves = instr.shape.leaves();
     match options.direction {

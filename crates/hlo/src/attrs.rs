@@ -127,6 +127,8 @@ pub const INT_KEYS: &[&str] = &[
     "iota_dimension",
     "feature_group_count",
     "batch_group_count",
+    "k",
+    "num_carries",
 ];
 
 /// The keys whose values name computations.

@@ -258,7 +258,7 @@ impl<'m> Composer<'m> {
                 let root = &comp.instructions[comp.root];
                 let shape = root.shape.leaves().get(leaf).map(|s| s.dims.clone());
                 let shape = shape.ok_or_else(|| {
-                    OpContext::new(comp, root).error(format!("has no result {leaf}"))
+                    OpContext::new(module, comp, root).error(format!("has no result {leaf}"))
                 })?;
                 (c, (comp.root, leaf), shape)
             }
@@ -270,7 +270,7 @@ impl<'m> Composer<'m> {
                 let p_instr = &comp.instructions[p];
                 let shape = p_instr.shape.leaves().get(leaf).map(|s| s.dims.clone());
                 let shape = shape.ok_or_else(|| {
-                    OpContext::new(comp, p_instr).error(format!("has no leaf {leaf}"))
+                    OpContext::new(module, comp, p_instr).error(format!("has no leaf {leaf}"))
                 })?;
                 (c, (p, leaf), shape)
             }
@@ -363,8 +363,8 @@ impl<'m> Composer<'m> {
         leaf: usize,
     ) -> Result<Maps<OperandMaps>, HloError> {
         let instr = &comp.instructions[i];
-        let cx = OpContext::new(comp, instr);
-        if ops::op_kind(&instr.opcode) == Some(OpKind::Call) {
+        let cx = OpContext::new(self.module, comp, instr);
+        if ops::instruction_kind(instr) == Some(OpKind::Call) {
             let c = self.called(&cx)?;
             return Ok(match self.outputs.get(&(c, leaf)) {
                 Some(params) => Maps::Ready(
@@ -414,8 +414,8 @@ impl<'m> Composer<'m> {
         leaf: usize,
     ) -> Result<Maps<Vec<(usize, MapSet)>>, HloError> {
         let instr = &comp.instructions[i];
-        let cx = OpContext::new(comp, instr);
-        if ops::op_kind(&instr.opcode) == Some(OpKind::Call) {
+        let cx = OpContext::new(self.module, comp, instr);
+        if ops::instruction_kind(instr) == Some(OpKind::Call) {
             let c = self.called(&cx)?;
             return Ok(match self.inputs.get(&(c, operand, leaf)) {
                 Some(results) => Maps::Ready(results.clone()),
@@ -492,7 +492,7 @@ impl<'m> Frame<'m> {
                         Maps::Needs(walk) => return Ok(Some(walk)),
                     };
                     let consumer = self.state.remove(&(i, l)).unwrap_or_default();
-                    let cx = OpContext::new(comp, instr);
+                    let cx = OpContext::new(composer.module, comp, instr);
                     for (operand, op_leaf, producer) in producers {
                         let target = self
                             .state
@@ -527,7 +527,7 @@ impl<'m> Frame<'m> {
                             Maps::Ready(maps) => maps,
                             Maps::Needs(walk) => return Ok(Some(walk)),
                         };
-                        let cx = OpContext::new(comp, &comp.instructions[u]);
+                        let cx = OpContext::new(composer.module, comp, &comp.instructions[u]);
                         for (out_leaf, consumer) in consumers {
                             let target = self.state.entry((u, out_leaf)).or_default();
                             producer.compose_into(&consumer, target, &cx)?;

@@ -69,7 +69,9 @@ pub struct OperandReport {
 impl Report {
     /// The JSON document of docs/architecture.md ("`indexing --format json`"). Operands that
     /// some path cannot reach through carry `"undefined"` with the reason; runtime variables
-    /// name the map they belong to (`for_map`, an index into `maps`).
+    /// name the map they belong to (`for_map`, an index into `maps`), and so do the participants
+    /// of collectives (the position in the replica group of the device whose buffer a map
+    /// reads).
     pub fn to_json(&self) -> Value {
         json!({
             "computations": self.computations.iter().map(ComputationReport::to_json).collect::<Vec<_>>(),
@@ -208,6 +210,24 @@ impl OperandReport {
         if !runtime.is_empty() {
             v["runtime_vars"] = Value::Array(runtime);
         }
+        let participants: Vec<Value> = self
+            .maps
+            .accesses
+            .iter()
+            .enumerate()
+            .flat_map(|(i, a)| {
+                a.participants.iter().map(move |p| {
+                    json!({
+                        "instruction": p.instruction,
+                        "map": p.map.to_string(),
+                        "for_map": i,
+                    })
+                })
+            })
+            .collect();
+        if !participants.is_empty() {
+            v["participants"] = Value::Array(participants);
+        }
         if let Some(reason) = &self.maps.undefined {
             v["undefined"] = json!(reason);
         }
@@ -225,6 +245,12 @@ impl OperandReport {
             out.push_str(&format!("  {}\n", a.map));
             for (k, rt) in a.runtime.iter().enumerate() {
                 out.push_str(&format!("    rt{k}: {} at {}\n", rt.instruction, rt.map));
+            }
+            for p in &a.participants {
+                out.push_str(&format!(
+                    "    participant of {}: {}\n",
+                    p.instruction, p.map
+                ));
             }
         }
         if let Some(reason) = &self.maps.undefined {

@@ -80,7 +80,7 @@ pub fn dynamic_slice(cx: &OpContext<'_>) -> Accesses {
         runtime.push(offset_var(cx, i + 1, &out.dims)?);
     }
     let map = IndexingMap::new(results, Var::from_sizes(&out.dims), Vec::new(), rt_vars);
-    let mut accesses = vec![operand_access(0, Access { map, runtime })];
+    let mut accesses = vec![operand_access(0, Access::with_runtime(map, runtime))];
     for j in 1..cx.instr.operands.len() {
         accesses.push(operand_access(j, Access::plain(scalar_read(&out.dims))));
     }
@@ -122,7 +122,7 @@ pub fn dynamic_update_slice(cx: &OpContext<'_>) -> Accesses {
     let map = IndexingMap::new(results, Var::from_sizes(&out.dims), Vec::new(), rt_vars);
     let mut accesses = vec![
         operand_access(0, Access::plain(IndexingMap::identity(&out.dims))),
-        operand_access(1, Access { map, runtime }),
+        operand_access(1, Access::with_runtime(map, runtime)),
     ];
     for j in 2..cx.instr.operands.len() {
         accesses.push(operand_access(j, Access::plain(scalar_read(&out.dims))));
@@ -250,13 +250,7 @@ pub fn gather(cx: &OpContext<'_>) -> Accesses {
     let indices_map =
         IndexingMap::from_tensor_sizes(indices_at(Expr::sym(0)), &out.dims, vector_range);
     Ok(Outcome::Defined(vec![
-        operand_access(
-            0,
-            Access {
-                map: operand_map,
-                runtime,
-            },
-        ),
+        operand_access(0, Access::with_runtime(operand_map, runtime)),
         operand_access(1, Access::plain(indices_map)),
     ]))
 }

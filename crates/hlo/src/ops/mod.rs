@@ -7,13 +7,19 @@
 //! direction, the answer is [`Outcome::NotDefined`] with the reason, never a guess.
 
 mod broadcast;
+mod collective;
 mod convolution;
 mod dynamic;
 mod elementwise;
+pub mod liveness;
 pub mod opcodes;
 mod permute;
 mod reduction;
 mod reshape;
+mod rows;
+mod scaled_dot;
+mod scan;
+mod scatter;
 mod slicing;
 mod tuple;
 
@@ -23,9 +29,10 @@ pub use reshape::{bitcast_map, reshape_map};
 use xla_indexing_core::{ArithError, ComposeError, Expr, IndexingMap, Interval, Var};
 
 use crate::access::Access;
+use crate::attrs::AttrValue;
 use crate::direction::Direction;
 use crate::error::HloError;
-use crate::module::{Computation, Instruction};
+use crate::module::{Computation, Instruction, Module};
 use crate::shape::ArrayShape;
 
 /// The families of ops with indexing.
@@ -49,7 +56,19 @@ pub enum OpKind {
     Reduce,
     ReduceWindow,
     Dot,
+    /// `scaled-dot`: a dot of two operands, each multiplied by its block scales.
+    ScaledDot,
     Convolution,
+    /// `scatter`: updates combined into a copy of the operands at runtime positions.
+    Scatter,
+    /// `sort`: rows permuted by a comparator.
+    Sort,
+    /// `topk` and the `TopK` custom call: the largest (or smallest) elements of each row.
+    TopK,
+    /// `all-gather`: the participants' operands concatenated; a map names the participant read.
+    AllGather,
+    /// `scan`: a loop along one dimension whose carries pass from step to step.
+    Scan,
     Tuple,
     GetTupleElement,
     /// `fusion` and `call`: composed over the called computation.
@@ -68,6 +87,38 @@ pub fn family(opcode: &str) -> Result<OpKind, String> {
         Some(Indexing::Family(kind)) => Ok(kind),
         Some(Indexing::NotDefined(reason)) => Err(format!("{opcode} has no indexing ({reason})")),
         None => Err(format!("{opcode} has no indexing (it is no HLO opcode)")),
+    }
+}
+
+/// The `custom_call_target`s whose custom calls have maps, with their family.
+pub const CUSTOM_CALL_TARGETS: &[(&str, OpKind)] = &[("TopK", OpKind::TopK)];
+
+/// The op family of an instruction: its opcode's ([`family`]), except that a `custom-call` has
+/// the family of its `custom_call_target` when [`CUSTOM_CALL_TARGETS`] lists it.
+pub fn instruction_family(instr: &Instruction) -> Result<OpKind, String> {
+    if instr.opcode == "custom-call"
+        && let Some(target) = custom_call_target(instr)
+        && let Some((_, kind)) = CUSTOM_CALL_TARGETS.iter().find(|(t, _)| *t == target)
+    {
+        return Ok(*kind);
+    }
+    family(&instr.opcode)
+}
+
+/// The op family of an instruction, `None` when it has no indexing (see [`instruction_family`]).
+pub fn instruction_kind(instr: &Instruction) -> Option<OpKind> {
+    instruction_family(instr).ok()
+}
+
+/// The `custom_call_target` of an instruction, without its quotes.
+pub fn custom_call_target(instr: &Instruction) -> Option<&str> {
+    match instr.attr("custom_call_target") {
+        Some(AttrValue::Raw(text)) => Some(
+            text.strip_prefix('"')
+                .and_then(|t| t.strip_suffix('"'))
+                .unwrap_or(text),
+        ),
+        _ => None,
     }
 }
 
@@ -93,15 +144,32 @@ pub struct ResultAccess {
     pub access: Access,
 }
 
-/// An instruction in its computation, with helpers for shapes and errors.
+/// An instruction in its computation and module, with helpers for shapes, attributes, called
+/// computations and errors.
 pub struct OpContext<'a> {
+    pub module: &'a Module,
     pub comp: &'a Computation,
     pub instr: &'a Instruction,
 }
 
 impl<'a> OpContext<'a> {
-    pub fn new(comp: &'a Computation, instr: &'a Instruction) -> OpContext<'a> {
-        OpContext { comp, instr }
+    /// The context of `instr`, an instruction of `comp`, a computation of `module`.
+    pub fn new(module: &'a Module, comp: &'a Computation, instr: &'a Instruction) -> OpContext<'a> {
+        OpContext {
+            module,
+            comp,
+            instr,
+        }
+    }
+
+    /// The index of the one computation that attribute `key` (`to_apply`, ...) names.
+    pub fn called(&self, key: &str) -> Result<usize, HloError> {
+        let [name] = self.instr.called(key) else {
+            return Err(self.error(format!("needs one computation in {key}=")));
+        };
+        self.module
+            .computation(name)
+            .ok_or_else(|| self.error(format!("unknown computation {name}")))
     }
 
     /// An analysis error naming the instruction.
@@ -241,7 +309,7 @@ pub fn output_to_input(
     leaf: usize,
 ) -> Result<Outcome<Vec<OperandAccess>>, HloError> {
     use OpKind::*;
-    let kind = match family(&cx.instr.opcode) {
+    let kind = match instruction_family(cx.instr) {
         Ok(kind) => kind,
         Err(why) => return Ok(Outcome::NotDefined(why)),
     };
@@ -281,8 +349,17 @@ pub fn output_to_input(
         Gather => dynamic::gather(cx)?,
         Reduce => all(reduction::reduce_output_to_input(cx)?),
         ReduceWindow => reduction::reduce_window(cx)?,
-        Dot => all(reduction::dot_output_to_input(cx)?),
-        Convolution => convolution::output_to_input(cx)?,
+        Dot => all(reduction::dot_output_to_input(cx, 2)?),
+        ScaledDot => match scaled_dot::output_to_input(cx)? {
+            Outcome::Defined(maps) => all(maps),
+            Outcome::NotDefined(why) => Outcome::NotDefined(why),
+        },
+        Convolution => Outcome::Defined(convolution::output_to_input(cx)?),
+        Scatter => Outcome::Defined(scatter::output_to_input(cx, leaf)?),
+        AllGather => Outcome::Defined(collective::output_to_input(cx, leaf)?),
+        Scan => scan::output_to_input(cx, leaf)?,
+        Sort => Outcome::Defined(rows::sort_output_to_input(cx, leaf)?),
+        TopK => Outcome::Defined(rows::top_k_output_to_input(cx)?),
         Tuple => Outcome::Defined(tuple::tuple_output_to_input(cx, leaf)?),
         GetTupleElement => Outcome::Defined(tuple::gte_output_to_input(cx, leaf)?),
         Call => return Err(cx.error("calls are composed over their computation")),
@@ -297,7 +374,7 @@ pub fn input_to_output(
     leaf: usize,
 ) -> Result<Outcome<Vec<ResultAccess>>, HloError> {
     use OpKind::*;
-    let kind = match family(&cx.instr.opcode) {
+    let kind = match instruction_family(cx.instr) {
         Ok(kind) => kind,
         Err(why) => return Ok(Outcome::NotDefined(why)),
     };
@@ -340,10 +417,18 @@ pub fn input_to_output(
                 })
                 .collect(),
         ),
-        Dot => single(reduction::dot_input_to_output(cx, operand)?),
+        Dot => single(reduction::dot_input_to_output(cx, operand, 2)?),
+        ScaledDot => match scaled_dot::input_to_output(cx, operand)? {
+            Outcome::Defined(map) => single(map),
+            Outcome::NotDefined(why) => Outcome::NotDefined(why),
+        },
+        Scatter => Outcome::Defined(scatter::input_to_output(cx, operand)?),
+        AllGather => Outcome::Defined(collective::input_to_output(cx, operand)?),
+        Sort => Outcome::Defined(rows::sort_input_to_output(cx, operand)?),
+        TopK => Outcome::Defined(rows::top_k_input_to_output(cx)?),
         Tuple => Outcome::Defined(tuple::tuple_input_to_output(cx, operand, leaf)?),
         GetTupleElement => Outcome::Defined(tuple::gte_input_to_output(cx, leaf)?),
-        DynamicSlice | DynamicUpdateSlice | Gather | ReduceWindow | Convolution => {
+        DynamicSlice | DynamicUpdateSlice | Gather | ReduceWindow | Convolution | Scan => {
             Outcome::NotDefined(format!("{} has no input-to-output map", cx.instr.opcode))
         }
         Call => return Err(cx.error("calls are composed over their computation")),
