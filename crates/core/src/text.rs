@@ -672,17 +672,11 @@ fn parse_body(src: &str) -> PResult<IndexingMap> {
             }
             p.bump()?;
             p.expect("[")?;
-            let lo_at = p.at;
             let lo = p.signed_int()?;
             p.expect(",")?;
             let hi = p.signed_int()?;
             p.expect("]")?;
-            if lo > hi {
-                return Err((
-                    lo_at,
-                    format!("empty interval [{lo}, {hi}]: the lower bound exceeds the upper"),
-                ));
-            }
+            // An empty interval (`lo > hi`) is read, as XLA reads it: the map is KNOWN EMPTY.
             let iv = Interval::new(lo, hi);
             last_var = None;
             match e.as_var() {
