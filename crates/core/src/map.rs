@@ -779,6 +779,6 @@ impl std::hash::Hash for IndexingMap {
 
 impl fmt::Display for IndexingMap {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        crate::text::write_map(self, f)
+        crate::text::write_map(self, crate::print::Syntax::current(), f)
     }
 }
