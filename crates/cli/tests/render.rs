@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::{Value, json};
+use xla_indexing_testkit::tools::{program, require};
 
 fn example() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/hlo/transpose_add.hlo")
@@ -66,8 +67,7 @@ fn fusion_graph_dot_has_a_cluster_per_fusion() {
 
 #[test]
 fn fusion_graph_svg_through_graphviz() {
-    if Command::new("dot").arg("-V").output().is_err() {
-        eprintln!("skipped: Graphviz's dot is not installed");
+    if require("SVG through Graphviz", program("dot", "-V")).is_none() {
         return;
     }
     let svg = stdout(&["--what", "fusion-graph", "--format", "svg"]);

@@ -645,6 +645,54 @@ impl IndexingMap {
         }
     }
 
+    /// The map with runtime variable `k` replaced by `value` (an expression over the dims and
+    /// range vars) in every result and constraint; the runtime variables after it move down by
+    /// one. Nothing else changes: where `value` leaves the variable's bounds is for the caller
+    /// to decide. `None` when `value` uses a runtime variable or a variable the map lacks.
+    pub fn replace_rt_var(
+        &self,
+        k: usize,
+        value: &Expr,
+    ) -> Option<Result<IndexingMap, ArithError>> {
+        let (nd, nr) = (self.dims.len(), self.range_vars.len());
+        if k >= self.rt_vars.len() {
+            return None;
+        }
+        let mut in_scope = true;
+        value.for_each_var(&mut |v| {
+            in_scope &= match v {
+                VarRef::Dim(i) => (i as usize) < nd,
+                VarRef::Sym(i) => (i as usize) < nr,
+            }
+        });
+        if !in_scope {
+            return None;
+        }
+        let replaced = nr + k;
+        let rewrite = |e: &Expr| {
+            e.rewrite_vars(&mut |v| match v {
+                VarRef::Sym(i) if i as usize == replaced => Some(value.clone()),
+                VarRef::Sym(i) if i as usize > replaced => Some(Expr::sym(i - 1)),
+                _ => None,
+            })
+        };
+        let build = || -> Result<IndexingMap, ArithError> {
+            let mut rt_vars = self.rt_vars.clone();
+            rt_vars.remove(k);
+            let results = self.results.iter().map(rewrite).collect::<Result<_, _>>()?;
+            let mut out =
+                IndexingMap::new(results, self.dims.clone(), self.range_vars.clone(), rt_vars);
+            for (e, iv) in &self.constraints {
+                out.add_constraint(rewrite(e)?, *iv);
+            }
+            if self.known_empty {
+                out.mark_empty();
+            }
+            Ok(out)
+        };
+        Some(build())
+    }
+
     /// XLA's `RescaleSymbols`: first merges the `mod` constraints of each expression (as
     /// [`IndexingMap::simplify`] does: `s mod 2 in [0, 0]` and `s mod 3 in [0, 0]` become
     /// `s mod 6 in [0, 0]`), then, for every constraint `s mod c in [r, r]` on a bare symbol `s`

@@ -1,6 +1,6 @@
 //! Operations on maps other than simplification.
 
-use xla_indexing_core::{Expr, IndexingMap, Interval, VarRef};
+use xla_indexing_core::{Expr, IndexingMap, Interval, VarRef, parse_expr};
 
 fn parse(text: &str) -> IndexingMap {
     IndexingMap::parse(text).unwrap_or_else(|e| panic!("{text}\n{e}"))
@@ -253,4 +253,39 @@ fn simplify_keeps_symbols_as_xla_does() {
     );
     assert_eq!(unused.remove_unused_symbols(), vec![true]);
     assert_eq!(unused, parse("(d0) -> (d0), domain: d0 in [0, 99]"));
+}
+
+/// Replacing a runtime variable by an expression over the dims is evaluating the map with the
+/// variable at that expression's value, at every point.
+#[test]
+fn a_runtime_variable_replaced_by_its_value() {
+    let m = parse(
+        "(d0, d1)[s0]{rt0, rt1} -> (d0 + rt0 * 2, d1 + rt1 + s0), domain: d0 in [0, 3], d1 in [0, 4], s0 in [0, 1], rt0 in [0, 10], rt1 in [0, 10], d0 + rt1 in [0, 12]",
+    );
+    let value = parse_expr("d1 * 2 + 1", &["d0", "d1"]).unwrap();
+    let replaced = m.replace_rt_var(0, &value).unwrap().unwrap();
+    assert_eq!(replaced.rt_vars().len(), 1);
+    for d0 in 0..=3 {
+        for d1 in 0..=4 {
+            for s0 in 0..=1 {
+                for rt1 in 0..=10 {
+                    let rt0 = 2 * d1 + 1;
+                    assert_eq!(
+                        replaced.contains(&[d0, d1], &[s0, rt1]),
+                        m.contains(&[d0, d1], &[s0, rt0, rt1])
+                    );
+                    assert_eq!(
+                        replaced.evaluate(&[d0, d1], &[s0, rt1]),
+                        m.evaluate(&[d0, d1], &[s0, rt0, rt1])
+                    );
+                }
+            }
+        }
+    }
+    // A value that reads a runtime variable, or a variable out of the map, is refused.
+    assert!(
+        m.replace_rt_var(0, &parse_expr("d2", &["d0", "d1", "d2"]).unwrap())
+            .is_none()
+    );
+    assert!(m.replace_rt_var(2, &value).is_none());
 }

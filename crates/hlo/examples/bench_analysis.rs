@@ -3,8 +3,9 @@
 //! 1. every fusion of a real dump (default: the JAX transformer block of `tests/data`), the
 //!    median time to analyse one fusion (out2in maps with utilization);
 //! 2. generated modules of 1k, 10k and 100k instructions (fusions that chain transposes, reshapes,
-//!    broadcasts and reductions), parse and analysis time per instruction, and the ratio of the
-//!    per-instruction time at the largest size to that at the smallest;
+//!    broadcasts and reductions), parse and analysis time per instruction (fusions analysed on
+//!    every core), the ratio of the per-instruction time at the largest size to that at the
+//!    smallest, and the analysis on one thread against all cores at the largest size;
 //! 3. the peak resident memory of the process.
 //!
 //! `cargo run --release -p xla-indexing-hlo --example bench_analysis -- [--rounds N] [--dump FILE]
@@ -12,6 +13,8 @@
 
 use std::fmt::Write;
 use std::time::{Duration, Instant};
+
+use std::num::NonZeroUsize;
 
 use xla_indexing_hlo::{Options, analyze_module, analyze_module_with_progress, parse_module};
 
@@ -136,10 +139,15 @@ fn main() {
         eprintln!("{}: {e}", args.dump);
         std::process::exit(3)
     });
+    // One thread, so that the time between two progress calls is one fusion's.
+    let one_thread = Options {
+        threads: NonZeroUsize::new(1),
+        ..options.clone()
+    };
     let mut per_fusion = Vec::new();
     for _ in 0..args.rounds {
         let mut last = Instant::now();
-        let report = analyze_module_with_progress(&module, &options, &mut |_, _| {
+        let report = analyze_module_with_progress(&module, &one_thread, &mut |_, _| {
             per_fusion.push(last.elapsed());
             last = Instant::now();
         });
@@ -160,26 +168,45 @@ fn main() {
         "instructions", "parse", "analysis", "per instruction"
     );
     let mut per_instruction = Vec::new();
+    let mut largest = None;
     for &size in &args.sizes {
         let (text, count) = generated_module(size);
         let (mut parse, mut analyse) = (Vec::new(), Vec::new());
+        let mut module = None;
         for _ in 0..args.rounds.min(3) {
             let t = Instant::now();
-            let module = parse_module(&text).expect("generated module parses");
+            let parsed = parse_module(&text).expect("generated module parses");
             parse.push(t.elapsed());
             let t = Instant::now();
-            analyze_module(&module, &options).expect("generated module analyses");
+            analyze_module(&parsed, &options).expect("generated module analyses");
             analyse.push(t.elapsed());
+            module = Some(parsed);
         }
         let (p, a) = (median(parse), median(analyse));
         let each = (p + a) / count as u32;
         per_instruction.push(each);
         println!("{count:>12} {p:>14.3?} {a:>16.3?} {each:>16.3?}");
+        largest = module.map(|m| (m, count, a));
     }
     if let (Some(first), Some(last)) = (per_instruction.first(), per_instruction.last()) {
         println!(
             "time per instruction at the largest size / at the smallest: {:.2}x (acceptance: within 2x)",
             last.as_secs_f64() / first.as_secs_f64()
+        );
+    }
+    if let Some((module, count, all_cores)) = largest {
+        let single: Vec<Duration> = (0..args.rounds.min(3))
+            .map(|_| {
+                let t = Instant::now();
+                analyze_module(&module, &one_thread).expect("generated module analyses");
+                t.elapsed()
+            })
+            .collect();
+        let single = median(single);
+        let cores = std::thread::available_parallelism().map_or(1, NonZeroUsize::get);
+        println!(
+            "analysis of {count} instructions: 1 thread {single:.3?}, {cores} threads {all_cores:.3?}: {:.2}x faster (goal: 1.8x on 2 cores)",
+            single.as_secs_f64() / all_cores.as_secs_f64()
         );
     }
     println!("peak memory: {}", peak_memory());

@@ -9,6 +9,17 @@ use xla_indexing_core::{ComposeError, IndexingMap};
 pub struct RuntimeVar {
     pub instruction: String,
     pub map: IndexingMap,
+    /// What the op does with a value outside the variable's bounds.
+    pub out_of_range: OutOfRange,
+}
+
+/// What an op does with an offset or index outside the bounds of its runtime variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutOfRange {
+    /// Clamps it into the bounds (dynamic-slice, dynamic-update-slice, gather).
+    Clamped,
+    /// Drops the element it would have touched (scatter's windows out of bounds).
+    Dropped,
 }
 
 /// An indexing map and one [`RuntimeVar`] per runtime variable of the map, in order.
@@ -40,6 +51,7 @@ impl Access {
             runtime.push(RuntimeVar {
                 instruction: rt.instruction.clone(),
                 map: m,
+                out_of_range: rt.out_of_range,
             });
         }
         let mut out = Access { map, runtime };

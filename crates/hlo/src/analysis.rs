@@ -1,9 +1,16 @@
 //! The entry point of the indexing analysis: what to analyse (every fused computation, one
 //! computation's root, or one instruction), in which direction, and the report.
 
+use std::num::NonZeroUsize;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::thread;
+
+use crate::access::Access;
 use crate::direction::Direction;
 use crate::error::HloError;
 use crate::fusion::{Composer, MapSet};
+use crate::known::KnownValues;
 use crate::module::{Computation, Module};
 use crate::ops::{self, OpContext};
 use crate::report::{ComputationReport, OperandReport, OutputReport, Report, Unsupported};
@@ -20,6 +27,15 @@ pub struct Options {
     pub direction: Direction,
     /// Count the elements each map set reaches.
     pub utilization: bool,
+    /// Keep the runtime variables whose values the module fixes (by default they are folded
+    /// into the maps: see [`crate::known`]).
+    pub keep_known_runtime_vars: bool,
+    /// Give maps between physical indices: each array's dimensions in the order its layout
+    /// stores them, major to minor (XLA's `use_physical_layout`).
+    pub physical: bool,
+    /// How many threads analyse the computations: `None` for one per core. The report is the
+    /// same whatever the number.
+    pub threads: Option<NonZeroUsize>,
 }
 
 /// Analyses a module. By default every fused computation (named by a `fusion`'s `calls=`) is
@@ -34,17 +50,23 @@ pub fn analyze_module_with_progress(
     options: &Options,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Report, HloError> {
-    let mut computations = Vec::new();
-    let mut composer = Composer::new(module);
-    if let Some(name) = &options.instruction {
-        computations.push(instruction_report(module, &mut composer, name, options)?);
-    } else {
-        let targets = targets(module, options)?;
-        for (done, c) in targets.iter().enumerate() {
-            computations.push(computation_report(module, &mut composer, *c, options)?);
-            progress(done + 1, targets.len());
-        }
-    }
+    let known = KnownValues::new(module);
+    let computations = match &options.instruction {
+        Some(name) => vec![instruction_report(
+            module,
+            &mut Composer::new(module),
+            &known,
+            name,
+            options,
+        )?],
+        None => computation_reports(
+            module,
+            &known,
+            &targets(module, options)?,
+            options,
+            progress,
+        )?,
+    };
     Ok(Report {
         computations,
         unsupported: unsupported(module),
@@ -98,14 +120,100 @@ fn targets(module: &Module, options: &Options) -> Result<Vec<usize>, HloError> {
     Ok(fused)
 }
 
-/// `leaf` is set for a leaf of a tuple-shaped target.
-fn report_operand(
+/// The stack of an analysis thread: composition walks with a stack of their own, so this is
+/// only headroom for the ops' own recursion, as large as a main thread's.
+const THREAD_STACK: usize = 8 << 20;
+
+/// The reports of `targets`, in their order: computed by `options.threads` threads, each taking
+/// the next target not yet taken (with a composer of its own), and `progress` called as each
+/// finishes. An error is the one of the first target in order that fails.
+fn computation_reports(
+    module: &Module,
+    known: &KnownValues<'_>,
+    targets: &[usize],
+    options: &Options,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Vec<ComputationReport>, HloError> {
+    let threads = options
+        .threads
+        .or_else(|| thread::available_parallelism().ok())
+        .map_or(1, NonZeroUsize::get)
+        .min(targets.len());
+    if threads <= 1 {
+        let mut composer = Composer::new(module);
+        let mut reports = Vec::with_capacity(targets.len());
+        for (done, &c) in targets.iter().enumerate() {
+            reports.push(computation_report(
+                module,
+                &mut composer,
+                known,
+                c,
+                options,
+            )?);
+            progress(done + 1, targets.len());
+        }
+        return Ok(reports);
+    }
+    let next = AtomicUsize::new(0);
+    let mut results: Vec<Option<Result<ComputationReport, HloError>>> =
+        (0..targets.len()).map(|_| None).collect();
+    thread::scope(|scope| -> Result<(), HloError> {
+        let (send, receive) = mpsc::channel();
+        for _ in 0..threads {
+            let (send, next) = (send.clone(), &next);
+            thread::Builder::new()
+                .stack_size(THREAD_STACK)
+                .spawn_scoped(scope, move || {
+                    let mut composer = Composer::new(module);
+                    loop {
+                        let k = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&c) = targets.get(k) else { break };
+                        let report = computation_report(module, &mut composer, known, c, options);
+                        if send.send((k, report)).is_err() {
+                            break;
+                        }
+                    }
+                })
+                .map_err(|e| HloError::Usage(format!("cannot start an analysis thread: {e}")))?;
+        }
+        drop(send);
+        for (done, (k, report)) in receive.iter().enumerate() {
+            results[k] = Some(report);
+            progress(done + 1, targets.len());
+        }
+        Ok(())
+    })?;
+    results.into_iter().flatten().collect()
+}
+
+/// What a set of maps reaches: operand (or output) `operand`, leaf `leaf` of it when it is a
+/// tuple, of array shape `shape`.
+struct Target<'a> {
     operand: usize,
     leaf: Option<usize>,
-    shape: &ArrayShape,
-    maps: MapSet,
+    shape: &'a ArrayShape,
+}
+
+/// The report of the maps from an index of `domain` to `target`: runtime variables with known
+/// values folded, utilization counted, and then, with `options.physical`, both ends taken to
+/// physical indices.
+fn report_operand(
+    known: &KnownValues<'_>,
     options: &Options,
+    domain: &ArrayShape,
+    target: Target<'_>,
+    maps: MapSet,
 ) -> OperandReport {
+    let Target {
+        operand,
+        leaf,
+        shape,
+    } = target;
+    let maps = if options.keep_known_runtime_vars {
+        maps
+    } else {
+        fold_known(known, maps)
+    };
     let utilization = options.utilization.then(|| {
         let complete: Vec<_> = maps.accesses.iter().map(|a| a.map.clone()).collect();
         utilization(&complete, &shape.dims).map(|mut u| {
@@ -115,6 +223,11 @@ fn report_operand(
             u
         })
     });
+    let maps = if options.physical {
+        physical(maps, domain, shape)
+    } else {
+        maps
+    };
     OperandReport {
         operand,
         leaf,
@@ -124,9 +237,44 @@ fn report_operand(
     }
 }
 
+/// The maps with the runtime variables whose values are known folded in.
+fn fold_known(known: &KnownValues<'_>, maps: MapSet) -> MapSet {
+    if maps.accesses.iter().all(|a| a.runtime.is_empty()) {
+        return maps;
+    }
+    let mut out = MapSet {
+        accesses: Vec::new(),
+        ..maps.clone()
+    };
+    for access in &maps.accesses {
+        out.insert(known.fold(access));
+    }
+    out
+}
+
+/// Maps from logical indices of `domain` to logical indices of `target`, re-expressed from
+/// physical to physical indices (dimensions in storage order, major to minor, as XLA's
+/// `use_physical_layout` gives them).
+fn physical(maps: MapSet, domain: &ArrayShape, target: &ArrayShape) -> MapSet {
+    let from = Access::plain(domain.layout_or_default().physical_to_logical(&domain.dims));
+    let to = Access::plain(target.layout_or_default().logical_to_physical(&target.dims));
+    let mut out = MapSet {
+        accesses: Vec::new(),
+        ..maps.clone()
+    };
+    for access in &maps.accesses {
+        match from.then(access).and_then(|a| a.then(&to)) {
+            Ok(a) => out.insert(a),
+            Err(e) => out.mark(format!("no physical map: {e}"), None),
+        }
+    }
+    out
+}
+
 fn computation_report(
     module: &Module,
     composer: &mut Composer<'_>,
+    known: &KnownValues<'_>,
     c: usize,
     options: &Options,
 ) -> Result<ComputationReport, HloError> {
@@ -142,13 +290,12 @@ fn computation_report(
                     let param = &comp.instructions[parameter_instr(comp, p.parameter)];
                     let leaves = param.shape.leaves();
                     let tuple = param.shape.as_array().is_none();
-                    operands.push(report_operand(
-                        p.parameter,
-                        tuple.then_some(p.leaf),
-                        leaves[p.leaf],
-                        p.maps,
-                        options,
-                    ));
+                    let target = Target {
+                        operand: p.parameter,
+                        leaf: tuple.then_some(p.leaf),
+                        shape: leaves[p.leaf],
+                    };
+                    operands.push(report_operand(known, options, shape, target, p.maps));
                 }
                 outputs.push(OutputReport {
                     output: k,
@@ -173,7 +320,14 @@ fn computation_report(
                     let operands = composer
                         .computation_input_to_output(c, n, l)?
                         .into_iter()
-                        .map(|(k, maps)| report_operand(k, None, root_leaves[k], maps, options))
+                        .map(|(k, maps)| {
+                            let target = Target {
+                                operand: k,
+                                leaf: None,
+                                shape: root_leaves[k],
+                            };
+                            report_operand(known, options, shape, target, maps)
+                        })
                         .collect();
                     outputs.push(OutputReport {
                         output: n,
@@ -200,6 +354,7 @@ fn parameter_instr(comp: &Computation, n: usize) -> usize {
 fn instruction_report(
     module: &Module,
     composer: &mut Composer<'_>,
+    known: &KnownValues<'_>,
     name: &str,
     options: &Options,
 ) -> Result<ComputationReport, HloError> {
@@ -232,13 +387,12 @@ fn instruction_report(
                     let op = cx.operand(j)?;
                     let op_leaves = op.shape.leaves();
                     let tuple = op.shape.as_array().is_none();
-                    operands.push(report_operand(
-                        j,
-                        tuple.then_some(l),
-                        op_leaves[l],
-                        maps,
-                        options,
-                    ));
+                    let target = Target {
+                        operand: j,
+                        leaf: tuple.then_some(l),
+                        shape: op_leaves[l],
+                    };
+                    operands.push(report_operand(known, options, shape, target, maps));
                 }
                 operands.sort_by_key(|o| (o.operand, o.leaf));
                 outputs.push(OutputReport {
@@ -257,7 +411,14 @@ fn instruction_report(
                     let operands = composer
                         .instruction_input_to_output(comp, i, j, l)?
                         .into_iter()
-                        .map(|(k, maps)| report_operand(k, None, leaves[k], maps, options))
+                        .map(|(k, maps)| {
+                            let target = Target {
+                                operand: k,
+                                leaf: None,
+                                shape: leaves[k],
+                            };
+                            report_operand(known, options, shape, target, maps)
+                        })
                         .collect();
                     outputs.push(OutputReport {
                         output: j,

@@ -157,6 +157,27 @@ impl Layout {
         ))
     }
 
+    /// The map from a logical index of an array to its physical index: its dimensions in
+    /// storage order, major to minor (`(d0, d1) -> (d1, d0)` for layout `{0,1}`).
+    pub fn logical_to_physical(&self, dims: &[i64]) -> IndexingMap {
+        let results = self
+            .major_to_minor()
+            .iter()
+            .map(|&d| Expr::dim(d as u32))
+            .collect();
+        IndexingMap::from_tensor_sizes(results, dims, &[])
+    }
+
+    /// The inverse of [`Layout::logical_to_physical`]: from a physical index of an array to its
+    /// logical index.
+    pub fn physical_to_logical(&self, dims: &[i64]) -> IndexingMap {
+        let mut results = vec![Expr::zero(); dims.len()];
+        for (p, &d) in self.major_to_minor().iter().enumerate() {
+            results[d] = Expr::dim(p as u32);
+        }
+        IndexingMap::from_tensor_sizes(results, &self.physical_dims(dims), &[])
+    }
+
     /// The dimension sizes in storage order, major to minor.
     pub fn physical_dims(&self, dims: &[i64]) -> Vec<i64> {
         self.major_to_minor().iter().map(|&d| dims[d]).collect()

@@ -10,6 +10,7 @@ pub mod error;
 pub mod fusion;
 pub mod gpu;
 pub mod invariants;
+pub mod known;
 pub mod layout;
 pub mod module;
 pub mod ops;

@@ -51,8 +51,39 @@ fn maps(set: &MapSet) -> Vec<IndexingMap> {
     set.accesses.iter().map(|a| a.map.clone()).collect()
 }
 
+/// The report with every runtime variable kept (what the reference relations describe), after
+/// checking that folding the known ones only narrows it: each folded map set reaches a subset
+/// of the pairs the kept one reaches. (`known.rs` checks the folded values themselves.)
 fn analyze(m: &Module, options: Options) -> xla_indexing_hlo::Report {
-    analyze_module(m, &options).unwrap_or_else(|e| panic!("{e}"))
+    let run = |options: &Options| analyze_module(m, options).unwrap_or_else(|e| panic!("{e}"));
+    let kept = run(&Options {
+        keep_known_runtime_vars: true,
+        ..options.clone()
+    });
+    let folded = run(&options);
+    for (kc, fc) in kept.computations.iter().zip(&folded.computations) {
+        for (ko, fo) in kc.outputs.iter().zip(&fc.outputs) {
+            for (kt, ft) in ko.operands.iter().zip(&fo.operands) {
+                if kt.maps.undefined.is_some() || ft.maps.undefined.is_some() {
+                    continue;
+                }
+                let target = if options.physical {
+                    kt.shape.layout_or_default().physical_dims(&kt.shape.dims)
+                } else {
+                    kt.shape.dims.clone()
+                };
+                let all = relation(&maps(&kt.maps), &target, true).unwrap();
+                let narrowed = relation(&maps(&ft.maps), &target, true).unwrap();
+                assert!(
+                    narrowed.is_subset(&all),
+                    "{}: folding added pairs {:?}",
+                    kc.name,
+                    narrowed.difference(&all).take(3).collect::<Vec<_>>()
+                );
+            }
+        }
+    }
+    kept
 }
 
 /// Checks instruction `name` of the entry computation in both directions.
@@ -190,9 +221,7 @@ fn elementwise_ops() {
     // HLO spells these `cosine` and `count-leading-zeros` (once read as unknown ops).
     check_op("x = f32[2,3] parameter(0)\nc = f32[2,3] cosine(x)");
     check_op("x = s32[2,3] parameter(0)\nc = s32[2,3] count-leading-zeros(x)");
-    check_op(
-        "x = s32[2,3] parameter(0)\ny = s32[2,3] parameter(1)\nc = s32[2,3] mulhi(x, y)",
-    );
+    check_op("x = s32[2,3] parameter(0)\ny = s32[2,3] parameter(1)\nc = s32[2,3] mulhi(x, y)");
     check_op("x = f32[2,3]{0,1} parameter(0)\nc = f32[2,3]{1,0} copy(x)");
     check_op(
         "x = f32[2,3] parameter(0)\ny = f32[2,3] parameter(1)\nm = f32[2,3] map(x, y), dimensions={0,1}, to_apply=add",
@@ -433,6 +462,132 @@ fn fusions_against_tag_propagation() {
         "windows",
     ] {
         check_computation(&m, name);
+    }
+}
+
+/// Real JAX 0.12 dumps (`data/generate.py`, small shapes): every fused computation, and the
+/// entry of a module without fusions, against tag propagation, in both directions.
+const JAX_DUMPS: &[&str] = &[
+    "take_along_axis",
+    "grouped_conv",
+    "transposed_conv",
+    "conv_1d",
+    "conv_3d",
+    "roll",
+    "reflect_pad",
+    "tile_repeat",
+    "scan",
+    "rotary",
+    "rms_norm",
+    "bf16_matmul",
+    "int8_matmul",
+    "negative_pad",
+    "softmax",
+    "layer_norm",
+    "gathers",
+    "dynamic_slices",
+    "concatenations",
+    "pooling",
+    "depthwise_conv",
+];
+
+#[test]
+fn jax_dumps_against_tag_propagation() {
+    for name in JAX_DUMPS {
+        let path = format!("{}/tests/data/{name}.hlo", env!("CARGO_MANIFEST_DIR"));
+        let m = parse(&std::fs::read_to_string(&path).unwrap());
+        let mut fused: Vec<&str> = m
+            .computations
+            .iter()
+            .flat_map(|c| &c.instructions)
+            .filter(|i| i.opcode == "fusion")
+            .flat_map(|i| i.called("calls"))
+            .map(String::as_str)
+            .collect();
+        fused.sort_unstable();
+        fused.dedup();
+        if fused.is_empty() {
+            fused.push(&m.computations[m.entry].name);
+        }
+        for computation in fused {
+            check_computation(&m, computation);
+        }
+    }
+}
+
+/// `index` of an array with dimensions in logical order, in the array's storage order.
+fn physical_index(shape: &xla_indexing_hlo::shape::ArrayShape, index: &[i64]) -> Index {
+    let layout = shape.layout_or_default();
+    layout.major_to_minor().iter().map(|&d| index[d]).collect()
+}
+
+/// `--physical` maps are the logical maps between storage orders: the relation of every
+/// physical map set is that of the logical one with both ends permuted, in both directions,
+/// for single instructions and for fusions.
+#[test]
+fn physical_maps_permute_the_logical_ones() {
+    let snippets = [
+        "p0 = f32[3,4,5]{0,2,1} parameter(0)\nROOT e = f32[3,4,5]{1,0,2} exponential(p0)",
+        "p0 = f32[3,4]{0,1} parameter(0)\nROOT t = f32[4,3]{0,1} transpose(p0), dimensions={1,0}",
+        "p0 = f32[3,4]{0,1} parameter(0)\nz = f32[] constant(0)\nROOT r = f32[4]{0} reduce(p0, z), dimensions={0}, to_apply=add",
+        "p0 = f32[4]{0} parameter(0)\nROOT b = f32[2,4,3]{0,2,1} broadcast(p0), dimensions={1}",
+        "p0 = f32[2,6]{0,1} parameter(0)\nROOT r = f32[3,4]{0,1} reshape(p0)",
+    ];
+    let mut modules: Vec<(Module, Option<String>)> = snippets
+        .iter()
+        .map(|s| {
+            let m = parse(&module_text(s));
+            let root = m.computations[m.entry].instructions[m.computations[m.entry].root]
+                .name
+                .clone();
+            (m, Some(root))
+        })
+        .collect();
+    let dump = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/transpose_exp_add.cpu_after_opt.hlo"
+    ))
+    .unwrap();
+    modules.push((parse(&dump), None));
+    for (m, instruction) in &modules {
+        for direction in [Direction::OutputToInput, Direction::InputToOutput] {
+            let options = |physical| Options {
+                instruction: instruction.clone(),
+                computation: instruction
+                    .as_ref()
+                    .map(|_| m.computations[m.entry].name.clone()),
+                direction,
+                physical,
+                ..Options::default()
+            };
+            let logical = analyze(m, options(false));
+            let physical = analyze(m, options(true));
+            assert!(!logical.computations.is_empty());
+            for (lc, pc) in logical.computations.iter().zip(&physical.computations) {
+                for (lo, po) in lc.outputs.iter().zip(&pc.outputs) {
+                    for (lt, pt) in lo.operands.iter().zip(&po.operands) {
+                        let want: Relation = relation(&maps(&lt.maps), &lt.shape.dims, true)
+                            .unwrap()
+                            .into_iter()
+                            .map(|(from, to)| {
+                                (
+                                    physical_index(&lo.shape, &from),
+                                    physical_index(&lt.shape, &to),
+                                )
+                            })
+                            .collect();
+                        let target = lt.shape.layout_or_default().physical_dims(&lt.shape.dims);
+                        let got = relation(&maps(&pt.maps), &target, true).unwrap();
+                        compare(&got, &want).unwrap_or_else(|e| {
+                            panic!(
+                                "{} {direction:?} {} -> {}: {e}",
+                                lc.name, lo.output, lt.operand
+                            )
+                        });
+                    }
+                }
+            }
+        }
     }
 }
 

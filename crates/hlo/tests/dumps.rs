@@ -180,3 +180,74 @@ ENTRY main {
     assert_eq!(json["unsupported"][0]["opcode"], "sort");
     assert!(json["computations"][0]["outputs"][0]["operands"][0]["undefined"].is_string());
 }
+
+/// Fusions are analysed in parallel: the report does not depend on the number of threads, and
+/// progress counts every fusion once.
+#[test]
+fn the_report_is_the_same_on_any_number_of_threads() {
+    use std::num::NonZeroUsize;
+    use xla_indexing_hlo::analyze_module_with_progress;
+    for name in ["transformer_block", "attention", "convolutions"] {
+        let m = parse_module(&read(name)).unwrap();
+        for direction in [Direction::OutputToInput, Direction::InputToOutput] {
+            let report = |threads: usize| {
+                let options = Options {
+                    direction,
+                    utilization: true,
+                    threads: NonZeroUsize::new(threads),
+                    ..Options::default()
+                };
+                let mut calls = Vec::new();
+                let report = analyze_module_with_progress(&m, &options, &mut |done, total| {
+                    calls.push((done, total))
+                })
+                .unwrap();
+                let total = report.computations.len();
+                assert_eq!(calls, (1..=total).map(|d| (d, total)).collect::<Vec<_>>());
+                report
+            };
+            let one = report(1);
+            assert!(one.computations.len() > 1, "{name}");
+            for threads in [2, 3, 7] {
+                assert_eq!(
+                    report(threads),
+                    one,
+                    "{name} {direction:?} on {threads} threads"
+                );
+            }
+        }
+    }
+}
+
+/// With several fusions failing, the error is that of the first in the module's order, on any
+/// number of threads.
+#[test]
+fn the_first_error_in_order_is_reported_on_any_number_of_threads() {
+    use std::num::NonZeroUsize;
+    let mut text = String::from("HloModule m\n");
+    for f in 0..6 {
+        // Fusions 2 and 4 slice past the end of their parameter.
+        let limit = if f == 2 || f == 4 { 9 } else { 4 };
+        text += &format!(
+            "f{f} {{\n  p = f32[8] parameter(0)\n  ROOT s = f32[4] slice(p), slice={{[0:{limit}]}}\n}}\n"
+        );
+    }
+    text += "ENTRY e {\n  x = f32[8] parameter(0)\n";
+    for f in 0..6 {
+        text += &format!("  r{f} = f32[4] fusion(x), kind=kLoop, calls=f{f}\n");
+    }
+    text += "  ROOT t = (f32[4], f32[4], f32[4], f32[4], f32[4], f32[4]) tuple(r0, r1, r2, r3, r4, r5)\n}\n";
+    let m = parse_module(&text).unwrap();
+    let error = |threads| {
+        let options = Options {
+            threads: NonZeroUsize::new(threads),
+            ..Options::default()
+        };
+        analyze_module(&m, &options).unwrap_err().to_string()
+    };
+    let first = error(1);
+    assert!(first.starts_with("s (line 12): slice [0:9:1]"), "{first}");
+    for threads in [2, 3, 6] {
+        assert_eq!(error(threads), first);
+    }
+}

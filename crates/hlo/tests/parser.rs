@@ -125,6 +125,35 @@ fn parses_windows_and_dim_labels() {
     );
 }
 
+/// XLA's tests write a blank between a shape and its layout, and blanks inside the layout; a
+/// computation's body brace after a result shape stays the body.
+#[test]
+fn a_layout_may_follow_its_shape_after_a_blank() {
+    let text = "%f (p: f32[2,3]) -> f32[2,3] {
+  %p = f32[2,3] {0, 1} parameter(0)
+  ROOT %n = f32[2,3] negate(%p)
+}
+
+ENTRY e {
+  x = f32[3, 6, 128, 12] {2, 1, 3, 0} parameter(0)
+  y = f32[2,3]	{1,0} parameter(1)
+  ROOT t = f32[2,3] fusion(y), kind=kLoop, calls=%f
+}";
+    let m = parse_module(text).unwrap();
+    let layout = |c: usize, i: usize| {
+        m.computations[c].instructions[i]
+            .array()
+            .unwrap()
+            .layout
+            .as_ref()
+            .map(|l| l.minor_to_major.clone())
+    };
+    assert_eq!(layout(0, 0), Some(vec![0, 1]));
+    assert_eq!(layout(0, 1), None);
+    assert_eq!(layout(1, 0), Some(vec![2, 1, 3, 0]));
+    assert_eq!(layout(1, 1), Some(vec![1, 0]));
+}
+
 /// Parses and returns the error with its exit code and location.
 fn parse_error(text: &str) -> (i32, usize, usize, String) {
     let e = parse_module(text).unwrap_err();

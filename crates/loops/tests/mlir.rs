@@ -6,6 +6,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 use xla_indexing_loops::sched;
+use xla_indexing_testkit::tools::require;
 
 const MLIR_OPT: &str = "/usr/lib/llvm-22/bin/mlir-opt";
 
@@ -18,8 +19,12 @@ fn mlir(text: &str) -> String {
 
 /// Runs mlir-opt on the text, with the affine dialect lowered too, and fails on any error.
 fn verify(mlir: &str) {
-    if !Path::new(MLIR_OPT).exists() {
-        eprintln!("skipped: {MLIR_OPT} is not installed");
+    let installed = if Path::new(MLIR_OPT).exists() {
+        Ok(())
+    } else {
+        Err(format!("{MLIR_OPT} is not installed"))
+    };
+    if require("verifying the lowered schedule", installed).is_none() {
         return;
     }
     let mut child = Command::new(MLIR_OPT)

@@ -6,9 +6,11 @@
 //!   uses, with the value of every result at every point of their arguments' small domains.
 //! * [`invariants`]: what the passes must keep: running them changes no value where the
 //!   function's value is defined, never fails on valid input, and reaches a fixed point.
+//! * [`tools`]: tests that need a tool fail without it under `cargo xtask test` and CI.
 
 pub mod index_program;
 pub mod invariants;
+pub mod tools;
 
 /// How many random cases a property test runs: `default`, or `XLA_INDEXING_PROPTEST_CASES` for
 /// long runs.

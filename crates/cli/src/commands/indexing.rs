@@ -1,5 +1,6 @@
 //! `xla-indexing indexing`: indexing maps of an HLO module.
 
+use std::num::NonZeroUsize;
 use std::path::PathBuf;
 
 use xla_indexing_hlo::{Direction, Options, analyze_module_with_progress};
@@ -11,7 +12,7 @@ use crate::progress::{Progress, QuietArg};
 /// Print the indexing maps of every fused computation of an HLO file, of one computation's
 /// root, or of one instruction.
 ///
-/// Unsupported ops (scatter, sort, while, custom-call, collectives, ...) are listed as warnings
+/// Ops without maps (while, conditional, opaque custom calls, collectives, ...) are listed as warnings
 /// and under "unsupported" in JSON; the rest is analysed and the exit code stays 0.
 /// Example:
 ///   xla-indexing indexing examples/hlo/softmax.hlo --utilization
@@ -32,6 +33,13 @@ pub struct Args {
     /// Count the elements of each operand that are read.
     #[arg(long)]
     utilization: bool,
+    /// Maps between physical indices: each array's dimensions in the order its layout stores
+    /// them, major to minor (XLA's use_physical_layout).
+    #[arg(long)]
+    physical: bool,
+    /// Threads that analyse the fusions (default: one per core); the output does not depend on it.
+    #[arg(long, value_name = "N")]
+    threads: Option<NonZeroUsize>,
     #[command(flatten)]
     progress: QuietArg,
     #[command(flatten)]
@@ -45,6 +53,9 @@ pub fn run(args: Args) -> Result<(), Failure> {
         instruction: args.instruction.clone(),
         direction: Direction::parse(&args.direction).unwrap_or_default(),
         utilization: args.utilization,
+        physical: args.physical,
+        keep_known_runtime_vars: false,
+        threads: args.threads,
     };
     let mut progress = Progress::new("indexing", 0, args.progress.quiet);
     let report = analyze_module_with_progress(&module, &options, &mut |done, total| {

@@ -7,7 +7,7 @@
 use xla_indexing_core::{Expr, IndexingMap, Interval, Var};
 
 use super::{OpContext, OperandAccess, OrAnalysisError, Outcome, scalar_read};
-use crate::access::{Access, RuntimeVar};
+use crate::access::{Access, OutOfRange, RuntimeVar};
 use crate::error::HloError;
 
 type Accesses = Result<Outcome<Vec<OperandAccess>>, HloError>;
@@ -46,6 +46,7 @@ fn offset_var(cx: &OpContext<'_>, j: usize, dims: &[i64]) -> Result<RuntimeVar, 
     Ok(RuntimeVar {
         instruction: cx.operand(j)?.name.clone(),
         map: scalar_read(dims),
+        out_of_range: OutOfRange::Clamped,
     })
 }
 
@@ -241,6 +242,7 @@ pub fn gather(cx: &OpContext<'_>) -> Accesses {
                 &out.dims,
                 &[],
             ),
+            out_of_range: OutOfRange::Clamped,
         })
         .collect();
     let operand_map = IndexingMap::new(results, Var::from_sizes(&out.dims), Vec::new(), rt_vars);

@@ -114,21 +114,8 @@ pub fn bitcast_map(
     else {
         return Ok(None);
     };
-    // Logical index of `from` -> its physical (major-to-minor) index.
-    let to_physical = IndexingMap::from_tensor_sizes(
-        lf.major_to_minor()
-            .iter()
-            .map(|&d| Expr::dim(d as u32))
-            .collect(),
-        &from.dims,
-        &[],
-    );
-    // Physical index of `to` -> its logical index.
-    let mut results = vec![Expr::zero(); to.rank()];
-    for (p, &d) in lt.major_to_minor().iter().enumerate() {
-        results[d] = Expr::dim(p as u32);
-    }
-    let to_logical = IndexingMap::from_tensor_sizes(results, &lt.physical_dims(&to.dims), &[]);
+    let to_physical = lf.logical_to_physical(&from.dims);
+    let to_logical = lt.physical_to_logical(&to.dims);
     let mut map = to_physical.compose(&reshape)?.compose(&to_logical)?;
     map.simplify();
     Ok(Some(map))

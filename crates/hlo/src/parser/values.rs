@@ -91,7 +91,8 @@ fn nested_shape(c: &mut Cursor<'_>, depth: usize) -> R<Shape> {
             c.expect(',')?;
         }
     }
-    let layout = if c.peek() == Some('{') {
+    let layout = if c.peek() == Some('{') || spaced_layout_follows(c.rest()) {
+        c.skip_blanks();
         let at = c.offset();
         let l = layout(c)?;
         l.validate(&dims)
@@ -106,6 +107,19 @@ fn nested_shape(c: &mut Cursor<'_>, depth: usize) -> R<Shape> {
         dynamic,
         layout,
     }))
+}
+
+/// Whether `rest` starts with blanks and then a layout, as XLA also reads it
+/// (`f32[3,6] {1,0}`): a brace whose content starts with a dimension, `:` or `}` (a computation's
+/// body also follows a shape after a blank, but its brace ends the line).
+fn spaced_layout_follows(rest: &str) -> bool {
+    let after_blanks = rest.trim_start_matches([' ', '\t']);
+    after_blanks.len() < rest.len()
+        && after_blanks.strip_prefix('{').is_some_and(|inside| {
+            inside
+                .trim_start_matches([' ', '\t'])
+                .starts_with(|ch: char| ch.is_ascii_digit() || ch == ':' || ch == '}')
+        })
 }
 
 /// A layout: `{1,0}`, `{1,0:T(8,128)(2,1)S(1)}`, `{0:E(32)}`.

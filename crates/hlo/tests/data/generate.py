@@ -1,8 +1,14 @@
-"""Regenerates the JAX dumps in this folder (CPU backend, optimised HLO text).
+"""Regenerates the JAX dumps in this folder (CPU backend, optimised HLO text), all of them or
+the ones named on the command line.
 
-    python3 -m venv /tmp/jaxenv && /tmp/jaxenv/bin/pip install jax
-    /tmp/jaxenv/bin/python generate.py
+    python3.12 -m venv target/jaxenv && target/jaxenv/bin/pip install jax==0.12.0.1 jaxlib==0.12.0.1
+    target/jaxenv/bin/python crates/hlo/tests/data/generate.py [name ...]
+
+The shapes are small, so that the tests can check every map against brute force.
 """
+import os
+import sys
+
 import jax
 import jax.numpy as jnp
 from jax import lax
@@ -68,6 +74,94 @@ def concatenations(a, b, c):
     return jnp.concatenate([a, jnp.flip(b, 0), c[::2]], axis=0) * 2.0
 
 
+def scatter_add(x, idx, u):
+    return x.at[idx].add(u)
+
+
+def scatter_2d(x, i, j, v):
+    return x.at[i, j].set(v * 2.0)
+
+
+def take_along_axis(x, j):
+    return jnp.take_along_axis(x, j, axis=1) + 1.0
+
+
+def grouped_conv(x, k):
+    return lax.conv_general_dilated(x, k, (1, 1), "SAME", feature_group_count=2,
+                                    dimension_numbers=("NHWC", "HWIO", "NHWC"))
+
+
+def transposed_conv(x, k):
+    return lax.conv_transpose(x, k, (2, 2), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"))
+
+
+def conv_1d(x, k):
+    return lax.conv_general_dilated(x, k, (2,), ((1, 1),), dimension_numbers=("NWC", "WIO", "NWC"))
+
+
+def conv_3d(x, k):
+    return lax.conv_general_dilated(x, k, (1, 1, 1), "SAME",
+                                    dimension_numbers=("NDHWC", "DHWIO", "NDHWC"))
+
+
+def sort_rows(x):
+    return jnp.sort(x, axis=-1) * 2.0
+
+
+def argsort_rows(x):
+    return jnp.argsort(x, axis=-1)
+
+
+def top_k(x):
+    values, indices = lax.top_k(x, 3)
+    return values * 2.0, indices
+
+
+def roll(x):
+    return jnp.roll(x, 3, axis=1) + jnp.roll(x, -1, axis=0)
+
+
+def reflect_pad(x):
+    return jnp.pad(x, ((1, 2), (2, 1)), mode="reflect") * 3.0
+
+
+def tile_repeat(x):
+    return jnp.tile(jnp.cos(x), (2, 3)) + jnp.repeat(x, 2, axis=0).sum()
+
+
+def scan_cumsum(x):
+    def step(carry, row):
+        carry = carry + row
+        return carry, carry * 2.0
+    return lax.scan(step, jnp.zeros(x.shape[1:], x.dtype), x)[1]
+
+
+def rotary(x):
+    t, d = x.shape[1], x.shape[3]
+    inv = 1.0 / (10000 ** (jnp.arange(0, d, 2, dtype=f32) / d))
+    angles = jnp.arange(t, dtype=f32)[:, None] * inv[None, :]
+    cos, sin = jnp.cos(angles)[None, :, None, :], jnp.sin(angles)[None, :, None, :]
+    x1, x2 = x[..., ::2], x[..., 1::2]
+    return jnp.stack([x1 * cos - x2 * sin, x1 * sin + x2 * cos], axis=-1).reshape(x.shape)
+
+
+def rms_norm(x, g):
+    return x * lax.rsqrt((x * x).mean(-1, keepdims=True) + 1e-6) * g
+
+
+def bf16_matmul(a, b):
+    return (a.astype(jnp.bfloat16) @ b.astype(jnp.bfloat16)).astype(f32) * 0.5
+
+
+def int8_matmul(a, b, scale):
+    acc = lax.dot(a, b, preferred_element_type=jnp.int32)
+    return acc.astype(f32) * scale
+
+
+def negative_pad(x):
+    return lax.pad(jnp.cos(x), 0.0, ((-1, 2, 0), (1, -2, 1)))
+
+
 CASES = {
     "softmax": (softmax, [jnp.zeros((8, 128), f32)]),
     "layer_norm": (layer_norm, [jnp.zeros((4, 16, 64), f32), jnp.zeros((64,), f32), jnp.zeros((64,), f32)]),
@@ -82,10 +176,32 @@ CASES = {
                           jnp.zeros((4, 3), jnp.int32)]),
     "dynamic_slices": (dynamic_slices, [jnp.zeros((32, 16), f32), jnp.int32(0), jnp.zeros((4, 8), f32)]),
     "concatenations": (concatenations, [jnp.zeros((4, 8), f32), jnp.zeros((6, 8), f32), jnp.zeros((10, 8), f32)]),
+    "scatter_add": (scatter_add, [jnp.zeros((16, 4), f32), jnp.zeros((5,), jnp.int32), jnp.zeros((5, 4), f32)]),
+    "scatter_2d": (scatter_2d, [jnp.zeros((8, 8), f32), jnp.zeros((3,), jnp.int32), jnp.zeros((3,), jnp.int32),
+                                jnp.zeros((3,), f32)]),
+    "take_along_axis": (take_along_axis, [jnp.zeros((4, 10), f32), jnp.zeros((4, 3), jnp.int32)]),
+    "grouped_conv": (grouped_conv, [jnp.zeros((1, 8, 8, 4), f32), jnp.zeros((3, 3, 2, 6), f32)]),
+    "transposed_conv": (transposed_conv, [jnp.zeros((1, 4, 4, 3), f32), jnp.zeros((3, 3, 3, 2), f32)]),
+    "conv_1d": (conv_1d, [jnp.zeros((2, 16, 3), f32), jnp.zeros((3, 3, 4), f32)]),
+    "conv_3d": (conv_3d, [jnp.zeros((1, 4, 4, 4, 2), f32), jnp.zeros((3, 3, 3, 2, 2), f32)]),
+    "sort": (sort_rows, [jnp.zeros((4, 8), f32)]),
+    "argsort": (argsort_rows, [jnp.zeros((4, 8), f32)]),
+    "top_k": (top_k, [jnp.zeros((4, 8), f32)]),
+    "roll": (roll, [jnp.zeros((4, 8), f32)]),
+    "reflect_pad": (reflect_pad, [jnp.zeros((5, 6), f32)]),
+    "tile_repeat": (tile_repeat, [jnp.zeros((3, 4), f32)]),
+    "scan": (scan_cumsum, [jnp.zeros((6, 4), f32)]),
+    "rotary": (rotary, [jnp.zeros((1, 6, 2, 8), f32)]),
+    "rms_norm": (rms_norm, [jnp.zeros((4, 16), f32), jnp.zeros((16,), f32)]),
+    "bf16_matmul": (bf16_matmul, [jnp.zeros((4, 8), f32), jnp.zeros((8, 6), f32)]),
+    "int8_matmul": (int8_matmul, [jnp.zeros((4, 8), jnp.int8), jnp.zeros((8, 6), jnp.int8), jnp.float32(0.5)]),
+    "negative_pad": (negative_pad, [jnp.zeros((6, 5), f32)]),
 }
 
-for name, (fn, args) in CASES.items():
+here = os.path.dirname(os.path.abspath(__file__))
+for name in sys.argv[1:] or CASES:
+    fn, args = CASES[name]
     text = jax.jit(fn).lower(*args).compile().as_text()
-    with open(f"{name}.hlo", "w") as out:
+    with open(os.path.join(here, f"{name}.hlo"), "w") as out:
         out.write(text)
     print(name, len(text))

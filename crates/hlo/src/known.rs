@@ -1,0 +1,489 @@
+//! Runtime variables whose values the module fixes: offsets and indices computed only from
+//! constants and iotas (through broadcasts, reshapes, slices, concatenations, pads, integer
+//! arithmetic, selects, compares and fusion boundaries) are folded into the maps that read
+//! through them, clamped as the op clamps them, so that those maps keep no runtime variable for
+//! them.
+//!
+//! A runtime variable's provenance says which instruction holds its value and where: a map from
+//! the access's dimensions to an element of that instruction. [`KnownValues::value`] follows
+//! that element back through the producers, each step re-expressing the element's index with
+//! the producer's own output-to-input map, until it reaches an iota (whose value is an index),
+//! an integer constant, or something it cannot see through (a parameter of the entry, a load of
+//! a non-affine constant, a float): then the value is unknown and the variable stays.
+
+use std::cell::Cell;
+use std::collections::HashMap;
+
+use xla_indexing_core::{Expr, IndexingMap, Interval};
+
+use crate::access::{Access, OutOfRange};
+use crate::module::{Computation, Instruction, Module};
+use crate::ops::{self, OpContext, OpKind, Outcome};
+use crate::shape::ArrayShape;
+
+/// The most producers one fold follows, all its variables and nested folds together.
+const BUDGET: usize = 1024;
+
+/// Where to find instructions by name and the callers of each computation, built once per
+/// module.
+pub struct KnownValues<'m> {
+    module: &'m Module,
+    /// Instruction name to `(computation, instruction)`; `None` for a name used twice.
+    by_name: HashMap<&'m str, Option<(usize, usize)>>,
+    /// Per computation, the `fusion`s and `call`s that call it: `(computation, instruction)`.
+    callers: Vec<Vec<(usize, usize)>>,
+}
+
+impl<'m> KnownValues<'m> {
+    pub fn new(module: &'m Module) -> KnownValues<'m> {
+        let mut by_name: HashMap<&str, Option<(usize, usize)>> = HashMap::new();
+        let mut callers = vec![Vec::new(); module.computations.len()];
+        for (c, comp) in module.computations.iter().enumerate() {
+            for (i, instr) in comp.instructions.iter().enumerate() {
+                by_name
+                    .entry(instr.name.as_str())
+                    .and_modify(|slot| *slot = None)
+                    .or_insert(Some((c, i)));
+                if ops::op_kind(&instr.opcode) == Some(OpKind::Call) {
+                    for callee in ["calls", "to_apply"]
+                        .iter()
+                        .flat_map(|key| instr.called(key))
+                        .filter_map(|name| module.computation(name))
+                    {
+                        callers[callee].push((c, i));
+                    }
+                }
+            }
+        }
+        KnownValues {
+            module,
+            by_name,
+            callers,
+        }
+    }
+
+    /// `access` with every runtime variable whose value is known replaced by that value:
+    /// exactly where the value stays inside the variable's bounds; otherwise clamped to them
+    /// when the op clamps and the bounds decide the clamp, or, for an op that drops what falls
+    /// outside, kept only where the value is inside. Variables whose value is not known, or
+    /// whose clamp the bounds do not decide, stay.
+    pub fn fold(&self, access: &Access) -> Access {
+        self.fold_within(access, &Cell::new(BUDGET))
+    }
+
+    /// [`KnownValues::fold`], following at most `budget` producers.
+    fn fold_within(&self, access: &Access, budget: &Cell<usize>) -> Access {
+        let mut out = access.clone();
+        let mut k = 0;
+        while k < out.runtime.len() {
+            match self.folded(&out, k, budget) {
+                Some(folded) => out = folded,
+                None => k += 1,
+            }
+        }
+        if out != *access {
+            out.simplify();
+        }
+        out
+    }
+
+    /// `access` with runtime variable `k` folded, when its value is known.
+    fn folded(&self, access: &Access, k: usize, budget: &Cell<usize>) -> Option<Access> {
+        let rt = &access.runtime[k];
+        let (bounds, map) = (access.map.rt_vars().get(k)?.bounds, &rt.map);
+        let same_dims = map.dims().len() == access.map.dims().len()
+            && map
+                .dims()
+                .iter()
+                .zip(access.map.dims())
+                .all(|(a, b)| a.bounds == b.bounds);
+        if map.num_symbols() != 0 || !same_dims || map.is_known_empty() {
+            return None;
+        }
+        let &(c, i) = self.by_name.get(rt.instruction.as_str())?.as_ref()?;
+        let value = self.value(c, i, 0, map, budget)?;
+        let range = map.expr_range(&value);
+        let (value, guard) = if bounds.contains_interval(range) {
+            (value, None)
+        } else {
+            match rt.out_of_range {
+                OutOfRange::Clamped if range.lo >= bounds.hi => (Expr::constant(bounds.hi), None),
+                OutOfRange::Clamped if range.hi <= bounds.lo => (Expr::constant(bounds.lo), None),
+                OutOfRange::Clamped => return None,
+                OutOfRange::Dropped => (value.clone(), Some((value, bounds))),
+            }
+        };
+        let mut map = access.map.replace_rt_var(k, &value)?.ok()?;
+        if let Some((value, bounds)) = guard {
+            map.add_constraint(value, bounds);
+        }
+        let mut runtime = access.runtime.clone();
+        runtime.remove(k);
+        Some(Access { map, runtime })
+    }
+
+    /// The value of leaf `leaf` of instruction `i` of computation `c` at the element `at` gives
+    /// (a map from the access's dimensions, without symbols), as an expression over those
+    /// dimensions; `None` when it is not known within the `budget` of producers.
+    fn value(
+        &self,
+        c: usize,
+        i: usize,
+        leaf: usize,
+        at: &IndexingMap,
+        budget: &Cell<usize>,
+    ) -> Option<Expr> {
+        budget.set(budget.get().checked_sub(1)?);
+        let comp = &self.module.computations[c];
+        let instr = &comp.instructions[i];
+        match instr.opcode.as_str() {
+            "iota" => {
+                integer(instr.array()?)?;
+                at.results()
+                    .get(usize::try_from(instr.int("iota_dimension")?).ok()?)
+                    .cloned()
+            }
+            "constant" => constant_value(instr, at),
+            "parameter" => {
+                // Through the fusion boundary: the one caller's operand.
+                let [(caller_c, caller_i)] = self.callers[c].as_slice() else {
+                    return None;
+                };
+                let caller = &self.module.computations[*caller_c].instructions[*caller_i];
+                let operand = *caller.operands.get(instr.parameter_number?)?;
+                self.value(*caller_c, operand, leaf, at, budget)
+            }
+            "fusion" | "call" => {
+                let callee = self.callee(instr)?;
+                let root = self.module.computations[callee].root;
+                self.value(callee, root, leaf, at, budget)
+            }
+            "tuple" => self.value(c, *instr.operands.get(leaf)?, 0, at, budget),
+            "get-tuple-element" => {
+                let index = usize::try_from(instr.int("index")?).ok()?;
+                let operand = *instr.operands.first()?;
+                let leaves = comp.instructions[operand].shape.element_leaves(index)?;
+                self.value(c, operand, leaves.start + leaf, at, budget)
+            }
+            "add" | "subtract" | "multiply" | "negate" => {
+                let args = self.operand_values(comp, c, instr, at, budget)?;
+                let value = arithmetic(&instr.opcode, &args)?;
+                // Past the element type's range the op wraps: the value is not this sum.
+                let range = at.expr_range(&value);
+                integer(instr.array()?)?
+                    .contains_interval(range)
+                    .then_some(value)
+            }
+            "convert" | "copy" => {
+                let [x] = self
+                    .operand_values(comp, c, instr, at, budget)?
+                    .try_into()
+                    .ok()?;
+                let range = at.expr_range(&x);
+                integer(instr.array()?)?
+                    .contains_interval(range)
+                    .then_some(x)
+            }
+            "select" => {
+                let [p, t, f] = self
+                    .operand_values(comp, c, instr, at, budget)?
+                    .try_into()
+                    .ok()?;
+                match at.expr_range(&p) {
+                    r if r.lo >= 1 => Some(t),
+                    r if r.hi <= 0 => Some(f),
+                    _ => (t == f).then_some(t),
+                }
+            }
+            "compare" => {
+                let [a, b] = self
+                    .operand_values(comp, c, instr, at, budget)?
+                    .try_into()
+                    .ok()?;
+                let direction = match instr.attr("direction") {
+                    Some(crate::attrs::AttrValue::Raw(d)) => d.as_str(),
+                    _ => return None,
+                };
+                compare(direction, at.expr_range(&(a - b)))
+                    .map(|holds| Expr::constant(holds.into()))
+            }
+            "maximum" | "minimum" | "clamp" => {
+                let args = self.operand_values(comp, c, instr, at, budget)?;
+                decided_extremum(&instr.opcode, &args, at)
+            }
+            _ => self.through_producer(comp, c, instr, leaf, at, budget),
+        }
+    }
+
+    /// The values of every operand of an elementwise op at the same element.
+    fn operand_values(
+        &self,
+        comp: &Computation,
+        c: usize,
+        instr: &Instruction,
+        at: &IndexingMap,
+        budget: &Cell<usize>,
+    ) -> Option<Vec<Expr>> {
+        let cx = OpContext::new(comp, instr);
+        let Outcome::Defined(accesses) = ops::output_to_input(&cx, 0).ok()? else {
+            return None;
+        };
+        let mut values = Vec::with_capacity(instr.operands.len());
+        for (j, &operand) in instr.operands.iter().enumerate() {
+            let access = accesses.iter().find(|a| a.operand == j)?;
+            let element = element_at(at, &access.access)?;
+            values.push(self.value(c, operand, 0, &element, budget)?);
+        }
+        Some(values)
+    }
+
+    /// Through an op that moves elements (broadcast, reshape, bitcast, transpose, reverse,
+    /// slice, pad, concatenate, dynamic-slice at a known offset, ...): the one operand element
+    /// its output-to-input maps give at `at`, when exactly one map can apply there.
+    fn through_producer(
+        &self,
+        comp: &Computation,
+        c: usize,
+        instr: &Instruction,
+        leaf: usize,
+        at: &IndexingMap,
+        budget: &Cell<usize>,
+    ) -> Option<Expr> {
+        let kind = ops::op_kind(&instr.opcode)?;
+        if matches!(kind, OpKind::Elementwise | OpKind::Call | OpKind::Source) {
+            return None;
+        }
+        let cx = OpContext::new(comp, instr);
+        let Outcome::Defined(accesses) = ops::output_to_input(&cx, leaf).ok()? else {
+            return None;
+        };
+        if instr.opcode == "pad" {
+            return self.through_pad(c, instr, &accesses, at, budget);
+        }
+        let mut reached = None;
+        for a in &accesses {
+            let access = self.fold_within(&a.access, budget);
+            let Some(element) = element_at(at, &access) else {
+                // A map that can apply here but that no element of `at` pins down.
+                let mut composed = at.compose(&access.map).ok()?;
+                composed.simplify();
+                if composed.is_known_empty() {
+                    continue;
+                }
+                return None;
+            };
+            if reached.is_some() {
+                return None;
+            }
+            reached = Some((a.operand, a.leaf, element));
+        }
+        let (operand, operand_leaf, element) = reached?;
+        self.value(
+            c,
+            *instr.operands.get(operand)?,
+            operand_leaf,
+            &element,
+            budget,
+        )
+    }
+
+    /// Through a `pad`: the operand's element where `at` is always inside the operand's
+    /// positions, the padding value where it never is.
+    fn through_pad(
+        &self,
+        c: usize,
+        instr: &Instruction,
+        accesses: &[ops::OperandAccess],
+        at: &IndexingMap,
+        budget: &Cell<usize>,
+    ) -> Option<Expr> {
+        let operand = accesses.iter().find(|a| a.operand == 0)?;
+        if let Some(element) = element_at(at, &operand.access) {
+            return self.value(c, instr.operands[0], 0, &element, budget);
+        }
+        let mut composed = at.compose(&operand.access.map).ok()?;
+        composed.simplify();
+        if !composed.is_known_empty() {
+            return None;
+        }
+        let padding = accesses.iter().find(|a| a.operand == 1)?;
+        let element = element_at(at, &padding.access)?;
+        self.value(c, *instr.operands.get(1)?, 0, &element, budget)
+    }
+
+    fn callee(&self, instr: &Instruction) -> Option<usize> {
+        let key = if instr.opcode == "fusion" {
+            "calls"
+        } else {
+            "to_apply"
+        };
+        let [name] = instr.called(key) else {
+            return None;
+        };
+        self.module.computation(name)
+    }
+}
+
+/// `access` applied after `at`: the element of the access's target at each point of `at`'s
+/// domain, when it is one element everywhere (no range or runtime variables, no constraint
+/// left after simplification) and not known empty.
+fn element_at(at: &IndexingMap, access: &Access) -> Option<IndexingMap> {
+    if !access.runtime.is_empty() {
+        return None;
+    }
+    let mut composed = at.compose(&access.map).ok()?;
+    composed.simplify();
+    composed.remove_unused_symbols();
+    let single = composed.num_symbols() == 0
+        && composed.constraints().is_empty()
+        && !composed.is_known_empty();
+    single.then_some(composed)
+}
+
+/// The values an integer element type holds; `None` for other types.
+fn integer(shape: &ArrayShape) -> Option<Interval> {
+    let element = shape.element.as_str();
+    if element == "pred" {
+        return Some(Interval::new(0, 1));
+    }
+    let bits: u32 = element
+        .get(1..)?
+        .parse()
+        .ok()
+        .filter(|b| (1..=64).contains(b))?;
+    let (lo, hi): (i128, i128) = match element.as_bytes().first()? {
+        b's' => (-(1 << (bits - 1)), (1 << (bits - 1)) - 1),
+        b'u' => (0, (1 << bits) - 1),
+        _ => return None,
+    };
+    let clip = |v: i128| v.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64;
+    Some(Interval::new(clip(lo), clip(hi)))
+}
+
+/// The value of an integer constant at `at`: a scalar or a splat anywhere; an array at a
+/// constant element, or anywhere when its values are an affine function of the index.
+fn constant_value(instr: &Instruction, at: &IndexingMap) -> Option<Expr> {
+    let shape = instr.array()?;
+    integer(shape)?;
+    let values = literal_values(instr.literal.as_deref()?)?;
+    if values.len() as i64 != shape.element_count()? || values.is_empty() {
+        return None;
+    }
+    if values.iter().all(|&v| v == values[0]) {
+        return Some(Expr::constant(values[0]));
+    }
+    let strides = row_major_strides(&shape.dims);
+    if let Some(point) = at
+        .results()
+        .iter()
+        .map(Expr::as_constant)
+        .collect::<Option<Vec<i64>>>()
+    {
+        let position: i64 = point.iter().zip(&strides).map(|(i, s)| i * s).sum();
+        return values
+            .get(usize::try_from(position).ok()?)
+            .map(|&v| Expr::constant(v));
+    }
+    // An affine literal: v(index) = v(0) + Σ step_d * index_d, checked at every element.
+    let steps: Vec<i64> = shape
+        .dims
+        .iter()
+        .zip(&strides)
+        .map(|(&n, &s)| {
+            if n > 1 {
+                values[s as usize] - values[0]
+            } else {
+                0
+            }
+        })
+        .collect();
+    let affine = values.iter().enumerate().all(|(p, &v)| {
+        let mut rest = p as i64;
+        let mut expected = values[0];
+        for (s, step) in strides.iter().zip(&steps) {
+            expected += (rest / s) * step;
+            rest %= s;
+        }
+        expected == v
+    });
+    if !affine {
+        return None;
+    }
+    let mut e = Expr::constant(values[0]);
+    for (r, &step) in at.results().iter().zip(&steps) {
+        e = e.checked_add(&r.checked_scale(step).ok()?).ok()?;
+    }
+    Some(e)
+}
+
+/// Row-major strides of `dims`.
+fn row_major_strides(dims: &[i64]) -> Vec<i64> {
+    let mut strides = vec![1i64; dims.len()];
+    for d in (0..dims.len().saturating_sub(1)).rev() {
+        strides[d] = strides[d + 1].saturating_mul(dims[d + 1]);
+    }
+    strides
+}
+
+/// The integers of a literal's text, in order (`{ {1, 2}, {3, 4} }`, `true`, `-7`).
+fn literal_values(text: &str) -> Option<Vec<i64>> {
+    text.split(|ch: char| ch == '{' || ch == '}' || ch == ',' || ch.is_whitespace())
+        .filter(|t| !t.is_empty())
+        .map(|t| match t {
+            "true" => Some(1),
+            "false" => Some(0),
+            _ => t.parse().ok(),
+        })
+        .collect()
+}
+
+/// `add`, `subtract`, `multiply` (by a constant) and `negate` of known values.
+fn arithmetic(opcode: &str, args: &[Expr]) -> Option<Expr> {
+    match (opcode, args) {
+        ("add", [a, b]) => a.checked_add(b).ok(),
+        ("subtract", [a, b]) => a.checked_sub(b).ok(),
+        ("negate", [a]) => a.checked_scale(-1).ok(),
+        ("multiply", [a, b]) => match (a.as_constant(), b.as_constant()) {
+            (Some(k), _) => b.checked_scale(k).ok(),
+            (_, Some(k)) => a.checked_scale(k).ok(),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Whether `a direction b` holds wherever `a - b` is in `difference`; `None` when it depends.
+fn compare(direction: &str, difference: Interval) -> Option<bool> {
+    let (lo, hi) = (difference.lo, difference.hi);
+    let decided = |always: bool, never: bool| match (always, never) {
+        (true, _) => Some(true),
+        (_, true) => Some(false),
+        _ => None,
+    };
+    match direction {
+        "EQ" => decided(lo == 0 && hi == 0, lo > 0 || hi < 0),
+        "NE" => decided(lo > 0 || hi < 0, lo == 0 && hi == 0),
+        "LT" => decided(hi < 0, lo >= 0),
+        "LE" => decided(hi <= 0, lo > 0),
+        "GT" => decided(lo > 0, hi <= 0),
+        "GE" => decided(lo >= 0, hi < 0),
+        _ => None,
+    }
+}
+
+/// `maximum`, `minimum` or `clamp(lo, x, hi)` of known values, when the ranges decide which
+/// operand it is.
+fn decided_extremum(opcode: &str, args: &[Expr], at: &IndexingMap) -> Option<Expr> {
+    // Whether `a >= b` at every point.
+    let at_least = |a: &Expr, b: &Expr| at.expr_range(&(a.clone() - b.clone())).lo >= 0;
+    match (opcode, args) {
+        ("maximum", [x, y]) if at_least(x, y) => Some(x.clone()),
+        ("maximum", [x, y]) if at_least(y, x) => Some(y.clone()),
+        ("minimum", [x, y]) if at_least(y, x) => Some(x.clone()),
+        ("minimum", [x, y]) if at_least(x, y) => Some(y.clone()),
+        ("clamp", [lo, x, hi]) if at_least(x, lo) && at_least(hi, x) => Some(x.clone()),
+        ("clamp", [lo, x, hi]) if at_least(lo, x) && at_least(hi, lo) => Some(lo.clone()),
+        ("clamp", [_, x, hi]) if at_least(x, hi) => Some(hi.clone()),
+        _ => None,
+    }
+}
