@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use xla_indexing_hlo::gpu::{Device, report};
 
 use crate::diag::Failure;
-use crate::output::{Format, OutputArgs};
+use crate::output::{Format, OutputArgs, SyntaxArg};
 use crate::progress::{Progress, QuietArg};
 
 /// For every fusion and operand, count the 128-byte transactions the first warp issues per
@@ -22,6 +22,8 @@ pub struct Args {
     file: PathBuf,
     #[command(flatten)]
     progress: QuietArg,
+    #[command(flatten)]
+    pub syntax: SyntaxArg,
     #[command(flatten)]
     pub output: OutputArgs,
 }

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use xla_indexing_hlo::gpu::{Device, KernelPlan, kernels, plan_kernel, report};
 
 use crate::diag::Failure;
-use crate::output::{Format, OutputArgs};
+use crate::output::{Format, OutputArgs, SyntaxArg};
 use crate::progress::{Progress, QuietArg};
 
 /// Print, per fusion, the launch grid (threads per block, blocks, unroll factor) of the loop
@@ -22,6 +22,8 @@ pub struct Args {
     file: PathBuf,
     #[command(flatten)]
     progress: QuietArg,
+    #[command(flatten)]
+    pub syntax: SyntaxArg,
     #[command(flatten)]
     pub output: OutputArgs,
 }
