@@ -23,7 +23,8 @@ fn run(args: &[&str]) -> String {
 
 #[test]
 fn simplify_prints_either_syntax_and_reads_both() {
-    let map = "(d0, d1) -> (max(d0 floordiv 4, d1), (d0 + 1) / 3), domain: d0 in [0, 39], d1 in [0, 20]";
+    let map =
+        "(d0, d1) -> (max(d0 floordiv 4, d1), (d0 + 1) / 3), domain: d0 in [0, 39], d1 in [0, 20]";
     let mlir = "(d0, d1) -> (max(d1, d0 floordiv 4), (d0 + 1) floordiv 3), domain: d0 in [0, 39], d1 in [0, 20]\n";
     let xla = "(d0, d1) -> (max(d1, d0 / 4), (d0 + 1) / 3), domain: d0 in [0, 39], d1 in [0, 20]\n";
     assert_eq!(run(&["simplify", map]), mlir);
@@ -43,7 +44,10 @@ fn indexing_prints_either_syntax() {
     let file = "examples/hlo/reshape_tiles.hlo";
     let mlir = run(&["indexing", file]);
     let xla = run(&["indexing", "--syntax", "xla", file]);
-    assert!(mlir.contains("d0 floordiv 6") && !mlir.contains(" / "), "{mlir}");
+    assert!(
+        mlir.contains("d0 floordiv 6") && !mlir.contains(" / "),
+        "{mlir}"
+    );
     assert_eq!(xla, mlir.replace(" floordiv ", " / "));
 }
 

@@ -692,7 +692,9 @@ fn linear_range(e: &Expr, ranges: &[Interval]) -> Interval {
 /// Whether `e` is more than a sum of multiples of variables: it divides, takes a remainder, a
 /// `min` or a `max` somewhere.
 pub fn has_nonlinear_atom(e: &Expr) -> bool {
-    e.terms().iter().any(|(atom, _)| !matches!(atom, Atom::Var(_)))
+    e.terms()
+        .iter()
+        .any(|(atom, _)| !matches!(atom, Atom::Var(_)))
 }
 
 /// Whether `e` has at most `limit` terms, counting those inside divisions, `min` and `max`.
