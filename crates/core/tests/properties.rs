@@ -210,6 +210,54 @@ fn extremum_rule_preserves_every_value() {
     assert!(decided * 10 > total, "decided only {decided} of {total}");
 }
 
+/// What `Expr::min_of` and `Expr::max_of` decide when built (operands a constant apart, two
+/// constants): the built expression has, at every point of the domain, the extremum of the
+/// operands' values. Half the pairs are a constant apart, so the rule is exercised.
+#[test]
+fn built_extremum_has_the_extremum_of_the_values() {
+    let mut rng = SplitMix64::new(0x6275_696c);
+    let mut folded = 0;
+    let total = cases();
+    for _ in 0..total {
+        let map = random_map(&mut rng);
+        let (nd, ns) = (
+            map.dims().len() as u32,
+            (map.range_vars().len() + map.rt_vars().len()) as u32,
+        );
+        let a = random_expr(&mut rng, 2, nd, ns);
+        let b = if rng.chance(1, 2) {
+            a.checked_add_const(rng.range(-3, 3))
+                .unwrap_or_else(|_| a.clone())
+        } else {
+            random_expr(&mut rng, 2, nd, ns)
+        };
+        let (min, max) = (Expr::min_of(&a, &b), Expr::max_of(&a, &b));
+        folded += usize::from(
+            !matches!(min.as_atom(), Some(Atom::Min(..)))
+                && !matches!(max.as_atom(), Some(Atom::Max(..))),
+        );
+        for (d, s) in map.domain_points(1 << 20).expect("small domain") {
+            let (Some(x), Some(y)) = (a.eval(&d, &s), b.eval(&d, &s)) else {
+                continue;
+            };
+            assert_eq!(
+                min.eval(&d, &s),
+                Some(x.min(y)),
+                "min({a:?}, {b:?}) at {d:?} {s:?}"
+            );
+            assert_eq!(
+                max.eval(&d, &s),
+                Some(x.max(y)),
+                "max({a:?}, {b:?}) at {d:?} {s:?}"
+            );
+        }
+    }
+    assert!(
+        folded * 4 > total as usize,
+        "folded only {folded} of {total}"
+    );
+}
+
 #[test]
 fn composition_evaluates_as_the_composition() {
     let mut rng = SplitMix64::new(23);
