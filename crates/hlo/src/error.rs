@@ -34,15 +34,6 @@ impl HloError {
         }
     }
 
-    /// The process exit code for this error: 3 parse, 1 analysis, 2 usage.
-    pub fn exit_code(&self) -> i32 {
-        match self {
-            HloError::Parse { .. } => 3,
-            HloError::Analysis { .. } => 1,
-            HloError::Usage(_) => 2,
-        }
-    }
-
     /// The 1-based line and column the error points at, when it has one.
     pub fn location(&self) -> Option<(usize, usize)> {
         match self {

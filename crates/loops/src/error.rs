@@ -41,14 +41,6 @@ impl LoopsError {
             column,
         }
     }
-
-    /// The process exit code for this error: 3 for parse errors, 1 otherwise.
-    pub fn exit_code(&self) -> i32 {
-        match self.kind {
-            ErrorKind::Parse => 3,
-            ErrorKind::Semantic => 1,
-        }
-    }
 }
 
 /// A place in the input: 1-based line and column.

@@ -2,8 +2,9 @@
 
 use std::path::PathBuf;
 
-use xla_indexing_hlo::gpu::{Device, report};
+use xla_indexing_hlo::gpu::report;
 
+use super::ChipArg;
 use crate::diag::Failure;
 use crate::output::{Format, OutputArgs, SyntaxArg};
 use crate::progress::{Progress, QuietArg};
@@ -21,6 +22,8 @@ pub struct Args {
     /// The .hlo file (HLO text as XLA dumps it).
     file: PathBuf,
     #[command(flatten)]
+    chip: ChipArg,
+    #[command(flatten)]
     progress: QuietArg,
     #[command(flatten)]
     pub syntax: SyntaxArg,
@@ -29,9 +32,9 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
-    let plans = super::launch::plans(&args.file, "planning", args.progress)?;
+    let device = args.chip.device();
+    let plans = super::launch::plans(&args.file, &device, "planning", args.progress)?;
     let mut progress = Progress::new("coalescing", plans.len(), args.progress.quiet);
-    let device = Device::default();
     let mut entries = Vec::new();
     for plan in &plans {
         entries.extend(report::coalescing_entries(

@@ -2,12 +2,12 @@
 
 use std::path::PathBuf;
 
-use xla_indexing_hlo::gpu::Device;
 use xla_indexing_mlir::codegen::{
     CodegenOptions,
     pipeline::{CompileError, CompileOptions, Emit, compile},
 };
 
+use super::ChipArg;
 use crate::diag::{Diagnostic, Exit, Failure};
 use crate::output::{Format, OutputArgs};
 use crate::progress::{Progress, QuietArg};
@@ -35,9 +35,8 @@ pub struct Args {
     /// Only the kernel of this fusion instruction.
     #[arg(long, value_name = "F")]
     fusion: Option<String>,
-    /// The NVPTX target.
-    #[arg(long, default_value = "sm_90")]
-    chip: String,
+    #[command(flatten)]
+    chip: ChipArg,
     /// libdevice.10.bc, for kernels that call math functions.
     #[arg(long, value_name = "PATH")]
     libdevice: Option<PathBuf>,
@@ -58,11 +57,11 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let (text, module) = super::read_module(&args.file)?;
     let options = CompileOptions {
         codegen: CodegenOptions {
-            device: Device::default(),
+            device: args.chip.device(),
             fusion: args.fusion.clone(),
             simplify: true,
         },
-        chip: args.chip.clone(),
+        chip: args.chip.chip.clone(),
         emit: match args.emit {
             EmitArg::Mlir => Emit::Mlir,
             EmitArg::Llvm => Emit::Llvm,

@@ -6,6 +6,8 @@
 //! `n = ceil(elements / unroll)`; the blocks are split across x and y so that x stays within its
 //! limit. A grid that would exceed a limit is an error, never a silently clamped launch.
 
+use super::chips::{Chip, DEFAULT_CHIP, UnknownChip};
+
 /// The hardware facts the launch maths needs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Device {
@@ -27,24 +29,21 @@ pub struct Device {
 }
 
 impl Device {
+    /// The chip named `name` in the table of [`super::chips`] (`sm_90`).
+    pub fn for_chip(name: &str) -> Result<Device, UnknownChip> {
+        Chip::named(name).map(Chip::device)
+    }
+
     /// An NVIDIA H100 SXM (sm_90): 132 multiprocessors of 2048 threads.
     pub fn h100() -> Device {
-        Device {
-            name: "sm_90".to_string(),
-            warp_size: 32,
-            threads_per_block_limit: 1024,
-            block_dim_limit: [(1 << 31) - 1, 65535, 65535],
-            core_count: 132,
-            threads_per_core_limit: 2048,
-            max_unroll: 4,
-            transaction_bytes: 128,
-        }
+        Device::for_chip("sm_90").expect("sm_90 is in the table")
     }
 }
 
+/// The default chip, [`DEFAULT_CHIP`].
 impl Default for Device {
     fn default() -> Device {
-        Device::h100()
+        Device::for_chip(DEFAULT_CHIP).expect("the default chip is in the table")
     }
 }
 

@@ -24,7 +24,10 @@ use melior::ir::{
 use mlir_sys::{
     mlirAttributeIsAGPUObjectAttr, mlirGPUObjectAttrGetObject, mlirTranslateModuleToLLVMIRToString,
 };
-use xla_indexing_hlo::{HloError, Module as HloModule};
+use xla_indexing_hlo::{
+    HloError, Module as HloModule,
+    gpu::{Chip, UnknownChip},
+};
 
 use super::{CodegenOptions, kernels_text_with_progress};
 use crate::opt::{Message, OptError, OptOptions, Session};
@@ -55,9 +58,9 @@ pub enum CompileError {
     /// The HLO cannot be lowered (the error names the fusion or instruction and why).
     #[error(transparent)]
     Hlo(#[from] HloError),
-    /// `--chip` is not an NVPTX target this pipeline knows.
-    #[error("unknown chip `{0}` (expected sm_NN, e.g. sm_90)")]
-    Chip(String),
+    /// `--chip` is not in the table of chips.
+    #[error(transparent)]
+    Chip(#[from] UnknownChip),
     /// The kernels call math functions but libdevice was not found.
     #[error(
         "the kernels call libdevice math functions ({0}); pass --libdevice PATH/libdevice.10.bc \
@@ -142,7 +145,7 @@ pub fn compile_kernels(
     options: &CompileOptions,
     index: IndexLowering,
 ) -> Result<Artifacts, CompileError> {
-    let features = ptx_features(&options.chip)?;
+    let features = Chip::named(&options.chip)?.ptx_features;
     let session = Session::new("<kernels>", OptOptions::default());
     let stage = |e: OptError, stage: &str| CompileError::Lowering {
         stage: stage.into(),
@@ -207,19 +210,6 @@ pub fn compile_kernels(
         errors: session.take_messages(),
     })?);
     Ok(out)
-}
-
-/// The PTX ISA version for a chip: 8.0 up to Hopper, 8.6 for Blackwell.
-fn ptx_features(chip: &str) -> Result<&'static str, CompileError> {
-    let number: Option<u32> = chip
-        .strip_prefix("sm_")
-        .map(|n| n.trim_end_matches(['a', 'f']))
-        .and_then(|n| n.parse().ok());
-    match number {
-        Some(n) if (50..=90).contains(&n) => Ok("+ptx80"),
-        Some(n) if (100..=121).contains(&n) => Ok("+ptx86"),
-        _ => Err(CompileError::Chip(chip.into())),
-    }
 }
 
 /// The first libdevice function (`__nv_expf`) that lowered kernels call, if any.
@@ -345,16 +335,6 @@ fn ptx_of(module: &Module) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn chips_map_to_ptx_versions() {
-        assert_eq!(ptx_features("sm_90").unwrap(), "+ptx80");
-        assert_eq!(ptx_features("sm_90a").unwrap(), "+ptx80");
-        assert_eq!(ptx_features("sm_80").unwrap(), "+ptx80");
-        assert_eq!(ptx_features("sm_100a").unwrap(), "+ptx86");
-        assert!(ptx_features("gfx90a").is_err());
-        assert!(ptx_features("sm_").is_err());
-    }
 
     #[test]
     fn libdevice_calls_are_found() {

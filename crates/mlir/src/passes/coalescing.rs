@@ -55,7 +55,7 @@ use xla_indexing_hlo::gpu::{
     AccessCoalescing, Buffer, Device, analyze_buffer_access, thread_map::DIM_NAMES,
 };
 
-use super::{PassFailure, PassSpec, pass_entry};
+use super::{CHIP_NAMES, PassFailure, PassOption, PassSpec, chip_device, pass_entry};
 use crate::ir::{defining_op, gpu_dimension, integer_attribute, op_name};
 use crate::{
     attribute::attribute_map,
@@ -73,9 +73,14 @@ pub static SPEC: PassSpec = PassSpec::new(
     c"xla-indexing-coalescing",
     c"XlaIndexingCoalescing",
     c"Report as remarks whether the memref.loads of GPU kernels with an xla_indexing.launch are coalesced (128-byte transactions of one warp against the ideal, and why not)",
-    &[],
+    &OPTIONS,
     entry,
 );
+
+static OPTIONS: [PassOption; 1] = [PassOption::chip(
+    &CHIP_NAMES,
+    c"The chip whose warp size and memory transactions the verdicts are for (sm_70 to sm_100)",
+)];
 
 /// Deepest chain of definitions followed for one index.
 const MAX_DEPTH: usize = 64;
@@ -84,7 +89,8 @@ const MAX_DEPTH: usize = 64;
 /// unrolled element.
 const KERNEL_SYMBOLS: usize = 2;
 
-fn run(operation: OperationRef, _options: &[i64]) -> Result<(), PassFailure> {
+fn run(operation: OperationRef, options: &[i64]) -> Result<(), PassFailure> {
+    let device = chip_device(options[0])?;
     let mut loads: Vec<MlirOperation> = Vec::new();
     operation.walk(WalkOrder::PreOrder, |op| {
         if op_name(&op) == "memref.load" {
@@ -92,7 +98,6 @@ fn run(operation: OperationRef, _options: &[i64]) -> Result<(), PassFailure> {
         }
         WalkResult::Advance
     });
-    let device = Device::h100();
     for raw in loads {
         // SAFETY: the walk collected live ops, and the pass changes no IR.
         let load = unsafe { OperationRef::from_raw(raw) };

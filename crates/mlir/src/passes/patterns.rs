@@ -16,9 +16,7 @@ use crate::{
 };
 
 /// A rewrite: returns whether it changed the IR (it must tell the rewriter about every change).
-pub type Rewrite = fn(&Context, OperationRef, &RewriterBase) -> bool;
-
-/// A rewrite that carries state (an analysis, options) of its own.
+/// It may carry state of its own (options, an analysis).
 pub type RewriteFn = Rc<dyn Fn(&Context, OperationRef, &RewriterBase) -> bool>;
 
 /// Why running patterns failed.
@@ -50,19 +48,15 @@ impl From<PatternError> for PassFailure {
 /// and simplifies regions.
 pub fn apply_greedily(
     operation: OperationRef,
-    patterns: &[(&str, Rewrite)],
+    patterns: &[(&str, RewriteFn)],
 ) -> Result<(), PatternError> {
-    let patterns: Vec<(&str, RewriteFn)> = patterns
-        .iter()
-        .map(|(root, rewrite)| (*root, Rc::new(*rewrite) as RewriteFn))
-        .collect();
     let greedy = Greedy {
         top_down: false,
         fold: true,
         simplify_regions: true,
         max_rewrites: None,
     };
-    apply_tracking(operation, &patterns, greedy, &mut |_| {})
+    apply_tracking(operation, patterns, greedy, &mut |_| {})
 }
 
 /// Runs `patterns` on `operation` as [`apply_greedily`] does, as `greedy` says, and reports
