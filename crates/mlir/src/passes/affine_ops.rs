@@ -11,9 +11,9 @@
 //! %r = affine.apply affine_map<(d0)[s0, s1, s2] -> (s1 floordiv 2 + s2)>(%d0)[%s0, %m0, %m1]
 //! ```
 //!
-//! An atom that occurs twice is computed once. (An `affine.min` result is neither a valid
-//! affine dimension nor a valid affine symbol, which is what `affine.apply` allows in a symbol
-//! position; `lower-affine` expands both ops with floor semantics.)
+//! An atom that occurs twice is computed once. (The verifiers of `affine.apply`, `affine.min`
+//! and `affine.max` check only the number of operands, so an `affine.min` result may be a symbol
+//! operand; `lower-affine` expands the three ops with floor semantics.)
 
 use melior::{
     Context, RewriterBase,
