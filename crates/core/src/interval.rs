@@ -116,6 +116,17 @@ impl Interval {
         }
     }
 
+    /// `{min(a, b)}` for `a` in `self` and `b` in `other` (both feasible): exact, since the least
+    /// and the greatest values come from the lower and the upper ends.
+    pub fn pointwise_min(self, other: Interval) -> Interval {
+        Interval::new(self.lo.min(other.lo), self.hi.min(other.hi))
+    }
+
+    /// `{max(a, b)}` for `a` in `self` and `b` in `other` (both feasible), exact likewise.
+    pub fn pointwise_max(self, other: Interval) -> Interval {
+        Interval::new(self.lo.max(other.lo), self.hi.max(other.hi))
+    }
+
     /// Three-valued `a < b` for every `a` in `self`, `b` in `other`.
     pub fn lt(self, other: Interval) -> Option<bool> {
         if self.hi < other.lo {

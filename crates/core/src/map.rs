@@ -693,11 +693,19 @@ impl IndexingMap {
         Some(build())
     }
 
-    /// For every constraint `s mod c in [r, r]` on a bare symbol `s` (c > 0), substitutes
-    /// `s := c * s + r` everywhere, rescales the bounds of `s` and drops the constraint.
-    /// Returns whether anything changed.
+    /// XLA's `RescaleSymbols`: first merges the `mod` constraints of each expression (as
+    /// [`IndexingMap::simplify`] does: `s mod 2 in [0, 0]` and `s mod 3 in [0, 0]` become
+    /// `s mod 6 in [0, 0]`), then, for every constraint `s mod c in [r, r]` on a bare symbol `s`
+    /// (c > 0), substitutes `s := c * s + r` everywhere, rescales the bounds of `s` and drops
+    /// the constraint. Returns whether anything changed. Like XLA's, [`IndexingMap::simplify`]
+    /// does not call it: callers chain the two where they want symbols rescaled.
     pub fn rescale_symbols(&mut self) -> bool {
-        let mut changed = false;
+        let before = self.clone();
+        crate::simplify::constraints::merge_mod_constraints(self);
+        let mut changed = *self != before;
+        if self.known_empty {
+            return changed;
+        }
         loop {
             let found = self.constraints.iter().find_map(|(e, iv)| {
                 let (crate::expr::Atom::Mod(x, c), 1) = e.terms().first().cloned()? else {
@@ -819,6 +827,6 @@ impl std::hash::Hash for IndexingMap {
 
 impl fmt::Display for IndexingMap {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        crate::text::write_map(self, f)
+        crate::text::write_map(self, crate::print::Syntax::current(), f)
     }
 }

@@ -252,6 +252,8 @@ pub fn normalize(e: &Expr) -> Result<Expr, ArithError> {
                 div.checked_add_const(q)?
             }
             Atom::Mod(x, k) => normalize(x)?.modulo(*k)?,
+            Atom::Min(a, b) => Expr::min_of(&normalize(a)?, &normalize(b)?),
+            Atom::Max(a, b) => Expr::max_of(&normalize(a)?, &normalize(b)?),
             Atom::Var(_) => Expr::atom(atom.clone()),
         };
         out = out.checked_add(&term.checked_scale(*coef)?)?;
@@ -322,6 +324,8 @@ fn atom_range(atom: &Atom, ranges: &dyn Fn(VarRef) -> Interval) -> Interval {
         Atom::FloorDiv(x, k) => sum(x).floor_div(*k),
         Atom::CeilDiv(x, k) => sum(x).ceil_div(*k),
         Atom::Mod(x, k) => sum(x).modulo(*k),
+        Atom::Min(a, b) => sum(a).pointwise_min(sum(b)),
+        Atom::Max(a, b) => sum(a).pointwise_max(sum(b)),
     }
 }
 

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use crate::diag::{Diagnostic, Exit, Failure};
-use crate::output::{Format, OutputArgs, read_input};
+use crate::output::{Format, OutputArgs, SyntaxArg, read_input};
 
 /// Infer every IterVar's range and every stage's realized region of a TVM schedule, exactly.
 ///
@@ -20,6 +20,8 @@ pub struct Args {
     /// Write the lowered loop nest in this language instead of the report.
     #[arg(long, value_enum, value_name = "LANG")]
     emit: Option<Emit>,
+    #[command(flatten)]
+    pub syntax: SyntaxArg,
     #[command(flatten)]
     pub output: OutputArgs,
 }

@@ -6,7 +6,7 @@ use xla_indexing_hlo::gpu::report;
 
 use super::ChipArg;
 use crate::diag::Failure;
-use crate::output::{Format, OutputArgs};
+use crate::output::{Format, OutputArgs, SyntaxArg};
 use crate::progress::{Progress, QuietArg};
 
 /// For every fusion and operand, count the 128-byte transactions the first warp issues per
@@ -25,6 +25,8 @@ pub struct Args {
     chip: ChipArg,
     #[command(flatten)]
     progress: QuietArg,
+    #[command(flatten)]
+    pub syntax: SyntaxArg,
     #[command(flatten)]
     pub output: OutputArgs,
 }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use xla_indexing_hlo::{Direction, Options, analyze_module_with_progress};
 
 use crate::diag::{Diagnostic, Failure};
-use crate::output::{Format, OutputArgs};
+use crate::output::{Format, OutputArgs, SyntaxArg};
 use crate::progress::{Progress, QuietArg};
 
 /// Print the indexing maps of every fused computation of an HLO file, of one computation's
@@ -42,6 +42,8 @@ pub struct Args {
     threads: Option<NonZeroUsize>,
     #[command(flatten)]
     progress: QuietArg,
+    #[command(flatten)]
+    pub syntax: SyntaxArg,
     #[command(flatten)]
     pub output: OutputArgs,
 }

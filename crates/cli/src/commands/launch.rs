@@ -6,7 +6,7 @@ use xla_indexing_hlo::gpu::{Device, KernelPlan, kernels, plan_kernel, report};
 
 use super::ChipArg;
 use crate::diag::Failure;
-use crate::output::{Format, OutputArgs};
+use crate::output::{Format, OutputArgs, SyntaxArg};
 use crate::progress::{Progress, QuietArg};
 
 /// Print, per fusion, the launch grid (threads per block, blocks, unroll factor) of the loop
@@ -25,6 +25,8 @@ pub struct Args {
     chip: ChipArg,
     #[command(flatten)]
     progress: QuietArg,
+    #[command(flatten)]
+    pub syntax: SyntaxArg,
     #[command(flatten)]
     pub output: OutputArgs,
 }

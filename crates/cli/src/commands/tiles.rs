@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use xla_indexing_hlo::gpu::report;
 
 use crate::diag::Failure;
-use crate::output::{Format, OutputArgs};
+use crate::output::{Format, OutputArgs, SyntaxArg};
 use crate::progress::{Progress, QuietArg};
 
 /// Propagate a tile of each fusion's output (sizes per output dimension; tile t covers
@@ -27,6 +27,8 @@ pub struct Args {
     tile: Vec<i64>,
     #[command(flatten)]
     progress: QuietArg,
+    #[command(flatten)]
+    pub syntax: SyntaxArg,
     #[command(flatten)]
     pub output: OutputArgs,
 }

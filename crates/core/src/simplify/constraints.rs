@@ -181,7 +181,7 @@ fn irrelevant_remainder(map: &IndexingMap, e: &Expr, iv: Interval) -> Option<(Ex
 /// `x mod lcm(c1, c2) in [r, r]` for the `r` of the Chinese remainder theorem, and never when
 /// `r1 != r2 (mod gcd(c1, c2))`. A bare variable with `x mod c in [r, r]` gets its bounds moved to
 /// the nearest values congruent to `r`.
-fn merge_mod_constraints(map: &mut IndexingMap) {
+pub(crate) fn merge_mod_constraints(map: &mut IndexingMap) {
     let mods: Vec<(Expr, Expr, i64, i64)> = map
         .constraints
         .iter()

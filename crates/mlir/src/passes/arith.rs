@@ -100,8 +100,9 @@ pub fn collect_divisions(e: &Expr, floors: &mut Vec<(Expr, i64)>, mods: &mut Vec
             Atom::Var(_) => continue,
             Atom::FloorDiv(x, k) => (x, *k, &mut *floors),
             Atom::Mod(x, k) => (x, *k, &mut *mods),
-            Atom::CeilDiv(x, _) => {
-                collect_divisions(x, floors, mods);
+            Atom::CeilDiv(..) | Atom::Min(..) | Atom::Max(..) => {
+                atom.operands()
+                    .for_each(|x| collect_divisions(x, floors, mods));
                 continue;
             }
         };
@@ -335,6 +336,16 @@ fn plan_sum(plan: &mut Plan, e: &Expr, ev: &RangeEvaluator, width: u32) -> Optio
 fn plan_atom(plan: &mut Plan, atom: &Atom, ev: &RangeEvaluator, width: u32) -> Option<Operand> {
     let (x, k, op) = match atom {
         Atom::Var(v) => return Some(Operand::Var(*v)),
+        Atom::Min(a, b) | Atom::Max(a, b) => {
+            // Both operands are exact in the type ([`plan_sum`] checks), so the signed extremum
+            // of the two is the extremum of their values.
+            let name = match atom {
+                Atom::Min(..) => "arith.minsi",
+                _ => "arith.maxsi",
+            };
+            let (a, b) = (plan_sum(plan, a, ev, width)?, plan_sum(plan, b, ev, width)?);
+            return Some(plan.push(name, (a, b), ev.atom_range(atom), ev));
+        }
         Atom::FloorDiv(x, k) => (x, *k, "floordiv"),
         Atom::CeilDiv(x, k) => (x, *k, "ceildiv"),
         Atom::Mod(x, k) if plan.remainders != Remainders::Rem => {
@@ -564,6 +575,8 @@ mod tests {
                     0,
                 ),
                 "arith.ceildivsi" => (-((-a).div_euclid(b)), 0),
+                "arith.minsi" => (a.min(b), 0),
+                "arith.maxsi" => (a.max(b), 0),
                 other => return Err(format!("op {i}: unexpected {other}")),
             };
             if matches!(op.name, "arith.addi" | "arith.subi" | "arith.muli") {
@@ -606,7 +619,7 @@ mod tests {
         leaf_odds: 4,
         constant_odds: 6,
         sum_terms: (2, 2),
-        weights: [2, 1, 2, 1, 0],
+        weights: [2, 1, 2, 1, 0, 1, 1],
     };
 
     #[test]

@@ -31,22 +31,18 @@ use std::rc::Rc;
 
 use melior::{
     Context, RewriterBase,
-    ir::{
-        AffineMap, Attribute, Identifier, OperationRef, Value, ValueLike,
-        operation::OperationBuilder, operation::OperationLike,
-    },
+    ir::{OperationRef, Value, ValueLike, operation::OperationLike},
 };
-use mlir_sys::mlirAffineMapAttrGet;
 use xla_indexing_core::VarRef;
 
 use super::{
-    PassFailure, PassOption, PassSpec, arith,
+    PassFailure, PassOption, PassSpec, affine_ops, arith,
     dividends::SharedDividends,
     linearize, lower_loop, pass_entry,
     patterns::{RewriteFn, apply_greedily},
     ranges::apply_indexing_maps,
 };
-use crate::{affine::affine_from_expr, attribute::attribute_map};
+use crate::attribute::attribute_map;
 
 /// The pass's command-line name.
 pub const ARGUMENT: &str = "xla-indexing-lower-apply";
@@ -180,27 +176,12 @@ fn lower_apply(
         let value = match plan {
             Some(plan) => arith::materialize(context, &plan, rewriter, location, index, &operand),
             None => {
-                let expr = affine_from_expr(context, result);
-                let affine = AffineMap::new(context, num_dims, num_symbols, &[expr]);
-                // SAFETY: `affine` is a live affine map.
-                let attribute =
-                    unsafe { Attribute::from_raw(mlirAffineMapAttrGet(affine.to_raw())) };
-                let operands: Vec<Value> = (0..op.operand_count())
+                let operands: Vec<Value> = (0..num_dims + num_symbols)
                     .filter_map(|i| op.operand(i).ok())
+                    // SAFETY: the operands are live values of the IR being rewritten.
+                    .map(|v| unsafe { Value::from_raw(v.to_raw()) })
                     .collect();
-                OperationBuilder::new("affine.apply", location)
-                    .add_attributes(&[(Identifier::new(context, "map"), attribute)])
-                    .add_operands(&operands)
-                    .add_results(&[index])
-                    .build()
-                    .ok()
-                    .map(|new| rewriter.insert(new))
-                    // SAFETY: the op was just inserted; the IR owns it.
-                    .and_then(|new| {
-                        new.result(0)
-                            .ok()
-                            .map(|r| unsafe { Value::from_raw(r.to_raw()) })
-                    })
+                affine_ops::materialize(context, rewriter, location, result, num_dims, &operands)
             }
         };
         let Some(value) = value else {

@@ -17,6 +17,7 @@
 //!
 //! [`parse_pass_pipeline`]: melior::utility::parse_pass_pipeline
 
+mod affine_ops;
 pub mod annotate;
 mod arith;
 pub mod coalescing;
