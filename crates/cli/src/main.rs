@@ -71,31 +71,31 @@ fn main() -> ExitCode {
     let (result, format) = match cli.command {
         Command::Simplify(args) => {
             let format = args.output.diag_format();
-            (args.syntax.run(|| commands::simplify::run(args)), format)
+            (commands::simplify::run(args), format)
         }
         Command::Ranges(args) => {
             let format = args.output.diag_format();
-            (args.syntax.run(|| commands::ranges::run(args)), format)
+            (commands::ranges::run(args), format)
         }
         Command::Bounds(args) => {
             let format = args.output.diag_format();
-            (args.syntax.run(|| commands::bounds::run(args)), format)
+            (commands::bounds::run(args), format)
         }
         Command::Indexing(args) => {
             let format = args.output.diag_format();
-            (args.syntax.run(|| commands::indexing::run(args)), format)
+            (commands::indexing::run(args), format)
         }
         Command::Launch(args) => {
             let format = args.output.diag_format();
-            (args.syntax.run(|| commands::launch::run(args)), format)
+            (commands::launch::run(args), format)
         }
         Command::Coalescing(args) => {
             let format = args.output.diag_format();
-            (args.syntax.run(|| commands::coalescing::run(args)), format)
+            (commands::coalescing::run(args), format)
         }
         Command::Tiles(args) => {
             let format = args.output.diag_format();
-            (args.syntax.run(|| commands::tiles::run(args)), format)
+            (commands::tiles::run(args), format)
         }
         Command::Render(args) => {
             let format = args.diag_format();

@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use xla_indexing_core::{Syntax, print::with_syntax};
+use xla_indexing_core::Syntax;
 
 use crate::diag::{DiagFormat, Diagnostic, Exit, Failure};
 
@@ -78,13 +78,14 @@ pub struct SyntaxArg {
 }
 
 impl SyntaxArg {
-    /// Runs `f` with maps and expressions printed in the chosen syntax.
-    pub fn run<T>(self, f: impl FnOnce() -> T) -> T {
-        let syntax = match self.syntax {
+    /// `report` (maps and expressions as the libraries print them, in MLIR's spelling) in the
+    /// chosen syntax.
+    pub fn respell(self, report: &str) -> String {
+        match self.syntax {
             SyntaxName::Mlir => Syntax::Mlir,
             SyntaxName::Xla => Syntax::Xla,
-        };
-        with_syntax(syntax, f)
+        }
+        .respell(report)
     }
 }
 

@@ -65,3 +65,21 @@ fn simplify_rescales_and_removes_symbols() {
         "KNOWN EMPTY\n"
     );
 }
+
+#[test]
+fn bounds_respell_reports_but_not_the_mlir_they_emit() {
+    let file = "examples/sched/fuse_split.sched";
+    let text = run(&["bounds", file]);
+    assert!(text.contains(" floordiv "), "{text}");
+    assert_eq!(
+        run(&["bounds", "--syntax", "xla", file]),
+        text.replace(" floordiv ", " / ")
+    );
+    // MLIR reads what `--emit mlir` writes: its own spelling, whatever --syntax says.
+    let mlir = run(&["bounds", "--emit", "mlir", file]);
+    assert!(mlir.contains(" floordiv "), "{mlir}");
+    assert_eq!(
+        run(&["bounds", "--syntax", "xla", "--emit", "mlir", file]),
+        mlir
+    );
+}

@@ -827,6 +827,6 @@ impl std::hash::Hash for IndexingMap {
 
 impl fmt::Display for IndexingMap {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        crate::text::write_map(self, crate::print::Syntax::current(), f)
+        crate::text::write_map(self, crate::print::Syntax::Mlir, f)
     }
 }

@@ -5,11 +5,10 @@
 //! Two spellings are written (both are read, see [`crate::text`]): [`Syntax::Mlir`], MLIR's affine
 //! spelling and the default, and [`Syntax::Xla`], XLA's 2026 spelling with `/` for `floordiv`. An
 //! expression or map is printed in the syntax it is asked for ([`DisplayExpr::in_syntax`],
-//! [`IndexingMap::display`](crate::IndexingMap::display)); plain `Display` uses the syntax of the
-//! innermost [`with_syntax`] on the current thread, which lets a caller print, in XLA's spelling,
-//! reports that other code formats with `Display`.
+//! [`IndexingMap::display`](crate::IndexingMap::display)); plain `Display` writes MLIR's. The two
+//! differ only in the floor division's operator, so text in one converts to the other by
+//! [`Syntax::respell`].
 
-use std::cell::Cell;
 use std::fmt::{self, Write};
 
 use crate::expr::{Atom, Expr, Extremum, VarRef};
@@ -33,29 +32,15 @@ impl Syntax {
         }
     }
 
-    /// The syntax that `Display` uses on this thread now (see [`with_syntax`]).
-    pub fn current() -> Syntax {
-        SCOPED.with(Cell::get)
-    }
-}
-
-thread_local! {
-    /// The syntax of the innermost [`with_syntax`] running on this thread.
-    static SCOPED: Cell<Syntax> = const { Cell::new(Syntax::Mlir) };
-}
-
-/// Runs `f` with `syntax` as the syntax that `Display` of expressions and maps uses on this
-/// thread, then restores the one before (also when `f` panics). Code that writes text for MLIR
-/// to read asks for [`Syntax::Mlir`] explicitly and is not affected.
-pub fn with_syntax<T>(syntax: Syntax, f: impl FnOnce() -> T) -> T {
-    struct Restore(Syntax);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            SCOPED.with(|s| s.set(self.0));
+    /// `text` with every map and expression that `Display` wrote in it (in MLIR's spelling) in
+    /// this syntax: the printer writes floor division, and only it, as ` floordiv `, so
+    /// replacing that operator is the whole conversion. Names never hold spaces.
+    pub fn respell(self, text: &str) -> String {
+        match self {
+            Syntax::Mlir => text.to_string(),
+            Syntax::Xla => text.replace(" floordiv ", " / "),
         }
     }
-    let _restore = Restore(SCOPED.with(|s| s.replace(syntax)));
-    f()
 }
 
 /// How variables are named when printed.
@@ -94,21 +79,17 @@ impl VarNames for Names<'_> {
     }
 }
 
-/// An expression together with the names to print it with, and the syntax when one was asked
-/// for.
+/// An expression together with the names and the syntax to print it with.
 pub struct DisplayExpr<'a, N: ?Sized> {
     expr: &'a Expr,
     names: &'a N,
-    syntax: Option<Syntax>,
+    syntax: Syntax,
 }
 
 impl<'a, N: ?Sized> DisplayExpr<'a, N> {
-    /// Prints in `syntax`, whatever [`with_syntax`] says.
+    /// Prints in `syntax` (MLIR's by default).
     pub fn in_syntax(self, syntax: Syntax) -> Self {
-        DisplayExpr {
-            syntax: Some(syntax),
-            ..self
-        }
+        DisplayExpr { syntax, ..self }
     }
 }
 
@@ -118,7 +99,7 @@ impl Expr {
         DisplayExpr {
             expr: self,
             names,
-            syntax: None,
+            syntax: Syntax::Mlir,
         }
     }
 }
@@ -127,7 +108,7 @@ impl<N: VarNames + ?Sized> fmt::Display for DisplayExpr<'_, N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let printer = Printer {
             names: self.names,
-            syntax: self.syntax.unwrap_or_else(Syntax::current),
+            syntax: self.syntax,
         };
         printer.sum(self.expr, f)
     }

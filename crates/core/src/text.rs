@@ -853,8 +853,7 @@ impl fmt::Display for DisplayMap<'_> {
 }
 
 impl IndexingMap {
-    /// The canonical single-line form in `syntax` (`Display` prints it in the syntax of the
-    /// innermost [`crate::print::with_syntax`], [`Syntax::Mlir`] by default).
+    /// The canonical single-line form in `syntax` (`Display` prints it in [`Syntax::Mlir`]).
     pub fn display(&self, syntax: Syntax) -> DisplayMap<'_> {
         DisplayMap { map: self, syntax }
     }

@@ -47,10 +47,12 @@ pub fn run(args: Args) -> Result<(), Failure> {
                 Diagnostic::error("--emit mlir writes MLIR text, not JSON"),
             ));
         }
-        (None, Format::Text) => report
-            .to_text()
-            .map_err(|e| super::loops_failure(e, &args.file, &text))?,
-        (None, Format::Json) => report.to_json().to_string(),
+        (None, Format::Text) => args.syntax.respell(
+            &report
+                .to_text()
+                .map_err(|e| super::loops_failure(e, &args.file, &text))?,
+        ),
+        (None, Format::Json) => args.syntax.respell(&report.to_json().to_string()),
     };
     args.output.write(&out)
 }

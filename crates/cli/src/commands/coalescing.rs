@@ -48,5 +48,5 @@ pub fn run(args: Args) -> Result<(), Failure> {
         Format::Text => report::coalescing_text(&entries),
         Format::Json => report::coalescing_json(&entries).to_string(),
     };
-    args.output.write(&out)
+    args.output.write(&args.syntax.respell(&out))
 }

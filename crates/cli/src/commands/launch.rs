@@ -37,7 +37,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         Format::Text => report::launch_text(&plans),
         Format::Json => report::launch_json(&plans).to_string(),
     };
-    args.output.write(&out)
+    args.output.write(&args.syntax.respell(&out))
 }
 
 /// Reads, parses and plans every kernel of an HLO file on `device`, showing progress per kernel

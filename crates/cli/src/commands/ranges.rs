@@ -62,5 +62,5 @@ pub fn run(args: Args) -> Result<(), Failure> {
         Format::Text => report.to_text(),
         Format::Json => report.to_json().to_string(),
     };
-    args.output.write(&out)
+    args.output.write(&args.syntax.respell(&out))
 }

@@ -58,7 +58,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         Format::Text => map.to_string(),
         Format::Json => json!({ "map": map.to_string() }).to_string(),
     };
-    args.output.write(&out)
+    args.output.write(&args.syntax.respell(&out))
 }
 
 fn serve_jsonl() -> Result<(), Failure> {

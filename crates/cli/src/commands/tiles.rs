@@ -45,5 +45,5 @@ pub fn run(args: Args) -> Result<(), Failure> {
         Format::Text => report::tiles_text(&all),
         Format::Json => report::tiles_json(&all).to_string(),
     };
-    args.output.write(&out)
+    args.output.write(&args.syntax.respell(&out))
 }

@@ -298,7 +298,7 @@ impl Emitter<'_> {
             dims: self.iv_names,
             syms: &[],
         };
-        // MLIR reads this text: its spelling, whatever `with_syntax` says.
+        // MLIR reads this text: its spelling.
         e.display(&names).in_syntax(Syntax::Mlir).to_string()
     }
 
