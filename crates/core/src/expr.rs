@@ -225,12 +225,6 @@ impl Ord for Expr {
     }
 }
 
-impl std::fmt::Debug for Expr {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", self.display(&crate::print::DefaultNames))
-    }
-}
-
 type Result<T> = std::result::Result<T, ArithError>;
 
 fn add_checked(a: i64, b: i64) -> Result<i64> {

@@ -194,3 +194,10 @@ fn is_primary(x: &Expr) -> bool {
         Some(Atom::Var(_) | Atom::Min(..) | Atom::Max(..))
     )
 }
+
+/// Expressions debug-print as their text, with `d<i>` and `s<i>` names.
+impl fmt::Debug for Expr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.display(&DefaultNames))
+    }
+}

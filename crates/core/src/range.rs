@@ -294,3 +294,10 @@ impl<'a> RangeEvaluator<'a> {
         self.range(e).lo >= 0
     }
 }
+
+impl IndexingMap {
+    /// An evaluator of expression ranges over this map's domain.
+    pub fn range_evaluator(&self, use_constraints: bool) -> RangeEvaluator<'_> {
+        RangeEvaluator::new(self, use_constraints)
+    }
+}

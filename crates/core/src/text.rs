@@ -917,3 +917,10 @@ impl IndexingMap {
         (named(self.dims(), "d"), syms)
     }
 }
+
+/// The canonical single-line form in MLIR's spelling.
+impl fmt::Display for IndexingMap {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_map(self, Syntax::Mlir, f)
+    }
+}
