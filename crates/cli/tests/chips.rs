@@ -1,20 +1,8 @@
 //! `--chip`: the commands that plan GPU kernels plan them for the chip named.
 
-use std::process::Command;
+mod common;
 
-/// stdout of a successful run of the binary with `args`.
-fn stdout(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_xla-indexing"))
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
+use common::stdout;
 
 /// A module of one elementwise fusion of `elements` f32 values.
 fn elementwise(elements: u64) -> String {

@@ -2,24 +2,9 @@
 //! `xla` writes `/`; both are read back. And what `simplify` does after simplifying: symbols
 //! pinned to a residue class are rescaled and unused ones removed, as XLA's callers do.
 
-use std::path::Path;
-use std::process::Command;
+mod common;
 
-/// The stdout of a successful run of the binary in the workspace root.
-fn run(args: &[&str]) -> String {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let out = Command::new(env!("CARGO_BIN_EXE_xla-indexing"))
-        .args(args)
-        .current_dir(root)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
+use common::stdout as run;
 
 #[test]
 fn simplify_prints_either_syntax_and_reads_both() {

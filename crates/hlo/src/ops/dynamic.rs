@@ -151,14 +151,7 @@ pub fn gather(cx: &OpContext<'_>) -> Accesses {
         op.rank(),
     )?;
     let start_map = cx.dim_list("start_index_map", cx.ints("start_index_map")?, op.rank())?;
-    let ivd = cx
-        .instr
-        .int("index_vector_dim")
-        .ok_or_else(|| cx.error("missing attribute index_vector_dim"))?;
-    let ivd = usize::try_from(ivd)
-        .ok()
-        .filter(|&v| v <= idx.rank())
-        .ok_or_else(|| cx.error(format!("index_vector_dim={ivd} is out of range")))?;
+    let ivd = cx.index_vector_dim(idx.rank())?;
     let vector_len = if ivd < idx.rank() { idx.dims[ivd] } else { 1 };
     if start_map.len() as i64 != vector_len {
         return Err(cx.error(format!(

@@ -225,6 +225,19 @@ impl<'a> OpContext<'a> {
             .ok_or_else(|| self.error(format!("missing attribute {key}={{...}}")))
     }
 
+    /// `index_vector_dim` of a gather or scatter whose indices have rank `rank`: at most `rank`
+    /// (equal when the index vector is implicit).
+    pub fn index_vector_dim(&self, rank: usize) -> Result<usize, HloError> {
+        let ivd = self
+            .instr
+            .int("index_vector_dim")
+            .ok_or_else(|| self.error("missing attribute index_vector_dim"))?;
+        usize::try_from(ivd)
+            .ok()
+            .filter(|&v| v <= rank)
+            .ok_or_else(|| self.error(format!("index_vector_dim={ivd} is out of range")))
+    }
+
     /// Dimension numbers from an attribute, each checked to be below `rank` and distinct.
     pub fn dim_list(&self, key: &str, values: &[i64], rank: usize) -> Result<Vec<usize>, HloError> {
         let mut out: Vec<usize> = Vec::with_capacity(values.len());

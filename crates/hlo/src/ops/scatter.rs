@@ -165,14 +165,7 @@ fn scatter_dims(cx: &OpContext<'_>) -> Result<ScatterDims, HloError> {
     let batching = list("input_batching_dims", operand.len())?;
     let indices_batching = list("scatter_indices_batching_dims", indices.len())?;
     let to_operand = list("scatter_dims_to_operand_dims", operand.len())?;
-    let ivd = cx
-        .instr
-        .int("index_vector_dim")
-        .ok_or_else(|| cx.error("missing attribute index_vector_dim"))?;
-    let ivd = usize::try_from(ivd)
-        .ok()
-        .filter(|&v| v <= indices.len())
-        .ok_or_else(|| cx.error(format!("index_vector_dim={ivd} is out of range")))?;
+    let ivd = cx.index_vector_dim(indices.len())?;
     if !window_dims.is_sorted() || !inserted.is_sorted() {
         return Err(cx.error("update_window_dims and inserted_window_dims must be sorted"));
     }
@@ -393,19 +386,32 @@ fn output_to_updates(cx: &OpContext<'_>, s: &ScatterDims) -> Result<Access, HloE
     for (e, iv) in constraints {
         map.add_constraint(e, iv);
     }
+    let runtime = start_runtime_vars(cx, s, &position, &s.operand, &range)?;
+    Ok(Access::with_runtime(map, runtime))
+}
+
+/// The runtime variables of a map to the updates: component `k` of the index vector at the
+/// scatter `position` (over dims and range variables of sizes `dims` and `range`), read from the
+/// indices operand. A window that does not fit in the operand is dropped, not clamped.
+fn start_runtime_vars(
+    cx: &OpContext<'_>,
+    s: &ScatterDims,
+    position: &[Expr],
+    dims: &[i64],
+    range: &[i64],
+) -> Result<Vec<RuntimeVar>, HloError> {
     let indices_name = &cx.operand(s.n)?.name;
-    let runtime = (0..s.vector_len())
+    Ok((0..s.vector_len())
         .map(|k| RuntimeVar {
             instruction: indices_name.clone(),
             map: IndexingMap::from_tensor_sizes(
-                s.indices_at(&position, Expr::constant(k as i64)),
-                &s.operand,
-                &range,
+                s.indices_at(position, Expr::constant(k as i64)),
+                dims,
+                range,
             ),
             out_of_range: OutOfRange::Dropped,
         })
-        .collect();
-    Ok(Access::with_runtime(map, runtime))
+        .collect())
 }
 
 /// The number of range variables of the output-to-updates map: the scatter dimensions that
@@ -560,18 +566,7 @@ fn updates_to_output(cx: &OpContext<'_>, s: &ScatterDims) -> Result<Access, HloE
         .map(|k| Var::new(s.start_bounds(k)))
         .collect();
     let map = IndexingMap::new(results, Var::from_sizes(&s.updates), Vec::new(), rt_vars);
-    let indices_name = &cx.operand(s.n)?.name;
-    let runtime = (0..s.vector_len())
-        .map(|k| RuntimeVar {
-            instruction: indices_name.clone(),
-            map: IndexingMap::from_tensor_sizes(
-                s.indices_at(&position, Expr::constant(k as i64)),
-                &s.updates,
-                &[],
-            ),
-            out_of_range: OutOfRange::Dropped,
-        })
-        .collect();
+    let runtime = start_runtime_vars(cx, s, &position, &s.updates, &[])?;
     Ok(Access::with_runtime(map, runtime))
 }
 
