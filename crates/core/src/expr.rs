@@ -30,8 +30,10 @@ enum Rounding {
 /// Why an expression could not be built.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ArithError {
+    /// A value (a coefficient, the constant or an intermediate result) does not fit in `i64`.
     #[error("integer overflow in index arithmetic")]
     Overflow,
+    /// A `floordiv`, `ceildiv` or `mod` by zero.
     #[error("division by zero")]
     DivisionByZero,
 }
@@ -77,7 +79,10 @@ pub type FastBuildHasher = std::hash::BuildHasherDefault<FastHasher>;
 /// A variable of an expression: the `i`-th dimension or the `i`-th symbol.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum VarRef {
+    /// The dimension `d<i>`: the `i`-th (0-based) of the map's dimension variables.
     Dim(u32),
+    /// The symbol `s<i>`: the `i`-th (0-based) of the map's range variables followed by its runtime
+    /// variables.
     Sym(u32),
 }
 
@@ -87,11 +92,17 @@ pub enum VarRef {
 /// a constant apart (such a pair is decided when the atom is built, see [`Expr::min_of`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Atom {
+    /// A dimension or symbol variable.
     Var(VarRef),
+    /// `x floordiv k`: the quotient rounded toward negative infinity.
     FloorDiv(Expr, i64),
+    /// `x ceildiv k`: the quotient rounded toward positive infinity.
     CeilDiv(Expr, i64),
+    /// `x mod k`: the remainder of the `floordiv`, in `[0, k - 1]`.
     Mod(Expr, i64),
+    /// `min(a, b)`.
     Min(Expr, Expr),
+    /// `max(a, b)`.
     Max(Expr, Expr),
 }
 
@@ -150,7 +161,9 @@ impl Atom {
 /// Which of `min` and `max`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Extremum {
+    /// The lesser value.
     Min,
+    /// The greater value.
     Max,
 }
 
@@ -289,22 +302,27 @@ impl Expr {
         }))
     }
 
+    /// The constant expression `c`.
     pub fn constant(c: i64) -> Expr {
         Self::from_sorted(Vec::new(), c)
     }
 
+    /// The constant expression `0`.
     pub fn zero() -> Expr {
         Self::constant(0)
     }
 
+    /// The variable `v` alone (`1 · v`).
     pub fn var(v: VarRef) -> Expr {
         Self::atom(Atom::Var(v))
     }
 
+    /// The dimension variable `d<i>` (0-based).
     pub fn dim(i: u32) -> Expr {
         Self::var(VarRef::Dim(i))
     }
 
+    /// The symbol `s<i>` (0-based over range variables, then runtime variables).
     pub fn sym(i: u32) -> Expr {
         Self::var(VarRef::Sym(i))
     }
@@ -329,6 +347,7 @@ impl Expr {
         Self::from_sorted(self.0.terms.clone(), 0)
     }
 
+    /// The value when the expression is a constant (has no terms).
     pub fn as_constant(&self) -> Option<i64> {
         self.0.terms.is_empty().then_some(self.0.constant)
     }
@@ -341,6 +360,7 @@ impl Expr {
         }
     }
 
+    /// The variable when the expression is exactly one variable (`1 · v`).
     pub fn as_var(&self) -> Option<VarRef> {
         match self.as_atom() {
             Some(Atom::Var(v)) => Some(*v),
@@ -784,8 +804,13 @@ impl Expr {
 /// rightly prefers forms without it (`(d0 * 2) floordiv 3` over `d0 + d0 floordiv -3`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Cost {
+    /// Number of `floordiv`, `ceildiv` and `mod` operations, nested ones included.
     pub div_mods: usize,
+    /// Number of all operations: additions, multiplications by a coefficient other than 1, and each
+    /// division, `mod`, `min` and `max`.
     pub ops: usize,
+    /// Sum of the magnitudes of the coefficients other than 1, at every level of nesting
+    /// (saturating).
     pub coefficients: u64,
 }
 

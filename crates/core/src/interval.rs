@@ -10,7 +10,9 @@ use std::fmt;
 /// A closed interval of integers. Empty when `lo > hi`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Interval {
+    /// The least value (inclusive).
     pub lo: i64,
+    /// The greatest value (inclusive); the interval is empty when it is below `lo`.
     pub hi: i64,
 }
 
@@ -49,6 +51,7 @@ impl Interval {
         (self.lo == self.hi).then_some(self.lo)
     }
 
+    /// Whether `v` lies in the interval.
     pub fn contains(self, v: i64) -> bool {
         self.lo <= v && v <= self.hi
     }

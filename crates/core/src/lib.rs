@@ -20,6 +20,8 @@
 //!
 //! This crate has no I/O and no dependency on MLIR or HLO.
 
+#![warn(missing_docs)]
+
 pub mod expr;
 pub mod interval;
 pub mod invariants;

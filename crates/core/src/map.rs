@@ -9,15 +9,19 @@ use crate::interval::{Interval, next_point};
 /// A dimension, range or runtime variable: its bounds and an optional display name.
 #[derive(Clone, Debug)]
 pub struct Var {
+    /// The values the variable takes (both ends inclusive).
     pub bounds: Interval,
+    /// The name printed for the variable; `None` prints the default (`d<i>`, `s<i>` or `rt<i>`).
     pub name: Option<String>,
 }
 
 impl Var {
+    /// An unnamed variable with these bounds.
     pub fn new(bounds: Interval) -> Var {
         Var { bounds, name: None }
     }
 
+    /// A variable with these bounds, printed as `name`.
     pub fn named(bounds: Interval, name: impl Into<String>) -> Var {
         Var {
             bounds,
@@ -34,8 +38,13 @@ impl Var {
 /// Which of the three kinds of variable a symbol or dimension is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum VarKind {
+    /// A dimension variable `d<i>`: an index of the tensor the map reads from.
     Dim,
+    /// A range variable: a symbol that takes every value of its bounds for each point of the dims
+    /// (for example a reduced dimension).
     Range,
+    /// A runtime variable: a symbol whose value is known only at run time (for example a dynamic
+    /// slice's offset), bounded by its interval.
     Runtime,
 }
 
@@ -118,30 +127,39 @@ impl IndexingMap {
         }
     }
 
+    /// The dimension variables `d0, d1, ...`, one per index of the tensor the map reads from.
     pub fn dims(&self) -> &[Var] {
         &self.dims
     }
 
+    /// The range variables: symbols `0..range_vars().len()`, each taking every value of its bounds.
     pub fn range_vars(&self) -> &[Var] {
         &self.range_vars
     }
 
+    /// The runtime variables: the symbols after the range variables, whose values are known only at
+    /// run time.
     pub fn rt_vars(&self) -> &[Var] {
         &self.rt_vars
     }
 
+    /// The result expressions, one per index of the tensor the map points into.
     pub fn results(&self) -> &[Expr] {
         &self.results
     }
 
+    /// The constraints `expr in [lo, hi]` that restrict the domain beyond the variables' bounds.
     pub fn constraints(&self) -> &BTreeMap<Expr, Interval> {
         &self.constraints
     }
 
+    /// Whether the domain is known to be empty (the map prints as `KNOWN EMPTY`). `false` does not
+    /// prove that it has a point.
     pub fn is_known_empty(&self) -> bool {
         self.known_empty
     }
 
+    /// The number of symbols: range variables plus runtime variables.
     pub fn num_symbols(&self) -> usize {
         self.range_vars.len() + self.rt_vars.len()
     }
@@ -690,8 +708,15 @@ impl IndexingMap {
 /// Why two maps could not be composed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ComposeError {
+    /// The first map's results do not match the second map's dims one to one.
     #[error("cannot compose: the first map has {results} results but the second has {dims} dims")]
-    Arity { results: usize, dims: usize },
+    Arity {
+        /// Number of results of the first map.
+        results: usize,
+        /// Number of dims of the second map.
+        dims: usize,
+    },
+    /// Building the composed expressions overflowed.
     #[error(transparent)]
     Arith(#[from] ArithError),
 }

@@ -45,6 +45,7 @@ impl Syntax {
 
 /// How variables are named when printed.
 pub trait VarNames {
+    /// Writes the name of `v` to `f`.
     fn write_var(&self, v: VarRef, f: &mut dyn Write) -> fmt::Result;
 }
 
@@ -62,7 +63,10 @@ impl VarNames for DefaultNames {
 
 /// Explicit names, by index.
 pub struct Names<'a> {
+    /// Names of the dimensions, by index; a dimension past the end prints as `d<i>`.
     pub dims: &'a [String],
+    /// Names of the symbols (range variables, then runtime variables), by index; a symbol past the
+    /// end prints as `s<i>`.
     pub syms: &'a [String],
 }
 

@@ -167,6 +167,8 @@ fn mod_floor_wide(a: i128, k: i128) -> Option<i128> {
 }
 
 impl<'a> RangeEvaluator<'a> {
+    /// An evaluator over `map`'s variable bounds; with `use_constraints`, a constraint on exactly a
+    /// sub-expression also narrows that sub-expression's range.
     pub fn new(map: &'a IndexingMap, use_constraints: bool) -> Self {
         RangeEvaluator {
             map,
@@ -174,6 +176,7 @@ impl<'a> RangeEvaluator<'a> {
         }
     }
 
+    /// The map whose domain the ranges are taken over.
     pub fn map(&self) -> &'a IndexingMap {
         self.map
     }

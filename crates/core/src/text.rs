@@ -27,10 +27,13 @@ use crate::print::{Names, Printer, Syntax};
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{message} at line {line}, column {column}")]
 pub struct ParseError {
+    /// 1-based line of the error in the input.
     pub line: usize,
+    /// 1-based column of the error in its line, counted in characters.
     pub column: usize,
     /// Byte offset into the input.
     pub offset: usize,
+    /// What is wrong, without the position.
     pub message: String,
 }
 
