@@ -15,9 +15,13 @@ pub enum ErrorKind {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{message} at line {line}, column {column}")]
 pub struct LoopsError {
+    /// Whether the input could not be parsed or was parsed but is wrong (decides the exit code).
     pub kind: ErrorKind,
+    /// What is wrong, without the position.
     pub message: String,
+    /// 1-based line in the input; 0 when the error has no place in it.
     pub line: usize,
+    /// 1-based column (in characters) in the line; 0 when the error has no place in the input.
     pub column: usize,
 }
 
@@ -46,7 +50,9 @@ impl LoopsError {
 /// A place in the input: 1-based line and column.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Pos {
+    /// 1-based line.
     pub line: usize,
+    /// 1-based column, in characters.
     pub column: usize,
 }
 

@@ -6,6 +6,8 @@
 //! docs/architecture.md ("Output formats"). Bounds are symbolic ([`symbolic::Bound`]):
 //! expressions over size names or enclosing loop variables, with `min` and `max`.
 
+#![warn(missing_docs)]
+
 pub mod error;
 pub mod invariants;
 pub mod lex;

@@ -24,8 +24,11 @@ pub const MAX_LEAVES: usize = 256;
 /// A value built from expressions with `min` and `max`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Bound {
+    /// A quasi-affine expression.
     Expr(Expr),
+    /// The least of the bounds.
     Min(Vec<Bound>),
+    /// The greatest of the bounds.
     Max(Vec<Bound>),
 }
 

@@ -31,7 +31,9 @@ struct StageRow {
 /// A schedule with its inferred bounds.
 #[derive(Clone, Debug)]
 pub struct BoundsReport {
+    /// The schedule analysed.
     pub schedule: Schedule,
+    /// The inferred bounds of its stages.
     pub bounds: Bounds,
 }
 
