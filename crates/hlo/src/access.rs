@@ -16,7 +16,9 @@ use xla_indexing_core::{ComposeError, Expr, IndexingMap, VarRef};
 /// its range variables and a prefix of the runtime variables before this one.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RuntimeVar {
+    /// The name of the instruction whose result holds the value.
     pub instruction: String,
+    /// The element of that result the value is read from, in the access map's variables.
     pub map: IndexingMap,
     /// What the op does with a value outside the variable's bounds.
     pub out_of_range: OutOfRange,
@@ -37,7 +39,10 @@ pub enum OutOfRange {
 /// element along the gathered dimension comes from participant `d floordiv n` of the group.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Participant {
+    /// The name of the collective instruction.
     pub instruction: String,
+    /// The participant's position in the replica group, in the access map's variables (one
+    /// result).
     pub map: IndexingMap,
 }
 
@@ -45,8 +50,11 @@ pub struct Participant {
 /// [`Participant`]s of the collectives on the way (outermost first).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Access {
+    /// The indexing map itself.
     pub map: IndexingMap,
+    /// Where each runtime variable of `map` comes from, in order.
     pub runtime: Vec<RuntimeVar>,
+    /// The collectives on the way and whose buffer each reads, outermost first.
     pub participants: Vec<Participant>,
 }
 

@@ -24,6 +24,7 @@ pub struct Options {
     pub computation: Option<String>,
     /// Analyse this instruction alone: its operands are the targets.
     pub instruction: Option<String>,
+    /// Which way the maps go: output to input (the default) or input to output.
     pub direction: Direction,
     /// Count the elements each map set reaches.
     pub utilization: bool,

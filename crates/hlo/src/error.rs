@@ -7,17 +7,24 @@ pub enum HloError {
     /// The text is not a well-formed module (exit code 3).
     #[error("{message} at line {line}, column {column}")]
     Parse {
+        /// 1-based line of the error.
         line: usize,
+        /// 1-based column (in characters) of the error.
         column: usize,
+        /// What is wrong, without the position.
         message: String,
     },
     /// The module is well formed but inconsistent: a shape mismatch, an attribute out of range,
     /// arithmetic that overflows (exit code 1).
     #[error("{instruction} (line {line}): {message}")]
     Analysis {
+        /// The name of the instruction at fault.
         instruction: String,
+        /// 1-based line where the instruction starts.
         line: usize,
+        /// 1-based column (in characters) where the instruction starts.
         column: usize,
+        /// What is wrong.
         message: String,
     },
     /// The request names something the module does not have (exit code 2).

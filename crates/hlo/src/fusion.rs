@@ -26,7 +26,9 @@ pub const MAX_MAPS: usize = 64;
 /// (then `accesses` is incomplete).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MapSet {
+    /// The distinct maps, each with its runtime variables and participants.
     pub accesses: Vec<Access>,
+    /// Why some path to the target has no map, if one has none.
     pub undefined: Option<String>,
     /// Where the instruction `undefined` is about is in the text (an op without maps), when
     /// one instruction is the reason.
@@ -93,8 +95,11 @@ impl MapSet {
 /// Output-to-input maps of one parameter leaf.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParameterMaps {
+    /// The parameter number (`N` of `parameter(N)`).
     pub parameter: usize,
+    /// The leaf of the parameter's shape (0 for an array).
     pub leaf: usize,
+    /// The maps from the result leaf to this parameter leaf.
     pub maps: MapSet,
 }
 
@@ -150,6 +155,7 @@ struct Frame<'m> {
 }
 
 impl<'m> Composer<'m> {
+    /// A composer over `module` that has walked nothing yet.
     pub fn new(module: &'m Module) -> Composer<'m> {
         Composer {
             module,

@@ -5,7 +5,7 @@
 //! them.
 //!
 //! A runtime variable's provenance says which instruction holds its value and where: a map from
-//! the access's dimensions to an element of that instruction. [`KnownValues::value`] follows
+//! the access's dimensions to an element of that instruction. `KnownValues::value` follows
 //! that element back through the producers, each step re-expressing the element's index with
 //! the producer's own output-to-input map, until it reaches an iota (whose value is an index),
 //! an integer constant, or something it cannot see through (a parameter of the entry, a load of
@@ -35,6 +35,7 @@ pub struct KnownValues<'m> {
 }
 
 impl<'m> KnownValues<'m> {
+    /// Indexes `module`'s instructions by name and its computations' callers.
     pub fn new(module: &'m Module) -> KnownValues<'m> {
         let mut by_name: HashMap<&str, Option<(usize, usize)>> = HashMap::new();
         let mut callers = vec![Vec::new(); module.computations.len()];

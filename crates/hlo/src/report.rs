@@ -12,6 +12,7 @@ use crate::utilization::Utilization;
 /// Everything `xla-indexing indexing` prints.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Report {
+    /// One report per analysed computation or instruction.
     pub computations: Vec<ComputationReport>,
     /// Instructions of the module whose op has no indexing.
     pub unsupported: Vec<Unsupported>,
@@ -20,10 +21,15 @@ pub struct Report {
 /// An instruction the analysis cannot see through.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unsupported {
+    /// The instruction's name.
     pub instruction: String,
+    /// Its opcode.
     pub opcode: String,
+    /// The name of the computation that holds it.
     pub computation: String,
+    /// 1-based line where the instruction starts.
     pub line: usize,
+    /// 1-based column where the instruction starts.
     pub column: usize,
 }
 
@@ -31,7 +37,9 @@ pub struct Unsupported {
 /// it is about when there is one (1-based line and column).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Warning {
+    /// The warning's text.
     pub message: String,
+    /// Where the instruction the warning is about starts, when there is one.
     pub at: Option<Pos>,
 }
 
@@ -40,6 +48,7 @@ pub struct Warning {
 pub struct ComputationReport {
     /// The computation's name (as after `calls=`), or the instruction's with `--instruction`.
     pub name: String,
+    /// Which way the maps go.
     pub direction: Direction,
     /// Out2in: the result leaves. In2out: the parameters (or operands).
     pub outputs: Vec<OutputReport>,
@@ -48,21 +57,31 @@ pub struct ComputationReport {
 /// One source of maps: a result leaf (out2in) or a parameter (in2out).
 #[derive(Clone, Debug, PartialEq)]
 pub struct OutputReport {
+    /// Out2in: the result leaf. In2out: the parameter number (the operand's position with
+    /// `--instruction`).
     pub output: usize,
     /// The leaf within a tuple-shaped parameter or operand (in2out), when it is one.
     pub leaf: Option<usize>,
+    /// The shape of that leaf, parameter or operand.
     pub shape: ArrayShape,
+    /// The maps to each target it reaches.
     pub operands: Vec<OperandReport>,
 }
 
 /// The maps from one output to one target: a parameter (out2in) or a result leaf (in2out).
 #[derive(Clone, Debug, PartialEq)]
 pub struct OperandReport {
+    /// Out2in: the parameter number (the operand's position with `--instruction`). In2out: the
+    /// result leaf.
     pub operand: usize,
     /// The leaf within a tuple-shaped parameter or operand, when it is one.
     pub leaf: Option<usize>,
+    /// The target's shape.
     pub shape: ArrayShape,
+    /// The maps from the output to the target.
     pub maps: MapSet,
+    /// How much of the target the maps reach; `None` unless utilization was asked for, or when
+    /// the target has more than 2^64 elements.
     pub utilization: Option<Utilization>,
 }
 

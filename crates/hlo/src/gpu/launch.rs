@@ -13,6 +13,7 @@ use super::chips::{Chip, DEFAULT_CHIP, UnknownChip};
 pub struct Device {
     /// A name for reports (`sm_90`).
     pub name: String,
+    /// Threads that run in lockstep (32 on NVIDIA GPUs).
     pub warp_size: u64,
     /// Threads per block, all three axes together.
     pub threads_per_block_limit: u64,
@@ -50,19 +51,37 @@ impl Default for Device {
 /// Threads per block and blocks per grid, x first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct LaunchDimensions {
+    /// Blocks along x, y and z.
     pub blocks: [u64; 3],
+    /// Threads per block along x, y and z.
     pub threads: [u64; 3],
 }
 
 /// A launch that cannot be made on the device.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LaunchError {
+    /// A block has more threads than the device allows.
     #[error("{threads} threads per block exceed the limit of {limit}")]
-    ThreadsPerBlock { threads: u64, limit: u64 },
+    ThreadsPerBlock {
+        /// Threads per block, all three axes together.
+        threads: u64,
+        /// The device's [`Device::threads_per_block_limit`].
+        limit: u64,
+    },
+    /// The grid has more blocks along one axis than the device allows.
     #[error("{count} blocks along {axis} exceed the limit of {limit}")]
-    Blocks { axis: char, count: u64, limit: u64 },
+    Blocks {
+        /// The axis: `x`, `y` or `z`.
+        axis: char,
+        /// Blocks along that axis.
+        count: u64,
+        /// The device's limit along that axis ([`Device::block_dim_limit`]).
+        limit: u64,
+    },
+    /// A block or thread count is zero.
     #[error("a launch dimension is zero")]
     Zero,
+    /// The output's element count does not fit the launch arithmetic.
     #[error("the output has more elements than a launch can count")]
     TooManyElements,
 }

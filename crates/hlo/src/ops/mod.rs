@@ -40,24 +40,45 @@ use crate::shape::ArrayShape;
 pub enum OpKind {
     /// `parameter`, `constant`, `iota`: no operands.
     Source,
+    /// Elementwise ops (`add`, `convert`, `select`, `map`, ...): each operand is read at the
+    /// output's index (a scalar operand once per element).
     Elementwise,
+    /// `bitcast-convert`: the same index, with one extra minor dimension on the narrower side when
+    /// the element widths differ.
     BitcastConvert,
+    /// `broadcast`: operand dimensions map to the result's `dimensions`; the others repeat it.
     Broadcast,
+    /// `bitcast`: the element at the same place in memory, given both layouts.
     Bitcast,
+    /// `reshape`: the element at the same row-major position.
     Reshape,
+    /// `transpose`: dimensions permuted.
     Transpose,
+    /// `reverse`: some dimensions read from the end.
     Reverse,
+    /// `slice`: a strided window of the operand.
     Slice,
+    /// `pad`: the operand spread out with edge and interior padding.
     Pad,
+    /// `concatenate`: operands stacked along one dimension.
     Concatenate,
+    /// `dynamic-slice`: a window at offsets known at run time.
     DynamicSlice,
+    /// `dynamic-update-slice`: an update written at offsets known at run time.
     DynamicUpdateSlice,
+    /// `gather`: slices at start indices read from another operand.
     Gather,
+    /// `reduce`: each result element combines the input elements along the reduced dimensions
+    /// (range variables out2in).
     Reduce,
+    /// `reduce-window`: windows (strided, padded, dilated) reduced to one element each.
     ReduceWindow,
+    /// `dot`: each result element combines the operands along the contracting dimensions (range
+    /// variables out2in).
     Dot,
     /// `scaled-dot`: a dot of two operands, each multiplied by its block scales.
     ScaledDot,
+    /// `convolution`: windows over the input's spatial dimensions times the kernel.
     Convolution,
     /// `scatter`: updates combined into a copy of the operands at runtime positions.
     Scatter,
@@ -69,7 +90,9 @@ pub enum OpKind {
     AllGather,
     /// `scan`: a loop along one dimension whose carries pass from step to step.
     Scan,
+    /// `tuple`: result leaves are the operands' leaves.
     Tuple,
+    /// `get-tuple-element`: one element of a tuple operand.
     GetTupleElement,
     /// `fusion` and `call`: composed over the called computation.
     Call,
@@ -125,30 +148,40 @@ pub fn custom_call_target(instr: &Instruction) -> Option<&str> {
 /// A result that may be undefined for a stated reason.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome<T> {
+    /// The value.
     Defined(T),
+    /// Why there is none.
     NotDefined(String),
 }
 
 /// One output-to-input map: which operand (and leaf of it) is read, and how.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OperandAccess {
+    /// The operand read: its position in the instruction's operand list.
     pub operand: usize,
+    /// The leaf of the operand's shape read (0 for an array).
     pub leaf: usize,
+    /// The map from the output index to the operand index, with its runtime variables.
     pub access: Access,
 }
 
 /// One input-to-output map: which leaf of the result is written, and how.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ResultAccess {
+    /// The leaf of the result written (0 for an array).
     pub leaf: usize,
+    /// The map from the operand index to the result index, with its runtime variables.
     pub access: Access,
 }
 
 /// An instruction in its computation and module, with helpers for shapes, attributes, called
 /// computations and errors.
 pub struct OpContext<'a> {
+    /// The module that holds the computation.
     pub module: &'a Module,
+    /// The computation that holds the instruction.
     pub comp: &'a Computation,
+    /// The instruction.
     pub instr: &'a Instruction,
 }
 
@@ -261,6 +294,7 @@ impl<'a> OpContext<'a> {
 
 /// Converts arithmetic and composition failures into errors naming the instruction.
 pub trait OrAnalysisError<T> {
+    /// The value, or the failure as an [`HloError::Analysis`] naming `cx`'s instruction.
     fn or_err(self, cx: &OpContext<'_>) -> Result<T, HloError>;
 }
 
