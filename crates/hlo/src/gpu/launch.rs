@@ -81,9 +81,6 @@ pub enum LaunchError {
     /// A block or thread count is zero.
     #[error("a launch dimension is zero")]
     Zero,
-    /// The output's element count does not fit the launch arithmetic.
-    #[error("the output has more elements than a launch can count")]
-    TooManyElements,
 }
 
 impl LaunchDimensions {
