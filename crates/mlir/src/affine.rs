@@ -91,14 +91,13 @@ fn affine_from_atom<'c>(context: &'c Context, atom: &Atom) -> Option<AffineExpr<
 
 #[cfg(test)]
 mod tests {
-    use melior::ir::{AffineMap, Attribute, attribute::AttributeLike};
+    use melior::ir::{AffineMap, Attribute};
 
     use super::*;
 
     fn affine_map<'c>(context: &'c Context, text: &str) -> AffineMap<'c> {
         let attribute = Attribute::parse(context, &format!("affine_map<{text}>")).unwrap();
-        // SAFETY: an attribute parsed from `affine_map<...>` is an affine map attribute.
-        unsafe { AffineMap::from_raw(mlir_sys::mlirAffineMapAttrGetValue(attribute.to_raw())) }
+        crate::ir::affine_map_attribute(attribute).expect("an affine map attribute")
     }
 
     #[test]

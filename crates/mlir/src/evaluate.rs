@@ -15,7 +15,7 @@ use std::collections::HashMap;
 
 use melior::ir::{
     AffineExpr, BlockLike, BlockRef, Module, OperationRef, RegionLike, Value, ValueLike,
-    attribute::AttributeLike, operation::OperationLike,
+    operation::OperationLike,
 };
 use xla_indexing_core::{
     Expr,
@@ -473,10 +473,7 @@ fn functions<'c, 'a>(module: &'a Module<'c>) -> Vec<OperationRef<'c, 'a>> {
 
 fn symbol_name(function: &OperationRef) -> Option<String> {
     let name = function.attribute("sym_name").ok()?;
-    // SAFETY: the string attribute's bytes live as long as the context.
-    let text = unsafe {
-        let raw = mlir_sys::mlirStringAttrGetValue(name.to_raw());
-        std::slice::from_raw_parts(raw.data.cast::<u8>(), raw.length)
-    };
-    String::from_utf8(text.to_vec()).ok()
+    melior::ir::attribute::StringAttribute::try_from(name)
+        .ok()
+        .map(|s| s.value().to_owned())
 }

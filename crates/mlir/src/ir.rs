@@ -19,14 +19,16 @@ use mlir_sys::{
     mlirAffineMapAttrGet, mlirAffineMapAttrGetValue, mlirArrayAttrGetElement,
     mlirArrayAttrGetNumElements, mlirAttributeIsAAffineMap, mlirAttributeIsAArray,
     mlirAttributeIsADenseI32Array, mlirAttributeIsADenseI64Array, mlirAttributeIsADictionary,
-    mlirAttributeIsAInteger, mlirAttributeIsAIntegerSet, mlirDenseArrayGetNumElements,
-    mlirDenseI32ArrayGetElement, mlirDenseI64ArrayGetElement, mlirDictionaryAttrGetElementByName,
-    mlirFrozenRewritePatternSetDestroy, mlirIntegerAttrGetValueInt, mlirIntegerSetAttrGet,
-    mlirIntegerSetAttrGetValue, mlirIntegerSetGet, mlirIntegerSetGetConstraint,
-    mlirIntegerSetGetNumConstraints, mlirIntegerSetGetNumDims, mlirIntegerSetGetNumSymbols,
-    mlirIntegerSetIsConstraintEq, mlirIntegerTypeGetWidth, mlirOpOperandGetNextUse,
-    mlirOpOperandGetOwner, mlirOpOperandIsNull, mlirOpResultGetOwner, mlirOperationGetBlock,
-    mlirOperationGetParentOperation, mlirTypeIsAIndex, mlirTypeIsAInteger, mlirValueGetFirstUse,
+    mlirAttributeIsAInteger, mlirAttributeIsAIntegerSet, mlirBlockGetParentOperation,
+    mlirDenseArrayGetNumElements, mlirDenseI32ArrayGetElement, mlirDenseI64ArrayGetElement,
+    mlirDictionaryAttrGetElementByName, mlirFrozenRewritePatternSetDestroy,
+    mlirIntegerAttrGetValueInt, mlirIntegerSetAttrGet, mlirIntegerSetAttrGetValue,
+    mlirIntegerSetGet, mlirIntegerSetGetConstraint, mlirIntegerSetGetNumConstraints,
+    mlirIntegerSetGetNumDims, mlirIntegerSetGetNumSymbols, mlirIntegerSetIsConstraintEq,
+    mlirIntegerTypeGetWidth, mlirOpOperandGetNextUse, mlirOpOperandGetOwner, mlirOpOperandIsNull,
+    mlirOpResultGetOwner, mlirOperationGetBlock, mlirOperationGetParentOperation,
+    mlirOperationRemoveAttributeByName, mlirOperationSetAttributeByName, mlirTypeIsAIndex,
+    mlirTypeIsAInteger, mlirValueGetFirstUse,
 };
 
 mod ffi {
@@ -106,6 +108,27 @@ pub fn single_user<'c: 'a, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 
 pub fn parent_op<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
     // SAFETY: `op` is live; the parent of a top-level op is null.
     unsafe { OperationRef::from_option_raw(mlirOperationGetParentOperation(op.to_raw())) }
+}
+
+/// The op that contains `block`, if any.
+pub fn block_parent_op<'c, 'a>(block: BlockRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    // SAFETY: `block` is live; the parent of a detached block is null.
+    unsafe { OperationRef::from_option_raw(mlirBlockGetParentOperation(block.to_raw())) }
+}
+
+/// Sets attribute `name` of `op` to `value` (outside a rewrite: patterns tell their rewriter
+/// with `passes::patterns::set_attribute`).
+pub fn set_attribute(op: &OperationRef, name: &str, value: Attribute) {
+    // SAFETY: `op` is live and `value` belongs to its context.
+    unsafe {
+        mlirOperationSetAttributeByName(op.to_raw(), StringRef::new(name).to_raw(), value.to_raw())
+    };
+}
+
+/// Removes attribute `name` of `op`, if it has one.
+pub fn remove_attribute(op: &OperationRef, name: &str) {
+    // SAFETY: `op` is live; removing an attribute it lacks does nothing.
+    unsafe { mlirOperationRemoveAttributeByName(op.to_raw(), StringRef::new(name).to_raw()) };
 }
 
 /// The block that contains `op`, if any.

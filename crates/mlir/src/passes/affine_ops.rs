@@ -17,15 +17,12 @@
 
 use melior::{
     Context, RewriterBase,
-    ir::{
-        AffineMap, Attribute, Identifier, Location, Type, Value, ValueLike,
-        operation::OperationBuilder,
-    },
+    ir::{AffineMap, Identifier, Location, Type, Value, ValueLike, operation::OperationBuilder},
 };
-use mlir_sys::mlirAffineMapAttrGet;
 use xla_indexing_core::{Atom, Expr};
 
 use crate::affine::affine_from_expr;
+use crate::ir::affine_map_attribute_of;
 
 /// Emits `e` before the rewriter's insertion point; `operands` are the values of its
 /// dimensions (the first `num_dims`) and symbols. Returns the value of `e`, `None` if an op
@@ -112,8 +109,7 @@ impl<'c> Emitter<'c, '_, '_> {
             .collect::<Option<Vec<_>>>()?;
         let num_symbols = self.operands.len() - self.num_dims;
         let map = AffineMap::new(self.context, self.num_dims, num_symbols, &results);
-        // SAFETY: `map` is a live affine map.
-        let attribute = unsafe { Attribute::from_raw(mlirAffineMapAttrGet(map.to_raw())) };
+        let attribute = affine_map_attribute_of(map);
         let op = OperationBuilder::new(name, self.location)
             .add_attributes(&[(Identifier::new(self.context, "map"), attribute)])
             .add_operands(&self.operands)

@@ -14,7 +14,6 @@ use melior::{
         attribute::IntegerAttribute, operation::OperationBuilder, r#type::IntegerType,
     },
 };
-use mlir_sys::mlirTypeIsAIndex;
 use xla_indexing_core::{Atom, Expr, Interval, RangeEvaluator, VarRef};
 
 use super::ranges::{fits, signed_range};
@@ -513,8 +512,7 @@ pub fn materialize<'c>(
 /// extension the other) when one is `index`, else `trunci`, `extsi` or `extui`.
 fn cast_name(from: Type, to: Type, signed: bool) -> Option<&'static str> {
     let (from_width, to_width) = (int_width(from)?, int_width(to)?);
-    // SAFETY: both types are live.
-    let index = unsafe { mlirTypeIsAIndex(from.to_raw()) || mlirTypeIsAIndex(to.to_raw()) };
+    let index = from.is_index() || to.is_index();
     Some(match (index, signed, to_width < from_width) {
         (true, true, _) => "arith.index_cast",
         (true, false, _) => "arith.index_castui",

@@ -45,10 +45,9 @@ use melior::ir::{
 use mlir_sys::{
     MlirOperation, mlirBlockGetParentOperation, mlirComplexTypeGetElementType,
     mlirIntegerTypeGetWidth, mlirIntegerTypeIsUnsigned, mlirMemRefTypeGetMemorySpace,
-    mlirMemRefTypeGetStridesAndOffset, mlirOperationGetParentOperation, mlirShapedTypeGetDimSize,
-    mlirShapedTypeGetElementType, mlirShapedTypeGetRank, mlirShapedTypeIsDynamicDim,
-    mlirShapedTypeIsDynamicStrideOrOffset, mlirTypeIsAComplex, mlirTypeIsAIndex,
-    mlirTypeIsAInteger, mlirTypeIsAMemRef,
+    mlirMemRefTypeGetStridesAndOffset, mlirShapedTypeGetDimSize, mlirShapedTypeGetElementType,
+    mlirShapedTypeGetRank, mlirShapedTypeIsDynamicDim, mlirShapedTypeIsDynamicStrideOrOffset,
+    mlirTypeIsAComplex, mlirTypeIsAIndex, mlirTypeIsAInteger, mlirTypeIsAMemRef,
 };
 use xla_indexing_core::{Expr, IndexingMap, Interval, Var};
 use xla_indexing_hlo::gpu::{
@@ -56,7 +55,7 @@ use xla_indexing_hlo::gpu::{
 };
 
 use super::{CHIP_NAMES, PassFailure, PassOption, PassSpec, chip_device, pass_entry};
-use crate::ir::{defining_op, gpu_dimension, integer_attribute, op_name};
+use crate::ir::{defining_op, gpu_dimension, integer_attribute, op_name, parent_op};
 use crate::{
     attribute::attribute_map,
     guard::emit_remark,
@@ -135,11 +134,6 @@ fn enclosing_kernel<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<OperationRef<'c
         parent = parent_op(&p);
     }
     None
-}
-
-fn parent_op<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    // SAFETY: the parent of a live op is live (or null at the top).
-    unsafe { OperationRef::from_option_raw(mlirOperationGetParentOperation(op.to_raw())) }
 }
 
 /// The coalescing of one load in `kernel`, or why it cannot be analysed.

@@ -50,13 +50,11 @@ use melior::{
     Context,
     ir::{
         Attribute, OperationRef,
-        attribute::{AttributeLike, DenseI32ArrayAttribute},
+        attribute::DenseI32ArrayAttribute,
         operation::{OperationLike, WalkOrder, WalkResult},
     },
 };
-use mlir_sys::{
-    MlirOperation, mlirOperationRemoveAttributeByName, mlirOperationSetAttributeByName,
-};
+use mlir_sys::MlirOperation;
 use xla_indexing_core::Interval;
 use xla_indexing_hlo::{
     gpu::{Device, LaunchDimensions, thread_id_map, thread_map::DIM_NAMES},
@@ -64,7 +62,7 @@ use xla_indexing_hlo::{
 };
 
 use super::{CHIP_NAMES, PassFailure, PassOption, PassSpec, chip_device, pass_entry};
-use crate::ir::{constant_value, dense_array, op_name};
+use crate::ir::{constant_value, dense_array, op_name, remove_attribute, set_attribute};
 use crate::{
     guard::emit_error,
     launch::{KernelLaunch, LAUNCH_ATTRIBUTE, attribute_launch, launch_attribute},
@@ -340,22 +338,4 @@ fn i32_array(context: &Context, values: [u64; 3]) -> Result<Attribute<'_>, Strin
         return Err(format!("the sizes {} do not fit in i32", sizes(values)));
     };
     Ok(DenseI32ArrayAttribute::new(context, &[x, y, z]).into())
-}
-
-fn set_attribute(op: &OperationRef, name: &str, value: Attribute) {
-    // SAFETY: `op` is live and `value` belongs to its context.
-    unsafe {
-        mlirOperationSetAttributeByName(
-            op.to_raw(),
-            melior::StringRef::new(name).to_raw(),
-            value.to_raw(),
-        )
-    };
-}
-
-fn remove_attribute(op: &OperationRef, name: &str) {
-    // SAFETY: `op` is live; removing an attribute it lacks does nothing.
-    unsafe {
-        mlirOperationRemoveAttributeByName(op.to_raw(), melior::StringRef::new(name).to_raw())
-    };
 }

@@ -54,18 +54,18 @@
 //! nvvm-attach-target{chip=sm_90 features=+ptx80}, gpu-module-to-binary{format=isa}
 //! ```
 
-use crate::ir::op_name;
+use crate::ir::{op_name, set_attribute};
 use melior::{
     Context,
     ir::{
         Attribute, BlockLike, BlockRef, Module, OperationRef, RegionLike, ValueLike,
-        attribute::{AttributeLike, StringAttribute},
+        attribute::StringAttribute,
         operation::{OperationLike, WalkOrder, WalkResult},
     },
 };
 use mlir_sys::{
     MlirOperation, mlirBlockAppendOwnedOperation, mlirOperationGetParentOperation,
-    mlirOperationRemoveFromParent, mlirOperationSetAttributeByName,
+    mlirOperationRemoveFromParent,
 };
 use xla_indexing_hlo::{HloError, gpu::Device, parse_module};
 
@@ -227,17 +227,6 @@ fn string_attribute(op: &OperationRef, name: &str) -> Option<String> {
     StringAttribute::try_from(attribute)
         .ok()
         .map(|s| s.value().to_owned())
-}
-
-fn set_attribute(op: &OperationRef, name: &str, value: Attribute) {
-    // SAFETY: `op` is live and `value` belongs to its context.
-    unsafe {
-        mlirOperationSetAttributeByName(
-            op.to_raw(),
-            melior::StringRef::new(name).to_raw(),
-            value.to_raw(),
-        )
-    };
 }
 
 /// The HLO module of `fusion`: its body as the fused computation and an entry computation

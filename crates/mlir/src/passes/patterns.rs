@@ -3,11 +3,11 @@
 use std::{cell::RefCell, rc::Rc};
 
 use melior::{
-    Context, PatternRewriter, RewritePattern, RewritePatternSet, RewriterBase, StringRef,
+    Context, PatternRewriter, RewritePattern, RewritePatternSet, RewriterBase,
     create_op_rewrite_pattern,
-    ir::{Attribute, OperationRef, attribute::AttributeLike, operation::OperationLike},
+    ir::{Attribute, OperationRef, operation::OperationLike},
 };
-use mlir_sys::{MlirLocation, MlirOperation, mlirOperationSetAttributeByName};
+use mlir_sys::{MlirLocation, MlirOperation};
 
 use super::PassFailure;
 use crate::{
@@ -122,14 +122,7 @@ fn pattern(
 /// Replaces attribute `name` of `op`, telling the rewriter.
 pub fn set_attribute(rewriter: &RewriterBase, op: OperationRef, name: &str, attribute: Attribute) {
     rewriter.start_op_modification(op);
-    // SAFETY: `op` is live, and `attribute` belongs to its context.
-    unsafe {
-        mlirOperationSetAttributeByName(
-            op.to_raw(),
-            StringRef::new(name).to_raw(),
-            attribute.to_raw(),
-        )
-    };
+    crate::ir::set_attribute(&op, name, attribute);
     rewriter.finalize_op_modification(op);
 }
 
