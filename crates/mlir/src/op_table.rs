@@ -41,51 +41,23 @@ pub(crate) struct Family {
     pub(crate) region: Option<&'static str>,
 }
 
-/// How one attribute (or a group of attributes that go together) of an op family converts.
+/// How one attribute (or a group of attributes that go together) of an op family converts. The
+/// names are given as (HLO attribute, StableHLO attribute).
 pub(crate) enum Attr {
     /// HLO `hlo={1,0}`, StableHLO `mlir = array<i64: 1, 0>`.
-    Array {
-        /// The HLO attribute.
-        hlo: &'static str,
-        /// The StableHLO attribute.
-        mlir: &'static str,
-    },
+    Array(&'static str, &'static str),
     /// An [`Attr::Array`] of broadcast dimensions: StableHLO also broadcasts dimensions of size 1
     /// to any size, which HLO first reshapes away.
-    Broadcast {
-        /// The HLO attribute.
-        hlo: &'static str,
-        /// The StableHLO attribute.
-        mlir: &'static str,
-    },
-    /// HLO `hlo=1`, StableHLO `mlir = 1 : i64`.
-    Int {
-        /// The HLO attribute.
-        hlo: &'static str,
-        /// The StableHLO attribute.
-        mlir: &'static str,
-        /// The value of an absent one, or `None` where it is required.
-        default: Option<i64>,
-    },
+    Broadcast(&'static str, &'static str),
+    /// HLO `hlo=1`, StableHLO `mlir = 1 : i64`, with the value of an absent one (`None` where it
+    /// is required).
+    Int(&'static str, &'static str, Option<i64>),
     /// HLO `hlo={1}` (a list of one), StableHLO `mlir = 1 : i64`.
-    One {
-        /// The HLO attribute.
-        hlo: &'static str,
-        /// The StableHLO attribute.
-        mlir: &'static str,
-    },
-    /// HLO `hlo=LT`, StableHLO `mlir = #stablehlo<mlir LT>`.
-    Enum {
-        /// The HLO attribute.
-        hlo: &'static str,
-        /// The StableHLO attribute, also the name of its kind.
-        mlir: &'static str,
-    },
-    /// A constant's HLO literal, StableHLO `mlir = dense<...> : tensor<...>`.
-    Literal {
-        /// The StableHLO attribute.
-        mlir: &'static str,
-    },
+    One(&'static str, &'static str),
+    /// HLO `hlo=LT`, StableHLO `mlir = #stablehlo<mlir LT>` (the attribute names its kind).
+    Enum(&'static str, &'static str),
+    /// A constant's HLO literal, the StableHLO attribute `dense<...> : tensor<...>` named here.
+    Literal(&'static str),
     /// An HLO attribute with three integers per dimension, three StableHLO arrays.
     Triples(Triples),
     /// HLO integer lists (and an integer) that StableHLO holds in one `#stablehlo.KIND<...>`.
@@ -181,11 +153,7 @@ const GATHER: DimensionNumbers = DimensionNumbers {
 
 /// A convolution's group count `key`, 1 when absent.
 const fn group_count(key: &'static str) -> Attr {
-    Attr::Int {
-        hlo: key,
-        mlir: key,
-        default: Some(1),
-    }
+    Attr::Int(key, key, Some(1))
 }
 
 /// A family with attributes and no region.
@@ -216,7 +184,8 @@ const fn reducing(
     }
 }
 
-/// The table: the StableHLO-like ops the HLO analysis knows.
+/// The table: the StableHLO-like ops the HLO analysis knows, a family a row.
+#[rustfmt::skip]
 const FAMILIES: &[Family] = &[
     plain("abs", "abs"),
     plain("cbrt", "cbrt"),
@@ -247,14 +216,7 @@ const FAMILIES: &[Family] = &[
     plain("tanh", "tanh"),
     plain("add", "add"),
     plain("atan2", "atan2"),
-    op(
-        "compare",
-        "compare",
-        &[Attr::Enum {
-            hlo: "direction",
-            mlir: "comparison_direction",
-        }],
-    ),
+    op("compare", "compare", &[Attr::Enum("direction", "comparison_direction")]),
     plain("complex", "complex"),
     plain("divide", "divide"),
     plain("maximum", "maximum"),
@@ -271,96 +233,31 @@ const FAMILIES: &[Family] = &[
     plain("shift_right_logical", "shift-right-logical"),
     plain("select", "select"),
     plain("clamp", "clamp"),
-    op("constant", "constant", &[Attr::Literal { mlir: "value" }]),
-    op(
-        "iota",
-        "iota",
-        &[Attr::Int {
-            hlo: "iota_dimension",
-            mlir: "iota_dimension",
-            default: None,
-        }],
-    ),
+    op("constant", "constant", &[Attr::Literal("value")]),
+    op("iota", "iota", &[Attr::Int("iota_dimension", "iota_dimension", None)]),
     plain("bitcast_convert", "bitcast-convert"),
     plain("reshape", "reshape"),
-    op(
-        "broadcast_in_dim",
-        "broadcast",
-        &[Attr::Broadcast {
-            hlo: "dimensions",
-            mlir: "broadcast_dimensions",
-        }],
-    ),
-    op(
-        "transpose",
-        "transpose",
-        &[Attr::Array {
-            hlo: "dimensions",
-            mlir: "permutation",
-        }],
-    ),
-    op(
-        "reverse",
-        "reverse",
-        &[Attr::Array {
-            hlo: "dimensions",
-            mlir: "dimensions",
-        }],
-    ),
+    op("broadcast_in_dim", "broadcast", &[Attr::Broadcast("dimensions", "broadcast_dimensions")]),
+    op("transpose", "transpose", &[Attr::Array("dimensions", "permutation")]),
+    op("reverse", "reverse", &[Attr::Array("dimensions", "dimensions")]),
     op("slice", "slice", &[Attr::Triples(SLICE)]),
     op("pad", "pad", &[Attr::Triples(PADDING)]),
-    op(
-        "concatenate",
-        "concatenate",
-        &[Attr::One {
-            hlo: "dimensions",
-            mlir: "dimension",
-        }],
-    ),
-    op(
-        "dynamic_slice",
-        "dynamic-slice",
-        &[Attr::Array {
-            hlo: "dynamic_slice_sizes",
-            mlir: "slice_sizes",
-        }],
-    ),
+    op("concatenate", "concatenate", &[Attr::One("dimensions", "dimension")]),
+    op("dynamic_slice", "dynamic-slice", &[Attr::Array("dynamic_slice_sizes", "slice_sizes")]),
     plain("dynamic_update_slice", "dynamic-update-slice"),
-    reducing(
-        "reduce",
-        "reduce",
-        &[Attr::Array {
-            hlo: "dimensions",
-            mlir: "dimensions",
-        }],
-    ),
+    reducing("reduce", "reduce", &[Attr::Array("dimensions", "dimensions")]),
     op("dot_general", "dot", &[Attr::DimensionNumbers(DOT)]),
-    op(
-        "gather",
-        "gather",
-        &[
-            Attr::DimensionNumbers(GATHER),
-            Attr::Array {
-                hlo: "slice_sizes",
-                mlir: "slice_sizes",
-            },
-        ],
-    ),
-    op(
-        "convolution",
-        "convolution",
-        &[
-            Attr::Window(&CONVOLUTION),
-            Attr::ConvLabels,
-            group_count("feature_group_count"),
-            group_count("batch_group_count"),
-        ],
-    ),
-    reducing(
-        "reduce_window",
-        "reduce-window",
-        &[Attr::Window(&REDUCE_WINDOW)],
-    ),
+    op("gather", "gather", &[
+        Attr::DimensionNumbers(GATHER),
+        Attr::Array("slice_sizes", "slice_sizes"),
+    ]),
+    op("convolution", "convolution", &[
+        Attr::Window(&CONVOLUTION),
+        Attr::ConvLabels,
+        group_count("feature_group_count"),
+        group_count("batch_group_count"),
+    ]),
+    reducing("reduce_window", "reduce-window", &[Attr::Window(&REDUCE_WINDOW)]),
 ];
 
 /// The family of the HLO opcode `hlo`.

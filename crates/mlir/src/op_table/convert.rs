@@ -119,21 +119,21 @@ impl Attr {
     pub(crate) fn to_mlir(&self, to: &mut ToMlir) -> Option<()> {
         let instr = to.instr;
         match *self {
-            Attr::Array { hlo, mlir } | Attr::Broadcast { hlo, mlir } => {
+            Attr::Array(hlo, mlir) | Attr::Broadcast(hlo, mlir) => {
                 to.push(mlir, array_text(instr.ints(hlo)?));
             }
-            Attr::Int { hlo, mlir, default } => {
+            Attr::Int(hlo, mlir, default) => {
                 to.push(mlir, format!("{} : i64", instr.int(hlo).or(default)?));
             }
-            Attr::One { hlo, mlir } => {
+            Attr::One(hlo, mlir) => {
                 to.push(mlir, format!("{} : i64", instr.ints(hlo)?.first()?));
             }
-            Attr::Enum { hlo, mlir } => {
+            Attr::Enum(hlo, mlir) => {
                 if let Some(AttrValue::Raw(value)) = instr.attr(hlo) {
                     to.push(mlir, format!("#stablehlo<{mlir} {value}>"));
                 }
             }
-            Attr::Literal { mlir } => literal::to_mlir(to, mlir),
+            Attr::Literal(mlir) => literal::to_mlir(to, mlir),
             Attr::Triples(ref triples) => triples.to_mlir(to)?,
             Attr::DimensionNumbers(ref numbers) => numbers.to_mlir(to),
             Attr::Window(names) => names.to_mlir(to)?,
@@ -145,24 +145,24 @@ impl Attr {
     /// Adds what this attribute of `to`'s op becomes to its instruction.
     pub(crate) fn to_hlo(&self, to: &mut ToHlo) -> Result<(), Skip> {
         match *self {
-            Attr::Array { hlo, mlir } => {
+            Attr::Array(hlo, mlir) => {
                 let values = to.required_ints(mlir)?;
                 to.push(hlo, braces(&values));
             }
-            Attr::Broadcast { hlo, mlir } => {
+            Attr::Broadcast(hlo, mlir) => {
                 let dims = to.required_ints(mlir)?;
                 let dims = squeeze(to, &dims);
                 to.push(hlo, braces(&dims));
             }
-            Attr::Int { hlo, mlir, default } => {
+            Attr::Int(hlo, mlir, default) => {
                 let value = to.int(mlir, default)?;
                 to.push(hlo, value);
             }
-            Attr::One { hlo, mlir } => {
+            Attr::One(hlo, mlir) => {
                 let value = to.int(mlir, None)?;
                 to.push(hlo, format!("{{{value}}}"));
             }
-            Attr::Enum { hlo, mlir } => {
+            Attr::Enum(hlo, mlir) => {
                 let text = to.text(mlir);
                 let value = text
                     .rsplit(' ')
@@ -171,7 +171,7 @@ impl Attr {
                     .trim_end_matches('>');
                 to.push(hlo, value);
             }
-            Attr::Literal { mlir } => literal::to_hlo(to, mlir)?,
+            Attr::Literal(mlir) => literal::to_hlo(to, mlir)?,
             Attr::Triples(ref triples) => triples.to_hlo(to)?,
             Attr::DimensionNumbers(ref numbers) => numbers.to_hlo(to),
             Attr::Window(names) => names.to_hlo(to)?,
