@@ -9,6 +9,8 @@
 #   ptxas (PTXAS)                              ptxas, enables the `ptxas` feature; when given it must exist
 #   xla_indexing_cli (XLA_INDEXING_CLI)        the `xla-indexing` binary, enables the `xla-indexing-cli`
 #                                              feature and `%xla-indexing`; when given it must exist
+#   require_tools (REQUIRE_TOOLS)              1: a tool that a test REQUIRES must be there (set by
+#                                              `cargo xtask test` and CI), else tests are unsupported
 
 import os
 import sys
@@ -54,6 +56,17 @@ config.substitutions.append(
     )
 )
 
+# Under `cargo xtask test` and CI every tool a test REQUIRES must be there: a missing one is an
+# error here, not a test reported unsupported.
+require_tools = param("require_tools") == "1"
+
+
+def missing(tool, why):
+    if require_tools:
+        lit_config.fatal(f"{tool} is required (require_tools=1) but {why}")
+    lit_config.note(f"the tests that require {tool} are unsupported: {why}")
+
+
 # Execution checks: mlir-runner with the C runner utilities (printI64, printNewline).
 runner_utils = os.path.join(os.path.dirname(llvm_bin), "lib", "libmlir_c_runner_utils.so")
 if os.path.isfile(os.path.join(llvm_bin, "mlir-runner")) and os.path.isfile(runner_utils):
@@ -70,6 +83,8 @@ if os.path.isfile(os.path.join(llvm_bin, "mlir-runner")) and os.path.isfile(runn
             "--pass-pipeline='builtin.module(lower-affine, convert-scf-to-cf, convert-to-llvm, reconcile-unrealized-casts)'",
         )
     )
+else:
+    missing("mlir-runner", f"{llvm_bin}/mlir-runner or {runner_utils} is absent")
 
 ptxas = param("ptxas")
 if ptxas:
@@ -78,6 +93,8 @@ if ptxas:
         lit_config.fatal(f"ptxas not found: {ptxas}")
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
+else:
+    missing("ptxas", "no --param=ptxas=PATH was given (cargo xtask setup installs it)")
 
 cli = param("xla_indexing_cli")
 if cli:
@@ -86,3 +103,5 @@ if cli:
         lit_config.fatal(f"xla-indexing not found: {cli} (build it with `cargo build -p xla-indexing-cli`)")
     config.available_features.add("xla-indexing-cli")
     config.substitutions.append(("%xla-indexing", cli))
+else:
+    missing("xla-indexing-cli", "no --param=xla_indexing_cli=PATH was given")

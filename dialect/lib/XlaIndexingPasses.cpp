@@ -32,20 +32,31 @@ using namespace mlir;
 
 namespace {
 
+/// The value of an option that takes one of a list of names: the index of the name given.
+enum class Choice : int64_t {};
+
 class RustPass : public Pass {
 public:
   explicit RustPass(const XlaIndexingPassSpec *spec)
       : Pass(TypeID::getFromOpaquePointer(spec)), spec(spec) {
     for (size_t i = 0; i < spec->numOptions; ++i) {
       const XlaIndexingPassOption &option = spec->options[i];
-      if (option.isBool)
+      if (option.isBool) {
         boolOptions.push_back(std::make_unique<Option<bool>>(
             *this, option.name, llvm::cl::desc(option.description),
             llvm::cl::init(option.defaultValue != 0)));
-      else
+      } else if (option.numChoices > 0) {
+        auto choice = std::make_unique<Option<Choice>>(
+            *this, option.name, llvm::cl::desc(option.description),
+            llvm::cl::init(Choice(option.defaultValue)));
+        for (size_t k = 0; k < option.numChoices; ++k)
+          choice->getParser().addLiteralOption(option.choices[k], Choice(k), option.choices[k]);
+        choiceOptions.push_back(std::move(choice));
+      } else {
         intOptions.push_back(std::make_unique<Option<int64_t>>(
             *this, option.name, llvm::cl::desc(option.description),
             llvm::cl::init(option.defaultValue)));
+      }
     }
   }
 
@@ -72,10 +83,16 @@ protected:
   void runOnOperation() override {
     // Option values in the spec's order.
     std::vector<int64_t> values;
-    size_t nextBool = 0, nextInt = 0;
-    for (size_t i = 0; i < spec->numOptions; ++i)
-      values.push_back(spec->options[i].isBool ? int64_t(bool(*boolOptions[nextBool++]))
-                                               : int64_t(*intOptions[nextInt++]));
+    size_t nextBool = 0, nextChoice = 0, nextInt = 0;
+    for (size_t i = 0; i < spec->numOptions; ++i) {
+      const XlaIndexingPassOption &option = spec->options[i];
+      if (option.isBool)
+        values.push_back(int64_t(bool(*boolOptions[nextBool++])));
+      else if (option.numChoices > 0)
+        values.push_back(int64_t(Choice(*choiceOptions[nextChoice++])));
+      else
+        values.push_back(int64_t(*intOptions[nextInt++]));
+    }
     if (!spec->run(wrap(getOperation()), values.data(), values.size()))
       signalPassFailure();
   }
@@ -83,6 +100,7 @@ protected:
 private:
   const XlaIndexingPassSpec *spec;
   std::vector<std::unique_ptr<Option<bool>>> boolOptions;
+  std::vector<std::unique_ptr<Option<Choice>>> choiceOptions;
   std::vector<std::unique_ptr<Option<int64_t>>> intOptions;
 };
 

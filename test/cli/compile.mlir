@@ -41,5 +41,5 @@
 // LLVM-NOT: {{udiv|urem|sdiv|srem}}
 // LLVM: ret void
 
-// NOLOWER: sort_and_call.hlo:16:3: error: sorted: cannot be lowered: sort has no indexing
+// NOLOWER: sort_and_call.hlo:16:3: error: sorted: cannot be lowered: sort is not lowered
 // NOFUSION: error: no fusion named nope; the kernels are: bitcast_add_fusion

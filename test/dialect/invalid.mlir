@@ -21,9 +21,9 @@ func.func private @mod_by_variable() attributes {m = #m}
 
 // -----
 
-// expected-error @+1 {{invalid indexing map at column 10: 'max' is not quasi-affine and is not supported}}
-#m = #xla_indexing.map<"(d0) -> (max(d0, 1)), domain: d0 in [0, 3]">
-func.func private @max() attributes {m = #m}
+// expected-error @+1 {{invalid indexing map at column 21: a product of two variables is not quasi-affine}}
+#m = #xla_indexing.map<"(d0) -> (max(d0, 1) * d0), domain: d0 in [0, 3]">
+func.func private @product_with_max() attributes {m = #m}
 
 // -----
 
@@ -33,7 +33,7 @@ func.func private @unknown_variable() attributes {m = #m}
 
 // -----
 
-// expected-error @+1 {{invalid indexing map at column 30: empty interval [5, 1]: the lower bound exceeds the upper}}
+// expected-error @+1 {{invalid indexing map: the map is KNOWN EMPTY (its domain has no point), and that text keeps none of its variables or results}}
 #m = #xla_indexing.map<"(d0) -> (d0), domain: d0 in [5, 1]">
 func.func private @empty_interval() attributes {m = #m}
 

@@ -2,6 +2,7 @@
 
 mod commands;
 mod diag;
+mod libdevice;
 mod output;
 mod progress;
 mod render;

@@ -3,6 +3,8 @@
 use std::io::Write;
 use std::path::PathBuf;
 
+use xla_indexing_core::Syntax;
+
 use crate::diag::{DiagFormat, Diagnostic, Exit, Failure};
 
 /// The result format.
@@ -53,6 +55,37 @@ impl OutputArgs {
                 Ok(())
             }
         }
+    }
+}
+
+/// How a command that prints maps spells them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum SyntaxName {
+    /// MLIR's affine syntax: `floordiv`.
+    #[default]
+    Mlir,
+    /// XLA's syntax since 2026: `/` for `floordiv`.
+    Xla,
+}
+
+/// The `--syntax` option of the commands that print maps.
+#[derive(Clone, Copy, Debug, clap::Args)]
+pub struct SyntaxArg {
+    /// How maps and expressions are written: mlir (`floordiv`) or xla (`/`, as XLA prints them
+    /// since 2026); both are read.
+    #[arg(long, value_enum, default_value_t = SyntaxName::Mlir)]
+    pub syntax: SyntaxName,
+}
+
+impl SyntaxArg {
+    /// `report` (maps and expressions as the libraries print them, in MLIR's spelling) in the
+    /// chosen syntax.
+    pub fn respell(self, report: &str) -> String {
+        match self.syntax {
+            SyntaxName::Mlir => Syntax::Mlir,
+            SyntaxName::Xla => Syntax::Xla,
+        }
+        .respell(report)
     }
 }
 

@@ -545,6 +545,10 @@ fn option_values_are_checked() {
             vec!["ranges", &tc, "--size", "J=3"],
             "has no size J; its sizes are I",
         ),
+        (
+            vec!["launch", "--chip", "sm_42", &hlo],
+            "unknown chip `sm_42` (known: sm_70, sm_75, sm_80, sm_86, sm_89, sm_90, sm_100)",
+        ),
     ] {
         let r = run(&args, b"");
         check(&args, &r);

@@ -5,6 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use xla_indexing_testkit::tools::{program, require};
+
 /// A module of `n` fusions of `m` elementwise instructions each, in a chain.
 fn long_module(n: usize, m: usize) -> String {
     let mut text = String::from("HloModule long\n");
@@ -56,8 +58,12 @@ fn on_terminal(dir: &Path, args: &str) -> String {
 
 #[test]
 fn progress_shows_on_a_terminal_unless_quiet() {
-    if Command::new("script").arg("--version").output().is_err() {
-        eprintln!("skipped: util-linux's script is not installed");
+    if require(
+        "progress on a terminal (util-linux's script)",
+        program("script", "--version"),
+    )
+    .is_none()
+    {
         return;
     }
     let dir = Scratch(std::env::temp_dir().join(format!("progress-{}", std::process::id())));

@@ -25,7 +25,7 @@ use xla_indexing_core::rng::SplitMix64;
 use xla_indexing_core::{Expr, IndexingMap, Interval, Var};
 
 /// Inputs of the simplifier examples (`crates/core/tests/simplifier_examples.rs`) and the
-/// protocol examples of the design.
+/// examples of the `simplify --jsonl` protocol.
 const SEED_MAPS: &[&str] = &[
     "(d0, d1) -> (d0 + d1 floordiv 16, d1 mod 16), domain: d0 in [0, 6], d1 in [0, 14]",
     "(d0, d1, d2) -> ((100d0 + 10d1 + d2) floorDiv 100, ((100d0 + 10d1 + d2) mod 100) floordiv 10, d2 mod 10), domain: d0 in [0, 9], d1 in [0, 9], d2 in [0, 9]",

@@ -1,14 +1,16 @@
 //! Quasi-affine expressions over dimension and symbol variables.
 //!
 //! Every expression is kept in one normal form: a sum `Σ coefficient · atom + constant`, where an atom
-//! is a variable or a `floordiv`, `ceildiv` or `mod` of an expression by a positive constant. Terms
+//! is a variable, a `floordiv`, `ceildiv` or `mod` of an expression by a positive constant, or the
+//! `min` or `max` of two expressions (XLA's 2026 maps have both). Terms
 //! are merged, sorted by a structural order (never by allocation) and free of zero coefficients, so
 //! two expressions that differ only in term order or grouping are equal, hash equal and print the
 //! same. Expressions are reference counted: cloning is cheap, and the hash is computed once.
 //!
 //! Construction applies only rewrites that hold for every value of the variables (constant folding,
 //! collecting like terms, taking multiples of the divisor out of a `floordiv` or `mod`, nested
-//! `floordiv`); bound-aware rewrites live in [`crate::simplify`]. All arithmetic is checked:
+//! `floordiv`, a `min` or `max` of two expressions a constant apart); bound-aware rewrites live in
+//! [`crate::simplify`]. All arithmetic is checked:
 //! overflow is reported, never wrapped.
 
 use std::cmp::Ordering;
@@ -28,8 +30,10 @@ enum Rounding {
 /// Why an expression could not be built.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ArithError {
+    /// A value (a coefficient, the constant or an intermediate result) does not fit in `i64`.
     #[error("integer overflow in index arithmetic")]
     Overflow,
+    /// A `floordiv`, `ceildiv` or `mod` by zero.
     #[error("division by zero")]
     DivisionByZero,
 }
@@ -75,24 +79,117 @@ pub type FastBuildHasher = std::hash::BuildHasherDefault<FastHasher>;
 /// A variable of an expression: the `i`-th dimension or the `i`-th symbol.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum VarRef {
+    /// The dimension `d<i>`: the `i`-th (0-based) of the map's dimension variables.
     Dim(u32),
+    /// The symbol `s<i>`: the `i`-th (0-based) of the map's range variables followed by its runtime
+    /// variables.
     Sym(u32),
 }
 
 /// A non-constant building block of an expression. The divisor of a division or `mod` is always
-/// at least 2 (smaller divisors are folded away when the atom is built).
+/// at least 2 (smaller divisors are folded away when the atom is built). The operands of a `min`
+/// or `max` are in canonical order (a constant last, else the lesser in [`Ord`] first) and never
+/// a constant apart (such a pair is decided when the atom is built, see [`Expr::min_of`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Atom {
+    /// A dimension or symbol variable.
     Var(VarRef),
+    /// `x floordiv k`: the quotient rounded toward negative infinity.
     FloorDiv(Expr, i64),
+    /// `x ceildiv k`: the quotient rounded toward positive infinity.
     CeilDiv(Expr, i64),
+    /// `x mod k`: the remainder of the `floordiv`, in `[0, k - 1]`.
     Mod(Expr, i64),
+    /// `min(a, b)`.
+    Min(Expr, Expr),
+    /// `max(a, b)`.
+    Max(Expr, Expr),
 }
 
 impl Atom {
     /// Whether the atom is a `floordiv`, `ceildiv` or `mod`.
     pub fn is_div_or_mod(&self) -> bool {
-        !matches!(self, Atom::Var(_))
+        matches!(self, Atom::FloorDiv(..) | Atom::CeilDiv(..) | Atom::Mod(..))
+    }
+
+    /// A `floordiv` whose argument has only negative coefficients, as the negated argument and
+    /// the negated divisor: `(-y) floordiv k = y floordiv -k` (`floor(-y / k) = floor(y / -k)`).
+    /// This is how XLA writes a division by a negative constant. `None` for every other atom (and
+    /// where negating overflows). (A `ceildiv` by a negative constant is `-(y floordiv k)`, as
+    /// XLA canonicalizes it too.)
+    pub fn with_negative_divisor(&self) -> Option<(Expr, i64)> {
+        let Atom::FloorDiv(x, k) = self else {
+            return None;
+        };
+        if x.terms().is_empty() || x.terms().iter().any(|(_, c)| *c > 0) {
+            return None;
+        }
+        Some((x.checked_scale(-1).ok()?, -k))
+    }
+
+    /// The expression of this atom's kind over other operands (as many as [`Atom::operands`]
+    /// gives; a variable takes none and stays itself), normalised as its constructor
+    /// normalises it.
+    ///
+    /// # Panics
+    ///
+    /// When `operands` has another length than [`Atom::operands`]: a caller's mistake.
+    pub fn with_operands(&self, operands: &[Expr]) -> Result<Expr> {
+        match (self, operands) {
+            (Atom::Var(_), _) => Ok(Expr::atom(self.clone())),
+            (Atom::FloorDiv(_, k), [x]) => x.floor_div(*k),
+            (Atom::CeilDiv(_, k), [x]) => x.ceil_div(*k),
+            (Atom::Mod(_, k), [x]) => x.modulo(*k),
+            (Atom::Min(..), [a, b]) => Ok(Expr::min_of(a, b)),
+            (Atom::Max(..), [a, b]) => Ok(Expr::max_of(a, b)),
+            _ => panic!("{self:?} takes {} operands", self.operands().count()),
+        }
+    }
+
+    /// The expressions the atom is built of: the argument of a division or `mod`, the two
+    /// operands of a `min` or `max`, none for a variable.
+    pub fn operands(&self) -> impl Iterator<Item = &Expr> {
+        let (first, second) = match self {
+            Atom::Var(_) => (None, None),
+            Atom::FloorDiv(x, _) | Atom::CeilDiv(x, _) | Atom::Mod(x, _) => (Some(x), None),
+            Atom::Min(a, b) | Atom::Max(a, b) => (Some(a), Some(b)),
+        };
+        first.into_iter().chain(second)
+    }
+}
+
+/// Which of `min` and `max`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Extremum {
+    /// The lesser value.
+    Min,
+    /// The greater value.
+    Max,
+}
+
+impl Extremum {
+    /// The extremum of two values.
+    pub fn of(self, a: i64, b: i64) -> i64 {
+        match self {
+            Extremum::Min => a.min(b),
+            Extremum::Max => a.max(b),
+        }
+    }
+
+    /// The atom `min(a, b)` or `max(a, b)`, operands as given.
+    fn atom(self, a: Expr, b: Expr) -> Atom {
+        match self {
+            Extremum::Min => Atom::Min(a, b),
+            Extremum::Max => Atom::Max(a, b),
+        }
+    }
+
+    /// The name in map text.
+    pub fn name(self) -> &'static str {
+        match self {
+            Extremum::Min => "min",
+            Extremum::Max => "max",
+        }
     }
 }
 
@@ -138,12 +235,6 @@ impl Ord for Expr {
             .terms
             .cmp(&other.0.terms)
             .then(self.0.constant.cmp(&other.0.constant))
-    }
-}
-
-impl std::fmt::Debug for Expr {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", self.display(&crate::print::DefaultNames))
     }
 }
 
@@ -211,22 +302,27 @@ impl Expr {
         }))
     }
 
+    /// The constant expression `c`.
     pub fn constant(c: i64) -> Expr {
         Self::from_sorted(Vec::new(), c)
     }
 
+    /// The constant expression `0`.
     pub fn zero() -> Expr {
         Self::constant(0)
     }
 
+    /// The variable `v` alone (`1 · v`).
     pub fn var(v: VarRef) -> Expr {
         Self::atom(Atom::Var(v))
     }
 
+    /// The dimension variable `d<i>` (0-based).
     pub fn dim(i: u32) -> Expr {
         Self::var(VarRef::Dim(i))
     }
 
+    /// The symbol `s<i>` (0-based over range variables, then runtime variables).
     pub fn sym(i: u32) -> Expr {
         Self::var(VarRef::Sym(i))
     }
@@ -251,6 +347,7 @@ impl Expr {
         Self::from_sorted(self.0.terms.clone(), 0)
     }
 
+    /// The value when the expression is a constant (has no terms).
     pub fn as_constant(&self) -> Option<i64> {
         self.0.terms.is_empty().then_some(self.0.constant)
     }
@@ -263,6 +360,7 @@ impl Expr {
         }
     }
 
+    /// The variable when the expression is exactly one variable (`1 · v`).
     pub fn as_var(&self) -> Option<VarRef> {
         match self.as_atom() {
             Some(Atom::Var(v)) => Some(*v),
@@ -552,6 +650,39 @@ impl Expr {
         inner.checked_scale(g)
     }
 
+    /// `min(a, b)`. Folds two constants, and decides a pair a constant apart
+    /// (`min(x, x + k) = x` for `k >= 0`, so `min(x, x) = x`); otherwise the atom, operands in
+    /// canonical order. Holds for every value of the variables. (Not a method: `Expr` is [`Ord`],
+    /// whose `min` compares expressions.)
+    pub fn min_of(a: &Expr, b: &Expr) -> Expr {
+        a.extremum(Extremum::Min, b)
+    }
+
+    /// `max(a, b)`, normalised like [`Expr::min_of`] (`max(x, x + k) = x + k` for `k >= 0`).
+    pub fn max_of(a: &Expr, b: &Expr) -> Expr {
+        a.extremum(Extremum::Max, b)
+    }
+
+    /// `min(self, other)` or `max(self, other)`, as [`Expr::min_of`] builds it.
+    pub fn extremum(&self, which: Extremum, other: &Expr) -> Expr {
+        // `self - other` is a constant exactly when the two have the same terms.
+        if self.0.terms == other.0.terms {
+            let self_first = match which {
+                Extremum::Min => self.0.constant <= other.0.constant,
+                Extremum::Max => self.0.constant >= other.0.constant,
+            };
+            return if self_first { self } else { other }.clone();
+        }
+        // Canonical order: a constant last (as XLA writes `max(x, 0)`), else by `Ord`.
+        let key = |e: &Expr| (e.as_constant().is_some(), e.clone());
+        let (a, b) = if key(self) <= key(other) {
+            (self, other)
+        } else {
+            (other, self)
+        };
+        Expr::atom(which.atom(a.clone(), b.clone()))
+    }
+
     /// Substitutes `dims[i]` for `d_i` and `syms[j]` for `s_j`, renormalising on the way.
     pub fn substitute(&self, dims: &[Expr], syms: &[Expr]) -> Result<Expr> {
         self.rewrite_vars(&mut |v| match v {
@@ -569,6 +700,8 @@ impl Expr {
                 Atom::FloorDiv(x, k) => x.rewrite_vars(f)?.floor_div(*k)?,
                 Atom::CeilDiv(x, k) => x.rewrite_vars(f)?.ceil_div(*k)?,
                 Atom::Mod(x, k) => x.rewrite_vars(f)?.modulo(*k)?,
+                Atom::Min(a, b) => Expr::min_of(&a.rewrite_vars(f)?, &b.rewrite_vars(f)?),
+                Atom::Max(a, b) => Expr::max_of(&a.rewrite_vars(f)?, &b.rewrite_vars(f)?),
             };
             acc = acc.checked_add(&a.checked_scale(*coef)?)?;
         }
@@ -596,6 +729,8 @@ impl Expr {
                 Atom::FloorDiv(x, k) => floor_div(x.eval_at(value)?, *k),
                 Atom::CeilDiv(x, k) => ceil_div(x.eval_at(value)?, *k),
                 Atom::Mod(x, k) => mod_floor(x.eval_at(value)?, *k),
+                Atom::Min(a, b) => a.eval_at(value)?.min(b.eval_at(value)?),
+                Atom::Max(a, b) => a.eval_at(value)?.max(b.eval_at(value)?),
             };
             acc = acc.checked_add(i128::from(v) * i128::from(*coef))?;
         }
@@ -607,7 +742,7 @@ impl Expr {
         for (atom, _) in &self.0.terms {
             match atom {
                 Atom::Var(v) => f(*v),
-                Atom::FloorDiv(x, _) | Atom::CeilDiv(x, _) | Atom::Mod(x, _) => x.for_each_var(f),
+                _ => atom.operands().for_each(|x| x.for_each_var(f)),
             }
         }
     }
@@ -643,22 +778,39 @@ impl Expr {
                 cost.ops += 1;
                 cost.coefficients = cost.coefficients.saturating_add(coef.unsigned_abs());
             }
-            if let Atom::FloorDiv(x, _) | Atom::CeilDiv(x, _) | Atom::Mod(x, _) = atom {
-                cost.div_mods += 1;
-                cost.ops += 1;
-                x.add_cost(cost);
+            match atom {
+                Atom::Var(_) => {}
+                Atom::FloorDiv(..) | Atom::CeilDiv(..) | Atom::Mod(..) => {
+                    cost.div_mods += 1;
+                    cost.ops += 1;
+                    atom.operands().for_each(|x| x.add_cost(cost));
+                }
+                Atom::Min(a, b) | Atom::Max(a, b) => {
+                    cost.ops += 1;
+                    a.add_cost(cost);
+                    b.add_cost(cost);
+                }
             }
         }
     }
 }
 
 /// The simplifier's cost of an expression, compared lexicographically: first the number of
-/// `floordiv`, `ceildiv` and `mod` operations, then all operations, then the sum of the
-/// magnitudes of the coefficients (constant summands and divisors do not count).
+/// `floordiv`, `ceildiv` and `mod` operations, then all operations (a `min` or `max` is one), then
+/// the sum of the magnitudes of the coefficients (constant summands and divisors do not count).
+/// A division by a negative constant counts its negation, `(-y) floordiv k`, though it prints as
+/// `y floordiv -k` ([`Atom::with_negative_divisor`]): where the dividend may be negative the
+/// division is signed, which lowers to more instructions than an unsigned one, so the tie-breaker
+/// rightly prefers forms without it (`(d0 * 2) floordiv 3` over `d0 + d0 floordiv -3`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Cost {
+    /// Number of `floordiv`, `ceildiv` and `mod` operations, nested ones included.
     pub div_mods: usize,
+    /// Number of all operations: additions, multiplications by a coefficient other than 1, and each
+    /// division, `mod`, `min` and `max`.
     pub ops: usize,
+    /// Sum of the magnitudes of the coefficients other than 1, at every level of nesting
+    /// (saturating).
     pub coefficients: u64,
 }
 

@@ -10,7 +10,9 @@ use std::fmt;
 /// A closed interval of integers. Empty when `lo > hi`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Interval {
+    /// The least value (inclusive).
     pub lo: i64,
+    /// The greatest value (inclusive); the interval is empty when it is below `lo`.
     pub hi: i64,
 }
 
@@ -49,6 +51,7 @@ impl Interval {
         (self.lo == self.hi).then_some(self.lo)
     }
 
+    /// Whether `v` lies in the interval.
     pub fn contains(self, v: i64) -> bool {
         self.lo <= v && v <= self.hi
     }
@@ -114,6 +117,17 @@ impl Interval {
         } else {
             Interval::new(k + 1, 0)
         }
+    }
+
+    /// `{min(a, b)}` for `a` in `self` and `b` in `other` (both feasible): exact, since the least
+    /// and the greatest values come from the lower and the upper ends.
+    pub fn pointwise_min(self, other: Interval) -> Interval {
+        Interval::new(self.lo.min(other.lo), self.hi.min(other.hi))
+    }
+
+    /// `{max(a, b)}` for `a` in `self` and `b` in `other` (both feasible), exact likewise.
+    pub fn pointwise_max(self, other: Interval) -> Interval {
+        Interval::new(self.lo.max(other.lo), self.hi.max(other.hi))
     }
 
     /// Three-valued `a < b` for every `a` in `self`, `b` in `other`.

@@ -1,32 +1,10 @@
 //! Invariants that hold for every input. The fuzz targets in `fuzz/` and the tests that replay
-//! their corpora call these functions; a violation panics with a description of the input.
+//! their corpora (`xla_indexing_testkit::corpus`) call these functions; a violation panics with
+//! a description of the input.
 
 use crate::interval::Interval;
 use crate::map::IndexingMap;
 use crate::rng::SplitMix64;
-
-/// Replays every input of `fuzz/corpus/<target>/` and `fuzz/regressions/<target>/` under
-/// `fuzz_dir` through `check`; returns how many there were. Tests of each crate call this with
-/// their target's invariant.
-pub fn replay_corpus(
-    fuzz_dir: &std::path::Path,
-    target: &str,
-    mut check: impl FnMut(&[u8]),
-) -> usize {
-    let mut count = 0;
-    for dir in ["corpus", "regressions"] {
-        let Ok(entries) = std::fs::read_dir(fuzz_dir.join(dir).join(target)) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let data = std::fs::read(entry.path())
-                .unwrap_or_else(|e| panic!("cannot read {}: {e}", entry.path().display()));
-            check(&data);
-            count += 1;
-        }
-    }
-    count
-}
 
 /// Points tried per map when the domain is too large to enumerate.
 const SAMPLES: usize = 256;

@@ -20,6 +20,8 @@
 //!
 //! This crate has no I/O and no dependency on MLIR or HLO.
 
+#![warn(missing_docs)]
+
 pub mod expr;
 pub mod interval;
 pub mod invariants;
@@ -30,8 +32,9 @@ pub mod rng;
 pub mod simplify;
 pub mod text;
 
-pub use expr::{ArithError, Atom, Cost, Expr, VarRef};
+pub use expr::{ArithError, Atom, Cost, Expr, Extremum, VarRef};
 pub use interval::Interval;
 pub use map::{ComposeError, IndexingMap, Var, VarKind, VerifyError};
+pub use print::Syntax;
 pub use range::RangeEvaluator;
-pub use text::{DimNames, ParseError, parse_expr, parse_expr_in};
+pub use text::{DimNames, DisplayMap, ParseError, parse_expr, parse_expr_in};

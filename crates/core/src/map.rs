@@ -2,24 +2,26 @@
 //! bounded domain. Symbols are range variables followed by runtime variables, as in XLA.
 
 use std::collections::BTreeMap;
-use std::fmt;
 
 use crate::expr::{ArithError, Expr, VarRef};
 use crate::interval::{Interval, next_point};
-use crate::range::RangeEvaluator;
 
 /// A dimension, range or runtime variable: its bounds and an optional display name.
 #[derive(Clone, Debug)]
 pub struct Var {
+    /// The values the variable takes (both ends inclusive).
     pub bounds: Interval,
+    /// The name printed for the variable; `None` prints the default (`d<i>`, `s<i>` or `rt<i>`).
     pub name: Option<String>,
 }
 
 impl Var {
+    /// An unnamed variable with these bounds.
     pub fn new(bounds: Interval) -> Var {
         Var { bounds, name: None }
     }
 
+    /// A variable with these bounds, printed as `name`.
     pub fn named(bounds: Interval, name: impl Into<String>) -> Var {
         Var {
             bounds,
@@ -36,8 +38,13 @@ impl Var {
 /// Which of the three kinds of variable a symbol or dimension is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum VarKind {
+    /// A dimension variable `d<i>`: an index of the tensor the map reads from.
     Dim,
+    /// A range variable: a symbol that takes every value of its bounds for each point of the dims
+    /// (for example a reduced dimension).
     Range,
+    /// A runtime variable: a symbol whose value is known only at run time (for example a dynamic
+    /// slice's offset), bounded by its interval.
     Runtime,
 }
 
@@ -120,30 +127,39 @@ impl IndexingMap {
         }
     }
 
+    /// The dimension variables `d0, d1, ...`, one per index of the tensor the map reads from.
     pub fn dims(&self) -> &[Var] {
         &self.dims
     }
 
+    /// The range variables: symbols `0..range_vars().len()`, each taking every value of its bounds.
     pub fn range_vars(&self) -> &[Var] {
         &self.range_vars
     }
 
+    /// The runtime variables: the symbols after the range variables, whose values are known only at
+    /// run time.
     pub fn rt_vars(&self) -> &[Var] {
         &self.rt_vars
     }
 
+    /// The result expressions, one per index of the tensor the map points into.
     pub fn results(&self) -> &[Expr] {
         &self.results
     }
 
+    /// The constraints `expr in [lo, hi]` that restrict the domain beyond the variables' bounds.
     pub fn constraints(&self) -> &BTreeMap<Expr, Interval> {
         &self.constraints
     }
 
+    /// Whether the domain is known to be empty (the map prints as `KNOWN EMPTY`). `false` does not
+    /// prove that it has a point.
     pub fn is_known_empty(&self) -> bool {
         self.known_empty
     }
 
+    /// The number of symbols: range variables plus runtime variables.
     pub fn num_symbols(&self) -> usize {
         self.range_vars.len() + self.rt_vars.len()
     }
@@ -298,11 +314,6 @@ impl IndexingMap {
     /// The results at a point, `None` on overflow.
     pub fn evaluate(&self, dims: &[i64], syms: &[i64]) -> Option<Vec<i64>> {
         self.results.iter().map(|e| e.eval(dims, syms)).collect()
-    }
-
-    /// An evaluator of expression ranges over this map's domain.
-    pub fn range_evaluator(&self, use_constraints: bool) -> RangeEvaluator<'_> {
-        RangeEvaluator::new(self, use_constraints)
     }
 
     /// The range of `expr` over the domain (an over-approximation).
@@ -692,94 +703,20 @@ impl IndexingMap {
         };
         Some(build())
     }
-
-    /// For every constraint `s mod c in [r, r]` on a bare symbol `s` (c > 0), substitutes
-    /// `s := c * s + r` everywhere, rescales the bounds of `s` and drops the constraint.
-    /// Returns whether anything changed.
-    pub fn rescale_symbols(&mut self) -> bool {
-        let mut changed = false;
-        loop {
-            let found = self.constraints.iter().find_map(|(e, iv)| {
-                let (crate::expr::Atom::Mod(x, c), 1) = e.terms().first().cloned()? else {
-                    return None;
-                };
-                let r = iv.as_point().filter(|r| (0..c).contains(r))?;
-                (e.terms().len() == 1 && e.constant_term() == 0)
-                    .then_some(())
-                    .and_then(|_| Some((e.clone(), x.as_var()?, c, r)))
-            });
-            let Some((key, VarRef::Sym(s), c, r)) = found else {
-                return changed;
-            };
-            let sym = VarRef::Sym(s);
-            let bounds = self.var(sym).map(|v| v.bounds).unwrap_or(Interval::FULL);
-            // `s = c * s' + r` within the bounds: `ceil((lo - r) / c) <= s' <= floor((hi - r) / c)`,
-            // exact in `i128`.
-            let (c_wide, r_wide) = (i128::from(c), i128::from(r));
-            let (Ok(lo), Ok(hi)) = (
-                i64::try_from(-(r_wide - i128::from(bounds.lo)).div_euclid(c_wide)),
-                i64::try_from((i128::from(bounds.hi) - r_wide).div_euclid(c_wide)),
-            ) else {
-                return changed;
-            };
-            let Ok(replacement) = Expr::sym(s)
-                .checked_scale(c)
-                .and_then(|e| e.checked_add_const(r))
-            else {
-                return changed;
-            };
-            let subst = |e: &Expr| e.rewrite_vars(&mut |v| (v == sym).then(|| replacement.clone()));
-            let Ok(results) = self
-                .results
-                .iter()
-                .map(subst)
-                .collect::<Result<Vec<_>, _>>()
-            else {
-                return changed;
-            };
-            let Ok(constraints) = self
-                .constraints
-                .iter()
-                .filter(|(e, _)| **e != key)
-                .map(|(e, iv)| Ok((e, subst(e)?, *iv)))
-                .collect::<Result<Vec<_>, ArithError>>()
-            else {
-                return changed;
-            };
-            let mut rescaled = self.with_results(results);
-            rescaled.constraints.clear();
-            if let Some(v) = rescaled.var_mut(sym) {
-                v.bounds = Interval::new(lo, hi);
-            }
-            if lo > hi {
-                self.mark_empty();
-                return true;
-            }
-            for (_, e, iv) in &constraints {
-                rescaled.add_constraint(e.clone(), *iv);
-            }
-            // Every point keeps a value: the substitution is skipped if a result or constraint
-            // that evaluates without overflow everywhere could overflow afterwards.
-            let (old, new) = (self.range_evaluator(false), rescaled.range_evaluator(false));
-            let pairs = self.results.iter().zip(&rescaled.results);
-            let constraint_pairs = constraints.iter().map(|(old, new, _)| (*old, new));
-            if pairs
-                .chain(constraint_pairs)
-                .any(|(before, after)| old.never_overflows(before) && !new.never_overflows(after))
-            {
-                return changed;
-            }
-            *self = rescaled;
-            changed = true;
-        }
-    }
 }
 
 /// Why two maps could not be composed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ComposeError {
+    /// The first map's results do not match the second map's dims one to one.
     #[error("cannot compose: the first map has {results} results but the second has {dims} dims")]
-    Arity { results: usize, dims: usize },
+    Arity {
+        /// Number of results of the first map.
+        results: usize,
+        /// Number of dims of the second map.
+        dims: usize,
+    },
+    /// Building the composed expressions overflowed.
     #[error(transparent)]
     Arith(#[from] ArithError),
 }
@@ -814,11 +751,5 @@ impl std::hash::Hash for IndexingMap {
         (self.dims.len(), self.range_vars.len(), self.rt_vars.len()).hash(state);
         self.results.hash(state);
         self.constraints.hash(state);
-    }
-}
-
-impl fmt::Display for IndexingMap {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        crate::text::write_map(self, f)
     }
 }

@@ -1,12 +1,51 @@
-//! The printer of XLA's single-line form: ` + `, ` - `, ` * `, ` floordiv `, ` ceildiv `, ` mod `,
-//! with parentheses exactly where they are needed to read the text back.
+//! The printer of XLA's single-line form: ` + `, ` - `, ` * `, ` floordiv ` (or ` / `),
+//! ` ceildiv `, ` mod `, `min(a, b)`, `max(a, b)`, with parentheses exactly where they are needed
+//! to read the text back.
+//!
+//! Two spellings are written (both are read, see [`crate::text`]): [`Syntax::Mlir`], MLIR's affine
+//! spelling and the default, and [`Syntax::Xla`], XLA's 2026 spelling with `/` for `floordiv`. An
+//! expression or map is printed in the syntax it is asked for ([`DisplayExpr::in_syntax`],
+//! [`IndexingMap::display`](crate::IndexingMap::display)); plain `Display` writes MLIR's. The two
+//! differ only in the floor division's operator, so text in one converts to the other by
+//! [`Syntax::respell`].
 
 use std::fmt::{self, Write};
 
-use crate::expr::{Atom, Expr, VarRef};
+use crate::expr::{Atom, Expr, Extremum, VarRef};
+
+/// How operators are spelled in map text.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Syntax {
+    /// MLIR's affine spelling: `floordiv`, `ceildiv`, `mod`.
+    #[default]
+    Mlir,
+    /// XLA's spelling since 2026: `/` for `floordiv`; `ceildiv` and `mod` as in MLIR.
+    Xla,
+}
+
+impl Syntax {
+    /// The spelling of floor division.
+    pub fn floor_div(self) -> &'static str {
+        match self {
+            Syntax::Mlir => "floordiv",
+            Syntax::Xla => "/",
+        }
+    }
+
+    /// `text` with every map and expression that `Display` wrote in it (in MLIR's spelling) in
+    /// this syntax: the printer writes floor division, and only it, as ` floordiv `, so
+    /// replacing that operator is the whole conversion. Names never hold spaces.
+    pub fn respell(self, text: &str) -> String {
+        match self {
+            Syntax::Mlir => text.to_string(),
+            Syntax::Xla => text.replace(" floordiv ", " / "),
+        }
+    }
+}
 
 /// How variables are named when printed.
 pub trait VarNames {
+    /// Writes the name of `v` to `f`.
     fn write_var(&self, v: VarRef, f: &mut dyn Write) -> fmt::Result;
 }
 
@@ -24,7 +63,10 @@ impl VarNames for DefaultNames {
 
 /// Explicit names, by index.
 pub struct Names<'a> {
+    /// Names of the dimensions, by index; a dimension past the end prints as `d<i>`.
     pub dims: &'a [String],
+    /// Names of the symbols (range variables, then runtime variables), by index; a symbol past the
+    /// end prints as `s<i>`.
     pub syms: &'a [String],
 }
 
@@ -41,73 +83,125 @@ impl VarNames for Names<'_> {
     }
 }
 
-/// An expression together with the names to print it with.
+/// An expression together with the names and the syntax to print it with.
 pub struct DisplayExpr<'a, N: ?Sized> {
     expr: &'a Expr,
     names: &'a N,
+    syntax: Syntax,
+}
+
+impl<'a, N: ?Sized> DisplayExpr<'a, N> {
+    /// Prints in `syntax` (MLIR's by default).
+    pub fn in_syntax(self, syntax: Syntax) -> Self {
+        DisplayExpr { syntax, ..self }
+    }
 }
 
 impl Expr {
     /// Prints with the given variable names.
     pub fn display<'a, N: VarNames + ?Sized>(&'a self, names: &'a N) -> DisplayExpr<'a, N> {
-        DisplayExpr { expr: self, names }
+        DisplayExpr {
+            expr: self,
+            names,
+            syntax: Syntax::Mlir,
+        }
     }
 }
 
 impl<N: VarNames + ?Sized> fmt::Display for DisplayExpr<'_, N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_sum(self.expr, self.names, f)
+        let printer = Printer {
+            names: self.names,
+            syntax: self.syntax,
+        };
+        printer.sum(self.expr, f)
     }
 }
 
-fn write_sum<N: VarNames + ?Sized>(e: &Expr, names: &N, f: &mut dyn Write) -> fmt::Result {
-    let terms = e.terms();
-    if terms.is_empty() {
-        return write!(f, "{}", e.constant_term());
-    }
-    for (i, (atom, coef)) in terms.iter().enumerate() {
-        let (negative, magnitude) = (*coef < 0, coef.unsigned_abs());
-        match (i, negative) {
-            (0, true) => f.write_char('-')?,
-            (0, false) => {}
-            (_, true) => f.write_str(" - ")?,
-            (_, false) => f.write_str(" + ")?,
+/// Writes expressions with one naming and one syntax.
+pub(crate) struct Printer<'a, N: ?Sized> {
+    pub(crate) names: &'a N,
+    pub(crate) syntax: Syntax,
+}
+
+impl<N: VarNames + ?Sized> Printer<'_, N> {
+    /// Writes a whole expression, terms in order, the constant last.
+    pub(crate) fn sum(&self, e: &Expr, f: &mut dyn Write) -> fmt::Result {
+        let terms = e.terms();
+        if terms.is_empty() {
+            return write!(f, "{}", e.constant_term());
         }
-        // A leading minus on a lone compound atom needs parentheses: `-(d0 floordiv 2)`.
-        let bare = magnitude == 1 && !(i == 0 && negative);
-        write_atom(atom, names, f, !bare || matches!(atom, Atom::Var(_)))?;
-        if magnitude != 1 {
-            write!(f, " * {magnitude}")?;
+        for (i, (atom, coef)) in terms.iter().enumerate() {
+            let (negative, magnitude) = (*coef < 0, coef.unsigned_abs());
+            match (i, negative) {
+                (0, true) => f.write_char('-')?,
+                (0, false) => {}
+                (_, true) => f.write_str(" - ")?,
+                (_, false) => f.write_str(" + ")?,
+            }
+            // A leading minus on a lone infix atom needs parentheses: `-(d0 floordiv 2)`.
+            let bare = magnitude == 1 && !(i == 0 && negative);
+            self.atom(atom, f, !bare)?;
+            if magnitude != 1 {
+                write!(f, " * {magnitude}")?;
+            }
+        }
+        match e.constant_term() {
+            0 => Ok(()),
+            c if c < 0 => write!(f, " - {}", c.unsigned_abs()),
+            c => write!(f, " + {c}"),
         }
     }
-    match e.constant_term() {
-        0 => Ok(()),
-        c if c < 0 => write!(f, " - {}", c.unsigned_abs()),
-        c => write!(f, " + {c}"),
+
+    /// Writes an atom; `grouped` asks for parentheses around an infix one (a division or
+    /// `mod`: variables, `min` and `max` never need them).
+    fn atom(&self, a: &Atom, f: &mut dyn Write, grouped: bool) -> fmt::Result {
+        let (x, op, k) = match a {
+            Atom::Var(v) => return self.names.write_var(*v, f),
+            Atom::Min(x, y) => return self.extremum(Extremum::Min, x, y, f),
+            Atom::Max(x, y) => return self.extremum(Extremum::Max, x, y, f),
+            Atom::FloorDiv(x, k) => (x, self.syntax.floor_div(), *k),
+            Atom::CeilDiv(x, k) => (x, "ceildiv", *k),
+            Atom::Mod(x, k) => (x, "mod", *k),
+        };
+        // `(-y) floordiv k` is written `y floordiv -k`, as XLA writes it.
+        let negated = a.with_negative_divisor();
+        let (x, k) = match &negated {
+            Some((y, negative_k)) => (y, *negative_k),
+            None => (x, k),
+        };
+        let compound_lhs = !is_primary(x);
+        let open = |f: &mut dyn Write, on: bool| if on { f.write_char('(') } else { Ok(()) };
+        let close = |f: &mut dyn Write, on: bool| if on { f.write_char(')') } else { Ok(()) };
+        open(f, grouped)?;
+        open(f, compound_lhs)?;
+        self.sum(x, f)?;
+        close(f, compound_lhs)?;
+        write!(f, " {op} {k}")?;
+        close(f, grouped)
+    }
+
+    /// Writes `min(a, b)` or `max(a, b)`.
+    fn extremum(&self, which: Extremum, a: &Expr, b: &Expr, f: &mut dyn Write) -> fmt::Result {
+        write!(f, "{}(", which.name())?;
+        self.sum(a, f)?;
+        f.write_str(", ")?;
+        self.sum(b, f)?;
+        f.write_char(')')
     }
 }
 
-/// Writes an atom; `grouped` asks for parentheses around a compound atom.
-fn write_atom<N: VarNames + ?Sized>(
-    a: &Atom,
-    names: &N,
-    f: &mut dyn Write,
-    grouped: bool,
-) -> fmt::Result {
-    let (x, op, k) = match a {
-        Atom::Var(v) => return names.write_var(*v, f),
-        Atom::FloorDiv(x, k) => (x, "floordiv", k),
-        Atom::CeilDiv(x, k) => (x, "ceildiv", k),
-        Atom::Mod(x, k) => (x, "mod", k),
-    };
-    let compound_lhs = x.as_var().is_none();
-    let open = |f: &mut dyn Write, on: bool| if on { f.write_char('(') } else { Ok(()) };
-    let close = |f: &mut dyn Write, on: bool| if on { f.write_char(')') } else { Ok(()) };
-    let grouped = grouped && !matches!(a, Atom::Var(_));
-    open(f, grouped)?;
-    open(f, compound_lhs)?;
-    write_sum(x, names, f)?;
-    close(f, compound_lhs)?;
-    write!(f, " {op} {k}")?;
-    close(f, grouped)
+/// Whether `x` reads as one operand without parentheses: a variable, `min(..)` or `max(..)`.
+fn is_primary(x: &Expr) -> bool {
+    matches!(
+        x.as_atom(),
+        Some(Atom::Var(_) | Atom::Min(..) | Atom::Max(..))
+    )
+}
+
+/// Expressions debug-print as their text, with `d<i>` and `s<i>` names.
+impl fmt::Debug for Expr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.display(&DefaultNames))
+    }
 }

@@ -1,6 +1,6 @@
 //! Interval evaluation of expressions over a map's domain.
 
-use crate::expr::{Atom, Expr, VarRef};
+use crate::expr::{Atom, Expr, Extremum, VarRef};
 use crate::interval::{Interval, mod_floor};
 use crate::map::IndexingMap;
 
@@ -102,6 +102,30 @@ impl Span {
         }
     }
 
+    /// `{min(x, y)}` or `{max(x, y)}` for `x` in `self` and `y` in `o`: exact, since the least and
+    /// the greatest values come from the lower and the upper ends. An unbounded end stays
+    /// unbounded unless the other operand bounds that end of the result (`min(x, 5) <= 5`).
+    fn extremum(self, which: Extremum, o: Span) -> Span {
+        // Unbounded below is the least lower end, unbounded above the greatest upper end.
+        let least = |a: Option<i128>, b: Option<i128>| a.zip(b).map(|(a, b)| a.min(b));
+        let greatest = |a: Option<i128>, b: Option<i128>| a.zip(b).map(|(a, b)| a.max(b));
+        let either = |a: Option<i128>, b: Option<i128>, f: fn(i128, i128) -> i128| match (a, b) {
+            (Some(a), Some(b)) => Some(f(a, b)),
+            (Some(v), None) | (None, Some(v)) => Some(v),
+            (None, None) => None,
+        };
+        match which {
+            Extremum::Min => Span {
+                lo: least(self.lo, o.lo),
+                hi: either(self.hi, o.hi, i128::min),
+            },
+            Extremum::Max => Span {
+                lo: either(self.lo, o.lo, i128::max),
+                hi: greatest(self.hi, o.hi),
+            },
+        }
+    }
+
     /// The values in both (the known bounds of `r` replace unbounded ends).
     fn intersect(self, r: Interval) -> Span {
         let (lo, hi) = (i128::from(r.lo), i128::from(r.hi));
@@ -143,6 +167,8 @@ fn mod_floor_wide(a: i128, k: i128) -> Option<i128> {
 }
 
 impl<'a> RangeEvaluator<'a> {
+    /// An evaluator over `map`'s variable bounds; with `use_constraints`, a constraint on exactly a
+    /// sub-expression also narrows that sub-expression's range.
     pub fn new(map: &'a IndexingMap, use_constraints: bool) -> Self {
         RangeEvaluator {
             map,
@@ -150,6 +176,7 @@ impl<'a> RangeEvaluator<'a> {
         }
     }
 
+    /// The map whose domain the ranges are taken over.
     pub fn map(&self) -> &'a IndexingMap {
         self.map
     }
@@ -182,25 +209,29 @@ impl<'a> RangeEvaluator<'a> {
     }
 
     fn atom_span(&self, atom: &Atom) -> Span {
-        let arg = match atom {
-            Atom::Var(v) => self.var_span(*v),
-            Atom::FloorDiv(x, _) | Atom::CeilDiv(x, _) | Atom::Mod(x, _) => self.span(x),
+        let args: Vec<Span> = match atom {
+            Atom::Var(v) => vec![self.var_span(*v)],
+            _ => atom.operands().map(|x| self.span(x)).collect(),
         };
-        self.apply(atom, arg)
+        self.apply(atom, &args)
     }
 
     fn var_span(&self, v: VarRef) -> Span {
         Span::exact(self.map.var(v).map_or(Interval::FULL, |v| v.bounds))
     }
 
-    /// The span of `atom` when its argument has the span `arg` (a variable is its own argument),
-    /// narrowed by the constraints.
-    fn apply(&self, atom: &Atom, arg: Span) -> Span {
-        let r = match atom {
-            Atom::Var(_) => return arg,
-            Atom::FloorDiv(_, k) => arg.divide(*k, floor_div_wide),
-            Atom::CeilDiv(_, k) => arg.divide(*k, ceil_div_wide),
-            Atom::Mod(_, k) => arg.modulo(*k),
+    /// The span of `atom` when its operands have the spans `args`, one per operand (a variable
+    /// is its own operand), narrowed by the constraints.
+    fn apply(&self, atom: &Atom, args: &[Span]) -> Span {
+        let r = match (atom, args) {
+            (Atom::Var(_), [x]) => return *x,
+            (Atom::FloorDiv(_, k), [x]) => x.divide(*k, floor_div_wide),
+            (Atom::CeilDiv(_, k), [x]) => x.divide(*k, ceil_div_wide),
+            (Atom::Mod(_, k), [x]) => x.modulo(*k),
+            (Atom::Min(..), [a, b]) => a.extremum(Extremum::Min, *b),
+            (Atom::Max(..), [a, b]) => a.extremum(Extremum::Max, *b),
+            // Not reached (`args` has one span per operand); nothing is known then.
+            _ => Span { lo: None, hi: None },
         };
         if !self.use_constraints || self.map.constraints().is_empty() {
             return r;
@@ -220,13 +251,14 @@ impl<'a> RangeEvaluator<'a> {
         }
         let mut acc = Span::exact(Interval::point(e.constant_term()));
         for (atom, coef) in e.terms() {
-            let arg = match atom {
-                Atom::Var(v) => self.var_span(*v),
-                Atom::FloorDiv(x, _) | Atom::CeilDiv(x, _) | Atom::Mod(x, _) => {
-                    Span::exact(self.checked_range(x)?)
-                }
+            let args: Vec<Span> = match atom {
+                Atom::Var(v) => vec![self.var_span(*v)],
+                _ => atom
+                    .operands()
+                    .map(|x| Some(Span::exact(self.checked_range(x)?)))
+                    .collect::<Option<_>>()?,
             };
-            let product = self.apply(atom, arg).scale(*coef);
+            let product = self.apply(atom, &args).scale(*coef);
             product.within_i64()?;
             acc = acc.add(product);
             acc.within_i64()?;
@@ -263,5 +295,12 @@ impl<'a> RangeEvaluator<'a> {
     /// Whether `e >= 0` everywhere on the domain.
     pub fn is_non_negative(&self, e: &Expr) -> bool {
         self.range(e).lo >= 0
+    }
+}
+
+impl IndexingMap {
+    /// An evaluator of expression ranges over this map's domain.
+    pub fn range_evaluator(&self, use_constraints: bool) -> RangeEvaluator<'_> {
+        RangeEvaluator::new(self, use_constraints)
     }
 }

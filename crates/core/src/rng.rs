@@ -9,10 +9,12 @@ use crate::Expr;
 pub struct SplitMix64(u64);
 
 impl SplitMix64 {
+    /// A generator that starts from `seed`.
     pub fn new(seed: u64) -> Self {
         SplitMix64(seed)
     }
 
+    /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
@@ -40,7 +42,7 @@ impl SplitMix64 {
 
 /// What random quasi-affine expressions for property tests are made of: each node is a leaf (a
 /// constant, or a variable times a coefficient) or a sum, floor division, `mod`, ceiling
-/// division or scaling of random subexpressions, chosen with the given weights.
+/// division, scaling, `min` or `max` of random subexpressions, chosen with the given weights.
 #[derive(Clone, Copy, Debug)]
 pub struct ExprShape<'a> {
     /// Constant leaves lie in `[constants.0, constants.1]`.
@@ -55,8 +57,8 @@ pub struct ExprShape<'a> {
     pub constant_odds: u64,
     /// A sum has between `sum_terms.0` and `sum_terms.1` subexpressions.
     pub sum_terms: (i64, i64),
-    /// The weights of sum, `floordiv`, `mod`, `ceildiv` and scaling.
-    pub weights: [u64; 5],
+    /// The weights of sum, `floordiv`, `mod`, `ceildiv`, scaling, `min` and `max`.
+    pub weights: [u64; 7],
 }
 
 impl ExprShape<'_> {
@@ -86,7 +88,9 @@ impl ExprShape<'_> {
             1 => sub(rng).floor_div(*rng.pick(self.divisors)),
             2 => sub(rng).modulo(*rng.pick(self.divisors)),
             3 => sub(rng).ceil_div(*rng.pick(self.divisors)),
-            _ => sub(rng).checked_scale(*rng.pick(self.coefficients)),
+            4 => sub(rng).checked_scale(*rng.pick(self.coefficients)),
+            5 => Ok(Expr::min_of(&sub(rng), &sub(rng))),
+            _ => Ok(Expr::max_of(&sub(rng), &sub(rng))),
         };
         node.unwrap_or_else(|_| self.leaf(rng, num_dims, num_syms))
     }

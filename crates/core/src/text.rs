@@ -1,33 +1,39 @@
 //! The text form of indexing maps: one parser and one printer.
 //!
 //! Output is XLA's single-line form, `(d0, d1)[s0]{rt0} -> (d0 floordiv 8, s0), domain: d0 in [0, 9],
-//! d1 in [0, 19], s0 in [0, 3], rt0 in [0, 5], d0 mod 2 in [0, 0]`, or `KNOWN EMPTY`. Input also
-//! accepts `/` and `%`, the attribute wrappers `#xla.indexing_map<"...">` and
-//! `#xla_indexing.map<"...">` (several adjacent string pieces are joined), the older unquoted
-//! `#xla_gpu.indexing_map<...>` with `is_simplified`, and the legacy forms of the documentation:
-//! domain entries separated by newlines instead of commas, trailing commas, coefficients glued to
-//! variables (`100d0`), `floorDiv`, and runtime symbols written as `[s0]` followed by an
-//! `hlo: <instruction>` line and that instruction's map.
+//! d1 in [0, 19], s0 in [0, 3], rt0 in [0, 5], d0 mod 2 in [0, 0]`, or `KNOWN EMPTY`, in MLIR's
+//! spelling or in XLA's (`/` for `floordiv`, see [`crate::print::Syntax`]). Expressions may hold
+//! `min(a, b)` and `max(a, b)`. A domain entry with an empty interval (`d0 in [10, 0]`) makes the
+//! map KNOWN EMPTY, as in XLA. Input also accepts `/` and `%`, the attribute wrappers
+//! `#xla.indexing_map<"...">` and `#xla_indexing.map<"...">` (several adjacent string pieces are
+//! joined), the older unquoted `#xla_gpu.indexing_map<...>` with `is_simplified`, and the legacy
+//! forms of the documentation: domain entries separated by newlines instead of commas, trailing
+//! commas, coefficients glued to variables (`100d0`), `floorDiv`, and runtime symbols written as
+//! `[s0]` followed by an `hlo: <instruction>` line and that instruction's map.
 //!
-//! A leading minus applies to the whole multiplicative term: `-x floordiv 11` is `-(x floordiv 11)`.
+//! A leading minus belongs to the operand after it, as XLA and MLIR read it: `-x floordiv 11` is
+//! `(-x) floordiv 11`.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt::{self, Write};
 
-use crate::expr::{ArithError, Expr, VarRef};
+use crate::expr::{ArithError, Expr, Extremum, VarRef};
 use crate::interval::Interval;
 use crate::map::{IndexingMap, Var};
-use crate::print::Names;
+use crate::print::{Names, Printer, Syntax};
 
 /// A syntax or semantic error in map text, at a 1-based line and column of the input.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{message} at line {line}, column {column}")]
 pub struct ParseError {
+    /// 1-based line of the error in the input.
     pub line: usize,
+    /// 1-based column of the error in its line, counted in characters.
     pub column: usize,
     /// Byte offset into the input.
     pub offset: usize,
+    /// What is wrong, without the position.
     pub message: String,
 }
 
@@ -371,6 +377,7 @@ impl<'a> Parser<'a> {
     }
 
     /// factor := integer | variable | '(' sum ')' | '-' factor
+    ///         | ('min' | 'max') '(' sum ',' sum ')'
     fn factor(&mut self) -> PResult<Operand> {
         let at = self.at;
         match self.bump()? {
@@ -388,11 +395,14 @@ impl<'a> Parser<'a> {
                 Ok(Operand::expr(expr))
             }
             (Tok::Ident(n), _) => {
-                if (n == "max" || n == "min") && self.is("(") {
-                    return Err((
-                        at,
-                        format!("'{n}' is not quasi-affine and is not supported"),
-                    ));
+                // `min` and `max` before `(` are calls; elsewhere they may name variables.
+                let call = match n.as_str() {
+                    "min" => Some(Extremum::Min),
+                    "max" => Some(Extremum::Max),
+                    _ => None,
+                };
+                if let Some(which) = call.filter(|_| self.is("(")) {
+                    return self.nested(|p| p.extremum(which)).map(Operand::expr);
                 }
                 match self.names.get(&n) {
                     Some(Slot::Dim(i)) => Ok(Operand::expr(Expr::dim(*i as u32))),
@@ -406,6 +416,18 @@ impl<'a> Parser<'a> {
                 format!("expected an expression, found {}", describe_tok(&tok)),
             )),
         }
+    }
+}
+
+impl Parser<'_> {
+    /// The operands of `min(a, b)` or `max(a, b)` after the name: `'(' sum ',' sum ')'`.
+    fn extremum(&mut self, which: Extremum) -> PResult<Expr> {
+        self.expect("(")?;
+        let a = self.expr()?;
+        self.expect(",")?;
+        let b = self.expr()?;
+        self.expect(")")?;
+        Ok(a.extremum(which, &b))
     }
 }
 
@@ -672,17 +694,11 @@ fn parse_body(src: &str) -> PResult<IndexingMap> {
             }
             p.bump()?;
             p.expect("[")?;
-            let lo_at = p.at;
             let lo = p.signed_int()?;
             p.expect(",")?;
             let hi = p.signed_int()?;
             p.expect("]")?;
-            if lo > hi {
-                return Err((
-                    lo_at,
-                    format!("empty interval [{lo}, {hi}]: the lower bound exceeds the upper"),
-                ));
-            }
+            // An empty interval (`lo > hi`) is read, as XLA reads it: the map is KNOWN EMPTY.
             let iv = Interval::new(lo, hi);
             last_var = None;
             match e.as_var() {
@@ -827,15 +843,37 @@ fn build_map(
     Ok(map)
 }
 
+/// A map printed in one syntax (see [`IndexingMap::display`]).
+pub struct DisplayMap<'a> {
+    map: &'a IndexingMap,
+    syntax: Syntax,
+}
+
+impl fmt::Display for DisplayMap<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_map(self.map, self.syntax, f)
+    }
+}
+
+impl IndexingMap {
+    /// The canonical single-line form in `syntax` (`Display` prints it in [`Syntax::Mlir`]).
+    pub fn display(&self, syntax: Syntax) -> DisplayMap<'_> {
+        DisplayMap { map: self, syntax }
+    }
+}
+
 /// Writes the canonical single-line form.
-pub(crate) fn write_map(map: &IndexingMap, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+pub(crate) fn write_map(map: &IndexingMap, syntax: Syntax, f: &mut dyn Write) -> fmt::Result {
     if map.is_known_empty() {
         return f.write_str("KNOWN EMPTY");
     }
     let (dim_names, sym_names) = map.var_names();
-    let names = Names {
-        dims: &dim_names,
-        syms: &sym_names,
+    let printer = Printer {
+        names: &Names {
+            dims: &dim_names,
+            syms: &sym_names,
+        },
+        syntax,
     };
     let r = map.range_vars().len();
     write!(f, "({})", dim_names.join(", "))?;
@@ -850,7 +888,7 @@ pub(crate) fn write_map(map: &IndexingMap, f: &mut fmt::Formatter<'_>) -> fmt::R
         if i > 0 {
             f.write_str(", ")?;
         }
-        write!(f, "{}", e.display(&names))?;
+        printer.sum(e, f)?;
     }
     f.write_char(')')?;
     let all_names = dim_names.iter().chain(&sym_names);
@@ -861,7 +899,9 @@ pub(crate) fn write_map(map: &IndexingMap, f: &mut fmt::Formatter<'_>) -> fmt::R
         write!(f, "{name} in {}", v.bounds)?;
     }
     for (e, iv) in map.constraints() {
-        write!(f, ", {} in {iv}", e.display(&names))?;
+        f.write_str(", ")?;
+        printer.sum(e, f)?;
+        write!(f, " in {iv}")?;
     }
     Ok(())
 }
@@ -878,5 +918,12 @@ impl IndexingMap {
         let mut syms = named(self.range_vars(), "s");
         syms.extend(named(self.rt_vars(), "rt"));
         (named(self.dims(), "d"), syms)
+    }
+}
+
+/// The canonical single-line form in MLIR's spelling.
+impl fmt::Display for IndexingMap {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_map(self, Syntax::Mlir, f)
     }
 }

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use xla_indexing_core::invariants::replay_corpus;
+use xla_indexing_testkit::corpus::replay_corpus;
 
 fn replay(target: &str, check: fn(&[u8])) {
     let fuzz = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz");

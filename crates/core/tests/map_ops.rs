@@ -165,8 +165,10 @@ fn rescale_symbols_keeps_points_at_i64_min() {
     // substitution would lose the point, so it is skipped.
     let text = "(d0)[s0] -> (s0), domain: d0 in [0, 3], s0 in [-9223372036854775808, -9223372036854775788], s0 mod 3 in [1, 1]";
     let mut m = parse(text);
-    assert!(!m.rescale_symbols());
-    assert_eq!(m, parse(text));
+    m.rescale_symbols();
+    // (Merging the `mod` constraints first moved the upper bound to a value congruent to 1.)
+    assert_eq!(m.results(), parse(text).results());
+    assert_eq!(m.constraints(), parse(text).constraints());
     // i64::MIN + 2 = 3 * -3074457345618258602 evaluates.
     let mut m = parse(
         "(d0)[s0] -> (s0), domain: d0 in [0, 3], s0 in [-9223372036854775808, -9223372036854775788], s0 mod 3 in [0, 0]",
@@ -181,6 +183,76 @@ fn rescale_symbols_keeps_points_at_i64_min() {
     let mut never =
         parse("(d0)[s0] -> (s0), domain: d0 in [0, 3], s0 in [0, 41], s0 mod 3 in [4, 4]");
     assert!(!never.rescale_symbols());
+}
+
+/// XLA's `RescaleSymbols` cases: `mod` constraints on one symbol are merged first, then the
+/// symbol is replaced by its residue class. The `floordiv` of the rescaled symbol folds when
+/// the substitution is built (XLA needs a `Simplify` after it for that).
+#[test]
+fn rescale_symbols_as_xla() {
+    let mut simple = parse(
+        "(d0)[s0, s1, s2] -> (s2, d0, s1, s0 / 6), domain: d0 in [0, 3], s0 in [0, 6], s1 in [0, 1], s2 in [0, 5], s0 mod 6 in [0, 0]",
+    );
+    assert!(simple.rescale_symbols());
+    let want = parse(
+        "(d0)[s0, s1, s2] -> (s2, d0, s1, s0), domain: d0 in [0, 3], s0 in [0, 1], s1 in [0, 1], s2 in [0, 5]",
+    );
+    assert_eq!(simple, want);
+    let mut shifted = parse(
+        "(d0)[s0, s1, s2] -> (s2, d0, s1, s0), domain: d0 in [0, 3], s0 in [0, 41], s1 in [0, 1], s2 in [0, 5], s0 mod 6 in [3, 3]",
+    );
+    assert!(shifted.rescale_symbols());
+    assert_eq!(
+        shifted,
+        parse(
+            "(d0)[s0, s1, s2] -> (s2, d0, s1, s0 * 6 + 3), domain: d0 in [0, 3], s0 in [0, 6], s1 in [0, 1], s2 in [0, 5]"
+        )
+    );
+    let mut two = parse(
+        "(d0)[s0, s1, s2] -> (s2, d0, s1, s0 / 6), domain: d0 in [0, 3], s0 in [0, 7], s1 in [0, 1], s2 in [0, 5], s0 mod 2 in [0, 0], s0 mod 3 in [0, 0]",
+    );
+    assert!(two.rescale_symbols());
+    two.simplify();
+    assert_eq!(two, want);
+    // XLA leaves one of two residues with different remainders to a later pass (and which one
+    // depends on hash order); the Chinese remainder theorem merges them: 33 is 3 modulo 6 and
+    // 5 modulo 7.
+    let mut unmerged = parse(
+        "(d0)[s0, s1, s2] -> (s2, d0, s1, s0), domain: d0 in [0, 3], s0 in [0, 99], s1 in [0, 1], s2 in [0, 5], s0 mod 6 in [3, 3], s0 mod 7 in [5, 5]",
+    );
+    assert!(unmerged.rescale_symbols());
+    assert_eq!(
+        unmerged,
+        parse(
+            "(d0)[s0, s1, s2] -> (s2, d0, s1, s0 * 42 + 33), domain: d0 in [0, 3], s0 in [0, 1], s1 in [0, 1], s2 in [0, 5]"
+        )
+    );
+}
+
+/// XLA's `Simplify` neither rescales symbols nor removes unused ones (its tests keep
+/// `s0 mod 6 in [0, 0]` and an unused `s0` after it); callers chain `RescaleSymbols` and
+/// `RemoveUnusedSymbols` where they want them. So does `simplify`.
+#[test]
+fn simplify_keeps_symbols_as_xla_does() {
+    let text = "(d0)[s0, s1] -> (d0, s1, s0), domain: d0 in [0, 3], s0 in [-21, -2], s1 in [0, 10], d0 mod 3 in [0, 0], s0 mod 2 in [0, 0], s0 mod 3 in [0, 0], s1 mod 5 in [1, 1]";
+    let mut m = parse(text);
+    assert!(m.simplify());
+    assert_eq!(
+        m,
+        parse(
+            "(d0)[s0, s1] -> (d0, s1, s0), domain: d0 in [0, 3], s0 in [-18, -6], s1 in [1, 6], d0 mod 3 in [0, 0], s0 mod 6 in [0, 0], s1 mod 5 in [1, 1]"
+        )
+    );
+    let mut unused = parse(
+        "(d0)[s0] -> (d0), domain: d0 in [0, 99], s0 in [-99, 99], s0 floordiv 3 in [-11, -5]",
+    );
+    assert!(unused.simplify());
+    assert_eq!(
+        unused,
+        parse("(d0)[s0] -> (d0), domain: d0 in [0, 99], s0 in [-33, -13]")
+    );
+    assert_eq!(unused.remove_unused_symbols(), vec![true]);
+    assert_eq!(unused, parse("(d0) -> (d0), domain: d0 in [0, 99]"));
 }
 
 /// Replacing a runtime variable by an expression over the dims is evaluating the map with the

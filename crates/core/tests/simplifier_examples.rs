@@ -186,3 +186,22 @@ fn mod_constraints_merge() {
         "KNOWN EMPTY",
     );
 }
+
+/// Divisions by negative constants, as XLA's tests write them (`/` for `floordiv`).
+#[test]
+fn xla_negative_divisors() {
+    // `s0 / -3 in [-11, -5]` holds for `s0` in `[13, 33]` (floor semantics: 13 / -3 = -5,
+    // 33 / -3 = -11, 34 / -3 = -12). XLA's test expects `[15, 35]`, which keeps 34 and 35, where
+    // the constraint fails, and drops 13 and 14, where it holds (see the README).
+    check(
+        "(d0)[s0] -> (d0), domain: d0 in [0, 99], s0 in [-99, 99], s0 / -3 in [-11, -5]",
+        "(d0)[s0] -> (d0), domain: d0 in [0, 99], s0 in [13, 33]",
+    );
+    let holds = |s0: i64| (-11..=-5).contains(&xla_indexing_core::interval::floor_div(s0, -3));
+    assert!(holds(13) && holds(33) && !holds(34) && !holds(35));
+    // `(s0 / 2) / -7` is not `s0 / -14` (15 / 2 / -7 = -1, 15 / -14 = -2): nothing to do.
+    let text = "()[s0] -> ((s0 / 2) / -7), domain: s0 in [0, 1233]";
+    let mut m = IndexingMap::parse(text).unwrap();
+    assert!(!m.simplify(), "{m}");
+    assert_eq!(m.display(xla_indexing_core::Syntax::Xla).to_string(), text);
+}

@@ -24,6 +24,7 @@ pub struct Options {
     pub computation: Option<String>,
     /// Analyse this instruction alone: its operands are the targets.
     pub instruction: Option<String>,
+    /// Which way the maps go: output to input (the default) or input to output.
     pub direction: Direction,
     /// Count the elements each map set reaches.
     pub utilization: bool,
@@ -81,7 +82,7 @@ fn unsupported(module: &Module) -> Vec<Unsupported> {
         .flat_map(|c| {
             c.instructions
                 .iter()
-                .filter(|i| ops::op_kind(&i.opcode).is_none())
+                .filter(|i| ops::instruction_kind(i).is_none())
                 .map(|i| Unsupported {
                     instruction: i.name.clone(),
                     opcode: i.opcode.clone(),
@@ -376,7 +377,7 @@ fn instruction_report(
     };
     let comp = &module.computations[c];
     let instr = &comp.instructions[i];
-    let cx = OpContext::new(comp, instr);
+    let cx = OpContext::new(module, comp, instr);
     let mut outputs = Vec::new();
     let leaves = instr.shape.leaves();
     match options.direction {

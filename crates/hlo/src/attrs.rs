@@ -7,8 +7,11 @@ use crate::parser::cursor::Pos;
 /// One `key=value` attribute and where its value starts.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Attr {
+    /// The attribute's name, before the `=`.
     pub key: String,
+    /// The value, typed where the key is one the analysis reads.
     pub value: AttrValue,
+    /// Where the value starts in the text.
     pub pos: Pos,
 }
 
@@ -38,25 +41,35 @@ pub enum AttrValue {
 /// One dimension of a `slice` attribute: `[start:limit:stride]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SliceDim {
+    /// First index taken (inclusive).
     pub start: i64,
+    /// End of the range (exclusive).
     pub limit: i64,
+    /// Step between the indices taken.
     pub stride: i64,
 }
 
 /// One dimension of a `padding` attribute: `low_high_interior`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PadDim {
+    /// Padding elements before the first element (negative removes elements).
     pub low: i64,
+    /// Padding elements after the last element (negative removes elements).
     pub high: i64,
+    /// Padding elements between each two neighbouring elements.
     pub interior: i64,
 }
 
 /// One dimension of a `window` attribute.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WindowDim {
+    /// Window extent along the dimension.
     pub size: i64,
+    /// Step between the starts of neighbouring windows.
     pub stride: i64,
+    /// Padding before the (dilated) input.
     pub pad_low: i64,
+    /// Padding after the (dilated) input.
     pub pad_high: i64,
     /// Base (input) dilation.
     pub lhs_dilate: i64,
@@ -94,8 +107,11 @@ pub struct ConvDims {
 /// `dim_labels=b01f_01io->b01f`: input, kernel and output dimension roles.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct ConvDimLabels {
+    /// The input's dimension roles (left of `_`).
     pub input: ConvDims,
+    /// The kernel's dimension roles (between `_` and `->`).
     pub kernel: ConvDims,
+    /// The output's dimension roles (after `->`).
     pub output: ConvDims,
 }
 
@@ -127,6 +143,8 @@ pub const INT_KEYS: &[&str] = &[
     "iota_dimension",
     "feature_group_count",
     "batch_group_count",
+    "k",
+    "num_carries",
 ];
 
 /// The keys whose values name computations.

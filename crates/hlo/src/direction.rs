@@ -6,8 +6,10 @@ use std::fmt;
 /// each input element feeds).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Direction {
+    /// `out2in`: from an output index to the elements of each operand it reads.
     #[default]
     OutputToInput,
+    /// `in2out`: from an operand index to the elements of each output it feeds.
     InputToOutput,
 }
 

@@ -1,4 +1,5 @@
-//! Errors of the HLO crate, each with the exit-code class of DESIGN §4.
+//! Errors of the HLO crate, each with its exit-code class (docs/architecture.md, "Exit codes
+//! and diagnostics").
 
 /// A failure to read or analyse an HLO module.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -6,17 +7,24 @@ pub enum HloError {
     /// The text is not a well-formed module (exit code 3).
     #[error("{message} at line {line}, column {column}")]
     Parse {
+        /// 1-based line of the error.
         line: usize,
+        /// 1-based column (in characters) of the error.
         column: usize,
+        /// What is wrong, without the position.
         message: String,
     },
     /// The module is well formed but inconsistent: a shape mismatch, an attribute out of range,
     /// arithmetic that overflows (exit code 1).
     #[error("{instruction} (line {line}): {message}")]
     Analysis {
+        /// The name of the instruction at fault.
         instruction: String,
+        /// 1-based line where the instruction starts.
         line: usize,
+        /// 1-based column (in characters) where the instruction starts.
         column: usize,
+        /// What is wrong.
         message: String,
     },
     /// The request names something the module does not have (exit code 2).
@@ -31,15 +39,6 @@ impl HloError {
             line,
             column,
             message: message.into(),
-        }
-    }
-
-    /// The process exit code for this error: 3 parse, 1 analysis, 2 usage.
-    pub fn exit_code(&self) -> i32 {
-        match self {
-            HloError::Parse { .. } => 3,
-            HloError::Analysis { .. } => 1,
-            HloError::Usage(_) => 2,
         }
     }
 

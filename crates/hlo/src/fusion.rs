@@ -26,7 +26,9 @@ pub const MAX_MAPS: usize = 64;
 /// (then `accesses` is incomplete).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MapSet {
+    /// The distinct maps, each with its runtime variables and participants.
     pub accesses: Vec<Access>,
+    /// Why some path to the target has no map, if one has none.
     pub undefined: Option<String>,
     /// Where the instruction `undefined` is about is in the text (an op without maps), when
     /// one instruction is the reason.
@@ -93,8 +95,11 @@ impl MapSet {
 /// Output-to-input maps of one parameter leaf.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParameterMaps {
+    /// The parameter number (`N` of `parameter(N)`).
     pub parameter: usize,
+    /// The leaf of the parameter's shape (0 for an array).
     pub leaf: usize,
+    /// The maps from the result leaf to this parameter leaf.
     pub maps: MapSet,
 }
 
@@ -150,6 +155,7 @@ struct Frame<'m> {
 }
 
 impl<'m> Composer<'m> {
+    /// A composer over `module` that has walked nothing yet.
     pub fn new(module: &'m Module) -> Composer<'m> {
         Composer {
             module,
@@ -258,7 +264,7 @@ impl<'m> Composer<'m> {
                 let root = &comp.instructions[comp.root];
                 let shape = root.shape.leaves().get(leaf).map(|s| s.dims.clone());
                 let shape = shape.ok_or_else(|| {
-                    OpContext::new(comp, root).error(format!("has no result {leaf}"))
+                    OpContext::new(module, comp, root).error(format!("has no result {leaf}"))
                 })?;
                 (c, (comp.root, leaf), shape)
             }
@@ -270,7 +276,7 @@ impl<'m> Composer<'m> {
                 let p_instr = &comp.instructions[p];
                 let shape = p_instr.shape.leaves().get(leaf).map(|s| s.dims.clone());
                 let shape = shape.ok_or_else(|| {
-                    OpContext::new(comp, p_instr).error(format!("has no leaf {leaf}"))
+                    OpContext::new(module, comp, p_instr).error(format!("has no leaf {leaf}"))
                 })?;
                 (c, (p, leaf), shape)
             }
@@ -363,8 +369,8 @@ impl<'m> Composer<'m> {
         leaf: usize,
     ) -> Result<Maps<OperandMaps>, HloError> {
         let instr = &comp.instructions[i];
-        let cx = OpContext::new(comp, instr);
-        if ops::op_kind(&instr.opcode) == Some(OpKind::Call) {
+        let cx = OpContext::new(self.module, comp, instr);
+        if ops::instruction_kind(instr) == Some(OpKind::Call) {
             let c = self.called(&cx)?;
             return Ok(match self.outputs.get(&(c, leaf)) {
                 Some(params) => Maps::Ready(
@@ -414,8 +420,8 @@ impl<'m> Composer<'m> {
         leaf: usize,
     ) -> Result<Maps<Vec<(usize, MapSet)>>, HloError> {
         let instr = &comp.instructions[i];
-        let cx = OpContext::new(comp, instr);
-        if ops::op_kind(&instr.opcode) == Some(OpKind::Call) {
+        let cx = OpContext::new(self.module, comp, instr);
+        if ops::instruction_kind(instr) == Some(OpKind::Call) {
             let c = self.called(&cx)?;
             return Ok(match self.inputs.get(&(c, operand, leaf)) {
                 Some(results) => Maps::Ready(results.clone()),
@@ -492,7 +498,7 @@ impl<'m> Frame<'m> {
                         Maps::Needs(walk) => return Ok(Some(walk)),
                     };
                     let consumer = self.state.remove(&(i, l)).unwrap_or_default();
-                    let cx = OpContext::new(comp, instr);
+                    let cx = OpContext::new(composer.module, comp, instr);
                     for (operand, op_leaf, producer) in producers {
                         let target = self
                             .state
@@ -527,7 +533,7 @@ impl<'m> Frame<'m> {
                             Maps::Ready(maps) => maps,
                             Maps::Needs(walk) => return Ok(Some(walk)),
                         };
-                        let cx = OpContext::new(comp, &comp.instructions[u]);
+                        let cx = OpContext::new(composer.module, comp, &comp.instructions[u]);
                         for (out_leaf, consumer) in consumers {
                             let target = self.state.entry((u, out_leaf)).or_default();
                             producer.compose_into(&consumer, target, &cx)?;

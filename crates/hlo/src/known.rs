@@ -5,7 +5,7 @@
 //! them.
 //!
 //! A runtime variable's provenance says which instruction holds its value and where: a map from
-//! the access's dimensions to an element of that instruction. [`KnownValues::value`] follows
+//! the access's dimensions to an element of that instruction. `KnownValues::value` follows
 //! that element back through the producers, each step re-expressing the element's index with
 //! the producer's own output-to-input map, until it reaches an iota (whose value is an index),
 //! an integer constant, or something it cannot see through (a parameter of the entry, a load of
@@ -14,7 +14,7 @@
 use std::cell::Cell;
 use std::collections::HashMap;
 
-use xla_indexing_core::{Expr, IndexingMap, Interval};
+use xla_indexing_core::{Expr, IndexingMap, Interval, Var, VarRef};
 
 use crate::access::{Access, OutOfRange};
 use crate::module::{Computation, Instruction, Module};
@@ -35,6 +35,7 @@ pub struct KnownValues<'m> {
 }
 
 impl<'m> KnownValues<'m> {
+    /// Indexes `module`'s instructions by name and its computations' callers.
     pub fn new(module: &'m Module) -> KnownValues<'m> {
         let mut by_name: HashMap<&str, Option<(usize, usize)>> = HashMap::new();
         let mut callers = vec![Vec::new(); module.computations.len()];
@@ -87,22 +88,33 @@ impl<'m> KnownValues<'m> {
         out
     }
 
-    /// `access` with runtime variable `k` folded, when its value is known.
+    /// `access` with runtime variable `k` folded, when its value is known. Its provenance map
+    /// may use a prefix of the access's range variables (a scatter reads its indices at the
+    /// update position a range variable walks): those are read as further dimensions of the
+    /// element, so the value can name them. A variable that a later provenance or a participant
+    /// reads through stays.
     fn folded(&self, access: &Access, k: usize, budget: &Cell<usize>) -> Option<Access> {
         let rt = &access.runtime[k];
         let (bounds, map) = (access.map.rt_vars().get(k)?.bounds, &rt.map);
-        let same_dims = map.dims().len() == access.map.dims().len()
-            && map
-                .dims()
-                .iter()
-                .zip(access.map.dims())
-                .all(|(a, b)| a.bounds == b.bounds);
-        if map.num_symbols() != 0 || !same_dims || map.is_known_empty() {
+        let same = |a: &[Var], b: &[Var]| {
+            a.len() <= b.len() && a.iter().zip(b).all(|(x, y)| x.bounds == y.bounds)
+        };
+        let aligned = map.dims().len() == access.map.dims().len()
+            && same(map.dims(), access.map.dims())
+            && same(map.range_vars(), access.map.range_vars());
+        let read_later = access.runtime[k + 1..]
+            .iter()
+            .map(|later| &later.map)
+            .chain(access.participants.iter().map(|p| &p.map))
+            .any(|m| m.rt_vars().len() > k);
+        if !map.rt_vars().is_empty() || !aligned || read_later || map.is_known_empty() {
             return None;
         }
+        let point = range_vars_as_dims(map);
         let &(c, i) = self.by_name.get(rt.instruction.as_str())?.as_ref()?;
-        let value = self.value(c, i, 0, map, budget)?;
-        let range = map.expr_range(&value);
+        let value = self.value(c, i, 0, &point, budget)?;
+        let range = point.expr_range(&value);
+        let value = dims_past_as_range_vars(&value, map.dims().len())?;
         let (value, guard) = if bounds.contains_interval(range) {
             (value, None)
         } else {
@@ -119,7 +131,11 @@ impl<'m> KnownValues<'m> {
         }
         let mut runtime = access.runtime.clone();
         runtime.remove(k);
-        Some(Access { map, runtime })
+        Some(Access {
+            map,
+            runtime,
+            participants: access.participants.clone(),
+        })
     }
 
     /// The value of leaf `leaf` of instruction `i` of computation `c` at the element `at` gives
@@ -224,7 +240,7 @@ impl<'m> KnownValues<'m> {
         at: &IndexingMap,
         budget: &Cell<usize>,
     ) -> Option<Vec<Expr>> {
-        let cx = OpContext::new(comp, instr);
+        let cx = OpContext::new(self.module, comp, instr);
         let Outcome::Defined(accesses) = ops::output_to_input(&cx, 0).ok()? else {
             return None;
         };
@@ -253,7 +269,7 @@ impl<'m> KnownValues<'m> {
         if matches!(kind, OpKind::Elementwise | OpKind::Call | OpKind::Source) {
             return None;
         }
-        let cx = OpContext::new(comp, instr);
+        let cx = OpContext::new(self.module, comp, instr);
         let Outcome::Defined(accesses) = ops::output_to_input(&cx, leaf).ok()? else {
             return None;
         };
@@ -338,6 +354,41 @@ fn element_at(at: &IndexingMap, access: &Access) -> Option<IndexingMap> {
         && composed.constraints().is_empty()
         && !composed.is_known_empty();
     single.then_some(composed)
+}
+
+/// `map` (without runtime variables) with its range variables as further dimensions, after its
+/// own: one element at each point of the dimensions and range variables together.
+fn range_vars_as_dims(map: &IndexingMap) -> IndexingMap {
+    let n = map.dims().len() as u32;
+    let lift = |e: &Expr| {
+        e.rewrite_vars(&mut |v| match v {
+            VarRef::Sym(i) => Some(Expr::dim(n + i)),
+            VarRef::Dim(_) => None,
+        })
+        .expect("renaming variables cannot overflow")
+    };
+    let mut dims = map.dims().to_vec();
+    dims.extend_from_slice(map.range_vars());
+    let mut out = IndexingMap::new(
+        map.results().iter().map(lift).collect(),
+        dims,
+        Vec::new(),
+        Vec::new(),
+    );
+    for (e, iv) in map.constraints() {
+        out.add_constraint(lift(e), *iv);
+    }
+    out
+}
+
+/// The inverse of [`range_vars_as_dims`] on an expression: dimension `n + i` becomes range
+/// variable `i`.
+fn dims_past_as_range_vars(e: &Expr, n: usize) -> Option<Expr> {
+    e.rewrite_vars(&mut |v| match v {
+        VarRef::Dim(d) if d as usize >= n => Some(Expr::sym(d - n as u32)),
+        _ => None,
+    })
+    .ok()
 }
 
 /// The values an integer element type holds; `None` for other types.

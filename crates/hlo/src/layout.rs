@@ -27,16 +27,22 @@ pub struct Layout {
 /// Why an index could not be converted.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LayoutError {
+    /// `minor_to_major` (the layout as printed) is not a permutation of `0..rank` (the rank).
     #[error("layout {0} is not a permutation of the dimensions of a rank-{1} shape")]
     NotAPermutation(String, usize),
+    /// The padded sizes (first) have another rank than the dimension sizes (second) or are smaller.
     #[error("padded dimension sizes {0:?} do not cover the dimension sizes {1:?}")]
     BadPadding(Vec<i64>, Vec<i64>),
+    /// The layout has tiles, which are not linearized.
     #[error("tiled layouts are not linearized")]
     Tiled,
+    /// A multi-index (first) outside the dimension sizes (second).
     #[error("index {0:?} is outside the shape {1:?}")]
     OutOfBounds(Vec<i64>, Vec<i64>),
+    /// A linear position (first) outside a buffer of that many elements (second).
     #[error("linear index {0} is outside a buffer of {1} elements")]
     LinearOutOfBounds(i64, i64),
+    /// Stride or position arithmetic overflowed.
     #[error(transparent)]
     Arith(#[from] ArithError),
 }

@@ -1,6 +1,8 @@
 //! XLA HLO for xla-indexing: the HLO text parser, shapes and layouts, indexing maps of every op
 //! and of fused computations, and operand utilization.
 
+#![warn(missing_docs)]
+
 pub mod access;
 pub mod analysis;
 pub mod attrs;

@@ -15,6 +15,7 @@ pub struct Module {
     pub attrs: Vec<Attr>,
     /// The FileNames, FunctionNames, FileLocations and StackFrames sections of newer dumps.
     pub debug_info: DebugInfo,
+    /// The computations, in text order.
     pub computations: Vec<Computation>,
     /// The `ENTRY` computation, or the last one when none is marked.
     pub entry: usize,
@@ -25,38 +26,52 @@ pub struct Module {
 /// The debug sections of a dump: entries `id value`, values as written.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct DebugInfo {
+    /// FileNames: `(id, file name)`.
     pub file_names: Vec<(i64, String)>,
+    /// FunctionNames: `(id, function name)`.
     pub function_names: Vec<(i64, String)>,
+    /// FileLocations: `(id, location)`.
     pub file_locations: Vec<(i64, String)>,
+    /// StackFrames: `(id, frame)`.
     pub stack_frames: Vec<(i64, String)>,
 }
 
 /// A computation: a named graph of instructions with a root.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Computation {
+    /// The computation's name, without `%`.
     pub name: String,
+    /// Whether it is marked `ENTRY`.
     pub is_entry: bool,
     /// `(p0: f32[10], ...) -> f32[10]` when written.
     pub signature: Option<Signature>,
+    /// The instructions, in text order.
     pub instructions: Vec<Instruction>,
+    /// Index in `instructions` of the root: the one marked `ROOT`, else the last.
     pub root: usize,
     /// Instruction indices with every operand before its users.
     pub post_order: Vec<usize>,
+    /// Where the computation starts (`ENTRY` or its name).
     pub pos: Pos,
 }
 
 /// A computation's written parameter list and result shape.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Signature {
+    /// The parameters' names and shapes, in order.
     pub params: Vec<(String, Shape)>,
+    /// The result's shape.
     pub result: Shape,
 }
 
 /// One instruction.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Instruction {
+    /// The instruction's name, without `%`.
     pub name: String,
+    /// The result's shape.
     pub shape: Shape,
+    /// The opcode as written (`add`, `get-tuple-element`, ...).
     pub opcode: String,
     /// Operand instructions, as indices into the computation.
     pub operands: Vec<usize>,
@@ -64,8 +79,11 @@ pub struct Instruction {
     pub parameter_number: Option<usize>,
     /// The text between the parentheses of `constant(...)`.
     pub literal: Option<String>,
+    /// The attributes after the operands, in text order.
     pub attrs: Vec<Attr>,
+    /// Whether it is its computation's root (marked `ROOT`, or the last instruction when none is).
     pub is_root: bool,
+    /// Where the instruction starts (`ROOT` or its name).
     pub pos: Pos,
 }
 

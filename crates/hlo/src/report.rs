@@ -1,4 +1,5 @@
-//! The result of an analysis and its JSON (DESIGN §4) and text forms.
+//! The result of an analysis and its JSON (docs/architecture.md, "`indexing --format json`")
+//! and text forms.
 
 use serde_json::{Value, json};
 
@@ -11,6 +12,7 @@ use crate::utilization::Utilization;
 /// Everything `xla-indexing indexing` prints.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Report {
+    /// One report per analysed computation or instruction.
     pub computations: Vec<ComputationReport>,
     /// Instructions of the module whose op has no indexing.
     pub unsupported: Vec<Unsupported>,
@@ -19,10 +21,15 @@ pub struct Report {
 /// An instruction the analysis cannot see through.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unsupported {
+    /// The instruction's name.
     pub instruction: String,
+    /// Its opcode.
     pub opcode: String,
+    /// The name of the computation that holds it.
     pub computation: String,
+    /// 1-based line where the instruction starts.
     pub line: usize,
+    /// 1-based column where the instruction starts.
     pub column: usize,
 }
 
@@ -30,7 +37,9 @@ pub struct Unsupported {
 /// it is about when there is one (1-based line and column).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Warning {
+    /// The warning's text.
     pub message: String,
+    /// Where the instruction the warning is about starts, when there is one.
     pub at: Option<Pos>,
 }
 
@@ -39,6 +48,7 @@ pub struct Warning {
 pub struct ComputationReport {
     /// The computation's name (as after `calls=`), or the instruction's with `--instruction`.
     pub name: String,
+    /// Which way the maps go.
     pub direction: Direction,
     /// Out2in: the result leaves. In2out: the parameters (or operands).
     pub outputs: Vec<OutputReport>,
@@ -47,35 +57,49 @@ pub struct ComputationReport {
 /// One source of maps: a result leaf (out2in) or a parameter (in2out).
 #[derive(Clone, Debug, PartialEq)]
 pub struct OutputReport {
+    /// Out2in: the result leaf. In2out: the parameter number (the operand's position with
+    /// `--instruction`).
     pub output: usize,
     /// The leaf within a tuple-shaped parameter or operand (in2out), when it is one.
     pub leaf: Option<usize>,
+    /// The shape of that leaf, parameter or operand.
     pub shape: ArrayShape,
+    /// The maps to each target it reaches.
     pub operands: Vec<OperandReport>,
 }
 
 /// The maps from one output to one target: a parameter (out2in) or a result leaf (in2out).
 #[derive(Clone, Debug, PartialEq)]
 pub struct OperandReport {
+    /// Out2in: the parameter number (the operand's position with `--instruction`). In2out: the
+    /// result leaf.
     pub operand: usize,
     /// The leaf within a tuple-shaped parameter or operand, when it is one.
     pub leaf: Option<usize>,
+    /// The target's shape.
     pub shape: ArrayShape,
+    /// The maps from the output to the target.
     pub maps: MapSet,
+    /// How much of the target the maps reach; `None` unless utilization was asked for, or when
+    /// the target has more than 2^64 elements.
     pub utilization: Option<Utilization>,
 }
 
 impl Report {
-    /// The JSON document of DESIGN §4. Operands that some path cannot reach through carry
-    /// `"undefined"` with the reason; runtime variables name the map they belong to
-    /// (`for_map`, an index into `maps`).
+    /// The JSON document of docs/architecture.md ("`indexing --format json`"). Operands that
+    /// some path cannot reach through carry `"undefined"` with the reason; runtime variables
+    /// name the map they belong to (`for_map`, an index into `maps`), and so do the participants
+    /// of collectives (the position in the replica group of the device whose buffer a map
+    /// reads).
     pub fn to_json(&self) -> Value {
         json!({
             "computations": self.computations.iter().map(ComputationReport::to_json).collect::<Vec<_>>(),
             "unsupported": self.unsupported.iter().map(|u| json!({
                 "instruction": u.instruction,
                 "opcode": u.opcode,
+                "computation": u.computation,
                 "line": u.line,
+                "column": u.column,
             })).collect::<Vec<_>>(),
         })
     }
@@ -205,6 +229,24 @@ impl OperandReport {
         if !runtime.is_empty() {
             v["runtime_vars"] = Value::Array(runtime);
         }
+        let participants: Vec<Value> = self
+            .maps
+            .accesses
+            .iter()
+            .enumerate()
+            .flat_map(|(i, a)| {
+                a.participants.iter().map(move |p| {
+                    json!({
+                        "instruction": p.instruction,
+                        "map": p.map.to_string(),
+                        "for_map": i,
+                    })
+                })
+            })
+            .collect();
+        if !participants.is_empty() {
+            v["participants"] = Value::Array(participants);
+        }
         if let Some(reason) = &self.maps.undefined {
             v["undefined"] = json!(reason);
         }
@@ -222,6 +264,12 @@ impl OperandReport {
             out.push_str(&format!("  {}\n", a.map));
             for (k, rt) in a.runtime.iter().enumerate() {
                 out.push_str(&format!("    rt{k}: {} at {}\n", rt.instruction, rt.map));
+            }
+            for p in &a.participants {
+                out.push_str(&format!(
+                    "    participant of {}: {}\n",
+                    p.instruction, p.map
+                ));
             }
         }
         if let Some(reason) = &self.maps.undefined {

@@ -23,7 +23,9 @@ pub struct ArrayShape {
 /// An array or a tuple of shapes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Shape {
+    /// An array.
     Array(ArrayShape),
+    /// A tuple of shapes (possibly nested, possibly empty).
     Tuple(Vec<Shape>),
 }
 

@@ -21,6 +21,7 @@ pub const BITMAP_LIMIT: u64 = 1 << 28;
 pub struct Utilization {
     /// Elements reached; `None` when the maps are incomplete or too large to count.
     pub read: Option<u64>,
+    /// Elements of the tensor.
     pub total: u64,
 }
 

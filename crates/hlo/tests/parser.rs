@@ -154,11 +154,27 @@ ENTRY e {
     assert_eq!(layout(1, 1), Some(vec![1, 0]));
 }
 
-/// Parses and returns the error with its exit code and location.
-fn parse_error(text: &str) -> (i32, usize, usize, String) {
+/// Replica groups in XLA's iota form (`[groups,size]<=[devices]`, with an optional transpose)
+/// are kept as written.
+#[test]
+fn iota_replica_groups_are_kept_as_written() {
+    let m = parse_module(
+        "ENTRY e {\n  x = f32[2] parameter(0)\n  ROOT ag = f32[8] all-gather(x), replica_groups=[2,4]<=[4,2]T(1,0), dimensions={0}\n}",
+    )
+    .unwrap();
+    let ag = &m.computations[0].instructions[1];
+    assert!(
+        matches!(ag.attr("replica_groups"), Some(AttrValue::Raw(r)) if r == "[2,4]<=[4,2]T(1,0)")
+    );
+    assert_eq!(ag.ints("dimensions"), Some(&[0][..]));
+}
+
+/// Parses and returns the error, which must be a parse error, with its location.
+fn parse_error(text: &str) -> (usize, usize, String) {
     let e = parse_module(text).unwrap_err();
+    assert!(matches!(e, HloError::Parse { .. }), "{text}: {e}");
     let (line, column) = e.location().unwrap();
-    (e.exit_code(), line, column, e.message())
+    (line, column, e.message())
 }
 
 #[test]
@@ -240,8 +256,7 @@ fn malformed_modules_name_line_and_column() {
         ("", 1, 1, "has none"),
     ];
     for (text, line, column, message) in cases {
-        let (code, l, c, m) = parse_error(text);
-        assert_eq!(code, 3, "{text}");
+        let (l, c, m) = parse_error(text);
         assert!(m.contains(message), "{m:?} lacks {message:?}");
         assert_eq!((l, c), (*line, *column), "{m}");
     }
@@ -304,10 +319,25 @@ fn inconsistent_modules_are_analysis_errors_naming_the_instruction() {
             "x = f32[4611686018427387904] parameter(0)\nv = f32[] parameter(1)\nROOT p = f32[1] pad(x, v), padding=0_0_4611686018427387904",
             "overflows",
         ),
+        (
+            "x = f32[3] parameter(0)\nROOT ag = f32[7] all-gather(x), dimensions={0}",
+            "not a multiple",
+        ),
+        (
+            "x = f32[5,2,4] parameter(0)\nk = f32[2,2,2] parameter(1)\nROOT c = f32[1,2,3] convolution(x, k), window={size=2}, dim_labels=bf0_oi0->bf0, batch_group_count=2",
+            "batch_group_count=2 does not divide",
+        ),
+        (
+            "a = f32[4,8] parameter(0)\nb = f32[8,6] parameter(1)\nsa = f32[4,3] parameter(2)\nsb = f32[2,6] parameter(3)\nROOT d = f32[4,6] scaled-dot(a, b, sa, sb), lhs_contracting_dims={1}, rhs_contracting_dims={0}",
+            "into blocks",
+        ),
+        (
+            "o = f32[6,3] parameter(0)\ni = s32[4,1] parameter(1)\nu = f32[4,4] parameter(2)\nROOT s = f32[6,3] scatter(o, i, u), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1",
+            "exceeds operand dimension",
+        ),
     ];
     for (body, message) in cases {
         let e = analysis_error(body);
-        assert_eq!(e.exit_code(), 1, "{body}: {e}");
         let HloError::Analysis { instruction, .. } = &e else {
             panic!("{e}")
         };

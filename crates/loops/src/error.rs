@@ -15,9 +15,13 @@ pub enum ErrorKind {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{message} at line {line}, column {column}")]
 pub struct LoopsError {
+    /// Whether the input could not be parsed or was parsed but is wrong (decides the exit code).
     pub kind: ErrorKind,
+    /// What is wrong, without the position.
     pub message: String,
+    /// 1-based line in the input; 0 when the error has no place in it.
     pub line: usize,
+    /// 1-based column (in characters) in the line; 0 when the error has no place in the input.
     pub column: usize,
 }
 
@@ -41,20 +45,14 @@ impl LoopsError {
             column,
         }
     }
-
-    /// The process exit code for this error: 3 for parse errors, 1 otherwise.
-    pub fn exit_code(&self) -> i32 {
-        match self.kind {
-            ErrorKind::Parse => 3,
-            ErrorKind::Semantic => 1,
-        }
-    }
 }
 
 /// A place in the input: 1-based line and column.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Pos {
+    /// 1-based line.
     pub line: usize,
+    /// 1-based column, in characters.
     pub column: usize,
 }
 

@@ -6,13 +6,17 @@ use crate::error::{LoopsError, Pos};
 /// One token.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Tok {
+    /// An identifier or keyword (`def`, `where`, `lambda`, ...).
     Ident(String),
+    /// An integer literal.
     Int(i64),
     /// A floating-point literal, kept as written.
     Float(String),
     /// A quoted string (single or double quotes), without the quotes.
     Str(String),
+    /// Punctuation from the language's table, or `"\n"` for a line end where line ends are tokens.
     Punct(&'static str),
+    /// The end of the input (always the last token).
     Eof,
 }
 
@@ -140,6 +144,8 @@ pub struct Cursor {
 pub const MAX_NESTING: usize = 128;
 
 impl Cursor {
+    /// A cursor at the first of `toks`, which must end with [`Tok::Eof`] (as [`tokenize`] returns
+    /// them).
     pub fn new(toks: Vec<(Tok, Pos)>) -> Cursor {
         Cursor {
             toks,

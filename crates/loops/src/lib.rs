@@ -3,8 +3,10 @@
 //!
 //! Both read a small language, report errors with a line and column ([`LoopsError`], whose
 //! [`ErrorKind`] decides the exit code), and produce reports that print as text or as the JSON of
-//! DESIGN.md §4. Bounds are symbolic ([`symbolic::Bound`]): expressions over size names or
-//! enclosing loop variables, with `min` and `max`.
+//! docs/architecture.md ("Output formats"). Bounds are symbolic ([`symbolic::Bound`]):
+//! expressions over size names or enclosing loop variables, with `min` and `max`.
+
+#![warn(missing_docs)]
 
 pub mod error;
 pub mod invariants;

@@ -24,8 +24,11 @@ pub const MAX_LEAVES: usize = 256;
 /// A value built from expressions with `min` and `max`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Bound {
+    /// A quasi-affine expression.
     Expr(Expr),
+    /// The least of the bounds.
     Min(Vec<Bound>),
+    /// The greatest of the bounds.
     Max(Vec<Bound>),
 }
 
@@ -252,6 +255,8 @@ pub fn normalize(e: &Expr) -> Result<Expr, ArithError> {
                 div.checked_add_const(q)?
             }
             Atom::Mod(x, k) => normalize(x)?.modulo(*k)?,
+            Atom::Min(a, b) => Expr::min_of(&normalize(a)?, &normalize(b)?),
+            Atom::Max(a, b) => Expr::max_of(&normalize(a)?, &normalize(b)?),
             Atom::Var(_) => Expr::atom(atom.clone()),
         };
         out = out.checked_add(&term.checked_scale(*coef)?)?;
@@ -322,6 +327,8 @@ fn atom_range(atom: &Atom, ranges: &dyn Fn(VarRef) -> Interval) -> Interval {
         Atom::FloorDiv(x, k) => sum(x).floor_div(*k),
         Atom::CeilDiv(x, k) => sum(x).ceil_div(*k),
         Atom::Mod(x, k) => sum(x).modulo(*k),
+        Atom::Min(a, b) => sum(a).pointwise_min(sum(b)),
+        Atom::Max(a, b) => sum(a).pointwise_max(sum(b)),
     }
 }
 

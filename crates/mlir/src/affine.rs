@@ -49,12 +49,14 @@ pub fn expr_from_affine(e: AffineExpr) -> Option<Expr> {
     result.ok()
 }
 
-/// Converts a core expression into an affine expression of `context`. (The core keeps every
-/// divisor at 2 or more, as affine maps require.)
-pub fn affine_from_expr<'c>(context: &'c Context, e: &Expr) -> AffineExpr<'c> {
+/// Converts a core expression into an affine expression of `context`; `None` when it holds a
+/// `min` or `max`, which affine expressions lack (an `affine.min` or `affine.max` op computes
+/// one: see `passes/affine_ops.rs`). (The core keeps every divisor at 2 or more, as affine maps
+/// require.)
+pub fn affine_from_expr<'c>(context: &'c Context, e: &Expr) -> Option<AffineExpr<'c>> {
     let mut sum: Option<AffineExpr<'c>> = None;
     for (atom, coefficient) in e.terms() {
-        let atom = affine_from_atom(context, atom);
+        let atom = affine_from_atom(context, atom)?;
         let term = if *coefficient == 1 {
             atom
         } else {
@@ -63,42 +65,39 @@ pub fn affine_from_expr<'c>(context: &'c Context, e: &Expr) -> AffineExpr<'c> {
         sum = Some(sum.map_or(term, |s| s + term));
     }
     let constant = e.constant_term();
-    match sum {
+    Some(match sum {
         None => AffineExpr::constant(context, constant),
         Some(s) if constant == 0 => s,
         Some(s) => s + AffineExpr::constant(context, constant),
-    }
+    })
 }
 
-fn affine_from_atom<'c>(context: &'c Context, atom: &Atom) -> AffineExpr<'c> {
+fn affine_from_atom<'c>(context: &'c Context, atom: &Atom) -> Option<AffineExpr<'c>> {
+    let divide = |e: &Expr, k: i64, op: fn(AffineExpr<'c>, AffineExpr<'c>) -> AffineExpr<'c>| {
+        Some(op(
+            affine_from_expr(context, e)?,
+            AffineExpr::constant(context, k),
+        ))
+    };
     match atom {
-        Atom::Var(VarRef::Dim(i)) => AffineExpr::dim(context, *i as usize),
-        Atom::Var(VarRef::Sym(i)) => AffineExpr::symbol(context, *i as usize),
-        Atom::FloorDiv(e, k) => AffineExpr::floor_div(
-            affine_from_expr(context, e),
-            AffineExpr::constant(context, *k),
-        ),
-        Atom::CeilDiv(e, k) => AffineExpr::ceil_div(
-            affine_from_expr(context, e),
-            AffineExpr::constant(context, *k),
-        ),
-        Atom::Mod(e, k) => AffineExpr::modulo(
-            affine_from_expr(context, e),
-            AffineExpr::constant(context, *k),
-        ),
+        Atom::Var(VarRef::Dim(i)) => Some(AffineExpr::dim(context, *i as usize)),
+        Atom::Var(VarRef::Sym(i)) => Some(AffineExpr::symbol(context, *i as usize)),
+        Atom::FloorDiv(e, k) => divide(e, *k, AffineExpr::floor_div),
+        Atom::CeilDiv(e, k) => divide(e, *k, AffineExpr::ceil_div),
+        Atom::Mod(e, k) => divide(e, *k, AffineExpr::modulo),
+        Atom::Min(..) | Atom::Max(..) => None,
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use melior::ir::{AffineMap, Attribute, attribute::AttributeLike};
+    use melior::ir::{AffineMap, Attribute};
 
     use super::*;
 
     fn affine_map<'c>(context: &'c Context, text: &str) -> AffineMap<'c> {
         let attribute = Attribute::parse(context, &format!("affine_map<{text}>")).unwrap();
-        // SAFETY: an attribute parsed from `affine_map<...>` is an affine map attribute.
-        unsafe { AffineMap::from_raw(mlir_sys::mlirAffineMapAttrGetValue(attribute.to_raw())) }
+        crate::ir::affine_map_attribute(attribute).expect("an affine map attribute")
     }
 
     #[test]
@@ -111,13 +110,24 @@ mod tests {
         ] {
             let map = affine_map(&context, text);
             let e = expr_from_affine(map.result(0).unwrap()).unwrap();
-            let back = affine_from_expr(&context, &e);
+            let back = affine_from_expr(&context, &e).unwrap();
             assert_eq!(
                 expr_from_affine(back),
                 Some(e),
                 "{text} came back as {back}"
             );
         }
+    }
+
+    #[test]
+    fn min_and_max_have_no_affine_expression() {
+        let context = Context::new();
+        let m = Expr::min_of(&Expr::dim(0), &Expr::sym(0));
+        assert!(affine_from_expr(&context, &m).is_none());
+        let inside = Expr::max_of(&Expr::dim(0), &Expr::constant(3))
+            .floor_div(2)
+            .unwrap();
+        assert!(affine_from_expr(&context, &inside).is_none());
     }
 
     #[test]

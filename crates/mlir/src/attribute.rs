@@ -4,7 +4,7 @@ use melior::{
     Context, StringRef,
     ir::{Attribute, attribute::AttributeLike},
 };
-use xla_indexing_core::IndexingMap;
+use xla_indexing_core::{IndexingMap, Syntax};
 
 use crate::dialect::ffi;
 
@@ -13,7 +13,12 @@ use crate::dialect::ffi;
 pub enum AttributeError {
     /// The map text does not parse.
     #[error("invalid indexing map at column {column}: {message}")]
-    Parse { column: usize, message: String },
+    Parse {
+        /// 1-based column in the map text.
+        column: usize,
+        /// What is wrong there.
+        message: String,
+    },
     /// The dialect's verifier rejected a map that parses (details went to the context's
     /// diagnostic handlers).
     #[error("MLIR rejected the indexing map `{0}`")]
@@ -35,7 +40,7 @@ pub fn map_attribute<'c>(
     context: &'c Context,
     map: &IndexingMap,
 ) -> Result<Attribute<'c>, AttributeError> {
-    let text = map.to_string();
+    let text = map.display(Syntax::Mlir).to_string();
     let string = StringRef::new(&text);
     // SAFETY: `context` is a live context in which the dialect is registered or loadable, and
     // `string` borrows `text`, which outlives the call (the attribute copies it).

@@ -15,7 +15,7 @@ use std::collections::HashMap;
 
 use melior::ir::{
     AffineExpr, BlockLike, BlockRef, Module, OperationRef, RegionLike, Value, ValueLike,
-    attribute::AttributeLike, operation::OperationLike,
+    operation::OperationLike,
 };
 use xla_indexing_core::{
     Expr,
@@ -33,8 +33,10 @@ use crate::{
 /// Why a function cannot be evaluated.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum EvaluateError {
+    /// An op the evaluator does not know (its name).
     #[error("cannot evaluate `{0}`")]
     Unsupported(String),
+    /// The function is not what the evaluator reads (why).
     #[error("{0}")]
     Malformed(String),
 }
@@ -423,7 +425,9 @@ pub fn fold_arith(op: &OperationRef, operands: &[i64]) -> Option<i64> {
 /// argument.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Signature {
+    /// The function's symbol.
     pub name: String,
+    /// Per argument, the closed range `xla.range` declares, if any.
     pub ranges: Vec<Option<(i64, i64)>>,
 }
 
@@ -469,10 +473,7 @@ fn functions<'c, 'a>(module: &'a Module<'c>) -> Vec<OperationRef<'c, 'a>> {
 
 fn symbol_name(function: &OperationRef) -> Option<String> {
     let name = function.attribute("sym_name").ok()?;
-    // SAFETY: the string attribute's bytes live as long as the context.
-    let text = unsafe {
-        let raw = mlir_sys::mlirStringAttrGetValue(name.to_raw());
-        std::slice::from_raw_parts(raw.data.cast::<u8>(), raw.length)
-    };
-    String::from_utf8(text.to_vec()).ok()
+    melior::ir::attribute::StringAttribute::try_from(name)
+        .ok()
+        .map(|s| s.value().to_owned())
 }

@@ -1,8 +1,9 @@
 //! HLO modules as MLIR text: the entry computation becomes a `func.func`, each `fusion` an
 //! `xla_indexing.fusion` op whose body holds its fused computation, and every instruction a
-//! StableHLO-like op in generic form (`"stablehlo.add"(...)`) with the attributes under the
-//! names [`crate::stablehlo`] reads, so that `xla-indexing-annotate` (with
-//! `--allow-unregistered-dialect`) gives the same maps as the HLO analysis.
+//! StableHLO-like op in generic form (`"stablehlo.add"(...)`) with its attributes as the op
+//! table (`op_table.rs`) converts them, the table [`crate::stablehlo`] reads them back with, so
+//! that `xla-indexing-annotate` (with `--allow-unregistered-dialect`) gives the same maps as the
+//! HLO analysis.
 //!
 //! Layouts are not imported (StableHLO has none): `copy`, which only changes the layout, forwards
 //! its operand, and a `bitcast` between default layouts is a `reshape`. `reduce` and
@@ -19,25 +20,34 @@ use std::{
 
 use xla_indexing_hlo::{
     Computation, HloError, Instruction, Module,
-    attrs::{AttrValue, ConvDims},
+    attrs::AttrValue,
     check_module,
     shape::{ArrayShape, Shape},
 };
 
-use crate::stablehlo::{ELEMENTWISE, UniqueNames};
+pub use crate::op_table::{mlir_element, mlir_type};
+use crate::{
+    op_table::{self, Family, TO_APPLY, ToMlir},
+    stablehlo::UniqueNames,
+};
 
 /// Something the import could not carry over exactly, at the instruction's line and column.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ImportWarning {
+    /// What was not carried over, and why.
     pub message: String,
+    /// 1-based line of the instruction in the HLO text.
     pub line: usize,
+    /// 1-based column of the instruction.
     pub column: usize,
 }
 
 /// The MLIR text of a module and what it could not carry over.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Imported {
+    /// The MLIR module, as text.
     pub text: String,
+    /// What it could not carry over.
     pub warnings: Vec<ImportWarning>,
 }
 
@@ -461,227 +471,95 @@ impl<'m> Importer<'m> {
     }
 
     /// The op name, its properties and the computation of its region (a reducer) for an
-    /// instruction.
-    fn translate(
+    /// instruction: its family's op in the [`op_table`], or an op only the import knows; an
+    /// instruction without either is written generically, with a warning.
+    fn translate(&mut self, instr: &'m Instruction, operand_shapes: &[&Shape]) -> Translated<'m> {
+        let translated = match op_table::by_hlo(&instr.opcode) {
+            Some(family) => self.convert(family, instr, operand_shapes),
+            None => self.import_only(instr, operand_shapes),
+        };
+        translated.unwrap_or_else(|| self.generic(instr, "no StableHLO form here"))
+    }
+
+    /// The op of `instr`'s family, or `None` where the instruction lacks an attribute or the
+    /// computation its region would hold.
+    fn convert(
+        &mut self,
+        family: &Family,
+        instr: &'m Instruction,
+        operand_shapes: &[&Shape],
+    ) -> Option<Translated<'m>> {
+        let mut to = ToMlir::new(instr, operand_shapes);
+        let converted = family
+            .attributes
+            .iter()
+            .all(|a| a.to_mlir(&mut to).is_some());
+        for warning in to.warnings {
+            self.warn(instr, warning);
+        }
+        if !converted {
+            return None;
+        }
+        let region = match family.region {
+            None => None,
+            Some(key) => {
+                let reducer = instr
+                    .called(key)
+                    .first()
+                    .and_then(|c| self.computation(c))?;
+                if let Some(why) = self.not_nestable(reducer) {
+                    return Some(self.generic(instr, &why));
+                }
+                Some(reducer)
+            }
+        };
+        Some((
+            format!("stablehlo.{}", family.stablehlo),
+            to.properties,
+            region,
+        ))
+    }
+
+    /// The op of an instruction that only the import knows: the `get-tuple-element` of a value
+    /// that is no taken-apart tuple, a `bitcast` between default layouts (a reshape), a `call`.
+    fn import_only(
         &mut self,
         instr: &'m Instruction,
         operand_shapes: &[&Shape],
-    ) -> (String, Vec<String>, Option<&'m Computation>) {
-        let opcode = instr.opcode.as_str();
-        let mut properties = Vec::new();
-        let mut region = None;
-        let array = |key: &str| instr.ints(key).map(dense_array);
-        let stable = if let Some((stablehlo, _)) = ELEMENTWISE.iter().find(|(_, h)| *h == opcode) {
-            if opcode == "compare"
-                && let Some(AttrValue::Raw(direction)) = instr.attr("direction")
-            {
-                properties.push(format!(
-                    "comparison_direction = #stablehlo<comparison_direction {direction}>"
-                ));
+    ) -> Option<Translated<'m>> {
+        match instr.opcode.as_str() {
+            "get-tuple-element" => instr.int("index").map(|i| {
+                let properties = vec![format!("index = {i} : i32")];
+                ("stablehlo.get_tuple_element".into(), properties, None)
+            }),
+            "bitcast" => {
+                let default = |s: &Shape| s.as_array().is_some_and(has_default_layout);
+                (default(&instr.shape) && operand_shapes.first().is_some_and(|s| default(s)))
+                    .then(|| ("stablehlo.reshape".into(), Vec::new(), None))
             }
-            Some((*stablehlo).to_string())
-        } else {
-            match opcode {
-                "constant" => {
-                    let literal = instr.literal.as_deref().unwrap_or_default();
-                    match instr.array().and_then(|a| dense(literal, a)) {
-                        Some(value) => properties.push(format!("value = {value}")),
-                        None => self.warn(
-                            instr,
-                            format!(
-                                "constant '{}': its literal is not imported",
-                                instr.name
-                            ),
-                        ),
-                    }
-                    Some("constant".into())
-                }
-                "iota" => instr.int("iota_dimension").map(|d| {
-                    properties.push(format!("iota_dimension = {d} : i64"));
-                    "iota".to_string()
-                }),
-                "reshape" => Some("reshape".into()),
-                "get-tuple-element" => instr.int("index").map(|i| {
-                    properties.push(format!("index = {i} : i32"));
-                    "get_tuple_element".to_string()
-                }),
-                "bitcast-convert" => Some("bitcast_convert".into()),
-                "bitcast" => {
-                    let default = |s: &Shape| s.as_array().is_some_and(has_default_layout);
-                    (default(&instr.shape) && operand_shapes.first().is_some_and(|s| default(s)))
-                        .then(|| "reshape".to_string())
-                }
-                "broadcast" => array("dimensions").map(|dims| {
-                    properties.push(format!("broadcast_dimensions = {dims}"));
-                    "broadcast_in_dim".to_string()
-                }),
-                "transpose" => array("dimensions").map(|dims| {
-                    properties.push(format!("permutation = {dims}"));
-                    "transpose".to_string()
-                }),
-                "reverse" => array("dimensions").map(|dims| {
-                    properties.push(format!("dimensions = {dims}"));
-                    "reverse".to_string()
-                }),
-                "concatenate" => instr
-                    .ints("dimensions")
-                    .and_then(|d| d.first())
-                    .map(|d| {
-                        properties.push(format!("dimension = {d} : i64"));
-                        "concatenate".to_string()
-                    }),
-                "slice" => match instr.attr("slice") {
-                    Some(AttrValue::Slice(dims)) => {
-                        let pick = |f: fn(&xla_indexing_hlo::attrs::SliceDim) -> i64| {
-                            dense_array(&dims.iter().map(f).collect::<Vec<_>>())
-                        };
-                        properties.push(format!("start_indices = {}", pick(|d| d.start)));
-                        properties.push(format!("limit_indices = {}", pick(|d| d.limit)));
-                        properties.push(format!("strides = {}", pick(|d| d.stride)));
-                        Some("slice".into())
-                    }
-                    _ => None,
-                },
-                "pad" => match instr.attr("padding") {
-                    Some(AttrValue::Padding(dims)) => {
-                        let pick = |f: fn(&xla_indexing_hlo::attrs::PadDim) -> i64| {
-                            dense_array(&dims.iter().map(f).collect::<Vec<_>>())
-                        };
-                        properties.push(format!("edge_padding_low = {}", pick(|d| d.low)));
-                        properties.push(format!("edge_padding_high = {}", pick(|d| d.high)));
-                        properties.push(format!("interior_padding = {}", pick(|d| d.interior)));
-                        Some("pad".into())
-                    }
-                    _ => None,
-                },
-                "dynamic-slice" => array("dynamic_slice_sizes").map(|sizes| {
-                    properties.push(format!("slice_sizes = {sizes}"));
-                    "dynamic_slice".to_string()
-                }),
-                "dynamic-update-slice" => Some("dynamic_update_slice".into()),
-                "dot" => {
-                    let list = |key: &str| list(instr.ints(key).unwrap_or(&[]));
-                    properties.push(format!(
-                        "dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = {}, rhs_batching_dimensions = {}, lhs_contracting_dimensions = {}, rhs_contracting_dimensions = {}>",
-                        list("lhs_batch_dims"),
-                        list("rhs_batch_dims"),
-                        list("lhs_contracting_dims"),
-                        list("rhs_contracting_dims"),
-                    ));
-                    Some("dot_general".into())
-                }
-                "gather" => array("slice_sizes").map(|sizes| {
-                    let list = |key: &str| list(instr.ints(key).unwrap_or(&[]));
-                    properties.push(format!(
-                        "dimension_numbers = #stablehlo.gather<offset_dims = {}, collapsed_slice_dims = {}, operand_batching_dims = {}, start_indices_batching_dims = {}, start_index_map = {}, index_vector_dim = {}>",
-                        list("offset_dims"),
-                        list("collapsed_slice_dims"),
-                        list("operand_batching_dims"),
-                        list("start_indices_batching_dims"),
-                        list("start_index_map"),
-                        instr.int("index_vector_dim").unwrap_or(0),
-                    ));
-                    properties.push(format!("slice_sizes = {sizes}"));
-                    "gather".to_string()
-                }),
-                "reduce" | "reduce-window" => {
-                    let reducer = instr
-                        .called("to_apply")
-                        .first()
-                        .and_then(|c| self.computation(c));
-                    let attributes = if opcode == "reduce" {
-                        array("dimensions").map(|dims| vec![format!("dimensions = {dims}")])
-                    } else {
-                        match instr.attr("window") {
-                            Some(AttrValue::Window(window)) => Some(window_attributes(window)),
-                            _ => None,
-                        }
-                    };
-                    match (reducer, attributes) {
-                        (Some(reducer), Some(attributes)) => match self.not_nestable(reducer) {
-                            Some(why) => {
-                                self.warn(
-                                    instr,
-                                    format!(
-                                        "'{}' ({opcode}) is written generically, without its attributes: {why}",
-                                        instr.name
-                                    ),
-                                );
-                                return generic(opcode);
-                            }
-                            None => {
-                                properties.extend(attributes);
-                                region = Some(reducer);
-                                Some(opcode.replace('-', "_"))
-                            }
-                        },
-                        _ => None,
-                    }
-                }
-                "convolution" => match (instr.attr("window"), instr.attr("dim_labels")) {
-                    (Some(AttrValue::Window(window)), Some(AttrValue::DimLabels(labels))) => {
-                        let mut attributes = window_attributes(window);
-                        for (from, to) in [
-                            ("window_dimensions", ""),
-                            ("base_dilations", "lhs_dilation"),
-                            ("window_dilations", "rhs_dilation"),
-                        ] {
-                            attributes.retain_mut(|a| {
-                                if let Some(rest) = a.strip_prefix(from) {
-                                    *a = format!("{to}{rest}");
-                                    !to.is_empty()
-                                } else {
-                                    true
-                                }
-                            });
-                        }
-                        properties.extend(attributes);
-                        let ranks: Vec<usize> = operand_shapes
-                            .iter()
-                            .chain([&&instr.shape])
-                            .map(|s| s.as_array().map_or(0, |a| a.dims.len()))
-                            .collect();
-                        properties.push(format!(
-                            "dimension_numbers = #stablehlo.conv<{}x{}->{}>",
-                            conv_labels(&labels.input, ranks[0], 'b', 'f'),
-                            conv_labels(&labels.kernel, ranks.get(1).copied().unwrap_or(0), 'i', 'o'),
-                            conv_labels(&labels.output, *ranks.last().unwrap_or(&0), 'b', 'f'),
-                        ));
-                        for key in ["feature_group_count", "batch_group_count"] {
-                            properties.push(format!("{key} = {} : i64", instr.int(key).unwrap_or(1)));
-                        }
-                        Some("convolution".into())
-                    }
-                    _ => None,
-                },
-                "call" => {
-                    let callee = instr
-                        .called("to_apply")
-                        .first()
-                        .and_then(|c| self.computation(c));
-                    if let Some(callee) = callee {
-                        let name = self.reach(callee);
-                        properties.push(format!("callee = @{name}"));
-                        return ("func.call".into(), properties, None);
-                    }
-                    None
-                }
-                _ => None,
+            "call" => {
+                let callee = instr
+                    .called(TO_APPLY)
+                    .first()
+                    .and_then(|c| self.computation(c))?;
+                let name = self.reach(callee);
+                Some(("func.call".into(), vec![format!("callee = @{name}")], None))
             }
-        };
-        match stable {
-            Some(name) => (format!("stablehlo.{name}"), properties, region),
-            None => {
-                self.warn(
-                    instr,
-                    format!(
-                        "'{}' ({opcode}) is written generically, without its attributes: no StableHLO form here",
-                        instr.name
-                    ),
-                );
-                generic(opcode)
-            }
+            _ => None,
         }
+    }
+
+    /// The op name of `instr` written generically, without properties or region, with a warning
+    /// that says why.
+    fn generic(&mut self, instr: &Instruction, why: &str) -> Translated<'m> {
+        self.warn(
+            instr,
+            format!(
+                "'{}' ({}) is written generically, without its attributes: {why}",
+                instr.name, instr.opcode
+            ),
+        );
+        generic(&instr.opcode)
     }
 
     /// An `xla_indexing.fusion` op with the fused computation as its body: the frame of the
@@ -834,51 +712,17 @@ fn nested_indent(indent: &str) -> String {
     }
 }
 
+/// What an instruction becomes: its op's name, its properties and the computation of its
+/// region.
+type Translated<'m> = (String, Vec<String>, Option<&'m Computation>);
+
 /// The op name, no properties and no region: an op written generically.
-fn generic<'a>(opcode: &str) -> (String, Vec<String>, Option<&'a Computation>) {
+fn generic<'a>(opcode: &str) -> Translated<'a> {
     (
         format!("stablehlo.{}", opcode.replace('-', "_")),
         Vec::new(),
         None,
     )
-}
-
-/// The attributes of a `reduce_window` for an HLO window.
-fn window_attributes(window: &[xla_indexing_hlo::attrs::WindowDim]) -> Vec<String> {
-    let pick = |f: fn(&xla_indexing_hlo::attrs::WindowDim) -> i64| {
-        dense_array(&window.iter().map(f).collect::<Vec<_>>())
-    };
-    let pads: Vec<String> = window
-        .iter()
-        .map(|d| format!("[{}, {}]", d.pad_low, d.pad_high))
-        .collect();
-    vec![
-        format!("window_dimensions = {}", pick(|d| d.size)),
-        format!("window_strides = {}", pick(|d| d.stride)),
-        format!("base_dilations = {}", pick(|d| d.lhs_dilate)),
-        format!("window_dilations = {}", pick(|d| d.rhs_dilate)),
-        format!(
-            "padding = dense<[{}]> : tensor<{}x2xi64>",
-            pads.join(", "),
-            window.len()
-        ),
-    ]
-}
-
-/// `[b, 0, 1, f]`: the labels of one side of a convolution.
-fn conv_labels(dims: &ConvDims, rank: usize, batch: char, feature: char) -> String {
-    let mut labels = vec![String::from("?"); rank];
-    let mut set = |i: usize, label: String| {
-        if let Some(slot) = labels.get_mut(i) {
-            *slot = label;
-        }
-    };
-    set(dims.batch, batch.to_string());
-    set(dims.feature, feature.to_string());
-    for (spatial, &d) in dims.spatial.iter().enumerate() {
-        set(d, spatial.to_string());
-    }
-    format!("[{}]", labels.join(", "))
 }
 
 /// Whether a shape's layout is the default one (major to minor in dimension order, untiled).
@@ -890,21 +734,6 @@ fn has_default_layout(shape: &ArrayShape) -> bool {
             .iter()
             .enumerate()
             .all(|(i, &d)| i == d)
-}
-
-/// `array<i64: 1, 0>`.
-fn dense_array(values: &[i64]) -> String {
-    if values.is_empty() {
-        return "array<i64>".into();
-    }
-    let items: Vec<String> = values.iter().map(i64::to_string).collect();
-    format!("array<i64: {}>", items.join(", "))
-}
-
-/// `[1, 0]`.
-fn list(values: &[i64]) -> String {
-    let items: Vec<String> = values.iter().map(i64::to_string).collect();
-    format!("[{}]", items.join(", "))
 }
 
 /// A symbol name: bare when MLIR allows it, else quoted.
@@ -925,183 +754,9 @@ fn escape(text: &str) -> String {
     text.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
-/// The MLIR type of an HLO shape: `tensor<10x20xf32>`, `tuple<...>`.
-pub fn mlir_type(shape: &Shape) -> String {
-    match shape {
-        Shape::Array(array) => {
-            let element = mlir_element(&array.element);
-            if array.element == "token" {
-                return element;
-            }
-            let mut text = String::from("tensor<");
-            for (size, dynamic) in array.dims.iter().zip(&array.dynamic) {
-                if *dynamic {
-                    text.push('?');
-                } else {
-                    let _ = write!(text, "{size}");
-                }
-                text.push('x');
-            }
-            text.push_str(&element);
-            text.push('>');
-            text
-        }
-        Shape::Tuple(elements) => {
-            let items: Vec<String> = elements.iter().map(mlir_type).collect();
-            format!("tuple<{}>", items.join(", "))
-        }
-    }
-}
-
-/// The MLIR element type of an HLO element type (`pred` is `i1`, `s32` is `i32`, `u8` is `ui8`,
-/// `c64` is `complex<f32>`, `f8e4m3fn` is `f8E4M3FN`).
-pub fn mlir_element(hlo: &str) -> String {
-    match hlo {
-        "pred" => "i1".into(),
-        "c64" => "complex<f32>".into(),
-        "c128" => "complex<f64>".into(),
-        "token" => "!stablehlo.token".into(),
-        _ => {
-            if let Some(bits) = hlo.strip_prefix('s') {
-                format!("i{bits}")
-            } else if let Some(bits) = hlo.strip_prefix('u') {
-                format!("ui{bits}")
-            } else if let Some(rest) = hlo.strip_prefix("f8") {
-                format!("f8{}", rest.to_uppercase())
-            } else {
-                hlo.into()
-            }
-        }
-    }
-}
-
-/// `dense<...> : tensor<...>` for an HLO literal (`1.5`, `{1, 2}`, `{ {1, 2}, {3, 4} }`,
-/// `-inf`, `true`), or `None` when it has no such form here (elided, complex, ...).
-fn dense(literal: &str, shape: &ArrayShape) -> Option<String> {
-    if literal.is_empty() || literal.contains("...") || literal.contains('(') {
-        return None;
-    }
-    let float_bits = match shape.element.as_str() {
-        "f16" => Some(16),
-        "bf16" => Some(-16),
-        "f32" => Some(32),
-        "f64" => Some(64),
-        _ => None,
-    };
-    let mut text = String::new();
-    let mut token = String::new();
-    let flush = |token: &mut String, text: &mut String| -> Option<()> {
-        if token.is_empty() {
-            return Some(());
-        }
-        let special = match (token.as_str(), float_bits) {
-            (t @ ("inf" | "-inf" | "nan" | "-nan"), Some(bits)) => Some(special_float(t, bits)),
-            ("inf" | "-inf" | "nan" | "-nan", None) => return None,
-            _ => None,
-        };
-        match special {
-            Some(hex) => text.push_str(&hex),
-            None => {
-                let ok = token
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '+' | '.'));
-                if !ok {
-                    return None;
-                }
-                // MLIR reads a float only with a dot before any exponent: `1` is `1.0`, `1e+09`
-                // is `1.0e+09`.
-                let (mantissa, exponent) = match token.find(['e', 'E']) {
-                    Some(i) => token.split_at(i),
-                    None => (token.as_str(), ""),
-                };
-                text.push_str(mantissa);
-                let integer = mantissa.trim_start_matches(['-', '+']);
-                if float_bits.is_some() && integer.chars().all(|c| c.is_ascii_digit()) {
-                    text.push_str(".0");
-                }
-                text.push_str(exponent);
-            }
-        }
-        token.clear();
-        Some(())
-    };
-    for c in literal.chars() {
-        match c {
-            '{' | '}' | ',' => {
-                flush(&mut token, &mut text)?;
-                text.push(match c {
-                    '{' => '[',
-                    '}' => ']',
-                    _ => ',',
-                });
-            }
-            c if c.is_whitespace() => flush(&mut token, &mut text)?,
-            c => token.push(c),
-        }
-    }
-    flush(&mut token, &mut text)?;
-    Some(format!(
-        "dense<{text}> : {}",
-        mlir_type(&Shape::Array(shape.clone()))
-    ))
-}
-
-/// The hexadecimal form MLIR accepts for an infinity or NaN of a float type (`-16` is bf16).
-fn special_float(token: &str, bits: i32) -> String {
-    let (inf, nan, sign): (u64, u64, u64) = match bits {
-        16 => (0x7C00, 0x7E00, 0x8000),
-        -16 => (0x7F80, 0x7FC0, 0x8000),
-        32 => (0x7F80_0000, 0x7FC0_0000, 0x8000_0000),
-        _ => (
-            0x7FF0_0000_0000_0000,
-            0x7FF8_0000_0000_0000,
-            0x8000_0000_0000_0000,
-        ),
-    };
-    let value = match token {
-        "inf" => inf,
-        "-inf" => inf | sign,
-        "nan" => nan,
-        _ => nan | sign,
-    };
-    format!("0x{value:X}")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn element_types_have_mlir_names() {
-        assert_eq!(mlir_element("pred"), "i1");
-        assert_eq!(mlir_element("s32"), "i32");
-        assert_eq!(mlir_element("u8"), "ui8");
-        assert_eq!(mlir_element("bf16"), "bf16");
-        assert_eq!(mlir_element("f8e4m3fn"), "f8E4M3FN");
-        assert_eq!(mlir_element("c64"), "complex<f32>");
-    }
-
-    #[test]
-    fn literals_become_dense_attributes() {
-        let shape = ArrayShape::new("f32", vec![2, 2]);
-        assert_eq!(
-            dense("{ {1, -inf}, {nan, 2.5} }", &shape).as_deref(),
-            Some("dense<[[1.0,0xFF800000],[0x7FC00000,2.5]]> : tensor<2x2xf32>")
-        );
-        assert_eq!(
-            dense("0", &ArrayShape::new("s32", vec![])).as_deref(),
-            Some("dense<0> : tensor<i32>")
-        );
-        assert_eq!(
-            dense("1e+09", &ArrayShape::new("f32", vec![])).as_deref(),
-            Some("dense<1.0e+09> : tensor<f32>")
-        );
-        assert_eq!(
-            dense("-2.5E-3", &ArrayShape::new("f64", vec![])).as_deref(),
-            Some("dense<-2.5E-3> : tensor<f64>")
-        );
-        assert_eq!(dense("{...}", &shape), None);
-    }
 
     #[test]
     fn fusion_bodies_do_not_reuse_the_functions_names() {

@@ -19,14 +19,16 @@ use mlir_sys::{
     mlirAffineMapAttrGet, mlirAffineMapAttrGetValue, mlirArrayAttrGetElement,
     mlirArrayAttrGetNumElements, mlirAttributeIsAAffineMap, mlirAttributeIsAArray,
     mlirAttributeIsADenseI32Array, mlirAttributeIsADenseI64Array, mlirAttributeIsADictionary,
-    mlirAttributeIsAInteger, mlirAttributeIsAIntegerSet, mlirDenseArrayGetNumElements,
-    mlirDenseI32ArrayGetElement, mlirDenseI64ArrayGetElement, mlirDictionaryAttrGetElementByName,
-    mlirFrozenRewritePatternSetDestroy, mlirIntegerAttrGetValueInt, mlirIntegerSetAttrGet,
-    mlirIntegerSetAttrGetValue, mlirIntegerSetGet, mlirIntegerSetGetConstraint,
-    mlirIntegerSetGetNumConstraints, mlirIntegerSetGetNumDims, mlirIntegerSetGetNumSymbols,
-    mlirIntegerSetIsConstraintEq, mlirIntegerTypeGetWidth, mlirOpOperandGetNextUse,
-    mlirOpOperandGetOwner, mlirOpOperandIsNull, mlirOpResultGetOwner, mlirOperationGetBlock,
-    mlirOperationGetParentOperation, mlirTypeIsAIndex, mlirTypeIsAInteger, mlirValueGetFirstUse,
+    mlirAttributeIsAInteger, mlirAttributeIsAIntegerSet, mlirBlockGetParentOperation,
+    mlirDenseArrayGetNumElements, mlirDenseI32ArrayGetElement, mlirDenseI64ArrayGetElement,
+    mlirDictionaryAttrGetElementByName, mlirFrozenRewritePatternSetDestroy,
+    mlirIntegerAttrGetValueInt, mlirIntegerSetAttrGet, mlirIntegerSetAttrGetValue,
+    mlirIntegerSetGet, mlirIntegerSetGetConstraint, mlirIntegerSetGetNumConstraints,
+    mlirIntegerSetGetNumDims, mlirIntegerSetGetNumSymbols, mlirIntegerSetIsConstraintEq,
+    mlirIntegerTypeGetWidth, mlirOpOperandGetNextUse, mlirOpOperandGetOwner, mlirOpOperandIsNull,
+    mlirOpResultGetOwner, mlirOperationGetBlock, mlirOperationGetParentOperation,
+    mlirOperationRemoveAttributeByName, mlirOperationSetAttributeByName, mlirTypeIsAIndex,
+    mlirTypeIsAInteger, mlirValueGetFirstUse,
 };
 
 mod ffi {
@@ -108,6 +110,27 @@ pub fn parent_op<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<OperationRef<'c, '
     unsafe { OperationRef::from_option_raw(mlirOperationGetParentOperation(op.to_raw())) }
 }
 
+/// The op that contains `block`, if any.
+pub fn block_parent_op<'c, 'a>(block: BlockRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    // SAFETY: `block` is live; the parent of a detached block is null.
+    unsafe { OperationRef::from_option_raw(mlirBlockGetParentOperation(block.to_raw())) }
+}
+
+/// Sets attribute `name` of `op` to `value` (outside a rewrite: patterns tell their rewriter
+/// with `passes::patterns::set_attribute`).
+pub fn set_attribute(op: &OperationRef, name: &str, value: Attribute) {
+    // SAFETY: `op` is live and `value` belongs to its context.
+    unsafe {
+        mlirOperationSetAttributeByName(op.to_raw(), StringRef::new(name).to_raw(), value.to_raw())
+    };
+}
+
+/// Removes attribute `name` of `op`, if it has one.
+pub fn remove_attribute(op: &OperationRef, name: &str) {
+    // SAFETY: `op` is live; removing an attribute it lacks does nothing.
+    unsafe { mlirOperationRemoveAttributeByName(op.to_raw(), StringRef::new(name).to_raw()) };
+}
+
 /// The block that contains `op`, if any.
 pub fn parent_block<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<BlockRef<'c, 'a>> {
     // SAFETY: `op` is live; a detached op has a null block.
@@ -177,7 +200,9 @@ pub enum Changed {
     ValueErased(usize),
     /// A value whose op changed in place (its operands or attributes).
     ValueModified(usize),
+    /// A block that goes.
     BlockErased(usize),
+    /// An op that goes.
     OpErased(usize),
     /// An op with regions changed in place: what its blocks may assume may have changed.
     RegionsModified(usize),
@@ -339,8 +364,11 @@ pub fn gpu_dimension(op: &OperationRef) -> Option<usize> {
 /// An integer set (`affine.if`'s condition): its dimension and symbol counts and its
 /// constraints `e == 0` (`true`) or `e >= 0` (`false`).
 pub struct IntegerSet<'c> {
+    /// Dimensions of the set.
     pub num_dims: usize,
+    /// Symbols of the set.
     pub num_symbols: usize,
+    /// Each constraint: the expression, and whether it is an equality.
     pub constraints: Vec<(AffineExpr<'c>, bool)>,
 }
 

@@ -28,7 +28,9 @@ pub const LAUNCH_ATTRIBUTE: &str = "xla_indexing.launch";
 /// from `(th_x, th_y, th_z, bl_x, bl_y, bl_z)[range vars]` to what a thread computes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct KernelLaunch {
+    /// Threads per block and blocks per grid.
     pub dims: LaunchDimensions,
+    /// The thread-id map.
     pub map: IndexingMap,
 }
 

@@ -18,11 +18,15 @@
 //! * [`codegen`]: fusions of an HLO module as GPU kernels (`gpu.func` over the thread-id map),
 //!   and their lowering to NVVM, LLVM IR and PTX.
 //! * [`import`]: HLO modules as MLIR text (fusions as `xla_indexing.fusion` of StableHLO-like ops).
+//! * `op_table`: one entry per op family (HLO opcode, StableHLO name, attribute converters in
+//!   both directions), which [`import`] and [`stablehlo`] both translate through.
 //! * [`opt`]: pass pipelines run in process, as `mlir-opt` with the plugin runs them.
 //! * [`ods`]: typed op builders generated from the dialect's `.td` by `melior::dialect!`.
 //! * `xla_indexing_map_canonicalize`: the `extern "C"` entry point through which the C++
 //!   attribute parses and verifies map text with the Rust grammar of `xla-indexing-core`, so that
 //!   MLIR and the command line share one grammar.
+
+#![warn(missing_docs)]
 
 pub mod affine;
 mod attribute;
@@ -34,7 +38,11 @@ pub mod import;
 pub mod ir;
 mod launch;
 mod map_text;
+// The builders and accessors `melior::dialect!` generates carry the `.td`'s summaries, not
+// Rust doc comments.
+#[allow(missing_docs)]
 pub mod ods;
+mod op_table;
 pub mod opt;
 pub mod passes;
 pub mod stablehlo;

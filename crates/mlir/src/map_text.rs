@@ -46,6 +46,17 @@ pub fn canonicalize(bytes: &[u8]) -> Result<(String, MapInfo), TextError> {
         column: saturate(e.offset + 1),
         message: e.message.clone(),
     })?;
+    // The text of a known-empty map, `KNOWN EMPTY`, has no variables or results: an attribute
+    // that needs them cannot hold the map (it is `KNOWN EMPTY` itself or refused).
+    let arity = map.dims().len() + map.num_symbols() + map.results().len();
+    if map.is_known_empty() && arity > 0 {
+        return Err(TextError {
+            column: 0,
+            message: "the map is KNOWN EMPTY (its domain has no point), and that text keeps none \
+                      of its variables or results"
+                .into(),
+        });
+    }
     let info = MapInfo {
         num_dims: saturate(map.dims().len()),
         num_range_vars: saturate(map.range_vars().len()),
@@ -137,6 +148,14 @@ mod tests {
         let e = canonicalize("(d0) -> (d0 * d0), domain: d0 in [0, 9]".as_bytes()).unwrap_err();
         assert!(e.column > 0, "{e:?}");
         assert!(!e.message.is_empty());
+    }
+
+    #[test]
+    fn known_empty_maps_with_variables_are_refused() {
+        let e = canonicalize(b"(d0) -> (d0), domain: d0 in [5, 1]").unwrap_err();
+        assert!(e.message.contains("KNOWN EMPTY"), "{e:?}");
+        let (text, info) = canonicalize(b"KNOWN EMPTY").unwrap();
+        assert_eq!((text.as_str(), info), ("KNOWN EMPTY", MapInfo::default()));
     }
 
     #[test]

@@ -27,9 +27,13 @@ use crate::{codegen::on_large_stack, dialect, passes};
 /// How serious a diagnostic is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Severity {
+    /// An error: the input or a pass failed.
     Error,
+    /// A warning.
     Warning,
+    /// A note attached to another diagnostic.
     Note,
+    /// A remark (what a pass found, such as a coalescing verdict).
     Remark,
 }
 
@@ -49,10 +53,15 @@ impl Severity {
 /// resolves to one; lines and columns are 1-based).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Message {
+    /// How serious it is.
     pub severity: Severity,
+    /// Its text.
     pub message: String,
+    /// The file its location names.
     pub file: Option<String>,
+    /// The 1-based line there.
     pub line: Option<usize>,
+    /// The 1-based column there.
     pub column: Option<usize>,
 }
 
@@ -74,7 +83,9 @@ pub enum OptError {
 /// (remarks and warnings of the passes).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OptOutput {
+    /// The module after the pipeline, printed.
     pub text: String,
+    /// The remarks and warnings of the passes.
     pub messages: Vec<Message>,
 }
 
@@ -145,6 +156,8 @@ pub struct Session {
 }
 
 impl Session {
+    /// A context with every dialect and pass registered (ours and upstream's), collecting
+    /// diagnostics; `name` stands for the input in positions without a file.
     pub fn new(name: &str, options: OptOptions) -> Session {
         let context = full_context();
         context.set_allow_unregistered_dialects(options.allow_unregistered_dialect);
@@ -162,6 +175,7 @@ impl Session {
         }
     }
 
+    /// The session's MLIR context.
     pub fn context(&self) -> &Context {
         &self.context
     }

@@ -31,6 +31,7 @@ use xla_indexing_mlir::{
     codegen::{CodegenOptions, kernels_text},
     opt::{OptOptions, run_pipeline},
 };
+use xla_indexing_testkit::tools::require;
 
 const PIPELINE: &str = "builtin.module(xla-indexing-simplify, xla-indexing-lower-apply)";
 
@@ -339,12 +340,8 @@ fn agree(ty: Ty, want: V, got: V, approximate: bool) -> bool {
 
 /// Runs `check_module` on every file and fails with every difference found.
 fn check_all(files: &[PathBuf]) {
-    let tools = match Tools::find() {
-        Ok(t) => t,
-        Err(why) => {
-            eprintln!("note: the generated kernels are not executed: {why}");
-            return;
-        }
+    let Some(tools) = require("executing the generated kernels", Tools::find()) else {
+        return;
     };
     let mut failures = Vec::new();
     for path in files {
@@ -402,8 +399,7 @@ fn kernels_of_the_examples_compute_xla_semantics() {
 
 #[test]
 fn a_wrong_kernel_is_reported_with_module_output_and_index() {
-    let Ok(tools) = Tools::find() else {
-        eprintln!("note: mlir-runner is absent; the check of the check is skipped");
+    let Some(tools) = require("the check of the kernel check", Tools::find()) else {
         return;
     };
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/codegen/elementwise_f32.hlo");

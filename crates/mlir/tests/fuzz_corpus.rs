@@ -3,8 +3,8 @@
 
 use std::path::Path;
 
-use xla_indexing_core::invariants::replay_corpus;
 use xla_indexing_mlir::opt::{OptOptions, Session};
+use xla_indexing_testkit::corpus::replay_corpus;
 use xla_indexing_testkit::invariants::fuzz_index_passes;
 
 #[test]

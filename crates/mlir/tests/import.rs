@@ -1,10 +1,12 @@
 //! `import_module` on every bundled example (and a convolution and gather): the text reads back
 //! in MLIR, nothing is left out, the annotate pass annotates every imported op (none is skipped
 //! as unknown or unreadable), and each op's maps are those the HLO analysis gives the
-//! instruction at the op's location.
+//! instruction at the op's location. The imported texts are compared whole with
+//! `snapshots/import_examples.mlir` (`UPDATE_EXPECT=1` rewrites it).
 
 use std::{collections::BTreeSet, fs, path::Path};
 
+use expect_test::expect_file;
 use melior::{
     ir::{
         Module, OperationRef,
@@ -146,6 +148,25 @@ fn examples_import_without_warnings_and_read_back() {
         check_parses(&imported.text, options)
             .unwrap_or_else(|e| panic!("{name}: {e:?}\n{}", imported.text));
     }
+}
+
+#[test]
+fn imported_texts_are_the_snapshot() {
+    let root = format!(
+        "{}/",
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../..")
+            .display()
+    );
+    let mut all = String::new();
+    for (path, text) in examples() {
+        // Named from the repository root, so that the locations do not depend on the checkout.
+        let name = path.strip_prefix(&root).unwrap_or(&path);
+        let module = parse_module(&text).expect("example parses");
+        let imported = import_module(&module, name).expect("the module is consistent");
+        all.push_str(&format!("// ----- {name}\n{}\n", imported.text));
+    }
+    expect_file!["snapshots/import_examples.mlir"].assert_eq(&all);
 }
 
 #[test]

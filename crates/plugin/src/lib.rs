@@ -12,6 +12,8 @@
 //! registered by `xla_indexing_mlir::passes::register_passes` (a generic C++ pass of `dialect/`
 //! whose body and options come from Rust).
 
+#![warn(missing_docs)]
+
 use std::{
     ffi::{c_char, c_void},
     panic::{AssertUnwindSafe, catch_unwind},
@@ -26,18 +28,26 @@ const MLIR_PLUGIN_API_VERSION: u32 = 1;
 /// Mirrors `mlir::DialectPluginLibraryInfo`; the callback receives a `mlir::DialectRegistry *`.
 #[repr(C)]
 pub struct DialectPluginLibraryInfo {
+    /// `MLIR_PLUGIN_API_VERSION`.
     pub api_version: u32,
+    /// The plugin's name, NUL-terminated.
     pub plugin_name: *const c_char,
+    /// Its version, NUL-terminated.
     pub plugin_version: *const c_char,
+    /// Inserts the plugin's dialects into the registry it is given.
     pub register_dialect_registry_callbacks: extern "C" fn(*mut c_void),
 }
 
 /// Mirrors `mlir::PassPluginLibraryInfo`.
 #[repr(C)]
 pub struct PassPluginLibraryInfo {
+    /// `MLIR_PLUGIN_API_VERSION`.
     pub api_version: u32,
+    /// The plugin's name, NUL-terminated.
     pub plugin_name: *const c_char,
+    /// Its version, NUL-terminated.
     pub plugin_version: *const c_char,
+    /// Registers the plugin's passes in MLIR's global registry.
     pub register_pass_registry_callbacks: extern "C" fn(),
 }
 

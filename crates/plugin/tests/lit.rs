@@ -4,7 +4,8 @@
 //! the one named by `XLA_INDEXING_CLI`, which must then exist (`cargo xtask test` builds the
 //! workspace's binaries first and sets it), else `target/<profile>/xla-indexing` when a build
 //! left one there. `cargo test` does not build another package's binaries, so without either
-//! the tests that need it are reported unsupported.
+//! the tests that need it are reported unsupported, except under `cargo xtask test` and CI
+//! (`xla_indexing_testkit::tools`), where a missing tool fails the suite.
 //!
 //! lit's per-test results and summary go straight to this process's stdout (not through the
 //! test harness's capture), so `cargo xtask test` can count every lit test.
@@ -53,6 +54,9 @@ fn lit_suite() {
         .arg(format!("--param=xla_indexing_plugin={}", plugin.display()));
     if let Some(cli) = cli_path() {
         command.arg(format!("--param=xla_indexing_cli={}", cli.display()));
+    }
+    if xla_indexing_testkit::tools::tools_required() {
+        command.arg("--param=require_tools=1");
     }
     let status = command
         .status()

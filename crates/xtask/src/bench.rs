@@ -39,23 +39,29 @@ pub fn bench(root: &Path, name: &str) -> Result<()> {
     match name {
         "simplify" => simplify(root),
         "mlir" => crate::bench_mlir::bench(root, &crate::target_dir(root)),
-        "analysis" => example(root, "xla-indexing-hlo", "bench_analysis"),
-        "gpu" => example(root, "xla-indexing-mlir", "bench_gpu"),
+        "analysis" => example(root, "xla-indexing-hlo", "bench_analysis", &[]),
+        "gpu" => {
+            let tools = crate::setup::setup(root)?;
+            example(
+                root,
+                "xla-indexing-mlir",
+                "bench_gpu",
+                &[("XLA_INDEXING_LIBDEVICE", &tools.libdevice)],
+            )
+        }
         _ => bail!("unknown benchmark `{name}`; the benchmarks are: simplify, mlir, analysis, gpu"),
     }
 }
 
-/// Runs the release build of `package`'s example `name`.
-fn example(root: &Path, package: &str, name: &str) -> Result<()> {
+/// Runs the release build of `package`'s example `name` with the environment variables `env`.
+fn example(root: &Path, package: &str, name: &str, env: &[(&str, &Path)]) -> Result<()> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    run::checked(Command::new(&cargo).current_dir(root).args([
-        "run",
-        "--release",
-        "-p",
-        package,
-        "--example",
-        name,
-    ]))
+    let mut command = Command::new(&cargo);
+    command
+        .current_dir(root)
+        .args(["run", "--release", "-p", package, "--example", name]);
+    command.envs(env.iter().copied());
+    run::checked(&mut command)
 }
 
 fn simplify(root: &Path) -> Result<()> {

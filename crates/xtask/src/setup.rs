@@ -12,7 +12,8 @@ use anyhow::{Context, Result, bail};
 
 use crate::run;
 
-/// The Debian packages of the build recipe (DESIGN.md §3), the one list of the project.
+/// The Debian packages of the build recipe (docs/architecture.md, "Build"), the one list of the
+/// project.
 /// `llvm-22-tools` has `lit` and `FileCheck`; `libclang1-22` and `libclang-common-22-dev` are
 /// what bindgen (mlir-sys) needs; `libzstd-dev` is linked by tblgen; `clang-22` compiles the
 /// dialect's C++ (it must be the compiler that built `libMLIR.so`: MLIR names trait TypeIDs by
@@ -39,6 +40,8 @@ const PTXAS_PACKAGE: &str = "nvidia-cuda-nvcc-cu12==12.9.86";
 pub struct Tools {
     /// The ptxas binary inside the venv.
     pub ptxas: PathBuf,
+    /// libdevice, from the same wheel as ptxas.
+    pub libdevice: PathBuf,
 }
 
 /// Installs whatever is missing and returns the tools' locations.
@@ -54,8 +57,19 @@ pub fn setup(root: &Path) -> Result<Tools> {
     let venv = crate::target_dir(root).join("venv");
     create_venv(&venv)?;
     let ptxas = install_ptxas(&venv)?;
-    eprintln!("xtask: setup done (ptxas: {})", ptxas.display());
-    Ok(Tools { ptxas })
+    // .../site-packages/nvidia/cuda_nvcc/bin/ptxas -> .../cuda_nvcc/nvvm/libdevice/
+    let libdevice = ptxas
+        .parent()
+        .and_then(Path::parent)
+        .map(|nvcc| nvcc.join("nvvm/libdevice/libdevice.10.bc"))
+        .filter(|p| p.is_file())
+        .with_context(|| format!("{PTXAS_PACKAGE} installed no libdevice"))?;
+    eprintln!(
+        "xtask: setup done (ptxas: {}, libdevice: {})",
+        ptxas.display(),
+        libdevice.display()
+    );
+    Ok(Tools { ptxas, libdevice })
 }
 
 /// The packages among `packages` that dpkg does not list as installed.

@@ -11,8 +11,11 @@ use crate::{run, setup};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Counts {
     pub passed: u64,
+    /// Failures, lit's unsupported tests included.
     pub failed: u64,
     pub skipped: u64,
+    /// lit's tests whose `REQUIRES` were not met: a missing tool, which fails `cargo xtask test`.
+    pub unsupported: u64,
 }
 
 impl Counts {
@@ -20,6 +23,7 @@ impl Counts {
         self.passed += other.passed;
         self.failed += other.failed;
         self.skipped += other.skipped;
+        self.unsupported += other.unsupported;
     }
 }
 
@@ -73,6 +77,7 @@ pub fn test(root: &Path) -> Result<bool> {
     let mut test = Command::new(&cargo);
     test.args(["test", "--workspace", "--no-fail-fast"])
         .env("PTXAS", &tools.ptxas)
+        .env("XLA_INDEXING_REQUIRE_TOOLS", "1")
         .current_dir(root);
     let cli = crate::target_dir(root).join("debug/xla-indexing");
     if run::status(
@@ -99,7 +104,10 @@ pub fn test(root: &Path) -> Result<bool> {
         }
     }
 
-    eprintln!("xtask: rust tests: {rust}; lit tests: {lit}");
+    eprintln!(
+        "xtask: rust tests: {rust}; lit tests: {lit} ({} unsupported, counted as failed: must be 0)",
+        lit.unsupported
+    );
     if !failed_steps.is_empty() {
         eprintln!("xtask: failed: {}", failed_steps.join(", "));
     }
@@ -156,7 +164,11 @@ pub fn lit_counts(lines: &[String]) -> Counts {
         };
         match name.trim() {
             "Passed" | "Expectedly Failed" => counts.passed += n,
-            "Unsupported" | "Skipped" | "Excluded" => counts.skipped += n,
+            "Unsupported" => {
+                counts.unsupported += n;
+                counts.failed += n;
+            }
+            "Skipped" | "Excluded" => counts.skipped += n,
             _ => counts.failed += n,
         }
     }
@@ -183,13 +195,14 @@ mod tests {
             Counts {
                 passed: 5,
                 failed: 1,
-                skipped: 1
+                skipped: 1,
+                ..Counts::default()
             }
         );
     }
 
     #[test]
-    fn lit_counts_read_the_summary() {
+    fn lit_counts_read_the_summary_and_fail_unsupported_tests() {
         let out = lines(
             "PASS: xla-indexing :: a.mlir (1 of 4)\n\
              Total Discovered Tests: 4\n  Unsupported: 1 (25.00%)\n  Passed     : 2 (50.00%)\n  \
@@ -200,8 +213,9 @@ mod tests {
             lit_counts(&out),
             Counts {
                 passed: 2,
-                failed: 1,
-                skipped: 1
+                failed: 2,
+                skipped: 0,
+                unsupported: 1
             }
         );
     }
@@ -215,7 +229,8 @@ mod tests {
             Counts {
                 passed: 1,
                 failed: 1,
-                skipped: 0
+                skipped: 0,
+                ..Counts::default()
             }
         );
     }
@@ -226,7 +241,8 @@ mod tests {
             Counts {
                 passed: 7,
                 failed: 0,
-                skipped: 0
+                skipped: 0,
+                ..Counts::default()
             }
             .to_string(),
             "7 passed, 0 failed"
@@ -235,7 +251,8 @@ mod tests {
             Counts {
                 passed: 7,
                 failed: 1,
-                skipped: 2
+                skipped: 2,
+                ..Counts::default()
             }
             .to_string(),
             "7 passed, 1 failed, 2 skipped"

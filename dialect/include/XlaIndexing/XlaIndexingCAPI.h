@@ -70,12 +70,15 @@ MLIR_CAPI_EXPORTED void mlirXlaIndexingEmitWarning(MlirLocation location, MlirSt
  * Passes whose bodies are Rust callbacks
  *===----------------------------------------------------------------------===*/
 
-/* One option of a pass: a bool (`isBool`) or a 64-bit integer. */
+/* One option of a pass: a bool (`isBool`), one of `numChoices` names (`choices`,
+ * NUL-terminated; its value is the index of the name given), or a 64-bit integer. */
 typedef struct {
   const char *name;        /* kebab case, NUL-terminated */
   const char *description; /* NUL-terminated */
   bool isBool;
   int64_t defaultValue;
+  const char *const *choices;
+  size_t numChoices;
 } XlaIndexingPassOption;
 
 /* A pass: its names, its options and its body. `run` receives the operation

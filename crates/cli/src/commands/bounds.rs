@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use crate::diag::{Diagnostic, Exit, Failure};
-use crate::output::{Format, OutputArgs, read_input};
+use crate::output::{Format, OutputArgs, SyntaxArg, read_input};
 
 /// Infer every IterVar's range and every stage's realized region of a TVM schedule, exactly.
 ///
@@ -20,6 +20,8 @@ pub struct Args {
     /// Write the lowered loop nest in this language instead of the report.
     #[arg(long, value_enum, value_name = "LANG")]
     emit: Option<Emit>,
+    #[command(flatten)]
+    pub syntax: SyntaxArg,
     #[command(flatten)]
     pub output: OutputArgs,
 }
@@ -45,10 +47,12 @@ pub fn run(args: Args) -> Result<(), Failure> {
                 Diagnostic::error("--emit mlir writes MLIR text, not JSON"),
             ));
         }
-        (None, Format::Text) => report
-            .to_text()
-            .map_err(|e| super::loops_failure(e, &args.file, &text))?,
-        (None, Format::Json) => report.to_json().to_string(),
+        (None, Format::Text) => args.syntax.respell(
+            &report
+                .to_text()
+                .map_err(|e| super::loops_failure(e, &args.file, &text))?,
+        ),
+        (None, Format::Json) => args.syntax.respell(&report.to_json().to_string()),
     };
     args.output.write(&out)
 }

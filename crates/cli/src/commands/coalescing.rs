@@ -2,10 +2,11 @@
 
 use std::path::PathBuf;
 
-use xla_indexing_hlo::gpu::{Device, report};
+use xla_indexing_hlo::gpu::report;
 
+use super::ChipArg;
 use crate::diag::Failure;
-use crate::output::{Format, OutputArgs};
+use crate::output::{Format, OutputArgs, SyntaxArg};
 use crate::progress::{Progress, QuietArg};
 
 /// For every fusion and operand, count the 128-byte transactions the first warp issues per
@@ -21,15 +22,19 @@ pub struct Args {
     /// The .hlo file (HLO text as XLA dumps it).
     file: PathBuf,
     #[command(flatten)]
+    chip: ChipArg,
+    #[command(flatten)]
     progress: QuietArg,
+    #[command(flatten)]
+    pub syntax: SyntaxArg,
     #[command(flatten)]
     pub output: OutputArgs,
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
-    let plans = super::launch::plans(&args.file, "planning", args.progress)?;
+    let device = args.chip.device();
+    let plans = super::launch::plans(&args.file, &device, "planning", args.progress)?;
     let mut progress = Progress::new("coalescing", plans.len(), args.progress.quiet);
-    let device = Device::default();
     let mut entries = Vec::new();
     for plan in &plans {
         entries.extend(report::coalescing_entries(
@@ -43,5 +48,5 @@ pub fn run(args: Args) -> Result<(), Failure> {
         Format::Text => report::coalescing_text(&entries),
         Format::Json => report::coalescing_json(&entries).to_string(),
     };
-    args.output.write(&out)
+    args.output.write(&args.syntax.respell(&out))
 }

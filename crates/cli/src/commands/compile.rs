@@ -2,12 +2,12 @@
 
 use std::path::PathBuf;
 
-use xla_indexing_hlo::gpu::Device;
 use xla_indexing_mlir::codegen::{
     CodegenOptions,
     pipeline::{CompileError, CompileOptions, Emit, compile},
 };
 
+use super::ChipArg;
 use crate::diag::{Diagnostic, Exit, Failure};
 use crate::output::{Format, OutputArgs};
 use crate::progress::{Progress, QuietArg};
@@ -20,7 +20,8 @@ use crate::progress::{Progress, QuietArg};
 /// --emit ptx    PTX for --chip, through MLIR's NVPTX serialization
 ///
 /// Without --fusion every fusion of the module becomes a kernel of the one output. Kernels that
-/// call math functions (exp, tanh, ...) link libdevice: --libdevice or XLA_INDEXING_LIBDEVICE.
+/// call math functions (exp, tanh, ...) link libdevice: --libdevice, XLA_INDEXING_LIBDEVICE,
+/// /usr/local/cuda, or the venv that `cargo xtask setup` makes beside this binary's build.
 /// A fusion the generator cannot lower is an error naming it and why (exit 1).
 /// Example:
 ///   xla-indexing compile examples/hlo/transpose_exp_add.hlo --emit ptx
@@ -35,9 +36,8 @@ pub struct Args {
     /// Only the kernel of this fusion instruction.
     #[arg(long, value_name = "F")]
     fusion: Option<String>,
-    /// The NVPTX target.
-    #[arg(long, default_value = "sm_90")]
-    chip: String,
+    #[command(flatten)]
+    chip: ChipArg,
     /// libdevice.10.bc, for kernels that call math functions.
     #[arg(long, value_name = "PATH")]
     libdevice: Option<PathBuf>,
@@ -58,17 +58,17 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let (text, module) = super::read_module(&args.file)?;
     let options = CompileOptions {
         codegen: CodegenOptions {
-            device: Device::default(),
+            device: args.chip.device(),
             fusion: args.fusion.clone(),
             simplify: true,
         },
-        chip: args.chip.clone(),
+        chip: args.chip.chip.clone(),
         emit: match args.emit {
             EmitArg::Mlir => Emit::Mlir,
             EmitArg::Llvm => Emit::Llvm,
             EmitArg::Ptx => Emit::Ptx,
         },
-        libdevice: args.libdevice.clone(),
+        libdevice: crate::libdevice::find(args.libdevice.clone()),
     };
     let mut progress = Progress::new("compile", 0, args.progress.quiet);
     let compiled = compile(&module, &options, &mut |done, total| {

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use xla_indexing_hlo::{Direction, Options, analyze_module_with_progress};
 
 use crate::diag::{Diagnostic, Failure};
-use crate::output::{Format, OutputArgs};
+use crate::output::{Format, OutputArgs, SyntaxArg};
 use crate::progress::{Progress, QuietArg};
 
 /// Print the indexing maps of every fused computation of an HLO file, of one computation's
@@ -43,6 +43,8 @@ pub struct Args {
     #[command(flatten)]
     progress: QuietArg,
     #[command(flatten)]
+    pub syntax: SyntaxArg,
+    #[command(flatten)]
     pub output: OutputArgs,
 }
 
@@ -73,5 +75,5 @@ pub fn run(args: Args) -> Result<(), Failure> {
         Format::Text => report.to_text(),
         Format::Json => report.to_json().to_string(),
     };
-    args.output.write(&out)
+    args.output.write(&args.syntax.respell(&out))
 }

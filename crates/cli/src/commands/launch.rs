@@ -4,12 +4,13 @@ use std::path::{Path, PathBuf};
 
 use xla_indexing_hlo::gpu::{Device, KernelPlan, kernels, plan_kernel, report};
 
+use super::ChipArg;
 use crate::diag::Failure;
-use crate::output::{Format, OutputArgs};
+use crate::output::{Format, OutputArgs, SyntaxArg};
 use crate::progress::{Progress, QuietArg};
 
 /// Print, per fusion, the launch grid (threads per block, blocks, unroll factor) of the loop
-/// emitter on an sm_90 GPU, the thread-id indexing map (th_x..bl_z, [chunk_id, unroll_id]),
+/// emitter on the GPU of --chip (sm_90 by default), the thread-id indexing map (th_x..bl_z, [chunk_id, unroll_id]),
 /// and the thread-id to operand maps.
 ///
 /// A launch that would exceed a hardware limit is an error naming the fusion (exit 1).
@@ -21,35 +22,39 @@ pub struct Args {
     /// The .hlo file (HLO text as XLA dumps it).
     file: PathBuf,
     #[command(flatten)]
+    chip: ChipArg,
+    #[command(flatten)]
     progress: QuietArg,
+    #[command(flatten)]
+    pub syntax: SyntaxArg,
     #[command(flatten)]
     pub output: OutputArgs,
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
-    let plans = plans(&args.file, "launch", args.progress)?;
+    let plans = plans(&args.file, &args.chip.device(), "launch", args.progress)?;
     let out = match args.output.format {
         Format::Text => report::launch_text(&plans),
         Format::Json => report::launch_json(&plans).to_string(),
     };
-    args.output.write(&out)
+    args.output.write(&args.syntax.respell(&out))
 }
 
-/// Reads, parses and plans every kernel of an HLO file on the default device, showing progress
-/// per kernel under `label`.
+/// Reads, parses and plans every kernel of an HLO file on `device`, showing progress per kernel
+/// under `label`.
 pub fn plans(
     file: &Path,
+    device: &Device,
     label: &'static str,
     quiet: QuietArg,
 ) -> Result<Vec<KernelPlan>, Failure> {
     let (text, module) = super::read_module(file)?;
     let kernels = kernels(&module);
     let mut progress = Progress::new(label, kernels.len(), quiet.quiet);
-    let device = Device::default();
     kernels
         .into_iter()
         .map(|k| {
-            let plan = plan_kernel(&module, k, &device);
+            let plan = plan_kernel(&module, k, device);
             progress.tick();
             plan.map_err(|e| super::hlo_failure(e, file, &text))
         })

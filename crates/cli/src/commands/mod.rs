@@ -12,7 +12,30 @@ pub mod render;
 pub mod simplify;
 pub mod tiles;
 
+use xla_indexing_hlo::gpu::{Chip, DEFAULT_CHIP, Device, UnknownChip};
+
 use crate::diag::{Diagnostic, Exit, Failure};
+
+/// `--chip`, for every command that plans GPU kernels.
+#[derive(Clone, Debug, clap::Args)]
+pub struct ChipArg {
+    /// The GPU whose limits, multiprocessors and warps the kernels are planned for: sm_70,
+    /// sm_75, sm_80, sm_86, sm_89, sm_90 or sm_100 (an `a` suffix, as in sm_90a, is allowed).
+    #[arg(long, default_value = DEFAULT_CHIP, value_parser = known_chip)]
+    pub chip: String,
+}
+
+impl ChipArg {
+    /// The chip's device facts.
+    pub fn device(&self) -> Device {
+        Device::for_chip(&self.chip).expect("--chip was checked when parsed")
+    }
+}
+
+/// `name`, if it is a chip of the table.
+fn known_chip(name: &str) -> Result<String, UnknownChip> {
+    Chip::named(name).map(|_| name.to_string())
+}
 
 /// A failure with exit code `exit`, pointing at `line:column` of `file` (whose text is `text`)
 /// when the error has a location, else naming the file.
@@ -43,10 +66,10 @@ fn loops_failure(e: xla_indexing_loops::LoopsError, file: &std::path::Path, text
 /// A failure for an error of the hlo crate: exit 3 for text that does not parse, 2 for a name
 /// the module lacks or a bad request, 1 for an inconsistent module or an impossible launch.
 fn hlo_failure(e: xla_indexing_hlo::HloError, file: &std::path::Path, text: &str) -> Failure {
-    let exit = match e.exit_code() {
-        3 => Exit::Parse,
-        2 => Exit::Usage,
-        _ => Exit::Analysis,
+    let exit = match e {
+        xla_indexing_hlo::HloError::Parse { .. } => Exit::Parse,
+        xla_indexing_hlo::HloError::Usage(_) => Exit::Usage,
+        xla_indexing_hlo::HloError::Analysis { .. } => Exit::Analysis,
     };
     located_failure(exit, e.message(), e.location(), file, text)
 }

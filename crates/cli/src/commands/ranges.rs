@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use crate::diag::{Diagnostic, Exit, Failure};
-use crate::output::{Format, OutputArgs, read_input};
+use crate::output::{Format, OutputArgs, SyntaxArg, read_input};
 
 /// Infer the range of every index variable and the size of every output of a TC file.
 ///
@@ -20,6 +20,8 @@ pub struct Args {
     /// A size value, NAME=VALUE (repeatable).
     #[arg(long = "size", value_name = "NAME=VALUE", value_parser = parse_size)]
     sizes: Vec<(String, i64)>,
+    #[command(flatten)]
+    pub syntax: SyntaxArg,
     #[command(flatten)]
     pub output: OutputArgs,
 }
@@ -60,5 +62,5 @@ pub fn run(args: Args) -> Result<(), Failure> {
         Format::Text => report.to_text(),
         Format::Json => report.to_json().to_string(),
     };
-    args.output.write(&out)
+    args.output.write(&args.syntax.respell(&out))
 }

@@ -7,13 +7,16 @@ use serde_json::{Map, Value, json};
 use xla_indexing_core::{DimNames, Expr, IndexingMap, Interval, Var, parse_expr_in};
 
 use crate::diag::{Diagnostic, Exit, Failure};
-use crate::output::{Format, OutputArgs};
+use crate::output::{Format, OutputArgs, SyntaxArg};
 
-/// Simplify an indexing map using the bounds of its variables.
+/// Simplify an indexing map using the bounds of its variables, then rescale the symbols that
+/// constraints pin to a residue class and remove the symbols nothing uses.
 ///
 /// Example:
 ///   xla-indexing simplify '(d0, d1) -> (d0 + d1 floordiv 16, d1 mod 16), domain: d0 in [0, 6], d1 in [0, 14]'
 ///   prints (d0, d1) -> (d0, d1), domain: d0 in [0, 6], d1 in [0, 14]
+///   xla-indexing simplify --syntax xla '(d0) -> (min(d0 floordiv 4, 10)), domain: d0 in [0, 39]'
+///   prints (d0) -> (d0 / 4), domain: d0 in [0, 39]
 ///
 /// With --jsonl, reads one request per line on stdin and answers one line each:
 ///   {"id": "a", "vars": {"d0": [0, 9], "d1": [0, 14]}, "expr": "d0 + d1 floordiv 16"}
@@ -27,6 +30,8 @@ pub struct Args {
     /// Serve the JSON-lines protocol on stdin/stdout.
     #[arg(long)]
     jsonl: bool,
+    #[command(flatten)]
+    pub syntax: SyntaxArg,
     #[command(flatten)]
     pub output: OutputArgs,
 }
@@ -43,11 +48,17 @@ pub fn run(args: Args) -> Result<(), Failure> {
         )
     })?;
     map.simplify();
+    // Then, as XLA's callers of `Simplify` do: a symbol pinned to a residue class is rescaled
+    // (`s0 mod 6 in [3, 3]`: `s0` becomes `s0 * 6 + 3`), and symbols nothing uses are removed.
+    if map.rescale_symbols() {
+        map.simplify();
+    }
+    map.remove_unused_symbols();
     let out = match args.output.format {
         Format::Text => map.to_string(),
         Format::Json => json!({ "map": map.to_string() }).to_string(),
     };
-    args.output.write(&out)
+    args.output.write(&args.syntax.respell(&out))
 }
 
 fn serve_jsonl() -> Result<(), Failure> {

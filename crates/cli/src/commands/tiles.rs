@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use xla_indexing_hlo::gpu::report;
 
 use crate::diag::Failure;
-use crate::output::{Format, OutputArgs};
+use crate::output::{Format, OutputArgs, SyntaxArg};
 use crate::progress::{Progress, QuietArg};
 
 /// Propagate a tile of each fusion's output (sizes per output dimension; tile t covers
@@ -28,6 +28,8 @@ pub struct Args {
     #[command(flatten)]
     progress: QuietArg,
     #[command(flatten)]
+    pub syntax: SyntaxArg,
+    #[command(flatten)]
     pub output: OutputArgs,
 }
 
@@ -43,5 +45,5 @@ pub fn run(args: Args) -> Result<(), Failure> {
         Format::Text => report::tiles_text(&all),
         Format::Json => report::tiles_json(&all).to_string(),
     };
-    args.output.write(&out)
+    args.output.write(&args.syntax.respell(&out))
 }

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use xla_indexing_hlo::HloError;
 use xla_indexing_hlo::fusion::{Composer, MapSet};
 use xla_indexing_hlo::module::{Computation, Module};
-use xla_indexing_hlo::ops::{OpKind, family, op_kind};
+use xla_indexing_hlo::ops::{OpKind, instruction_family, instruction_kind};
 
 use crate::progress::Progress;
 
@@ -272,13 +272,13 @@ impl Builder<'_, '_> {
         node_of: &[usize],
     ) -> Result<(), HloError> {
         let instr = &comp.instructions[i];
-        if instr.parameter_number.is_some() || op_kind(&instr.opcode) == Some(OpKind::Source) {
+        if instr.parameter_number.is_some() || instruction_kind(instr) == Some(OpKind::Source) {
             return Ok(());
         }
         let to = node_of[i];
         let leaves = instr.shape.leaf_count();
         let mut per_operand: Vec<Vec<(usize, MapSet)>> = vec![Vec::new(); instr.operands.len()];
-        if let Err(why) = family(&instr.opcode) {
+        if let Err(why) = instruction_family(instr) {
             for list in &mut per_operand {
                 let mut set = MapSet::default();
                 set.mark(why.clone(), Some(instr.pos));

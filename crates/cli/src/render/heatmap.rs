@@ -278,7 +278,7 @@ pub enum JudgedBy {
 fn kernel_view(module: &Module, computation: &str, selection: &Selection) -> Option<KernelView> {
     let c = module.computation(computation)?;
     let kernel = kernels(module).into_iter().find(|k| k.computation == c)?;
-    let device = Device::h100();
+    let device = Device::default();
     let plan = plan_kernel(module, kernel, &device).ok()?;
     let output = plan
         .outputs

@@ -181,7 +181,7 @@ fn irrelevant_remainder(map: &IndexingMap, e: &Expr, iv: Interval) -> Option<(Ex
 /// `x mod lcm(c1, c2) in [r, r]` for the `r` of the Chinese remainder theorem, and never when
 /// `r1 != r2 (mod gcd(c1, c2))`. A bare variable with `x mod c in [r, r]` gets its bounds moved to
 /// the nearest values congruent to `r`.
-fn merge_mod_constraints(map: &mut IndexingMap) {
+pub(crate) fn merge_mod_constraints(map: &mut IndexingMap) {
     let mods: Vec<(Expr, Expr, i64, i64)> = map
         .constraints
         .iter()
@@ -379,4 +379,95 @@ fn tighten_by_enumeration(map: &mut IndexingMap, limit: u128) -> bool {
     map.constraints
         .retain(|e, iv| !iv.contains_interval(ev.range(e)));
     *map != before
+}
+
+impl IndexingMap {
+    /// XLA's `RescaleSymbols`: first merges the `mod` constraints of each expression (as
+    /// [`IndexingMap::simplify`] does: `s mod 2 in [0, 0]` and `s mod 3 in [0, 0]` become
+    /// `s mod 6 in [0, 0]`), then, for every constraint `s mod c in [r, r]` on a bare symbol `s`
+    /// (c > 0), substitutes `s := c * s + r` everywhere, rescales the bounds of `s` and drops
+    /// the constraint. Returns whether anything changed. Like XLA's, [`IndexingMap::simplify`]
+    /// does not call it: callers chain the two where they want symbols rescaled.
+    pub fn rescale_symbols(&mut self) -> bool {
+        let before = self.clone();
+        merge_mod_constraints(self);
+        let mut changed = *self != before;
+        if self.known_empty {
+            return changed;
+        }
+        loop {
+            let found = self.constraints.iter().find_map(|(e, iv)| {
+                let (Atom::Mod(x, c), 1) = e.terms().first().cloned()? else {
+                    return None;
+                };
+                let r = iv.as_point().filter(|r| (0..c).contains(r))?;
+                (e.terms().len() == 1 && e.constant_term() == 0)
+                    .then_some(())
+                    .and_then(|_| Some((e.clone(), x.as_var()?, c, r)))
+            });
+            let Some((key, VarRef::Sym(s), c, r)) = found else {
+                return changed;
+            };
+            let sym = VarRef::Sym(s);
+            let bounds = self.var(sym).map(|v| v.bounds).unwrap_or(Interval::FULL);
+            // `s = c * s' + r` within the bounds: `ceil((lo - r) / c) <= s' <= floor((hi - r) / c)`,
+            // exact in `i128`.
+            let (c_wide, r_wide) = (i128::from(c), i128::from(r));
+            let (Ok(lo), Ok(hi)) = (
+                i64::try_from(-(r_wide - i128::from(bounds.lo)).div_euclid(c_wide)),
+                i64::try_from((i128::from(bounds.hi) - r_wide).div_euclid(c_wide)),
+            ) else {
+                return changed;
+            };
+            let Ok(replacement) = Expr::sym(s)
+                .checked_scale(c)
+                .and_then(|e| e.checked_add_const(r))
+            else {
+                return changed;
+            };
+            let subst = |e: &Expr| e.rewrite_vars(&mut |v| (v == sym).then(|| replacement.clone()));
+            let Ok(results) = self
+                .results
+                .iter()
+                .map(subst)
+                .collect::<Result<Vec<_>, _>>()
+            else {
+                return changed;
+            };
+            let Ok(constraints) = self
+                .constraints
+                .iter()
+                .filter(|(e, _)| **e != key)
+                .map(|(e, iv)| Ok((e, subst(e)?, *iv)))
+                .collect::<Result<Vec<_>, ArithError>>()
+            else {
+                return changed;
+            };
+            let mut rescaled = self.with_results(results);
+            rescaled.constraints.clear();
+            if let Some(v) = rescaled.var_mut(sym) {
+                v.bounds = Interval::new(lo, hi);
+            }
+            if lo > hi {
+                self.mark_empty();
+                return true;
+            }
+            for (_, e, iv) in &constraints {
+                rescaled.add_constraint(e.clone(), *iv);
+            }
+            // Every point keeps a value: the substitution is skipped if a result or constraint
+            // that evaluates without overflow everywhere could overflow afterwards.
+            let (old, new) = (self.range_evaluator(false), rescaled.range_evaluator(false));
+            let pairs = self.results.iter().zip(&rescaled.results);
+            let constraint_pairs = constraints.iter().map(|(old, new, _)| (*old, new));
+            if pairs
+                .chain(constraint_pairs)
+                .any(|(before, after)| old.never_overflows(before) && !new.never_overflows(after))
+            {
+                return changed;
+            }
+            *self = rescaled;
+            changed = true;
+        }
+    }
 }

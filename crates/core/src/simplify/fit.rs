@@ -3,9 +3,10 @@
 //! from unit steps at the box's corner, then every point is checked). It holds exactly when the
 //! check passes: the unknowns only take values inside their boxes.
 //!
-//! Two kinds of unknowns are used. For a whole expression, its variables with their bounds (so
-//! correlated sub-expressions are seen together). For one `floordiv`/`ceildiv`/`mod` atom, the
-//! summands of its argument with their ranges (so `((x mod 2) * 3 + 6) floordiv 8 = x mod 2`).
+//! Two kinds of unknowns are used. For a whole expression (one with a division, `mod`, `min` or
+//! `max`), its variables with their bounds (so correlated sub-expressions are seen together). For
+//! one `floordiv`/`ceildiv`/`mod` atom, the summands of its argument with their ranges (so
+//! `((x mod 2) * 3 + 6) floordiv 8 = x mod 2`).
 
 use crate::expr::{Atom, Expr};
 use crate::interval::{Interval, ceil_div, floor_div, mod_floor, next_point};
@@ -68,7 +69,7 @@ fn build(unknowns: Vec<Atom>, coefficients: Vec<i64>, constant: i64) -> Option<E
 
 /// The affine form of a whole expression over the box of its variables.
 pub(crate) fn affine_fit(e: &Expr, ev: &RangeEvaluator<'_>, max_points: u128) -> Option<Expr> {
-    if !e.terms().iter().any(|(a, _)| a.is_div_or_mod()) {
+    if e.terms().iter().all(|(a, _)| matches!(a, Atom::Var(_))) {
         return None;
     }
     let vars = e.distinct_vars();
@@ -89,7 +90,7 @@ pub(crate) fn affine_fit(e: &Expr, ev: &RangeEvaluator<'_>, max_points: u128) ->
 /// The affine form of one division or `mod` atom in the summands of its argument.
 pub(crate) fn atom_fit(atom: &Atom, ev: &RangeEvaluator<'_>, max_points: u128) -> Option<Expr> {
     let (x, k) = match atom {
-        Atom::Var(_) => return None,
+        Atom::Var(_) | Atom::Min(..) | Atom::Max(..) => return None,
         Atom::FloorDiv(x, k) | Atom::CeilDiv(x, k) | Atom::Mod(x, k) => (x, *k),
     };
     let unknowns: Vec<Atom> = x.terms().iter().map(|(t, _)| t.clone()).collect();

@@ -19,7 +19,7 @@ pub mod rules;
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use crate::expr::{Atom, Cost, Expr, FastBuildHasher};
+use crate::expr::{Atom, Cost, Expr, Extremum, FastBuildHasher};
 use crate::map::IndexingMap;
 use crate::range::RangeEvaluator;
 
@@ -158,16 +158,19 @@ impl Simplifier<'_, '_> {
         if let Some(c) = point {
             return Expr::constant(c);
         }
+        if atom
+            .operands()
+            .any(|x| self.budget.max_terms < x.terms().len())
+        {
+            return Expr::atom(atom.clone());
+        }
         let rewritten = match atom {
             Atom::Var(_) => return Expr::atom(atom.clone()),
-            Atom::FloorDiv(x, _) | Atom::CeilDiv(x, _) | Atom::Mod(x, _)
-                if self.budget.max_terms < x.terms().len() =>
-            {
-                return Expr::atom(atom.clone());
-            }
             Atom::FloorDiv(x, k) => rules::floor_div(self, &self.inner(x), *k),
             Atom::CeilDiv(x, k) => rules::ceil_div(self, &self.inner(x), *k),
             Atom::Mod(x, k) => rules::modulo(self, &self.inner(x), *k),
+            Atom::Min(a, b) => rules::extremum(self, Extremum::Min, &self.inner(a), &self.inner(b)),
+            Atom::Max(a, b) => rules::extremum(self, Extremum::Max, &self.inner(a), &self.inner(b)),
         };
         let fitted = match rewritten.as_atom() {
             Some(a) => fit::atom_fit(a, self.ev, self.budget.atom_fit_points),

@@ -2,7 +2,7 @@
 //! which it holds; `x`, `y` are expressions, `k`, `c`, `g`, `m` positive constants, and `R(x)` is
 //! the range of `x` over the domain. Rules return candidate forms; the caller keeps the cheapest.
 
-use crate::expr::{Atom, Expr};
+use crate::expr::{Atom, Expr, Extremum};
 use crate::interval::{ceil_div as ceil_q, floor_div as floor_q, gcd, mod_floor};
 
 use super::Simplifier;
@@ -282,6 +282,44 @@ pub(crate) fn modulo(s: &Simplifier<'_, '_>, x: &Expr, k: i64) -> Expr {
     }
     candidates.extend(arguments.iter().filter_map(|arg| arg.modulo(k).ok()));
     s.cheapest(candidates).unwrap_or_else(fallback)
+}
+
+/// **extremum-decided**: `min(a, b) = a` and `max(a, b) = b` when `a <= b` at every point of
+/// the domain, and `min(a, b) = b`, `max(a, b) = a` when `b <= a` there. `a <= b` is known when
+/// `R(a - b) ⊆ (-∞, 0]` (correlated terms cancel in the difference: `min(d0 + d1, d0)` with
+/// `d1 >= 0` is `d0`) or when `hi(R(a)) <= lo(R(b))` (where a constraint on `a` or `b` itself
+/// narrows its range). Otherwise `min(a, b)` or `max(a, b)` of the simplified operands.
+pub(crate) fn extremum(s: &Simplifier<'_, '_>, which: Extremum, a: &Expr, b: &Expr) -> Expr {
+    let rebuilt = a.extremum(which, b);
+    let Some(a_first) = order_on_domain(s, a, b) else {
+        return rebuilt;
+    };
+    // `a_first`: `a <= b` everywhere, so `min` is `a` and `max` is `b`.
+    let decided = match (which, a_first) {
+        (Extremum::Min, true) | (Extremum::Max, false) => a,
+        (Extremum::Min, false) | (Extremum::Max, true) => b,
+    };
+    s.cheapest([decided.clone(), rebuilt.clone()])
+        .unwrap_or(rebuilt)
+}
+
+/// `Some(true)` when `a <= b` at every point of the domain, `Some(false)` when `b <= a` there,
+/// `None` when the ranges do not tell (see **extremum-decided**).
+fn order_on_domain(s: &Simplifier<'_, '_>, a: &Expr, b: &Expr) -> Option<bool> {
+    if let Ok(difference) = a.checked_sub(b) {
+        let r = s.ev.range(&difference);
+        if r.hi <= 0 {
+            return Some(true);
+        }
+        if 0 <= r.lo {
+            return Some(false);
+        }
+    }
+    let (ra, rb) = (s.ev.range(a), s.ev.range(b));
+    if ra.hi <= rb.lo {
+        return Some(true);
+    }
+    (rb.hi <= ra.lo).then_some(false)
 }
 
 /// Rules over the terms of a sum. Each step is taken only when its result is safe.

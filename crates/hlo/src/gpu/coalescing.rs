@@ -43,9 +43,14 @@ pub struct AccessCoalescing {
     pub moving: Vec<MovingDim>,
     /// Loop steps of the warp, and how many of them were counted.
     pub steps: u128,
+    /// How many of the `steps` were counted (fewer when the point budget ran out); the counts
+    /// below are over these.
     pub counted_steps: u128,
+    /// Transactions (of the device's size, 128 bytes) the counted steps issue, summed over steps.
     pub transactions: u64,
+    /// The fewest transactions that could carry the bytes of the counted steps, summed over steps.
     pub ideal: u64,
+    /// Whether `ideal > 0.9 × transactions` (or nothing is read).
     pub coalesced: bool,
     /// Why the access is not coalesced (absent when it is).
     pub reason: Option<String>,
@@ -152,14 +157,18 @@ fn dense_layout(dims: &[i64], strides: &[i64]) -> Option<Layout> {
 /// An offset or index as `thread + loops + mixed`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Split {
+    /// The terms that depend on `th_x` alone.
     pub thread: Expr,
+    /// The terms without `th_x` (the loop symbols), and the constant.
     pub loops: Expr,
+    /// The terms that depend on both `th_x` and loop symbols.
     pub mixed: Expr,
 }
 
 /// An operand dimension whose index changes across the warp.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MovingDim {
+    /// The operand dimension (0-based).
     pub dimension: usize,
     /// Elements the index advances from one lane to the next, when it is `k × th_x`.
     pub per_lane: Option<i64>,
@@ -172,10 +181,13 @@ pub struct MovingDim {
 /// Why an access could not be analysed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CoalescingError {
+    /// The element type has no known width.
     #[error("unknown element type {0}")]
     ElementType(String),
+    /// The layout does not fit the shape or cannot be linearized.
     #[error("layout: {0}")]
     Layout(#[from] LayoutError),
+    /// Composing the thread map with the operand's map failed.
     #[error(transparent)]
     Compose(#[from] ComposeError),
 }

@@ -18,7 +18,9 @@ pub struct Kernel {
     pub kind: Option<String>,
     /// The output buffers the kernel writes, with their layouts.
     pub outputs: Vec<ArrayShape>,
+    /// 1-based line of the fusion instruction (of the entry computation without fusions).
     pub line: usize,
+    /// 1-based column of the fusion instruction (of the entry computation without fusions).
     pub column: usize,
 }
 

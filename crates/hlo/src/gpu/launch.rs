@@ -6,11 +6,14 @@
 //! `n = ceil(elements / unroll)`; the blocks are split across x and y so that x stays within its
 //! limit. A grid that would exceed a limit is an error, never a silently clamped launch.
 
+use super::chips::{Chip, DEFAULT_CHIP, UnknownChip};
+
 /// The hardware facts the launch maths needs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Device {
     /// A name for reports (`sm_90`).
     pub name: String,
+    /// Threads that run in lockstep (32 on NVIDIA GPUs).
     pub warp_size: u64,
     /// Threads per block, all three axes together.
     pub threads_per_block_limit: u64,
@@ -27,45 +30,57 @@ pub struct Device {
 }
 
 impl Device {
+    /// The chip named `name` in the table of [`super::chips`] (`sm_90`).
+    pub fn for_chip(name: &str) -> Result<Device, UnknownChip> {
+        Chip::named(name).map(Chip::device)
+    }
+
     /// An NVIDIA H100 SXM (sm_90): 132 multiprocessors of 2048 threads.
     pub fn h100() -> Device {
-        Device {
-            name: "sm_90".to_string(),
-            warp_size: 32,
-            threads_per_block_limit: 1024,
-            block_dim_limit: [(1 << 31) - 1, 65535, 65535],
-            core_count: 132,
-            threads_per_core_limit: 2048,
-            max_unroll: 4,
-            transaction_bytes: 128,
-        }
+        Device::for_chip("sm_90").expect("sm_90 is in the table")
     }
 }
 
+/// The default chip, [`DEFAULT_CHIP`].
 impl Default for Device {
     fn default() -> Device {
-        Device::h100()
+        Device::for_chip(DEFAULT_CHIP).expect("the default chip is in the table")
     }
 }
 
 /// Threads per block and blocks per grid, x first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct LaunchDimensions {
+    /// Blocks along x, y and z.
     pub blocks: [u64; 3],
+    /// Threads per block along x, y and z.
     pub threads: [u64; 3],
 }
 
 /// A launch that cannot be made on the device.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LaunchError {
+    /// A block has more threads than the device allows.
     #[error("{threads} threads per block exceed the limit of {limit}")]
-    ThreadsPerBlock { threads: u64, limit: u64 },
+    ThreadsPerBlock {
+        /// Threads per block, all three axes together.
+        threads: u64,
+        /// The device's [`Device::threads_per_block_limit`].
+        limit: u64,
+    },
+    /// The grid has more blocks along one axis than the device allows.
     #[error("{count} blocks along {axis} exceed the limit of {limit}")]
-    Blocks { axis: char, count: u64, limit: u64 },
+    Blocks {
+        /// The axis: `x`, `y` or `z`.
+        axis: char,
+        /// Blocks along that axis.
+        count: u64,
+        /// The device's limit along that axis ([`Device::block_dim_limit`]).
+        limit: u64,
+    },
+    /// A block or thread count is zero.
     #[error("a launch dimension is zero")]
     Zero,
-    #[error("the output has more elements than a launch can count")]
-    TooManyElements,
 }
 
 impl LaunchDimensions {

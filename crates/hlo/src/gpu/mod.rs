@@ -6,6 +6,7 @@
 //! buffer) and [`tiles::propagate`] work on maps alone, so passes that hold maps (rather than
 //! HLO) can call them.
 
+pub mod chips;
 pub mod coalescing;
 pub mod kernel;
 pub mod launch;
@@ -14,6 +15,7 @@ pub mod report;
 pub mod thread_map;
 pub mod tiles;
 
+pub use chips::{CHIPS, Chip, DEFAULT_CHIP, UnknownChip, chip_names};
 pub use coalescing::{AccessCoalescing, Buffer, analyze_access, analyze_buffer_access};
 pub use kernel::{Kernel, element_bits, kernels};
 pub use launch::{Device, LaunchDimensions, LaunchError, launch_dimensions, unroll_factor};

@@ -16,21 +16,28 @@ use crate::shape::{ArrayShape, Shape};
 /// Everything known about launching one kernel.
 #[derive(Clone, Debug, PartialEq)]
 pub struct KernelPlan {
+    /// The kernel planned.
     pub kernel: Kernel,
     /// The fused computation's name.
     pub computation: String,
+    /// Consecutive output elements each thread writes.
     pub unroll: u64,
+    /// Blocks and threads of the launch.
     pub launch: LaunchDimensions,
     /// Thread ids to the element of output 0 each thread writes.
     pub thread_map: IndexingMap,
+    /// One plan per output of the kernel, in order.
     pub outputs: Vec<OutputPlan>,
 }
 
 /// One output of a kernel and what writing it reads.
 #[derive(Clone, Debug, PartialEq)]
 pub struct OutputPlan {
+    /// The output's index among the kernel's outputs (0-based).
     pub output: usize,
+    /// The output's shape, with its layout.
     pub shape: ArrayShape,
+    /// Each parameter leaf that writing the output reads (empty when the output is skipped).
     pub operands: Vec<OperandPlan>,
     /// Why the output has no thread maps (its dimensions differ from output 0's).
     pub skipped: Option<String>,
@@ -39,9 +46,11 @@ pub struct OutputPlan {
 /// One parameter leaf of the fused computation, as read while writing one output.
 #[derive(Clone, Debug, PartialEq)]
 pub struct OperandPlan {
+    /// The parameter number (`N` of `parameter(N)`).
     pub parameter: usize,
     /// The leaf within a tuple-shaped parameter.
     pub leaf: Option<usize>,
+    /// The shape of the leaf read.
     pub shape: ArrayShape,
     /// Output element to operand element, one per distinct access.
     pub output_maps: Vec<Access>,

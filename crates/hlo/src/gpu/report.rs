@@ -135,10 +135,16 @@ pub fn launch_text(plans: &[KernelPlan]) -> String {
 
 /// One analysed access (or why it could not be analysed).
 pub struct CoalescingEntry<'a> {
+    /// The plan of the kernel the access belongs to.
     pub plan: &'a KernelPlan,
+    /// The index of the output being written.
     pub output: usize,
+    /// The operand read.
     pub operand: &'a OperandPlan,
+    /// Which of the operand's `output_maps` is analysed (their count for the entry that reports
+    /// undefined maps).
     pub map_index: usize,
+    /// The coalescing, or why it could not be analysed.
     pub result: Result<AccessCoalescing, String>,
 }
 
@@ -257,20 +263,29 @@ pub fn coalescing_text(entries: &[CoalescingEntry<'_>]) -> String {
 
 /// The tiles of one kernel's output, or why it cannot be tiled.
 pub struct KernelTiles {
+    /// The kernel.
     pub kernel: Kernel,
+    /// The fused computation's name.
     pub computation: String,
+    /// The tiled output's index among the kernel's outputs (0-based).
     pub output: usize,
+    /// The output's tiling, or why the sizes do not tile it.
     pub tile: Result<super::tiles::OutputTile, TileError>,
+    /// One entry per map of each parameter leaf the output reads (empty when it cannot be tiled).
     pub operands: Vec<TiledOperand>,
 }
 
 /// One map by which a parameter leaf is read, and the tile it gives.
 pub struct TiledOperand {
+    /// The parameter number (`N` of `parameter(N)`).
     pub parameter: usize,
+    /// The leaf of the parameter's shape (0 for an array).
     pub leaf: usize,
+    /// The leaf's shape as HLO text (empty when the computation lacks the parameter).
     pub shape: String,
     /// The output-to-operand access (absent where the maps are undefined).
     pub access: Option<Access>,
+    /// The operand tile that one output tile reads, or why it cannot be expressed.
     pub tile: Result<OperandTile, TileError>,
 }
 

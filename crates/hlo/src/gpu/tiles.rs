@@ -25,6 +25,7 @@ pub const ENUMERATION_LIMIT: u128 = 1 << 20;
 /// A tiling of an output.
 #[derive(Clone, Debug, PartialEq)]
 pub struct OutputTile {
+    /// The output's dimension sizes.
     pub dims: Vec<i64>,
     /// Tile sizes, clamped to the dimensions.
     pub sizes: Vec<i64>,
@@ -40,7 +41,9 @@ pub struct OutputTile {
 pub struct OperandTile {
     /// `(t..){rt..} -> (offsets..)`: the tile's first element per operand dimension.
     pub offsets: IndexingMap,
+    /// Positions of the tile per operand dimension.
     pub sizes: Vec<i64>,
+    /// Step between neighbouring positions per operand dimension (0 where the size is 1).
     pub strides: Vec<i64>,
     /// Whether the tile is exactly the set of elements read (under `exact_when`).
     pub exact: bool,

@@ -80,7 +80,7 @@ pub fn dynamic_slice(cx: &OpContext<'_>) -> Accesses {
         runtime.push(offset_var(cx, i + 1, &out.dims)?);
     }
     let map = IndexingMap::new(results, Var::from_sizes(&out.dims), Vec::new(), rt_vars);
-    let mut accesses = vec![operand_access(0, Access { map, runtime })];
+    let mut accesses = vec![operand_access(0, Access::with_runtime(map, runtime))];
     for j in 1..cx.instr.operands.len() {
         accesses.push(operand_access(j, Access::plain(scalar_read(&out.dims))));
     }
@@ -122,7 +122,7 @@ pub fn dynamic_update_slice(cx: &OpContext<'_>) -> Accesses {
     let map = IndexingMap::new(results, Var::from_sizes(&out.dims), Vec::new(), rt_vars);
     let mut accesses = vec![
         operand_access(0, Access::plain(IndexingMap::identity(&out.dims))),
-        operand_access(1, Access { map, runtime }),
+        operand_access(1, Access::with_runtime(map, runtime)),
     ];
     for j in 2..cx.instr.operands.len() {
         accesses.push(operand_access(j, Access::plain(scalar_read(&out.dims))));
@@ -151,14 +151,7 @@ pub fn gather(cx: &OpContext<'_>) -> Accesses {
         op.rank(),
     )?;
     let start_map = cx.dim_list("start_index_map", cx.ints("start_index_map")?, op.rank())?;
-    let ivd = cx
-        .instr
-        .int("index_vector_dim")
-        .ok_or_else(|| cx.error("missing attribute index_vector_dim"))?;
-    let ivd = usize::try_from(ivd)
-        .ok()
-        .filter(|&v| v <= idx.rank())
-        .ok_or_else(|| cx.error(format!("index_vector_dim={ivd} is out of range")))?;
+    let ivd = cx.index_vector_dim(idx.rank())?;
     let vector_len = if ivd < idx.rank() { idx.dims[ivd] } else { 1 };
     if start_map.len() as i64 != vector_len {
         return Err(cx.error(format!(
@@ -250,13 +243,7 @@ pub fn gather(cx: &OpContext<'_>) -> Accesses {
     let indices_map =
         IndexingMap::from_tensor_sizes(indices_at(Expr::sym(0)), &out.dims, vector_range);
     Ok(Outcome::Defined(vec![
-        operand_access(
-            0,
-            Access {
-                map: operand_map,
-                runtime,
-            },
-        ),
+        operand_access(0, Access::with_runtime(operand_map, runtime)),
         operand_access(1, Access::plain(indices_map)),
     ]))
 }

@@ -7,13 +7,19 @@
 //! direction, the answer is [`Outcome::NotDefined`] with the reason, never a guess.
 
 mod broadcast;
+mod collective;
 mod convolution;
 mod dynamic;
 mod elementwise;
+pub mod liveness;
 pub mod opcodes;
 mod permute;
 mod reduction;
 mod reshape;
+mod rows;
+mod scaled_dot;
+mod scan;
+mod scatter;
 mod slicing;
 mod tuple;
 
@@ -23,9 +29,10 @@ pub use reshape::{bitcast_map, reshape_map};
 use xla_indexing_core::{ArithError, ComposeError, Expr, IndexingMap, Interval, Var};
 
 use crate::access::Access;
+use crate::attrs::AttrValue;
 use crate::direction::Direction;
 use crate::error::HloError;
-use crate::module::{Computation, Instruction};
+use crate::module::{Computation, Instruction, Module};
 use crate::shape::ArrayShape;
 
 /// The families of ops with indexing.
@@ -33,24 +40,59 @@ use crate::shape::ArrayShape;
 pub enum OpKind {
     /// `parameter`, `constant`, `iota`: no operands.
     Source,
+    /// Elementwise ops (`add`, `convert`, `select`, `map`, ...): each operand is read at the
+    /// output's index (a scalar operand once per element).
     Elementwise,
+    /// `bitcast-convert`: the same index, with one extra minor dimension on the narrower side when
+    /// the element widths differ.
     BitcastConvert,
+    /// `broadcast`: operand dimensions map to the result's `dimensions`; the others repeat it.
     Broadcast,
+    /// `bitcast`: the element at the same place in memory, given both layouts.
     Bitcast,
+    /// `reshape`: the element at the same row-major position.
     Reshape,
+    /// `transpose`: dimensions permuted.
     Transpose,
+    /// `reverse`: some dimensions read from the end.
     Reverse,
+    /// `slice`: a strided window of the operand.
     Slice,
+    /// `pad`: the operand spread out with edge and interior padding.
     Pad,
+    /// `concatenate`: operands stacked along one dimension.
     Concatenate,
+    /// `dynamic-slice`: a window at offsets known at run time.
     DynamicSlice,
+    /// `dynamic-update-slice`: an update written at offsets known at run time.
     DynamicUpdateSlice,
+    /// `gather`: slices at start indices read from another operand.
     Gather,
+    /// `reduce`: each result element combines the input elements along the reduced dimensions
+    /// (range variables out2in).
     Reduce,
+    /// `reduce-window`: windows (strided, padded, dilated) reduced to one element each.
     ReduceWindow,
+    /// `dot`: each result element combines the operands along the contracting dimensions (range
+    /// variables out2in).
     Dot,
+    /// `scaled-dot`: a dot of two operands, each multiplied by its block scales.
+    ScaledDot,
+    /// `convolution`: windows over the input's spatial dimensions times the kernel.
     Convolution,
+    /// `scatter`: updates combined into a copy of the operands at runtime positions.
+    Scatter,
+    /// `sort`: rows permuted by a comparator.
+    Sort,
+    /// `topk` and the `TopK` custom call: the largest (or smallest) elements of each row.
+    TopK,
+    /// `all-gather`: the participants' operands concatenated; a map names the participant read.
+    AllGather,
+    /// `scan`: a loop along one dimension whose carries pass from step to step.
+    Scan,
+    /// `tuple`: result leaves are the operands' leaves.
     Tuple,
+    /// `get-tuple-element`: one element of a tuple operand.
     GetTupleElement,
     /// `fusion` and `call`: composed over the called computation.
     Call,
@@ -71,37 +113,96 @@ pub fn family(opcode: &str) -> Result<OpKind, String> {
     }
 }
 
+/// The `custom_call_target`s whose custom calls have maps, with their family.
+pub const CUSTOM_CALL_TARGETS: &[(&str, OpKind)] = &[("TopK", OpKind::TopK)];
+
+/// The op family of an instruction: its opcode's ([`family`]), except that a `custom-call` has
+/// the family of its `custom_call_target` when [`CUSTOM_CALL_TARGETS`] lists it.
+pub fn instruction_family(instr: &Instruction) -> Result<OpKind, String> {
+    if instr.opcode == "custom-call"
+        && let Some(target) = custom_call_target(instr)
+        && let Some((_, kind)) = CUSTOM_CALL_TARGETS.iter().find(|(t, _)| *t == target)
+    {
+        return Ok(*kind);
+    }
+    family(&instr.opcode)
+}
+
+/// The op family of an instruction, `None` when it has no indexing (see [`instruction_family`]).
+pub fn instruction_kind(instr: &Instruction) -> Option<OpKind> {
+    instruction_family(instr).ok()
+}
+
+/// The `custom_call_target` of an instruction, without its quotes.
+pub fn custom_call_target(instr: &Instruction) -> Option<&str> {
+    match instr.attr("custom_call_target") {
+        Some(AttrValue::Raw(text)) => Some(
+            text.strip_prefix('"')
+                .and_then(|t| t.strip_suffix('"'))
+                .unwrap_or(text),
+        ),
+        _ => None,
+    }
+}
+
 /// A result that may be undefined for a stated reason.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome<T> {
+    /// The value.
     Defined(T),
+    /// Why there is none.
     NotDefined(String),
 }
 
 /// One output-to-input map: which operand (and leaf of it) is read, and how.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OperandAccess {
+    /// The operand read: its position in the instruction's operand list.
     pub operand: usize,
+    /// The leaf of the operand's shape read (0 for an array).
     pub leaf: usize,
+    /// The map from the output index to the operand index, with its runtime variables.
     pub access: Access,
 }
 
 /// One input-to-output map: which leaf of the result is written, and how.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ResultAccess {
+    /// The leaf of the result written (0 for an array).
     pub leaf: usize,
+    /// The map from the operand index to the result index, with its runtime variables.
     pub access: Access,
 }
 
-/// An instruction in its computation, with helpers for shapes and errors.
+/// An instruction in its computation and module, with helpers for shapes, attributes, called
+/// computations and errors.
 pub struct OpContext<'a> {
+    /// The module that holds the computation.
+    pub module: &'a Module,
+    /// The computation that holds the instruction.
     pub comp: &'a Computation,
+    /// The instruction.
     pub instr: &'a Instruction,
 }
 
 impl<'a> OpContext<'a> {
-    pub fn new(comp: &'a Computation, instr: &'a Instruction) -> OpContext<'a> {
-        OpContext { comp, instr }
+    /// The context of `instr`, an instruction of `comp`, a computation of `module`.
+    pub fn new(module: &'a Module, comp: &'a Computation, instr: &'a Instruction) -> OpContext<'a> {
+        OpContext {
+            module,
+            comp,
+            instr,
+        }
+    }
+
+    /// The index of the one computation that attribute `key` (`to_apply`, ...) names.
+    pub fn called(&self, key: &str) -> Result<usize, HloError> {
+        let [name] = self.instr.called(key) else {
+            return Err(self.error(format!("needs one computation in {key}=")));
+        };
+        self.module
+            .computation(name)
+            .ok_or_else(|| self.error(format!("unknown computation {name}")))
     }
 
     /// An analysis error naming the instruction.
@@ -157,6 +258,19 @@ impl<'a> OpContext<'a> {
             .ok_or_else(|| self.error(format!("missing attribute {key}={{...}}")))
     }
 
+    /// `index_vector_dim` of a gather or scatter whose indices have rank `rank`: at most `rank`
+    /// (equal when the index vector is implicit).
+    pub fn index_vector_dim(&self, rank: usize) -> Result<usize, HloError> {
+        let ivd = self
+            .instr
+            .int("index_vector_dim")
+            .ok_or_else(|| self.error("missing attribute index_vector_dim"))?;
+        usize::try_from(ivd)
+            .ok()
+            .filter(|&v| v <= rank)
+            .ok_or_else(|| self.error(format!("index_vector_dim={ivd} is out of range")))
+    }
+
     /// Dimension numbers from an attribute, each checked to be below `rank` and distinct.
     pub fn dim_list(&self, key: &str, values: &[i64], rank: usize) -> Result<Vec<usize>, HloError> {
         let mut out: Vec<usize> = Vec::with_capacity(values.len());
@@ -180,6 +294,7 @@ impl<'a> OpContext<'a> {
 
 /// Converts arithmetic and composition failures into errors naming the instruction.
 pub trait OrAnalysisError<T> {
+    /// The value, or the failure as an [`HloError::Analysis`] naming `cx`'s instruction.
     fn or_err(self, cx: &OpContext<'_>) -> Result<T, HloError>;
 }
 
@@ -241,7 +356,7 @@ pub fn output_to_input(
     leaf: usize,
 ) -> Result<Outcome<Vec<OperandAccess>>, HloError> {
     use OpKind::*;
-    let kind = match family(&cx.instr.opcode) {
+    let kind = match instruction_family(cx.instr) {
         Ok(kind) => kind,
         Err(why) => return Ok(Outcome::NotDefined(why)),
     };
@@ -281,8 +396,17 @@ pub fn output_to_input(
         Gather => dynamic::gather(cx)?,
         Reduce => all(reduction::reduce_output_to_input(cx)?),
         ReduceWindow => reduction::reduce_window(cx)?,
-        Dot => all(reduction::dot_output_to_input(cx)?),
-        Convolution => convolution::output_to_input(cx)?,
+        Dot => all(reduction::dot_output_to_input(cx, 2)?),
+        ScaledDot => match scaled_dot::output_to_input(cx)? {
+            Outcome::Defined(maps) => all(maps),
+            Outcome::NotDefined(why) => Outcome::NotDefined(why),
+        },
+        Convolution => Outcome::Defined(convolution::output_to_input(cx)?),
+        Scatter => Outcome::Defined(scatter::output_to_input(cx, leaf)?),
+        AllGather => Outcome::Defined(collective::output_to_input(cx, leaf)?),
+        Scan => scan::output_to_input(cx, leaf)?,
+        Sort => Outcome::Defined(rows::sort_output_to_input(cx, leaf)?),
+        TopK => Outcome::Defined(rows::top_k_output_to_input(cx)?),
         Tuple => Outcome::Defined(tuple::tuple_output_to_input(cx, leaf)?),
         GetTupleElement => Outcome::Defined(tuple::gte_output_to_input(cx, leaf)?),
         Call => return Err(cx.error("calls are composed over their computation")),
@@ -297,7 +421,7 @@ pub fn input_to_output(
     leaf: usize,
 ) -> Result<Outcome<Vec<ResultAccess>>, HloError> {
     use OpKind::*;
-    let kind = match family(&cx.instr.opcode) {
+    let kind = match instruction_family(cx.instr) {
         Ok(kind) => kind,
         Err(why) => return Ok(Outcome::NotDefined(why)),
     };
@@ -340,10 +464,18 @@ pub fn input_to_output(
                 })
                 .collect(),
         ),
-        Dot => single(reduction::dot_input_to_output(cx, operand)?),
+        Dot => single(reduction::dot_input_to_output(cx, operand, 2)?),
+        ScaledDot => match scaled_dot::input_to_output(cx, operand)? {
+            Outcome::Defined(map) => single(map),
+            Outcome::NotDefined(why) => Outcome::NotDefined(why),
+        },
+        Scatter => Outcome::Defined(scatter::input_to_output(cx, operand)?),
+        AllGather => Outcome::Defined(collective::input_to_output(cx, operand)?),
+        Sort => Outcome::Defined(rows::sort_input_to_output(cx, operand)?),
+        TopK => Outcome::Defined(rows::top_k_input_to_output(cx)?),
         Tuple => Outcome::Defined(tuple::tuple_input_to_output(cx, operand, leaf)?),
         GetTupleElement => Outcome::Defined(tuple::gte_input_to_output(cx, leaf)?),
-        DynamicSlice | DynamicUpdateSlice | Gather | ReduceWindow | Convolution => {
+        DynamicSlice | DynamicUpdateSlice | Gather | ReduceWindow | Convolution | Scan => {
             Outcome::NotDefined(format!("{} has no input-to-output map", cx.instr.opcode))
         }
         Call => return Err(cx.error("calls are composed over their computation")),

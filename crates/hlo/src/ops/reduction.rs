@@ -281,8 +281,8 @@ pub fn reduce_window(cx: &OpContext<'_>) -> Result<Outcome<Vec<OperandAccess>>, 
     ))
 }
 
-/// The dimension numbers of a `dot`, checked: batch, contracting and free dimensions of both
-/// sides.
+/// The dimension numbers of a `dot` (or of a `scaled-dot`, whose scales follow the two
+/// operands), checked: batch, contracting and free dimensions of both sides.
 struct DotDims {
     lhs_batch: Vec<usize>,
     rhs_batch: Vec<usize>,
@@ -292,8 +292,8 @@ struct DotDims {
     rhs_free: Vec<usize>,
 }
 
-fn dot_dims(cx: &OpContext<'_>) -> Result<DotDims, HloError> {
-    cx.expect_operands(2)?;
+fn dot_dims(cx: &OpContext<'_>, operands: usize) -> Result<DotDims, HloError> {
+    cx.expect_operands(operands)?;
     let (lhs, rhs, out) = (
         cx.operand_array(0)?,
         cx.operand_array(1)?,
@@ -377,9 +377,12 @@ fn dot_side(
         .collect()
 }
 
-/// `dot`, output to both operands.
-pub fn dot_output_to_input(cx: &OpContext<'_>) -> Result<Vec<(usize, IndexingMap)>, HloError> {
-    let dd = dot_dims(cx)?;
+/// `dot` (with `operands` operands: 2, or 4 for a `scaled-dot`), output to lhs and rhs.
+pub fn dot_output_to_input(
+    cx: &OpContext<'_>,
+    operands: usize,
+) -> Result<Vec<(usize, IndexingMap)>, HloError> {
+    let dd = dot_dims(cx, operands)?;
     let (lhs, rhs, out) = (
         cx.operand_array(0)?,
         cx.operand_array(1)?,
@@ -413,10 +416,15 @@ pub fn dot_output_to_input(cx: &OpContext<'_>) -> Result<Vec<(usize, IndexingMap
     ])
 }
 
-/// `dot`, one operand to the output: its batch and free dimensions go to their result
-/// positions; the other side's free dimensions become range variables.
-pub fn dot_input_to_output(cx: &OpContext<'_>, operand: usize) -> Result<IndexingMap, HloError> {
-    let dd = dot_dims(cx)?;
+/// `dot` (with `operands` operands, as for [`dot_output_to_input`]), lhs or rhs to the output:
+/// its batch and free dimensions go to their result positions; the other side's free
+/// dimensions become range variables.
+pub fn dot_input_to_output(
+    cx: &OpContext<'_>,
+    operand: usize,
+    operands: usize,
+) -> Result<IndexingMap, HloError> {
+    let dd = dot_dims(cx, operands)?;
     let (lhs, rhs) = (cx.operand_array(0)?, cx.operand_array(1)?);
     let (own, batch, own_free, other_free) = match operand {
         0 => (lhs, &dd.lhs_batch, &dd.lhs_free, (rhs, &dd.rhs_free)),

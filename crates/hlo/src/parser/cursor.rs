@@ -6,7 +6,9 @@ use crate::error::HloError;
 /// A position in the input text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Pos {
+    /// 1-based line.
     pub line: usize,
+    /// 1-based column, in characters.
     pub column: usize,
 }
 
@@ -25,6 +27,7 @@ fn is_name_char(c: char) -> bool {
 }
 
 impl<'a> Cursor<'a> {
+    /// A reader at the start of `src`.
     pub fn new(src: &'a str) -> Cursor<'a> {
         Cursor {
             src,
@@ -124,10 +127,12 @@ impl<'a> Cursor<'a> {
         self.pos += rest.len() - trimmed.len();
     }
 
+    /// Whether all the text has been read.
     pub fn at_end(&self) -> bool {
         self.pos >= self.src.len()
     }
 
+    /// The next character, not consumed (`None` at the end).
     pub fn peek(&self) -> Option<char> {
         self.rest().chars().next()
     }

@@ -389,10 +389,23 @@ pub fn attr_value(c: &mut Cursor<'_>, key: &str) -> R<AttrValue> {
     })
 }
 
-/// A value kept as written: `{...}` with balanced braces, a string, or a bare word.
+/// A value kept as written: `{...}` with balanced braces, a string, the iota form of replica
+/// groups (`[2,4]<=[8]`, `[2,4]<=[4,2]T(1,0)`), or a bare word.
 pub fn raw_value<'a>(c: &mut Cursor<'a>) -> R<&'a str> {
     match c.peek() {
         Some('{') => c.balanced('{', '}'),
+        Some('[') => {
+            let start = c.offset();
+            c.balanced('[', ']')?;
+            if c.eat_str("<=") {
+                c.balanced('[', ']')?;
+                if c.peek() == Some('T') && c.peek2() == Some('(') {
+                    c.eat('T');
+                    c.balanced('(', ')')?;
+                }
+            }
+            Ok(c.rest_since(start))
+        }
         Some('"') => {
             let start = c.offset();
             c.string()?;

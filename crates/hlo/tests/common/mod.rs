@@ -28,6 +28,91 @@ argmax {
   mi = s32[] maximum(ai, bi)
   ROOT t = (f32[], s32[]) tuple(m, mi)
 }
+less {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT lt = pred[] compare(a, b), direction=LT
+}
+less_by_key {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ai = s32[] parameter(2)
+  bi = s32[] parameter(3)
+  ROOT lt = pred[] compare(a, b), direction=LT
+}
+less_by_second {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ai = s32[] parameter(2)
+  bi = s32[] parameter(3)
+  ROOT lt = pred[] compare(ai, bi), direction=LT
+}
+replace {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT r = f32[] copy(b)
+}
+argmax_select {
+  a = f32[] parameter(0)
+  ai = s32[] parameter(1)
+  b = f32[] parameter(2)
+  bi = s32[] parameter(3)
+  gt = pred[] compare(a, b), direction=GT
+  m = f32[] select(gt, a, b)
+  mi = s32[] select(gt, ai, bi)
+  ROOT t = (f32[], s32[]) tuple(m, mi)
+}
+cumsum {
+  x = f32[] parameter(0)
+  c = f32[] parameter(1)
+  s = f32[] add(x, c)
+  ROOT t = (f32[], f32[]) tuple(s, s)
+}
+delay {
+  x = f32[] parameter(0)
+  c0 = f32[] parameter(1)
+  c1 = f32[] parameter(2)
+  ROOT t = (f32[], f32[], f32[]) tuple(c0, c1, x)
+}
+apart {
+  x = f32[] parameter(0)
+  c = f32[] parameter(1)
+  n = f32[] negate(x)
+  s = f32[] add(c, x)
+  ROOT t = (f32[], f32[]) tuple(n, s)
+}
+swap {
+  x = f32[] parameter(0)
+  c0 = f32[] parameter(1)
+  c1 = f32[] parameter(2)
+  o = f32[] add(c0, x)
+  ROOT t = (f32[], f32[], f32[]) tuple(o, c1, c0)
+}
+add_pair {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  c = f32[] parameter(2)
+  s = f32[] add(x, c)
+  ROOT t = (f32[], f32[]) tuple(y, s)
+}
+twice {
+  x = f32[] parameter(0)
+  c0 = f32[] parameter(1)
+  c1 = f32[] parameter(2)
+  o = f32[] add(c0, c1)
+  ROOT t = (f32[], f32[], f32[]) tuple(o, x, x)
+}
+lexicographic {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ai = s32[] parameter(2)
+  bi = s32[] parameter(3)
+  lt = pred[] compare(a, b), direction=LT
+  eq = pred[] compare(a, b), direction=EQ
+  lti = pred[] compare(ai, bi), direction=LT
+  tie = pred[] and(eq, lti)
+  ROOT r = pred[] or(lt, tie)
+}
 "#;
 
 /// Completes a seed snippet (instructions only) into a module whose entry holds it.

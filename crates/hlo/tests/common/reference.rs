@@ -342,8 +342,15 @@ pub fn deps(m: &Module, c: &Computation, i: &Instruction, leaf: usize, out: &[i6
             }
             scalar_operands(&mut d, n);
         }
-        "dot" => {
+        "dot" | "scaled-dot" => {
             let (l, r) = (&arr(c, i, 0).dims, &arr(c, i, 1).dims);
+            // A scaled-dot multiplies each operand element by the scale element of its block.
+            let scale_at = |j: usize, at: &[i64]| -> Option<Index> {
+                (i.opcode == "scaled-dot").then(|| {
+                    let (o, s) = (&arr(c, i, j).dims, &arr(c, i, j + 2).dims);
+                    (0..at.len()).map(|k| at[k] / (o[k] / s[k])).collect()
+                })
+            };
             let (lb, rb) = (ints(i, "lhs_batch_dims"), ints(i, "rhs_batch_dims"));
             let (lc, rc) = (
                 ints(i, "lhs_contracting_dims"),
@@ -373,6 +380,11 @@ pub fn deps(m: &Module, c: &Computation, i: &Instruction, leaf: usize, out: &[i6
                 for (k, &b) in rf.iter().enumerate() {
                     ri[b] = out[lb.len() + lf.len() + k];
                 }
+                for (j, at) in [(0, &li), (1, &ri)] {
+                    if let Some(scale) = scale_at(j, at) {
+                        d.push((j + 2, 0, scale));
+                    }
+                }
                 d.push((0, 0, li));
                 d.push((1, 0, ri));
             }
@@ -389,6 +401,10 @@ pub fn deps(m: &Module, c: &Computation, i: &Instruction, leaf: usize, out: &[i6
             let c_out = i.array().unwrap().dims[dl.output.feature];
             let group_in = r[dl.kernel.batch];
             let g = out[dl.output.feature] / (c_out / groups);
+            // Batch groups: result feature group `bg` convolves lhs batch part `bg`.
+            let batch_groups = i.int("batch_group_count").unwrap_or(1);
+            let bg = out[dl.output.feature] / (c_out / batch_groups);
+            let out_batch = i.array().unwrap().dims[dl.output.batch];
             // Per spatial dimension: (window position, input position) pairs.
             let spatial: Vec<Vec<(i64, i64)>> = (0..w.len())
                 .map(|k| {
@@ -415,7 +431,7 @@ pub fn deps(m: &Module, c: &Computation, i: &Instruction, leaf: usize, out: &[i6
                 for f in 0..group_in {
                     let mut li = vec![0; l.len()];
                     let mut ri = vec![0; r.len()];
-                    li[dl.input.batch] = out[dl.output.batch];
+                    li[dl.input.batch] = bg * out_batch + out[dl.output.batch];
                     li[dl.input.feature] = g * group_in + f;
                     ri[dl.kernel.batch] = f;
                     ri[dl.kernel.feature] = out[dl.output.feature];
@@ -456,6 +472,75 @@ pub fn deps(m: &Module, c: &Computation, i: &Instruction, leaf: usize, out: &[i6
                 d.push((*p, *l, idx.clone()));
             }
         }
+        "scatter" => scatter_deps(m, c, i, leaf, out, &mut d),
+        "scan" => {
+            // Unrolled: the results wanted at one step read inputs there and carries, which
+            // are the previous step's carry results, or the inits at the first step.
+            let carries = i.int("num_carries").unwrap() as usize;
+            let inputs = i.operands.len() - carries;
+            let outputs = i.shape.leaves().len() - carries;
+            let reverse = matches!(i.attr("is_reverse"), Some(AttrValue::Raw(v)) if v == "true");
+            let n = arr(c, i, 0).dims[0];
+            let body = m.computation(&i.called("to_apply")[0]).unwrap();
+            let tags = computation_tags(m, body);
+            let (first, last) = if reverse { (n - 1, 0) } else { (0, n - 1) };
+            let mut step = if leaf < outputs { out[0] } else { last };
+            let mut wanted = BTreeSet::from([leaf]);
+            if n == 0 {
+                d.push((inputs + leaf - outputs, 0, Vec::new()));
+                wanted.clear();
+            }
+            while !wanted.is_empty() {
+                let mut read = BTreeSet::new();
+                for r in &wanted {
+                    for (p, _, _) in &tags[r][&Vec::new()] {
+                        if *p < inputs {
+                            d.push((*p, 0, vec![step]));
+                        } else {
+                            read.insert(*p - inputs);
+                        }
+                    }
+                }
+                if step == first {
+                    d.extend(read.iter().map(|c| (inputs + c, 0, Vec::new())));
+                    break;
+                }
+                step += if reverse { 1 } else { -1 };
+                wanted = read.iter().map(|c| outputs + c).collect();
+            }
+        }
+        "all-gather" => {
+            // Result leaf `leaf` is the participants' operands `leaf`, concatenated.
+            let dim = ints(i, "dimensions")[0] as usize;
+            let n = arr(c, i, leaf).dims[dim];
+            let mut idx = out.to_vec();
+            idx[dim] %= n;
+            d.push((leaf, 0, idx));
+        }
+        "sort" => {
+            let axis = ints(i, "dimensions")[0] as usize;
+            let row = arr(c, i, 0).dims[axis];
+            let read = computation_reads(m, i, "to_apply");
+            for j in 0..i.operands.len() {
+                // Parameters 2j and 2j + 1 of the comparator belong to operand j.
+                if j == leaf || read.contains(&(2 * j)) || read.contains(&(2 * j + 1)) {
+                    for s in 0..row {
+                        let mut idx = out.to_vec();
+                        idx[axis] = s;
+                        d.push((j, 0, idx));
+                    }
+                }
+            }
+        }
+        "topk" | "custom-call" => {
+            // Top-k: values and indices both come from anywhere in the last-dimension row.
+            let row = *arr(c, i, 0).dims.last().unwrap();
+            for s in 0..row {
+                let mut idx = out.to_vec();
+                *idx.last_mut().unwrap() = s;
+                d.push((0, 0, idx));
+            }
+        }
         "bitcast-convert" => {
             let (o, s) = (&i.array().unwrap().dims, &arr(c, i, 0).dims);
             if o.len() + 1 == s.len() {
@@ -477,6 +562,177 @@ pub fn deps(m: &Module, c: &Computation, i: &Instruction, leaf: usize, out: &[i6
         }
     }
     d
+}
+
+/// A scatter's dimension numbers as the semantics use them.
+pub struct ScatterSpec {
+    pub n: usize,
+    op: Index,
+    pub upd: Index,
+    idx_rank: usize,
+    uwd: Vec<usize>,
+    sdod: Vec<usize>,
+    ibd: Vec<usize>,
+    sibd: Vec<usize>,
+    ivd: usize,
+    usd: Vec<usize>,
+    walked: Vec<usize>,
+    pub vector_len: i64,
+}
+
+impl ScatterSpec {
+    pub fn new(c: &Computation, i: &Instruction) -> ScatterSpec {
+        let n = i.operands.len() / 2;
+        let list = |key: &str| -> Vec<usize> { ints(i, key).iter().map(|&x| x as usize).collect() };
+        let (uwd, iwd, ibd) = (
+            list("update_window_dims"),
+            list("inserted_window_dims"),
+            list("input_batching_dims"),
+        );
+        let op = arr(c, i, 0).dims.clone();
+        let upd = arr(c, i, n + 1).dims.clone();
+        let idx = &arr(c, i, n).dims;
+        let ivd = i.int("index_vector_dim").unwrap() as usize;
+        ScatterSpec {
+            n,
+            usd: (0..upd.len()).filter(|x| !uwd.contains(x)).collect(),
+            walked: (0..op.len())
+                .filter(|o| !iwd.contains(o) && !ibd.contains(o))
+                .collect(),
+            vector_len: if ivd < idx.len() { idx[ivd] } else { 1 },
+            idx_rank: idx.len(),
+            sdod: list("scatter_dims_to_operand_dims"),
+            sibd: list("scatter_indices_batching_dims"),
+            op,
+            upd,
+            uwd,
+            ibd,
+            ivd,
+        }
+    }
+
+    /// The window size along operand dimension `o`.
+    fn win(&self, o: usize) -> i64 {
+        self.walked
+            .iter()
+            .position(|&w| w == o)
+            .map_or(1, |j| self.upd[self.uwd[j]])
+    }
+
+    /// The scatter position of update element `u` (its coordinates along the scatter dims).
+    pub fn position(&self, u: &[i64]) -> Index {
+        self.usd.iter().map(|&x| u[x]).collect()
+    }
+
+    /// The indices element of component `k` of the index vector at `position`.
+    pub fn indices_at(&self, position: &[i64], k: i64) -> Index {
+        let mut at = position.to_vec();
+        if self.ivd < self.idx_rank {
+            at.insert(self.ivd, k);
+        }
+        at
+    }
+
+    /// Where update element `u` lands when its index vector holds `v`; `None` when its window
+    /// is not entirely inside the operand (XLA drops it).
+    pub fn land(&self, u: &[i64], v: &[i64]) -> Option<Index> {
+        let position = self.position(u);
+        let mut start = vec![0; self.op.len()];
+        for (k, &o) in self.sdod.iter().enumerate() {
+            start[o] = v[k];
+        }
+        for (&o, &si) in self.ibd.iter().zip(&self.sibd) {
+            start[o] += position[si - usize::from(si > self.ivd)];
+        }
+        if (0..self.op.len()).any(|o| start[o] < 0 || start[o] + self.win(o) > self.op[o]) {
+            return None;
+        }
+        for (j, &o) in self.walked.iter().enumerate() {
+            start[o] += u[self.uwd[j]];
+        }
+        Some(start)
+    }
+
+    /// Index values for every component, from one below to one above the starts that fit.
+    fn wide_values(&self) -> Vec<Vec<i64>> {
+        self.sdod
+            .iter()
+            .map(|&o| (-1..=self.op[o] - self.win(o) + 1).collect())
+            .collect()
+    }
+}
+
+/// Scatter, from the semantics: an update element lands on `out` for some index values (in
+/// bounds or not; a window not entirely inside the operand is dropped); the combiner, applied
+/// once per update landing, mixes operands and updates as tag propagation through it says.
+fn scatter_deps(
+    m: &Module,
+    c: &Computation,
+    i: &Instruction,
+    leaf: usize,
+    out: &[i64],
+    d: &mut Vec<Dep>,
+) {
+    let spec = ScatterSpec::new(c, i);
+    let n = spec.n;
+    // (update index, scatter position) of every update that can land on `out`.
+    let mut landing: BTreeSet<(Index, Index)> = BTreeSet::new();
+    let values = spec.wide_values();
+    for u in all_indices(&spec.upd) {
+        for v in product(&values) {
+            if spec.land(&u, &v).as_deref() == Some(out) {
+                landing.insert((u.clone(), spec.position(&u)));
+            }
+        }
+    }
+    let positions: BTreeSet<&Index> = landing.iter().map(|(_, p)| p).collect();
+    // What each result of one combiner application reads, then what output `leaf` reads over
+    // as many applications as updates can land here.
+    let comb = m.computation(&i.called("to_apply")[0]).unwrap();
+    let tags = computation_tags(m, comb);
+    let reads: Vec<BTreeSet<usize>> = (0..n)
+        .map(|l| tags[&l][&Vec::new()].iter().map(|(p, _, _)| *p).collect())
+        .collect();
+    let mut states = BTreeSet::from([leaf]);
+    let mut updates = BTreeSet::new();
+    for _ in 0..positions.len() {
+        let mut next = states.clone();
+        for &s in &states {
+            for &p in &reads[s] {
+                if p < n {
+                    next.insert(p);
+                } else {
+                    updates.insert(p - n);
+                }
+            }
+        }
+        states = next;
+    }
+    for &j in &states {
+        d.push((j, 0, out.to_vec()));
+    }
+    for &j in &updates {
+        for (u, _) in &landing {
+            d.push((n + 1 + j, 0, u.clone()));
+        }
+    }
+    for p in positions {
+        for k in 0..spec.vector_len {
+            d.push((n, 0, spec.indices_at(p, k)));
+        }
+    }
+}
+
+/// The parameters that the root of the computation named by attribute `key` reads, found by
+/// tag propagation through it.
+pub fn computation_reads(m: &Module, i: &Instruction, key: &str) -> BTreeSet<usize> {
+    let callee = m.computation(&i.called(key)[0]).unwrap();
+    computation_tags(m, callee)
+        .values()
+        .flat_map(|elements| elements.values())
+        .flatten()
+        .map(|(p, _, _)| *p)
+        .collect()
 }
 
 /// Tags of a computation: per root leaf, per root element, the `(parameter, leaf, index)`

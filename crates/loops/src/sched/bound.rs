@@ -73,6 +73,7 @@ impl StageBounds {
 /// Bounds of every stage (`None` for placeholders).
 #[derive(Clone, Debug)]
 pub struct Bounds {
+    /// Per stage, by [`StageId`]: its bounds, `None` for a placeholder.
     pub stages: Vec<Option<StageBounds>>,
 }
 

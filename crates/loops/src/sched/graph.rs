@@ -13,15 +13,24 @@ use xla_indexing_core::interval::ceil_div;
 use crate::error::{LoopsError, Pos};
 use crate::sched::ast::{Line, Py, PyKind};
 
+/// A stage: its index in [`Schedule::stages`].
 pub type StageId = usize;
+/// An iteration variable: its index in [`Schedule::itervars`] (and `d<id>` in expressions).
 pub type IvId = usize;
 
 /// An iteration variable. Roots have a domain `(min, extent)`; derived variables do not.
 #[derive(Clone, Debug)]
 pub struct IterVar {
+    /// The name it prints as: a lambda parameter, a `reduce_axis` name, or derived
+    /// (`ci.cj.fused.outer`).
     pub name: String,
+    /// The stage whose loops it indexes (`usize::MAX` for a reduction axis no compute has used
+    /// yet).
     pub stage: StageId,
+    /// For a root variable, `(min, extent)`: it takes the values `min..min + extent`; `None` for
+    /// one derived by `split` or `fuse`.
     pub dom: Option<(i64, i64)>,
+    /// Whether it is a reduction variable (a `reduce_axis`, or derived from one).
     pub reduce: bool,
 }
 
@@ -30,15 +39,22 @@ pub struct IterVar {
 pub enum Relation {
     /// `parent = outer * factor + inner`.
     Split {
+        /// The variable split.
         parent: IvId,
+        /// The outer variable, counting blocks of `factor`.
         outer: IvId,
+        /// The inner variable, in `[0, factor)`.
         inner: IvId,
+        /// The extent of `inner` (positive).
         factor: i64,
     },
     /// `fused = outer * extent(inner) + inner`.
     Fuse {
+        /// The outer of the two fused variables.
         outer: IvId,
+        /// The inner of the two fused variables.
         inner: IvId,
+        /// The variable that replaces both.
         fused: IvId,
     },
 }
@@ -47,14 +63,20 @@ pub enum Relation {
 /// `id`).
 #[derive(Clone, Debug)]
 pub enum Val {
+    /// A constant (an integer or floating-point literal), as written.
     Const(String),
     /// An integer expression of the iteration variables used as a value.
     Index(Expr),
+    /// An element of another stage.
     Read {
+        /// The stage read.
         stage: StageId,
+        /// The element's index, one expression per dimension of the stage read.
         index: Vec<Expr>,
     },
+    /// A unary operator (`-`) applied to a value.
     Unary(&'static str, Box<Val>),
+    /// A binary operator (`+`, `-`, `*`, `/`, `//`, `%`) applied to two values.
     Binary(&'static str, Box<Val>, Box<Val>),
     /// `max(a, b)` or `min(a, b)`.
     Call(&'static str, Vec<Val>),
@@ -63,21 +85,30 @@ pub enum Val {
 /// A compute stage's body: the value and, for a reduction, its operator (`sum`, `max`, `min`).
 #[derive(Clone, Debug)]
 pub struct Body {
+    /// The value stored (for a reduction, the value reduced).
     pub value: Val,
+    /// The reduction's operator, `None` for a plain compute.
     pub reduce: Option<&'static str>,
 }
 
 /// One stage of the schedule.
 #[derive(Clone, Debug)]
 pub struct Stage {
+    /// The stage's name: the `name=` argument, else the variable it is assigned to.
     pub name: String,
+    /// Where the `placeholder` or `compute` call is.
     pub pos: Pos,
+    /// The extent of each dimension (positive).
     pub shape: Vec<i64>,
+    /// The root variables, one per dimension (empty for a placeholder).
     pub axis: Vec<IvId>,
+    /// The reduction's root variables (empty unless the body reduces).
     pub reduce_axis: Vec<IvId>,
     /// `None` for a placeholder.
     pub body: Option<Body>,
+    /// The `split`s and `fuse`s applied to the stage's variables, in order.
     pub relations: Vec<Relation>,
+    /// The variables of the stage's loops, outermost first, after the `split`s and `fuse`s.
     pub leaves: Vec<IvId>,
     /// `compute_at(stage, var)`.
     pub attach: Option<(StageId, IvId)>,
@@ -93,8 +124,11 @@ impl Stage {
 /// A whole schedule.
 #[derive(Clone, Debug)]
 pub struct Schedule {
+    /// The stages in definition order (a topological order of the reads).
     pub stages: Vec<Stage>,
+    /// Every iteration variable of every stage, indexed by [`IvId`].
     pub itervars: Vec<IterVar>,
+    /// The stages given to `create_schedule`.
     pub outputs: Vec<StageId>,
 }
 

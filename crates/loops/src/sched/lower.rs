@@ -16,12 +16,17 @@ use crate::symbolic::{Bound, expr_to_string};
 /// What a walk of the loop nest meets, in program order. Realize blocks nest: a stage's block
 /// holds its produce block, then the blocks of the stages after it at the same place.
 pub trait NestSink {
+    /// Stage `s`'s realize block opens.
     fn realize_begin(&mut self, s: StageId);
+    /// Stage `s`'s realize block closes.
     fn realize_end(&mut self, s: StageId);
+    /// Stage `s`'s produce block opens (its loops and statement follow).
     fn produce_begin(&mut self, s: StageId);
+    /// Stage `s`'s produce block closes.
     fn produce_end(&mut self, s: StageId);
     /// The loop of leaf variable `leaf` of stage `s`.
     fn loop_begin(&mut self, s: StageId, leaf: IvId);
+    /// The loop of leaf variable `leaf` of stage `s` closes.
     fn loop_end(&mut self, s: StageId, leaf: IvId);
     /// A reduction's target set to the identity, before its first reduction loop.
     fn reduce_init(&mut self, s: StageId);

@@ -24,7 +24,7 @@ use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
 use xla_indexing_core::print::Names;
-use xla_indexing_core::{Expr, VarRef};
+use xla_indexing_core::{Expr, Syntax, VarRef};
 
 use crate::error::LoopsError;
 use crate::sched::bound::{Bounds, StageBounds};
@@ -298,7 +298,8 @@ impl Emitter<'_> {
             dims: self.iv_names,
             syms: &[],
         };
-        e.display(&names).to_string()
+        // MLIR reads this text: its spelling.
+        e.display(&names).in_syntax(Syntax::Mlir).to_string()
     }
 
     /// `index` (over stage `s`'s loops) into the buffer of stage `target`: relative to the
@@ -515,7 +516,7 @@ impl Emitter<'_> {
         let actuals: Vec<&str> = used.iter().map(|v| self.iv_names[*v].as_str()).collect();
         let results: Vec<String> = exprs
             .iter()
-            .map(|e| e.display(&names).to_string())
+            .map(|e| e.display(&names).in_syntax(Syntax::Mlir).to_string())
             .collect();
         (formals.join(", "), actuals.join(", "), results)
     }

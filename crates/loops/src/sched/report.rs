@@ -1,5 +1,6 @@
-//! The result of bound inference: JSON as DESIGN.md §4 specifies, text with every IterVar's
-//! range, every stage's realized region and the loop nest, and MLIR.
+//! The result of bound inference: JSON as docs/architecture.md ("`bounds --format json`")
+//! describes it, text with every IterVar's range, every stage's realized region and the loop
+//! nest, and MLIR.
 //!
 //! JSON: `{"stages": {"B": {"itervars": {"bi": {"min": .., "extent": ..}, ..}, "attach_path":
 //! [..], "realize": [{"min": .., "extent": ..}, ..], "exact": null}}}`, compute stages only,
@@ -30,7 +31,9 @@ struct StageRow {
 /// A schedule with its inferred bounds.
 #[derive(Clone, Debug)]
 pub struct BoundsReport {
+    /// The schedule analysed.
     pub schedule: Schedule,
+    /// The inferred bounds of its stages.
     pub bounds: Bounds,
 }
 
@@ -75,7 +78,7 @@ impl BoundsReport {
         rows
     }
 
-    /// DESIGN.md §4 `bounds --format json`.
+    /// `bounds --format json`, as docs/architecture.md describes it.
     pub fn to_json(&self) -> Value {
         let mut stages = Map::new();
         for StageRow {

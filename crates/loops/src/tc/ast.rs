@@ -8,6 +8,7 @@ use crate::error::Pos;
 /// A file: one or more `def`s.
 #[derive(Clone, Debug)]
 pub struct Program {
+    /// The definitions, in file order.
     pub defs: Vec<Def>,
 }
 
@@ -29,17 +30,24 @@ impl Program {
 /// `def name(inputs) -> (outputs) { statements }`.
 #[derive(Clone, Debug)]
 pub struct Def {
+    /// The definition's name.
     pub name: String,
+    /// Where the `def` keyword is.
     pub pos: Pos,
+    /// The input parameters, in order.
     pub inputs: Vec<Param>,
+    /// The output parameters, in order.
     pub outputs: Vec<Param>,
+    /// The statements of the body, in order.
     pub stmts: Vec<Stmt>,
 }
 
 /// A parameter: `float(M, 3) A`, a scalar `float c`, or an output named without a type.
 #[derive(Clone, Debug)]
 pub struct Param {
+    /// The tensor's (or scalar's) name.
     pub name: String,
+    /// Where the name is.
     pub pos: Pos,
     /// The sizes: empty for a scalar, `None` for an output whose sizes are inferred.
     pub dims: Option<Vec<Dim>>,
@@ -48,19 +56,26 @@ pub struct Param {
 /// One dimension of a parameter's type.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Dim {
+    /// A size name (`M`), whose value is given or inferred.
     Size(String),
+    /// A constant size.
     Const(i64),
 }
 
 /// `A(i, j) op rhs where ...`.
 #[derive(Clone, Debug)]
 pub struct Stmt {
+    /// Where the written tensor's name is.
     pub pos: Pos,
+    /// The tensor written.
     pub lhs: String,
+    /// The index variables of the written element (`i, j` of `A(i, j)`), with their positions.
     pub indices: Vec<(String, Pos)>,
     /// `=`, `+=`, `+=!`, `*=`, `min=!`, ...
     pub op: String,
+    /// The value assigned or reduced.
     pub rhs: Ex,
+    /// The `where` clauses, in order.
     pub wheres: Vec<Where>,
 }
 
@@ -69,9 +84,13 @@ pub struct Stmt {
 pub enum Where {
     /// `k in lo:hi`, upper bound exclusive.
     Range {
+        /// The index variable bounded.
         var: String,
+        /// Where the variable is.
         pos: Pos,
+        /// The least value (inclusive).
         lo: Ex,
+        /// The upper bound (exclusive).
         hi: Ex,
     },
     /// `exists A(i)`: an access that takes part in range inference only.
@@ -81,17 +100,26 @@ pub enum Where {
 /// An expression, on either side of an index.
 #[derive(Clone, Debug)]
 pub enum Ex {
+    /// An integer literal.
     Int(i64),
+    /// A floating-point literal, as written.
     Float(String),
+    /// An index variable, a size name or a scalar, with its position.
     Name(String, Pos),
     /// A tensor access or a function call, told apart when names are resolved.
     Call {
+        /// The tensor's or function's name.
         name: String,
+        /// Where the name is.
         pos: Pos,
+        /// The indices or arguments, in order.
         args: Vec<Ex>,
     },
+    /// A unary operator (`-` or `!`) and its operand.
     Unary(&'static str, Box<Ex>),
+    /// A binary operator (arithmetic, comparison, `&&`, `||`) and its operands.
     Binary(&'static str, Box<Ex>, Box<Ex>),
+    /// `cond ? a : b`.
     Ternary(Box<Ex>, Box<Ex>, Box<Ex>),
 }
 

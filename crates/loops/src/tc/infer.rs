@@ -435,6 +435,21 @@ impl<'s> StmtInference<'s> {
                 Some((lo.ceil_div(*k).ok()?, hi.ceil_div(*k).ok()?))
             }
             Atom::Mod(_, k) => Some((Bound::constant(0), Bound::constant(k - 1))),
+            // `min` and `max` are monotone in both operands.
+            Atom::Min(a, b) | Atom::Max(a, b) => {
+                let ((alo, ahi), (blo, bhi)) = (self.expr_range(a)?, self.expr_range(b)?);
+                Some(if matches!(atom, Atom::Min(..)) {
+                    (
+                        Bound::min_of(vec![alo, blo], &size_le),
+                        Bound::min_of(vec![ahi, bhi], &size_le),
+                    )
+                } else {
+                    (
+                        Bound::max_of(vec![alo, blo], &size_le),
+                        Bound::max_of(vec![ahi, bhi], &size_le),
+                    )
+                })
+            }
         }
     }
 
@@ -545,7 +560,7 @@ impl<'s> StmtInference<'s> {
                 let xhi = ahi.scale(*k).ok()?;
                 self.solve(x, v, &xlo, &xhi)
             }
-            Atom::Mod(..) => None,
+            Atom::Mod(..) | Atom::Min(..) | Atom::Max(..) => None,
         }
     }
 

@@ -1,4 +1,5 @@
-//! The result of TC range inference, as text and as the JSON of DESIGN.md §4.
+//! The result of TC range inference, as text and as the JSON of docs/architecture.md
+//! ("`ranges --format json`").
 //!
 //! JSON: `{"ranges": {"i": ["11 - I", "10"]}, "sizes": {"A": ["I"]}, "warnings": []}` for one
 //! definition (bounds inclusive, strings always), `{"defs": {"name": {...}}}` for several. Index
@@ -12,15 +13,20 @@ use serde_json::{Map, Value, json};
 /// Range inference of a whole file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RangeReport {
+    /// One report per definition, in file order.
     pub defs: Vec<DefReport>,
 }
 
 /// One definition: per statement the ranges, the sizes of its outputs, its warnings.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DefReport {
+    /// The definition's name.
     pub name: String,
+    /// One report per statement, in order.
     pub stmts: Vec<StmtReport>,
+    /// The inferred size of each output, in order.
     pub sizes: Vec<TensorSize>,
+    /// Warnings about the definition, such as preconditions the inference could not check.
     pub warnings: Vec<String>,
 }
 
@@ -28,15 +34,20 @@ pub struct DefReport {
 /// indexing map of every read, `(access, map)` (only when every range is a number).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StmtReport {
+    /// The statement as printed back (`A(i) = B(10 - i)`).
     pub text: String,
+    /// `(variable, lo, hi)` per index variable, bounds printed (inclusive).
     pub ranges: Vec<(String, String, String)>,
+    /// `(access, map)` per read: the access as written and its indexing map as printed.
     pub maps: Vec<(String, String)>,
 }
 
 /// The size of each dimension of an output.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TensorSize {
+    /// The output's name.
     pub tensor: String,
+    /// The size of each dimension, printed (`I`, `N - 2`).
     pub dims: Vec<String>,
 }
 
@@ -84,7 +95,7 @@ impl DefReport {
 }
 
 impl RangeReport {
-    /// DESIGN.md §4 `ranges --format json`.
+    /// `ranges --format json`, as docs/architecture.md describes it.
     pub fn to_json(&self) -> Value {
         match self.defs.as_slice() {
             [one] => one.to_json(),

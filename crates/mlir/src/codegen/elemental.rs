@@ -21,7 +21,7 @@ use xla_indexing_hlo::{
     HloError, Instruction, Module,
     access::Access,
     attrs::AttrValue,
-    ops::{OpContext, OpKind, OperandAccess, Outcome, op_kind, output_to_input},
+    ops::{OpContext, OpKind, OperandAccess, Outcome, instruction_kind, output_to_input},
 };
 
 use super::body::{Body, Scalar};
@@ -177,7 +177,7 @@ impl<'m> Emitter<'m> {
             "iota" => return self.iota(instr, index, element),
             _ => {}
         }
-        let cx = OpContext::new(comp, instr);
+        let cx = OpContext::new(module, comp, instr);
         let accesses = match output_to_input(&cx, 0)? {
             Outcome::Defined(v) => v,
             Outcome::NotDefined(reason) => return Err(fail(reason)),
@@ -193,7 +193,7 @@ impl<'m> Emitter<'m> {
             Ok((instr.operands[k], a))
         };
         use OpKind::*;
-        match op_kind(&instr.opcode) {
+        match instruction_kind(instr) {
             Some(Elementwise | BitcastConvert) => {
                 let mut args = Vec::new();
                 for k in 0..instr.operands.len() {

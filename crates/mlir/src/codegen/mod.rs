@@ -28,6 +28,7 @@ use crate::stablehlo::UniqueNames;
 /// What to generate.
 #[derive(Clone, Debug)]
 pub struct CodegenOptions {
+    /// The GPU the kernels' launches are planned for.
     pub device: Device,
     /// Only the kernel of this fusion (every kernel when `None`).
     pub fusion: Option<String>,

@@ -4,15 +4,16 @@
 //!    simplifies their index arithmetic (`--emit mlir` stops here).
 //! 2. `xla-indexing-lower-apply` lowers `xla_indexing.loop` and `apply_indexing` (in 32 bits
 //!    where the values fit); `xla-indexing-launch-grid` turns the launch attribute into
-//!    `known_block_size`, `known_grid_size` and `nvvm.reqntid`; the upstream passes of DESIGN
-//!    §3 lower the `gpu.module` to NVVM; `xla-indexing-launch-grid` again drops the
-//!    `nvvm.maxntid` that `convert-gpu-to-nvvm` re-adds (ptxas rejects it beside `.reqntid`).
+//!    `known_block_size`, `known_grid_size` and `nvvm.reqntid`; upstream passes lower the
+//!    `gpu.module` to NVVM (docs/architecture.md, "Maps to IR to PTX");
+//!    `xla-indexing-launch-grid` again drops the `nvvm.maxntid` that `convert-gpu-to-nvvm`
+//!    re-adds (ptxas rejects it beside `.reqntid`).
 //! 3. `--emit llvm`: the `gpu.module`'s body, as a module with the NVPTX triple, translated to
 //!    LLVM IR (before LLVM's optimizer). `--emit ptx`: `nvvm-attach-target` (with libdevice
 //!    linked when the kernels call its math functions) and `gpu-module-to-binary{format=isa}`,
 //!    which runs LLVM's optimizer and the NVPTX backend; the PTX is read from the binary.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use std::ffi::CStr;
 
@@ -24,7 +25,10 @@ use melior::ir::{
 use mlir_sys::{
     mlirAttributeIsAGPUObjectAttr, mlirGPUObjectAttrGetObject, mlirTranslateModuleToLLVMIRToString,
 };
-use xla_indexing_hlo::{HloError, Module as HloModule};
+use xla_indexing_hlo::{
+    HloError, Module as HloModule,
+    gpu::{Chip, UnknownChip},
+};
 
 use super::{CodegenOptions, kernels_text_with_progress};
 use crate::opt::{Message, OptError, OptOptions, Session};
@@ -32,20 +36,26 @@ use crate::opt::{Message, OptError, OptOptions, Session};
 /// What `compile` writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Emit {
+    /// The kernels in MLIR, simplified, before lowering.
     Mlir,
+    /// LLVM IR for NVPTX, before LLVM's optimizer.
     Llvm,
+    /// PTX for the chip.
     Ptx,
 }
 
 /// Options of [`compile`].
 #[derive(Clone, Debug)]
 pub struct CompileOptions {
+    /// What kernels to generate, for which device.
     pub codegen: CodegenOptions,
     /// The NVPTX target (`sm_90`).
     pub chip: String,
+    /// How far to lower.
     pub emit: Emit,
-    /// libdevice (`libdevice.10.bc`), needed by kernels that call math functions; when `None`,
-    /// [`find_libdevice`] looks for it.
+    /// libdevice (`libdevice.10.bc`), needed by kernels that call math functions; the caller
+    /// finds it (the CLI: `--libdevice`, `XLA_INDEXING_LIBDEVICE`, a CUDA install, or the
+    /// venv of `cargo xtask setup`).
     pub libdevice: Option<PathBuf>,
 }
 
@@ -55,10 +65,10 @@ pub enum CompileError {
     /// The HLO cannot be lowered (the error names the fusion or instruction and why).
     #[error(transparent)]
     Hlo(#[from] HloError),
-    /// `--chip` is not an NVPTX target this pipeline knows.
-    #[error("unknown chip `{0}` (expected sm_NN, e.g. sm_90)")]
-    Chip(String),
-    /// The kernels call math functions but libdevice was not found.
+    /// `--chip` is not in the table of chips.
+    #[error(transparent)]
+    Chip(#[from] UnknownChip),
+    /// The kernels call math functions but no libdevice was given.
     #[error(
         "the kernels call libdevice math functions ({0}); pass --libdevice PATH/libdevice.10.bc \
          or set XLA_INDEXING_LIBDEVICE (PyPI's nvidia-cuda-nvcc-cu12 ships it under \
@@ -68,7 +78,12 @@ pub enum CompileError {
     /// A pass failed on the generated kernels: a bug of the generator, reported with MLIR's
     /// diagnostics.
     #[error("lowering the generated kernels failed at `{stage}`: {}", messages(.errors))]
-    Lowering { stage: String, errors: Vec<Message> },
+    Lowering {
+        /// The pass or step that failed.
+        stage: String,
+        /// MLIR's diagnostics.
+        errors: Vec<Message>,
+    },
 }
 
 fn messages(all: &[Message]) -> String {
@@ -99,13 +114,15 @@ impl IndexLowering {
         refine: "",
     };
 
-    /// Upstream MLIR's alone, for comparison: the maps as written become `affine.apply`, which
-    /// `lower-affine`, `canonicalize` and the integer-range passes (which know the thread-id
-    /// ranges from `known_block_size`) lower and narrow.
+    /// Upstream MLIR's best alone, for comparison: the maps as written (buffers addressed
+    /// linearly, as ours) become `affine.apply`, which `canonicalize` composes and simplifies as
+    /// affine maps (what `affine-simplify-structures` does, which runs on `func.func` only),
+    /// then `lower-affine`, `canonicalize`, `cse` and the integer-range passes (which know the
+    /// thread-id ranges from `known_block_size`) lower and narrow.
     pub const UPSTREAM: IndexLowering = IndexLowering {
         simplify: "",
-        lower: "xla-indexing-lower-apply{prefer-affine=true simplify=false index-bitwidth=64 linearize=false}",
-        refine: "lower-affine, canonicalize, int-range-optimizations, \
+        lower: "xla-indexing-lower-apply{prefer-affine=true simplify=false index-bitwidth=64 linearize=true}",
+        refine: "canonicalize, cse, lower-affine, canonicalize, cse, int-range-optimizations, \
                  arith-int-range-narrowing{int-bitwidths-supported=32}, ",
     };
 }
@@ -114,8 +131,11 @@ impl IndexLowering {
 /// `None` before it).
 #[derive(Clone, Debug, Default)]
 pub struct Artifacts {
+    /// The kernels in MLIR, simplified.
     pub mlir: String,
+    /// Their LLVM IR.
     pub llvm: Option<String>,
+    /// Their PTX.
     pub ptx: Option<String>,
 }
 
@@ -142,7 +162,7 @@ pub fn compile_kernels(
     options: &CompileOptions,
     index: IndexLowering,
 ) -> Result<Artifacts, CompileError> {
-    let features = ptx_features(&options.chip)?;
+    let features = Chip::named(&options.chip)?.ptx_features;
     let session = Session::new("<kernels>", OptOptions::default());
     let stage = |e: OptError, stage: &str| CompileError::Lowering {
         stage: stage.into(),
@@ -191,8 +211,7 @@ pub fn compile_kernels(
     if let Some(function) = libdevice_call(&lowered) {
         let path = options
             .libdevice
-            .clone()
-            .or_else(find_libdevice)
+            .as_ref()
             .ok_or(CompileError::Libdevice(function))?;
         attach.push_str(&format!(" l={}", path.display()));
     }
@@ -209,19 +228,6 @@ pub fn compile_kernels(
     Ok(out)
 }
 
-/// The PTX ISA version for a chip: 8.0 up to Hopper, 8.6 for Blackwell.
-fn ptx_features(chip: &str) -> Result<&'static str, CompileError> {
-    let number: Option<u32> = chip
-        .strip_prefix("sm_")
-        .map(|n| n.trim_end_matches(['a', 'f']))
-        .and_then(|n| n.parse().ok());
-    match number {
-        Some(n) if (50..=90).contains(&n) => Ok("+ptx80"),
-        Some(n) if (100..=121).contains(&n) => Ok("+ptx86"),
-        _ => Err(CompileError::Chip(chip.into())),
-    }
-}
-
 /// The first libdevice function (`__nv_expf`) that lowered kernels call, if any.
 fn libdevice_call(lowered: &str) -> Option<String> {
     let at = lowered.find("@__nv_")?;
@@ -230,27 +236,6 @@ fn libdevice_call(lowered: &str) -> Option<String> {
         .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
         .collect();
     Some(name)
-}
-
-/// libdevice from `XLA_INDEXING_LIBDEVICE`, a CUDA install, or the PyPI wheel in the project's
-/// `target/venv` (which `cargo xtask setup` installs).
-pub fn find_libdevice() -> Option<PathBuf> {
-    let mut candidates: Vec<PathBuf> = std::env::var_os("XLA_INDEXING_LIBDEVICE")
-        .map(PathBuf::from)
-        .into_iter()
-        .collect();
-    candidates.push("/usr/local/cuda/nvvm/libdevice/libdevice.10.bc".into());
-    let venv = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/venv/lib");
-    if let Ok(entries) = std::fs::read_dir(venv) {
-        for python in entries.flatten() {
-            candidates.push(
-                python
-                    .path()
-                    .join("site-packages/nvidia/cuda_nvcc/nvvm/libdevice/libdevice.10.bc"),
-            );
-        }
-    }
-    candidates.into_iter().find(|p| p.is_file())
 }
 
 /// The lowered `gpu.module`'s body as LLVM IR for NVPTX.
@@ -345,16 +330,6 @@ fn ptx_of(module: &Module) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn chips_map_to_ptx_versions() {
-        assert_eq!(ptx_features("sm_90").unwrap(), "+ptx80");
-        assert_eq!(ptx_features("sm_90a").unwrap(), "+ptx80");
-        assert_eq!(ptx_features("sm_80").unwrap(), "+ptx80");
-        assert_eq!(ptx_features("sm_100a").unwrap(), "+ptx86");
-        assert!(ptx_features("gfx90a").is_err());
-        assert!(ptx_features("sm_").is_err());
-    }
 
     #[test]
     fn libdevice_calls_are_found() {

@@ -12,16 +12,16 @@
 //! why. Ops inside the regions of StableHLO ops (the scalar bodies of `reduce`) are not
 //! annotated.
 
-use crate::ir::op_name;
+use crate::ir::{op_name, parent_op, set_attribute};
 use melior::{
     Context,
     ir::{
         Attribute, OperationRef,
-        attribute::{ArrayAttribute, AttributeLike},
+        attribute::ArrayAttribute,
         operation::{OperationLike, WalkOrder, WalkResult},
     },
 };
-use mlir_sys::{MlirOperation, mlirOperationGetParentOperation, mlirOperationSetAttributeByName};
+use mlir_sys::MlirOperation;
 use xla_indexing_core::IndexingMap;
 use xla_indexing_hlo::{Options, analyze_module, parse_module};
 
@@ -77,16 +77,12 @@ fn run(operation: OperationRef, options: &[i64]) -> Result<(), PassFailure> {
 
 /// Whether `op` is nested in a StableHLO op (a `reduce` body, say).
 fn inside_stablehlo(op: &OperationRef) -> bool {
-    // SAFETY: parents of a live op are live.
-    let mut parent =
-        unsafe { OperationRef::from_option_raw(mlirOperationGetParentOperation(op.to_raw())) };
+    let mut parent = parent_op(op);
     while let Some(p) = parent {
         if is_stablehlo(&op_name(&p)) {
             return true;
         }
-        // SAFETY: as above.
-        parent =
-            unsafe { OperationRef::from_option_raw(mlirOperationGetParentOperation(p.to_raw())) };
+        parent = parent_op(&p);
     }
     false
 }
@@ -153,12 +149,5 @@ fn annotate(context: &Context, op: &OperationRef, emit_remarks: bool) {
         lists.push(ArrayAttribute::new(context, &attributes).into());
     }
     let value: Attribute = ArrayAttribute::new(context, &lists).into();
-    // SAFETY: `op` is live and `value` belongs to its context.
-    unsafe {
-        mlirOperationSetAttributeByName(
-            op.to_raw(),
-            melior::StringRef::new(ATTRIBUTE).to_raw(),
-            value.to_raw(),
-        )
-    };
+    set_attribute(op, ATTRIBUTE, value);
 }

@@ -14,7 +14,6 @@ use melior::{
         attribute::IntegerAttribute, operation::OperationBuilder, r#type::IntegerType,
     },
 };
-use mlir_sys::mlirTypeIsAIndex;
 use xla_indexing_core::{Atom, Expr, Interval, RangeEvaluator, VarRef};
 
 use super::ranges::{fits, signed_range};
@@ -100,8 +99,9 @@ pub fn collect_divisions(e: &Expr, floors: &mut Vec<(Expr, i64)>, mods: &mut Vec
             Atom::Var(_) => continue,
             Atom::FloorDiv(x, k) => (x, *k, &mut *floors),
             Atom::Mod(x, k) => (x, *k, &mut *mods),
-            Atom::CeilDiv(x, _) => {
-                collect_divisions(x, floors, mods);
+            Atom::CeilDiv(..) | Atom::Min(..) | Atom::Max(..) => {
+                atom.operands()
+                    .for_each(|x| collect_divisions(x, floors, mods));
                 continue;
             }
         };
@@ -335,6 +335,16 @@ fn plan_sum(plan: &mut Plan, e: &Expr, ev: &RangeEvaluator, width: u32) -> Optio
 fn plan_atom(plan: &mut Plan, atom: &Atom, ev: &RangeEvaluator, width: u32) -> Option<Operand> {
     let (x, k, op) = match atom {
         Atom::Var(v) => return Some(Operand::Var(*v)),
+        Atom::Min(a, b) | Atom::Max(a, b) => {
+            // Both operands are exact in the type ([`plan_sum`] checks), so the signed extremum
+            // of the two is the extremum of their values.
+            let name = match atom {
+                Atom::Min(..) => "arith.minsi",
+                _ => "arith.maxsi",
+            };
+            let (a, b) = (plan_sum(plan, a, ev, width)?, plan_sum(plan, b, ev, width)?);
+            return Some(plan.push(name, (a, b), ev.atom_range(atom), ev));
+        }
         Atom::FloorDiv(x, k) => (x, *k, "floordiv"),
         Atom::CeilDiv(x, k) => (x, *k, "ceildiv"),
         Atom::Mod(x, k) if plan.remainders != Remainders::Rem => {
@@ -502,8 +512,7 @@ pub fn materialize<'c>(
 /// extension the other) when one is `index`, else `trunci`, `extsi` or `extui`.
 fn cast_name(from: Type, to: Type, signed: bool) -> Option<&'static str> {
     let (from_width, to_width) = (int_width(from)?, int_width(to)?);
-    // SAFETY: both types are live.
-    let index = unsafe { mlirTypeIsAIndex(from.to_raw()) || mlirTypeIsAIndex(to.to_raw()) };
+    let index = from.is_index() || to.is_index();
     Some(match (index, signed, to_width < from_width) {
         (true, true, _) => "arith.index_cast",
         (true, false, _) => "arith.index_castui",
@@ -564,6 +573,8 @@ mod tests {
                     0,
                 ),
                 "arith.ceildivsi" => (-((-a).div_euclid(b)), 0),
+                "arith.minsi" => (a.min(b), 0),
+                "arith.maxsi" => (a.max(b), 0),
                 other => return Err(format!("op {i}: unexpected {other}")),
             };
             if matches!(op.name, "arith.addi" | "arith.subi" | "arith.muli") {
@@ -606,7 +617,7 @@ mod tests {
         leaf_odds: 4,
         constant_odds: 6,
         sum_terms: (2, 2),
-        weights: [2, 1, 2, 1, 0],
+        weights: [2, 1, 2, 1, 0, 1, 1],
     };
 
     #[test]

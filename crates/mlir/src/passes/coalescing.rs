@@ -45,18 +45,17 @@ use melior::ir::{
 use mlir_sys::{
     MlirOperation, mlirBlockGetParentOperation, mlirComplexTypeGetElementType,
     mlirIntegerTypeGetWidth, mlirIntegerTypeIsUnsigned, mlirMemRefTypeGetMemorySpace,
-    mlirMemRefTypeGetStridesAndOffset, mlirOperationGetParentOperation, mlirShapedTypeGetDimSize,
-    mlirShapedTypeGetElementType, mlirShapedTypeGetRank, mlirShapedTypeIsDynamicDim,
-    mlirShapedTypeIsDynamicStrideOrOffset, mlirTypeIsAComplex, mlirTypeIsAIndex,
-    mlirTypeIsAInteger, mlirTypeIsAMemRef,
+    mlirMemRefTypeGetStridesAndOffset, mlirShapedTypeGetDimSize, mlirShapedTypeGetElementType,
+    mlirShapedTypeGetRank, mlirShapedTypeIsDynamicDim, mlirShapedTypeIsDynamicStrideOrOffset,
+    mlirTypeIsAComplex, mlirTypeIsAIndex, mlirTypeIsAInteger, mlirTypeIsAMemRef,
 };
 use xla_indexing_core::{Expr, IndexingMap, Interval, Var};
 use xla_indexing_hlo::gpu::{
     AccessCoalescing, Buffer, Device, analyze_buffer_access, thread_map::DIM_NAMES,
 };
 
-use super::{PassFailure, PassSpec, pass_entry};
-use crate::ir::{defining_op, gpu_dimension, integer_attribute, op_name};
+use super::{CHIP_NAMES, PassFailure, PassOption, PassSpec, chip_device, pass_entry};
+use crate::ir::{defining_op, gpu_dimension, integer_attribute, op_name, parent_op};
 use crate::{
     attribute::attribute_map,
     guard::emit_remark,
@@ -73,9 +72,14 @@ pub static SPEC: PassSpec = PassSpec::new(
     c"xla-indexing-coalescing",
     c"XlaIndexingCoalescing",
     c"Report as remarks whether the memref.loads of GPU kernels with an xla_indexing.launch are coalesced (128-byte transactions of one warp against the ideal, and why not)",
-    &[],
+    &OPTIONS,
     entry,
 );
+
+static OPTIONS: [PassOption; 1] = [PassOption::chip(
+    &CHIP_NAMES,
+    c"The chip whose warp size and memory transactions the verdicts are for (sm_70 to sm_100)",
+)];
 
 /// Deepest chain of definitions followed for one index.
 const MAX_DEPTH: usize = 64;
@@ -84,7 +88,8 @@ const MAX_DEPTH: usize = 64;
 /// unrolled element.
 const KERNEL_SYMBOLS: usize = 2;
 
-fn run(operation: OperationRef, _options: &[i64]) -> Result<(), PassFailure> {
+fn run(operation: OperationRef, options: &[i64]) -> Result<(), PassFailure> {
+    let device = chip_device(options[0])?;
     let mut loads: Vec<MlirOperation> = Vec::new();
     operation.walk(WalkOrder::PreOrder, |op| {
         if op_name(&op) == "memref.load" {
@@ -92,7 +97,6 @@ fn run(operation: OperationRef, _options: &[i64]) -> Result<(), PassFailure> {
         }
         WalkResult::Advance
     });
-    let device = Device::h100();
     for raw in loads {
         // SAFETY: the walk collected live ops, and the pass changes no IR.
         let load = unsafe { OperationRef::from_raw(raw) };
@@ -130,11 +134,6 @@ fn enclosing_kernel<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<OperationRef<'c
         parent = parent_op(&p);
     }
     None
-}
-
-fn parent_op<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    // SAFETY: the parent of a live op is live (or null at the top).
-    unsafe { OperationRef::from_option_raw(mlirOperationGetParentOperation(op.to_raw())) }
 }
 
 /// The coalescing of one load in `kernel`, or why it cannot be analysed.

@@ -50,21 +50,19 @@ use melior::{
     Context,
     ir::{
         Attribute, OperationRef,
-        attribute::{AttributeLike, DenseI32ArrayAttribute},
+        attribute::DenseI32ArrayAttribute,
         operation::{OperationLike, WalkOrder, WalkResult},
     },
 };
-use mlir_sys::{
-    MlirOperation, mlirOperationRemoveAttributeByName, mlirOperationSetAttributeByName,
-};
+use mlir_sys::MlirOperation;
 use xla_indexing_core::Interval;
 use xla_indexing_hlo::{
     gpu::{Device, LaunchDimensions, thread_id_map, thread_map::DIM_NAMES},
     layout::Layout,
 };
 
-use super::{PassFailure, PassSpec, pass_entry};
-use crate::ir::{constant_value, dense_array, op_name};
+use super::{CHIP_NAMES, PassFailure, PassOption, PassSpec, chip_device, pass_entry};
+use crate::ir::{constant_value, dense_array, op_name, remove_attribute, set_attribute};
 use crate::{
     guard::emit_error,
     launch::{KernelLaunch, LAUNCH_ATTRIBUTE, attribute_launch, launch_attribute},
@@ -80,9 +78,14 @@ pub static SPEC: PassSpec = PassSpec::new(
     c"xla-indexing-launch-grid",
     c"XlaIndexingLaunchGrid",
     c"Check kernel launch grids (xla_indexing.launch, known_block_size/known_grid_size, constant gpu.launch sizes) against the hardware limits and set known_block_size, known_grid_size and nvvm.reqntid; drop nvvm.maxntid where nvvm.reqntid is set",
-    &[],
+    &OPTIONS,
     entry,
 );
+
+static OPTIONS: [PassOption; 1] = [PassOption::chip(
+    &CHIP_NAMES,
+    c"The chip whose limits the launches are checked against (sm_70 to sm_100)",
+)];
 
 /// The block size attribute of `gpu.func`.
 const KNOWN_BLOCK_SIZE: &str = "known_block_size";
@@ -93,7 +96,8 @@ const REQNTID: &str = "nvvm.reqntid";
 /// The largest block size of an NVVM kernel (`.maxntid`).
 const MAXNTID: &str = "nvvm.maxntid";
 
-fn run(operation: OperationRef, _options: &[i64]) -> Result<(), PassFailure> {
+fn run(operation: OperationRef, options: &[i64]) -> Result<(), PassFailure> {
+    let device = chip_device(options[0])?;
     let mut ops: Vec<MlirOperation> = Vec::new();
     operation.walk(WalkOrder::PreOrder, |op| {
         if matches!(
@@ -107,7 +111,6 @@ fn run(operation: OperationRef, _options: &[i64]) -> Result<(), PassFailure> {
     let context = operation.context();
     // SAFETY: the context outlives the pass run, which is all this reference is used for.
     let context: &Context = unsafe { context.to_ref() };
-    let device = Device::h100();
     let mut failures = 0usize;
     for raw in ops {
         // SAFETY: the walk collected live ops, and none has been erased since.
@@ -335,22 +338,4 @@ fn i32_array(context: &Context, values: [u64; 3]) -> Result<Attribute<'_>, Strin
         return Err(format!("the sizes {} do not fit in i32", sizes(values)));
     };
     Ok(DenseI32ArrayAttribute::new(context, &[x, y, z]).into())
-}
-
-fn set_attribute(op: &OperationRef, name: &str, value: Attribute) {
-    // SAFETY: `op` is live and `value` belongs to its context.
-    unsafe {
-        mlirOperationSetAttributeByName(
-            op.to_raw(),
-            melior::StringRef::new(name).to_raw(),
-            value.to_raw(),
-        )
-    };
-}
-
-fn remove_attribute(op: &OperationRef, name: &str) {
-    // SAFETY: `op` is live; removing an attribute it lacks does nothing.
-    unsafe {
-        mlirOperationRemoveAttributeByName(op.to_raw(), melior::StringRef::new(name).to_raw())
-    };
 }

@@ -31,7 +31,7 @@
 //! the thread's own offset, and a transpose of `[96, 100, 130]` reads at `t * 130 - (t floordiv
 //! 9600) * 1247999` (one division where the multi-index takes three).
 
-use std::cell::Cell;
+use std::rc::Rc;
 
 use melior::{
     Context, RewriterBase,
@@ -48,24 +48,23 @@ use mlir_sys::{
 use xla_indexing_core::{Expr, IndexingMap};
 
 use super::{
-    patterns::{PatternError, Rewrite, apply_greedily},
+    patterns::{PatternError, RewriteFn, apply_greedily},
     ranges::apply_indexing_maps,
 };
 use crate::attribute::map_attribute;
 use crate::ir::{defining_op, op_name};
 
-thread_local! {
-    /// Whether linear offsets are simplified (the `simplify` option of the running pass).
-    static SIMPLIFY: Cell<bool> = const { Cell::new(true) };
-}
-
-const PATTERNS: &[(&str, Rewrite)] = &[("memref.load", load), ("memref.store", store)];
-
 /// Rewrites every access of `operation` that can be linearized (see the module's doc);
 /// `simplify` says whether the linear offsets are simplified.
 pub fn linearize_accesses(operation: OperationRef, simplify: bool) -> Result<(), PatternError> {
-    SIMPLIFY.with(|s| s.set(simplify));
-    apply_greedily(operation, PATTERNS)
+    // An access's memref is operand 0 of a load and operand 1 of a store.
+    let access = |memref_at: usize| -> RewriteFn {
+        Rc::new(move |context, op, rewriter| linearize(context, op, rewriter, memref_at, simplify))
+    };
+    apply_greedily(
+        operation,
+        &[("memref.load", access(0)), ("memref.store", access(1))],
+    )
 }
 
 /// A static strided memref type: sizes, strides, offset.
@@ -119,24 +118,17 @@ impl StaticLayout {
     }
 }
 
-fn load(context: &Context, op: OperationRef, rewriter: &RewriterBase) -> bool {
-    linearize(context, op, rewriter, 0)
-}
-
-fn store(context: &Context, op: OperationRef, rewriter: &RewriterBase) -> bool {
-    linearize(context, op, rewriter, 1)
-}
-
 /// Linearizes the access `op` whose memref is operand `memref_at`, its indices the operands
-/// after it. Every new op is built before any is inserted, so that a failure leaves the IR as
-/// it was.
+/// after it (the offset simplified if `simplify`). Every new op is built before any is
+/// inserted, so that a failure leaves the IR as it was.
 fn linearize(
     context: &Context,
     op: OperationRef,
     rewriter: &RewriterBase,
     memref_at: usize,
+    simplify: bool,
 ) -> bool {
-    let Some(plan) = linearization(&op, memref_at) else {
+    let Some(plan) = linearization(&op, memref_at, simplify) else {
         return false;
     };
     let Some(built) = build(context, &op, &plan, memref_at) else {
@@ -228,10 +220,12 @@ struct Linearization<'c, 'a> {
     map: IndexingMap,
 }
 
-/// The linearization of access `op` (memref at operand `memref_at`), if it can be linearized.
+/// The linearization of access `op` (memref at operand `memref_at`), if it can be linearized;
+/// the offset over the simplified map if `simplify`, else over the map as written.
 fn linearization<'c, 'a>(
     op: &OperationRef<'c, 'a>,
     memref_at: usize,
+    simplify: bool,
 ) -> Option<Linearization<'c, 'a>> {
     let memref = op.operand(memref_at).ok()?;
     let layout = StaticLayout::of(memref.r#type())?;
@@ -260,7 +254,7 @@ fn linearization<'c, 'a>(
     }
     let apply = apply?;
     let maps = apply_indexing_maps(&apply)?;
-    let domain = if SIMPLIFY.with(Cell::get) {
+    let domain = if simplify {
         maps.simplified
     } else {
         maps.written

@@ -27,24 +27,22 @@
 //! turns 64-bit divisions and remainders into 32-bit ones. `index-bitwidth=64` keeps every op
 //! on `index`. See `arith::plan_narrow` for why the narrow ops are exact.
 
+use std::rc::Rc;
+
 use melior::{
     Context, RewriterBase,
-    ir::{
-        AffineMap, Attribute, Identifier, OperationRef, Value, ValueLike,
-        operation::OperationBuilder, operation::OperationLike,
-    },
+    ir::{OperationRef, Value, ValueLike, operation::OperationLike},
 };
-use mlir_sys::mlirAffineMapAttrGet;
 use xla_indexing_core::VarRef;
 
 use super::{
-    PassFailure, PassOption, PassSpec, arith,
+    PassFailure, PassOption, PassSpec, affine_ops, arith,
     dividends::SharedDividends,
     linearize, lower_loop, pass_entry,
-    patterns::{Rewrite, apply_greedily},
+    patterns::{RewriteFn, apply_greedily},
     ranges::apply_indexing_maps,
 };
-use crate::{affine::affine_from_expr, attribute::attribute_map};
+use crate::attribute::attribute_map;
 
 /// The pass's command-line name.
 pub const ARGUMENT: &str = "xla-indexing-lower-apply";
@@ -86,45 +84,60 @@ static OPTIONS: [PassOption; 4] = [
 /// The widths `index-bitwidth` accepts.
 const INDEX_BITWIDTHS: [i64; 2] = [32, 64];
 
-const PATTERNS: &[(&str, Rewrite)] = &[("xla_indexing.apply_indexing", lower_apply)];
+/// The pass's options, decoded once per run (in the order of [`OPTIONS`]).
+#[derive(Clone, Copy, Debug)]
+struct Options {
+    prefer_affine: bool,
+    index_bitwidth: u32,
+    simplify: bool,
+    linearize: bool,
+}
 
-thread_local! {
-    /// The `prefer-affine` option of the running pass (patterns are plain functions).
-    static PREFER_AFFINE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-    /// The `index-bitwidth` option of the running pass.
-    static INDEX_BITWIDTH: std::cell::Cell<u32> = const { std::cell::Cell::new(32) };
-    /// The `simplify` option of the running pass.
-    static SIMPLIFY: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
-    /// The floor divisions of the operation being lowered, for remainders to share.
-    static SHARED: std::cell::RefCell<SharedDividends> = std::cell::RefCell::default();
+impl Options {
+    fn decode(options: &[i64]) -> Result<Options, PassFailure> {
+        let flag = |i: usize, default: bool| options.get(i).map_or(default, |&v| v != 0);
+        let bitwidth = options.get(1).copied().unwrap_or(32);
+        if !INDEX_BITWIDTHS.contains(&bitwidth) {
+            return Err(format!("index-bitwidth must be 32 or 64, not {bitwidth}").into());
+        }
+        Ok(Options {
+            prefer_affine: flag(0, false),
+            index_bitwidth: bitwidth as u32,
+            simplify: flag(2, true),
+            linearize: flag(3, true),
+        })
+    }
 }
 
 fn run(operation: OperationRef, options: &[i64]) -> Result<(), PassFailure> {
-    PREFER_AFFINE.with(|p| p.set(options.first().is_some_and(|&v| v != 0)));
-    let bitwidth = options.get(1).copied().unwrap_or(32);
-    if !INDEX_BITWIDTHS.contains(&bitwidth) {
-        return Err(format!("index-bitwidth must be 32 or 64, not {bitwidth}").into());
-    }
-    INDEX_BITWIDTH.with(|w| w.set(bitwidth as u32));
-    let simplify = options.get(2).is_none_or(|&v| v != 0);
-    SIMPLIFY.with(|v| v.set(simplify));
+    let options = Options::decode(options)?;
     lower_loop::lower_loops(operation)?;
-    if options.get(3).is_none_or(|&v| v != 0) {
-        linearize::linearize_accesses(operation, simplify)?;
+    if options.linearize {
+        linearize::linearize_accesses(operation, options.simplify)?;
     }
-    SHARED.with(|s| *s.borrow_mut() = SharedDividends::collect(operation));
-    let lowered = apply_greedily(operation, PATTERNS);
-    SHARED.with(|s| *s.borrow_mut() = SharedDividends::default());
-    Ok(lowered?)
+    // The floor divisions of the whole operation, for remainders to share.
+    let shared = SharedDividends::collect(operation);
+    let rewrite: RewriteFn =
+        Rc::new(move |context, op, rewriter| lower_apply(context, op, rewriter, options, &shared));
+    Ok(apply_greedily(
+        operation,
+        &[("xla_indexing.apply_indexing", rewrite)],
+    )?)
 }
 
-fn lower_apply(context: &Context, op: OperationRef, rewriter: &RewriterBase) -> bool {
+fn lower_apply(
+    context: &Context,
+    op: OperationRef,
+    rewriter: &RewriterBase,
+    options: Options,
+    shared: &SharedDividends,
+) -> bool {
     let Some(maps) = apply_indexing_maps(&op) else {
         return lower_unreachable(context, op, rewriter);
     };
     // Lowering weighs each result as simplified against the result as written (over the domain
     // narrowed by the operands): the simplest form is not always the cheapest to compute.
-    let candidates = if SIMPLIFY.with(|v| v.get()) {
+    let candidates = if options.simplify {
         vec![maps.simplified, maps.narrowed]
     } else {
         vec![maps.written]
@@ -144,15 +157,11 @@ fn lower_apply(context: &Context, op: OperationRef, rewriter: &RewriterBase) -> 
             .ok()
             .map(|v| unsafe { Value::from_raw(v.to_raw()) })
     };
-    let prefer_affine = PREFER_AFFINE.with(|p| p.get());
-    let bitwidth = INDEX_BITWIDTH.with(|w| w.get());
+    let (prefer_affine, bitwidth) = (options.prefer_affine, options.index_bitwidth);
     let evaluators: Vec<_> = candidates.iter().map(|m| m.range_evaluator(true)).collect();
     let remainders: Vec<_> = candidates
         .iter()
-        .map(|m| {
-            let shared = SHARED.with(|s| s.borrow().for_op(&op, m));
-            arith::Remainders::from_quotient_of(m.results(), shared)
-        })
+        .map(|m| arith::Remainders::from_quotient_of(m.results(), shared.for_op(&op, m)))
         .collect();
     rewriter.set_insertion_point_before(op);
     let mut values = Vec::with_capacity(map.results().len());
@@ -167,27 +176,12 @@ fn lower_apply(context: &Context, op: OperationRef, rewriter: &RewriterBase) -> 
         let value = match plan {
             Some(plan) => arith::materialize(context, &plan, rewriter, location, index, &operand),
             None => {
-                let expr = affine_from_expr(context, result);
-                let affine = AffineMap::new(context, num_dims, num_symbols, &[expr]);
-                // SAFETY: `affine` is a live affine map.
-                let attribute =
-                    unsafe { Attribute::from_raw(mlirAffineMapAttrGet(affine.to_raw())) };
-                let operands: Vec<Value> = (0..op.operand_count())
+                let operands: Vec<Value> = (0..num_dims + num_symbols)
                     .filter_map(|i| op.operand(i).ok())
+                    // SAFETY: the operands are live values of the IR being rewritten.
+                    .map(|v| unsafe { Value::from_raw(v.to_raw()) })
                     .collect();
-                OperationBuilder::new("affine.apply", location)
-                    .add_attributes(&[(Identifier::new(context, "map"), attribute)])
-                    .add_operands(&operands)
-                    .add_results(&[index])
-                    .build()
-                    .ok()
-                    .map(|new| rewriter.insert(new))
-                    // SAFETY: the op was just inserted; the IR owns it.
-                    .and_then(|new| {
-                        new.result(0)
-                            .ok()
-                            .map(|r| unsafe { Value::from_raw(r.to_raw()) })
-                    })
+                affine_ops::materialize(context, rewriter, location, result, num_dims, &operands)
             }
         };
         let Some(value) = value else {

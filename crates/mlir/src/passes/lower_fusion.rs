@@ -43,9 +43,9 @@
 //! (what the code generator does not handle) is an error at the fusion naming the op and why,
 //! and the pass fails.
 //!
-//! The pass has no options: kernels are planned for the one device the code generator knows
-//! (an sm_90 H100, as `xla-indexing compile` plans them for every `--chip`); the chip of the
-//! PTX is `nvvm-attach-target`'s. A pipeline to PTX:
+//! Option `chip` (default `sm_90`) is the chip the kernels' launches are planned for (its
+//! multiprocessors and limits, as `xla-indexing compile --chip`); the chip of the PTX is
+//! `nvvm-attach-target`'s, which should be the same. A pipeline to PTX:
 //!
 //! ```text
 //! xla-indexing-lower-fusion, xla-indexing-simplify, xla-indexing-lower-apply,
@@ -54,22 +54,22 @@
 //! nvvm-attach-target{chip=sm_90 features=+ptx80}, gpu-module-to-binary{format=isa}
 //! ```
 
-use crate::ir::op_name;
+use crate::ir::{op_name, set_attribute};
 use melior::{
     Context,
     ir::{
         Attribute, BlockLike, BlockRef, Module, OperationRef, RegionLike, ValueLike,
-        attribute::{AttributeLike, StringAttribute},
+        attribute::StringAttribute,
         operation::{OperationLike, WalkOrder, WalkResult},
     },
 };
 use mlir_sys::{
     MlirOperation, mlirBlockAppendOwnedOperation, mlirOperationGetParentOperation,
-    mlirOperationRemoveFromParent, mlirOperationSetAttributeByName,
+    mlirOperationRemoveFromParent,
 };
 use xla_indexing_hlo::{HloError, gpu::Device, parse_module};
 
-use super::{PassFailure, PassSpec, pass_entry};
+use super::{CHIP_NAMES, PassFailure, PassOption, PassSpec, chip_device, pass_entry};
 use crate::{
     codegen::{CodegenOptions, kernels_text, unique_symbol},
     guard::emit_error,
@@ -94,11 +94,17 @@ pub static SPEC: PassSpec = PassSpec::new(
     c"xla-indexing-lower-fusion",
     c"XlaIndexingLowerFusion",
     c"Generate the GPU kernel of every xla_indexing.fusion (a gpu.func in gpu.module @xla_indexing_kernels, named by the fusion's xla_indexing.kernel); the fusions and the host side stay",
-    &[],
+    &OPTIONS,
     entry,
 );
 
-fn run(operation: OperationRef, _options: &[i64]) -> Result<(), PassFailure> {
+static OPTIONS: [PassOption; 1] = [PassOption::chip(
+    &CHIP_NAMES,
+    c"The chip whose limits and multiprocessors the kernels' launches are planned for (sm_70 to sm_100)",
+)];
+
+fn run(operation: OperationRef, options: &[i64]) -> Result<(), PassFailure> {
+    let device = chip_device(options[0])?;
     let name = op_name(&operation);
     if name != "builtin.module" {
         return Err(format!("runs on a builtin.module, not on '{name}'").into());
@@ -130,7 +136,7 @@ fn run(operation: OperationRef, _options: &[i64]) -> Result<(), PassFailure> {
     for raw in fusions {
         // SAFETY: the walk collected live ops, and none has been erased since.
         let fusion = unsafe { OperationRef::from_raw(raw) };
-        let outcome = lower(context, &fusion, &mut used)
+        let outcome = lower(context, &fusion, &device, &mut used)
             .and_then(|(symbol, kernel)| place(context, &body, &mut kernels, &kernel, &symbol));
         match outcome {
             Ok(symbol) => {
@@ -223,17 +229,6 @@ fn string_attribute(op: &OperationRef, name: &str) -> Option<String> {
         .map(|s| s.value().to_owned())
 }
 
-fn set_attribute(op: &OperationRef, name: &str, value: Attribute) {
-    // SAFETY: `op` is live and `value` belongs to its context.
-    unsafe {
-        mlirOperationSetAttributeByName(
-            op.to_raw(),
-            melior::StringRef::new(name).to_raw(),
-            value.to_raw(),
-        )
-    };
-}
-
 /// The HLO module of `fusion`: its body as the fused computation and an entry computation
 /// that calls it with a `fusion` instruction named `instruction`; with the writer, which knows
 /// the op of each instruction.
@@ -276,10 +271,12 @@ fn fusion_module(fusion: &OperationRef, instruction: &str) -> Result<(String, Hl
     Ok((text, writer))
 }
 
-/// The kernel of `fusion`, parsed into `context`, and its symbol (unique among `used`).
+/// The kernel of `fusion` planned for `device`, parsed into `context`, and its symbol (unique
+/// among `used`).
 fn lower<'c>(
     context: &'c Context,
     fusion: &OperationRef,
+    device: &Device,
     used: &mut UniqueNames,
 ) -> Result<(String, Module<'c>), String> {
     let name = string_attribute(fusion, "name");
@@ -288,7 +285,7 @@ fn lower<'c>(
     let module = parse_module(&text)
         .map_err(|e| format!("internal error: the HLO form of the fusion does not parse: {e}"))?;
     let options = CodegenOptions {
-        device: Device::default(),
+        device: device.clone(),
         fusion: None,
         simplify: true,
     };

@@ -17,6 +17,7 @@
 //!
 //! [`parse_pass_pipeline`]: melior::utility::parse_pass_pipeline
 
+mod affine_ops;
 pub mod annotate;
 mod arith;
 pub mod coalescing;
@@ -43,6 +44,8 @@ use melior::{
 };
 use mlir_sys::{MlirLocation, MlirOperation, MlirPass, MlirStringRef};
 
+use xla_indexing_hlo::gpu::{CHIPS, Chip, DEFAULT_CHIP, Device};
+
 use crate::guard::{emit_error, guarded};
 
 /// The C side of a pass option (`XlaIndexingPassOption` of `XlaIndexingCAPI.h`).
@@ -52,10 +55,29 @@ pub struct PassOption {
     description: *const c_char,
     is_bool: bool,
     default_value: i64,
+    choices: *const *const c_char,
+    num_choices: usize,
 }
 
-// SAFETY: the pointers are to `'static` C string literals, never written.
+// SAFETY: the pointers are to `'static` C string literals and arrays of them, never written.
 unsafe impl Sync for PassOption {}
+
+/// The names of [`CHIPS`] as C strings, for the `chip` option.
+pub struct ChipNames([*const c_char; CHIPS.len()]);
+
+// SAFETY: the pointers are to `'static` C string literals, never written.
+unsafe impl Sync for ChipNames {}
+
+/// The names of [`CHIPS`], in the table's order.
+pub static CHIP_NAMES: ChipNames = ChipNames({
+    let mut names = [std::ptr::null(); CHIPS.len()];
+    let mut i = 0;
+    while i < CHIPS.len() {
+        names[i] = CHIPS[i].name.as_ptr();
+        i += 1;
+    }
+    names
+});
 
 impl PassOption {
     /// A boolean option `name` (kebab case).
@@ -65,6 +87,21 @@ impl PassOption {
             description: description.as_ptr(),
             is_bool: true,
             default_value: default as i64,
+            choices: std::ptr::null(),
+            num_choices: 0,
+        }
+    }
+
+    /// Option `chip`: a chip of [`CHIPS`] by name (`chip=sm_80`), default [`DEFAULT_CHIP`]; its
+    /// value is the chip's index in the table ([`chip_device`] reads it).
+    pub const fn chip(names: &'static ChipNames, description: &'static CStr) -> Self {
+        PassOption {
+            name: c"chip".as_ptr(),
+            description: description.as_ptr(),
+            is_bool: false,
+            default_value: chip_index(DEFAULT_CHIP) as i64,
+            choices: names.0.as_ptr(),
+            num_choices: CHIPS.len(),
         }
     }
 
@@ -75,8 +112,46 @@ impl PassOption {
             description: description.as_ptr(),
             is_bool: false,
             default_value: default,
+            choices: std::ptr::null(),
+            num_choices: 0,
         }
     }
+}
+
+/// The device of a `chip` option's value (an index into [`CHIPS`]).
+pub fn chip_device(value: i64) -> Result<Device, PassFailure> {
+    usize::try_from(value)
+        .ok()
+        .and_then(|i| CHIPS.get(i))
+        .map(Chip::device)
+        .ok_or_else(|| format!("chip option value {value} names no chip").into())
+}
+
+/// The index of chip `name` in [`CHIPS`] (at compile time; `name` must be there).
+const fn chip_index(name: &str) -> usize {
+    let mut i = 0;
+    while i < CHIPS.len() {
+        if equal_bytes(CHIPS[i].name.to_bytes(), name.as_bytes()) {
+            return i;
+        }
+        i += 1;
+    }
+    panic!("the default chip is not in the table")
+}
+
+/// `a == b`, in a `const fn`.
+const fn equal_bytes(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 /// The body of a pass: the op it runs on and its option values in the spec's order (bools as 0
@@ -87,7 +162,9 @@ pub type PassBody = fn(OperationRef, &[i64]) -> Result<(), PassFailure>;
 /// there is none.
 #[derive(Debug)]
 pub struct PassFailure {
+    /// Where to report it (the op the pass runs on when `None`).
     pub location: Option<MlirLocation>,
+    /// What went wrong.
     pub message: String,
 }
 
@@ -238,10 +315,17 @@ pub fn register_passes() {
 /// Why a pass could not be made.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PassError {
+    /// No pass of ours has this argument.
     #[error("unknown pass `{0}`")]
     Unknown(String),
+    /// The options do not parse for the pass.
     #[error("bad options for {pass}: {message}")]
-    Options { pass: String, message: String },
+    Options {
+        /// The pass's argument.
+        pass: String,
+        /// MLIR's complaint.
+        message: String,
+    },
 }
 
 unsafe extern "C" fn collect_error(data: *const c_char, length: usize, user_data: *mut c_void) {

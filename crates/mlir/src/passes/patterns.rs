@@ -3,11 +3,11 @@
 use std::{cell::RefCell, rc::Rc};
 
 use melior::{
-    Context, PatternRewriter, RewritePattern, RewritePatternSet, RewriterBase, StringRef,
+    Context, PatternRewriter, RewritePattern, RewritePatternSet, RewriterBase,
     create_op_rewrite_pattern,
-    ir::{Attribute, OperationRef, attribute::AttributeLike, operation::OperationLike},
+    ir::{Attribute, OperationRef, operation::OperationLike},
 };
-use mlir_sys::{MlirLocation, MlirOperation, mlirOperationSetAttributeByName};
+use mlir_sys::{MlirLocation, MlirOperation};
 
 use super::PassFailure;
 use crate::{
@@ -16,9 +16,7 @@ use crate::{
 };
 
 /// A rewrite: returns whether it changed the IR (it must tell the rewriter about every change).
-pub type Rewrite = fn(&Context, OperationRef, &RewriterBase) -> bool;
-
-/// A rewrite that carries state (an analysis, options) of its own.
+/// It may carry state of its own (options, an analysis).
 pub type RewriteFn = Rc<dyn Fn(&Context, OperationRef, &RewriterBase) -> bool>;
 
 /// Why running patterns failed.
@@ -50,19 +48,15 @@ impl From<PatternError> for PassFailure {
 /// and simplifies regions.
 pub fn apply_greedily(
     operation: OperationRef,
-    patterns: &[(&str, Rewrite)],
+    patterns: &[(&str, RewriteFn)],
 ) -> Result<(), PatternError> {
-    let patterns: Vec<(&str, RewriteFn)> = patterns
-        .iter()
-        .map(|(root, rewrite)| (*root, Rc::new(*rewrite) as RewriteFn))
-        .collect();
     let greedy = Greedy {
         top_down: false,
         fold: true,
         simplify_regions: true,
         max_rewrites: None,
     };
-    apply_tracking(operation, &patterns, greedy, &mut |_| {})
+    apply_tracking(operation, patterns, greedy, &mut |_| {})
 }
 
 /// Runs `patterns` on `operation` as [`apply_greedily`] does, as `greedy` says, and reports
@@ -128,14 +122,7 @@ fn pattern(
 /// Replaces attribute `name` of `op`, telling the rewriter.
 pub fn set_attribute(rewriter: &RewriterBase, op: OperationRef, name: &str, attribute: Attribute) {
     rewriter.start_op_modification(op);
-    // SAFETY: `op` is live, and `attribute` belongs to its context.
-    unsafe {
-        mlirOperationSetAttributeByName(
-            op.to_raw(),
-            StringRef::new(name).to_raw(),
-            attribute.to_raw(),
-        )
-    };
+    crate::ir::set_attribute(&op, name, attribute);
     rewriter.finalize_op_modification(op);
 }
 

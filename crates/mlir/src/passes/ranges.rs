@@ -19,15 +19,15 @@ use melior::ir::{
     AffineMap, OperationRef, RegionLike, Value, ValueLike, block::BlockArgument,
     operation::OperationLike,
 };
-use mlir_sys::{mlirBlockGetParentOperation, mlirOperationGetParentOperation};
 use xla_indexing_core::{Expr, IndexingMap, Interval, Var, VarRef};
 
 use crate::{
     affine::expr_from_affine,
     attribute::attribute_map,
     ir::{
-        RANGE_ATTRIBUTE, affine_map_attribute, argument_attribute, defining_op, dense_array,
-        gpu_dimension, int_width, integer_attribute, op_name, range_attribute,
+        RANGE_ATTRIBUTE, affine_map_attribute, argument_attribute, block_parent_op, defining_op,
+        dense_array, gpu_dimension, int_width, integer_attribute, op_name, parent_op,
+        range_attribute,
     },
 };
 
@@ -203,10 +203,7 @@ impl Ranges {
     fn block_argument(&mut self, argument: BlockArgument) -> Interval {
         let number = argument.argument_number();
         let block = argument.owner();
-        // SAFETY: the block is live; its parent op is null for a detached block.
-        let parent =
-            unsafe { OperationRef::from_option_raw(mlirBlockGetParentOperation(block.to_raw())) };
-        let Some(parent) = parent else {
+        let Some(parent) = block_parent_op(block) else {
             return Interval::FULL;
         };
         // Only the entry block's arguments are induction variables.
@@ -493,9 +490,7 @@ impl Ranges {
         } else {
             &["known_grid_size", "gpu.known_grid_size"]
         };
-        // SAFETY: parents of a live op are live.
-        let mut parent =
-            unsafe { OperationRef::from_option_raw(mlirOperationGetParentOperation(op.to_raw())) };
+        let mut parent = parent_op(op);
         while let Some(p) = parent {
             let name = op_name(&p);
             if name == "gpu.launch" {
@@ -512,10 +507,7 @@ impl Ranges {
             if name.ends_with("func") || name == "gpu.module" || name == "builtin.module" {
                 return None;
             }
-            // SAFETY: as above.
-            parent = unsafe {
-                OperationRef::from_option_raw(mlirOperationGetParentOperation(p.to_raw()))
-            };
+            parent = parent_op(&p);
         }
         None
     }

@@ -109,7 +109,7 @@ fn simplify_affine_map<'c>(
     let affine: Vec<AffineExpr> = simplified
         .iter()
         .map(|e| affine_from_expr(context, e))
-        .collect();
+        .collect::<Option<_>>()?;
     Some(AffineMap::new(
         context,
         num_dims,

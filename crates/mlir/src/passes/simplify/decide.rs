@@ -76,7 +76,7 @@ pub fn rewrite_affine_if(
         .map(|(e, eq)| {
             let e = expr_from_affine(*e)?;
             let better = simplified_over(&e, set.num_dims, &operand_ranges)?;
-            Some((affine_from_expr(context, &better), *eq))
+            Some((affine_from_expr(context, &better)?, *eq))
         })
         .collect::<Option<Vec<_>>>()
         .unwrap_or(kept.clone());

@@ -144,20 +144,16 @@ impl<'c, 'a> FormBuilder<'_, '_, 'c, 'a> {
                     self.leaf(value)?
                 }
                 Atom::Var(VarRef::Sym(_)) => return None,
-                Atom::FloorDiv(x, k) | Atom::CeilDiv(x, k) | Atom::Mod(x, k) => {
-                    match self.existing(&Expr::atom(atom.clone())) {
-                        Some(w) => self.leaf(w)?,
-                        None => {
-                            let x = self.convert(x)?;
-                            match atom {
-                                Atom::FloorDiv(..) => x.floor_div(*k),
-                                Atom::CeilDiv(..) => x.ceil_div(*k),
-                                _ => x.modulo(*k),
-                            }
-                            .ok()?
-                        }
+                _ => match self.existing(&Expr::atom(atom.clone())) {
+                    Some(w) => self.leaf(w)?,
+                    None => {
+                        let operands = atom
+                            .operands()
+                            .map(|x| self.convert(x))
+                            .collect::<Option<Vec<_>>>()?;
+                        atom.with_operands(&operands).ok()?
                     }
-                }
+                },
             };
             parts.push(converted.checked_scale(*coefficient).ok()?);
         }
@@ -421,7 +417,7 @@ pub(super) fn materialize<'c>(
                 .exprs
                 .iter()
                 .map(|e| affine_from_expr(context, e))
-                .collect();
+                .collect::<Option<_>>()?;
             let map = AffineMap::new(context, leaves.len(), 0, &exprs);
             new_op(
                 "affine.apply",

@@ -564,7 +564,7 @@ impl IndexValues {
         let global = |x: &Expr| renumber(x, |i| roots.get(i as usize).copied());
         let ranges: Vec<Interval> = roots.iter().map(|&r| self.root_range(r)).collect();
         let e_local = local(e)?;
-        if facts.is_empty() && !has_division(e) {
+        if facts.is_empty() && !has_nonlinear_atom(e) {
             return Some((e.clone(), linear_range(&e_local, &ranges)));
         }
         let facts_local: Vec<Fact> = facts
@@ -689,12 +689,15 @@ fn linear_range(e: &Expr, ranges: &[Interval]) -> Interval {
         })
 }
 
-/// Whether `e` divides or takes a remainder anywhere.
-pub fn has_division(e: &Expr) -> bool {
-    e.terms().iter().any(|(atom, _)| atom.is_div_or_mod())
+/// Whether `e` is more than a sum of multiples of variables: it divides, takes a remainder, a
+/// `min` or a `max` somewhere.
+pub fn has_nonlinear_atom(e: &Expr) -> bool {
+    e.terms()
+        .iter()
+        .any(|(atom, _)| !matches!(atom, Atom::Var(_)))
 }
 
-/// Whether `e` has at most `limit` terms, counting those inside divisions.
+/// Whether `e` has at most `limit` terms, counting those inside divisions, `min` and `max`.
 fn within_terms(e: &Expr, limit: usize) -> bool {
     fn count(e: &Expr, left: &mut usize) -> bool {
         for (atom, _) in e.terms() {
@@ -702,9 +705,7 @@ fn within_terms(e: &Expr, limit: usize) -> bool {
                 return false;
             }
             *left -= 1;
-            if let Atom::FloorDiv(x, _) | Atom::CeilDiv(x, _) | Atom::Mod(x, _) = atom
-                && !count(x, left)
-            {
+            if !atom.operands().all(|x| count(x, left)) {
                 return false;
             }
         }

@@ -1,0 +1,119 @@
+//! Which parameters a computation's results depend on. A `sort` reads the operands whose
+//! parameters its comparator reads; a variadic `scatter` mixes the operands its combiner mixes.
+//!
+//! Each result leaf of an instruction depends on every leaf of every operand, except where the
+//! structure says more: a `tuple` leaf is one operand's leaf, a `get-tuple-element` leaf one
+//! leaf of its operand, and a `fusion` or `call` passes on what its computation's root depends
+//! on (found the same way).
+
+use std::collections::{BTreeSet, HashMap};
+
+use crate::module::{Computation, Module};
+use crate::ops::{OpKind, instruction_kind};
+
+/// A parameter leaf: `(parameter number, leaf)`.
+pub type ParamLeaf = (usize, usize);
+
+/// How deep calls may nest inside a computation whose dependences are asked for.
+const MAX_NESTING: usize = 64;
+
+/// Per result leaf of computation `c`'s root, the parameter leaves it depends on. An error
+/// (as a message) for a computation that calls itself, nests calls too deep, or calls a
+/// computation that does not exist.
+pub fn root_dependences(module: &Module, c: usize) -> Result<Vec<BTreeSet<ParamLeaf>>, String> {
+    let mut memo = HashMap::new();
+    dependences(module, c, &mut Vec::new(), &mut memo)
+}
+
+type Memo = HashMap<usize, Vec<BTreeSet<ParamLeaf>>>;
+
+fn dependences(
+    module: &Module,
+    c: usize,
+    active: &mut Vec<usize>,
+    memo: &mut Memo,
+) -> Result<Vec<BTreeSet<ParamLeaf>>, String> {
+    if let Some(done) = memo.get(&c) {
+        return Ok(done.clone());
+    }
+    let comp = &module.computations[c];
+    if active.contains(&c) {
+        return Err(format!("computation {} calls itself", comp.name));
+    }
+    if active.len() >= MAX_NESTING {
+        return Err(format!("calls nest deeper than {MAX_NESTING} computations"));
+    }
+    active.push(c);
+    let mut per_leaf: Vec<Vec<BTreeSet<ParamLeaf>>> = vec![Vec::new(); comp.instructions.len()];
+    for &i in &comp.post_order {
+        per_leaf[i] = instruction_dependences(module, comp, i, &per_leaf, active, memo)?;
+    }
+    active.pop();
+    let out = std::mem::take(&mut per_leaf[comp.root]);
+    memo.insert(c, out.clone());
+    Ok(out)
+}
+
+/// The parameter leaves each result leaf of instruction `i` depends on, given its operands'.
+fn instruction_dependences(
+    module: &Module,
+    comp: &Computation,
+    i: usize,
+    per_leaf: &[Vec<BTreeSet<ParamLeaf>>],
+    active: &mut Vec<usize>,
+    memo: &mut Memo,
+) -> Result<Vec<BTreeSet<ParamLeaf>>, String> {
+    let instr = &comp.instructions[i];
+    let leaves = instr.shape.leaf_count();
+    let operand_leaves = |j: usize| -> &[BTreeSet<ParamLeaf>] { &per_leaf[instr.operands[j]] };
+    if let Some(p) = instr.parameter_number {
+        return Ok((0..leaves).map(|l| BTreeSet::from([(p, l)])).collect());
+    }
+    match (instr.opcode.as_str(), instruction_kind(instr)) {
+        ("tuple", _) => Ok(instr
+            .operands
+            .iter()
+            .enumerate()
+            .flat_map(|(j, _)| operand_leaves(j).iter().cloned())
+            .collect()),
+        ("get-tuple-element", _) => {
+            let range = instr
+                .int("index")
+                .and_then(|k| usize::try_from(k).ok())
+                .and_then(|k| comp.instructions[instr.operands[0]].shape.element_leaves(k))
+                .ok_or_else(|| format!("{}: index is out of range", instr.name))?;
+            Ok(operand_leaves(0)[range].to_vec())
+        }
+        (_, Some(OpKind::Call)) => {
+            let key = if instr.opcode == "fusion" {
+                "calls"
+            } else {
+                "to_apply"
+            };
+            let [name] = instr.called(key) else {
+                return Err(format!("{}: needs one computation in {key}=", instr.name));
+            };
+            let callee = module
+                .computation(name)
+                .ok_or_else(|| format!("{}: unknown computation {name}", instr.name))?;
+            let inner = dependences(module, callee, active, memo)?;
+            Ok(inner
+                .iter()
+                .map(|params| {
+                    params
+                        .iter()
+                        .filter_map(|&(p, l)| operand_leaves(p).get(l))
+                        .flatten()
+                        .cloned()
+                        .collect()
+                })
+                .collect())
+        }
+        _ => {
+            let all: BTreeSet<ParamLeaf> = (0..instr.operands.len())
+                .flat_map(|j| operand_leaves(j).iter().flatten().cloned())
+                .collect();
+            Ok(vec![all; leaves])
+        }
+    }
+}

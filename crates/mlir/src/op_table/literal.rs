@@ -1,0 +1,230 @@
+//! A constant's value, in both directions: an HLO literal as a StableHLO `dense<...>` attribute,
+//! and a splat `dense<...>` attribute as an HLO literal.
+
+use melior::ir::{Attribute, attribute::AttributeLike};
+use mlir_sys::{
+    mlirAttributeGetType, mlirAttributeIsADenseElements, mlirAttributeIsAFloat,
+    mlirAttributeIsAInteger, mlirDenseElementsAttrGetSplatValue, mlirDenseElementsAttrIsSplat,
+    mlirFloatAttrGetValueDouble, mlirIntegerAttrGetValueInt, mlirIntegerAttrGetValueSInt,
+    mlirIntegerAttrGetValueUInt, mlirIntegerTypeIsSigned, mlirIntegerTypeIsUnsigned,
+};
+use xla_indexing_hlo::shape::{ArrayShape, Shape};
+
+use super::{
+    Skip,
+    convert::{ToHlo, ToMlir, braces, sizes},
+    types::mlir_type,
+};
+
+/// The StableHLO attribute `mlir` of the HLO literal, or a warning where it has none.
+pub(super) fn to_mlir(to: &mut ToMlir, mlir: &str) {
+    let instr = to.instr;
+    let literal = instr.literal.as_deref().unwrap_or_default();
+    match instr.array().and_then(|a| dense(literal, a)) {
+        Some(value) => to.push(mlir, value),
+        None => to.warnings.push(format!(
+            "constant '{}': its literal is not imported",
+            instr.name
+        )),
+    }
+}
+
+/// The HLO literal of the StableHLO attribute `mlir`, which holds one value: a scalar is a
+/// `constant` of it, a splat the `broadcast` of such a constant.
+pub(super) fn to_hlo(to: &mut ToHlo, mlir: &str) -> Result<(), Skip> {
+    let element = to.result.split('[').next().unwrap_or_default();
+    let literal = to
+        .attr(mlir)
+        .and_then(|v| splat_literal(v, element))
+        .ok_or_else(|| {
+            Skip::Unsupported(format!(
+                "'{}' holds a value of {} that is not a scalar or a splat of an integer, float or \
+                 pred type",
+                to.op_name, to.result
+            ))
+        })?;
+    if sizes(to.result).is_empty() {
+        // The literal goes where the operands would.
+        to.uses = vec![literal];
+    } else {
+        let scalar = format!("{}.scalar", to.name);
+        let constant = format!("{element}[] {}({literal})", to.opcode);
+        to.prelude.push((scalar.clone(), constant));
+        to.uses = vec![format!("%{scalar}")];
+        to.opcode = "broadcast";
+        to.push("dimensions", braces(&[]));
+    }
+    Ok(())
+}
+
+/// `dense<...> : tensor<...>` for an HLO literal (`1.5`, `{1, 2}`, `{ {1, 2}, {3, 4} }`,
+/// `-inf`, `true`), or `None` when it has no such form here (elided, complex, ...).
+fn dense(literal: &str, shape: &ArrayShape) -> Option<String> {
+    if literal.is_empty() || literal.contains("...") || literal.contains('(') {
+        return None;
+    }
+    let float_bits = match shape.element.as_str() {
+        "f16" => Some(16),
+        "bf16" => Some(-16),
+        "f32" => Some(32),
+        "f64" => Some(64),
+        _ => None,
+    };
+    let mut text = String::new();
+    let mut token = String::new();
+    let flush = |token: &mut String, text: &mut String| -> Option<()> {
+        if token.is_empty() {
+            return Some(());
+        }
+        let special = match (token.as_str(), float_bits) {
+            (t @ ("inf" | "-inf" | "nan" | "-nan"), Some(bits)) => Some(special_float(t, bits)),
+            ("inf" | "-inf" | "nan" | "-nan", None) => return None,
+            _ => None,
+        };
+        match special {
+            Some(hex) => text.push_str(&hex),
+            None => {
+                let ok = token
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '+' | '.'));
+                if !ok {
+                    return None;
+                }
+                // MLIR reads a float only with a dot before any exponent: `1` is `1.0`, `1e+09`
+                // is `1.0e+09`.
+                let (mantissa, exponent) = match token.find(['e', 'E']) {
+                    Some(i) => token.split_at(i),
+                    None => (token.as_str(), ""),
+                };
+                text.push_str(mantissa);
+                let integer = mantissa.trim_start_matches(['-', '+']);
+                if float_bits.is_some() && integer.chars().all(|c| c.is_ascii_digit()) {
+                    text.push_str(".0");
+                }
+                text.push_str(exponent);
+            }
+        }
+        token.clear();
+        Some(())
+    };
+    for c in literal.chars() {
+        match c {
+            '{' | '}' | ',' => {
+                flush(&mut token, &mut text)?;
+                text.push(match c {
+                    '{' => '[',
+                    '}' => ']',
+                    _ => ',',
+                });
+            }
+            c if c.is_whitespace() => flush(&mut token, &mut text)?,
+            c => token.push(c),
+        }
+    }
+    flush(&mut token, &mut text)?;
+    Some(format!(
+        "dense<{text}> : {}",
+        mlir_type(&Shape::Array(shape.clone()))
+    ))
+}
+
+/// The hexadecimal form MLIR accepts for an infinity or NaN of a float type (`-16` is bf16).
+fn special_float(token: &str, bits: i32) -> String {
+    let (inf, nan, sign): (u64, u64, u64) = match bits {
+        16 => (0x7C00, 0x7E00, 0x8000),
+        -16 => (0x7F80, 0x7FC0, 0x8000),
+        32 => (0x7F80_0000, 0x7FC0_0000, 0x8000_0000),
+        _ => (
+            0x7FF0_0000_0000_0000,
+            0x7FF8_0000_0000_0000,
+            0x8000_0000_0000_0000,
+        ),
+    };
+    let value = match token {
+        "inf" => inf,
+        "-inf" => inf | sign,
+        "nan" => nan,
+        _ => nan | sign,
+    };
+    format!("0x{value:X}")
+}
+
+/// The HLO literal of a `stablehlo.constant`'s `value` when it holds one value (a scalar or a
+/// splat) of the HLO element type `element`: `0`, `-1.5`, `-inf`, `nan`, `true`.
+fn splat_literal(value: Attribute, element: &str) -> Option<String> {
+    let raw = value.to_raw();
+    // SAFETY: `value` is a live attribute; the splat value is read only from a splat dense
+    // elements attribute, and read as the kind of attribute it is.
+    unsafe {
+        if !mlirAttributeIsADenseElements(raw) || !mlirDenseElementsAttrIsSplat(raw) {
+            return None;
+        }
+        let splat = mlirDenseElementsAttrGetSplatValue(raw);
+        if mlirAttributeIsAFloat(splat) {
+            return Some(float_literal(mlirFloatAttrGetValueDouble(splat)));
+        }
+        if !mlirAttributeIsAInteger(splat) {
+            return None;
+        }
+        let ty = mlirAttributeGetType(splat);
+        Some(if element == "pred" {
+            (mlirIntegerAttrGetValueInt(splat) != 0).to_string()
+        } else if mlirIntegerTypeIsUnsigned(ty) {
+            mlirIntegerAttrGetValueUInt(splat).to_string()
+        } else if mlirIntegerTypeIsSigned(ty) {
+            mlirIntegerAttrGetValueSInt(splat).to_string()
+        } else {
+            mlirIntegerAttrGetValueInt(splat).to_string()
+        })
+    }
+}
+
+/// A float as HLO writes it in a literal: the shortest text that reads back as the same value,
+/// `inf`, `-inf` or `nan`.
+fn float_literal(value: f64) -> String {
+    if value.is_nan() {
+        "nan".into()
+    } else if value.is_infinite() {
+        if value < 0.0 { "-inf" } else { "inf" }.into()
+    } else {
+        format!("{value:?}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literals_become_dense_attributes() {
+        let shape = ArrayShape::new("f32", vec![2, 2]);
+        assert_eq!(
+            dense("{ {1, -inf}, {nan, 2.5} }", &shape).as_deref(),
+            Some("dense<[[1.0,0xFF800000],[0x7FC00000,2.5]]> : tensor<2x2xf32>")
+        );
+        assert_eq!(
+            dense("0", &ArrayShape::new("s32", vec![])).as_deref(),
+            Some("dense<0> : tensor<i32>")
+        );
+        assert_eq!(
+            dense("1e+09", &ArrayShape::new("f32", vec![])).as_deref(),
+            Some("dense<1.0e+09> : tensor<f32>")
+        );
+        assert_eq!(
+            dense("-2.5E-3", &ArrayShape::new("f64", vec![])).as_deref(),
+            Some("dense<-2.5E-3> : tensor<f64>")
+        );
+        assert_eq!(dense("{...}", &shape), None);
+    }
+
+    #[test]
+    fn float_literals_read_back_as_the_same_value() {
+        assert_eq!(float_literal(0.0), "0.0");
+        assert_eq!(float_literal(-1.5), "-1.5");
+        assert_eq!(float_literal(f64::from(0.1f32)), "0.10000000149011612");
+        assert_eq!(float_literal(1e-40), "1e-40");
+        assert_eq!(float_literal(f64::NEG_INFINITY), "-inf");
+        assert_eq!(float_literal(f64::INFINITY), "inf");
+        assert_eq!(float_literal(f64::NAN), "nan");
+    }
+}
