@@ -325,11 +325,19 @@ fn image(
 /// a sample when the work would be too large) the union of the results the maps reach over
 /// their inner variables is the same.
 pub fn same_relation(a: &Side<'_>, b: &Side<'_>) -> Result<Coverage, String> {
-    let arity = a.maps.iter().chain(&b.maps).map(|(_, o)| o.len()).max();
+    // A known-empty map reaches nothing: its variables (none, for `KNOWN EMPTY` text) do not
+    // count.
+    let live = || {
+        a.maps
+            .iter()
+            .chain(&b.maps)
+            .filter(|(g, _)| !g.known_empty())
+    };
+    let arity = live().map(|(_, o)| o.len()).max();
     let Some(arity) = arity else {
         return Ok(Coverage::All(0));
     };
-    if let Some((g, o)) = a.maps.iter().chain(&b.maps).find(|(_, o)| o.len() != arity) {
+    if let Some((g, o)) = live().find(|(_, o)| o.len() != arity) {
         return Err(format!(
             "outer arity differs: {} against {arity} (a map of {} dims)",
             o.len(),
