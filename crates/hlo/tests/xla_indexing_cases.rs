@@ -422,9 +422,18 @@ fn check_difference(module: &Module, case: &Case, s: &Sides, why: &str) -> Resul
         ));
     }
     if case.get("brute").is_none() {
+        let maps: Vec<String> = s
+            .theirs
+            .keys()
+            .filter_map(|key| s.ours.get(key))
+            .flat_map(|set| live(set).into_iter().map(|m| m.to_string()))
+            .collect();
         return Ok(Pass::new(
             Verdict::Difference,
-            format!("differs from XLA's as documented: {why}"),
+            format!(
+                "differs from XLA's as documented: {why}; ours: {}",
+                maps.join("; ")
+            ),
         ));
     }
     let checked = brute_force(module, case)?;
