@@ -106,7 +106,23 @@ pub enum Atom {
     Max(Expr, Expr),
 }
 
+/// A number that divides every value of `c * a`: `c` times what divides the atom's values, or
+/// `c` alone where that product leaves i64.
+fn term_divisor(a: &Atom, c: i64) -> i64 {
+    c.checked_mul(a.divisor()).unwrap_or(c)
+}
+
 impl Atom {
+    /// A non-negative number that divides every value of the atom: for `min(a, b)` and
+    /// `max(a, b)`, the gcd of what divides each operand (the value is one of them); 1 for the
+    /// others (0 when the atom is always 0).
+    pub fn divisor(&self) -> i64 {
+        match self {
+            Atom::Min(a, b) | Atom::Max(a, b) => gcd(a.divisor(), b.divisor()),
+            Atom::Var(_) | Atom::FloorDiv(..) | Atom::CeilDiv(..) | Atom::Mod(..) => 1,
+        }
+    }
+
     /// Whether the atom is a `floordiv`, `ceildiv` or `mod`.
     pub fn is_div_or_mod(&self) -> bool {
         matches!(self, Atom::FloorDiv(..) | Atom::CeilDiv(..) | Atom::Mod(..))
@@ -521,6 +537,30 @@ impl Expr {
             .fold(self.0.constant, |g, (_, c)| gcd(g, *c))
     }
 
+    /// A positive number that divides every value of the expression: the gcd of the constant and
+    /// of each term's coefficient times what divides its atom's values (0 for the zero
+    /// expression).
+    pub fn divisor(&self) -> i64 {
+        self.0
+            .terms
+            .iter()
+            .fold(self.0.constant, |g, (a, c)| gcd(g, term_divisor(a, *c)))
+    }
+
+    /// The expression without its terms that are multiples of `k` at every value, by their
+    /// coefficient or by what divides their atom (`min(6a, 4b)` is always even):
+    /// `self ≡ result (mod k)`.
+    fn without_multiples_of(&self, k: i64) -> Expr {
+        let rest = self
+            .0
+            .terms
+            .iter()
+            .filter(|(a, c)| term_divisor(a, *c) % k != 0)
+            .cloned()
+            .collect();
+        Self::from_sorted(rest, self.0.constant)
+    }
+
     /// Divides every coefficient and the constant by `k`, which must divide them all.
     fn exact_div(&self, k: i64) -> Expr {
         let terms = self
@@ -636,7 +676,7 @@ impl Expr {
         if let Some(c) = self.as_constant() {
             return Ok(Expr::constant(mod_floor(c, k)));
         }
-        let (_, rest) = self.split_multiples(k);
+        let rest = self.without_multiples_of(k);
         if let Some(c) = rest.as_constant() {
             return Ok(Expr::constant(mod_floor(c, k)));
         }

@@ -519,3 +519,49 @@ fn equated_forms_simplify_to_the_same_text() {
         assert_eq!(a.to_string(), b.to_string(), "\n  map: {map}\n");
     }
 }
+
+/// `Expr::modulo` drops a term whose values are multiples of the modulus, by its coefficient or
+/// by what divides both operands of its `min` or `max` (`min(6a, 4b) mod 2 = 0`): the result
+/// has the remainder of the expression's value at every point.
+#[test]
+fn modulo_drops_extrema_of_multiples() {
+    let mut rng = SplitMix64::new(0x6d6f_6478);
+    let mut dropped = 0;
+    let total = cases();
+    for _ in 0..total {
+        let map = random_map(&mut rng);
+        let (nd, ns) = (
+            map.dims().len() as u32,
+            (map.range_vars().len() + map.rt_vars().len()) as u32,
+        );
+        let k = rng.range(2, 6);
+        let scaled = |rng: &mut SplitMix64| {
+            let e = random_expr(rng, 1, nd, ns);
+            e.checked_scale(k * rng.range(1, 3)).unwrap_or(e)
+        };
+        let (a, b) = (scaled(&mut rng), scaled(&mut rng));
+        let extremum = if rng.chance(1, 2) {
+            Expr::min_of(&a, &b)
+        } else {
+            Expr::max_of(&a, &b)
+        };
+        let Ok(e) = extremum.checked_add(&random_expr(&mut rng, 1, nd, ns)) else {
+            continue;
+        };
+        let Ok(m) = e.modulo(k) else { continue };
+        dropped +=
+            usize::from(!format!("{m:?}").contains("min") && !format!("{m:?}").contains("max"));
+        for (d, s) in map.domain_points(1 << 20).expect("small domain") {
+            let Some(v) = e.eval(&d, &s) else { continue };
+            assert_eq!(
+                m.eval(&d, &s),
+                Some(v.rem_euclid(k)),
+                "({e:?}) mod {k} = {m:?} at {d:?} {s:?}"
+            );
+        }
+    }
+    assert!(
+        dropped * 4 > total as usize,
+        "dropped only {dropped} of {total}"
+    );
+}
