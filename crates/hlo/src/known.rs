@@ -65,9 +65,8 @@ impl<'m> KnownValues<'m> {
 
     /// `access` with every runtime variable whose value is known replaced by that value:
     /// exactly where the value stays inside the variable's bounds; otherwise clamped to them
-    /// when the op clamps and the bounds decide the clamp, or, for an op that drops what falls
-    /// outside, kept only where the value is inside. Variables whose value is not known, or
-    /// whose clamp the bounds do not decide, stay.
+    /// (`min`/`max`) when the op clamps, or, for an op that drops what falls outside, kept only
+    /// where the value is inside. Variables whose value is not known stay.
     pub fn fold(&self, access: &Access) -> Access {
         self.fold_within(access, &Cell::new(BUDGET))
     }
@@ -119,9 +118,7 @@ impl<'m> KnownValues<'m> {
             (value, None)
         } else {
             match rt.out_of_range {
-                OutOfRange::Clamped if range.lo >= bounds.hi => (Expr::constant(bounds.hi), None),
-                OutOfRange::Clamped if range.hi <= bounds.lo => (Expr::constant(bounds.lo), None),
-                OutOfRange::Clamped => return None,
+                OutOfRange::Clamped => (clamped(&value, range, bounds), None),
                 OutOfRange::Dropped => (value.clone(), Some((value, bounds))),
             }
         };
@@ -225,7 +222,7 @@ impl<'m> KnownValues<'m> {
             }
             "maximum" | "minimum" | "clamp" => {
                 let args = self.operand_values(comp, c, instr, at, budget)?;
-                decided_extremum(&instr.opcode, &args, at)
+                extremum(&instr.opcode, &args, at)
             }
             _ => self.through_producer(comp, c, instr, leaf, at, budget),
         }
@@ -522,9 +519,29 @@ fn compare(direction: &str, difference: Interval) -> Option<bool> {
     }
 }
 
-/// `maximum`, `minimum` or `clamp(lo, x, hi)` of known values, when the ranges decide which
-/// operand it is.
-fn decided_extremum(opcode: &str, args: &[Expr], at: &IndexingMap) -> Option<Expr> {
+/// `value`, whose values lie in `range`, clamped to `bounds` as an op clamps an index:
+/// `min(max(value, lo), hi)`, without the sides the range decides (a constant where it is
+/// entirely outside).
+fn clamped(value: &Expr, range: Interval, bounds: Interval) -> Expr {
+    if range.lo >= bounds.hi {
+        return Expr::constant(bounds.hi);
+    }
+    if range.hi <= bounds.lo {
+        return Expr::constant(bounds.lo);
+    }
+    let mut out = value.clone();
+    if range.lo < bounds.lo {
+        out = Expr::max_of(&out, &Expr::constant(bounds.lo));
+    }
+    if range.hi > bounds.hi {
+        out = Expr::min_of(&out, &Expr::constant(bounds.hi));
+    }
+    out
+}
+
+/// `maximum`, `minimum` or `clamp(lo, x, hi)` of known values: the operand it is where the
+/// ranges decide, else `max`, `min` or `min(max(x, lo), hi)` (HLO's clamp).
+fn extremum(opcode: &str, args: &[Expr], at: &IndexingMap) -> Option<Expr> {
     // Whether `a >= b` at every point.
     let at_least = |a: &Expr, b: &Expr| at.expr_range(&(a.clone() - b.clone())).lo >= 0;
     match (opcode, args) {
@@ -535,6 +552,9 @@ fn decided_extremum(opcode: &str, args: &[Expr], at: &IndexingMap) -> Option<Exp
         ("clamp", [lo, x, hi]) if at_least(x, lo) && at_least(hi, x) => Some(x.clone()),
         ("clamp", [lo, x, hi]) if at_least(lo, x) && at_least(hi, lo) => Some(lo.clone()),
         ("clamp", [_, x, hi]) if at_least(x, hi) => Some(hi.clone()),
+        ("maximum", [x, y]) => Some(Expr::max_of(x, y)),
+        ("minimum", [x, y]) => Some(Expr::min_of(x, y)),
+        ("clamp", [lo, x, hi]) => Some(Expr::min_of(&Expr::max_of(x, lo), hi)),
         _ => None,
     }
 }

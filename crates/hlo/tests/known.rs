@@ -353,3 +353,69 @@ fn random_known_offsets_fold_to_their_values() {
     // Most offsets are decided by the ranges (a max or min of two values both known is).
     assert!(folded > 250, "only {folded} of 300 offsets folded");
 }
+
+/// XLA's iota gather: indices 0..41 into 33 rows; the gather clamps starts 33..41 to 32, so the
+/// folded start is `min(d0, 32)` (XLA's own expectation drops the clamp).
+#[test]
+fn a_partly_clamped_iota_folds_to_its_clamp() {
+    check(
+        "p = f32[33,76] parameter(0)\nio = s64[42,1] iota(), iota_dimension=0\n\
+         ROOT g = f32[42,1,1] gather(p, io), offset_dims={1,2}, collapsed_slice_dims={}, start_index_map={0}, index_vector_dim=1, slice_sizes={1,1}",
+        "g",
+        0,
+        &["(d0, d1, d2) -> (min(d0, 32), 0), domain: d0 in [0, 41], d1 in [0, 0], d2 in [0, 0]"],
+    );
+}
+
+/// Gather rows at indices `op(a * i + b, ...)` of an iota `i`, where `op` is `maximum`,
+/// `minimum` or `clamp` with constants: the folded map has no runtime variable and reads, at
+/// every output element, the row the gather's clamp of that index gives.
+#[test]
+fn random_elementwise_clamps_of_iotas_fold_to_the_rows_read() {
+    let mut rng = SplitMix64::new(0x636c_616d);
+    for _ in 0..200 {
+        let (rows, m) = (rng.range(1, 12), rng.range(1, 10));
+        let (a, b) = (rng.range(-3, 3), rng.range(-8, 12));
+        let (lo, hi) = (rng.range(-4, 8), rng.range(-2, 14));
+        let op = *rng.pick(&["maximum", "minimum", "clamp"]);
+        let index = |i: i64| -> i64 {
+            let v = a * i + b;
+            match op {
+                "maximum" => v.max(lo),
+                "minimum" => v.min(hi),
+                _ => v.max(lo).min(hi),
+            }
+        };
+        let combined = match op {
+            "maximum" => "idx = s32[M,1] maximum(s, lb)".to_string(),
+            "minimum" => "idx = s32[M,1] minimum(s, hb)".to_string(),
+            _ => "idx = s32[M,1] clamp(lb, s, hb)".to_string(),
+        };
+        let snippet = format!(
+            "p = f32[{rows},4] parameter(0)\nio = s32[M,1] iota(), iota_dimension=0\n\
+             a = s32[] constant({a})\nab = s32[M,1] broadcast(a), dimensions={{}}\nm = s32[M,1] multiply(io, ab)\n\
+             b = s32[] constant({b})\nbb = s32[M,1] broadcast(b), dimensions={{}}\ns = s32[M,1] add(m, bb)\n\
+             l = s32[] constant({lo})\nlb = s32[M,1] broadcast(l), dimensions={{}}\n\
+             h = s32[] constant({hi})\nhb = s32[M,1] broadcast(h), dimensions={{}}\n{combined}\n\
+             ROOT g = f32[M,4] gather(p, idx), offset_dims={{1}}, collapsed_slice_dims={{0}}, start_index_map={{0}}, index_vector_dim=1, slice_sizes={{1,4}}"
+        )
+        .replace('M', &m.to_string());
+        let report = instruction_report(&snippet, "g", OUT2IN);
+        let set = maps_of(&report, 0, 0);
+        let [access] = &set.accesses[..] else {
+            panic!("{snippet}: {:?}", set.accesses)
+        };
+        assert!(access.runtime.is_empty(), "{snippet}: {}", access.map);
+        let points = access.map.domain_points(1 << 12).expect("small domain");
+        assert_eq!(points.len() as i64, m * 4, "{snippet}: {}", access.map);
+        for (d, s) in points {
+            let row = index(d[0]).clamp(0, rows - 1);
+            assert_eq!(
+                access.map.evaluate(&d, &s),
+                Some(vec![row, d[1]]),
+                "{snippet}: {} at {d:?}",
+                access.map
+            );
+        }
+    }
+}
