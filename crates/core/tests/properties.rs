@@ -27,6 +27,17 @@ fn random_expr(rng: &mut SplitMix64, depth: u32, num_dims: u32, num_syms: u32) -
     SHAPE.expr(rng, depth, num_dims, num_syms)
 }
 
+/// A random map with its dimension count and its symbol count (range and runtime variables),
+/// for random expressions over it.
+fn random_map_and_vars(rng: &mut SplitMix64) -> (IndexingMap, u32, u32) {
+    let map = random_map(rng);
+    let (nd, ns) = (
+        map.dims().len() as u32,
+        (map.range_vars().len() + map.rt_vars().len()) as u32,
+    );
+    (map, nd, ns)
+}
+
 fn random_vars(rng: &mut SplitMix64, n: u32, width: i64) -> Vec<Var> {
     (0..n)
         .map(|_| {
@@ -179,11 +190,7 @@ fn extremum_rule_preserves_every_value() {
     let mut decided = 0;
     let total = cases();
     for _ in 0..total {
-        let base = random_map(&mut rng);
-        let (nd, ns) = (
-            base.dims().len() as u32,
-            (base.range_vars().len() + base.rt_vars().len()) as u32,
-        );
+        let (base, nd, ns) = random_map_and_vars(&mut rng);
         let a = random_expr(&mut rng, 2, nd, ns);
         let shift = random_expr(&mut rng, 1, nd, ns);
         let b = a.checked_add(&shift).unwrap_or_else(|_| shift.clone());
@@ -219,11 +226,7 @@ fn built_extremum_has_the_extremum_of_the_values() {
     let mut folded = 0;
     let total = cases();
     for _ in 0..total {
-        let map = random_map(&mut rng);
-        let (nd, ns) = (
-            map.dims().len() as u32,
-            (map.range_vars().len() + map.rt_vars().len()) as u32,
-        );
+        let (map, nd, ns) = random_map_and_vars(&mut rng);
         let a = random_expr(&mut rng, 2, nd, ns);
         let b = if rng.chance(1, 2) {
             a.checked_add_const(rng.range(-3, 3))
@@ -529,11 +532,7 @@ fn modulo_drops_extrema_of_multiples() {
     let mut dropped = 0;
     let total = cases();
     for _ in 0..total {
-        let map = random_map(&mut rng);
-        let (nd, ns) = (
-            map.dims().len() as u32,
-            (map.range_vars().len() + map.rt_vars().len()) as u32,
-        );
+        let (map, nd, ns) = random_map_and_vars(&mut rng);
         let k = rng.range(2, 6);
         let scaled = |rng: &mut SplitMix64| {
             let e = random_expr(rng, 1, nd, ns);

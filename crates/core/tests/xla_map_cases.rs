@@ -855,15 +855,10 @@ fn expr_case(case: &Case) -> Result<Pass, String> {
     )?;
     let theirs = our_expr(case, want)?;
     let (our_cost, their_cost) = (e.cost(), theirs.cost());
-    if their_cost < our_cost {
+    let Some(verdict) = Verdict::by_cost(our_cost, their_cost) else {
         return Err(format!(
             "{COSTLIER}: ours `{e:?}` costs {our_cost:?}, XLA's `{want}` {their_cost:?}"
         ));
-    }
-    let verdict = if our_cost < their_cost {
-        Verdict::Cheaper
-    } else {
-        Verdict::Same
     };
     Ok(Pass::new(
         verdict,

@@ -358,16 +358,11 @@ fn check(case: &Case) -> Result<Pass, String> {
         ours_total = ours_total + o;
         theirs_total = theirs_total + t;
     }
-    if theirs_total < ours_total {
+    let Some(verdict) = Verdict::by_cost(ours_total, theirs_total) else {
         return Err(format!(
             "{COSTLIER}: {ours_total:?} against {theirs_total:?}\n{}",
             show_all(&s)
         ));
-    }
-    let verdict = if ours_total < theirs_total {
-        Verdict::Cheaper
-    } else {
-        Verdict::Same
     };
     Ok(Pass::new(
         verdict,

@@ -113,6 +113,18 @@ pub enum Verdict {
     Agrees,
 }
 
+impl Verdict {
+    /// The verdict of an equivalent answer of cost `ours` against XLA's `theirs`: `None` when
+    /// ours is costlier (a failure).
+    pub fn by_cost<C: Ord>(ours: C, theirs: C) -> Option<Verdict> {
+        match ours.cmp(&theirs) {
+            std::cmp::Ordering::Less => Some(Verdict::Cheaper),
+            std::cmp::Ordering::Equal => Some(Verdict::Same),
+            std::cmp::Ordering::Greater => None,
+        }
+    }
+}
+
 /// A passing case: its verdict and a note saying how it was checked.
 #[derive(Clone, Debug)]
 pub struct Pass {
