@@ -236,6 +236,12 @@ fn malformed_modules_name_line_and_column() {
             "depends on itself",
         ),
         (
+            "ENTRY e {\n  x = f32[2] parameter(0)\n  y = f32[2] parameter(6)\n  ROOT a = f32[2] add(x, y)\n}",
+            3,
+            3,
+            "parameter(6) in 'e', which has 2 parameters",
+        ),
+        (
             "ENTRY e {\n  x = f32[2] parameter(0)\n  y = f32[2] slice(x), slice={[0:2}\n}",
             3,
             35,

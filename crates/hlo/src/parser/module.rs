@@ -356,6 +356,21 @@ fn resolve(c: &Cursor<'_>, (mut comp, raw): RawComputation<'_>) -> R<Computation
         }
         instructions.push(instr);
     }
+    // As XLA's verifier requires: N parameters are numbered 0 to N - 1.
+    if let Some((r, n)) = raw
+        .iter()
+        .filter_map(|r| Some((r, r.instr.parameter_number?)))
+        .find(|&(_, n)| n >= params_seen.len())
+    {
+        return Err(c.error_at(
+            r.name_offset,
+            format!(
+                "parameter({n}) in '{}', which has {} parameters: they are numbered from 0 without gaps",
+                comp.name,
+                params_seen.len()
+            ),
+        ));
+    }
     let roots: Vec<usize> = (0..instructions.len())
         .filter(|&i| instructions[i].is_root)
         .collect();
