@@ -26,8 +26,11 @@ mod tuple;
 pub use opcodes::{Indexing, OPCODES};
 pub use reshape::{bitcast_map, reshape_map};
 
+use std::collections::BTreeSet;
+
 use xla_indexing_core::{ArithError, ComposeError, Expr, IndexingMap, Interval, Var};
 
+use self::liveness::ParamLeaf;
 use crate::access::Access;
 use crate::attrs::AttrValue;
 use crate::direction::Direction;
@@ -203,6 +206,28 @@ impl<'a> OpContext<'a> {
         self.module
             .computation(name)
             .ok_or_else(|| self.error(format!("unknown computation {name}")))
+    }
+
+    /// The computation in `to_apply` (the op's `role`: a comparator, a combiner, a body), which
+    /// must take `parameters` parameters (`counted` ends the error when it does not: how they
+    /// are counted), with the parameter leaves each leaf of its root reads.
+    pub fn applied(
+        &self,
+        role: &str,
+        parameters: usize,
+        counted: &str,
+    ) -> Result<(&'a Computation, Vec<BTreeSet<ParamLeaf>>), HloError> {
+        let c = self.called("to_apply")?;
+        let comp = &self.module.computations[c];
+        if comp.num_parameters() != parameters {
+            return Err(self.error(format!(
+                "the {role} {} has {} parameters{counted}",
+                comp.name,
+                comp.num_parameters()
+            )));
+        }
+        let deps = liveness::root_dependences(self.module, c).map_err(|e| self.error(e))?;
+        Ok((comp, deps))
     }
 
     /// An analysis error naming the instruction.

@@ -15,7 +15,6 @@
 
 use xla_indexing_core::{Expr, IndexingMap};
 
-use super::liveness::root_dependences;
 use super::{OpContext, OperandAccess, ResultAccess};
 use crate::access::Access;
 use crate::error::HloError;
@@ -70,17 +69,11 @@ fn sort_parts<'a>(cx: &OpContext<'a>) -> Result<SortParts<'a>, HloError> {
         [axis] => axis,
         _ => return Err(cx.error("sort needs exactly one dimension in dimensions={...}")),
     };
-    let c = cx.called("to_apply")?;
-    let comparator = &cx.module.computations[c];
-    if comparator.num_parameters() != 2 * n {
-        return Err(cx.error(format!(
-            "the comparator {} has {} parameters, expected 2 per operand ({})",
-            comparator.name,
-            comparator.num_parameters(),
-            2 * n
-        )));
-    }
-    let deps = root_dependences(cx.module, c).map_err(|e| cx.error(e))?;
+    let (_, deps) = cx.applied(
+        "comparator",
+        2 * n,
+        &format!(", expected 2 per operand ({})", 2 * n),
+    )?;
     let mut compared = vec![false; n];
     for &(p, _) in deps.iter().flatten() {
         if let Some(flag) = compared.get_mut(p / 2) {

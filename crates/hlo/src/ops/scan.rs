@@ -24,7 +24,6 @@ use std::collections::BTreeSet;
 
 use xla_indexing_core::{Expr, IndexingMap, Interval, Var};
 
-use super::liveness::root_dependences;
 use super::{OpContext, OperandAccess, Outcome};
 use crate::access::Access;
 use crate::attrs::AttrValue;
@@ -102,16 +101,11 @@ fn scan(cx: &OpContext<'_>) -> Result<Outcome<Scan>, HloError> {
     if dims != [0] {
         return Err(cx.error("a scan over rank-1 arrays needs dimensions={0}"));
     }
-    let body = cx.called("to_apply")?;
-    let comp = &cx.module.computations[body];
-    if comp.num_parameters() != inputs + carries {
-        return Err(cx.error(format!(
-            "the body {} has {} parameters for {inputs} inputs and {carries} carries",
-            comp.name,
-            comp.num_parameters()
-        )));
-    }
-    let deps = root_dependences(cx.module, body).map_err(|e| cx.error(e))?;
+    let (comp, deps) = cx.applied(
+        "body",
+        inputs + carries,
+        &format!(" for {inputs} inputs and {carries} carries"),
+    )?;
     if deps.len() != outputs + carries {
         return Err(cx.error(format!(
             "the body {} gives {} values for {outputs} outputs and {carries} carries",

@@ -28,7 +28,6 @@ use std::collections::BTreeSet;
 
 use xla_indexing_core::{Expr, IndexingMap, Interval, Var};
 
-use super::liveness::root_dependences;
 use super::{OpContext, OperandAccess, OrAnalysisError, ResultAccess};
 use crate::access::{Access, OutOfRange, RuntimeVar};
 use crate::error::HloError;
@@ -280,17 +279,7 @@ fn scatter_dims(cx: &OpContext<'_>) -> Result<ScatterDims, HloError> {
 type Reads = (Vec<BTreeSet<usize>>, Vec<BTreeSet<usize>>);
 
 fn combiner_reads(cx: &OpContext<'_>, n: usize, landing: u64) -> Result<Reads, HloError> {
-    let c = cx.called("to_apply")?;
-    let combiner = &cx.module.computations[c];
-    if combiner.num_parameters() != 2 * n {
-        return Err(cx.error(format!(
-            "the combiner {} has {} parameters, expected {}",
-            combiner.name,
-            combiner.num_parameters(),
-            2 * n
-        )));
-    }
-    let deps = root_dependences(cx.module, c).map_err(|e| cx.error(e))?;
+    let (combiner, deps) = cx.applied("combiner", 2 * n, &format!(", expected {}", 2 * n))?;
     if deps.len() != n {
         return Err(cx.error(format!(
             "the combiner {} gives {} values for {n} operands",
