@@ -167,7 +167,9 @@ impl<'m> KnownValues<'m> {
                 self.value(*caller_c, operand, leaf, at, budget)
             }
             "fusion" | "call" => {
-                let callee = self.callee(instr)?;
+                let callee =
+                    crate::fusion::callee(self.module, &OpContext::new(self.module, comp, instr))
+                        .ok()?;
                 let root = self.module.computations[callee].root;
                 self.value(callee, root, leaf, at, budget)
             }
@@ -322,18 +324,6 @@ impl<'m> KnownValues<'m> {
         let padding = accesses.iter().find(|a| a.operand == 1)?;
         let element = element_at(at, &padding.access)?;
         self.value(c, *instr.operands.get(1)?, 0, &element, budget)
-    }
-
-    fn callee(&self, instr: &Instruction) -> Option<usize> {
-        let key = if instr.opcode == "fusion" {
-            "calls"
-        } else {
-            "to_apply"
-        };
-        let [name] = instr.called(key) else {
-            return None;
-        };
-        self.module.computation(name)
     }
 }
 
