@@ -78,14 +78,18 @@ pub struct SyntaxArg {
 }
 
 impl SyntaxArg {
-    /// `report` (maps and expressions as the libraries print them, in MLIR's spelling) in the
-    /// chosen syntax.
-    pub fn respell(self, report: &str) -> String {
+    /// The chosen syntax.
+    pub fn syntax(self) -> Syntax {
         match self.syntax {
             SyntaxName::Mlir => Syntax::Mlir,
             SyntaxName::Xla => Syntax::Xla,
         }
-        .respell(report)
+    }
+
+    /// `report` (maps and expressions as the libraries print them, in MLIR's spelling) in the
+    /// chosen syntax.
+    pub fn respell(self, report: &str) -> String {
+        self.syntax().respell(report)
     }
 }
 

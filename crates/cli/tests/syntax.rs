@@ -24,6 +24,21 @@ fn simplify_prints_either_syntax_and_reads_both() {
     );
 }
 
+/// A division of a negated dividend: XLA writes the divisor negative, MLIR's spelling keeps it
+/// positive (MLIR's affine dialect lowers no division by a negative constant).
+#[test]
+fn simplify_writes_each_syntax_s_divisor_sign() {
+    let map = "(d0) -> (d0 floordiv -3), domain: d0 in [0, 99]";
+    assert_eq!(
+        run(&["simplify", "--syntax", "xla", map]),
+        "(d0) -> (d0 / -3), domain: d0 in [0, 99]\n"
+    );
+    assert_eq!(
+        run(&["simplify", map]),
+        "(d0) -> ((-d0) floordiv 3), domain: d0 in [0, 99]\n"
+    );
+}
+
 #[test]
 fn indexing_prints_either_syntax() {
     let file = "examples/hlo/reshape_tiles.hlo";

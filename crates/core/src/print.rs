@@ -5,8 +5,10 @@
 //! Two spellings are written (both are read, see [`crate::text`]): [`Syntax::Mlir`], MLIR's affine
 //! spelling and the default, and [`Syntax::Xla`], XLA's 2026 spelling with `/` for `floordiv`. An
 //! expression or map is printed in the syntax it is asked for ([`DisplayExpr::in_syntax`],
-//! [`IndexingMap::display`](crate::IndexingMap::display)); plain `Display` writes MLIR's. The two
-//! differ only in the floor division's operator, so text in one converts to the other by
+//! [`IndexingMap::display`](crate::IndexingMap::display)); plain `Display` writes MLIR's. They
+//! differ in the floor division's operator and in its divisor's sign: XLA writes `(-y) / k` as
+//! `y / -k`, while MLIR's affine dialect lowers no division by a negative constant, so MLIR's
+//! spelling keeps divisors positive. Printed text converts to XLA's operator with
 //! [`Syntax::respell`].
 
 use std::fmt::{self, Write};
@@ -33,8 +35,10 @@ impl Syntax {
     }
 
     /// `text` with every map and expression that `Display` wrote in it (in MLIR's spelling) in
-    /// this syntax: the printer writes floor division, and only it, as ` floordiv `, so
-    /// replacing that operator is the whole conversion. Names never hold spaces.
+    /// this syntax: ` floordiv ` becomes ` / `. The printer writes floor division, and only it,
+    /// as ` floordiv ` (names never hold spaces), so the result reads back as the same maps.
+    /// It keeps MLIR's positive divisors: XLA's own printer writes `(-y) / k` as `y / -k`
+    /// ([`IndexingMap::display`](crate::IndexingMap::display) in [`Syntax::Xla`] does too).
     pub fn respell(self, text: &str) -> String {
         match self {
             Syntax::Mlir => text.to_string(),
@@ -164,8 +168,12 @@ impl<N: VarNames + ?Sized> Printer<'_, N> {
             Atom::CeilDiv(x, k) => (x, "ceildiv", *k),
             Atom::Mod(x, k) => (x, "mod", *k),
         };
-        // `(-y) floordiv k` is written `y floordiv -k`, as XLA writes it.
-        let negated = a.with_negative_divisor();
+        // XLA writes `(-y) / k` as `y / -k`. MLIR's affine dialect lowers no division by a
+        // negative constant (`lower-affine` rejects it), so its spelling keeps divisors positive.
+        let negated = match self.syntax {
+            Syntax::Xla => a.with_negative_divisor(),
+            Syntax::Mlir => None,
+        };
         let (x, k) = match &negated {
             Some((y, negative_k)) => (y, *negative_k),
             None => (x, k),

@@ -54,11 +54,12 @@ pub fn run(args: Args) -> Result<(), Failure> {
         map.simplify();
     }
     map.remove_unused_symbols();
+    let text = map.display(args.syntax.syntax()).to_string();
     let out = match args.output.format {
-        Format::Text => map.to_string(),
-        Format::Json => json!({ "map": map.to_string() }).to_string(),
+        Format::Text => text,
+        Format::Json => json!({ "map": text }).to_string(),
     };
-    args.output.write(&args.syntax.respell(&out))
+    args.output.write(&out)
 }
 
 fn serve_jsonl() -> Result<(), Failure> {
