@@ -50,27 +50,6 @@ MlirStringRef mlirXlaIndexingLaunchAttrGetMap(MlirAttribute attr) {
   return wrap(llvm::cast<xla_indexing::LaunchAttr>(unwrap(attr)).getMap());
 }
 
-bool mlirOperationIsAXlaIndexingApplyIndexingOp(MlirOperation op) {
-  return llvm::isa<xla_indexing::ApplyIndexingOp>(unwrap(op));
-}
-
-bool mlirOperationIsAXlaIndexingLoopOp(MlirOperation op) {
-  return llvm::isa<xla_indexing::LoopOp>(unwrap(op));
-}
-
-bool mlirOperationIsAXlaIndexingFusionOp(MlirOperation op) {
-  return llvm::isa<xla_indexing::FusionOp>(unwrap(op));
-}
-
-MlirAttribute mlirXlaIndexingOpGetIndexingMap(MlirOperation op) {
-  Operation *operation = unwrap(op);
-  if (auto apply = llvm::dyn_cast<xla_indexing::ApplyIndexingOp>(operation))
-    return wrap(apply.getIndexingMap());
-  if (auto loop = llvm::dyn_cast<xla_indexing::LoopOp>(operation))
-    return wrap(loop.getIndexingMap());
-  return MlirAttribute{nullptr};
-}
-
 void mlirXlaIndexingEmitRemark(MlirLocation location, MlirStringRef message) {
   emitRemark(unwrap(location)) << unwrap(message);
 }

@@ -1,25 +1,10 @@
 //! The `xla_indexing` dialect: registration and loading.
 
+use crate::ffi;
 use melior::{
     Context,
     dialect::{DialectHandle, DialectRegistry},
 };
-use mlir_sys::{MlirAttribute, MlirContext, MlirDialectHandle, MlirStringRef};
-
-/// The dialect's C API (`dialect/include/XlaIndexing/XlaIndexingCAPI.h`).
-pub(crate) mod ffi {
-    use super::*;
-
-    unsafe extern "C" {
-        pub fn mlirGetDialectHandle__xla_indexing__() -> MlirDialectHandle;
-        pub fn mlirXlaIndexingMapAttrGet(
-            context: MlirContext,
-            text: MlirStringRef,
-        ) -> MlirAttribute;
-        pub fn mlirAttributeIsAXlaIndexingMap(attribute: MlirAttribute) -> bool;
-        pub fn mlirXlaIndexingMapAttrGetText(attribute: MlirAttribute) -> MlirStringRef;
-    }
-}
 
 /// Returns the handle of the `xla_indexing` dialect.
 pub fn handle() -> DialectHandle {
@@ -37,4 +22,21 @@ pub fn load(context: &Context) {
     let handle = handle();
     handle.register_dialect(context);
     handle.load_dialect(context);
+}
+
+/// Inserts the dialect into the `mlir::DialectRegistry` at `registry` (what `mlir-opt` hands a
+/// dialect plugin).
+///
+/// # Safety
+///
+/// `registry` must point to a live `mlir::DialectRegistry`.
+pub unsafe fn insert_into_registry(registry: *mut std::ffi::c_void) {
+    // SAFETY: the caller passes a live `mlir::DialectRegistry *`, which is exactly what
+    // `MlirDialectRegistry` wraps.
+    unsafe {
+        ffi::mlirDialectHandleInsertDialect(
+            handle().to_raw(),
+            ffi::MlirDialectRegistry { ptr: registry },
+        )
+    };
 }

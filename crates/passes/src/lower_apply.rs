@@ -28,21 +28,24 @@
 //! on `index`. See `arith::plan_narrow` for why the narrow ops are exact.
 
 use std::rc::Rc;
+use xla_indexing_mlir::handles::stretch_value;
 
 use melior::{
     Context, RewriterBase,
-    ir::{OperationRef, Value, ValueLike, operation::OperationLike},
+    ir::{OperationRef, Value, operation::OperationLike},
 };
 use xla_indexing_core::VarRef;
 
 use super::{
-    PassFailure, PassOption, PassSpec, affine_ops, arith,
-    dividends::SharedDividends,
-    linearize, lower_loop, pass_entry,
-    patterns::{RewriteFn, apply_greedily},
+    PassFailure, affine_ops, arith, dividends::SharedDividends, linearize, lower_loop,
     ranges::apply_indexing_maps,
 };
 use xla_indexing_mlir::attribute_map;
+use xla_indexing_mlir::{
+    pass_entry,
+    pass_host::{PassOption, PassSpec},
+    rewrite::{RewriteFn, apply_greedily},
+};
 
 /// The pass's command-line name.
 pub const ARGUMENT: &str = "xla-indexing-lower-apply";
@@ -153,9 +156,7 @@ fn lower_apply(
             VarRef::Sym(i) => num_dims + i as usize,
         };
         // SAFETY: the operands are live values of the IR being rewritten.
-        op.operand(i)
-            .ok()
-            .map(|v| unsafe { Value::from_raw(v.to_raw()) })
+        op.operand(i).ok().map(|v| unsafe { stretch_value(v) })
     };
     let (prefer_affine, bitwidth) = (options.prefer_affine, options.index_bitwidth);
     let evaluators: Vec<_> = candidates.iter().map(|m| m.range_evaluator(true)).collect();
@@ -179,7 +180,7 @@ fn lower_apply(
                 let operands: Vec<Value> = (0..num_dims + num_symbols)
                     .filter_map(|i| op.operand(i).ok())
                     // SAFETY: the operands are live values of the IR being rewritten.
-                    .map(|v| unsafe { Value::from_raw(v.to_raw()) })
+                    .map(|v| unsafe { stretch_value(v) })
                     .collect();
                 affine_ops::materialize(context, rewriter, location, result, num_dims, &operands)
             }

@@ -1,6 +1,6 @@
 /*===- XlaIndexingCAPI.h - C API of the xla_indexing dialect ------*- C -*-===*\
 |*                                                                            *|
-|* Used from Rust (crates/mlir) with mlir-sys types.                          *|
+|* Used from Rust (crates/mlir/src/ffi.rs) with mlir-sys types.               *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -53,14 +53,6 @@ MLIR_CAPI_EXPORTED int64_t mlirXlaIndexingLaunchAttrGetGrid(MlirAttribute attr, 
 /* Returns the canonical thread-id map text of an #xla_indexing.launch; owned
  * by the context. */
 MLIR_CAPI_EXPORTED MlirStringRef mlirXlaIndexingLaunchAttrGetMap(MlirAttribute attr);
-
-/* Returns whether `op` is an xla_indexing.apply_indexing, .loop or .fusion. */
-MLIR_CAPI_EXPORTED bool mlirOperationIsAXlaIndexingApplyIndexingOp(MlirOperation op);
-MLIR_CAPI_EXPORTED bool mlirOperationIsAXlaIndexingLoopOp(MlirOperation op);
-MLIR_CAPI_EXPORTED bool mlirOperationIsAXlaIndexingFusionOp(MlirOperation op);
-
-/* Returns the #xla_indexing.map of an apply_indexing or loop op. */
-MLIR_CAPI_EXPORTED MlirAttribute mlirXlaIndexingOpGetIndexingMap(MlirOperation op);
 
 /* Emits a remark or a warning diagnostic (the C API only emits errors). */
 MLIR_CAPI_EXPORTED void mlirXlaIndexingEmitRemark(MlirLocation location, MlirStringRef message);
