@@ -36,23 +36,35 @@ pub struct BlockHandle(MlirBlock);
 #[derive(Clone, Copy, Debug)]
 pub struct ValueHandle(MlirValue);
 
-impl PartialEq for OpHandle {
-    fn eq(&self, other: &Self) -> bool {
-        self.0.ptr == other.0.ptr
-    }
+/// Identity for a handle over a raw MLIR object: equal when they name the same object, and a
+/// key for maps.
+macro_rules! identity {
+    ($handle:ident, $what:literal) => {
+        impl PartialEq for $handle {
+            fn eq(&self, other: &Self) -> bool {
+                self.0.ptr == other.0.ptr
+            }
+        }
+
+        impl Eq for $handle {}
+
+        impl $handle {
+            #[doc = concat!("The ", $what, "'s identity while it lives (its address; MLIR may reuse it once the ", $what, " is erased).")]
+            pub fn key(self) -> usize {
+                self.0.ptr as usize
+            }
+        }
+    };
 }
 
-impl Eq for OpHandle {}
+identity!(OpHandle, "op");
+identity!(BlockHandle, "block");
+identity!(ValueHandle, "value");
 
 impl OpHandle {
     /// The handle of `op`.
     pub fn of<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> OpHandle {
         OpHandle(op.to_raw())
-    }
-
-    /// The op's identity while it lives (its address; MLIR may reuse it once the op is erased).
-    pub fn key(self) -> usize {
-        self.0.ptr as usize
     }
 
     /// The op named by `key` ([`OpHandle::key`]).
@@ -194,23 +206,10 @@ impl OpHandle {
     }
 }
 
-impl PartialEq for BlockHandle {
-    fn eq(&self, other: &Self) -> bool {
-        self.0.ptr == other.0.ptr
-    }
-}
-
-impl Eq for BlockHandle {}
-
 impl BlockHandle {
     /// The handle of `block`.
     pub fn of<'c: 'a, 'a>(block: &impl BlockLike<'c, 'a>) -> BlockHandle {
         BlockHandle(block.to_raw())
-    }
-
-    /// The block's identity while it lives.
-    pub fn key(self) -> usize {
-        self.0.ptr as usize
     }
 
     /// A view of the block.
@@ -266,24 +265,10 @@ impl BlockHandle {
     }
 }
 
-impl PartialEq for ValueHandle {
-    fn eq(&self, other: &Self) -> bool {
-        self.0.ptr == other.0.ptr
-    }
-}
-
-impl Eq for ValueHandle {}
-
 impl ValueHandle {
     /// The handle of `value`.
     pub fn of(value: Value) -> ValueHandle {
         ValueHandle(value.to_raw())
-    }
-
-    /// The value's identity while it lives (its address; MLIR may reuse it once the value is
-    /// erased).
-    pub fn key(self) -> usize {
-        self.0.ptr as usize
     }
 
     /// The value named by `key` ([`ValueHandle::key`]).

@@ -41,12 +41,12 @@ use mlir_sys::{
 /// The identity of a value while it lives (its address; MLIR may reuse it once the value is
 /// erased).
 pub fn value_key(value: Value) -> usize {
-    value.to_raw().ptr as usize
+    crate::handles::ValueHandle::of(value).key()
 }
 
 /// The identity of an op while it lives.
 pub fn op_key(op: &OperationRef) -> usize {
-    op.to_raw().ptr as usize
+    crate::handles::OpHandle::of(op).key()
 }
 
 /// The ops that use `value`, once per use, in use-list order.
