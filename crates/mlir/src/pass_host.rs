@@ -111,9 +111,23 @@ impl PassSpec {
     }
 }
 
-/// The body of a pass: the op it runs on and its option values in the spec's order (bools as 0
-/// or 1, choices as indices). An `Err` becomes an error diagnostic and a pass failure.
-pub type PassBody = fn(OperationRef, &[i64]) -> Result<(), PassFailure>;
+/// A pass's options, decoded once per run from the values MLIR parsed (in the order of the
+/// spec's [`PassOption`]s: bools as 0 or 1, choices as indices) into what the body uses.
+pub trait PassOptions: Sized {
+    /// The options of `values`, or why they are invalid.
+    fn decode(values: &[i64]) -> Result<Self, PassFailure>;
+}
+
+/// A pass without options.
+impl PassOptions for () {
+    fn decode(_: &[i64]) -> Result<(), PassFailure> {
+        Ok(())
+    }
+}
+
+/// The body of a pass: the op it runs on and its decoded options. An `Err` becomes an error
+/// diagnostic and a pass failure.
+pub type PassBody<O> = fn(OperationRef, &O) -> Result<(), PassFailure>;
 
 /// Why a pass failed: an error reported at a location, or at the op the pass runs on when
 /// there is none.
@@ -158,16 +172,16 @@ impl From<String> for PassFailure {
     }
 }
 
-/// Runs a pass body for the C++ side: a panic or an `Err` becomes an error diagnostic (at the
+/// Runs a pass body for the C++ side, its options decoded first: a panic or an `Err` becomes an error diagnostic (at the
 /// failure's location, else at the op) and `false` (a pass failure), never an unwind into C++.
 ///
 /// # Safety
 ///
 /// `op` must be a live operation and `values` must point to `count` option values.
 #[doc(hidden)]
-pub unsafe fn run_body(
+pub unsafe fn run_body<O: PassOptions>(
     argument: &str,
-    body: PassBody,
+    body: PassBody<O>,
     op: MlirOperation,
     values: *const i64,
     count: usize,
@@ -180,7 +194,7 @@ pub unsafe fn run_body(
         // SAFETY: the caller guarantees `count` values at `values`.
         unsafe { slice::from_raw_parts(values, count) }
     };
-    let outcome = guarded(|| body(op, values))
+    let outcome = guarded(|| O::decode(values).and_then(|options| body(op, &options)))
         .unwrap_or_else(|panic| Err(format!("internal error: {panic}").into()));
     match outcome {
         Ok(()) => true,

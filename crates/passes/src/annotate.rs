@@ -27,7 +27,7 @@ use xla_indexing_mlir::ir::{op_name, parent_op, set_attribute};
 
 use super::PassFailure;
 use xla_indexing_mlir::pass_entry;
-use xla_indexing_mlir::pass_host::{PassOption, PassSpec};
+use xla_indexing_mlir::pass_host::{PassOption, PassOptions, PassSpec};
 use xla_indexing_mlir::{ir::emit_remark, map_attribute};
 use xla_indexing_translate::stablehlo::{is_stablehlo, translate};
 
@@ -54,8 +54,21 @@ static OPTIONS: [PassOption; 1] = [PassOption::flag(
     false,
 )];
 
-fn run(operation: OperationRef, options: &[i64]) -> Result<(), PassFailure> {
-    let emit_remarks = options.first().is_some_and(|&v| v != 0);
+/// The pass's options (in the order of [`OPTIONS`]).
+struct AnnotateOptions {
+    emit_remarks: bool,
+}
+
+impl PassOptions for AnnotateOptions {
+    fn decode(values: &[i64]) -> Result<AnnotateOptions, PassFailure> {
+        Ok(AnnotateOptions {
+            emit_remarks: values.first().is_some_and(|&v| v != 0),
+        })
+    }
+}
+
+fn run(operation: OperationRef, options: &AnnotateOptions) -> Result<(), PassFailure> {
+    let emit_remarks = options.emit_remarks;
     let ops = collect_ops(&operation, WalkOrder::PreOrder, |op| {
         is_stablehlo(&op_name(op)) && !inside_stablehlo(op)
     });

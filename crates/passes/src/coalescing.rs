@@ -47,7 +47,7 @@ use xla_indexing_hlo::gpu::{
     AccessCoalescing, Buffer, Device, analyze_buffer_access, thread_map::DIM_NAMES,
 };
 
-use super::{PassFailure, chip_device, chip_option};
+use super::{ChipOptions, PassFailure, chip_option};
 use xla_indexing_mlir::handles::collect_ops;
 use xla_indexing_mlir::ir::{
     Signedness, block_parent_op, complex_element, defining_op, gpu_dimension, integer_attribute,
@@ -84,8 +84,8 @@ const MAX_DEPTH: usize = 64;
 /// unrolled element.
 const KERNEL_SYMBOLS: usize = 2;
 
-fn run(operation: OperationRef, options: &[i64]) -> Result<(), PassFailure> {
-    let device = chip_device(options[0])?;
+fn run(operation: OperationRef, options: &ChipOptions) -> Result<(), PassFailure> {
+    let device = &options.device;
     let loads = collect_ops(&operation, WalkOrder::PreOrder, |op| {
         op_name(op) == "memref.load"
     });
@@ -95,7 +95,7 @@ fn run(operation: OperationRef, options: &[i64]) -> Result<(), PassFailure> {
         let Some(kernel) = enclosing_kernel(&load) else {
             continue;
         };
-        let message = match analyze_load(&load, &kernel, &device) {
+        let message = match analyze_load(&load, &kernel, device) {
             Ok(c) => remark(&c),
             Err(why) => format!("not analysed: {why}"),
         };

@@ -60,7 +60,7 @@ use xla_indexing_hlo::{
     layout::Layout,
 };
 
-use super::{PassFailure, chip_device, chip_option};
+use super::{ChipOptions, PassFailure, chip_option};
 use xla_indexing_mlir::handles::{OpHandle, collect_ops, with_context};
 use xla_indexing_mlir::ir::{
     constant_value, dense_array, op_name, remove_attribute, set_attribute,
@@ -98,8 +98,8 @@ const REQNTID: &str = "nvvm.reqntid";
 /// The largest block size of an NVVM kernel (`.maxntid`).
 const MAXNTID: &str = "nvvm.maxntid";
 
-fn run(operation: OperationRef, options: &[i64]) -> Result<(), PassFailure> {
-    let device = chip_device(options[0])?;
+fn run(operation: OperationRef, options: &ChipOptions) -> Result<(), PassFailure> {
+    let device = &options.device;
     let ops = collect_ops(&operation, WalkOrder::PreOrder, |op| {
         matches!(
             op_name(op).as_str(),
@@ -107,7 +107,7 @@ fn run(operation: OperationRef, options: &[i64]) -> Result<(), PassFailure> {
         )
     });
     // SAFETY: the context is used inside the closure only.
-    unsafe { with_context(&operation, |context| check_all(context, &ops, &device)) }
+    unsafe { with_context(&operation, |context| check_all(context, &ops, device)) }
 }
 
 /// Checks and annotates the kernels and launches `ops`; the pass fails if any fails.

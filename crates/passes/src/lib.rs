@@ -40,7 +40,7 @@ use std::sync::Once;
 
 use melior::pass::Pass;
 use xla_indexing_hlo::gpu::{CHIPS, Chip, DEFAULT_CHIP, Device};
-use xla_indexing_mlir::pass_host::{self, Choices, PassOption, PassSpec};
+use xla_indexing_mlir::pass_host::{self, Choices, PassOption, PassOptions, PassSpec};
 pub use xla_indexing_mlir::pass_host::{PassError, PassFailure};
 
 /// The names of [`CHIPS`], in the table's order (the choices of every pass's `chip` option).
@@ -55,18 +55,28 @@ pub static CHIP_NAMES: Choices<{ CHIPS.len() }> = Choices({
 });
 
 /// Option `chip`: a chip of [`CHIPS`] by name (`chip=sm_80`), default [`DEFAULT_CHIP`]; its
-/// value is the chip's index in the table ([`chip_device`] reads it).
+/// value is the chip's index in the table ([`ChipOptions`] reads it).
 const fn chip_option(description: &'static std::ffi::CStr) -> PassOption {
     PassOption::choice(c"chip", description, &CHIP_NAMES, chip_index(DEFAULT_CHIP))
 }
 
-/// The device of a `chip` option's value (an index into [`CHIPS`]).
-pub fn chip_device(value: i64) -> Result<Device, PassFailure> {
-    usize::try_from(value)
-        .ok()
-        .and_then(|i| CHIPS.get(i))
-        .map(Chip::device)
-        .ok_or_else(|| format!("chip option value {value} names no chip").into())
+/// The options of a pass whose one option is [`chip_option`]: the chip's device.
+#[derive(Clone, Debug)]
+pub struct ChipOptions {
+    /// The device of the chip named.
+    pub device: Device,
+}
+
+impl PassOptions for ChipOptions {
+    fn decode(values: &[i64]) -> Result<ChipOptions, PassFailure> {
+        let value = values.first().copied().unwrap_or(-1);
+        let device = usize::try_from(value)
+            .ok()
+            .and_then(|i| CHIPS.get(i))
+            .map(Chip::device)
+            .ok_or_else(|| format!("chip option value {value} names no chip"))?;
+        Ok(ChipOptions { device })
+    }
 }
 
 /// The index of chip `name` in [`CHIPS`] (at compile time; `name` must be there).

@@ -43,7 +43,7 @@ use super::{
 use xla_indexing_mlir::attribute_map;
 use xla_indexing_mlir::{
     pass_entry,
-    pass_host::{PassOption, PassSpec},
+    pass_host::{PassOption, PassOptions, PassSpec},
     rewrite::{RewriteFn, apply_greedily},
 };
 
@@ -96,7 +96,7 @@ struct Options {
     linearize: bool,
 }
 
-impl Options {
+impl PassOptions for Options {
     fn decode(options: &[i64]) -> Result<Options, PassFailure> {
         let flag = |i: usize, default: bool| options.get(i).map_or(default, |&v| v != 0);
         let bitwidth = options.get(1).copied().unwrap_or(32);
@@ -112,8 +112,8 @@ impl Options {
     }
 }
 
-fn run(operation: OperationRef, options: &[i64]) -> Result<(), PassFailure> {
-    let options = Options::decode(options)?;
+fn run(operation: OperationRef, options: &Options) -> Result<(), PassFailure> {
+    let options = *options;
     lower_loop::lower_loops(operation)?;
     if options.linearize {
         linearize::linearize_accesses(operation, options.simplify)?;

@@ -66,7 +66,7 @@ use xla_indexing_hlo::{HloError, gpu::Device, parse_module};
 use xla_indexing_mlir::handles::{BlockHandle, OpHandle, collect_ops, with_context};
 use xla_indexing_mlir::ir::{op_name, parent_op, set_attribute};
 
-use super::{PassFailure, chip_device, chip_option};
+use super::{ChipOptions, PassFailure, chip_option};
 use xla_indexing_codegen::{CodegenOptions, kernels_text, unique_symbol};
 use xla_indexing_hlo::names::UniqueNames;
 use xla_indexing_mlir::ir::emit_error;
@@ -99,8 +99,8 @@ pub static SPEC: PassSpec = PassSpec::new(
 static OPTIONS: [PassOption; 1] = [chip_option(c"The chip whose limits and multiprocessors the kernels' launches are planned for (sm_70 to sm_100)",
 )];
 
-fn run(operation: OperationRef, options: &[i64]) -> Result<(), PassFailure> {
-    let device = chip_device(options[0])?;
+fn run(operation: OperationRef, options: &ChipOptions) -> Result<(), PassFailure> {
+    let device = &options.device;
     let name = op_name(&operation);
     if name != "builtin.module" {
         return Err(format!("runs on a builtin.module, not on '{name}'").into());
@@ -117,7 +117,7 @@ fn run(operation: OperationRef, options: &[i64]) -> Result<(), PassFailure> {
     // SAFETY: the context is used inside the closure only.
     unsafe {
         with_context(&operation, |context| {
-            lower_all(context, &operation, &fusions, &device)
+            lower_all(context, &operation, &fusions, device)
         })
     }
 }

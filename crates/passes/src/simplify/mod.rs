@@ -123,7 +123,7 @@ fn fold_scf_if(
     decide::fold_scf_if(values, op, rewriter)
 }
 
-fn run(operation: OperationRef, _options: &[i64]) -> Result<(), PassFailure> {
+fn run(operation: OperationRef, _: &()) -> Result<(), PassFailure> {
     let values = Rc::new(RefCell::new(IndexValues::new()));
     let changed: Rc<RefCell<Vec<Changed>>> = Rc::default();
     // The analysis of every value the patterns rewrite, once, definitions before uses (what
