@@ -9,59 +9,60 @@ use crate::convert::Converter;
 use crate::generic::{GenericOp, i64_array, int_list, padding};
 
 /// Operations whose pretty form is their operands, an optional attribute dictionary and a type
-/// that every operand and the result share (or a function type).
-const SAME_TYPE: &[&str] = &[
-    "abs",
-    "add",
-    "after_all",
-    "and",
-    "atan2",
-    "bitcast_convert",
-    "cbrt",
-    "ceil",
-    "clamp",
-    "convert",
-    "cosine",
-    "count_leading_zeros",
-    "create_token",
-    "divide",
-    "dynamic_update_slice",
-    "exponential",
-    "exponential_minus_one",
-    "floor",
-    "imag",
-    "is_finite",
-    "log",
-    "log_plus_one",
-    "logistic",
-    "maximum",
-    "minimum",
-    "multiply",
-    "negate",
-    "not",
-    "or",
-    "partition_id",
-    "popcnt",
-    "power",
-    "real",
-    "remainder",
-    "replica_id",
-    "reshape",
-    "round_nearest_afz",
-    "round_nearest_even",
-    "rsqrt",
-    "shift_left",
-    "shift_right_arithmetic",
-    "shift_right_logical",
-    "sign",
-    "sine",
-    "sqrt",
-    "subtract",
-    "tan",
-    "tanh",
-    "uniform_dequantize",
-    "uniform_quantize",
-    "xor",
+/// that every operand and the result share (or a function type), with their number of operands
+/// (`None`: any number).
+const SAME_TYPE: &[(&str, Option<usize>)] = &[
+    ("abs", Some(1)),
+    ("add", Some(2)),
+    ("after_all", None),
+    ("and", Some(2)),
+    ("atan2", Some(2)),
+    ("bitcast_convert", Some(1)),
+    ("cbrt", Some(1)),
+    ("ceil", Some(1)),
+    ("clamp", Some(3)),
+    ("convert", Some(1)),
+    ("cosine", Some(1)),
+    ("count_leading_zeros", Some(1)),
+    ("create_token", Some(0)),
+    ("divide", Some(2)),
+    ("dynamic_update_slice", None),
+    ("exponential", Some(1)),
+    ("exponential_minus_one", Some(1)),
+    ("floor", Some(1)),
+    ("imag", Some(1)),
+    ("is_finite", Some(1)),
+    ("log", Some(1)),
+    ("log_plus_one", Some(1)),
+    ("logistic", Some(1)),
+    ("maximum", Some(2)),
+    ("minimum", Some(2)),
+    ("multiply", Some(2)),
+    ("negate", Some(1)),
+    ("not", Some(1)),
+    ("or", Some(2)),
+    ("partition_id", Some(0)),
+    ("popcnt", Some(1)),
+    ("power", Some(2)),
+    ("real", Some(1)),
+    ("remainder", Some(2)),
+    ("replica_id", Some(0)),
+    ("reshape", Some(1)),
+    ("round_nearest_afz", Some(1)),
+    ("round_nearest_even", Some(1)),
+    ("rsqrt", Some(1)),
+    ("shift_left", Some(2)),
+    ("shift_right_arithmetic", Some(2)),
+    ("shift_right_logical", Some(2)),
+    ("sign", Some(1)),
+    ("sine", Some(1)),
+    ("sqrt", Some(1)),
+    ("subtract", Some(2)),
+    ("tan", Some(1)),
+    ("tanh", Some(1)),
+    ("uniform_dequantize", Some(1)),
+    ("uniform_quantize", Some(1)),
+    ("xor", Some(2)),
 ];
 
 /// The inherent attributes (MLIR's properties) of the operations whose attribute dictionary
@@ -137,9 +138,19 @@ pub(crate) fn convert(c: &mut Converter, op: &str, start: usize) -> Result<Strin
         .iter()
         .find(|(name, _)| *name == op)
         .map_or(&[][..], |(_, names)| names);
+    let arity = SAME_TYPE.iter().find(|(name, _)| *name == op).map(|a| a.1);
     match op {
-        _ if SAME_TYPE.contains(&op) => {
+        _ if arity.is_some() => {
             clauses(c, &mut g, context, inherent, |_, _, _| Ok(None))?;
+            if let Some(Some(n)) = arity
+                && g.operands.len() != n
+            {
+                let s = if n == 1 { "" } else { "s" };
+                return Err(c.cur.error_at(
+                    start,
+                    format!("{context} takes {n} operand{s}, found {}", g.operands.len()),
+                ));
+            }
             types(c, &mut g, Types::Same, context)?;
         }
         "select" | "complex" | "return" | "optimization_barrier" | "tuple" => {
@@ -306,6 +317,7 @@ fn clauses(
     inherent: &[&str],
     mut clause: impl FnMut(&mut Converter, &mut GenericOp, &str) -> Result<Option<()>, SyntaxError>,
 ) -> Result<(), SyntaxError> {
+    let mut first = true;
     loop {
         match c.cur.lookahead() {
             Some(b'%') => g.operands.push(c.cur.value(context)?.to_string()),
@@ -319,8 +331,11 @@ fn clauses(
                         .error_at(at, format!("unexpected '{keyword}' in {context}")));
                 }
             }
-            _ => break,
+            _ if first => break,
+            // Something must follow a comma.
+            _ => return Err(c.cur.unexpected("an operand or a keyword", context)),
         }
+        first = false;
         if !c.cur.eat(",") {
             break;
         }
@@ -419,7 +434,12 @@ fn types(
         (Types::Operands | Types::Passthrough, _) => {
             return wrong(c, &format!("{n} types (one per operand)"));
         }
-        (Types::Function, _) => return wrong(c, "nothing"),
+        (Types::Function, _) => {
+            return Err(c.cur.error_at(
+                at,
+                format!("{context} expects a function type (T, ...) -> R after ':'"),
+            ));
+        }
     }
     Ok(())
 }

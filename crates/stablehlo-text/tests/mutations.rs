@@ -1,0 +1,163 @@
+//! Bad input never panics: random truncations and mutations of the corpus's pretty text give
+//! either text or a `SyntaxError` whose line and column lie inside the input.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::Path;
+
+use xla_indexing_stablehlo_text::to_generic;
+
+/// xorshift64*: reproducible without a dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// Pieces of MLIR syntax to insert: brackets, separators, names, a multi-byte character.
+const PIECES: &[&str] = &[
+    "{",
+    "}",
+    "(",
+    ")",
+    "[",
+    "]",
+    "<",
+    ">",
+    "\"",
+    ",",
+    ":",
+    "=",
+    "->",
+    "%",
+    "%0",
+    "#",
+    "#1",
+    "@",
+    "^bb0",
+    "x",
+    "-",
+    "0",
+    "99999999999999999999",
+    "\n",
+    " ",
+    "//",
+    "é",
+    "stablehlo.add ",
+    "stablehlo.reduce",
+    "stablehlo.while",
+    "chlo.top_k",
+    "sdy.mesh",
+    "dims = [",
+    "init:",
+    "applies",
+    "across",
+    "reducer",
+    "cond",
+    "do",
+    "tensor<",
+    "loc(",
+    "dense<",
+];
+
+fn pretty_corpus() -> Vec<(String, String)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let mut texts: Vec<(String, String)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.to_string_lossy().ends_with(".pretty.mlir"))
+        .map(|path| {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read_to_string(path).unwrap())
+        })
+        .collect();
+    texts.sort();
+    assert!(!texts.is_empty());
+    texts
+}
+
+/// A char boundary of `text` at or before `at`.
+fn boundary(text: &str, mut at: usize) -> usize {
+    at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+/// Converts `text`: no panic, and an error's position lies inside the text.
+fn check(text: &str, what: &str) {
+    let result = catch_unwind(AssertUnwindSafe(|| to_generic(text)));
+    let Ok(result) = result else {
+        panic!("to_generic panicked on {what}:\n{text}");
+    };
+    if let Err(e) = result {
+        let lines: Vec<&str> = text.split('\n').collect();
+        assert!(
+            e.line >= 1 && e.line <= lines.len(),
+            "{what}: line {} of {}: {e}",
+            e.line,
+            lines.len()
+        );
+        let width = lines[e.line - 1].chars().count();
+        assert!(
+            e.column >= 1 && e.column <= width + 1,
+            "{what}: column {} of {width}: {e}",
+            e.column
+        );
+        assert!(!e.message.is_empty());
+    }
+}
+
+fn mutate(rng: &mut Rng, text: &str) -> String {
+    let mut text = text.to_string();
+    for _ in 0..1 + rng.below(3) {
+        let at = boundary(&text, rng.below(text.len() + 1));
+        let end = boundary(&text, at + rng.below(24));
+        let end = end.max(at);
+        match rng.below(4) {
+            0 => text.replace_range(at..end, ""),
+            1 => text.insert_str(at, PIECES[rng.below(PIECES.len())]),
+            2 => text.replace_range(at..end, PIECES[rng.below(PIECES.len())]),
+            _ => {
+                let copy = text[at..end].to_string();
+                text.insert_str(end, &copy);
+            }
+        }
+    }
+    text
+}
+
+#[test]
+fn truncations_never_panic() {
+    let mut rng = Rng(0x5eed_0001);
+    let mut errors = 0;
+    for (name, text) in pretty_corpus() {
+        for _ in 0..60 {
+            let cut = boundary(&text, rng.below(text.len()));
+            check(&text[..cut], &format!("{name} cut at byte {cut}"));
+            errors += usize::from(to_generic(&text[..cut]).is_err());
+        }
+    }
+    // Most cuts fall inside an operation or region, which must be refused.
+    assert!(errors > 1000, "only {errors} truncations were refused");
+}
+
+#[test]
+fn mutations_never_panic() {
+    let mut rng = Rng(0x5eed_0002);
+    for (name, text) in pretty_corpus() {
+        for round in 0..150 {
+            let mutated = mutate(&mut rng, &text);
+            check(&mutated, &format!("{name}, mutation {round}"));
+        }
+    }
+}
