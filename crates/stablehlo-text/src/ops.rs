@@ -200,13 +200,7 @@ pub(crate) fn convert(c: &mut Converter, op: &str, start: usize) -> Result<Strin
         }
         "custom_call" => {
             let target = c.cur.symbol(context)?;
-            let name = &target[1..];
-            let name = if name.starts_with('"') {
-                name.to_string()
-            } else {
-                format!("\"{name}\"")
-            };
-            g.property("call_target_name", name);
+            g.property("call_target_name", symbol_string(target));
             parenthesized_operands(c, &mut g, context)?;
             attribute_dict(c, &mut g, context, inherent)?;
             types(c, &mut g, Types::Function, context)?;
@@ -220,17 +214,30 @@ pub(crate) fn convert(c: &mut Converter, op: &str, start: usize) -> Result<Strin
         "convolution" => convolution(c, &mut g, context, inherent)?,
         "reduce" => reduce(c, &mut g, context)?,
         "while" => while_(c, &mut g, context)?,
-        _ => {
-            return Err(c.cur.error_at(
-                start,
-                format!(
-                    "{context} in pretty form is not supported; write it in generic form \
-                     (\"{context}\"(...) : (...) -> ...)"
-                ),
-            ));
-        }
+        _ => return Err(unsupported(c, start, context)),
     }
     Ok(g.print())
+}
+
+/// The error for an operation whose pretty form is not read here.
+fn unsupported(c: &Converter, start: usize, context: &str) -> SyntaxError {
+    c.cur.error_at(
+        start,
+        format!(
+            "{context} in pretty form is not supported; write it in generic form \
+             (\"{context}\"(...) : (...) -> ...)"
+        ),
+    )
+}
+
+/// A symbol's name as a string attribute: `@foo` gives `"foo"`, `@"a b"` gives `"a b"`.
+fn symbol_string(symbol: &str) -> String {
+    let name = &symbol[1..];
+    if name.starts_with('"') {
+        name.to_string()
+    } else {
+        format!("\"{name}\"")
+    }
 }
 
 /// Rewrites the CHLO operation `chlo.<op>` (JAX lowers `top_k` and special functions such as
@@ -252,10 +259,7 @@ pub(crate) fn chlo(c: &mut Converter, op: &str, start: usize) -> Result<String, 
             attribute_dict(c, &mut g, context, &["is_stable", "k"])?;
         }
         "constant" | "constant_like" | "ragged_dot" | "scan" => {
-            return Err(c.cur.error_at(
-                start,
-                format!("{context} in pretty form is not supported; write it in generic form"),
-            ));
+            return Err(unsupported(c, start, context));
         }
         _ => {
             let inherent = [
@@ -290,13 +294,7 @@ pub(crate) fn sdy_mesh(c: &mut Converter) -> Result<String, SyntaxError> {
     let context = "sdy.mesh";
     let mut g = GenericOp::new(context);
     let symbol = c.cur.symbol(context)?;
-    let name = &symbol[1..];
-    let name = if name.starts_with('"') {
-        name.to_string()
-    } else {
-        format!("\"{name}\"")
-    };
-    g.property("sym_name", name);
+    g.property("sym_name", symbol_string(symbol));
     c.cur.expect("=", context)?;
     c.cur.skip_ws();
     if c.cur.peek() != Some(b'<') {
