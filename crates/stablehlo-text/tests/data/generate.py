@@ -193,7 +193,7 @@ PROGRAMS = {
 }
 
 # Programs also written with their debug information (loc aliases and trailers).
-WITH_DEBUG_INFO = ["softmax", "scatter", "while_loop"]
+WITH_DEBUG_INFO = ["softmax", "scatter", "while_loop", "argmax", "sort"]
 
 
 def write(name, pretty):
