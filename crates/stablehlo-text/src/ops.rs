@@ -26,6 +26,7 @@ const SAME_TYPE: &[(&str, Option<usize>)] = &[
     ("count_leading_zeros", Some(1)),
     ("create_token", Some(0)),
     ("divide", Some(2)),
+    ("dynamic_reshape", Some(2)),
     ("dynamic_update_slice", None),
     ("exponential", Some(1)),
     ("exponential_minus_one", Some(1)),
@@ -96,6 +97,13 @@ const INHERENT: &[(&str, &[&str])] = &[
         ],
     ),
     ("cosine", &["result_accuracy"]),
+    (
+        "dynamic_broadcast_in_dim",
+        &[
+            "known_expanding_dimensions",
+            "known_nonexpanding_dimensions",
+        ],
+    ),
     ("exponential", &["result_accuracy"]),
     ("exponential_minus_one", &["result_accuracy"]),
     ("log", &["result_accuracy"]),
@@ -169,9 +177,23 @@ pub(crate) fn convert(c: &mut Converter, op: &str, start: usize) -> Result<Strin
             }
         }
         "constant" => constant(c, &mut g, context)?,
-        "iota" | "broadcast_in_dim" | "broadcast" | "transpose" | "reverse" | "dynamic_slice"
-        | "concatenate" | "pad" | "fft" | "reduce_precision" | "rng_bit_generator" | "dot"
-        | "dot_general" | "compare" => {
+        "iota"
+        | "dynamic_iota"
+        | "get_dimension_size"
+        | "broadcast_in_dim"
+        | "dynamic_broadcast_in_dim"
+        | "broadcast"
+        | "transpose"
+        | "reverse"
+        | "dynamic_slice"
+        | "concatenate"
+        | "pad"
+        | "fft"
+        | "reduce_precision"
+        | "rng_bit_generator"
+        | "dot"
+        | "dot_general"
+        | "compare" => {
             let mut dot_dims = DotDims::default();
             if op == "compare" {
                 let direction = c.cur.expect_ident("a comparison direction", context)?;
@@ -566,9 +588,9 @@ fn keyword_clause(
         return Ok(Some(()));
     }
     let property = match (op, keyword) {
-        ("iota", "dim") => "iota_dimension",
-        ("concatenate", "dim") => "dimension",
-        ("broadcast_in_dim", "dims") => "broadcast_dimensions",
+        ("iota" | "dynamic_iota", "dim") => "iota_dimension",
+        ("concatenate" | "get_dimension_size", "dim") => "dimension",
+        ("broadcast_in_dim" | "dynamic_broadcast_in_dim", "dims") => "broadcast_dimensions",
         ("transpose", "dims") => "permutation",
         ("reverse", "dims") => "dimensions",
         ("broadcast", "sizes") => "broadcast_sizes",

@@ -1,7 +1,7 @@
 #loc1 = loc("x")
 #loc2 = loc("generate.py":145:26 to :42)
 #loc3 = loc("generate.py":213:18 to :41)
-#loc4 = loc("generate.py":222:4 to :10)
+#loc4 = loc("generate.py":232:4 to :10)
 #loc5 = loc("generate.py":145:44 to :60)
 #loc7 = loc("reduce")
 #loc9 = loc("<lambda>"(#loc2))

@@ -7,7 +7,7 @@ import os
 
 import jax
 import jax.numpy as jnp
-from jax import lax
+from jax import export, lax
 from jax._src.interpreters import mlir
 from jax._src.lib.mlir import ir
 
@@ -214,6 +214,16 @@ def main():
         write(name, lowered.as_text())
         if name in WITH_DEBUG_INFO:
             write(name + "_debuginfo", lowered.as_text(debug_info=True))
+    # Shapes known only at run time (jax.export with a symbolic dimension): dynamic ops.
+    (b,) = export.symbolic_shape("b")
+    exported = export.export(jax.jit(lambda x: [jnp.sum(x * 2, 0), x.reshape(-1), jnp.arange(x.shape[0]),
+                                                jnp.concatenate([x, x])]))(s(b, 3))
+    write("symbolic_shapes", exported.mlir_module())
+    # A sharded argument: Shardy's mesh and sharding attributes around the StableHLO.
+    mesh = jax.sharding.Mesh(jax.devices()[:1], ("x",))
+    sharding = jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec("x"))
+    lowered = jax.jit(lambda x: jnp.sin(x) @ x.T, in_shardings=sharding).lower(s(8, 8))
+    write("sharded", lowered.as_text())
     with mlir.make_ir_context() as ctx:
         write("handwritten", ir.Module.parse(HANDWRITTEN, ctx).operation.get_asm())
 

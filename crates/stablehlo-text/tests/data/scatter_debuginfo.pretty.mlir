@@ -74,7 +74,7 @@ module @jit__lambda attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas
 } loc(#loc)
 #loc = loc(unknown)
 #loc4 = loc("generate.py":213:18 to :41)
-#loc5 = loc("generate.py":222:4 to :10)
+#loc5 = loc("generate.py":232:4 to :10)
 #loc6 = loc("generate.py":155:33 to :47)
 #loc8 = loc("generate.py":150:41 to 151:67)
 #loc9 = loc("generate.py":155:49 to :63)

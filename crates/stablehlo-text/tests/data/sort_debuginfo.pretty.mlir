@@ -77,7 +77,7 @@ module @jit__lambda attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas
 } loc(#loc)
 #loc3 = loc("generate.py":172:27 to :41)
 #loc4 = loc("generate.py":213:18 to :41)
-#loc5 = loc("generate.py":222:4 to :10)
+#loc5 = loc("generate.py":232:4 to :10)
 #loc6 = loc("generate.py":172:43 to :60)
 #loc7 = loc("generate.py":172:62 to :90)
 #loc9 = loc("generate.py":173:27 to :42)

@@ -23,7 +23,7 @@ module @jit__lambda attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas
 } loc(#loc)
 #loc = loc(unknown)
 #loc3 = loc("generate.py":213:18 to :41)
-#loc4 = loc("generate.py":222:4 to :10)
+#loc4 = loc("generate.py":232:4 to :10)
 #loc5 = loc("generate.py":176:32 to :80)
 #loc6 = loc("generate.py":176:65 to :72)
 #loc7 = loc("generate.py":176:65 to :76)
