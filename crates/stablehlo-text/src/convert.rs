@@ -11,7 +11,15 @@ pub(crate) struct Converter<'a> {
     /// A prefix no `%` name of the input starts with, for the block arguments of compact reduces.
     fresh_prefix: String,
     fresh_count: usize,
+    /// How many regions of pretty operations enclose the cursor.
+    depth: usize,
 }
+
+/// The deepest nesting of regions of pretty operations (`while`, `reduce`) read. Each level
+/// recurses, about 10 KiB of stack in a debug build: 100 levels fit a test thread's 2 MiB
+/// stack, and JAX's deepest programs nest a few loops. A generic operation's regions (`case`,
+/// `sort`, `scatter`, ...) cost no recursion here and have no such limit.
+pub const MAX_REGION_DEPTH: usize = 100;
 
 impl<'a> Converter<'a> {
     pub(crate) fn new(src: &'a str) -> Self {
@@ -23,6 +31,7 @@ impl<'a> Converter<'a> {
             cur: Cursor::new(src),
             fresh_prefix,
             fresh_count: 0,
+            depth: 0,
         }
     }
 
@@ -42,7 +51,15 @@ impl<'a> Converter<'a> {
     pub(crate) fn region(&mut self, header: &str, context: &str) -> Result<String, SyntaxError> {
         let newlines = self.cur.take_newlines();
         self.cur.expect("{", context)?;
-        let body = self.convert_until_close(true)?;
+        if self.depth == MAX_REGION_DEPTH {
+            return Err(self.cur.error(format!(
+                "regions of pretty operations nested more than {MAX_REGION_DEPTH} deep"
+            )));
+        }
+        self.depth += 1;
+        let body = self.convert_until_close(true);
+        self.depth -= 1;
+        let body = body?;
         self.cur.expect("}", context)?;
         Ok(format!("{newlines}{{{header}{body}}}"))
     }

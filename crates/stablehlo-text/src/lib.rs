@@ -19,6 +19,8 @@
 #![warn(missing_docs)]
 
 mod convert;
+
+pub use convert::MAX_REGION_DEPTH;
 mod cursor;
 mod generic;
 mod ops;

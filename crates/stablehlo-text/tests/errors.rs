@@ -1,6 +1,6 @@
 //! What a `SyntaxError` says, and where: the line and column of the offending token.
 
-use xla_indexing_stablehlo_text::{SyntaxError, to_generic};
+use xla_indexing_stablehlo_text::{MAX_REGION_DEPTH, SyntaxError, to_generic};
 
 fn error(text: &str) -> SyntaxError {
     to_generic(text).expect_err("this text must be refused")
@@ -94,4 +94,29 @@ fn attribute_names_and_quoted_ops_are_not_pretty_ops() {
     ] {
         assert_eq!(to_generic(text).unwrap(), text);
     }
+}
+
+/// `depth` while loops, each in the body of the one before.
+fn nested_whiles(depth: usize) -> String {
+    let open = "stablehlo.while(%i = %a) : tensor<i32>\ncond {\nstablehlo.return %p : tensor<i1>\n} do {\n";
+    format!(
+        "{}stablehlo.return %i : tensor<i32>\n{}",
+        open.repeat(depth),
+        "}\n".repeat(depth)
+    )
+}
+
+/// Nesting is read on the test thread's stack up to the limit, and refused past it.
+#[test]
+fn deep_nesting_is_read_up_to_the_limit() {
+    let text = to_generic(&nested_whiles(MAX_REGION_DEPTH)).unwrap();
+    assert_eq!(
+        text.matches("\"stablehlo.while\"").count(),
+        MAX_REGION_DEPTH
+    );
+    let e = error(&nested_whiles(MAX_REGION_DEPTH + 1));
+    assert_eq!(
+        e.message,
+        format!("regions of pretty operations nested more than {MAX_REGION_DEPTH} deep")
+    );
 }
