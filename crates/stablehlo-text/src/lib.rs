@@ -2,12 +2,14 @@
 //! MLIR's generic op form, which the rest of xla-indexing reads (with
 //! `--allow-unregistered-dialect`: we never register a `stablehlo` dialect).
 //!
-//! Only operations named `stablehlo.*` in pretty form (and Shardy's `sdy.mesh`, which JAX
-//! prints beside them) are rewritten; everything else, `func.func`, `return`, `call`, `module`,
+//! Only operations in pretty form named `stablehlo.*`, the `chlo.*` ones JAX emits (`top_k` and
+//! the elementwise special functions) and Shardy's `sdy.mesh` (which JAX prints beside them) are
+//! rewritten; everything else, `func.func`, `return`, `call`, `module`,
 //! `#loc` aliases and `loc(...)` trailers, attributes of other dialects, and operations already
 //! in generic form, is copied as written. Generic text comes back unchanged. Line numbers are
-//! kept: each rewritten operation ends on the line where its pretty form ended, so MLIR's
-//! diagnostics on the result point at the user's lines.
+//! kept: each rewritten operation starts on the line where its pretty form started and is
+//! followed by as many line breaks as it spanned, so MLIR's diagnostics on the result point at
+//! the user's lines.
 //!
 //! ```
 //! let pretty = "%0 = stablehlo.add %a, %b : tensor<4xf32>\n";
