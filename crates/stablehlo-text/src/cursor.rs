@@ -332,7 +332,16 @@ impl<'a> Cursor<'a> {
         if self.peek() == Some(b'<') {
             self.balanced(context)?;
         }
-        Ok(&self.src[start..self.pos])
+        let ty = &self.src[start..self.pos];
+        // MLIR prints a type on one line; the generic form may repeat it (an elementwise op's
+        // one type is each operand's and the result's), which must not add lines.
+        if ty.contains('\n') {
+            return Err(self.error_at(
+                start,
+                format!("a type that does not end on its line in {context}"),
+            ));
+        }
+        Ok(ty)
     }
 
     /// `T, U, ...` (at least one type).

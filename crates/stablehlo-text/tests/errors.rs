@@ -120,3 +120,15 @@ fn deep_nesting_is_read_up_to_the_limit() {
         format!("regions of pretty operations nested more than {MAX_REGION_DEPTH} deep")
     );
 }
+
+/// A type that runs over lines is refused: the generic form repeats an elementwise op's type,
+/// which would add lines.
+#[test]
+fn a_type_ends_on_its_line() {
+    let e = error("%0 = stablehlo.negate %a : tensor<4x\nf32>\n");
+    assert_eq!((e.line, e.column), (1, 28));
+    assert_eq!(
+        e.message,
+        "a type that does not end on its line in stablehlo.negate"
+    );
+}

@@ -1,9 +1,12 @@
 //! Bad input never panics: random truncations and mutations of the corpus's pretty text give
-//! either text or a `SyntaxError` whose line and column lie inside the input.
+//! either text with its lines kept or a `SyntaxError` whose line and column lie inside the input
+//! (`invariants::pretty_text_is_handled`). `XLA_INDEXING_PROPTEST_CASES` sets the rounds per
+//! program.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 
+use xla_indexing_stablehlo_text::invariants::pretty_text_is_handled;
 use xla_indexing_stablehlo_text::to_generic;
 
 /// xorshift64*: reproducible without a dependency.
@@ -93,28 +96,10 @@ fn boundary(text: &str, mut at: usize) -> usize {
     at
 }
 
-/// Converts `text`: no panic, and an error's position lies inside the text.
+/// Converts `text`: no panic, and the invariants of the fuzz target hold.
 fn check(text: &str, what: &str) {
-    let result = catch_unwind(AssertUnwindSafe(|| to_generic(text)));
-    let Ok(result) = result else {
-        panic!("to_generic panicked on {what}:\n{text}");
-    };
-    if let Err(e) = result {
-        let lines: Vec<&str> = text.split('\n').collect();
-        assert!(
-            e.line >= 1 && e.line <= lines.len(),
-            "{what}: line {} of {}: {e}",
-            e.line,
-            lines.len()
-        );
-        let width = lines[e.line - 1].chars().count();
-        assert!(
-            e.column >= 1 && e.column <= width + 1,
-            "{what}: column {} of {width}: {e}",
-            e.column
-        );
-        assert!(!e.message.is_empty());
-    }
+    let result = catch_unwind(AssertUnwindSafe(|| pretty_text_is_handled(text.as_bytes())));
+    assert!(result.is_ok(), "{what}:\n{text}");
 }
 
 fn mutate(rng: &mut Rng, text: &str) -> String {
@@ -139,23 +124,27 @@ fn mutate(rng: &mut Rng, text: &str) -> String {
 #[test]
 fn truncations_never_panic() {
     let mut rng = Rng(0x5eed_0001);
-    let mut errors = 0;
+    let (mut cuts, mut refused) = (0, 0);
     for (name, text) in pretty_corpus() {
-        for _ in 0..60 {
+        for _ in 0..xla_indexing_testkit::proptest_cases(60) {
             let cut = boundary(&text, rng.below(text.len()));
             check(&text[..cut], &format!("{name} cut at byte {cut}"));
-            errors += usize::from(to_generic(&text[..cut]).is_err());
+            cuts += 1;
+            refused += usize::from(to_generic(&text[..cut]).is_err());
         }
     }
     // Most cuts fall inside an operation or region, which must be refused.
-    assert!(errors > 1000, "only {errors} truncations were refused");
+    assert!(
+        2 * refused > cuts,
+        "only {refused} of {cuts} truncations were refused"
+    );
 }
 
 #[test]
 fn mutations_never_panic() {
     let mut rng = Rng(0x5eed_0002);
     for (name, text) in pretty_corpus() {
-        for round in 0..150 {
+        for round in 0..xla_indexing_testkit::proptest_cases(150) {
             let mutated = mutate(&mut rng, &text);
             check(&mutated, &format!("{name}, mutation {round}"));
         }
