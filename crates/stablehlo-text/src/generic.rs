@@ -79,6 +79,11 @@ impl GenericOp {
     }
 }
 
+/// Types (or any text) as owned strings, for the operands' and results' lists.
+pub(crate) fn owned(texts: &[&str]) -> Vec<String> {
+    texts.iter().map(|t| t.to_string()).collect()
+}
+
 /// `array<i64: 1, 2>` (`array<i64>` when empty).
 pub(crate) fn i64_array(values: &[i64]) -> String {
     if values.is_empty() {

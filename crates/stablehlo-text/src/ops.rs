@@ -6,7 +6,7 @@
 
 use crate::SyntaxError;
 use crate::convert::Converter;
-use crate::generic::{GenericOp, i64_array, int_list, padding};
+use crate::generic::{GenericOp, i64_array, int_list, owned, padding};
 
 /// Operations whose pretty form is their operands, an optional attribute dictionary and a type
 /// that every operand and the result share (or a function type), with their number of operands
@@ -293,12 +293,7 @@ pub(crate) fn chlo(c: &mut Converter, op: &str, start: usize) -> Result<String, 
         }
     }
     c.cur.expect(":", context)?;
-    g.inputs = c
-        .cur
-        .type_list(context)?
-        .iter()
-        .map(|t| t.to_string())
-        .collect();
+    g.inputs = owned(&c.cur.type_list(context)?);
     c.cur.expect("->", context)?;
     c.cur.skip_ws();
     let results = if c.cur.peek() == Some(b'(') {
@@ -306,12 +301,12 @@ pub(crate) fn chlo(c: &mut Converter, op: &str, start: usize) -> Result<String, 
     } else {
         vec![c.cur.type_(context)?]
     };
-    g.results = results.iter().map(|t| t.to_string()).collect();
+    g.results = owned(&results);
     Ok(g.print())
 }
 
-/// `sdy.mesh @name = <axes...> attr-dict`, the one Shardy operation JAX prints around StableHLO
-/// (for host callbacks).
+/// `sdy.mesh @name = <axes...> attr-dict`, the Shardy operation JAX prints beside StableHLO for
+/// host callbacks and sharded arguments.
 pub(crate) fn sdy_mesh(c: &mut Converter) -> Result<String, SyntaxError> {
     let context = "sdy.mesh";
     let mut g = GenericOp::new(context);
@@ -405,11 +400,10 @@ fn types(
 ) -> Result<(), SyntaxError> {
     c.cur.expect(":", context)?;
     c.cur.skip_ws();
-    let as_strings = |types: &[&str]| types.iter().map(|t| t.to_string()).collect::<Vec<_>>();
     if c.cur.peek() == Some(b'(') {
         let (inputs, results) = c.cur.function_type(context)?;
-        g.inputs = as_strings(&inputs);
-        g.results = as_strings(&results);
+        g.inputs = owned(&inputs);
+        g.results = owned(&results);
         return Ok(());
     }
     let at = c.cur.pos();
@@ -437,10 +431,10 @@ fn types(
             g.inputs = vec![real; n];
             g.results = vec![t.to_string()];
         }
-        (Types::Operands, list) if list.len() == n => g.inputs = as_strings(list),
+        (Types::Operands, list) if list.len() == n => g.inputs = owned(list),
         (Types::Passthrough, list) if list.len() == n => {
-            g.inputs = as_strings(list);
-            g.results = as_strings(list);
+            g.inputs = owned(list);
+            g.results = owned(list);
         }
         (Types::Tuple, [t]) => {
             let Some(elements) = tuple_elements(t) else {
@@ -930,7 +924,7 @@ fn while_(c: &mut Converter, g: &mut GenericOp, context: &str) -> Result<(), Syn
     c.cur.expect_keyword("do", context)?;
     let body = c.region(&header, context)?;
     g.regions = vec![cond, body];
-    g.inputs = types.iter().map(|t| t.to_string()).collect();
+    g.inputs = owned(&types);
     g.results = g.inputs.clone();
     Ok(())
 }
