@@ -1,5 +1,5 @@
 //! GPU maths of loop kernels: launch dimensions, thread-id indexing maps, coalescing of reads,
-//! and propagation of output tiles to operand tiles.
+//! propagation of output tiles to operand tiles, and the vector accesses of unrolled threads.
 //!
 //! [`plan::plan_module`] gives, per fusion, the launch and the thread-to-operand maps;
 //! [`coalescing::analyze_access`] (or [`coalescing::analyze_buffer_access`] for any strided
@@ -14,6 +14,7 @@ pub mod plan;
 pub mod report;
 pub mod thread_map;
 pub mod tiles;
+pub mod vector;
 
 pub use chips::{CHIPS, Chip, DEFAULT_CHIP, UnknownChip, chip_names};
 pub use coalescing::{AccessCoalescing, Buffer, analyze_access, analyze_buffer_access};
@@ -22,3 +23,4 @@ pub use launch::{Device, LaunchDimensions, LaunchError, launch_dimensions, unrol
 pub use plan::{KernelPlan, plan_kernel, plan_module};
 pub use thread_map::{restrict_to_warp, thread_id_map};
 pub use tiles::{OperandTile, OutputTile, output_tile, propagate};
+pub use vector::{Vectorization, lanes_run_together, vectorize};

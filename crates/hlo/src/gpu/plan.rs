@@ -1,12 +1,14 @@
 //! The launch plan of a kernel: unroll factor, launch dimensions, thread-id map, and for every
 //! output and operand the maps from thread ids to the elements read (the thread map composed
-//! with the fusion's output-to-operand maps, simplified).
+//! with the fusion's output-to-operand maps, simplified), and whether each access of an unrolled
+//! thread's group is one vector access ([`super::vector`]).
 
 use xla_indexing_core::IndexingMap;
 
 use super::kernel::{Kernel, element_bits, kernels};
 use super::launch::{Device, LaunchDimensions, UnrollInputs, launch_dimensions, unroll_factor};
 use super::thread_map::thread_id_map;
+use super::vector::{Vectorization, lanes_run_together, vectorize};
 use crate::access::Access;
 use crate::error::HloError;
 use crate::fusion::Composer;
@@ -41,6 +43,8 @@ pub struct OutputPlan {
     pub operands: Vec<OperandPlan>,
     /// Why the output has no thread maps (its dimensions differ from output 0's).
     pub skipped: Option<String>,
+    /// How a thread stores its group of elements of this output.
+    pub store: Vectorization,
 }
 
 /// One parameter leaf of the fused computation, as read while writing one output.
@@ -58,6 +62,23 @@ pub struct OperandPlan {
     pub thread_maps: Vec<Access>,
     /// Why some path has no map (the lists are then incomplete).
     pub undefined: Option<String>,
+    /// How each access of [`OperandPlan::thread_maps`] reads a thread's group, in the same
+    /// order (as for a read at the top of the thread loop; reads under a condition or in an
+    /// inner loop stay scalar whatever this says).
+    pub vectors: Vec<Vectorization>,
+}
+
+impl KernelPlan {
+    /// Whether some output or operand of the kernel is accessed with vectors: the kernel then
+    /// handles a thread's group lane by lane, with those accesses shared by the lanes.
+    pub fn vectorized(&self) -> bool {
+        self.outputs.iter().any(|o| {
+            o.store.lanes().is_some()
+                || o.operands
+                    .iter()
+                    .any(|op| op.vectors.iter().any(|v| v.lanes().is_some()))
+        })
+    }
 }
 
 /// The plans of every kernel of the module (see [`kernels`]).
@@ -101,6 +122,18 @@ pub fn plan_kernel(
         .map_err(|e| kernel.error(format!("output {first}: {e}")))?;
     let thread_map = thread_id_map(&launch, unroll, &first.dims, &layout)
         .map_err(|e| kernel.error(format!("thread-id map: {e}")))?;
+    let together = lanes_run_together(elements, unroll);
+    let vectorization = |map: &Access, shape: &ArrayShape| {
+        if !together {
+            Vectorization::Scalar(format!(
+                "{elements} elements are not whole groups of {unroll}"
+            ))
+        } else if !map.runtime.is_empty() {
+            Vectorization::Scalar("the index depends on runtime values".into())
+        } else {
+            vectorize(&thread_map, &map.map, shape, unroll)
+        }
+    };
     let mut composer = Composer::new(module);
     let mut outputs = Vec::new();
     for (k, shape) in kernel.outputs.iter().enumerate() {
@@ -112,6 +145,7 @@ pub fn plan_kernel(
                 skipped: Some(format!(
                     "its dimensions differ from output 0 ({first}), whose thread map the kernel uses"
                 )),
+                store: Vectorization::Scalar("not written".into()),
             });
             continue;
         }
@@ -130,13 +164,19 @@ pub fn plan_kernel(
                 .map_err(|e| {
                     kernel.error(format!("thread map of parameter {}: {e}", p.parameter))
                 })?;
+            let shape = param.leaves()[p.leaf].clone();
+            let vectors = thread_maps
+                .iter()
+                .map(|a| vectorization(a, &shape))
+                .collect();
             operands.push(OperandPlan {
                 parameter: p.parameter,
                 leaf: matches!(param, Shape::Tuple(_)).then_some(p.leaf),
-                shape: param.leaves()[p.leaf].clone(),
+                shape,
                 output_maps: p.maps.accesses,
                 thread_maps,
                 undefined: p.maps.undefined,
+                vectors,
             });
         }
         outputs.push(OutputPlan {
@@ -144,6 +184,7 @@ pub fn plan_kernel(
             shape: shape.clone(),
             operands,
             skipped: None,
+            store: vectorization(&Access::plain(thread_map.clone()), shape),
         });
     }
     Ok(KernelPlan {

@@ -49,6 +49,8 @@ pub fn launch_json(plans: &[KernelPlan]) -> Value {
                     let mut ov = json!({"output": o.output, "shape": o.shape.to_string()});
                     if let Some(s) = &o.skipped {
                         ov["skipped"] = json!(s);
+                    } else {
+                        ov["store"] = json!(o.store.to_string());
                     }
                     ov["operands"] = o
                         .operands
@@ -58,6 +60,7 @@ pub fn launch_json(plans: &[KernelPlan]) -> Value {
                                 "operand": op.parameter,
                                 "shape": op.shape.to_string(),
                                 "maps": op.thread_maps.iter().map(|a| a.map.to_string()).collect::<Vec<_>>(),
+                                "vectors": op.vectors.iter().map(ToString::to_string).collect::<Vec<_>>(),
                             });
                             if let Some(l) = op.leaf {
                                 x["leaf"] = json!(l);
@@ -106,6 +109,10 @@ pub fn launch_text(plans: &[KernelPlan]) -> String {
                 ));
                 continue;
             }
+            out.push_str(&format!(
+                "  output {} {} stores: {}\n",
+                o.output, o.shape, o.store
+            ));
             for op in &o.operands {
                 out.push_str(&format!(
                     "  output {} {} <- operand {} {}\n",
@@ -117,8 +124,8 @@ pub fn launch_text(plans: &[KernelPlan]) -> String {
                 if op.thread_maps.is_empty() && op.undefined.is_none() {
                     out.push_str("    (not read)\n");
                 }
-                for a in &op.thread_maps {
-                    out.push_str(&format!("    {}\n", a.map));
+                for (a, v) in op.thread_maps.iter().zip(&op.vectors) {
+                    out.push_str(&format!("    {}\n      reads: {v}\n", a.map));
                     for (k, rt) in a.runtime.iter().enumerate() {
                         out.push_str(&format!("      rt{k}: {} at {}\n", rt.instruction, rt.map));
                     }
