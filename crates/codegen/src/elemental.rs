@@ -27,6 +27,7 @@ use xla_indexing_hlo::{
 use super::body::{Body, Scalar};
 use super::scalar::{Typed, convert, elementwise, float_literal};
 use super::types::{Class, Element};
+use super::vector::Lanes;
 
 /// The loop variables in scope, as SSA names: the kernel's thread ids (the dims of every
 /// [`Index`]) and the range variables of the enclosing loops (their symbols).
@@ -68,11 +69,14 @@ const MAX_REGIONS: usize = 2000;
 pub struct Emitter<'m> {
     module: &'m Module,
     pub body: Body,
-    frame: Frame,
+    pub(crate) frame: Frame,
     /// Values of the enclosing regions, innermost last.
     scopes: Vec<HashMap<Key, Typed>>,
     /// Parameter sources with their ids, innermost last.
     params: Vec<(usize, Params)>,
+    /// The lanes of an unrolled thread's group, when the kernel computes them one by one and
+    /// shares vector accesses between them (`vector.rs`).
+    pub(crate) lanes: Option<Lanes>,
     next_params: usize,
     /// Whether composed maps are simplified before they are written.
     simplify: bool,
@@ -97,6 +101,7 @@ impl<'m> Emitter<'m> {
             scopes: vec![HashMap::new()],
             params: vec![(0, Params::Buffers(buffers))],
             next_params: 1,
+            lanes: None,
             simplify,
             depth: 0,
         }
@@ -152,6 +157,12 @@ impl<'m> Emitter<'m> {
         }
         self.body.open(line);
         Ok(())
+    }
+
+    /// Whether values are being emitted at the top of the thread loop's body: not under a
+    /// condition, in an inner loop or in a called computation, at `regions` regions deep.
+    pub(crate) fn at_top(&self, regions: usize) -> bool {
+        self.scopes.len() == 1 && self.params.len() == 1 && self.body.regions() == regions
     }
 
     fn key(&self, c: usize, i: usize, index: &Index) -> Key {
@@ -315,6 +326,13 @@ impl<'m> Emitter<'m> {
                     .get(n)
                     .cloned()
                     .ok_or_else(|| fail(instr, format!("the kernel has no parameter {n}")))?;
+                if let Some(shape) = instr.shape.as_array()
+                    && let Some(value) = self
+                        .vector_lane(&name, &ty, shape, index, element)
+                        .map_err(|e| fail(instr, e))?
+                {
+                    return Ok(value);
+                }
                 let at = self
                     .materialize(index)
                     .map_err(|e| fail(instr, e.to_string()))?;
@@ -464,7 +482,7 @@ impl<'m> Emitter<'m> {
 
     /// The SSA names of `index`'s results: one `xla_indexing.apply_indexing` of its simplified
     /// map over the variables it uses.
-    fn materialize(&mut self, index: &Index) -> Result<Vec<String>, ComposeError> {
+    pub(crate) fn materialize(&mut self, index: &Index) -> Result<Vec<String>, ComposeError> {
         let mut map = index.map.clone();
         self.simplify(&mut map);
         if map.results().is_empty() {

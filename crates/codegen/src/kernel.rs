@@ -1,15 +1,19 @@
 //! One fusion as a `gpu.func`: the thread ids, the thread loop over the thread-id map, and per
-//! output a store of the root's value at the element the thread writes.
+//! output a store of the root's value at the element the thread writes. When the plan
+//! vectorizes some access, the loop runs over a thread's groups and its body computes the
+//! lanes one by one, sharing vector loads and stores (`vector.rs`).
 
+use xla_indexing_core::{IndexingMap, Interval};
 use xla_indexing_hlo::{
     HloError, Module,
-    gpu::{KernelPlan, launch::LaunchDimensions},
+    gpu::{KernelPlan, launch::LaunchDimensions, thread_map::UNROLL_SYMBOL},
     shape::Shape,
 };
 
 use super::body::Body;
 use super::elemental::{Emitter, Frame, Index};
 use super::types::memref_type;
+use super::vector::Lanes;
 
 /// The six thread-id values, as `gpu.thread_id` and `gpu.block_id` name them.
 const IDS: [(&str, &str); 6] = [
@@ -78,6 +82,8 @@ pub fn kernel_function(
     };
 
     let map = &plan.thread_map;
+    let lanes = plan.vectorized() && map.range_vars().len() > UNROLL_SYMBOL;
+    let loop_map = if lanes { first_lanes(map) } else { map.clone() };
     let mut text = format!(
         "    gpu.func @{symbol}({}) kernel attributes {{xla_indexing.launch = {}}} {{\n",
         args.join(", "),
@@ -106,7 +112,7 @@ pub fn kernel_function(
         format!("[{}]", syms.join(", "))
     };
     body.open(format!(
-        "xla_indexing.loop ({}){syms_text} -> ({}) in #xla_indexing.map<\"{map}\"> {{",
+        "xla_indexing.loop ({}){syms_text} -> ({}) in #xla_indexing.map<\"{loop_map}\"> {{",
         ids.join(", "),
         out_index.join(", ")
     ));
@@ -116,13 +122,39 @@ pub fn kernel_function(
         map: map.clone(),
         rts: Vec::new(),
     };
-    for (r, (name, ty)) in roots.iter().zip(&outputs) {
-        let value = emitter.value(kernel.computation, *r, &index)?;
-        emitter.body.line(format!(
-            "memref.store {}, {name}[{}] : {ty}",
-            value.value.name,
-            out_index.join(", ")
-        ));
+    if lanes {
+        let names = (0..plan.unroll)
+            .map(|k| emitter.body.index(k as i64).name)
+            .collect();
+        let regions = emitter.body.regions();
+        emitter.lanes = Some(Lanes::new(map.clone(), plan.unroll, names, regions));
+        let mut values = vec![Vec::new(); roots.len()];
+        for k in 0..plan.unroll as usize {
+            emitter.set_lane(k);
+            for (r, v) in roots.iter().zip(&mut values) {
+                v.push(emitter.value(kernel.computation, *r, &index)?);
+            }
+        }
+        for ((v, (name, ty)), (out, shape)) in values
+            .iter()
+            .zip(&outputs)
+            .zip(plan.outputs.iter().zip(&kernel.outputs))
+        {
+            emitter
+                .store_lanes(name, ty, shape, v, &out.store)
+                .map_err(|e| {
+                    kernel.error(format!("cannot be lowered: output {}: {e}", out.output))
+                })?;
+        }
+    } else {
+        for (r, (name, ty)) in roots.iter().zip(&outputs) {
+            let value = emitter.value(kernel.computation, *r, &index)?;
+            emitter.body.line(format!(
+                "memref.store {}, {name}[{}] : {ty}",
+                value.value.name,
+                out_index.join(", ")
+            ));
+        }
     }
     emitter.body.line("xla_indexing.yield");
     emitter.body.close("}", false);
@@ -130,6 +162,24 @@ pub fn kernel_function(
     text.push_str(&emitter.body.into_text());
     text.push_str("    }\n");
     Ok(text)
+}
+
+/// The thread loop of a kernel that computes its lanes one by one: `map` with `unroll_id` fixed
+/// to 0, so that the loop runs once per group (the plan vectorizes only where a group runs all
+/// its lanes or none, `xla_indexing_hlo::gpu::vector::lanes_run_together`).
+fn first_lanes(map: &IndexingMap) -> IndexingMap {
+    let mut range_vars = map.range_vars().to_vec();
+    range_vars[UNROLL_SYMBOL].bounds = Interval::point(0);
+    let mut first = IndexingMap::new(
+        map.results().to_vec(),
+        map.dims().to_vec(),
+        range_vars,
+        map.rt_vars().to_vec(),
+    );
+    for (e, iv) in map.constraints() {
+        first.add_constraint(e.clone(), *iv);
+    }
+    first
 }
 
 /// `#xla_indexing.launch<block = [...], grid = [...], map = "...">`.

@@ -12,6 +12,7 @@ mod elemental;
 mod kernel;
 mod scalar;
 mod types;
+mod vector;
 
 pub use kernel::launch_attribute;
 

@@ -1,0 +1,233 @@
+//! Vector accesses of an unrolled thread's group (`xla_indexing_hlo::gpu::vector`).
+//!
+//! When the plan vectorizes some access of a kernel, the thread loop runs over the groups
+//! (`unroll_id` fixed to 0) and its body computes the group's elements lane by lane, with
+//! `unroll_id` the lane's constant. A parameter read at the top of the body whose map
+//! vectorizes becomes one `vector.load` per group of lanes, made by the group's first lane and
+//! shared by the others through `vector.extract`; an output whose store vectorizes gets the
+//! lanes' values as one `vector.store` per group. Both address a one-dimensional view of the
+//! buffer (`memref.reinterpret_cast`) at the element offset in its layout, and carry the
+//! alignment the plan proved (`{alignment = 16 : i64}`), which the NVPTX backend needs for
+//! `ld.global.v4`. Everything else is read and written per lane as before.
+
+use std::collections::HashMap;
+
+use xla_indexing_core::IndexingMap;
+use xla_indexing_hlo::{
+    gpu::{
+        thread_map::UNROLL_SYMBOL,
+        vector::{Vectorization, linear_offset, vectorize},
+    },
+    shape::ArrayShape,
+};
+
+use super::elemental::{Emitter, Index};
+use super::scalar::Typed;
+use super::types::Element;
+
+/// The lanes of a thread's group while the kernel computes them one by one.
+#[derive(Debug)]
+pub struct Lanes {
+    /// The kernel's thread-id map: where the plan's proofs hold.
+    thread_map: IndexingMap,
+    /// Elements per thread.
+    unroll: u64,
+    /// Per lane, the `index` constant that stands for `unroll_id`.
+    names: Vec<String>,
+    /// The lane being emitted.
+    lane: usize,
+    /// How many regions deep the thread loop's body is.
+    regions: usize,
+    /// Per buffer, its one-dimensional view: SSA name and memref type.
+    views: HashMap<String, (String, String)>,
+    /// The vector loads made so far: (buffer, map, group) to the vector's SSA name.
+    loads: HashMap<(String, String, u64), String>,
+}
+
+impl Lanes {
+    /// The lanes of a kernel with `thread_map` and `unroll` elements per thread; `names` are the
+    /// lanes' `index` constants, `regions` the depth of the thread loop's body.
+    pub fn new(thread_map: IndexingMap, unroll: u64, names: Vec<String>, regions: usize) -> Lanes {
+        Lanes {
+            thread_map,
+            unroll,
+            names,
+            lane: 0,
+            regions,
+            views: HashMap::new(),
+            loads: HashMap::new(),
+        }
+    }
+}
+
+impl Emitter<'_> {
+    /// Emits lane `k` from now on: `unroll_id` stands for its constant.
+    pub(crate) fn set_lane(&mut self, k: usize) {
+        if let Some(lanes) = &mut self.lanes {
+            lanes.lane = k;
+            self.frame.syms[UNROLL_SYMBOL] = lanes.names[k].clone();
+        }
+    }
+
+    /// The current lane's element of buffer `name: ty` (of `shape`) read through `index`, taken
+    /// from the vector load of its group when the read is at the top of the thread loop and its
+    /// map vectorizes; `None` when it is read as a scalar.
+    pub(crate) fn vector_lane(
+        &mut self,
+        name: &str,
+        ty: &str,
+        shape: &ArrayShape,
+        index: &Index,
+        element: Element,
+    ) -> Result<Option<Typed>, String> {
+        let Some(lanes) = &self.lanes else {
+            return Ok(None);
+        };
+        if !index.rts.is_empty() || !self.at_top(lanes.regions) {
+            return Ok(None);
+        }
+        let Vectorization::Vector {
+            lanes: width,
+            bytes,
+        } = vectorize(&lanes.thread_map, &index.map, shape, lanes.unroll)
+        else {
+            return Ok(None);
+        };
+        let lane = lanes.lane as u64;
+        let group = lane / width;
+        let key = (name.to_string(), index.map.to_string(), group);
+        let vector = format!("vector<{width}x{}>", element.mlir);
+        let loaded = match lanes.loads.get(&key) {
+            Some(v) => v.clone(),
+            None => {
+                let (view, view_ty, at) =
+                    self.vector_address(name, ty, shape, &index.map, group * width)?;
+                let v = self.body.op(
+                    "vec",
+                    &vector,
+                    format!(
+                        "vector.load {view}[{at}] {{alignment = {bytes} : i64}} : {view_ty}, {vector}"
+                    ),
+                );
+                if let Some(lanes) = &mut self.lanes {
+                    lanes.loads.insert(key, v.name.clone());
+                }
+                v.name
+            }
+        };
+        let value = self.body.op(
+            "v",
+            element.mlir,
+            format!(
+                "vector.extract {loaded}[{}] : {} from {vector}",
+                lane - group * width,
+                element.mlir
+            ),
+        );
+        Ok(Some(Typed { value, element }))
+    }
+
+    /// Stores `values`, one per lane, into output `name: ty` (of `shape`) at the thread map's
+    /// index: one `vector.store` per group when `store` is a vector, else one `memref.store`
+    /// per lane.
+    pub(crate) fn store_lanes(
+        &mut self,
+        name: &str,
+        ty: &str,
+        shape: &ArrayShape,
+        values: &[Typed],
+        store: &Vectorization,
+    ) -> Result<(), String> {
+        let Some(lanes) = &self.lanes else {
+            return Err("the kernel does not compute lanes".into());
+        };
+        let map = lanes.thread_map.clone();
+        match store {
+            Vectorization::Vector {
+                lanes: width,
+                bytes,
+            } => {
+                let width = *width as usize;
+                for (group, chunk) in values.chunks(width).enumerate() {
+                    let element = chunk[0].element;
+                    let vector = format!("vector<{width}x{}>", element.mlir);
+                    let (view, view_ty, at) =
+                        self.vector_address(name, ty, shape, &map, (group * width) as u64)?;
+                    let names: Vec<&str> = chunk.iter().map(|v| v.value.name.as_str()).collect();
+                    let packed = self.body.op(
+                        "vec",
+                        &vector,
+                        format!("vector.from_elements {} : {vector}", names.join(", ")),
+                    );
+                    self.body.line(format!(
+                        "vector.store {}, {view}[{at}] {{alignment = {bytes} : i64}} : {view_ty}, {vector}",
+                        packed.name
+                    ));
+                }
+            }
+            Vectorization::Scalar(_) => {
+                for (k, value) in values.iter().enumerate() {
+                    self.set_lane(k);
+                    let at = self
+                        .materialize(&Index {
+                            map: map.clone(),
+                            rts: Vec::new(),
+                        })
+                        .map_err(|e| e.to_string())?;
+                    self.body.line(format!(
+                        "memref.store {}, {name}[{}] : {ty}",
+                        value.value.name,
+                        at.join(", ")
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The one-dimensional view of buffer `name: ty` (made on first use) with its type, and the
+    /// SSA name of the element offset that `map` gives for lane `first`.
+    fn vector_address(
+        &mut self,
+        name: &str,
+        ty: &str,
+        shape: &ArrayShape,
+        map: &IndexingMap,
+        first: u64,
+    ) -> Result<(String, String, String), String> {
+        let offset =
+            linear_offset(map, shape).ok_or_else(|| format!("{shape} has no linear offsets"))?;
+        let view = match self.lanes.as_ref().and_then(|l| l.views.get(name)) {
+            Some(v) => v.clone(),
+            None => {
+                let size = shape
+                    .layout_or_default()
+                    .buffer_size(&shape.dims)
+                    .map_err(|e| format!("{shape}: {e}"))?;
+                let element = Element::of(&shape.element)?;
+                let view_ty = format!("memref<{size}x{}>", element.mlir);
+                let v = self.body.op(
+                    "flat",
+                    &view_ty,
+                    format!(
+                        "memref.reinterpret_cast {name} to offset: [0], sizes: [{size}], strides: [1] : {ty} to {view_ty}"
+                    ),
+                );
+                let view = (v.name, view_ty);
+                if let Some(lanes) = &mut self.lanes {
+                    lanes.views.insert(name.to_string(), view.clone());
+                }
+                view
+            }
+        };
+        let lane = self.lanes.as_ref().map_or(0, |l| l.lane);
+        self.set_lane(first as usize);
+        let at = self.materialize(&Index {
+            map: map.with_results(vec![offset]),
+            rts: Vec::new(),
+        });
+        self.set_lane(lane);
+        let at = at.map_err(|e| e.to_string())?;
+        Ok((view.0, view.1, at.join(", ")))
+    }
+}
