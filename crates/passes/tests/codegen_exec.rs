@@ -78,6 +78,17 @@ fn check_module_with(
     tools: &Tools,
     mutate: &dyn Fn(String) -> String,
 ) -> Result<Counts, String> {
+    check_module_mutated(path, tools, &|text| text, mutate)
+}
+
+/// [`check_module_with`], with the lowered kernels passed through `lowered` before they become
+/// the CPU program (whose checks then see the change).
+fn check_module_mutated(
+    path: &Path,
+    tools: &Tools,
+    lowered_mutation: &dyn Fn(String) -> String,
+    mutate: &dyn Fn(String) -> String,
+) -> Result<Counts, String> {
     // The folder and the file (`codegen/pad.hlo`), which tell the modules apart: the checks run
     // in parallel, each in a directory of this name.
     let name = path
@@ -102,8 +113,9 @@ fn check_module_with(
     fs::write(dir.join("kernels.mlir"), &kernels).map_err(|e| format!("{name}: {e}"))?;
     let lowered = run_pipeline(&kernels, &name, PIPELINE, OptOptions::default())
         .map_err(|e| format!("{name}: {PIPELINE} failed: {e:?}"))?;
-    fs::write(dir.join("lowered.mlir"), &lowered.text).map_err(|e| format!("{name}: {e}"))?;
-    let (aliases, cpu_kernels) = cpu::kernels(&lowered.text).map_err(|e| format!("{name}: {e}"))?;
+    let lowered = lowered_mutation(lowered.text);
+    fs::write(dir.join("lowered.mlir"), &lowered).map_err(|e| format!("{name}: {e}"))?;
+    let (aliases, cpu_kernels) = cpu::kernels(&lowered).map_err(|e| format!("{name}: {e}"))?;
     if cpu_kernels.len() != plans.len() {
         return Err(format!(
             "{name}: {} kernels for {} fusions",
@@ -452,6 +464,107 @@ fn a_wrong_kernel_is_reported_with_module_output_and_index() {
     .unwrap_err();
     assert!(err.contains("mlir-runner failed"), "{err}");
     assert!(err.contains("out-of-bounds access"), "{err}");
+}
+
+/// How many of each access the kernel of every fusion of `tests/data/codegen/vector.hlo` holds:
+/// `vector.load`, `vector.store`, `memref.load`, `memref.store`. The module's comment says which
+/// accesses vectorize and which must not; its values are checked with the other test modules.
+const VECTOR_ACCESSES: &[(&str, [usize; 4])] = &[
+    // Both operands and the output as vectors of 4 f32.
+    ("exp_add_fusion", [2, 1, 0, 0]),
+    // A broadcast along rows of 512: a group never spans two rows.
+    ("row_broadcast_fusion", [2, 1, 0, 0]),
+    // Rows of 502: the broadcast operand is read per lane.
+    ("rows_of_502_fusion", [1, 1, 4, 0]),
+    // The transposed operand is read per lane.
+    ("transpose_add_fusion", [1, 1, 4, 0]),
+    // The slice at offset 1 per lane, the one at offset 2 as two vectors of 2.
+    ("slices_fusion", [2, 1, 4, 0]),
+    // f64: two vectors of 2 per group of 4, both ways.
+    ("f64_square_fusion", [2, 2, 0, 0]),
+    // Loads shared by the three outputs; the column-major and the pred outputs per lane.
+    ("two_layouts_fusion", [2, 1, 0, 8]),
+];
+
+#[test]
+fn vector_accesses_are_where_the_plan_proves_them() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/codegen/vector.hlo");
+    let module = parse_module(&fs::read_to_string(&path).expect("vector.hlo")).expect("parses");
+    let plans = plan_module(&module, &Device::default()).expect("plans");
+    assert_eq!(plans.len(), VECTOR_ACCESSES.len());
+    for (fusion, want) in VECTOR_ACCESSES {
+        let plan = plans
+            .iter()
+            .find(|p| p.kernel.name == *fusion)
+            .unwrap_or_else(|| panic!("no fusion {fusion}"));
+        assert!(plan.vectorized(), "{fusion}");
+        let text = kernels_text(
+            &module,
+            &CodegenOptions {
+                fusion: Some(fusion.to_string()),
+                ..options()
+            },
+        )
+        .expect("lowers");
+        let count = |op: &str| text.matches(&format!(" {op} ")).count();
+        let got = [
+            count("vector.load"),
+            count("vector.store"),
+            count("memref.load"),
+            count("memref.store"),
+        ];
+        assert_eq!(got, *want, "{fusion}:\n{text}");
+        for line in text.lines().filter(|l| l.contains("vector.load")) {
+            assert!(line.contains("{alignment = "), "{fusion}: {line}");
+        }
+    }
+}
+
+#[test]
+fn a_misaligned_vector_access_is_reported() {
+    let Some(tools) = require("the check of vector accesses", Tools::find()) else {
+        return;
+    };
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("codegen_exec_vector");
+    fs::create_dir_all(&dir).expect("target directory");
+    let path = dir.join("misaligned.hlo");
+    fs::write(
+        &path,
+        "HloModule m\n\
+         %fused (p0: f32[528,512]) -> f32[528,512] {\n\
+         \x20 %p0 = f32[528,512]{1,0} parameter(0)\n\
+         \x20 ROOT %n = f32[528,512]{1,0} negate(%p0)\n\
+         }\n\
+         ENTRY %main (x: f32[528,512]) -> f32[528,512] {\n\
+         \x20 %x = f32[528,512]{1,0} parameter(0)\n\
+         \x20 ROOT %f = f32[528,512]{1,0} fusion(%x), kind=kLoop, calls=%fused\n\
+         }\n",
+    )
+    .expect("written");
+    check_module(&path, &tools).expect("the vectorized kernel computes XLA's values");
+    // The vector load one element further: misaligned, and past the end for the last thread.
+    let shifted = |text: String| {
+        let mut lines: Vec<String> = text.lines().map(String::from).collect();
+        let at = lines
+            .iter()
+            .position(|l| l.contains("vector.load "))
+            .expect("a vector load");
+        let (head, rest) = lines[at].split_once('[').expect("an offset");
+        let (offset, tail) = rest.split_once(']').expect("an offset");
+        let moved = format!("{head}[%misaligned]{tail}");
+        let one = "%misaligned_one = arith.constant 1 : index".to_string();
+        let sum = format!("%misaligned = arith.addi {offset}, %misaligned_one : index");
+        lines[at] = moved;
+        lines.insert(at, sum);
+        lines.insert(at, one);
+        lines.join("\n")
+    };
+    let err = check_module_mutated(&path, &tools, &shifted, &|text| text).unwrap_err();
+    assert!(err.contains("mlir-runner failed"), "{err}");
+    assert!(
+        err.contains("ERROR: vector access at offset not aligned to 16 bytes"),
+        "{err}"
+    );
 }
 
 /// The SSA name of the one-dimensional view that linear addressing makes of `buffer`.

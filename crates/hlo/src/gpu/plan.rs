@@ -3,7 +3,7 @@
 //! with the fusion's output-to-operand maps, simplified), and whether each access of an unrolled
 //! thread's group is one vector access ([`super::vector`]).
 
-use xla_indexing_core::IndexingMap;
+use xla_indexing_core::{ComposeError, IndexingMap};
 
 use super::kernel::{Kernel, element_bits, kernels};
 use super::launch::{Device, LaunchDimensions, UnrollInputs, launch_dimensions, unroll_factor};
@@ -165,10 +165,20 @@ pub fn plan_kernel(
                     kernel.error(format!("thread map of parameter {}: {e}", p.parameter))
                 })?;
             let shape = param.leaves()[p.leaf].clone();
-            let vectors = thread_maps
+            // Over the thread map's variables, all kept (`thread_maps` drop the unused ones).
+            let vectors = p
+                .maps
+                .accesses
                 .iter()
-                .map(|a| vectorization(a, &shape))
-                .collect();
+                .map(|a| {
+                    let mut map = thread_map.compose(&a.map)?;
+                    map.simplify();
+                    Ok(vectorization(&Access { map, ..a.clone() }, &shape))
+                })
+                .collect::<Result<Vec<_>, ComposeError>>()
+                .map_err(|e| {
+                    kernel.error(format!("thread map of parameter {}: {e}", p.parameter))
+                })?;
             operands.push(OperandPlan {
                 parameter: p.parameter,
                 leaf: matches!(param, Shape::Tuple(_)).then_some(p.leaf),

@@ -143,8 +143,9 @@ pub fn vectorize(
     Vectorization::Scalar(reason)
 }
 
-/// `Σ index_k · stride_k` over `map`'s results, in `buffer`'s layout.
-fn linear_offset(map: &IndexingMap, buffer: &ArrayShape) -> Option<Expr> {
+/// `Σ index_k · stride_k` over `map`'s results: the element's offset in `buffer`'s layout
+/// (`None` for a layout without strides, or on overflow).
+pub fn linear_offset(map: &IndexingMap, buffer: &ArrayShape) -> Option<Expr> {
     let strides = buffer.layout_or_default().strides(&buffer.dims).ok()?;
     let mut offset = Expr::zero();
     for (r, s) in map.results().iter().zip(strides) {

@@ -10,6 +10,11 @@
 //! different bit pattern (all zeros, then all ones), calls the kernel for every thread of the
 //! grid and prints every output element's bits, in row-major order of its logical index. An
 //! element that the kernel does not write differs between the two runs.
+//!
+//! Every `vector.load` and `vector.store` (which `generate-runtime-verification` does not check)
+//! is preceded by checks of its own: its offset is a multiple of the alignment it claims (in
+//! elements; the flat views start at their buffer, whose start the GPU aligns) and the vector
+//! lies within the view ([`vector_checks`]).
 #![allow(dead_code)]
 
 use std::fmt::Write as _;
@@ -188,6 +193,7 @@ pub fn kernels(lowered: &str) -> Result<(Vec<String>, Vec<Kernel>), String> {
     let lines: Vec<&str> = lowered.lines().collect();
     let mut aliases = Vec::new();
     let mut kernels = Vec::new();
+    let mut checks = 0usize;
     let mut k = 0;
     while k < lines.len() {
         let line = lines[k];
@@ -264,6 +270,15 @@ pub fn kernels(lowered: &str) -> Result<(Vec<String>, Vec<Kernel>), String> {
                     "@{symbol} holds a gpu op the CPU program cannot run: {t}"
                 ));
             }
+            if t.contains("vector.load ") || t.contains("vector.store ") {
+                checks += 1;
+                let checked = vector_checks(t, &format!("%vcheck{checks}_"))
+                    .map_err(|e| format!("@{symbol}: {e}: {t}"))?;
+                let indent = &line[..line.len() - line.trim_start().len()];
+                for c in checked {
+                    let _ = writeln!(body, "{indent}{c}");
+                }
+            }
             let _ = writeln!(body, "{line}");
         }
         let names = ["tx", "ty", "tz", "bx", "by", "bz"];
@@ -292,6 +307,48 @@ pub fn kernels(lowered: &str) -> Result<(Vec<String>, Vec<Kernel>), String> {
         });
     }
     Ok((aliases, kernels))
+}
+
+/// The checks run before the vector access `op` (`vector.load %view[%l] {alignment = A : i64}
+/// : memref<NxT>, vector<WxT>` or `vector.store %v, %view[%l] ...`), with SSA names starting
+/// with `prefix`: `%l` is a multiple of `A / bytes of T` and `%l + W <= N`, each a `cf.assert`
+/// whose message starts with `ERROR` (which a failed run reports).
+pub fn vector_checks(op: &str, prefix: &str) -> Result<Vec<String>, String> {
+    let between = |text: &str, open: &str, close: char| -> Result<String, String> {
+        let start = text.find(open).ok_or_else(|| format!("no `{open}`"))? + open.len();
+        let end = text[start..]
+            .find(close)
+            .ok_or_else(|| format!("no `{close}` after `{open}`"))?;
+        Ok(text[start..start + end].to_string())
+    };
+    let offset = between(op, "[", ']')?;
+    let alignment: u32 = between(op, "{alignment = ", ' ')?
+        .parse()
+        .map_err(|_| "alignment".to_string())?;
+    let (size, element) = between(op, ": memref<", '>')?
+        .split_once('x')
+        .map(|(n, t)| (n.to_string(), t.to_string()))
+        .ok_or("view type")?;
+    let lanes = between(op, "vector<", 'x')?;
+    let bytes = width(&element)? / 8;
+    if bytes == 0 || alignment % bytes != 0 {
+        return Err(format!("alignment {alignment} of {element} elements"));
+    }
+    let p = prefix;
+    Ok(vec![
+        format!("{p}a = arith.constant {} : index", alignment / bytes),
+        format!("{p}zero = arith.constant 0 : index"),
+        format!("{p}rem = arith.remui {offset}, {p}a : index"),
+        format!("{p}aligned = arith.cmpi eq, {p}rem, {p}zero : index"),
+        format!(
+            "cf.assert {p}aligned, \"ERROR: vector access at offset not aligned to {alignment} bytes\""
+        ),
+        format!("{p}w = arith.constant {lanes} : index"),
+        format!("{p}n = arith.constant {size} : index"),
+        format!("{p}end = arith.addi {offset}, {p}w : index"),
+        format!("{p}inside = arith.cmpi ule, {p}end, {p}n : index"),
+        format!("cf.assert {p}inside, \"ERROR: vector access past the end of its buffer\""),
+    ])
 }
 
 /// MLIR text of `@main`'s body, with fresh SSA names.
