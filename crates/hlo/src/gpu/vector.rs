@@ -82,7 +82,7 @@ impl fmt::Display for Vectorization {
 /// element number `t × unroll + chunk × per_chunk + unroll_id` by `elements - 1`, and its part
 /// without `unroll_id` is a multiple of `unroll`, so a group is cut only when `elements` is not.
 pub fn lanes_run_together(elements: u64, unroll: u64) -> bool {
-    unroll > 1 && elements.is_multiple_of(unroll)
+    elements.is_multiple_of(unroll.max(1))
 }
 
 /// The vectorization of one access: `thread_map` is the kernel's thread-id map (its domain is
@@ -344,6 +344,6 @@ mod tests {
         );
         assert!(lanes_run_together(270336, 4));
         assert!(!lanes_run_together(270338, 4));
-        assert!(!lanes_run_together(1024, 1));
+        assert!(lanes_run_together(1024, 1));
     }
 }
