@@ -10,6 +10,7 @@ use xla_indexing_hlo::{
     shape::Shape,
 };
 
+use super::CodegenOptions;
 use super::body::Body;
 use super::elemental::{Emitter, Frame, Index};
 use super::types::memref_type;
@@ -25,13 +26,14 @@ const IDS: [(&str, &str); 6] = [
     ("bl_z", "gpu.block_id z"),
 ];
 
-/// The `gpu.func` of one kernel, indented for a `gpu.module` body; `simplify` says whether
-/// composed maps are simplified before they are written.
+/// The `gpu.func` of one kernel, indented for a `gpu.module` body; `options` say whether
+/// composed maps are simplified before they are written and whether the plan's vector accesses
+/// are used.
 pub fn kernel_function(
     module: &Module,
     plan: &KernelPlan,
     symbol: &str,
-    simplify: bool,
+    options: &CodegenOptions,
 ) -> Result<String, HloError> {
     let kernel = &plan.kernel;
     let comp = &module.computations[kernel.computation];
@@ -82,7 +84,7 @@ pub fn kernel_function(
     };
 
     let map = &plan.thread_map;
-    let lanes = plan.vectorized() && map.range_vars().len() > UNROLL_SYMBOL;
+    let lanes = options.vectorize && plan.vectorized() && map.range_vars().len() > UNROLL_SYMBOL;
     let loop_map = if lanes { first_lanes(map) } else { map.clone() };
     let mut text = format!(
         "    gpu.func @{symbol}({}) kernel attributes {{xla_indexing.launch = {}}} {{\n",
@@ -117,7 +119,7 @@ pub fn kernel_function(
         out_index.join(", ")
     ));
     let frame = Frame { dims: ids, syms };
-    let mut emitter = Emitter::new(module, body, frame, buffers, simplify);
+    let mut emitter = Emitter::new(module, body, frame, buffers, options.simplify);
     let index = Index {
         map: map.clone(),
         rts: Vec::new(),

@@ -34,6 +34,9 @@ pub struct CodegenOptions {
     /// Whether the composed maps are simplified before they are written (`false` writes them
     /// as composed, for comparing lowerings).
     pub simplify: bool,
+    /// Whether the accesses the plan vectorizes are written as vector loads and stores
+    /// (`false` writes every access per element, for comparing kernels).
+    pub vectorize: bool,
 }
 
 /// The kernels of `module` as one MLIR module holding a `gpu.module @kernels`; a kernel's name
@@ -72,12 +75,11 @@ pub fn kernels_text_with_progress(
     let total = chosen.len();
     for (done, plan) in chosen.into_iter().enumerate() {
         let symbol = unique_symbol(&plan.kernel.name, &mut used);
-        let kernel =
-            on_large_stack(|| kernel::kernel_function(module, plan, &symbol, options.simplify))
-                .map_err(|e| {
-                    plan.kernel
-                        .error(format!("cannot be lowered: no thread to write it: {e}"))
-                })?;
+        let kernel = on_large_stack(|| kernel::kernel_function(module, plan, &symbol, options))
+            .map_err(|e| {
+                plan.kernel
+                    .error(format!("cannot be lowered: no thread to write it: {e}"))
+            })?;
         text.push_str(&kernel?);
         progress(done + 1, total);
     }

@@ -13,6 +13,11 @@
 //! `mul.hi`) than upstream, none of 64 bits (every benchmark's index values fit in 32 bits),
 //! and the totals of divisions and remainders and of PTX instructions are smaller than
 //! upstream's. A kernel with more PTX instructions than upstream is noted.
+//!
+//! A second table compares, for every kernel that the plan vectorizes, our route with and
+//! without vector accesses (`CodegenOptions::vectorize`) in the same run: PTX instructions and
+//! the `ld.global` instructions with the bytes each reads (a `v4.b32` reads 16); the kernels
+//! without them are written as `KERNEL.scalar.{ll,ptx}`.
 
 use std::{collections::BTreeMap, fs, path::Path, time::Instant};
 
@@ -33,6 +38,10 @@ struct Counts {
     ptx_global: usize,
     /// The vector ones among them (`.v2`, `.v4`).
     ptx_global_vector: usize,
+    /// `ld.global` alone, scalar or vector.
+    ptx_loads: usize,
+    /// The bytes those loads read, each counted once (`ld.global.v4.b32`: 16).
+    ptx_load_bytes: usize,
     millis: f64,
 }
 
@@ -46,6 +55,8 @@ impl Counts {
         self.ptx_instructions += c.ptx_instructions;
         self.ptx_global += c.ptx_global;
         self.ptx_global_vector += c.ptx_global_vector;
+        self.ptx_loads += c.ptx_loads;
+        self.ptx_load_bytes += c.ptx_load_bytes;
         self.millis += c.millis;
     }
 }
@@ -135,8 +146,49 @@ fn ptx_counts(ptx: &str, c: &mut Counts) {
             if parts.iter().any(|p| matches!(*p, "v2" | "v4" | "v8")) {
                 c.ptx_global_vector += 1;
             }
+            if parts[0] == "ld" {
+                c.ptx_loads += 1;
+                c.ptx_load_bytes += access_bytes(&parts);
+            }
         }
     }
+}
+
+/// The bytes one `ld`/`st` reads or writes, from its mnemonic's parts (`["ld", "global", "v4",
+/// "b32"]`: 16): the lanes of `.v2`/`.v4`/`.v8` times the width of the type suffix.
+fn access_bytes(parts: &[&str]) -> usize {
+    let lanes = parts
+        .iter()
+        .find_map(|p| p.strip_prefix('v').and_then(|n| n.parse::<usize>().ok()))
+        .unwrap_or(1);
+    let bits = parts
+        .iter()
+        .rev()
+        .find_map(|p| {
+            p.strip_prefix(['b', 'f', 's', 'u'])
+                .and_then(|n| n.parse::<usize>().ok())
+        })
+        .unwrap_or(0);
+    lanes * bits / 8
+}
+
+/// A row of the vector-access table: our route without and with vector accesses.
+fn vector_row(name: &str, scalar: &Counts, vector: &Counts) {
+    let loads = |c: &Counts| {
+        format!(
+            "{} ({:.1} B each)",
+            c.ptx_loads,
+            c.ptx_load_bytes as f64 / c.ptx_loads.max(1) as f64
+        )
+    };
+    println!(
+        "{:<28} {:>22} {:>20} {:>20} {:>18}",
+        name,
+        format!("{}/{}", scalar.ptx_instructions, vector.ptx_instructions),
+        loads(scalar),
+        loads(vector),
+        format!("{}/{}", scalar.ptx_global_vector, vector.ptx_global_vector),
+    );
 }
 
 /// Compiles `text` with `lowering`, counts, and writes the LLVM IR and PTX as `out.ll` and
@@ -147,6 +199,7 @@ fn measure(text: &str, lowering: IndexLowering, out: &Path) -> Result<Counts, St
             device: Device::default(),
             fusion: None,
             simplify: true,
+            vectorize: true,
         },
         chip: "sm_90".into(),
         emit: Emit::Ptx,
@@ -192,6 +245,7 @@ fn main() {
     let (mut failures, mut notes) = (Vec::new(), Vec::new());
     let mut json = BTreeMap::new();
     let (mut total_ours, mut total_up) = (Counts::default(), Counts::default());
+    let mut vectors = Vec::new();
     for file in files {
         let text = fs::read_to_string(&file).expect("readable benchmark");
         let module = parse_module(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
@@ -201,17 +255,31 @@ fn main() {
                 device: Device::default(),
                 fusion: Some(plan.kernel.name.clone()),
                 simplify: true,
+                vectorize: true,
             };
-            let kernel = |simplify| {
+            let kernel = |simplify, vectorize| {
                 let options = CodegenOptions {
                     simplify,
+                    vectorize,
                     ..options.clone()
                 };
                 kernels_text(&module, &options).expect("the benchmark kernels lower")
             };
             let at = |route: &str| artifacts.join(format!("{}.{route}.x", plan.kernel.name));
-            let ours = measure(&kernel(true), IndexLowering::OURS, &at("ours"));
-            let up = measure(&kernel(false), IndexLowering::UPSTREAM, &at("upstream"));
+            let ours = measure(&kernel(true, true), IndexLowering::OURS, &at("ours"));
+            let up = measure(
+                &kernel(false, true),
+                IndexLowering::UPSTREAM,
+                &at("upstream"),
+            );
+            if plan.vectorized() {
+                let scalar = measure(&kernel(true, false), IndexLowering::OURS, &at("scalar"));
+                match (&ours, scalar) {
+                    (Ok(o), Ok(s)) => vectors.push((plan.kernel.name.clone(), s, *o)),
+                    (_, Err(e)) => failures.push(format!("{}: scalar {e}", plan.kernel.name)),
+                    _ => {}
+                }
+            }
             let (ours, up) = match (ours, up) {
                 (Ok(o), Ok(u)) => (o, u),
                 (o, u) => {
@@ -266,6 +334,24 @@ fn main() {
     for note in &notes {
         println!("note {note}");
     }
+    println!(
+        "\n{:<28} {:>22} {:>20} {:>20} {:>18}",
+        "vector accesses (ours)",
+        "PTX instr. (sc./vec.)",
+        "ld.global, scalar",
+        "ld.global, vector",
+        "v2/v4 (sc./vec.)"
+    );
+    let (mut total_scalar, mut total_vector) = (Counts::default(), Counts::default());
+    for (name, scalar, vector) in &vectors {
+        vector_row(name, scalar, vector);
+        total_scalar.add(scalar);
+        total_vector.add(vector);
+        if let Some(entry) = json.get_mut(name) {
+            entry["scalar"] = counts_json(scalar);
+        }
+    }
+    vector_row("total", &total_scalar, &total_vector);
     let out = root.join("target/bench");
     let _ = fs::create_dir_all(&out);
     let _ = fs::write(
@@ -294,6 +380,8 @@ fn counts_json(c: &Counts) -> serde_json::Value {
         "ptx_instructions": c.ptx_instructions,
         "ptx_global": c.ptx_global,
         "ptx_global_vector": c.ptx_global_vector,
+        "ptx_loads": c.ptx_loads,
+        "ptx_load_bytes": c.ptx_load_bytes,
         "compile_ms": c.millis,
     })
 }

@@ -55,6 +55,7 @@ fn options() -> CodegenOptions {
         device: Device::default(),
         fusion: None,
         simplify: true,
+        vectorize: true,
     }
 }
 

@@ -46,6 +46,7 @@ fn kernel(text: &str, simplify: bool) -> Result<String, HloError> {
         device: Device::default(),
         fusion: None,
         simplify,
+        vectorize: true,
     };
     kernels_text(&parse(text), &options)
 }

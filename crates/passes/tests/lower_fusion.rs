@@ -96,6 +96,7 @@ fn hlo_route(module: &Module, name: &str) -> Result<Vec<Kernel>, String> {
         device: Device::default(),
         fusion: None,
         simplify: true,
+        vectorize: true,
     };
     let text = kernels_text(module, &options).map_err(|e| e.to_string())?;
     let printed = run_pipeline(&text, name, "builtin.module()", OptOptions::default())

@@ -59,6 +59,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
             device: args.chip.device(),
             fusion: args.fusion.clone(),
             simplify: true,
+            vectorize: true,
         },
         chip: args.chip.chip.clone(),
         emit: match args.emit {
