@@ -16,8 +16,8 @@
 //! map's domain with `unroll_id` restricted to the group: the access is vectorized only when the
 //! first becomes free of `unroll_id` and the second the constant 0. Anything the simplifier
 //! cannot show stays scalar. The width `w` is the largest power of two that divides `unroll` and
-//! keeps a vector within [`MAX_VECTOR_BYTES`]; narrower widths are tried when a wider one is not
-//! aligned.
+//! keeps a vector within [`MAX_VECTOR_BYTES`] and [`BUFFER_ALIGNMENT`]; narrower widths are tried
+//! when a wider one is not aligned.
 //!
 //! Two facts outside the maps make this sound. Buffers start at an address aligned to
 //! [`BUFFER_ALIGNMENT`] bytes (XLA aligns every buffer it passes to a kernel to at least 16
@@ -119,7 +119,7 @@ pub fn vectorize(
         return scalar("the layout has no linear offsets");
     };
     let mut reason = "elements of a thread's group are not adjacent in the buffer".to_string();
-    let mut lanes = unroll.min(MAX_VECTOR_BYTES / bytes);
+    let mut lanes = unroll.min(MAX_VECTOR_BYTES.min(BUFFER_ALIGNMENT) / bytes);
     while lanes >= 2 {
         if unroll.is_multiple_of(lanes) {
             match prove(thread_map, &offset, lanes, unroll) {
