@@ -13,6 +13,9 @@ use crate::progress::{Progress, QuietArg};
 /// emitter on the GPU of --chip (sm_90 by default), the thread-id indexing map (th_x..bl_z, [chunk_id, unroll_id]),
 /// and the thread-id to operand maps.
 ///
+/// Under each output (`stores:`) and each operand map (`reads:`): whether a thread's unrolled
+/// elements are one aligned vector access (`vector of 4 (16 bytes aligned)`) or scalar, and why.
+///
 /// A launch that would exceed a hardware limit is an error naming the fusion (exit 1).
 /// Example:
 ///   xla-indexing launch examples/hlo/transpose_exp_add.hlo
