@@ -8,11 +8,14 @@
 //! lanes' values as one `vector.store` per group. Both address a one-dimensional view of the
 //! buffer (`memref.reinterpret_cast`) at the element offset in its layout, and carry the
 //! alignment the plan proved (`{alignment = 16 : i64}`), which the NVPTX backend needs for
-//! `ld.global.v4`. Everything else is read and written per lane as before.
+//! `ld.global.v4`. A read at the top of the body that stays scalar gets every lane's indices
+//! from one `apply_indexing` (made by the first lane), so that the lanes share their index
+//! arithmetic as the unrolled loop did; reads under conditions or in inner loops are per lane
+//! as before, and so are the stores of outputs that stay scalar.
 
 use std::collections::HashMap;
 
-use xla_indexing_core::IndexingMap;
+use xla_indexing_core::{Expr, IndexingMap};
 use xla_indexing_hlo::{
     gpu::{
         thread_map::UNROLL_SYMBOL,
@@ -42,6 +45,8 @@ pub struct Lanes {
     views: HashMap<String, (String, String)>,
     /// The vector loads made so far: (buffer, map, group) to the vector's SSA name.
     loads: HashMap<(String, String, u64), String>,
+    /// The scalar reads' offsets computed so far: (buffer, map) to one offset per lane.
+    offsets: HashMap<(String, String), Vec<String>>,
 }
 
 impl Lanes {
@@ -56,6 +61,7 @@ impl Lanes {
             regions,
             views: HashMap::new(),
             loads: HashMap::new(),
+            offsets: HashMap::new(),
         }
     }
 }
@@ -91,7 +97,7 @@ impl Emitter<'_> {
             bytes,
         } = vectorize(&lanes.thread_map, &index.map, shape, lanes.unroll)
         else {
-            return Ok(None);
+            return self.scalar_lane(name, ty, index, element).map(Some);
         };
         let lane = lanes.lane as u64;
         let group = lane / width;
@@ -125,6 +131,65 @@ impl Emitter<'_> {
             ),
         );
         Ok(Some(Typed { value, element }))
+    }
+
+    /// The current lane's element of buffer `name: ty` (of `shape`) read through `index` with
+    /// `memref.load`. The first lane that reads through `index` computes the indices of all
+    /// lanes with one `apply_indexing`: simplified together, they share their arithmetic, and
+    /// each lane's indices are results of that one op, which linear addressing needs (separate
+    /// per-lane ops would be simplified into indices derived from one another's).
+    fn scalar_lane(
+        &mut self,
+        name: &str,
+        ty: &str,
+        index: &Index,
+        element: Element,
+    ) -> Result<Typed, String> {
+        let (unroll, lane) = self
+            .lanes
+            .as_ref()
+            .map(|l| (l.unroll, l.lane))
+            .ok_or("the kernel does not compute lanes")?;
+        let rank = index.map.results().len();
+        let key = (name.to_string(), index.map.to_string());
+        let known = self
+            .lanes
+            .as_ref()
+            .and_then(|l| l.offsets.get(&key).cloned());
+        let offsets = match known {
+            Some(offsets) => offsets,
+            None => {
+                let dims: Vec<Expr> = (0..index.map.dims().len() as u32).map(Expr::dim).collect();
+                let mut syms: Vec<Expr> =
+                    (0..index.map.num_symbols() as u32).map(Expr::sym).collect();
+                let mut results = Vec::new();
+                for k in 0..unroll {
+                    syms[UNROLL_SYMBOL] = Expr::constant(k as i64);
+                    for r in index.map.results() {
+                        results.push(r.substitute(&dims, &syms).map_err(|e| e.to_string())?);
+                    }
+                }
+                let offsets = self
+                    .materialize(&Index {
+                        map: index.map.with_results(results),
+                        rts: Vec::new(),
+                    })
+                    .map_err(|e| e.to_string())?;
+                if let Some(lanes) = &mut self.lanes {
+                    lanes.offsets.insert(key, offsets.clone());
+                }
+                offsets
+            }
+        };
+        let value = self.body.op(
+            "v",
+            element.mlir,
+            format!(
+                "memref.load {name}[{}] : {ty}",
+                offsets[lane * rank..(lane + 1) * rank].join(", ")
+            ),
+        );
+        Ok(Typed { value, element })
     }
 
     /// Stores `values`, one per lane, into output `name: ty` (of `shape`) at the thread map's
@@ -197,7 +262,27 @@ impl Emitter<'_> {
     ) -> Result<(String, String, String), String> {
         let offset =
             linear_offset(map, shape).ok_or_else(|| format!("{shape} has no linear offsets"))?;
-        let view = match self.lanes.as_ref().and_then(|l| l.views.get(name)) {
+        let view = self.flat_view(name, ty, shape)?;
+        let lane = self.lanes.as_ref().map_or(0, |l| l.lane);
+        self.set_lane(first as usize);
+        let at = self.materialize(&Index {
+            map: map.with_results(vec![offset]),
+            rts: Vec::new(),
+        });
+        self.set_lane(lane);
+        let at = at.map_err(|e| e.to_string())?;
+        Ok((view.0, view.1, at.join(", ")))
+    }
+
+    /// The one-dimensional view of buffer `name: ty` (of `shape`), made on first use: its SSA
+    /// name and memref type.
+    fn flat_view(
+        &mut self,
+        name: &str,
+        ty: &str,
+        shape: &ArrayShape,
+    ) -> Result<(String, String), String> {
+        Ok(match self.lanes.as_ref().and_then(|l| l.views.get(name)) {
             Some(v) => v.clone(),
             None => {
                 let size = shape
@@ -219,15 +304,6 @@ impl Emitter<'_> {
                 }
                 view
             }
-        };
-        let lane = self.lanes.as_ref().map_or(0, |l| l.lane);
-        self.set_lane(first as usize);
-        let at = self.materialize(&Index {
-            map: map.with_results(vec![offset]),
-            rts: Vec::new(),
-        });
-        self.set_lane(lane);
-        let at = at.map_err(|e| e.to_string())?;
-        Ok((view.0, view.1, at.join(", ")))
+        })
     }
 }
