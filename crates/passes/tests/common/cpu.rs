@@ -331,7 +331,7 @@ pub fn vector_checks(op: &str, prefix: &str) -> Result<Vec<String>, String> {
         .ok_or("view type")?;
     let lanes = between(op, "vector<", 'x')?;
     let bytes = width(&element)? / 8;
-    if bytes == 0 || alignment % bytes != 0 {
+    if bytes == 0 || !alignment.is_multiple_of(bytes) {
         return Err(format!("alignment {alignment} of {element} elements"));
     }
     let p = prefix;
