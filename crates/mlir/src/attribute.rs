@@ -1,4 +1,5 @@
-//! `#xla_indexing.map<"...">` attributes to and from indexing maps.
+//! `#xla_indexing.map<"...">` attributes to and from indexing maps, and XLA's
+//! `#xla.indexing_map<"...">` to indexing maps.
 
 use melior::{
     Context, StringRef,
@@ -23,8 +24,8 @@ pub enum AttributeError {
     /// diagnostic handlers).
     #[error("MLIR rejected the indexing map `{0}`")]
     Rejected(String),
-    /// The attribute is not an `#xla_indexing.map`.
-    #[error("not an #xla_indexing.map attribute: {0}")]
+    /// The attribute is neither an `#xla_indexing.map` nor an `#xla.indexing_map`.
+    #[error("not an #xla_indexing.map or #xla.indexing_map attribute: {0}")]
     NotAMap(String),
     /// The dialect's verifier rejected a launch (details went to the context's diagnostic
     /// handlers).
@@ -62,13 +63,18 @@ pub fn parse_map_attribute<'c>(
     map_attribute(context, &map)
 }
 
-/// Returns the indexing map held by an `#xla_indexing.map` attribute.
+/// Returns the indexing map held by an `#xla_indexing.map` or an `#xla.indexing_map` attribute.
 pub fn attribute_map(attribute: Attribute) -> Result<IndexingMap, AttributeError> {
+    let raw_attribute = attribute.to_raw();
     // SAFETY: `attribute` is a valid attribute.
-    if !unsafe { ffi::mlirAttributeIsAXlaIndexingMap(attribute.to_raw()) } {
+    let is_map = unsafe {
+        ffi::mlirAttributeIsAXlaIndexingMap(raw_attribute)
+            || ffi::mlirAttributeIsAXlaEmittersIndexingMap(raw_attribute)
+    };
+    if !is_map {
         return Err(AttributeError::NotAMap(attribute.to_string()));
     }
-    // SAFETY: `attribute` is an `#xla_indexing.map`.
+    // SAFETY: `attribute` is one of the two map attributes, whose text the function returns.
     let raw = unsafe { ffi::mlirXlaIndexingMapAttrGetText(attribute.to_raw()) };
     let bytes: &[u8] = if raw.length == 0 {
         &[]

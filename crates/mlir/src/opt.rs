@@ -97,7 +97,8 @@ pub struct OptOptions {
     pub allow_unregistered_dialect: bool,
 }
 
-/// A context with every upstream dialect and extension and the `xla_indexing` dialect, as
+/// A context with every upstream dialect and extension and the plugin's dialects (`xla_indexing`,
+/// XLA's `xla` and `xtile`), as
 /// `mlir-opt` with the plugin has; every upstream pass and ours are registered too, and the
 /// translations to LLVM IR.
 pub fn full_context() -> Context {
