@@ -236,7 +236,7 @@ ParseResult ApplyIndexingOp::parse(OpAsmParser &parser, OperationState &result) 
                                     << " dimension operands in (...), got " << dims.size();
   unsigned numSymbols = map.getNumRangeVars() + map.getNumRuntimeVars();
   if (symbols.size() != numSymbols)
-    return parser.emitError(symbolsAt)
+    return parser.emitError(symbols.empty() ? dimsAt : symbolsAt)
            << "expected " << numSymbols << " symbol operands in [...], got " << symbols.size();
   if (parser.resolveOperands(dims, index, result.operands) ||
       parser.resolveOperands(symbols, index, result.operands) ||
