@@ -13,7 +13,7 @@
 //!   `xla-indexing-hlo`); it has absolute targets, no peer.
 //! * `gpu`: the kernels of `bench/gpu/*.hlo` to PTX through our index lowering and through
 //!   upstream MLIR's alone, counting divisions, remainders and instructions (the `bench_gpu`
-//!   example of `xla-indexing-mlir`).
+//!   example of `xla-indexing-passes`).
 
 use std::{fs, path::Path, process::Command};
 
@@ -44,7 +44,7 @@ pub fn bench(root: &Path, name: &str) -> Result<()> {
             let tools = crate::setup::setup(root)?;
             example(
                 root,
-                "xla-indexing-mlir",
+                "xla-indexing-passes",
                 "bench_gpu",
                 &[("XLA_INDEXING_LIBDEVICE", &tools.libdevice)],
             )
