@@ -11,6 +11,8 @@
 #include "XlaIndexing/MapSupport.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -318,6 +320,70 @@ LogicalResult PureCallOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
     return emitOpError("has type ")
            << FunctionType::get(getContext(), getOperands().getTypes(), getResultTypes())
            << ", but " << callee << " has type " << type;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Inlining pure calls
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Inlines one call: the callee's ops are cloned before it with the callee's
+/// arguments mapped to the call's operands, and the call's results replaced
+/// by what the callee returns.
+LogicalResult inlineCall(PureCallOp call, FunctionOpInterface callee) {
+  Region &body = callee.getFunctionBody();
+  if (!llvm::hasSingleElement(body))
+    return call.emitOpError("cannot be inlined: ")
+           << call.getCalleeAttr() << " does not have a body of one block";
+  Block &block = body.front();
+  Operation *terminator = block.getTerminator();
+  if (block.getNumArguments() != call.getNumOperands() ||
+      terminator->getNumOperands() != call.getNumResults())
+    return call.emitOpError("cannot be inlined: its operands and results do not match ")
+           << call.getCalleeAttr();
+  IRMapping mapping;
+  mapping.map(block.getArguments(), call.getOperands());
+  OpBuilder builder(call);
+  for (Operation &op : block.without_terminator())
+    builder.clone(op, mapping);
+  for (auto [result, value] : llvm::zip(call.getResults(), terminator->getOperands()))
+    result.replaceAllUsesWith(mapping.lookupOrDefault(value));
+  call.erase();
+  return success();
+}
+
+} // namespace
+
+LogicalResult xla_emitters::inlinePureCalls(Operation *root) {
+  constexpr int kMaxRounds = 64;
+  llvm::SetVector<Operation *> callees;
+  for (int round = 0;; ++round) {
+    SmallVector<PureCallOp> calls;
+    root->walk([&](PureCallOp call) { calls.push_back(call); });
+    if (calls.empty())
+      break;
+    if (round == kMaxRounds)
+      return calls.front().emitOpError("cannot be inlined: calls nest deeper than ")
+             << kMaxRounds << " levels";
+    for (PureCallOp call : calls) {
+      auto callee =
+          SymbolTable::lookupNearestSymbolFrom<FunctionOpInterface>(call, call.getCalleeAttr());
+      if (!callee || callee.isExternal())
+        return call.emitOpError("cannot be inlined: ")
+               << call.getCalleeAttr() << " is not a function with a body";
+      callees.insert(callee);
+      if (failed(inlineCall(call, callee)))
+        return failure();
+    }
+  }
+  for (Operation *callee : callees) {
+    auto symbol = llvm::cast<SymbolOpInterface>(callee);
+    Operation *table = SymbolTable::getNearestSymbolTable(callee);
+    if (symbol.isPrivate() && table && SymbolTable::symbolKnownUseEmpty(callee, table))
+      callee->erase();
+  }
   return success();
 }
 

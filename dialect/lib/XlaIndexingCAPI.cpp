@@ -25,6 +25,16 @@ bool mlirAttributeIsAXlaIndexingMap(MlirAttribute attr) {
   return llvm::isa<xla_indexing::IndexingMapAttr>(unwrap(attr));
 }
 
+MlirAttribute mlirXlaEmittersMapAttrGet(MlirContext context, MlirStringRef text) {
+  MLIRContext *ctx = unwrap(context);
+  return wrap(xla_emitters::IndexingMapAttr::parseText(
+      ctx, unwrap(text), [ctx] { return emitError(UnknownLoc::get(ctx)); }));
+}
+
+MlirLogicalResult mlirXlaEmittersInlinePureCalls(MlirOperation op) {
+  return wrap(xla_emitters::inlinePureCalls(unwrap(op)));
+}
+
 bool mlirAttributeIsAXlaEmittersIndexingMap(MlirAttribute attr) {
   return llvm::isa<xla_emitters::IndexingMapAttr>(unwrap(attr));
 }

@@ -50,6 +50,21 @@ pub fn map_attribute<'c>(
     unsafe { Attribute::from_option_raw(raw) }.ok_or(AttributeError::Rejected(text))
 }
 
+/// Returns XLA's `#xla.indexing_map` attribute of `map` in `context` (canonical, in XLA's
+/// spelling).
+pub fn xla_map_attribute<'c>(
+    context: &'c Context,
+    map: &IndexingMap,
+) -> Result<Attribute<'c>, AttributeError> {
+    let text = map.display(Syntax::Xla).to_string();
+    let string = StringRef::new(&text);
+    // SAFETY: `context` is a live context in which the `xla` dialect is registered or loadable,
+    // and `string` borrows `text`, which outlives the call (the attribute copies it).
+    let raw = unsafe { ffi::mlirXlaEmittersMapAttrGet(context.to_raw(), string.to_raw()) };
+    // SAFETY: `raw` is null or an attribute of `context`.
+    unsafe { Attribute::from_option_raw(raw) }.ok_or(AttributeError::Rejected(text))
+}
+
 /// Parses map `text` (any form the core's parser accepts) into an `#xla_indexing.map`
 /// attribute holding its canonical text.
 pub fn parse_map_attribute<'c>(

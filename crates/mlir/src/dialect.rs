@@ -19,6 +19,10 @@ pub(crate) mod ffi {
             context: MlirContext,
             text: MlirStringRef,
         ) -> MlirAttribute;
+        pub fn mlirXlaEmittersMapAttrGet(
+            context: MlirContext,
+            text: MlirStringRef,
+        ) -> MlirAttribute;
         pub fn mlirAttributeIsAXlaIndexingMap(attribute: MlirAttribute) -> bool;
         pub fn mlirAttributeIsAXlaEmittersIndexingMap(attribute: MlirAttribute) -> bool;
         pub fn mlirXlaIndexingMapAttrGetText(attribute: MlirAttribute) -> MlirStringRef;

@@ -30,6 +30,15 @@
 #define GET_OP_CLASSES
 #include "XlaIndexing/XlaEmittersOps.h.inc"
 
+namespace xla_emitters {
+
+/// Inlines every xla.pure_call nested in `root` (and those the inlined bodies
+/// bring), then erases the private functions left without uses. Reports a
+/// callee it cannot inline as an error at the call and fails.
+::mlir::LogicalResult inlinePureCalls(::mlir::Operation *root);
+
+} // namespace xla_emitters
+
 #include "XlaIndexing/XTileDialect.h.inc"
 
 #define GET_ATTRDEF_CLASSES

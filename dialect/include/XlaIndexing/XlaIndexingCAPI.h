@@ -34,6 +34,11 @@ MLIR_CAPI_EXPORTED MlirAttribute mlirXlaIndexingMapAttrGet(MlirContext context, 
 /* Returns whether `attr` is an #xla_indexing.map. */
 MLIR_CAPI_EXPORTED bool mlirAttributeIsAXlaIndexingMap(MlirAttribute attr);
 
+/* Returns XLA's #xla.indexing_map attribute for the map `text` (any accepted
+ * form; stored canonical in XLA's spelling), or a null attribute after
+ * emitting an error diagnostic at an unknown location in `context`. */
+MLIR_CAPI_EXPORTED MlirAttribute mlirXlaEmittersMapAttrGet(MlirContext context, MlirStringRef text);
+
 /* Returns whether `attr` is XLA's #xla.indexing_map. */
 MLIR_CAPI_EXPORTED bool mlirAttributeIsAXlaEmittersIndexingMap(MlirAttribute attr);
 
@@ -71,6 +76,13 @@ MLIR_CAPI_EXPORTED bool mlirOperationIsAXlaIndexingFusionOp(MlirOperation op);
  * dialect (an #xla_indexing.map) or of the xla dialect (an #xla.indexing_map),
  * or a null attribute for any other op. */
 MLIR_CAPI_EXPORTED MlirAttribute mlirXlaIndexingOpGetIndexingMap(MlirOperation op);
+
+/* Inlines every xla.pure_call nested in `op` (also those the inlined bodies
+ * bring), as XLA's pipeline does, then erases the private functions that no
+ * longer have uses. A callee that is not a function with a one-block body,
+ * or calls nested deeper than 64 levels, is an error at the call, and the
+ * result a failure. */
+MLIR_CAPI_EXPORTED MlirLogicalResult mlirXlaEmittersInlinePureCalls(MlirOperation op);
 
 /* Emits a remark or a warning diagnostic (the C API only emits errors). */
 MLIR_CAPI_EXPORTED void mlirXlaIndexingEmitRemark(MlirLocation location, MlirStringRef message);
