@@ -14,17 +14,17 @@
 //!    `xla.apply_indexing` and `xla.range` as it reads our ops);
 //! 4. `xla-indexing-lower-apply` lowers `xla.loop` to `scf.for` nests and every
 //!    `xla.apply_indexing` to `arith`, remainders sharing the divisions of quotients;
-//! 5. `xla-indexing-simplify` again, on the `arith` ops that lowering wrote;
+//! 5. common subexpressions are eliminated (as `cse` does: lowering writes each
+//!    `apply_indexing` on its own, so equal divisions in different ops become one), then
+//!    `xla-indexing-simplify` runs again on the `arith` ops, and subexpressions are eliminated
+//!    once more;
 //! 6. the `nsw`/`nuw` flags of `arith.addi`, `subi` and `muli` are dropped. Lowering plans each
 //!    `apply_indexing` over its map's domain, where no op wraps; but XLA's kernels evaluate maps
 //!    outside their domains too and mask the value afterwards (a pad computes `(d0 - 1) mod 2` at
 //!    `d0 = 0` and `andi`s it with `d0 >= 1`). With the flags such a value would be poison, and
 //!    so would the mask; without them it is merely unused.
 //!
-//! What is left holds no `xla.` op. Equal divisions that lowering wrote in different blocks (the
-//! quotient of a pad's `mod` outside an `scf.if`, its `/` inside) are one `cse` apart: run
-//! `builtin.module(xla-indexing-lower-xla, cse)`. Option `index-bitwidth` is
-//! `xla-indexing-lower-apply`'s.
+//! What is left holds no `xla.` op. Option `index-bitwidth` is `xla-indexing-lower-apply`'s.
 
 use melior::{
     Context, RewriterBase, StringRef,
@@ -40,7 +40,7 @@ use std::rc::Rc;
 use xla_indexing_core::VarRef;
 use xla_indexing_mlir::{
     indexing_ops::inline_pure_calls,
-    ir::{RANGE_ATTRIBUTE, op_name, range_attribute},
+    ir::{RANGE_ATTRIBUTE, eliminate_common_subexpressions, op_name, range_attribute},
 };
 
 use super::{
@@ -83,7 +83,9 @@ fn run(operation: OperationRef, options: &[i64]) -> Result<(), PassFailure> {
     simplify::run(operation, &[])?;
     // lower-apply's options: prefer-affine, index-bitwidth, simplify, linearize.
     lower_apply::run(operation, &[0, bitwidth, 1, 1])?;
+    eliminate_common_subexpressions(&operation);
     simplify::run(operation, &[])?;
+    eliminate_common_subexpressions(&operation);
     let mut left = Vec::new();
     let mut flagged = Vec::new();
     operation.walk(WalkOrder::PreOrder, |op| {

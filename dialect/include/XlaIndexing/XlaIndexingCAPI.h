@@ -166,6 +166,10 @@ MLIR_CAPI_EXPORTED bool mlirXlaIndexingOperationIsMemoryEffectFree(MlirOperation
  * or a symbol operand. */
 MLIR_CAPI_EXPORTED bool mlirXlaIndexingValueIsValidAffineOperand(MlirValue value);
 
+/* Runs MLIR's common subexpression elimination (what the `cse` pass does) on
+ * the regions of `op`. */
+MLIR_CAPI_EXPORTED void mlirXlaIndexingEliminateCommonSubexpressions(MlirOperation op);
+
 #ifdef __cplusplus
 }
 #endif
