@@ -23,8 +23,8 @@ use xla_indexing_core::{
 };
 
 use crate::{
-    indexing_ops,
     attribute::attribute_map,
+    indexing_ops,
     ir::{
         RANGE_ATTRIBUTE, affine_map_attribute, argument_attribute, int_width, integer_attribute,
         integer_set_attribute, op_name, range_attribute,

@@ -89,11 +89,11 @@ mod ffi {
 }
 
 /// Inlines every `xla.pure_call` nested in `op` (and those the inlined bodies bring), as XLA's
-/// pipeline does, and erases the private functions left without uses. A call that cannot be
-/// inlined is reported as an error diagnostic at the call, and the result is `Err(())`.
-pub fn inline_pure_calls(op: &OperationRef) -> Result<(), ()> {
+/// pipeline does, and erases the private functions left without uses. Returns whether every call
+/// was inlined; a call that cannot be is reported as an error diagnostic at the call.
+pub fn inline_pure_calls(op: &OperationRef) -> bool {
     let raw: MlirOperation = op.to_raw();
     // SAFETY: `op` is a live operation; the function only rewrites what is nested in it.
     let result = unsafe { ffi::mlirXlaEmittersInlinePureCalls(raw) };
-    if result.value != 0 { Ok(()) } else { Err(()) }
+    result.value != 0
 }

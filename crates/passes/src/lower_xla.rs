@@ -78,7 +78,9 @@ static OPTIONS: [PassOption; 1] = [PassOption::int(
 
 fn run(operation: OperationRef, options: &[i64]) -> Result<(), PassFailure> {
     let bitwidth = options.first().copied().unwrap_or(32);
-    inline_pure_calls(&operation).map_err(|()| "cannot inline the pure calls")?;
+    if !inline_pure_calls(&operation) {
+        return Err("cannot inline the pure calls".into());
+    }
     lower_workgroup_ids(operation)?;
     simplify::run(operation, &[])?;
     // lower-apply's options: prefer-affine, index-bitwidth, simplify, linearize.

@@ -22,8 +22,8 @@ use melior::ir::{
 use xla_indexing_core::{Expr, IndexingMap, Interval, Var, VarRef};
 
 use xla_indexing_mlir::{
-    indexing_ops::{is_apply_indexing, is_loop, op_map},
     affine::expr_from_affine,
+    indexing_ops::{is_apply_indexing, is_loop, op_map},
     ir::{
         RANGE_ATTRIBUTE, affine_map_attribute, argument_attribute, block_parent_op, defining_op,
         dense_array, gpu_dimension, int_width, integer_attribute, op_name, parent_op,
@@ -211,9 +211,11 @@ impl Ranges {
             return Interval::FULL;
         }
         match op_name(&parent).as_str() {
-            "func.func" | "gpu.func" | "xtile.entry_func" => argument_attribute(&parent, number, RANGE_ATTRIBUTE)
-                .and_then(range_attribute)
-                .map_or(Interval::FULL, |(lo, hi)| Interval::new(lo, hi)),
+            "func.func" | "gpu.func" | "xtile.entry_func" => {
+                argument_attribute(&parent, number, RANGE_ATTRIBUTE)
+                    .and_then(range_attribute)
+                    .map_or(Interval::FULL, |(lo, hi)| Interval::new(lo, hi))
+            }
             "affine.for" if number == 0 => self.affine_for_iv(&parent),
             "scf.for" if number == 0 => self.scf_for_iv(&parent),
             "scf.forall" => self.scf_forall_iv(&parent, number),

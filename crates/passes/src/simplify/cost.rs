@@ -149,7 +149,7 @@ fn map_cost(op: &OperationRef, name: &str) -> Cost {
             })
             .unwrap_or_default(),
         // The attribute holds the map's canonical text, which is what the op computes.
-        name if is_apply_indexing(name) => op_map(&op)
+        name if is_apply_indexing(name) => op_map(op)
             .map(|m| {
                 m.results()
                     .iter()

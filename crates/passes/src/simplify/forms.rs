@@ -25,8 +25,8 @@ use super::{
     values::{IndexValues, Known},
 };
 use xla_indexing_mlir::{
-    indexing_ops::{is_apply_indexing, map_attribute_for, map_attribute_name, op_map},
     affine::{affine_from_expr, expr_from_affine},
+    indexing_ops::{is_apply_indexing, map_attribute_for, map_attribute_name, op_map},
     ir::{
         affine_map_attribute, affine_map_attribute_of, has_uses, is_usable_at,
         is_valid_affine_operand, op_name,

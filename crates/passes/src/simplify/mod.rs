@@ -44,8 +44,8 @@ use super::{
 };
 use mlir_sys::MlirLocation;
 use xla_indexing_mlir::{
-    indexing_ops::{APPLY_INDEXING, XLA_APPLY_INDEXING},
     guard::emit_warning,
+    indexing_ops::{APPLY_INDEXING, XLA_APPLY_INDEXING},
     ir::{Changed, Greedy, op_key, op_name, walk_nested},
 };
 

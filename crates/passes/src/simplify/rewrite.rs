@@ -29,8 +29,8 @@ use super::{
     values::{IndexValues, Known},
 };
 use xla_indexing_mlir::{
-    indexing_ops::{is_apply_indexing, op_map},
     affine::expr_from_affine,
+    indexing_ops::{is_apply_indexing, op_map},
     ir::{affine_map_attribute, int_width, op_name, single_user},
 };
 

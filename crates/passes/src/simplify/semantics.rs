@@ -15,9 +15,9 @@ use super::{
     values::{IndexValues, Known, Reading},
 };
 use xla_indexing_mlir::{
-    indexing_ops::{is_apply_indexing, op_map},
     affine::expr_from_affine,
     evaluate::fold_arith,
+    indexing_ops::{is_apply_indexing, op_map},
     ir::{affine_map_attribute, constant_value, op_name},
 };
 
