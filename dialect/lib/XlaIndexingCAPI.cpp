@@ -14,6 +14,7 @@ using namespace mlir;
 MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(XlaIndexing, xla_indexing, xla_indexing::XlaIndexingDialect)
 MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(Xla, xla, xla_emitters::XlaDialect)
 MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(XTile, xtile, xtile::XTileDialect)
+MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(XlaCpu, xla_cpu, xla_cpu::XlaCpuDialect)
 
 MlirAttribute mlirXlaIndexingMapAttrGet(MlirContext context, MlirStringRef text) {
   MLIRContext *ctx = unwrap(context);

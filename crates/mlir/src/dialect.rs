@@ -1,5 +1,5 @@
-//! The dialects of the plugin: `xla_indexing`, and XLA's own `xla` and `xtile` in XLA's textual
-//! form (so that the dumps of XLA's emitters parse). Registration and loading.
+//! The dialects of the plugin: `xla_indexing`, and XLA's own `xla`, `xtile` and `xla_cpu` in XLA's
+//! textual form (so that the dumps of XLA's emitters parse). Registration and loading.
 
 use melior::{
     Context,
@@ -15,6 +15,7 @@ pub(crate) mod ffi {
         pub fn mlirGetDialectHandle__xla_indexing__() -> MlirDialectHandle;
         pub fn mlirGetDialectHandle__xla__() -> MlirDialectHandle;
         pub fn mlirGetDialectHandle__xtile__() -> MlirDialectHandle;
+        pub fn mlirGetDialectHandle__xla_cpu__() -> MlirDialectHandle;
         pub fn mlirXlaIndexingMapAttrGet(
             context: MlirContext,
             text: MlirStringRef,
@@ -47,9 +48,15 @@ pub fn xtile_handle() -> DialectHandle {
     unsafe { DialectHandle::from_raw(ffi::mlirGetDialectHandle__xtile__()) }
 }
 
-/// The handles of every dialect of the plugin: `xla_indexing`, `xla`, `xtile`.
-pub fn handles() -> [DialectHandle; 3] {
-    [handle(), xla_handle(), xtile_handle()]
+/// Returns the handle of XLA's `xla_cpu` dialect (the call frame of CPU kernels).
+pub fn xla_cpu_handle() -> DialectHandle {
+    // SAFETY: the C API returns a valid, static dialect handle.
+    unsafe { DialectHandle::from_raw(ffi::mlirGetDialectHandle__xla_cpu__()) }
+}
+
+/// The handles of every dialect of the plugin: `xla_indexing`, `xla`, `xtile`, `xla_cpu`.
+pub fn handles() -> [DialectHandle; 4] {
+    [handle(), xla_handle(), xtile_handle(), xla_cpu_handle()]
 }
 
 /// Inserts the plugin's dialects into `registry`.

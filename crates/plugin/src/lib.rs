@@ -63,7 +63,7 @@ fn guarded(what: &str, body: impl FnOnce()) {
 }
 
 extern "C" fn register_dialects(registry: *mut c_void) {
-    guarded("the xla_indexing, xla and xtile dialects", || {
+    guarded("the xla_indexing, xla, xtile and xla_cpu dialects", || {
         for handle in xla_indexing_mlir::dialect::handles() {
             // SAFETY: mlir-opt passes a live `mlir::DialectRegistry *`, which is exactly what
             // `MlirDialectRegistry` wraps.

@@ -22,9 +22,11 @@ extern "C" {
 
 MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(XlaIndexing, xla_indexing);
 
-/* XLA's own dialects, in XLA's textual form (XlaEmitters.td, XTile.td). */
+/* XLA's own dialects, in XLA's textual form (XlaEmitters.td, XTile.td,
+ * XlaCpu.td). */
 MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(Xla, xla);
 MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(XTile, xtile);
+MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(XlaCpu, xla_cpu);
 
 /* Returns the #xla_indexing.map attribute for the map `text` (any accepted
  * form; stored canonical), or a null attribute after emitting an error
