@@ -71,31 +71,6 @@ MlirStringRef mlirXlaIndexingLaunchAttrGetMap(MlirAttribute attr) {
   return wrap(llvm::cast<xla_indexing::LaunchAttr>(unwrap(attr)).getMap());
 }
 
-bool mlirOperationIsAXlaIndexingApplyIndexingOp(MlirOperation op) {
-  return llvm::isa<xla_indexing::ApplyIndexingOp>(unwrap(op));
-}
-
-bool mlirOperationIsAXlaIndexingLoopOp(MlirOperation op) {
-  return llvm::isa<xla_indexing::LoopOp>(unwrap(op));
-}
-
-bool mlirOperationIsAXlaIndexingFusionOp(MlirOperation op) {
-  return llvm::isa<xla_indexing::FusionOp>(unwrap(op));
-}
-
-MlirAttribute mlirXlaIndexingOpGetIndexingMap(MlirOperation op) {
-  Operation *operation = unwrap(op);
-  if (auto apply = llvm::dyn_cast<xla_indexing::ApplyIndexingOp>(operation))
-    return wrap(apply.getIndexingMap());
-  if (auto loop = llvm::dyn_cast<xla_indexing::LoopOp>(operation))
-    return wrap(loop.getIndexingMap());
-  if (auto apply = llvm::dyn_cast<xla_emitters::ApplyIndexingOp>(operation))
-    return wrap(apply.getIndexingMapAttr());
-  if (auto loop = llvm::dyn_cast<xla_emitters::LoopOp>(operation))
-    return wrap(loop.getIndexingMapAttr());
-  return MlirAttribute{nullptr};
-}
-
 void mlirXlaIndexingEmitRemark(MlirLocation location, MlirStringRef message) {
   emitRemark(unwrap(location)) << unwrap(message);
 }

@@ -1,34 +1,11 @@
 //! The dialects of the plugin: `xla_indexing`, and XLA's own `xla`, `xtile` and `xla_cpu` in XLA's
 //! textual form (so that the dumps of XLA's emitters parse). Registration and loading.
 
+use crate::ffi;
 use melior::{
     Context,
     dialect::{DialectHandle, DialectRegistry},
 };
-use mlir_sys::{MlirAttribute, MlirContext, MlirDialectHandle, MlirStringRef};
-
-/// The dialects' C API (`dialect/include/XlaIndexing/XlaIndexingCAPI.h`).
-pub(crate) mod ffi {
-    use super::*;
-
-    unsafe extern "C" {
-        pub fn mlirGetDialectHandle__xla_indexing__() -> MlirDialectHandle;
-        pub fn mlirGetDialectHandle__xla__() -> MlirDialectHandle;
-        pub fn mlirGetDialectHandle__xtile__() -> MlirDialectHandle;
-        pub fn mlirGetDialectHandle__xla_cpu__() -> MlirDialectHandle;
-        pub fn mlirXlaIndexingMapAttrGet(
-            context: MlirContext,
-            text: MlirStringRef,
-        ) -> MlirAttribute;
-        pub fn mlirXlaEmittersMapAttrGet(
-            context: MlirContext,
-            text: MlirStringRef,
-        ) -> MlirAttribute;
-        pub fn mlirAttributeIsAXlaIndexingMap(attribute: MlirAttribute) -> bool;
-        pub fn mlirAttributeIsAXlaEmittersIndexingMap(attribute: MlirAttribute) -> bool;
-        pub fn mlirXlaIndexingMapAttrGetText(attribute: MlirAttribute) -> MlirStringRef;
-    }
-}
 
 /// Returns the handle of the `xla_indexing` dialect.
 pub fn handle() -> DialectHandle {
@@ -71,5 +48,24 @@ pub fn load(context: &Context) {
     for handle in handles() {
         handle.register_dialect(context);
         handle.load_dialect(context);
+    }
+}
+
+/// Inserts the plugin's dialects into the `mlir::DialectRegistry` at `registry` (what `mlir-opt`
+/// hands a dialect plugin).
+///
+/// # Safety
+///
+/// `registry` must point to a live `mlir::DialectRegistry`.
+pub unsafe fn insert_into_registry(registry: *mut std::ffi::c_void) {
+    for handle in handles() {
+        // SAFETY: the caller passes a live `mlir::DialectRegistry *`, which is exactly what
+        // `MlirDialectRegistry` wraps.
+        unsafe {
+            ffi::mlirDialectHandleInsertDialect(
+                handle.to_raw(),
+                ffi::MlirDialectRegistry { ptr: registry },
+            )
+        };
     }
 }
