@@ -19,3 +19,14 @@
 // CHECK: scf.for
 // CHECK-NOT: xla.apply_indexing
 // CHECK: tensor.extract
+
+// The tiled transpose as XLA dumps it, its StableHLO op in pretty form: `xla-indexing opt`
+// reads that form too, and lowers the kernel with 2 divisions where XLA leaves 4.
+// RUN: %xla-indexing opt %S/Inputs/tiled.transpose_copy_fusion.pretty.mlir --pass-pipeline='builtin.module(xla-indexing-lower-xla)' | FileCheck %s --check-prefix=PRETTY
+// PRETTY: xtile.entry_func @transpose_copy_fusion
+// PRETTY: arith.divui %{{.*}}, %c5_i32 : i32
+// PRETTY-NEXT: arith.divui %{{.*}}, %c10_i32 : i32
+// PRETTY-NOT: arith.divui
+// PRETTY-NOT: arith.remui
+// PRETTY: "stablehlo.transpose"
+// PRETTY-NOT: xla.apply_indexing
