@@ -2,8 +2,8 @@
 //! (`xla-indexing-passes`), the translation between HLO and StableHLO-like ops
 //! (`xla-indexing-translate`) and the plugin build on what it offers.
 //!
-//! * [`dialect`]: the `xla_indexing` dialect and XLA's `xla` and `xtile` (C++ from `dialect/`,
-//!   built and linked by `build.rs`), registered and loaded through their C API.
+//! * [`dialect`]: the `xla_indexing` dialect and XLA's `xla`, `xtile` and `xla_cpu` (C++ from
+//!   `dialect/`, built and linked by `build.rs`), registered and loaded through their C API.
 //! * [`indexing_ops`]: the apply and loop ops of both `xla_indexing` and XLA's `xla`, recognized
 //!   and read alike; `xla.pure_call` inlined.
 //! * [`map_attribute`] / [`attribute_map`]: `#xla_indexing.map<"...">` attributes to and from
