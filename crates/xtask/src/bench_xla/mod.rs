@@ -1,0 +1,425 @@
+//! `cargo xtask bench xla`: XLA's own CPU kernels, through XLA's pipeline and through ours.
+//!
+//! 1. Makes a venv `target/jaxenv` with Python 3.12 and the pinned JAX ([`JAX`]), and runs
+//!    `bench/xla/programs.py` in it with XLA dumping every kernel to
+//!    `target/bench-xla/dumps` (see [`dump`] for what the dump holds).
+//! 2. For every kernel, XLA's side is its last MLIR stage: the IR before `LowerToLLVMCPUPass`,
+//!    cut from the pass log. Ours is its IR before any pass (`*-pre-optimization.mlir`)
+//!    through `mlir-opt` with the plugin and [`OURS`]: `xla-indexing-lower-xla`, then
+//!    `canonicalize` and `cse` (XLA's pipeline has both too) and `convert-scf-to-cf`, which
+//!    XLA runs as well, so that loops are counted alike on both sides (each has its compare and
+//!    increment).
+//! 3. Counts, on both, divisions and remainders and index ops (see [`count`] for the exact
+//!    definitions) and, after LLVM's `opt -O3`, LLVM's `udiv`, `sdiv`, `urem`, `srem`: XLA's
+//!    from its `*.ir-no-opt.ll`, ours lowered by [`TO_LLVM`] and `mlir-translate`.
+//! 4. Checks that ours computes the same indices as XLA's, by running both on the same inputs
+//!    over the kernel's whole domain (see [`eval`]).
+//!
+//! The table groups the kernels of XLA's loop-family emitters (loop, concatenate, scatter,
+//! dynamic-update-slice) and those of the tiled emitter. The figures are measured in the run.
+//! The bench fails when our pipeline fails on a kernel, when a check finds a difference, or
+//! when the loop family's acceptance is not met: never more divisions and remainders than XLA
+//! leaves, kernel by kernel, and strictly fewer in total. The counts need no optimized build,
+//! so the debug plugin is used. Writes both sides' IR under `target/bench-xla/{xla,ours}/` and
+//! the figures to `target/bench-xla/xla.json`.
+
+pub mod count;
+pub mod dump;
+pub mod eval;
+pub mod ir;
+
+use std::{
+    ffi::OsString,
+    fmt::Write as _,
+    fs,
+    path::{Path, PathBuf},
+    process::Command,
+};
+
+use anyhow::{Context, Result, bail};
+
+use self::{
+    count::{Counts, count_llvm, count_mlir},
+    dump::Kernel,
+    eval::Check,
+};
+use crate::run;
+
+/// JAX and its XLA, pinned: the dump's spelling is XLA's of this version.
+const JAX: &[&str] = &["jax==0.12.0.1", "jaxlib==0.12.0.1"];
+
+const LLVM_BIN: &str = "/usr/lib/llvm-22/bin";
+
+/// What XLA dumps: every `jit_*` module, every emitter's kernels, with the IR before each pass.
+const XLA_FLAGS: &str = "--xla_dump_emitter_re=.* --xla_dump_hlo_module_re=jit_.* --xla_dump_to=";
+
+/// Our pipeline on a kernel's pre-optimization IR.
+pub const OURS: &str =
+    "builtin.module(xla-indexing-lower-xla, canonicalize, cse, convert-scf-to-cf)";
+
+/// Ours the rest of the way to the LLVM dialect, with upstream's passes.
+const TO_LLVM: &str = "builtin.module(one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}, convert-scf-to-cf, expand-strided-metadata, finalize-memref-to-llvm, convert-math-to-llvm, convert-math-to-libm, convert-arith-to-llvm, convert-func-to-llvm, convert-cf-to-llvm, reconcile-unrealized-casts)";
+
+/// One kernel's figures.
+struct Row {
+    name: String,
+    emitter: dump::Emitter,
+    xla: Counts,
+    /// Ours, or why our pipeline failed.
+    ours: Result<Counts, String>,
+    /// Divisions and remainders after `opt -O3`: XLA's and ours (`None` where a side could not
+    /// be lowered or has no LLVM IR).
+    llvm: (Option<usize>, Option<usize>),
+    check: Check,
+}
+
+/// Runs the benchmark.
+pub fn bench(root: &Path, target: &Path) -> Result<()> {
+    let tool = |name: &str| -> Result<PathBuf> {
+        let path = Path::new(LLVM_BIN).join(name);
+        if !path.exists() {
+            bail!("{} is missing: run `cargo xtask setup`", path.display());
+        }
+        Ok(path)
+    };
+    let tools = Tools {
+        mlir_opt: tool("mlir-opt")?,
+        mlir_translate: tool("mlir-translate")?,
+        opt: tool("opt")?,
+        plugin: target.join("debug/libxla_indexing_plugin.so"),
+    };
+    let python =
+        crate::bench::install_pinned(&python312()?, &target.join("jaxenv"), JAX, "jax.txt")?;
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    run::checked(Command::new(&cargo).current_dir(root).args([
+        "build",
+        "-p",
+        "xla-indexing-plugin",
+    ]))?;
+
+    let out = target.join("bench-xla");
+    let dumps = out.join("dumps");
+    for dir in [&dumps, &out.join("xla"), &out.join("ours")] {
+        if dir.exists() {
+            fs::remove_dir_all(dir).with_context(|| format!("removing {}", dir.display()))?;
+        }
+        fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    let mut flags = OsString::from(XLA_FLAGS);
+    flags.push(&dumps);
+    run::checked(
+        Command::new(&python)
+            .arg(root.join("bench/xla/programs.py"))
+            .env("XLA_FLAGS", flags)
+            .env("JAX_PLATFORMS", "cpu"),
+    )?;
+
+    let kernels = dump::kernels(&dumps)?;
+    eprintln!("xtask: {} kernels in {}", kernels.len(), dumps.display());
+    let rows = kernels
+        .iter()
+        .map(|kernel| measure(kernel, &tools, &out))
+        .collect::<Result<Vec<_>>>()?;
+    report(&rows, &out)
+}
+
+/// A Python 3.12: `python3.12` on the PATH, else pyenv's.
+fn python312() -> Result<OsString> {
+    if run::output("python3.12", ["--version"]).is_some() {
+        return Ok("python3.12".into());
+    }
+    let home = std::env::var_os("HOME").context("no Python 3.12 on the PATH and no HOME")?;
+    let versions = Path::new(&home).join(".pyenv/versions");
+    let mut found: Vec<PathBuf> = fs::read_dir(&versions)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with("3.12"))
+        .map(|e| e.path().join("bin/python3.12"))
+        .filter(|p| p.is_file())
+        .collect();
+    found.sort();
+    found
+        .pop()
+        .map(PathBuf::into_os_string)
+        .context("JAX 0.12 needs Python 3.12: none on the PATH nor in ~/.pyenv/versions")
+}
+
+/// The tools a kernel goes through.
+struct Tools {
+    mlir_opt: PathBuf,
+    mlir_translate: PathBuf,
+    opt: PathBuf,
+    plugin: PathBuf,
+}
+
+impl Tools {
+    /// `mlir-opt` with the plugin and `pipeline` on the file `input`: its output, or its
+    /// diagnostics.
+    fn mlir_opt(&self, input: &Path, pipeline: &str) -> Result<String, String> {
+        let mut plugin = OsString::from("--load-dialect-plugin=");
+        plugin.push(&self.plugin);
+        let mut pass_plugin = OsString::from("--load-pass-plugin=");
+        pass_plugin.push(&self.plugin);
+        let mut command = Command::new(&self.mlir_opt);
+        command
+            .arg(input)
+            .arg(plugin)
+            .arg(pass_plugin)
+            .arg(format!("--pass-pipeline={pipeline}"));
+        output(&mut command)
+    }
+
+    /// XLA's or our LLVM IR file `ll` through `opt -O3`: its divisions and remainders.
+    fn llvm_divisions(&self, ll: &Path) -> Result<usize, String> {
+        let optimized = output(Command::new(&self.opt).args(["-O3", "-S"]).arg(ll))?;
+        Ok(count_llvm(&optimized))
+    }
+
+    /// Our output `mlir` (a file) to LLVM IR, written to `ll`.
+    fn to_llvm_ir(&self, mlir: &Path, ll: &Path) -> Result<(), String> {
+        let lowered = self.mlir_opt(mlir, TO_LLVM)?;
+        let lowered_path = ll.with_extension("llvm.mlir");
+        fs::write(&lowered_path, lowered).map_err(|e| e.to_string())?;
+        let ir = output(
+            Command::new(&self.mlir_translate)
+                .arg("--mlir-to-llvmir")
+                .arg(&lowered_path),
+        )?;
+        fs::write(ll, ir).map_err(|e| e.to_string())
+    }
+}
+
+/// Runs `command`: its stdout if it succeeds, else its stderr's first lines.
+fn output(command: &mut Command) -> Result<String, String> {
+    let out = command
+        .output()
+        .map_err(|e| format!("cannot run `{}`: {e}", run::describe(command)))?;
+    if out.status.success() {
+        return Ok(String::from_utf8_lossy(&out.stdout).into_owned());
+    }
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let first: Vec<&str> = stderr.lines().take(3).collect();
+    Err(format!("{} ({})", first.join(" / "), out.status))
+}
+
+/// One kernel through both pipelines, counted and checked.
+fn measure(kernel: &Kernel, tools: &Tools, out: &Path) -> Result<Row> {
+    let file = |dir: &str, ext: &str| out.join(dir).join(format!("{}.{ext}", kernel.name));
+    let xla_path = file("xla", "mlir");
+    fs::write(&xla_path, &kernel.last_stage)
+        .with_context(|| format!("writing {}", xla_path.display()))?;
+    let xla = count_mlir(&kernel.last_stage);
+    let xla_llvm = kernel
+        .llvm_no_opt
+        .as_deref()
+        .and_then(|ll| tools.llvm_divisions(ll).ok());
+    let ours_text = tools.mlir_opt(&kernel.pre_optimization, OURS);
+    let (ours, ours_llvm, check) = match ours_text {
+        Ok(text) => {
+            let ours_path = file("ours", "mlir");
+            fs::write(&ours_path, &text)
+                .with_context(|| format!("writing {}", ours_path.display()))?;
+            let ll = file("ours", "ll");
+            let llvm = tools
+                .to_llvm_ir(&ours_path, &ll)
+                .and_then(|()| tools.llvm_divisions(&ll));
+            if let Err(e) = &llvm {
+                eprintln!("xtask: {}: ours to LLVM: {e}", kernel.name);
+            }
+            let check = eval::compare(&kernel.last_stage, &text);
+            (Ok(count_mlir(&text)), llvm.ok(), check)
+        }
+        Err(e) => (Err(e), None, Check::Unchecked("our pipeline failed".into())),
+    };
+    Ok(Row {
+        name: kernel.name.clone(),
+        emitter: kernel.emitter.clone(),
+        xla,
+        ours,
+        llvm: (xla_llvm, ours_llvm),
+        check,
+    })
+}
+
+/// A table group: its title and whether a kernel of an emitter belongs.
+type Group = (&'static str, fn(&dump::Emitter) -> bool);
+
+/// The two groups of the table.
+const GROUPS: [Group; 2] = [
+    ("loop, concatenate, scatter, dynamic-update-slice", |e| {
+        !e.is_tiled()
+    }),
+    ("tiled", dump::Emitter::is_tiled),
+];
+
+/// A group's sums.
+#[derive(Default)]
+struct Totals {
+    kernels: usize,
+    xla: Counts,
+    ours: Counts,
+    /// Kernels with a division or remainder left: XLA's, ours.
+    with_divisions: (usize, usize),
+    llvm: (usize, usize),
+    /// Kernels whose LLVM figures both sides have.
+    llvm_kernels: usize,
+    ours_failed: usize,
+    /// Kernels where ours leaves more divisions and remainders than XLA.
+    ours_more: usize,
+    same: usize,
+    differs: usize,
+    unchecked: usize,
+}
+
+impl Totals {
+    fn add(&mut self, row: &Row) {
+        self.kernels += 1;
+        self.xla += row.xla;
+        self.with_divisions.0 += usize::from(row.xla.divisions > 0);
+        match &row.ours {
+            Ok(ours) => {
+                self.ours += *ours;
+                self.with_divisions.1 += usize::from(ours.divisions > 0);
+                self.ours_more += usize::from(ours.divisions > row.xla.divisions);
+            }
+            Err(_) => self.ours_failed += 1,
+        }
+        if let (Some(x), Some(o)) = row.llvm {
+            self.llvm.0 += x;
+            self.llvm.1 += o;
+            self.llvm_kernels += 1;
+        }
+        match row.check {
+            Check::Same { .. } => self.same += 1,
+            Check::Differs(_) => self.differs += 1,
+            Check::Unchecked(_) => self.unchecked += 1,
+        }
+    }
+}
+
+/// Prints the table, writes the JSON, and fails on a failure of ours, a difference or an
+/// unmet acceptance.
+fn report(rows: &[Row], out: &Path) -> Result<()> {
+    let opt = |v: Option<usize>| v.map_or("-".to_owned(), |v| v.to_string());
+    let mut totals: Vec<Totals> = Vec::new();
+    let mut json_rows = Vec::new();
+    for (title, belongs) in GROUPS {
+        println!("\n{title}");
+        println!(
+            "{:<52} {:<20} {:>7} {:>7} {:>8} {:>8} {:>7} {:>7}  check",
+            "kernel", "emitter", "div XLA", "ours", "idx XLA", "ours", "O3 XLA", "ours"
+        );
+        let mut sums = Totals::default();
+        for row in rows.iter().filter(|r| belongs(&r.emitter)) {
+            sums.add(row);
+            let (div, idx) = match &row.ours {
+                Ok(c) => (c.divisions.to_string(), c.index_ops.to_string()),
+                Err(_) => ("failed".to_owned(), "failed".to_owned()),
+            };
+            println!(
+                "{:<52} {:<20} {:>7} {:>7} {:>8} {:>8} {:>7} {:>7}  {}",
+                row.name,
+                row.emitter.to_string(),
+                row.xla.divisions,
+                div,
+                row.xla.index_ops,
+                idx,
+                opt(row.llvm.0),
+                opt(row.llvm.1),
+                row.check
+            );
+            json_rows.push(json_row(row));
+        }
+        println!(
+            "{:<52} {:<20} {:>7} {:>7} {:>8} {:>8} {:>7} {:>7}",
+            format!("total ({} kernels)", sums.kernels),
+            "",
+            sums.xla.divisions,
+            sums.ours.divisions,
+            sums.xla.index_ops,
+            sums.ours.index_ops,
+            sums.llvm.0,
+            sums.llvm.1
+        );
+        println!(
+            "kernels with divisions or remainders left: XLA {}, ours {}; after opt -O3 (on {} kernels both sides have): XLA {}, ours {}; ours failed on {}, checks: {} same, {} differ, {} unchecked",
+            sums.with_divisions.0,
+            sums.with_divisions.1,
+            sums.llvm_kernels,
+            sums.llvm.0,
+            sums.llvm.1,
+            sums.ours_failed,
+            sums.same,
+            sums.differs,
+            sums.unchecked
+        );
+        totals.push(sums);
+    }
+    let reasons: Vec<String> = rows
+        .iter()
+        .filter_map(|r| match (&r.ours, &r.check) {
+            (Err(e), _) => Some(format!("{}: our pipeline failed: {e}", r.name)),
+            (_, Check::Differs(why)) => Some(format!("{}: differs: {why}", r.name)),
+            _ => None,
+        })
+        .collect();
+    let json = format!(
+        "{{\"pipeline\": \"{}\", \"kernels\": [\n{}\n]}}\n",
+        OURS,
+        json_rows.join(",\n")
+    );
+    let json_path = out.join("xla.json");
+    fs::write(&json_path, json).with_context(|| format!("writing {}", json_path.display()))?;
+    let family = &totals[0];
+    let met = family.ours_failed == 0
+        && family.ours_more == 0
+        && family.ours.divisions < family.xla.divisions;
+    let mut verdict = String::new();
+    for reason in reasons.iter().take(20) {
+        let _ = writeln!(verdict, "  {reason}");
+    }
+    if !reasons.is_empty() {
+        bail!(
+            "{} kernels failed or differ{}:\n{verdict}",
+            reasons.len(),
+            if reasons.len() > 20 {
+                " (the first 20)"
+            } else {
+                ""
+            }
+        );
+    }
+    if !met {
+        bail!(
+            "acceptance not met (loop family): ours leaves more divisions and remainders than XLA in {} kernels, {} in all against XLA's {}",
+            family.ours_more,
+            family.ours.divisions,
+            family.xla.divisions
+        );
+    }
+    println!(
+        "acceptance met (loop family): never more divisions and remainders than XLA, {} in all against XLA's {}",
+        family.ours.divisions, family.xla.divisions
+    );
+    Ok(())
+}
+
+/// A row as a JSON object.
+fn json_row(row: &Row) -> String {
+    let opt = |v: Option<usize>| v.map_or("null".to_owned(), |v| v.to_string());
+    let (div, idx) = match &row.ours {
+        Ok(c) => (c.divisions.to_string(), c.index_ops.to_string()),
+        Err(_) => ("null".to_owned(), "null".to_owned()),
+    };
+    format!(
+        "  {{\"kernel\": \"{}\", \"emitter\": \"{}\", \"divisions\": [{}, {div}], \"index_ops\": [{}, {idx}], \"llvm_divisions\": [{}, {}], \"check\": \"{}\"}}",
+        row.name,
+        row.emitter,
+        row.xla.divisions,
+        row.xla.index_ops,
+        opt(row.llvm.0),
+        opt(row.llvm.1),
+        row.check.to_string().replace(['"', '\\'], "'")
+    )
+}
