@@ -22,6 +22,10 @@ use anyhow::{Context, Result, bail};
 /// The pass whose input is XLA's last MLIR stage: after it, the kernel is LLVM dialect only.
 const LAST_PASS: &str = "LowerToLLVMCPUPass";
 
+/// The pass whose input is the last stage of XLA's loop family on tensors (`scf`, `arith`,
+/// `tensor.extract`/`insert`, `xla.apply_indexing`): what the bench's checker is tried on.
+const TENSOR_PASS: &str = "LowerTensorsPass";
+
 /// An emitter of XLA's CPU backend.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Emitter {
@@ -81,6 +85,8 @@ pub struct Kernel {
     pub pre_optimization: PathBuf,
     /// XLA's last MLIR stage, cut from the pass log.
     pub last_stage: String,
+    /// XLA's last stage on tensors, where the pipeline has one (not the tiled emitter's).
+    pub tensor_stage: Option<String>,
     /// XLA's LLVM IR before LLVM's optimizer, when the dump has it.
     pub llvm_no_opt: Option<PathBuf>,
 }
@@ -104,7 +110,7 @@ pub fn kernels(dir: &Path) -> Result<Vec<Kernel>> {
             .with_context(|| format!("reading {}", pre_optimization.display()))?;
         let log =
             fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-        let last_stage = last_stage(&log)
+        let last_stage = stage_before(&log, LAST_PASS)
             .with_context(|| format!("{} has no IR before {LAST_PASS}", path.display()))?;
         let llvm_no_opt = Some(dir.join(format!("{prefix}.ir-no-opt.ll"))).filter(|p| p.is_file());
         kernels.push(Kernel {
@@ -112,6 +118,7 @@ pub fn kernels(dir: &Path) -> Result<Vec<Kernel>> {
             emitter: Emitter::of_module(&module),
             pre_optimization,
             last_stage: last_stage.to_owned(),
+            tensor_stage: stage_before(&log, TENSOR_PASS).map(str::to_owned),
             llvm_no_opt,
         });
     }
@@ -134,9 +141,9 @@ fn kernel_name(prefix: &str) -> String {
     format!("{program}.{kernel}")
 }
 
-/// The IR a pass log shows before [`LAST_PASS`] (the last such dump).
-pub fn last_stage(log: &str) -> Option<&str> {
-    let marker = format!("IR Dump Before {LAST_PASS}:");
+/// The IR a pass log shows before the pass `pass` (the last such dump).
+pub fn stage_before<'a>(log: &'a str, pass: &str) -> Option<&'a str> {
+    let marker = format!("IR Dump Before {pass}:");
     let header = log.rfind(&marker)?;
     let start = header + log[header..].find('\n')? + 1;
     let end = log[start..]
@@ -167,11 +174,9 @@ module @m {
   llvm
 }
 ";
-        assert_eq!(last_stage(log), Some("module @m {\n  last\n}"));
-        assert_eq!(
-            last_stage("// -----// IR Dump Before CSEPass: cse\nx\n"),
-            None
-        );
+        assert_eq!(stage_before(log, LAST_PASS), Some("module @m {\n  last\n}"));
+        assert_eq!(stage_before(log, "CSEPass"), Some("module @m {\n  old\n}"));
+        assert_eq!(stage_before(log, TENSOR_PASS), None);
     }
 
     #[test]

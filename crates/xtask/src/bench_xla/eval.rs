@@ -24,7 +24,13 @@ use std::{
 
 use anyhow::{Context, Result, anyhow, bail};
 
-use super::ir::{self, Block, Func, Module, Op, Region, values};
+use super::{
+    ir::{self, Block, Func, Module, Op, Region, values},
+    map::Map,
+};
+
+/// The buffer number of the first argument without a slice of its own.
+const OWN_BUFFERS: u32 = 1 << 16;
 
 /// The most ops one run may execute.
 const STEP_LIMIT: u64 = 50_000_000;
@@ -92,11 +98,17 @@ impl std::error::Error for OutOfBounds {}
 type Writes = BTreeMap<Loc, Value>;
 
 /// Runs XLA's last stage `xla` (buffers as `!llvm.ptr`) and ours `ours` (buffers as tensors)
-/// and compares what they write.
-pub fn compare(xla: &str, ours: &str) -> Check {
+/// and compares what they write. `emitted` is the kernel as the emitter wrote it: the
+/// `xla.slice_index` of its entry's arguments say which buffers alias (an in-place kernel reads
+/// and writes one slice through two arguments), for a side whose arguments do not say it.
+pub fn compare(xla: &str, ours: &str, emitted: &str) -> Check {
+    let slices = ir::parse(emitted)
+        .ok()
+        .and_then(|m| entry(&m).ok().map(|f| f.slices.clone()))
+        .unwrap_or_default();
     let run = |text: &str, side: &str| -> Result<Writes> {
         let module = ir::parse(text).with_context(|| format!("reading {side}"))?;
-        run_entry(&module).with_context(|| side.to_owned())
+        run_entry(&module, &slices).with_context(|| side.to_owned())
     };
     let xla = match run(xla, "XLA's") {
         Ok(writes) => writes,
@@ -202,29 +214,36 @@ fn union<'a>(values: impl IntoIterator<Item = &'a Value>) -> Result<Value> {
 }
 
 /// Runs the module's entry function once (workgroup ids 0), its buffers fresh, and returns
-/// what it writes.
-fn run_entry(module: &Module) -> Result<Writes> {
+/// what it writes. A buffer argument is the buffer of its `xla.slice_index`, or of the one
+/// `slices` gives at its position; without either (or with a negative one), its own.
+fn run_entry(module: &Module, slices: &[Option<i64>]) -> Result<Writes> {
     let func = entry(module)?;
     let mut interp = Interp {
         module,
         memory: HashMap::new(),
         elements: HashMap::new(),
+        maps: HashMap::new(),
         steps: 0,
     };
+    let is_buffer = |ty: &str| ty == "!llvm.ptr" || ty.starts_with("tensor<");
+    let buffer_args = func.args.iter().filter(|(_, ty)| is_buffer(ty)).count();
+    let slices = buffer_slices(slices, buffer_args);
     let mut args = Vec::new();
-    let mut buffers = 0u32;
-    for (name, ty) in &func.args {
+    let mut b = 0;
+    for (k, (name, ty)) in func.args.iter().enumerate() {
+        let slice = func.slices[k].or_else(|| slices.get(b).copied().flatten());
+        b += usize::from(is_buffer(ty));
+        // Slices first, then the arguments without one, by position.
+        let buf = match slice {
+            Some(s) if s >= 0 => u32::try_from(s)?,
+            _ => OWN_BUFFERS + u32::try_from(k)?,
+        };
         let value = if ty == "!llvm.ptr" {
-            buffers += 1;
-            Value::Ptr {
-                buf: buffers - 1,
-                off: 0,
-            }
+            Value::Ptr { buf, off: 0 }
         } else if let Some(rest) = ty.strip_prefix("tensor<") {
             let (shape, element) = tensor_type(rest)?;
-            buffers += 1;
             Value::Tensor(Rc::new(Tensor {
-                buf: buffers - 1,
+                buf,
                 shape,
                 element,
                 written: BTreeMap::new(),
@@ -256,6 +275,23 @@ fn run_entry(module: &Module) -> Result<Writes> {
         }
     }
     Ok(writes)
+}
+
+/// The slices of a function's `count` buffer arguments, from the emitted kernel's `slices`:
+/// the same when there are as many; else XLA has merged the arguments of one slice
+/// (`xla-merge-pointers`), keeping the first of each.
+fn buffer_slices(slices: &[Option<i64>], count: usize) -> Vec<Option<i64>> {
+    if slices.len() == count {
+        return slices.to_vec();
+    }
+    let mut kept: Vec<Option<i64>> = Vec::new();
+    for slice in slices {
+        let seen = matches!(slice, Some(s) if *s >= 0) && kept.contains(slice);
+        if !seen {
+            kept.push(*slice);
+        }
+    }
+    kept
 }
 
 /// A written value as memory of `element` holds it.
@@ -303,6 +339,8 @@ struct Interp<'m> {
     memory: HashMap<Loc, Value>,
     /// The element type of each of XLA's buffers, from its stores.
     elements: HashMap<u32, String>,
+    /// The maps of `apply_indexing` ops, by their line.
+    maps: HashMap<usize, Rc<Map>>,
     steps: u64,
 }
 
@@ -417,16 +455,32 @@ impl Interp<'_> {
                     .nth(1)
                     .and_then(|r| r.split('(').next())
                     .context("a call without a callee")?;
-                let func = self
-                    .module
-                    .func(callee)
-                    .with_context(|| format!("@{callee} has no body"))?;
-                let args = operands
+                let args: Vec<Value> = operands
                     .iter()
                     .map(|n| self.get(env, n))
                     .collect::<Result<_>>()?;
-                let results = self.call(func, args)?;
+                let results = match self.module.func(callee) {
+                    Some(func) => self.call(func, args)?,
+                    // A library function (`@xla.rsqrt.f32`): data of its arguments.
+                    None => vec![union(&args)?; op.results.len()],
+                };
                 set(env, results);
+            }
+            "xla.apply_indexing" | "xla_indexing.apply_indexing" => {
+                let map = self.map(op)?;
+                let args = operands
+                    .iter()
+                    .map(|n| self.int(env, n))
+                    .collect::<Result<Vec<_>>>()?;
+                let results = map.apply(&args)?;
+                let width = self.module.index_width;
+                set(
+                    env,
+                    results
+                        .into_iter()
+                        .map(|v| Value::Int(wrap(v, width)))
+                        .collect(),
+                );
             }
             "scf.for" => {
                 let results = self.scf_for(op, env)?;
@@ -512,6 +566,31 @@ impl Interp<'_> {
             }
         }
         Ok(None)
+    }
+
+    /// The map an `apply_indexing` op applies, inline (`<"...">`) or through an alias.
+    fn map(&mut self, op: &Op) -> Result<Rc<Map>> {
+        if let Some(map) = self.maps.get(&op.line) {
+            return Ok(map.clone());
+        }
+        let text = op.text.split_whitespace().nth(1).context("no map")?;
+        let text = if text.starts_with("#xla") {
+            op.text.as_str()
+        } else {
+            let alias = text.split('(').next().unwrap_or(text);
+            self.module
+                .aliases
+                .get(alias)
+                .with_context(|| format!("no alias {alias}"))?
+        };
+        let inner = text
+            .split_once("<\"")
+            .and_then(|(_, rest)| rest.split_once("\">"))
+            .map(|(inner, _)| inner)
+            .context("no map text")?;
+        let map = Rc::new(Map::parse(inner)?);
+        self.maps.insert(op.line, map.clone());
+        Ok(map)
     }
 
     /// A branch target `^bb1(%a, %b : index, index)` or `^bb1`: its label and arguments.
@@ -878,7 +957,7 @@ mod tests {
     fn ours_pad(divisor: i64, offset: i64) -> String {
         format!(
             "module {{
-  func.func @wrapped_pad(%arg0: tensor<5x7xf32> {{xla.slice_index = 0 : index}}, %arg1: tensor<f32>, %arg2: tensor<12x7xf32>) -> tensor<12x7xf32> attributes {{xla.entry}} {{
+  func.func @wrapped_pad(%arg0: tensor<5x7xf32>, %arg1: tensor<f32>, %arg2: tensor<12x7xf32>) -> tensor<12x7xf32> attributes {{xla.entry}} {{
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c2 = arith.constant {divisor} : index
@@ -918,7 +997,7 @@ mod tests {
     #[test]
     fn the_same_pad_written_two_ways_is_the_same() {
         assert_eq!(
-            compare(XLA_PAD, &ours_pad(2, 1)),
+            compare(XLA_PAD, &ours_pad(2, 1), ""),
             Check::Same { elements: 84 }
         );
     }
@@ -926,13 +1005,13 @@ mod tests {
     #[test]
     fn a_wrong_index_is_found() {
         // Rows read one too low: the first padded row would read row -1.
-        let check = compare(XLA_PAD, &ours_pad(2, 2));
+        let check = compare(XLA_PAD, &ours_pad(2, 2), "");
         assert!(
             matches!(check, Check::Differs(ref why) if why.contains("out of [0, 5)")),
             "{check}"
         );
         // Dividing by 3: other rows, other elements.
-        let check = compare(XLA_PAD, &ours_pad(3, 1));
+        let check = compare(XLA_PAD, &ours_pad(3, 1), "");
         assert!(matches!(check, Check::Differs(_)), "{check}");
     }
 
@@ -975,6 +1054,75 @@ mod tests {
     }
 
     #[test]
+    fn maps_applied_inline_and_through_aliases() {
+        let text = "#indexing_map = #xla.indexing_map<\"(d0) -> ((d0 + 1) mod 2), domain: d0 in [1, 9]\">
+module {
+  func.func @f(%arg0: !llvm.ptr) attributes {xla.entry} {
+    %c3 = arith.constant 3 : index
+    %0 = xla.apply_indexing #indexing_map(%c3)
+    %1 = xla.apply_indexing #xla.indexing_map<\"(d0)[s0] -> (d0 * 4 + s0), domain: d0 in [0, 3], s0 in [0, 3]\">(%0)[%c3]
+    %2 = arith.index_castui %1 : index to i64
+    %3 = llvm.getelementptr inbounds %arg0[0, %2] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.array<8 x f32>
+    %cst = arith.constant 1.0 : f32
+    llvm.store %cst, %3 : f32, !llvm.ptr
+    return
+  }
+}";
+        let writes = run_entry(&ir::parse(text).unwrap(), &[]).unwrap();
+        // (3 + 1) mod 2 = 0; 0 * 4 + 3 = 3.
+        assert_eq!(
+            writes.keys().copied().collect::<Vec<_>>(),
+            vec![(OWN_BUFFERS, 3)]
+        );
+    }
+
+    /// An in-place kernel: XLA has merged its two arguments of slice 0 into one pointer.
+    #[test]
+    fn aliased_arguments_are_one_buffer() {
+        let xla = "module {
+  func.func @f_wrapped(%arg0: !llvm.ptr, %arg1: index) attributes {xla.entry} {
+    %c1 = arith.constant 1 : i64
+    %0 = llvm.getelementptr inbounds %arg0[0, %c1] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.array<2 x f32>
+    %1 = llvm.load %0 : !llvm.ptr -> f32
+    %2 = arith.mulf %1, %1 : f32
+    llvm.store %2, %0 : f32, !llvm.ptr
+    return
+  }
+}";
+        let ours = |slice: i64| {
+            format!(
+                "module {{
+  func.func @f(%arg0: tensor<2xf32> {{xla.slice_index = 0 : index}}, %arg1: tensor<2xf32> {{xla.slice_index = {slice} : index}}) -> tensor<2xf32> attributes {{xla.entry}} {{
+    %c1 = arith.constant 1 : index
+    %0 = tensor.extract %arg0[%c1] : tensor<2xf32>
+    %1 = arith.mulf %0, %0 : f32
+    %2 = tensor.insert %1 into %arg1[%c1] : tensor<2xf32>
+    return %2 : tensor<2xf32>
+  }}
+}}"
+            )
+        };
+        let emitted = ours(0);
+        assert_eq!(
+            compare(xla, &ours(0), &emitted),
+            Check::Same { elements: 1 }
+        );
+        // Were the output another slice, ours would write elsewhere.
+        assert!(matches!(
+            compare(xla, &ours(1), &emitted),
+            Check::Differs(_)
+        ));
+        assert_eq!(
+            buffer_slices(&[Some(0), Some(0), Some(1)], 2),
+            vec![Some(0), Some(1)]
+        );
+        assert_eq!(
+            buffer_slices(&[Some(-1), Some(-1)], 1),
+            vec![Some(-1), Some(-1)]
+        );
+    }
+
+    #[test]
     fn tensor_types() {
         assert_eq!(
             tensor_type("5x7xindex>").unwrap(),
@@ -993,11 +1141,11 @@ mod tests {
   }
 }";
         assert!(
-            matches!(compare(vector, vector), Check::Unchecked(ref why) if why.contains("vector"))
+            matches!(compare(vector, vector, ""), Check::Unchecked(ref why) if why.contains("vector"))
         );
         let none = "module {\n  func.func @f() {\n    return\n  }\n}";
         assert!(
-            matches!(compare(none, none), Check::Unchecked(ref why) if why.contains("xla.entry"))
+            matches!(compare(none, none, ""), Check::Unchecked(ref why) if why.contains("xla.entry"))
         );
     }
 }

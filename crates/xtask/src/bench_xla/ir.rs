@@ -3,6 +3,8 @@
 //! writing one op per line, a region's ops between a line ending in `{` and a line starting
 //! with `}`, and block labels (`^bb1(%0: index):`) on lines of their own.
 
+use std::collections::HashMap;
+
 use anyhow::{Context, Result, bail};
 
 /// A function with a body.
@@ -11,6 +13,9 @@ pub struct Func {
     pub name: String,
     /// The arguments' names and types.
     pub args: Vec<(String, String)>,
+    /// Each argument's `xla.slice_index`, where it has one: the buffer it is (arguments of
+    /// the same slice alias).
+    pub slices: Vec<Option<i64>>,
     /// Whether XLA marked it as the kernel's entry (`xla.entry`).
     pub entry: bool,
     pub body: Region,
@@ -41,11 +46,13 @@ pub struct Op {
     pub line: usize,
 }
 
-/// A module's functions and the bit width of its `index` (from `dlti.dl_spec`, else 64).
+/// A module's functions, the bit width of its `index` (from `dlti.dl_spec`, else 64) and its
+/// attribute aliases (`#indexing_map = #xla.indexing_map<"...">`), by name.
 #[derive(Debug)]
 pub struct Module {
     pub funcs: Vec<Func>,
     pub index_width: u32,
+    pub aliases: HashMap<String, String>,
 }
 
 impl Module {
@@ -64,6 +71,14 @@ pub fn parse(text: &str) -> Result<Module> {
         .and_then(|rest| rest.split(' ').next())
         .and_then(|w| w.parse().ok())
         .unwrap_or(64);
+    let aliases = lines
+        .iter()
+        .filter_map(|line| {
+            let (name, value) = line.split_once(" = ")?;
+            (name.starts_with('#') && !name.contains(' '))
+                .then(|| (name.to_owned(), value.to_owned()))
+        })
+        .collect();
     let mut funcs = Vec::new();
     let mut i = 0;
     while i < lines.len() {
@@ -82,22 +97,39 @@ pub fn parse(text: &str) -> Result<Module> {
             .with_context(|| format!("line {i}: a function without a name"))?;
         let open = rest.find('(').context("a function without arguments")?;
         let close = matching(rest, open).with_context(|| format!("line {i}: unbalanced"))?;
-        let args = split_top(&rest[open + 1..close])
+        let arg_texts: Vec<&str> = split_top(&rest[open + 1..close])
             .into_iter()
             .filter(|a| !a.is_empty())
-            .map(typed_value)
+            .collect();
+        let args = arg_texts
+            .iter()
+            .map(|a| typed_value(a))
             .collect::<Result<Vec<_>>>()
             .with_context(|| format!("line {i}"))?;
+        let slices = arg_texts
+            .iter()
+            .map(|a| {
+                a.split("xla.slice_index = ")
+                    .nth(1)
+                    .and_then(|r| r.split(' ').next())
+                    .and_then(|n| n.parse().ok())
+            })
+            .collect();
         let entry = rest[close..].contains("xla.entry");
         let (body, _) = read_region(&lines, &mut i)?;
         funcs.push(Func {
             name: name.to_owned(),
             args,
+            slices,
             entry,
             body,
         });
     }
-    Ok(Module { funcs, index_width })
+    Ok(Module {
+        funcs,
+        index_width,
+        aliases,
+    })
 }
 
 /// Reads a region from `lines[*i]` up to its closing line, which it consumes; returns the
@@ -300,7 +332,7 @@ mod tests {
     #[test]
     fn functions_blocks_and_regions() {
         let text = "module attributes {dlti.dl_spec = #dlti.dl_spec<index = 32 : i32>} {
-  func.func private @f(%arg0: !llvm.ptr {llvm.align = 64 : index}, %arg1: index) attributes {xla.entry} {
+  func.func private @f(%arg0: !llvm.ptr {llvm.align = 64 : index, xla.slice_index = 3 : index}, %arg1: index) attributes {xla.entry} {
     %c0 = arith.constant 0 : index
     cf.br ^bb1(%c0 : index)
   ^bb1(%0: index):  // 2 preds: ^bb0, ^bb1
@@ -316,11 +348,13 @@ mod tests {
   }
   func.func private @decl(index) -> index
 }";
-        let module = parse(text).unwrap();
+        let module = parse(&format!("#map = affine_map<(d0) -> (d0)>\n{text}")).unwrap();
+        assert_eq!(module.aliases["#map"], "affine_map<(d0) -> (d0)>");
         assert_eq!(module.index_width, 32);
         assert_eq!(module.funcs.len(), 1);
         let f = &module.funcs[0];
         assert!(f.entry);
+        assert_eq!(f.slices, vec![Some(3), None]);
         assert_eq!(
             f.args,
             vec![

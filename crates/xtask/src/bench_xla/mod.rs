@@ -11,9 +11,12 @@
 //!    increment).
 //! 3. Counts, on both, divisions and remainders and index ops (see [`count`] for the exact
 //!    definitions) and, after LLVM's `opt -O3`, LLVM's `udiv`, `sdiv`, `urem`, `srem`: XLA's
-//!    from its `*.ir-no-opt.ll`, ours lowered by [`TO_LLVM`] and `mlir-translate`.
+//!    from its `*.ir-no-opt.ll` (in LLVM 22's syntax, see [`llvm_text`]), ours lowered by
+//!    [`TO_LLVM`] and `mlir-translate`.
 //! 4. Checks that ours computes the same indices as XLA's, by running both on the same inputs
-//!    over the kernel's whole domain (see [`eval`]).
+//!    over the kernel's whole domain (see [`eval`]). The checker is first tried on XLA's own
+//!    pipeline: its last stage on tensors (before `LowerTensorsPass`) against its last stage,
+//!    which must be the same; the summary gives what it found.
 //!
 //! The table groups the kernels of XLA's loop-family emitters (loop, concatenate, scatter,
 //! dynamic-update-slice) and those of the tiled emitter. The figures are measured in the run.
@@ -27,6 +30,8 @@ pub mod count;
 pub mod dump;
 pub mod eval;
 pub mod ir;
+pub mod llvm_text;
+pub mod map;
 
 use std::{
     ffi::OsString,
@@ -60,6 +65,9 @@ pub const OURS: &str =
 /// Ours the rest of the way to the LLVM dialect, with upstream's passes.
 const TO_LLVM: &str = "builtin.module(one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}, convert-scf-to-cf, expand-strided-metadata, finalize-memref-to-llvm, convert-math-to-llvm, convert-math-to-libm, convert-arith-to-llvm, convert-func-to-llvm, convert-cf-to-llvm, reconcile-unrealized-casts)";
 
+/// The most characters of a tool's message the report repeats.
+const MESSAGE: usize = 240;
+
 /// One kernel's figures.
 struct Row {
     name: String,
@@ -71,6 +79,8 @@ struct Row {
     /// be lowered or has no LLVM IR).
     llvm: (Option<usize>, Option<usize>),
     check: Check,
+    /// The checker on XLA's last stage on tensors against its last stage, where it has one.
+    self_check: Option<Check>,
 }
 
 /// Runs the benchmark.
@@ -199,8 +209,9 @@ fn output(command: &mut Command) -> Result<String, String> {
         return Ok(String::from_utf8_lossy(&out.stdout).into_owned());
     }
     let stderr = String::from_utf8_lossy(&out.stderr);
-    let first: Vec<&str> = stderr.lines().take(3).collect();
-    Err(format!("{} ({})", first.join(" / "), out.status))
+    let first = stderr.lines().next().unwrap_or("").trim();
+    let first: String = first.chars().take(MESSAGE).collect();
+    Err(format!("{first} ({})", out.status))
 }
 
 /// One kernel through both pipelines, counted and checked.
@@ -210,10 +221,23 @@ fn measure(kernel: &Kernel, tools: &Tools, out: &Path) -> Result<Row> {
     fs::write(&xla_path, &kernel.last_stage)
         .with_context(|| format!("writing {}", xla_path.display()))?;
     let xla = count_mlir(&kernel.last_stage);
-    let xla_llvm = kernel
-        .llvm_no_opt
-        .as_deref()
-        .and_then(|ll| tools.llvm_divisions(ll).ok());
+    let xla_llvm = match &kernel.llvm_no_opt {
+        Some(ll) => {
+            let text =
+                fs::read_to_string(ll).with_context(|| format!("reading {}", ll.display()))?;
+            let legacy = file("xla", "ll");
+            fs::write(&legacy, llvm_text::for_llvm22(&text))
+                .with_context(|| format!("writing {}", legacy.display()))?;
+            let count = tools.llvm_divisions(&legacy);
+            if let Err(e) = &count {
+                eprintln!("xtask: {}: XLA's LLVM IR through opt: {e}", kernel.name);
+            }
+            count.ok()
+        }
+        None => None,
+    };
+    let emitted = fs::read_to_string(&kernel.pre_optimization)
+        .with_context(|| format!("reading {}", kernel.pre_optimization.display()))?;
     let ours_text = tools.mlir_opt(&kernel.pre_optimization, OURS);
     let (ours, ours_llvm, check) = match ours_text {
         Ok(text) => {
@@ -227,12 +251,17 @@ fn measure(kernel: &Kernel, tools: &Tools, out: &Path) -> Result<Row> {
             if let Err(e) = &llvm {
                 eprintln!("xtask: {}: ours to LLVM: {e}", kernel.name);
             }
-            let check = eval::compare(&kernel.last_stage, &text);
+            let check = eval::compare(&kernel.last_stage, &text, &emitted);
             (Ok(count_mlir(&text)), llvm.ok(), check)
         }
         Err(e) => (Err(e), None, Check::Unchecked("our pipeline failed".into())),
     };
+    let self_check = kernel
+        .tensor_stage
+        .as_deref()
+        .map(|tensors| eval::compare(&kernel.last_stage, tensors, &emitted));
     Ok(Row {
+        self_check,
         name: kernel.name.clone(),
         emitter: kernel.emitter.clone(),
         xla,
@@ -270,6 +299,8 @@ struct Totals {
     same: usize,
     differs: usize,
     unchecked: usize,
+    /// The checker on XLA's own stages: same, differ, unchecked.
+    self_checks: [usize; 3],
 }
 
 impl Totals {
@@ -294,6 +325,13 @@ impl Totals {
             Check::Same { .. } => self.same += 1,
             Check::Differs(_) => self.differs += 1,
             Check::Unchecked(_) => self.unchecked += 1,
+        }
+        if let Some(check) = &row.self_check {
+            self.self_checks[match check {
+                Check::Same { .. } => 0,
+                Check::Differs(_) => 1,
+                Check::Unchecked(_) => 2,
+            }] += 1;
         }
     }
 }
@@ -354,14 +392,31 @@ fn report(rows: &[Row], out: &Path) -> Result<()> {
             sums.differs,
             sums.unchecked
         );
+        let [same, differ, unchecked] = sums.self_checks;
+        if same + differ + unchecked > 0 {
+            println!(
+                "the checker on XLA's own pipeline (before LowerTensorsPass against its last stage): {same} same, {differ} differ, {unchecked} unchecked"
+            );
+        }
         totals.push(sums);
+    }
+    for row in rows {
+        if let Some(check @ (Check::Differs(_) | Check::Unchecked(_))) = &row.self_check {
+            println!("{}: the checker on XLA's own stages: {check}", row.name);
+        }
     }
     let reasons: Vec<String> = rows
         .iter()
         .filter_map(|r| match (&r.ours, &r.check) {
             (Err(e), _) => Some(format!("{}: our pipeline failed: {e}", r.name)),
             (_, Check::Differs(why)) => Some(format!("{}: differs: {why}", r.name)),
-            _ => None,
+            _ => match &r.self_check {
+                Some(Check::Differs(why)) => Some(format!(
+                    "{}: the checker finds XLA's own stages differ: {why}",
+                    r.name
+                )),
+                _ => None,
+            },
         })
         .collect();
     let json = format!(
