@@ -46,71 +46,72 @@ def program(*inputs):
 
 
 # Elementwise.
-@program(f32(17, 31), f32(17, 31))
+@program(f32(17, 61), f32(17, 61))
 def add(x, y):
     return x + y
 
 
-@program(f32(64, 3))
+@program(f32(64, 33))
 def exp_tanh(x):
     return jnp.exp(x) * jnp.tanh(x)
 
 
-@program(f32(5, 6, 7))
+@program(f32(5, 6, 37))
 def select_max(x):
     return jnp.where(x > 0, x, 0.1 * x) + jnp.maximum(x, 0.5)
 
 
-@program(i32(100, 40, 3))
+@program(i32(100, 40, 35))
 def int_arith(x):
-    return (x * 3 + 7) // 5 - x % 4
+    # No integer division on the data: the bench counts the divisions of index arithmetic.
+    return jnp.maximum(x * 3 + 7, x >> 1) - (x & 3)
 
 
-@program(f32(33))
+@program(f32(333))
 def convert(x):
     return (x * 100).astype(jnp.int32).astype(jnp.float16)
 
 
 # Broadcasts.
-@program(f32(7), f32(5, 7))
+@program(f32(47), f32(15, 47))
 def broadcast_row(b, x):
     return x + b[None, :]
 
 
-@program(f32(5), f32(5, 7))
+@program(f32(15), f32(15, 47))
 def broadcast_column(b, x):
     return x * b[:, None]
 
 
-@program(f32(3, 1, 4))
+@program(f32(3, 1, 40))
 def broadcast_3d(x):
-    return jnp.broadcast_to(x, (2, 3, 6, 4)) + 1
+    return jnp.broadcast_to(x, (2, 3, 6, 40)) + 1
 
 
-@program(f32(6))
+@program(f32(60))
 def outer(x):
     return x[:, None] * x[None, :]
 
 
 # Reshapes.
-@program(f32(12, 10))
+@program(f32(12, 50))
 def reshape_chain(x):
-    return jnp.sin(x.reshape(4, 3, 10).reshape(6, 20).reshape(3, 40))
+    return jnp.sin(x.reshape(4, 3, 50).reshape(6, 100).reshape(15, 40))
 
 
-@program(f32(2, 3, 4, 5))
+@program(f32(2, 3, 4, 50))
 def reshape_flatten(x):
     return jnp.cos(x.reshape(-1)) + 1
 
 
-@program(f32(60))
+@program(f32(600))
 def reshape_expand(x):
-    return jnp.exp(x.reshape(3, 4, 5))
+    return jnp.exp(x.reshape(3, 4, 50))
 
 
-@program(f32(6, 35))
+@program(f32(6, 350))
 def reshape_transpose(x):
-    return (x.reshape(6, 5, 7).transpose(2, 0, 1) * 2).reshape(42, 5)
+    return (x.reshape(6, 5, 70).transpose(2, 0, 1) * 2).reshape(420, 5)
 
 
 # Transposes.
@@ -119,12 +120,12 @@ def transpose_2d(x):
     return x.T + 1
 
 
-@program(f32(3, 7))
+@program(f32(3, 70))
 def transpose_2d_small(x):
     return jnp.exp(x.T)
 
 
-@program(f32(2, 3, 5, 2, 1))
+@program(f32(2, 3, 5, 2, 11))
 def transpose_5d(x):
     return jnp.transpose(x, (4, 3, 2, 1, 0)) + 1
 
@@ -140,65 +141,65 @@ def transpose_3d(x):
 
 
 # Slices.
-@program(f32(20, 30))
+@program(f32(20, 300))
 def slice_strided(x):
-    return x[2:17:3, 1:29:4] * 2
+    return x[2:17:3, 1:290:4] * 2
 
 
-@program(f32(9, 11))
+@program(f32(9, 110))
 def slice_plain(x):
-    return jnp.exp(x[1:8, 3:10])
+    return jnp.exp(x[1:8, 3:100])
 
 
-@program(f32(40))
+@program(f32(400))
 def slice_reverse_stride(x):
     return x[::-5] + 1
 
 
 # Pads.
-@program(f32(5, 7))
+@program(f32(5, 70))
 def pad_interior(x):
     return lax.pad(x, 0.0, ((1, 2, 1), (0, 0, 0)))
 
 
-@program(f32(6, 5))
+@program(f32(6, 50))
 def pad_edges(x):
     return lax.pad(x, 1.0, ((2, 3, 0), (1, 1, 0))) * 3
 
 
-@program(f32(4, 5))
+@program(f32(4, 50))
 def pad_interior_2d(x):
     return jnp.exp(lax.pad(x, 0.0, ((1, 1, 2), (2, 0, 1))))
 
 
-@program(f32(10))
+@program(f32(100))
 def pad_negative(x):
     return lax.pad(x, 0.0, ((-2, 3, 1),))
 
 
 # Concatenates.
-@program(f32(4, 3), f32(4, 5), f32(4, 2))
+@program(f32(4, 30), f32(4, 50), f32(4, 20))
 def concatenate_columns(x, y, z):
     return jnp.concatenate([x, y, z], axis=1)
 
 
-@program(f32(3, 6), f32(5, 6))
+@program(f32(3, 60), f32(5, 60))
 def concatenate_rows(x, y):
     return jnp.concatenate([x, y], axis=0) * 2
 
 
-@program(f32(7), f32(9))
+@program(f32(70), f32(90))
 def concatenate_fused(x, y):
     return jnp.exp(jnp.concatenate([x * 2, y + 1]))
 
 
 # Reverses.
-@program(f32(8, 9))
+@program(f32(8, 90))
 def reverse(x):
     return jnp.flip(x, axis=0) + 1
 
 
-@program(f32(4, 5, 6))
+@program(f32(4, 5, 60))
 def reverse_two(x):
     return jnp.flip(x, axis=(0, 2)) * 2
 
@@ -230,23 +231,23 @@ def argmax(x):
 
 
 # Reduce-windows.
-@program(f32(1, 12, 12, 3))
+@program(f32(1, 12, 12, 32))
 def max_pool(x):
     return lax.reduce_window(x, -jnp.inf, lax.max, (1, 2, 2, 1), (1, 2, 2, 1), "VALID")
 
 
-@program(f32(1, 10, 10, 2))
+@program(f32(1, 10, 10, 32))
 def avg_pool_same(x):
     return lax.reduce_window(x, 0.0, lax.add, (1, 3, 3, 1), (1, 1, 1, 1), "SAME") / 9
 
 
-@program(f32(20))
+@program(f32(200))
 def cumsum_window(x):
     return lax.reduce_window(x, 0.0, lax.add, (4,), (2,), "VALID")
 
 
 # Gathers.
-@program(f32(10, 6), i32(10, 4))
+@program(f32(10, 60), i32(10, 4))
 def gather_rows(x, idx):
     return x[idx]
 
@@ -256,13 +257,13 @@ def gather_points(x, i, j):
     return x[i, j]
 
 
-@program(f32(12), i32(12, 3, 2))
+@program(f32(12), i32(12, 3, 40))
 def take(x, idx):
     return jnp.take(x, idx, axis=0)
 
 
 # Scatters.
-@program(f32(10, 6), i32(10, 4), f32(4, 6))
+@program(f32(10, 60), i32(10, 4), f32(4, 60))
 def scatter_add(x, idx, upd):
     return x.at[idx].add(upd)
 
@@ -273,17 +274,17 @@ def scatter_set(x, idx, upd):
 
 
 # Dynamic slices and updates.
-@program(f32(10, 8), i32(5, 2))
+@program(f32(10, 80), i32(5, 2))
 def dynamic_slice(x, i):
-    return lax.dynamic_slice(x, (i[0], i[1]), (4, 3)) * 2
+    return lax.dynamic_slice(x, (i[0], i[1]), (4, 30)) * 2
 
 
-@program(f32(10, 8), f32(3, 2), i32(6, 2))
+@program(f32(10, 80), f32(3, 20), i32(6, 2))
 def dynamic_update_slice(x, u, i):
     return lax.dynamic_update_slice(x, u, (i[0], i[1]))
 
 
-@program(f32(10, 8), f32(3, 2), i32(6, 2))
+@program(f32(10, 80), f32(3, 20), i32(6, 2))
 def dynamic_update_slice_fused(x, u, i):
     return lax.dynamic_update_slice(x, u * 2, (i[0], i[1]))
 
@@ -362,19 +363,19 @@ def scan_rnn(x):
 
 
 # Iota and friends.
-@program(f32(7, 9))
+@program(f32(7, 90))
 def iota_mask(x):
-    i = lax.broadcasted_iota(jnp.int32, (7, 9), 0)
-    j = lax.broadcasted_iota(jnp.int32, (7, 9), 1)
+    i = lax.broadcasted_iota(jnp.int32, (7, 90), 0)
+    j = lax.broadcasted_iota(jnp.int32, (7, 90), 1)
     return jnp.where(i >= j, x, 0.0)
 
 
-@program(f32(5, 5))
+@program(f32(50, 50))
 def diagonal(x):
     return jnp.diagonal(x) * 2
 
 
-@program(f32(3, 4, 5))
+@program(f32(3, 4, 50))
 def mixed_slice_pad_concat(x):
     a = x[:, 1:3, :]
     b = lax.pad(x[:, :2, ::2], 0.0, ((0, 0, 0), (0, 0, 0), (1, 1, 1)))
@@ -403,22 +404,22 @@ def transpose_3d_tanh(x):
     return jnp.tanh(jnp.transpose(x, (2, 1, 0)))
 
 
-@program(f32(2, 6, 3, 4))
+@program(f32(2, 6, 3, 40))
 def transpose_4d(x):
     return jnp.transpose(x, (0, 3, 1, 2))
 
 
-@program(f32(9, 13))
+@program(f32(9, 130))
 def multiply(x):
     return x * x
 
 
-@program(f32(5, 11))
+@program(f32(5, 110))
 def sqrt(x):
     return jnp.sqrt(jnp.abs(x))
 
 
-@program(i32(1000, 6, 15))
+@program(i32(1000, 6, 150))
 def int_add(x):
     return x + x
 

@@ -17,6 +17,7 @@
 //! does not know that touches addresses or control.
 
 use std::{
+    cell::RefCell,
     collections::{BTreeMap, HashMap},
     fmt,
     rc::Rc,
@@ -47,17 +48,44 @@ enum Value {
     Data(Rc<Vec<Loc>>),
     /// A pointer into buffer `buf` at element `off`.
     Ptr { buf: u32, off: i64 },
-    /// A tensor: the buffer it started as and what has been inserted into it.
-    Tensor(Rc<Tensor>),
+    /// A tensor of ours.
+    Tensor(Tensor),
 }
 
-/// A tensor value of ours.
-#[derive(Clone, Debug, PartialEq)]
+/// A tensor value of ours: one version of the tensor that began as buffer `buf`. Inserting
+/// into the latest version updates the one store in place and makes a new version; using an
+/// older version after that stops the run (unchecked), so that kernels that insert into a
+/// tensor of N elements N times run in linear time.
+#[derive(Clone, Debug)]
 struct Tensor {
     buf: u32,
-    shape: Vec<i64>,
-    element: String,
+    shape: Rc<[i64]>,
+    element: Rc<str>,
+    store: Rc<RefCell<Store>>,
+    version: u64,
+}
+
+/// What has been inserted into a tensor, and its latest version.
+#[derive(Debug, Default)]
+struct Store {
     written: BTreeMap<i64, Value>,
+    version: u64,
+}
+
+impl PartialEq for Tensor {
+    fn eq(&self, other: &Tensor) -> bool {
+        Rc::ptr_eq(&self.store, &other.store) && self.version == other.version
+    }
+}
+
+impl Tensor {
+    /// Fails unless this is the tensor's latest version.
+    fn check_latest(&self) -> Result<()> {
+        if self.store.borrow().version != self.version {
+            bail!("a tensor is used after a later insert into it");
+        }
+        Ok(())
+    }
 }
 
 /// What comparing two kernels found.
@@ -242,12 +270,13 @@ fn run_entry(module: &Module, slices: &[Option<i64>]) -> Result<Writes> {
             Value::Ptr { buf, off: 0 }
         } else if let Some(rest) = ty.strip_prefix("tensor<") {
             let (shape, element) = tensor_type(rest)?;
-            Value::Tensor(Rc::new(Tensor {
+            Value::Tensor(Tensor {
                 buf,
-                shape,
-                element,
-                written: BTreeMap::new(),
-            }))
+                shape: shape.into(),
+                element: element.into(),
+                store: Rc::default(),
+                version: 0,
+            })
         } else if int_width(ty, module.index_width).is_some() {
             Value::Int(0)
         } else {
@@ -266,7 +295,8 @@ fn run_entry(module: &Module, slices: &[Option<i64>]) -> Result<Writes> {
         .collect();
     for result in results {
         if let Value::Tensor(t) = result {
-            for (off, value) in &t.written {
+            t.check_latest()?;
+            for (off, value) in &t.store.borrow().written {
                 writes.insert(
                     (t.buf, *off),
                     normalize(value.clone(), &t.element, module.index_width),
@@ -538,7 +568,8 @@ impl Interp<'_> {
             "tensor.extract" => {
                 let tensor = self.tensor(env, operands.first().context("extract")?)?;
                 let off = self.offset(env, &tensor, &operands[1..])?;
-                let v = match tensor.written.get(&off) {
+                tensor.check_latest()?;
+                let v = match tensor.store.borrow().written.get(&off) {
                     Some(v) => v.clone(),
                     None => initial((tensor.buf, off), &tensor.element, self.module.index_width),
                 };
@@ -552,10 +583,14 @@ impl Interp<'_> {
                 let value = self.get(env, operands.first().context("insert")?)?;
                 let mut tensor = self.tensor(env, operands.get(1).context("insert")?)?;
                 let off = self.offset(env, &tensor, &operands[2..])?;
-                let element = tensor.element.clone();
-                Rc::make_mut(&mut tensor)
-                    .written
-                    .insert(off, normalize(value, &element, self.module.index_width));
+                tensor.check_latest()?;
+                let value = normalize(value, &tensor.element, self.module.index_width);
+                let mut store = tensor.store.borrow_mut();
+                store.written.insert(off, value);
+                store.version += 1;
+                let version = store.version;
+                drop(store);
+                tensor.version = version;
                 set(env, vec![Value::Tensor(tensor)]);
             }
             name => {
@@ -686,7 +721,7 @@ impl Interp<'_> {
     }
 
     /// The tensor operand `name`.
-    fn tensor(&self, env: &Env, name: &str) -> Result<Rc<Tensor>> {
+    fn tensor(&self, env: &Env, name: &str) -> Result<Tensor> {
         match self.get(env, name)? {
             Value::Tensor(t) => Ok(t),
             other => bail!("{name} is {other:?}, not a tensor"),
@@ -703,7 +738,7 @@ impl Interp<'_> {
             );
         }
         let mut off = 0;
-        for (name, size) in names.iter().zip(&tensor.shape) {
+        for (name, size) in names.iter().zip(tensor.shape.iter()) {
             let i = self.int(env, name)?;
             if !(0..*size).contains(&i) {
                 return Err(OutOfBounds(format!("index {i} out of [0, {size})")).into());
@@ -1119,6 +1154,25 @@ module {
         assert_eq!(
             buffer_slices(&[Some(-1), Some(-1)], 1),
             vec![Some(-1), Some(-1)]
+        );
+    }
+
+    #[test]
+    fn an_old_version_of_a_tensor_is_not_run() {
+        let ours = "module {
+  func.func @f(%arg0: tensor<2xf32>) -> tensor<2xf32> attributes {xla.entry} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %cst = arith.constant 1.0 : f32
+    %0 = tensor.insert %cst into %arg0[%c0] : tensor<2xf32>
+    %1 = tensor.insert %cst into %arg0[%c1] : tensor<2xf32>
+    return %1 : tensor<2xf32>
+  }
+}";
+        let check = compare(ours, ours, "");
+        assert!(
+            matches!(check, Check::Unchecked(ref why) if why.contains("later insert")),
+            "{check}"
         );
     }
 
