@@ -4,11 +4,11 @@
 //! and on module text (the rest of an input whose first byte is odd, mutated by the fuzzer):
 //! nothing crashes, and where a function runs its values are unchanged.
 
-use xla_indexing_mlir::opt::{OptOptions, Session};
+use xla_indexing_passes::opt::{OptOptions, Session};
 
 thread_local! {
     /// One MLIR context for the whole run: making one registers every dialect and pass.
-    static SESSION: Session = Session::new("fuzz", OptOptions::default());
+    static SESSION: Session = xla_indexing_passes::opt::session("fuzz", OptOptions::default());
 }
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {

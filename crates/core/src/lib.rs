@@ -30,6 +30,7 @@ pub mod print;
 pub mod range;
 pub mod rng;
 pub mod simplify;
+pub mod stack;
 pub mod text;
 
 pub use expr::{ArithError, Atom, Cost, Expr, Extremum, VarRef};

@@ -15,6 +15,7 @@ pub mod invariants;
 pub mod known;
 pub mod layout;
 pub mod module;
+pub mod names;
 pub mod ops;
 pub mod parser;
 pub mod report;

@@ -135,7 +135,7 @@ mod tests {
     use std::{cell::RefCell, rc::Rc};
 
     use super::*;
-    use crate::opt::full_context as context;
+    use crate::session::full_context as context;
 
     fn loop_kernel_launch() -> KernelLaunch {
         let dims = launch_dimensions(1024, 1, &Device::h100()).unwrap();

@@ -1,4 +1,6 @@
-//! The project's MLIR layer and the only crate that calls the MLIR C API.
+//! The project's IR layer: the one crate that calls the MLIR C API. The passes
+//! (`xla-indexing-passes`), the translation between HLO and StableHLO-like ops
+//! (`xla-indexing-translate`) and the plugin build on what it offers.
 //!
 //! * [`dialect`]: the `xla_indexing` dialect (C++ from `dialect/`, built and linked by
 //!   `build.rs`), registered and loaded through its C API.
@@ -11,16 +13,9 @@
 //! * [`ir`]: reading and querying IR through the C API (names, constants, uses, dominance, side
 //!   effects) and the greedy driver with a listener for erased values.
 //! * [`affine`]: MLIR affine expressions to and from the core's expressions.
-//! * [`passes`]: the passes (`xla-indexing-simplify`, `-lower-apply`, `-annotate`,
-//!   `-launch-grid`, `-coalescing`, `-lower-fusion`).
-//! * [`stablehlo`]: StableHLO-like ops as HLO text, for the HLO analysis (one op) and for code
-//!   generation (the body of an `xla_indexing.fusion`).
-//! * [`codegen`]: fusions of an HLO module as GPU kernels (`gpu.func` over the thread-id map),
-//!   and their lowering to NVVM, LLVM IR and PTX.
-//! * [`import`]: HLO modules as MLIR text (fusions as `xla_indexing.fusion` of StableHLO-like ops).
-//! * `op_table`: one entry per op family (HLO opcode, StableHLO name, attribute converters in
-//!   both directions), which [`import`] and [`stablehlo`] both translate through.
-//! * [`opt`]: pass pipelines run in process, as `mlir-opt` with the plugin runs them.
+//! * [`session`]: a context as `mlir-opt` with the plugin has, parsing files and running
+//!   pipelines with their diagnostics collected and located.
+//! * [`guard`]: Rust panics kept out of MLIR's callbacks; diagnostics emitted at a location.
 //! * [`ods`]: typed op builders generated from the dialect's `.td` by `melior::dialect!`.
 //! * `xla_indexing_map_canonicalize`: the `extern "C"` entry point through which the C++
 //!   attribute parses and verifies map text with the Rust grammar of `xla-indexing-core`, so that
@@ -30,11 +25,9 @@
 
 pub mod affine;
 mod attribute;
-pub mod codegen;
 pub mod dialect;
 pub mod evaluate;
-mod guard;
-pub mod import;
+pub mod guard;
 pub mod ir;
 mod launch;
 mod map_text;
@@ -42,10 +35,7 @@ mod map_text;
 // Rust doc comments.
 #[allow(missing_docs)]
 pub mod ods;
-mod op_table;
-pub mod opt;
-pub mod passes;
-pub mod stablehlo;
+pub mod session;
 
 pub use attribute::{AttributeError, attribute_map, map_attribute, parse_map_attribute};
 pub use launch::{

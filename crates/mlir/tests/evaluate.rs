@@ -2,7 +2,7 @@
 //! undefined and where it is not.
 
 use xla_indexing_mlir::evaluate::evaluate_function;
-use xla_indexing_mlir::opt::{OptOptions, Session};
+use xla_indexing_mlir::session::{OptOptions, Session};
 
 fn values(source: &str, arguments: &[i64]) -> Vec<Option<i64>> {
     let session = Session::new("evaluate", OptOptions::default());

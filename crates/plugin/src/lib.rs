@@ -9,7 +9,7 @@
 //! Both entry points live in one object on purpose: two plugins would each carry their own
 //! copy of the dialect's TypeIDs, and patterns of one would silently match nothing of the other.
 //! Everything links Debian's `libMLIR.so`, the copy `mlir-opt` itself uses. The passes are
-//! registered by `xla_indexing_mlir::passes::register_passes` (a generic C++ pass of `dialect/`
+//! registered by `xla_indexing_passes::register_passes` (a generic C++ pass of `dialect/`
 //! whose body and options come from Rust).
 
 #![warn(missing_docs)]
@@ -20,7 +20,7 @@ use std::{
 };
 
 use mlir_sys::{MlirDialectRegistry, mlirDialectHandleInsertDialect};
-use xla_indexing_mlir::passes;
+use xla_indexing_passes as passes;
 
 /// `MLIR_PLUGIN_API_VERSION` of LLVM 22 (`mlir/Tools/Plugins/{Dialect,Pass}Plugin.h`).
 const MLIR_PLUGIN_API_VERSION: u32 = 1;

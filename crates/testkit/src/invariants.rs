@@ -7,10 +7,8 @@
 //! `xla_indexing_mlir::evaluate`) before and after each pipeline.
 
 use xla_indexing_core::rng::SplitMix64;
-use xla_indexing_mlir::{
-    evaluate::{EvaluateError, evaluate_function, signatures},
-    opt::{OptError, Session},
-};
+use xla_indexing_mlir::evaluate::{EvaluateError, evaluate_function, signatures};
+use xla_indexing_passes::opt::{OptError, Session};
 
 use crate::index_program::random_program;
 

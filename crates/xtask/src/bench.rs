@@ -13,7 +13,7 @@
 //!   `xla-indexing-hlo`); it has absolute targets, no peer.
 //! * `gpu`: the kernels of `bench/gpu/*.hlo` to PTX through our index lowering and through
 //!   upstream MLIR's alone, counting divisions, remainders and instructions (the `bench_gpu`
-//!   example of `xla-indexing-mlir`).
+//!   example of `xla-indexing-passes`).
 //! * `xla`: XLA's own CPU kernels of real JAX programs, through XLA's pipeline (from its dump)
 //!   and through ours (`xla-indexing-lower-xla`), counting divisions, remainders and index ops,
 //!   and checking that both compute the same indices (see [`crate::bench_xla`]).
@@ -53,7 +53,7 @@ pub fn bench(root: &Path, name: &str) -> Result<()> {
             let tools = crate::setup::setup(root)?;
             example(
                 root,
-                "xla-indexing-mlir",
+                "xla-indexing-passes",
                 "bench_gpu",
                 &[("XLA_INDEXING_LIBDEVICE", &tools.libdevice)],
             )

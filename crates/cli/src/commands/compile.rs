@@ -2,10 +2,8 @@
 
 use std::path::PathBuf;
 
-use xla_indexing_mlir::codegen::{
-    CodegenOptions,
-    pipeline::{CompileError, CompileOptions, Emit, compile},
-};
+use xla_indexing_codegen::CodegenOptions;
+use xla_indexing_passes::compile::{CompileError, CompileOptions, Emit, compile};
 
 use super::ChipArg;
 use crate::diag::{Diagnostic, Exit, Failure};

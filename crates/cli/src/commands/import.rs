@@ -2,10 +2,8 @@
 
 use std::path::PathBuf;
 
-use xla_indexing_mlir::{
-    import::import_module_with_progress,
-    opt::{OptOptions, check_parses},
-};
+use xla_indexing_passes::opt::{OptOptions, check_parses};
+use xla_indexing_translate::import::import_module_with_progress;
 
 use crate::diag::{Diagnostic, Exit, Failure};
 use crate::output::OutputArgs;

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use xla_indexing_mlir::opt::{Message, OptError, OptOptions, run_pipeline};
+use xla_indexing_passes::opt::{Message, OptError, OptOptions, run_pipeline};
 
 use crate::diag::{DiagFormat, Diagnostic, Exit, Failure};
 use crate::output::{Format, OutputArgs, read_input};

@@ -1,0 +1,871 @@
+//! The elemental emitter: the value of an instruction of a fused computation at an index, as
+//! MLIR text.
+//!
+//! An index is never a list of SSA values that flows from op to op. It is an [`Index`]: an
+//! indexing map from the variables in scope (the thread ids, the range variables of the thread
+//! loop and of enclosing reduction loops, runtime variables) to the instruction's index. Going
+//! from an instruction to its operand composes the index with the op's output-to-input map
+//! (`xla_indexing_hlo::ops::output_to_input`), so that a parameter is read through one
+//! `xla_indexing.apply_indexing` of the thread-id map composed with every map on the way,
+//! simplified as a whole.
+//!
+//! Regions: reductions and dots iterate their range variables with `xla_indexing.loop`; pad,
+//! concatenate and dynamic-update-slice choose an operand with `scf.if` on the conditions under
+//! which the operand's map reads it. Values are reused within a region and the regions it
+//! encloses.
+
+use std::collections::HashMap;
+
+use xla_indexing_core::{ComposeError, Expr, IndexingMap, Interval, Var};
+use xla_indexing_hlo::{
+    HloError, Instruction, Module,
+    access::Access,
+    attrs::AttrValue,
+    ops::{OpContext, OpKind, OperandAccess, Outcome, instruction_kind, output_to_input},
+};
+
+use super::body::{Body, Scalar};
+use super::scalar::{Typed, convert, elementwise, float_literal};
+use super::types::{Class, Element};
+
+/// The loop variables in scope, as SSA names: the kernel's thread ids (the dims of every
+/// [`Index`]) and the range variables of the enclosing loops (their symbols).
+#[derive(Clone, Debug)]
+pub struct Frame {
+    pub dims: Vec<String>,
+    pub syms: Vec<String>,
+}
+
+/// An index into an instruction's result: `map` takes the frame's dims, its first
+/// `map.range_vars().len()` symbols and the runtime variables `rts` (SSA names) to the index.
+#[derive(Clone, Debug)]
+pub struct Index {
+    pub map: IndexingMap,
+    pub rts: Vec<String>,
+}
+
+/// Where parameters come from: the kernel's buffers, or the scalars a reducer is applied to.
+enum Params {
+    Buffers(Vec<(String, String)>),
+    Scalars(Vec<Typed>),
+}
+
+/// The cache key of a value: parameter source, computation, instruction, and the index with
+/// the SSA names its symbols stand for.
+type Key = (usize, usize, usize, String);
+
+/// The deepest the emitter recurses: one level per instruction on the way from a root to a
+/// parameter (through reducers too). The `scf.if`s of a concatenate's operands add a level each,
+/// up to [`MAX_REGIONS`]. The code generator's thread has the stack for it
+/// (`xla_indexing_core::stack::STACK_BYTES`).
+const MAX_DEPTH: usize = 20_000;
+
+/// The deepest nesting of regions (`scf.if`, `xla_indexing.loop`) in a kernel: MLIR's parser
+/// recurses into each region, and `mlir-opt` overflows its stack near 4000.
+const MAX_REGIONS: usize = 2000;
+
+/// Emits the values of a module's instructions into a [`Body`].
+pub struct Emitter<'m> {
+    module: &'m Module,
+    pub body: Body,
+    frame: Frame,
+    /// Values of the enclosing regions, innermost last.
+    scopes: Vec<HashMap<Key, Typed>>,
+    /// Parameter sources with their ids, innermost last.
+    params: Vec<(usize, Params)>,
+    next_params: usize,
+    /// Whether composed maps are simplified before they are written.
+    simplify: bool,
+    /// How deep the emitter has recursed (at most [`MAX_DEPTH`]).
+    depth: usize,
+}
+
+impl<'m> Emitter<'m> {
+    /// An emitter whose parameters are the buffers `(SSA name, memref type)`, in parameter order;
+    /// `simplify` says whether composed maps are simplified before they are written.
+    pub fn new(
+        module: &'m Module,
+        body: Body,
+        frame: Frame,
+        buffers: Vec<(String, String)>,
+        simplify: bool,
+    ) -> Self {
+        Emitter {
+            module,
+            body,
+            frame,
+            scopes: vec![HashMap::new()],
+            params: vec![(0, Params::Buffers(buffers))],
+            next_params: 1,
+            simplify,
+            depth: 0,
+        }
+    }
+
+    fn simplify(&self, map: &mut IndexingMap) {
+        if self.simplify {
+            map.simplify();
+        }
+    }
+
+    /// The value of instruction `i` of computation `c` at `index`.
+    pub fn value(&mut self, c: usize, i: usize, index: &Index) -> Result<Typed, HloError> {
+        let key = self.key(c, i, index);
+        if let Some(v) = self.scopes.iter().rev().find_map(|s| s.get(&key)) {
+            return Ok(v.clone());
+        }
+        let instr = &self.module.computations[c].instructions[i];
+        let v = self.deeper(instr, |e| e.compute(c, i, index))?;
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.insert(key, v.clone());
+        }
+        Ok(v)
+    }
+
+    /// Runs `f` one level deeper, or fails naming `instr` past [`MAX_DEPTH`].
+    fn deeper<T>(
+        &mut self,
+        instr: &Instruction,
+        f: impl FnOnce(&mut Self) -> Result<T, HloError>,
+    ) -> Result<T, HloError> {
+        if self.depth >= MAX_DEPTH {
+            return Err(fail(
+                instr,
+                format!("its value nests more than {MAX_DEPTH} instructions deep"),
+            ));
+        }
+        self.depth += 1;
+        let result = f(self);
+        self.depth -= 1;
+        result
+    }
+
+    /// Opens a region with `line`, or fails naming `instr` past [`MAX_REGIONS`].
+    fn open_region(&mut self, instr: &Instruction, line: String) -> Result<(), HloError> {
+        if self.body.regions() >= MAX_REGIONS {
+            return Err(fail(
+                instr,
+                format!(
+                    "its regions would be nested more than {MAX_REGIONS} deep (MLIR's parser recurses into each)"
+                ),
+            ));
+        }
+        self.body.open(line);
+        Ok(())
+    }
+
+    fn key(&self, c: usize, i: usize, index: &Index) -> Key {
+        let syms = &self.frame.syms[..index.map.range_vars().len().min(self.frame.syms.len())];
+        let id = self.params.last().map_or(0, |p| p.0);
+        let text = format!("{}|{}|{}", index.map, syms.join(","), index.rts.join(","));
+        (id, c, i, text)
+    }
+
+    fn compute(&mut self, c: usize, i: usize, index: &Index) -> Result<Typed, HloError> {
+        let module = self.module;
+        let comp = &module.computations[c];
+        let instr = &comp.instructions[i];
+        let fail = |m: String| fail(instr, m);
+        let shape = instr
+            .shape
+            .as_array()
+            .ok_or_else(|| fail("tuple-shaped values are not lowered".into()))?;
+        let element = Element::of(&shape.element).map_err(fail)?;
+        match instr.opcode.as_str() {
+            "parameter" => return self.parameter(instr, index, element),
+            "constant" => return self.constant(instr, element),
+            "iota" => return self.iota(instr, index, element),
+            _ => {}
+        }
+        let cx = OpContext::new(module, comp, instr);
+        let accesses = match output_to_input(&cx, 0)? {
+            Outcome::Defined(v) => v,
+            Outcome::NotDefined(reason) => return Err(fail(reason)),
+        };
+        let operand = |k: usize| -> Result<(usize, &OperandAccess), HloError> {
+            let a = accesses
+                .iter()
+                .find(|a| a.operand == k)
+                .ok_or_else(|| fail(format!("operand {k} has no indexing map")))?;
+            if a.leaf != 0 {
+                return Err(fail("tuple-shaped operands are not lowered".into()));
+            }
+            Ok((instr.operands[k], a))
+        };
+        use OpKind::*;
+        match instruction_kind(instr) {
+            Some(Elementwise | BitcastConvert) => {
+                let mut args = Vec::new();
+                for k in 0..instr.operands.len() {
+                    let (o, a) = operand(k)?;
+                    let at = self.operand_index(c, index, &a.access)?;
+                    args.push(self.value(c, o, &at)?);
+                }
+                if instr.opcode == "map" {
+                    let [callee] = instr.called("to_apply") else {
+                        return Err(fail("map without to_apply".into()));
+                    };
+                    return self.apply(instr, callee, args, index);
+                }
+                let attr = |key: &str| match instr.attr(key) {
+                    Some(AttrValue::Raw(v)) => Some(v.clone()),
+                    _ => None,
+                };
+                let value = elementwise(&mut self.body, &instr.opcode, &attr, element, &args)
+                    .map_err(fail)?;
+                Ok(Typed { value, element })
+            }
+            Some(Broadcast | Bitcast | Reshape | Transpose | Reverse | Slice | DynamicSlice) => {
+                let (o, a) = operand(0)?;
+                let at = self.operand_index(c, index, &a.access)?;
+                self.value(c, o, &at)
+            }
+            Some(Pad) => self.choose(instr, c, index, &[operand(0)?], operand(1)?, element),
+            Some(Concatenate) => {
+                let n = instr.operands.len();
+                let all = (0..n).map(operand).collect::<Result<Vec<_>, _>>()?;
+                let (last, rest) = all.split_last().ok_or_else(|| fail("no operands".into()))?;
+                self.choose(instr, c, index, rest, *last, element)
+            }
+            Some(DynamicUpdateSlice) => {
+                self.choose(instr, c, index, &[operand(1)?], operand(0)?, element)
+            }
+            Some(Reduce | ReduceWindow) => {
+                if instr.operands.len() != 2 {
+                    return Err(fail("reductions of several inputs are not lowered".into()));
+                }
+                let [callee] = instr.called("to_apply") else {
+                    return Err(fail("reduction without to_apply".into()));
+                };
+                let (init, init_access) = operand(1)?;
+                let at = self.operand_index(c, index, &init_access.access)?;
+                let init = self.value(c, init, &at)?;
+                let (input, input_access) = operand(0)?;
+                self.reduction(
+                    instr,
+                    c,
+                    index,
+                    &[(input, &input_access.access)],
+                    init,
+                    |e, args, at| {
+                        let acc = args[0].clone();
+                        let x = args[1].clone();
+                        e.apply(instr, callee, vec![acc, x], at)
+                    },
+                )
+            }
+            Some(Dot) => {
+                let zero = match element.class {
+                    Class::Float => float_literal(0.0, element),
+                    Class::Pred => return Err(fail("dots of pred values are not lowered".into())),
+                    _ => "0".into(),
+                };
+                let zero = Typed {
+                    value: self.body.constant(&zero, element.mlir),
+                    element,
+                };
+                let (lhs, l) = operand(0)?;
+                let (rhs, r) = operand(1)?;
+                self.reduction(
+                    instr,
+                    c,
+                    index,
+                    &[(lhs, &l.access), (rhs, &r.access)],
+                    zero,
+                    |e, args, _| {
+                        let a = convert(&mut e.body, &args[1], element);
+                        let b = convert(&mut e.body, &args[2], element);
+                        let (mul, add) = if element.is_float() {
+                            ("arith.mulf", "arith.addf")
+                        } else {
+                            ("arith.muli", "arith.addi")
+                        };
+                        let ty = element.mlir;
+                        let p = e
+                            .body
+                            .op("v", ty, format!("{mul} {}, {} : {ty}", a.name, b.name));
+                        let s = e.body.op(
+                            "v",
+                            ty,
+                            format!("{add} {}, {} : {ty}", args[0].value.name, p.name),
+                        );
+                        Ok(Typed { value: s, element })
+                    },
+                )
+            }
+            _ => Err(fail(format!("{} is not lowered", instr.opcode))),
+        }
+    }
+
+    /// A parameter: a load from its buffer, or the reducer's scalar.
+    fn parameter(
+        &mut self,
+        instr: &Instruction,
+        index: &Index,
+        element: Element,
+    ) -> Result<Typed, HloError> {
+        let n = instr.parameter_number.unwrap_or(0);
+        match self.params.last().map(|p| &p.1) {
+            Some(Params::Scalars(values)) => values
+                .get(n)
+                .cloned()
+                .ok_or_else(|| fail(instr, format!("the reducer has no parameter {n}"))),
+            Some(Params::Buffers(buffers)) => {
+                let (name, ty) = buffers
+                    .get(n)
+                    .cloned()
+                    .ok_or_else(|| fail(instr, format!("the kernel has no parameter {n}")))?;
+                let at = self
+                    .materialize(index)
+                    .map_err(|e| fail(instr, e.to_string()))?;
+                let value = self.body.op(
+                    "v",
+                    element.mlir,
+                    format!("memref.load {name}[{}] : {ty}", at.join(", ")),
+                );
+                Ok(Typed { value, element })
+            }
+            None => Err(fail(instr, "no parameters in scope".into())),
+        }
+    }
+
+    /// A scalar constant (array constants are not lowered).
+    fn constant(&mut self, instr: &Instruction, element: Element) -> Result<Typed, HloError> {
+        let text = instr.literal.as_deref().unwrap_or("").trim();
+        let literal = scalar_literal(text, element).ok_or_else(|| {
+            fail(
+                instr,
+                format!("constant `{text}` is not a scalar of {}", instr.shape),
+            )
+        })?;
+        Ok(Typed {
+            value: self.body.constant(&literal, element.mlir),
+            element,
+        })
+    }
+
+    /// `iota`: the index along `iota_dimension`, converted to the element type.
+    fn iota(
+        &mut self,
+        instr: &Instruction,
+        index: &Index,
+        element: Element,
+    ) -> Result<Typed, HloError> {
+        let d = instr
+            .int("iota_dimension")
+            .and_then(|d| usize::try_from(d).ok())
+            .filter(|&d| d < index.map.results().len())
+            .ok_or_else(|| fail(instr, "iota without a valid iota_dimension".into()))?;
+        let one = Index {
+            map: index.map.with_results(vec![index.map.results()[d].clone()]),
+            rts: index.rts.clone(),
+        };
+        let at = self
+            .materialize(&one)
+            .map_err(|e| fail(instr, e.to_string()))?;
+        let wide = self.body.op(
+            "v",
+            "i64",
+            format!("arith.index_cast {} : index to i64", at[0]),
+        );
+        let s64 = Typed {
+            value: wide,
+            element: Element::of("s64").expect("s64 is lowered"),
+        };
+        Ok(Typed {
+            value: convert(&mut self.body, &s64, element),
+            element,
+        })
+    }
+
+    /// `callee` (a reducer or a `map`'s computation) applied to scalars.
+    fn apply(
+        &mut self,
+        instr: &Instruction,
+        callee: &str,
+        args: Vec<Typed>,
+        at: &Index,
+    ) -> Result<Typed, HloError> {
+        let c = self
+            .module
+            .computation(callee)
+            .ok_or_else(|| fail(instr, format!("calls unknown computation {callee}")))?;
+        let id = self.next_params;
+        self.next_params += 1;
+        self.params.push((id, Params::Scalars(args)));
+        self.scopes.push(HashMap::new());
+        let root = self.module.computations[c].root;
+        let scalar = Index {
+            map: at.map.with_results(Vec::new()),
+            rts: at.rts.clone(),
+        };
+        let value = self.value(c, root, &scalar);
+        self.scopes.pop();
+        self.params.pop();
+        value
+    }
+
+    /// The index of an operand read through `access` at `index`; runtime variables get their
+    /// values (clamped to their bounds, as dynamic-slice clamps offsets) emitted here.
+    fn operand_index(
+        &mut self,
+        c: usize,
+        index: &Index,
+        access: &Access,
+    ) -> Result<Index, HloError> {
+        let comp = &self.module.computations[c];
+        let who = &comp.instructions[comp.root];
+        let mut rts = index.rts.clone();
+        for (k, rt) in access.runtime.iter().enumerate() {
+            let source = comp
+                .instructions
+                .iter()
+                .position(|i| i.name == rt.instruction)
+                .ok_or_else(|| fail(who, format!("no instruction {}", rt.instruction)))?;
+            let at = Index {
+                map: compose(&index.map, &rt.map, who)?,
+                rts: index.rts.clone(),
+            };
+            let offset = self.value(c, source, &at)?;
+            let bounds = access.map.rt_vars()[k].bounds;
+            rts.push(self.clamped_index(&offset, bounds));
+        }
+        let map = compose(&index.map, &access.map, who)?;
+        Ok(Index { map, rts })
+    }
+
+    /// An integer scalar as an `index` clamped to `bounds`.
+    fn clamped_index(&mut self, v: &Typed, bounds: Interval) -> String {
+        let cast = if v.element.is_signed() {
+            "arith.index_cast"
+        } else {
+            "arith.index_castui"
+        };
+        let i = self.body.op(
+            "v",
+            "index",
+            format!("{cast} {} : {} to index", v.value.name, v.element.mlir),
+        );
+        let lo = self.body.index(bounds.lo);
+        let hi = self.body.index(bounds.hi);
+        let up = self.body.op(
+            "v",
+            "index",
+            format!("arith.maxsi {}, {} : index", i.name, lo.name),
+        );
+        self.body
+            .op(
+                "v",
+                "index",
+                format!("arith.minsi {}, {} : index", up.name, hi.name),
+            )
+            .name
+    }
+
+    /// The SSA names of `index`'s results: one `xla_indexing.apply_indexing` of its simplified
+    /// map over the variables it uses.
+    fn materialize(&mut self, index: &Index) -> Result<Vec<String>, ComposeError> {
+        let mut map = index.map.clone();
+        self.simplify(&mut map);
+        if map.results().is_empty() {
+            return Ok(Vec::new());
+        }
+        let nr = map.range_vars().len();
+        let all: Vec<&String> = self.frame.dims[..map.dims().len()]
+            .iter()
+            .chain(&self.frame.syms[..nr])
+            .chain(&index.rts)
+            .collect();
+        let removed = map.remove_unused_vars();
+        let operands: Vec<&str> = all
+            .iter()
+            .zip(&removed)
+            .filter(|(_, r)| !**r)
+            .map(|(v, _)| v.as_str())
+            .collect();
+        let n = map.results().len();
+        let name = self.body.fresh("i");
+        let types = vec!["index"; n].join(", ");
+        let head = if n == 1 {
+            name.clone()
+        } else {
+            format!("{name}:{n}")
+        };
+        self.body.line(format!(
+            "{head} = xla_indexing.apply_indexing #xla_indexing.map<\"{map}\">({}) : {types}",
+            operands.join(", ")
+        ));
+        Ok(if n == 1 {
+            vec![name]
+        } else {
+            (0..n).map(|k| format!("{name}#{k}")).collect()
+        })
+    }
+
+    /// The value of the first of `branches` whose map reads its operand at `index`, else of
+    /// `fallback`: a chain of `scf.if`s on the conditions of each branch (pad, concatenate,
+    /// dynamic-update-slice `instr`).
+    fn choose(
+        &mut self,
+        instr: &Instruction,
+        c: usize,
+        index: &Index,
+        branches: &[(usize, &OperandAccess)],
+        fallback: (usize, &OperandAccess),
+        element: Element,
+    ) -> Result<Typed, HloError> {
+        let mut branches = branches;
+        // The first branch whose operand may be read, with the conditions under which it is.
+        let (o, mut at, conditions, rest) = loop {
+            let Some(((o, a), rest)) = branches.split_first() else {
+                let at = self.operand_index(c, index, &fallback.1.access)?;
+                return self.value(c, fallback.0, &at);
+            };
+            let operand = &self.module.computations[c].instructions[*o];
+            let dims = operand.array().map(|s| s.dims.clone()).unwrap_or_default();
+            let at = self.operand_index(c, index, &a.access)?;
+            match read_conditions(index, &at, &dims) {
+                Some(conditions) => break (*o, at, conditions, rest),
+                None => branches = rest,
+            }
+        };
+        self.simplify(&mut at.map);
+        if conditions.is_empty() {
+            return self.value(c, o, &at);
+        }
+        let operand = &self.module.computations[c].instructions[o];
+        let test = self
+            .test(&at, index, &conditions)
+            .map_err(|e| fail(operand, e.to_string()))?;
+        let ty = element.mlir;
+        let result = self.body.fresh("r");
+        self.open_region(instr, format!("{result} = scf.if {test} -> ({ty}) {{"))?;
+        self.scopes.push(HashMap::new());
+        let then = self.value(c, o, &at);
+        self.scopes.pop();
+        let then = then?;
+        self.body
+            .line(format!("scf.yield {} : {ty}", then.value.name));
+        self.body.close("} else {", true);
+        self.scopes.push(HashMap::new());
+        let other = self.choose(instr, c, index, rest, fallback, element);
+        self.scopes.pop();
+        let other = other?;
+        self.body
+            .line(format!("scf.yield {} : {ty}", other.value.name));
+        self.body.close("}", false);
+        Ok(Typed {
+            value: Scalar::new(result, ty),
+            element,
+        })
+    }
+
+    /// An `i1` that holds where every `(expression, interval)` of `conditions` does; the
+    /// expressions are over `at`'s variables and are evaluated under `outer`'s constraints only.
+    fn test(
+        &mut self,
+        at: &Index,
+        outer: &Index,
+        conditions: &[(Expr, Interval)],
+    ) -> Result<String, ComposeError> {
+        let map = on_outer_domain(&at.map, &outer.map)
+            .with_results(conditions.iter().map(|(e, _)| e.clone()).collect());
+        let values = self.materialize(&Index {
+            map,
+            rts: at.rts.clone(),
+        })?;
+        let mut all: Option<String> = None;
+        for (v, (_, iv)) in values.iter().zip(conditions) {
+            let mut parts = Vec::new();
+            if iv.lo == iv.hi {
+                parts.push(("eq", iv.lo));
+            } else {
+                if iv.lo != Interval::FULL.lo {
+                    parts.push(("sge", iv.lo));
+                }
+                if iv.hi != Interval::FULL.hi {
+                    parts.push(("sle", iv.hi));
+                }
+            }
+            for (predicate, bound) in parts {
+                let b = self.body.index(bound);
+                let t = self.body.op(
+                    "t",
+                    "i1",
+                    format!("arith.cmpi {predicate}, {v}, {} : index", b.name),
+                );
+                all = Some(match all {
+                    None => t.name,
+                    Some(prev) => {
+                        self.body
+                            .op("t", "i1", format!("arith.andi {prev}, {} : i1", t.name))
+                            .name
+                    }
+                });
+            }
+        }
+        Ok(all.unwrap_or_else(|| self.body.constant("true", "i1").name))
+    }
+
+    /// A reduction over the range variables that `inputs`' maps add at `index` (the same ones
+    /// for every input, as a dot's two operands share its contracting dimensions): an
+    /// `xla_indexing.loop` carrying the accumulator from `init`; `step` combines the accumulator
+    /// and the inputs' values at one point.
+    fn reduction(
+        &mut self,
+        instr: &Instruction,
+        c: usize,
+        index: &Index,
+        inputs: &[(usize, &Access)],
+        init: Typed,
+        step: impl Fn(&mut Self, &[Typed], &Index) -> Result<Typed, HloError>,
+    ) -> Result<Typed, HloError> {
+        let nr = index.map.range_vars().len();
+        if !index.rts.is_empty() {
+            return Err(fail(
+                instr,
+                "reductions under dynamic offsets are not lowered".into(),
+            ));
+        }
+        let at: Vec<Index> = inputs
+            .iter()
+            .map(|(_, a)| self.operand_index(c, index, a))
+            .collect::<Result<_, _>>()?;
+        let first = &at[0].map;
+        let k = first.range_vars().len() - nr;
+        let bounds = |m: &IndexingMap| -> Vec<Interval> {
+            m.range_vars()[nr..].iter().map(|v| v.bounds).collect()
+        };
+        if at.iter().any(|a| bounds(&a.map) != bounds(first)) {
+            return Err(fail(instr, "the operands' range variables differ".into()));
+        }
+        // The loop: the enclosing range variables become dims; constraints over them alone
+        // already hold here, the others restrict the iteration.
+        let mut loop_map = first.convert_range_vars_to_dims(&(0..nr).collect::<Vec<_>>());
+        let nd = loop_map.dims().len() - nr;
+        let keep: Vec<(Expr, Interval)> = loop_map
+            .constraints()
+            .iter()
+            .filter(|(e, _)| {
+                let mut new = false;
+                e.for_each_var(&mut |v| {
+                    new |= matches!(v, xla_indexing_core::VarRef::Sym(_));
+                });
+                new
+            })
+            .map(|(e, iv)| (e.clone(), *iv))
+            .collect();
+        loop_map.clear_constraints();
+        for (e, iv) in keep {
+            loop_map.add_constraint(e, iv);
+        }
+        self.simplify(&mut loop_map);
+        let dims: Vec<String> = self.frame.dims[..nd]
+            .iter()
+            .chain(&self.frame.syms[..nr])
+            .cloned()
+            .collect();
+        let ivs: Vec<String> = (0..k).map(|_| self.body.fresh("r")).collect();
+        let results: Vec<String> = (0..loop_map.results().len())
+            .map(|_| self.body.fresh("x"))
+            .collect();
+        let acc = self.body.fresh("acc");
+        let name = self.body.fresh("red");
+        let ty = init.element.mlir;
+        let syms = if ivs.is_empty() {
+            String::new()
+        } else {
+            format!("[{}]", ivs.join(", "))
+        };
+        self.open_region(instr, format!(
+            "{name} = xla_indexing.loop ({}){syms} -> ({}) in #xla_indexing.map<\"{loop_map}\"> iter_args({acc} = {}) -> ({ty}) {{",
+            dims.join(", "),
+            results.join(", "),
+            init.value.name
+        ))?;
+        let saved = self.frame.syms.clone();
+        self.frame.syms.truncate(nr);
+        self.frame.syms.extend(ivs);
+        self.scopes.push(HashMap::new());
+        let body = (|| {
+            let mut args = vec![Typed {
+                value: Scalar::new(acc.clone(), ty),
+                element: init.element,
+            }];
+            for ((o, _), a) in inputs.iter().zip(&at) {
+                let mut a = a.clone();
+                self.simplify(&mut a.map);
+                args.push(self.value(c, *o, &a)?);
+            }
+            step(self, &args, &at[0])
+        })();
+        self.scopes.pop();
+        self.frame.syms = saved;
+        let next = body?;
+        self.body
+            .line(format!("xla_indexing.yield {} : {ty}", next.value.name));
+        self.body.close("}", false);
+        Ok(Typed {
+            value: Scalar::new(name, ty),
+            element: init.element,
+        })
+    }
+}
+
+/// `second ∘ first` for emission, an error naming `instr` when it overflows.
+fn compose(
+    first: &IndexingMap,
+    second: &IndexingMap,
+    instr: &Instruction,
+) -> Result<IndexingMap, HloError> {
+    first
+        .compose(second)
+        .map_err(|e| fail(instr, format!("composing indexing maps: {e}")))
+}
+
+/// The conditions under which the operand index `at` (just composed from `index`, not yet
+/// simplified) is read: the constraints the operand's map added, and the index lying within
+/// the operand's `dims`. Conditions that always hold under `index`'s domain are dropped;
+/// `None` when one never holds.
+fn read_conditions(index: &Index, at: &Index, dims: &[i64]) -> Option<Vec<(Expr, Interval)>> {
+    if at.map.is_known_empty() {
+        return None;
+    }
+    let own = index.map.constraints();
+    let mut all: Vec<(Expr, Interval)> = at
+        .map
+        .constraints()
+        .iter()
+        .filter(|(e, iv)| own.get(*e) != Some(*iv))
+        .map(|(e, iv)| (e.clone(), *iv))
+        .collect();
+    // Composing turns the operand map's constraints on a bare variable into narrower bounds.
+    let (m, o) = (&at.map, &index.map);
+    let nr = m.range_vars().len();
+    let shared = [
+        (m.dims(), o.dims(), 0, true),
+        (m.range_vars(), o.range_vars(), 0, false),
+        (m.rt_vars(), o.rt_vars(), nr, false),
+    ];
+    for (own_vars, outer_vars, first, is_dim) in shared {
+        for (k, (v, w)) in own_vars.iter().zip(outer_vars).enumerate() {
+            if v.bounds != w.bounds {
+                let k = (first + k) as u32;
+                let var = if is_dim { Expr::dim(k) } else { Expr::sym(k) };
+                all.push((var, v.bounds));
+            }
+        }
+    }
+    for (r, &size) in at.map.results().iter().zip(dims) {
+        all.push((r.clone(), Interval::new(0, size - 1)));
+    }
+    let outer = on_outer_domain(&at.map, &index.map);
+    let ev = outer.range_evaluator(false);
+    let mut kept = Vec::new();
+    for (e, iv) in all {
+        let range = ev.range(&e);
+        if iv.contains_interval(range) {
+            continue;
+        }
+        if !iv.intersect(range).is_feasible() {
+            return None;
+        }
+        if !kept.contains(&(e.clone(), iv)) {
+            kept.push((e, iv));
+        }
+    }
+    Some(kept)
+}
+
+/// `at`, composed from `outer`, over `outer`'s domain: the variables they share take `outer`'s
+/// bounds and the constraints are `outer`'s (the operand maps of pad, concatenate and
+/// dynamic-update-slice add no range variables, so the symbols line up). `at`'s own domain
+/// assumes that its operand is read; conditions on reading it are evaluated without that
+/// assumption.
+fn on_outer_domain(at: &IndexingMap, outer: &IndexingMap) -> IndexingMap {
+    let shared = |own: &[Var], theirs: &[Var]| -> Vec<Var> {
+        own.iter()
+            .enumerate()
+            .map(|(k, v)| theirs.get(k).unwrap_or(v).clone())
+            .collect()
+    };
+    let mut map = IndexingMap::new(
+        at.results().to_vec(),
+        shared(at.dims(), outer.dims()),
+        shared(at.range_vars(), outer.range_vars()),
+        shared(at.rt_vars(), outer.rt_vars()),
+    );
+    for (e, iv) in outer.constraints() {
+        map.add_constraint(e.clone(), *iv);
+    }
+    map
+}
+
+/// The MLIR literal of a scalar constant written `text` in HLO, of element type `e`.
+fn scalar_literal(text: &str, e: Element) -> Option<String> {
+    match e.class {
+        Class::Pred => match text {
+            "true" | "1" => Some("true".into()),
+            "false" | "0" => Some("false".into()),
+            _ => None,
+        },
+        Class::Float => {
+            let v: f64 = match text {
+                "inf" => f64::INFINITY,
+                "-inf" => f64::NEG_INFINITY,
+                "nan" | "-nan" => f64::NAN,
+                t => t.parse().ok()?,
+            };
+            Some(float_literal(v, e))
+        }
+        Class::Signed | Class::Unsigned => {
+            let v: i128 = text.parse().ok()?;
+            let bits = e.bits;
+            let (lo, hi) = if e.is_signed() {
+                (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+            } else {
+                (0, (1i128 << bits) - 1)
+            };
+            if v < lo || v > hi {
+                return None;
+            }
+            // MLIR reads integer literals in the type's width; write unsigned values that do
+            // not fit the signed range as their two's-complement.
+            let wrapped = if v > (1i128 << (bits - 1)) - 1 {
+                v - (1i128 << bits)
+            } else {
+                v
+            };
+            Some(wrapped.to_string())
+        }
+    }
+}
+
+/// A lowering error naming the instruction.
+fn fail(instr: &Instruction, message: String) -> HloError {
+    HloError::Analysis {
+        instruction: instr.name.clone(),
+        line: instr.pos.line,
+        column: instr.pos.column,
+        message: format!("cannot be lowered: {message}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literals_respect_the_type() {
+        let e = |n| Element::of(n).unwrap();
+        assert_eq!(scalar_literal("255", e("u8")).as_deref(), Some("-1"));
+        assert_eq!(scalar_literal("256", e("u8")), None);
+        assert_eq!(scalar_literal("-129", e("s8")), None);
+        assert_eq!(scalar_literal("true", e("pred")).as_deref(), Some("true"));
+        assert_eq!(
+            scalar_literal("-inf", e("f32")).as_deref(),
+            Some("0xFF800000")
+        );
+        assert_eq!(scalar_literal("{1, 2}", e("f32")), None);
+    }
+}

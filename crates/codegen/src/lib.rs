@@ -1,0 +1,117 @@
+//! Code generation: the fusions of an HLO module as GPU kernels.
+//!
+//! Each kernel is a `gpu.func` whose threads run the thread-id map of `xla_indexing_hlo::gpu`
+//! (an `xla_indexing.loop` over the thread ids and the per-thread chunk and unroll loop) and
+//! compute the elements they write with the elemental emitter (`elemental.rs`): every
+//! parameter is read through one `xla_indexing.apply_indexing` of the thread-id map composed
+//! with the fusion's maps on the way. [`kernels_text`] writes the kernels as MLIR text;
+//! `xla_indexing_passes::compile` lowers them to NVVM, LLVM IR and PTX.
+
+mod body;
+mod elemental;
+mod kernel;
+mod scalar;
+mod types;
+
+pub use kernel::launch_attribute;
+
+use xla_indexing_hlo::{
+    HloError, Module,
+    gpu::{Device, plan_module},
+};
+
+use xla_indexing_core::stack::on_large_stack;
+use xla_indexing_hlo::names::UniqueNames;
+
+/// What to generate.
+#[derive(Clone, Debug)]
+pub struct CodegenOptions {
+    /// The GPU the kernels' launches are planned for.
+    pub device: Device,
+    /// Only the kernel of this fusion (every kernel when `None`).
+    pub fusion: Option<String>,
+    /// Whether the composed maps are simplified before they are written (`false` writes them
+    /// as composed, for comparing lowerings).
+    pub simplify: bool,
+}
+
+/// The kernels of `module` as one MLIR module holding a `gpu.module @kernels`; a kernel's name
+/// is its fusion's, with characters PTX does not allow replaced by `_`. A fusion that cannot be
+/// lowered is an error naming it and the reason. Each kernel is written on a thread with a
+/// 1 GiB stack: fusions of thousands of ops in a chain are lowered (up to 20000 values
+/// deep).
+pub fn kernels_text(module: &Module, options: &CodegenOptions) -> Result<String, HloError> {
+    kernels_text_with_progress(module, options, &mut |_, _| {})
+}
+
+/// [`kernels_text`], calling `progress(done, total)` after each kernel it writes.
+pub fn kernels_text_with_progress(
+    module: &Module,
+    options: &CodegenOptions,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<String, HloError> {
+    let plans = plan_module(module, &options.device)?;
+    let chosen: Vec<_> = match &options.fusion {
+        None => plans.iter().collect(),
+        Some(f) => {
+            let found: Vec<_> = plans.iter().filter(|p| &p.kernel.name == f).collect();
+            if found.is_empty() {
+                let names: Vec<&str> = plans.iter().map(|p| p.kernel.name.as_str()).collect();
+                return Err(HloError::Usage(format!(
+                    "no fusion named {f}; the kernels are: {}",
+                    names.join(", ")
+                )));
+            }
+            found
+        }
+    };
+    let mut used = UniqueNames::default();
+    let mut text =
+        String::from("module attributes {gpu.container_module} {\n  gpu.module @kernels {\n");
+    let total = chosen.len();
+    for (done, plan) in chosen.into_iter().enumerate() {
+        let symbol = unique_symbol(&plan.kernel.name, &mut used);
+        let kernel =
+            on_large_stack(|| kernel::kernel_function(module, plan, &symbol, options.simplify))
+                .map_err(|e| {
+                    plan.kernel
+                        .error(format!("cannot be lowered: no thread to write it: {e}"))
+                })?;
+        text.push_str(&kernel?);
+        progress(done + 1, total);
+    }
+    text.push_str("  }\n}\n");
+    Ok(text)
+}
+
+/// `name` with every character outside `[A-Za-z0-9_]` replaced by `_` (PTX identifiers), made
+/// unique among `used` with a numeric suffix.
+pub fn unique_symbol(name: &str, used: &mut UniqueNames) -> String {
+    let mut base: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if !base.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+        base.insert(0, '_');
+    }
+    used.fresh(base, '_')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn symbols_are_ptx_identifiers_and_unique() {
+        let mut used = UniqueNames::default();
+        assert_eq!(unique_symbol("fusion.1", &mut used), "fusion_1");
+        assert_eq!(unique_symbol("fusion_1", &mut used), "fusion_1_1");
+        assert_eq!(unique_symbol("1x", &mut used), "_1x");
+    }
+}

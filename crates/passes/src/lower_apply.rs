@@ -1,0 +1,220 @@
+//! `xla-indexing-lower-apply`: lowers every `xla_indexing.loop` to `scf` (see `lower_loop.rs`),
+//! rewrites memory accesses to linear addressing (see `linearize.rs`; option `linearize`, on by
+//! default), then materializes every `xla_indexing.apply_indexing` as ops that standard MLIR
+//! lowers.
+//!
+//! Each result is weighed in two forms: simplified within the op's domain, and as written (over
+//! the domain narrowed by the operands); the cheaper to compute wins (on `i32` first, then fewer
+//! divisions, then fewer ops). `simplify=false` lowers the expressions as written: the upstream
+//! baseline of `cargo xtask bench gpu`. A result becomes, in order of preference, the operand it
+//! is, an `arith.constant`, a sequence of `arith` ops (`addi`, `subi`, `muli`, unsigned
+//! `divui`/`ceildivui` where the dividend is provably non-negative over the domain,
+//! `floordivsi`/`ceildivsi` otherwise, and a `mod` as its dividend less the modulus times the
+//! quotient, with a dividend chosen to share the division with the floor divisions of every
+//! `apply_indexing` of the operation: see `arith::plan_mod` and `dividends.rs`), or, when a
+//! value on the way might not fit in 64 bits, an `affine.apply` of the result's expression
+//! (which `lower-affine` expands with floor semantics). Every `addi`, `subi` and `muli` is exact,
+//! so it carries `nsw`, and `nuw` where no value on the way is negative (which lets LLVM fold
+//! constant offsets into addresses). Dimensions are the affine map's dims, range and runtime
+//! variables its symbols. An op whose operands' ranges miss its domain (it never computes a
+//! defined value) gets `arith.constant 0` for its results.
+//!
+//! Option `index-bitwidth` (default 32): where every variable, intermediate value and constant
+//! of a result's computation provably lies in the signed 32-bit range over the domain (and
+//! every unsigned division's dividend in `[0, 2^31 - 1]`), the `arith` ops compute on `i32`:
+//! the operands are cast with `arith.index_castui` (`index_cast` for ones that may be
+//! negative), the result back to `index` likewise. On NVPTX, where `index` is 64 bits, this
+//! turns 64-bit divisions and remainders into 32-bit ones. `index-bitwidth=64` keeps every op
+//! on `index`. See `arith::plan_narrow` for why the narrow ops are exact.
+
+use std::rc::Rc;
+
+use melior::{
+    Context, RewriterBase,
+    ir::{OperationRef, Value, ValueLike, operation::OperationLike},
+};
+use xla_indexing_core::VarRef;
+
+use super::{
+    PassFailure, PassOption, PassSpec, affine_ops, arith,
+    dividends::SharedDividends,
+    linearize, lower_loop, pass_entry,
+    patterns::{RewriteFn, apply_greedily},
+    ranges::apply_indexing_maps,
+};
+use xla_indexing_mlir::attribute_map;
+
+/// The pass's command-line name.
+pub const ARGUMENT: &str = "xla-indexing-lower-apply";
+
+pass_entry!(entry, ARGUMENT, run);
+
+/// The pass.
+pub static SPEC: PassSpec = PassSpec::new(
+    c"xla-indexing-lower-apply",
+    c"XlaIndexingLowerApply",
+    c"Lower xla_indexing.loop to scf, then xla_indexing.apply_indexing to arith ops (on i32 where every value fits; unsigned division where the dividend is provably non-negative) or affine.apply",
+    &OPTIONS,
+    entry,
+);
+
+static OPTIONS: [PassOption; 4] = [
+    PassOption::flag(
+        c"prefer-affine",
+        c"Emit every non-trivial result as affine.apply instead of arith ops",
+        false,
+    ),
+    PassOption::int(
+        c"index-bitwidth",
+        c"Compute index arithmetic in i32 where every value provably fits (32), or always on index (64)",
+        32,
+    ),
+    PassOption::flag(
+        c"simplify",
+        c"Simplify each map within its domain first (false: lower the expressions as written, for comparisons with upstream lowering)",
+        true,
+    ),
+    PassOption::flag(
+        c"linearize",
+        c"Rewrite memref.load/store whose indices come from one apply_indexing into accesses of a 1-D view at the linear offset, computed by one apply_indexing",
+        true,
+    ),
+];
+
+/// The widths `index-bitwidth` accepts.
+const INDEX_BITWIDTHS: [i64; 2] = [32, 64];
+
+/// The pass's options, decoded once per run (in the order of [`OPTIONS`]).
+#[derive(Clone, Copy, Debug)]
+struct Options {
+    prefer_affine: bool,
+    index_bitwidth: u32,
+    simplify: bool,
+    linearize: bool,
+}
+
+impl Options {
+    fn decode(options: &[i64]) -> Result<Options, PassFailure> {
+        let flag = |i: usize, default: bool| options.get(i).map_or(default, |&v| v != 0);
+        let bitwidth = options.get(1).copied().unwrap_or(32);
+        if !INDEX_BITWIDTHS.contains(&bitwidth) {
+            return Err(format!("index-bitwidth must be 32 or 64, not {bitwidth}").into());
+        }
+        Ok(Options {
+            prefer_affine: flag(0, false),
+            index_bitwidth: bitwidth as u32,
+            simplify: flag(2, true),
+            linearize: flag(3, true),
+        })
+    }
+}
+
+fn run(operation: OperationRef, options: &[i64]) -> Result<(), PassFailure> {
+    let options = Options::decode(options)?;
+    lower_loop::lower_loops(operation)?;
+    if options.linearize {
+        linearize::linearize_accesses(operation, options.simplify)?;
+    }
+    // The floor divisions of the whole operation, for remainders to share.
+    let shared = SharedDividends::collect(operation);
+    let rewrite: RewriteFn =
+        Rc::new(move |context, op, rewriter| lower_apply(context, op, rewriter, options, &shared));
+    Ok(apply_greedily(
+        operation,
+        &[("xla_indexing.apply_indexing", rewrite)],
+    )?)
+}
+
+fn lower_apply(
+    context: &Context,
+    op: OperationRef,
+    rewriter: &RewriterBase,
+    options: Options,
+    shared: &SharedDividends,
+) -> bool {
+    let Some(maps) = apply_indexing_maps(&op) else {
+        return lower_unreachable(context, op, rewriter);
+    };
+    // Lowering weighs each result as simplified against the result as written (over the domain
+    // narrowed by the operands): the simplest form is not always the cheapest to compute.
+    let candidates = if options.simplify {
+        vec![maps.simplified, maps.narrowed]
+    } else {
+        vec![maps.written]
+    };
+    let map = &candidates[0];
+    let index = melior::ir::Type::index(context);
+    let num_dims = map.dims().len();
+    let num_symbols = map.num_symbols();
+    let location = op.location();
+    let operand = |v: VarRef| -> Option<Value> {
+        let i = match v {
+            VarRef::Dim(i) => i as usize,
+            VarRef::Sym(i) => num_dims + i as usize,
+        };
+        // SAFETY: the operands are live values of the IR being rewritten.
+        op.operand(i)
+            .ok()
+            .map(|v| unsafe { Value::from_raw(v.to_raw()) })
+    };
+    let (prefer_affine, bitwidth) = (options.prefer_affine, options.index_bitwidth);
+    let evaluators: Vec<_> = candidates.iter().map(|m| m.range_evaluator(true)).collect();
+    let remainders: Vec<_> = candidates
+        .iter()
+        .map(|m| arith::Remainders::from_quotient_of(m.results(), shared.for_op(&op, m)))
+        .collect();
+    rewriter.set_insertion_point_before(op);
+    let mut values = Vec::with_capacity(map.results().len());
+    for (i, result) in map.results().iter().enumerate() {
+        let plan = candidates
+            .iter()
+            .zip(&evaluators)
+            .zip(&remainders)
+            .filter_map(|((m, ev), r)| arith::plan_narrow(m.results().get(i)?, ev, 64, bitwidth, r))
+            .filter(|p| !prefer_affine || p.ops.is_empty())
+            .min_by_key(|p| p.rank(bitwidth));
+        let value = match plan {
+            Some(plan) => arith::materialize(context, &plan, rewriter, location, index, &operand),
+            None => {
+                let operands: Vec<Value> = (0..num_dims + num_symbols)
+                    .filter_map(|i| op.operand(i).ok())
+                    // SAFETY: the operands are live values of the IR being rewritten.
+                    .map(|v| unsafe { Value::from_raw(v.to_raw()) })
+                    .collect();
+                affine_ops::materialize(context, rewriter, location, result, num_dims, &operands)
+            }
+        };
+        let Some(value) = value else {
+            return false;
+        };
+        values.push(value);
+    }
+    rewriter.replace_op_with_values(op, &values);
+    true
+}
+
+/// An `apply_indexing` for which [`apply_indexing_maps`] finds no map: without a readable map it
+/// stays (the verifier reports it); otherwise no point of its domain is ever reached (its
+/// operands' ranges miss the domain, as in the dead branch of a lowered `xla_indexing.loop`), so
+/// its results are never defined and become `arith.constant 0`.
+fn lower_unreachable(context: &Context, op: OperationRef, rewriter: &RewriterBase) -> bool {
+    let readable = op
+        .attribute("indexing_map")
+        .ok()
+        .is_some_and(|a| attribute_map(a).is_ok());
+    if !readable {
+        return false;
+    }
+    let zero = arith::Plan::constant(0);
+    let index = melior::ir::Type::index(context);
+    rewriter.set_insertion_point_before(op);
+    let no_var = |_: VarRef| -> Option<Value> { None };
+    let values: Option<Vec<Value>> = (0..op.result_count())
+        .map(|_| arith::materialize(context, &zero, rewriter, op.location(), index, &no_var))
+        .collect();
+    let Some(values) = values else {
+        return false;
+    };
+    rewriter.replace_op_with_values(op, &values);
+    true
+}

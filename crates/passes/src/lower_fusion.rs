@@ -1,0 +1,505 @@
+//! `xla-indexing-lower-fusion`: the GPU kernel of every `xla_indexing.fusion` of a module, made
+//! by the code generator of [`crate::codegen`] (the one behind `xla-indexing compile`).
+//!
+//! Each fusion's body becomes an HLO module ([`HloWriter`]): the fused computation has a
+//! parameter per block argument and an instruction per op (the instruction the annotate pass
+//! analyses for it), the regions of `stablehlo.reduce` and `reduce_window` become the
+//! computations they call, and the operands of `xla_indexing.yield` are its root (a tuple for
+//! several); the entry computation calls it with a `fusion` of the op's `kind` (`kLoop` when it
+//! has none). [`kernels_text`] writes the kernel, which is parsed into the pass's context and
+//! whose `gpu.func` moves into a `gpu.module @xla_indexing_kernels` at the end of the module
+//! (made once; the module gets `gpu.container_module`). The fusion is marked with its kernel:
+//!
+//! ```mlir
+//! %r = xla_indexing.fusion (%a) {name = "fused_computation", kind = "kLoop"}
+//!     : (tensor<10x20xf32>) -> tensor<20x10xf32> {
+//! ^bb0(%p0: tensor<10x20xf32>):
+//!   %t = "stablehlo.transpose"(%p0) <{permutation = array<i64: 1, 0>}>
+//!       : (tensor<10x20xf32>) -> tensor<20x10xf32>
+//!   xla_indexing.yield %t : tensor<20x10xf32>
+//! }
+//! ```
+//!
+//! becomes the same op with `xla_indexing.kernel = @xla_indexing_kernels::@fused_computation`,
+//! and
+//!
+//! ```mlir
+//! gpu.module @xla_indexing_kernels {
+//!   gpu.func @fused_computation(%arg0: memref<10x20xf32>, %arg1: memref<20x10xf32>) kernel
+//!       attributes {xla_indexing.launch = #xla_indexing.launch<block = [128, 1, 1], ...>} {
+//!     ... xla_indexing.loop over the thread-id map, memref.load through apply_indexing ...
+//!   }
+//! }
+//! ```
+//!
+//! A kernel takes a `memref` per fusion operand, then one per result, of the default (row-major)
+//! layout (the import carries no layouts). Its name is the fusion's `name` with the characters
+//! PTX does not allow replaced by `_`, made unique in the `gpu.module`.
+//!
+//! Only the device side is lowered: the fusion ops stay as they are, and the host side (buffers
+//! for the tensors, copies, the kernel launches) is not generated. A fusion that already has
+//! an `xla_indexing.kernel` is left alone, so the pass can run again. A fusion that cannot be
+//! translated (an op without an HLO form here, a type that is not a static tensor) or lowered
+//! (what the code generator does not handle) is an error at the fusion naming the op and why,
+//! and the pass fails.
+//!
+//! Option `chip` (default `sm_90`) is the chip the kernels' launches are planned for (its
+//! multiprocessors and limits, as `xla-indexing compile --chip`); the chip of the PTX is
+//! `nvvm-attach-target`'s, which should be the same. A pipeline to PTX:
+//!
+//! ```text
+//! xla-indexing-lower-fusion, xla-indexing-simplify, xla-indexing-lower-apply,
+//! xla-indexing-launch-grid, gpu.module(convert-scf-to-cf, lower-affine, convert-gpu-to-nvvm,
+//! canonicalize, cse, reconcile-unrealized-casts), xla-indexing-launch-grid,
+//! nvvm-attach-target{chip=sm_90 features=+ptx80}, gpu-module-to-binary{format=isa}
+//! ```
+
+use melior::{
+    Context,
+    ir::{
+        Attribute, BlockLike, BlockRef, Module, OperationRef, RegionLike, ValueLike,
+        attribute::StringAttribute,
+        operation::{OperationLike, WalkOrder, WalkResult},
+    },
+};
+use mlir_sys::{
+    MlirOperation, mlirBlockAppendOwnedOperation, mlirOperationGetParentOperation,
+    mlirOperationRemoveFromParent,
+};
+use xla_indexing_hlo::{HloError, gpu::Device, parse_module};
+use xla_indexing_mlir::ir::{op_name, set_attribute};
+
+use super::{CHIP_NAMES, PassFailure, PassOption, PassSpec, chip_device, pass_entry};
+use xla_indexing_codegen::{CodegenOptions, kernels_text, unique_symbol};
+use xla_indexing_hlo::names::UniqueNames;
+use xla_indexing_mlir::guard::emit_error;
+use xla_indexing_translate::stablehlo::{HloWriter, hlo_shape};
+
+/// The pass's command-line name.
+pub const ARGUMENT: &str = "xla-indexing-lower-fusion";
+
+/// The attribute that names a fusion's kernel: `@xla_indexing_kernels::@NAME`.
+pub const KERNEL_ATTRIBUTE: &str = "xla_indexing.kernel";
+
+/// The symbol of the `gpu.module` that holds the kernels.
+pub const KERNELS_MODULE: &str = "xla_indexing_kernels";
+
+const FUSION: &str = "xla_indexing.fusion";
+
+pass_entry!(entry, ARGUMENT, run);
+
+/// The pass.
+pub static SPEC: PassSpec = PassSpec::new(
+    c"xla-indexing-lower-fusion",
+    c"XlaIndexingLowerFusion",
+    c"Generate the GPU kernel of every xla_indexing.fusion (a gpu.func in gpu.module @xla_indexing_kernels, named by the fusion's xla_indexing.kernel); the fusions and the host side stay",
+    &OPTIONS,
+    entry,
+);
+
+static OPTIONS: [PassOption; 1] = [PassOption::chip(
+    &CHIP_NAMES,
+    c"The chip whose limits and multiprocessors the kernels' launches are planned for (sm_70 to sm_100)",
+)];
+
+fn run(operation: OperationRef, options: &[i64]) -> Result<(), PassFailure> {
+    let device = chip_device(options[0])?;
+    let name = op_name(&operation);
+    if name != "builtin.module" {
+        return Err(format!("runs on a builtin.module, not on '{name}'").into());
+    }
+    let mut fusions: Vec<MlirOperation> = Vec::new();
+    operation.walk(WalkOrder::PreOrder, |op| {
+        if op_name(&op) == FUSION
+            && !op.has_attribute(KERNEL_ATTRIBUTE)
+            && enclosing_module(&op) == Some(operation.to_raw().ptr)
+        {
+            fusions.push(op.to_raw());
+        }
+        WalkResult::Advance
+    });
+    if fusions.is_empty() {
+        return Ok(());
+    }
+    let context = operation.context();
+    // SAFETY: the context outlives the pass run, which is all this reference is used for.
+    let context: &Context = unsafe { context.to_ref() };
+    let body = operation
+        .region(0)
+        .ok()
+        .and_then(|r| r.first_block())
+        .ok_or("the module has no body")?;
+    let mut kernels = kernels_module(&body)?;
+    let mut used = kernels.map(kernel_symbols).unwrap_or_default();
+    let mut failures = 0usize;
+    for raw in fusions {
+        // SAFETY: the walk collected live ops, and none has been erased since.
+        let fusion = unsafe { OperationRef::from_raw(raw) };
+        let outcome = lower(context, &fusion, &device, &mut used)
+            .and_then(|(symbol, kernel)| place(context, &body, &mut kernels, &kernel, &symbol));
+        match outcome {
+            Ok(symbol) => {
+                let reference = format!("@{KERNELS_MODULE}::@{symbol}");
+                let attribute = Attribute::parse(context, &reference)
+                    .ok_or_else(|| format!("internal error: `{reference}` does not parse"))?;
+                set_attribute(&fusion, KERNEL_ATTRIBUTE, attribute);
+            }
+            Err(message) => {
+                emit_error(fusion.location(), &format!("{ARGUMENT}: {message}"));
+                failures += 1;
+            }
+        }
+    }
+    if kernels.is_some() {
+        set_attribute(&operation, "gpu.container_module", Attribute::unit(context));
+    }
+    match failures {
+        0 => Ok(()),
+        1 => Err("a fusion could not be lowered (see the error above)".into()),
+        n => Err(format!("{n} fusions could not be lowered (see the errors above)").into()),
+    }
+}
+
+/// The address of the `builtin.module` closest around `op`.
+fn enclosing_module(op: &OperationRef) -> Option<*mut std::ffi::c_void> {
+    let mut current = op.to_raw();
+    loop {
+        // SAFETY: parents of a live op are live (or null at the top).
+        let parent = unsafe { mlirOperationGetParentOperation(current) };
+        // SAFETY: as above.
+        let parent_op = unsafe { OperationRef::from_option_raw(parent) }?;
+        if op_name(&parent_op) == "builtin.module" {
+            return Some(parent.ptr);
+        }
+        current = parent;
+    }
+}
+
+/// The `gpu.module @xla_indexing_kernels` already in the module body, if any.
+fn kernels_module(body: &BlockRef) -> Result<Option<MlirOperation>, String> {
+    let mut next = body.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        if symbol_name(&op).as_deref() == Some(KERNELS_MODULE) {
+            if op_name(&op) == "gpu.module" {
+                return Ok(Some(op.to_raw()));
+            }
+            return Err(format!(
+                "the symbol @{KERNELS_MODULE} is taken by a '{}', not a gpu.module",
+                op_name(&op)
+            ));
+        }
+    }
+    Ok(None)
+}
+
+/// The symbols of the ops in a `gpu.module`'s body.
+fn kernel_symbols(gpu_module: MlirOperation) -> UniqueNames {
+    // SAFETY: `gpu_module` is a live op of the module the pass runs on.
+    let gpu_module = unsafe { OperationRef::from_raw(gpu_module) };
+    let mut symbols = UniqueNames::default();
+    let mut next = gpu_module
+        .region(0)
+        .ok()
+        .and_then(|r| r.first_block())
+        .and_then(|b| b.first_operation());
+    while let Some(op) = next {
+        next = op.next_in_block();
+        if let Some(name) = symbol_name(&op) {
+            symbols.take(name);
+        }
+    }
+    symbols
+}
+
+/// The `sym_name` of `op`, if it has one.
+fn symbol_name(op: &OperationRef) -> Option<String> {
+    let attribute = op.attribute("sym_name").ok()?;
+    StringAttribute::try_from(attribute)
+        .ok()
+        .map(|s| s.value().to_owned())
+}
+
+/// A string attribute of `op`, if it has one.
+fn string_attribute(op: &OperationRef, name: &str) -> Option<String> {
+    let attribute = op.attribute(name).ok()?;
+    StringAttribute::try_from(attribute)
+        .ok()
+        .map(|s| s.value().to_owned())
+}
+
+/// The HLO module of `fusion`: its body as the fused computation and an entry computation
+/// that calls it with a `fusion` instruction named `instruction`; with the writer, which knows
+/// the op of each instruction.
+fn fusion_module(fusion: &OperationRef, instruction: &str) -> Result<(String, HloWriter), String> {
+    let name = string_attribute(fusion, "name");
+    let kind = string_attribute(fusion, "kind").unwrap_or_else(|| "kLoop".into());
+    if !kind.starts_with('k') || !kind.chars().all(|c| c.is_ascii_alphanumeric()) {
+        return Err(format!(
+            "'{kind}' is not a fusion kind (kLoop, kInput, ...)"
+        ));
+    }
+    let mut writer = HloWriter::default();
+    let instruction = writer.fresh(instruction);
+    let (computation, shape) = writer
+        .region(fusion, 0, name.as_deref().unwrap_or("fused_computation"))
+        .map_err(|e| match e.op.as_str() {
+            // About the fusion itself, where the error is.
+            FUSION => e.reason,
+            _ => e.to_string(),
+        })?;
+    let main = writer.fresh("main");
+    let mut params = Vec::new();
+    let mut lines = String::new();
+    let mut args = Vec::new();
+    for (i, operand) in fusion.operands().enumerate() {
+        let ty = operand.r#type();
+        let shape = hlo_shape(ty)
+            .ok_or_else(|| format!("operand {i} has a type that is not a static tensor: {ty}"))?;
+        let param = writer.fresh(&format!("arg{i}"));
+        params.push(format!("{param}: {shape}"));
+        lines.push_str(&format!("  %{param} = {shape} parameter({i})\n"));
+        args.push(format!("%{param}"));
+    }
+    let text = format!(
+        "HloModule {instruction}\n\n{}ENTRY %{main} ({}) -> {shape} {{\n{lines}  ROOT %{instruction} = {shape} fusion({}), kind={kind}, calls=%{computation}\n}}\n",
+        writer.computations(),
+        params.join(", "),
+        args.join(", "),
+    );
+    Ok((text, writer))
+}
+
+/// The kernel of `fusion` planned for `device`, parsed into `context`, and its symbol (unique
+/// among `used`).
+fn lower<'c>(
+    context: &'c Context,
+    fusion: &OperationRef,
+    device: &Device,
+    used: &mut UniqueNames,
+) -> Result<(String, Module<'c>), String> {
+    let name = string_attribute(fusion, "name");
+    let symbol = unique_symbol(name.as_deref().unwrap_or("fusion"), used);
+    let (text, writer) = fusion_module(fusion, &symbol)?;
+    let module = parse_module(&text)
+        .map_err(|e| format!("internal error: the HLO form of the fusion does not parse: {e}"))?;
+    let options = CodegenOptions {
+        device: device.clone(),
+        fusion: None,
+        simplify: true,
+    };
+    let kernel = kernels_text(&module, &options).map_err(|e| codegen_error(&writer, &symbol, e))?;
+    let kernel = Module::parse(context, &kernel)
+        .ok_or("internal error: the generated kernel does not parse")?;
+    Ok((symbol, kernel))
+}
+
+/// A code generator error in the words of the fusion's ops: what an instruction was written
+/// for, and where its op is.
+fn codegen_error(writer: &HloWriter, fusion_instruction: &str, error: HloError) -> String {
+    match &error {
+        HloError::Analysis {
+            instruction,
+            message,
+            ..
+        } => match writer.origin(instruction) {
+            Some((what, "")) => format!("{what}: {message}"),
+            Some((what, location)) => format!("{what} at {location}: {message}"),
+            None if instruction == fusion_instruction => message.clone(),
+            None => error.to_string(),
+        },
+        _ => error.to_string(),
+    }
+}
+
+/// Moves the `gpu.func` of `kernel` (a module holding `gpu.module @kernels { gpu.func ... }`),
+/// renamed `symbol`, into the kernels' `gpu.module` at the end of `body` (this one, renamed,
+/// when there is none yet); returns the symbol.
+fn place(
+    context: &Context,
+    body: &BlockRef,
+    kernels: &mut Option<MlirOperation>,
+    kernel: &Module,
+    symbol: &str,
+) -> Result<String, String> {
+    let internal = || "internal error: the generated kernel is not a gpu.module of one gpu.func";
+    let gpu_module = kernel
+        .body()
+        .first_operation()
+        .filter(|op| op_name(op) == "gpu.module")
+        .ok_or_else(internal)?;
+    let function = gpu_module
+        .region(0)
+        .ok()
+        .and_then(|r| r.first_block())
+        .and_then(|b| b.first_operation())
+        .filter(|op| op_name(op) == "gpu.func")
+        .ok_or_else(internal)?;
+    set_attribute(
+        &function,
+        "sym_name",
+        StringAttribute::new(context, symbol).into(),
+    );
+    match kernels {
+        None => {
+            set_attribute(
+                &gpu_module,
+                "sym_name",
+                StringAttribute::new(context, KERNELS_MODULE).into(),
+            );
+            // SAFETY: the op is live; once removed from its parent it is owned by no one until
+            // the block of the pass's module takes it.
+            unsafe {
+                mlirOperationRemoveFromParent(gpu_module.to_raw());
+                mlirBlockAppendOwnedOperation(body.to_raw(), gpu_module.to_raw());
+            }
+            *kernels = Some(gpu_module.to_raw());
+        }
+        Some(target) => {
+            // SAFETY: `target` is the live gpu.module of the pass's module.
+            let target = unsafe { OperationRef::from_raw(*target) };
+            let block = target
+                .region(0)
+                .ok()
+                .and_then(|r| r.first_block())
+                .ok_or("the gpu.module of the kernels has no body")?;
+            // SAFETY: as above, for the gpu.func.
+            unsafe {
+                mlirOperationRemoveFromParent(function.to_raw());
+                mlirBlockAppendOwnedOperation(block.to_raw(), function.to_raw());
+            }
+        }
+    }
+    Ok(symbol.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::opt::full_context;
+
+    /// The first fusion of `source`'s HLO form, with its fusion instruction named `kernel`.
+    fn hlo_of(source: &str) -> Result<String, String> {
+        let context = full_context();
+        context.set_allow_unregistered_dialects(true);
+        let module = Module::parse(&context, source).expect("the test input parses");
+        let mut fusion = None;
+        module.as_operation().walk(WalkOrder::PreOrder, |op| {
+            if fusion.is_none() && op_name(&op) == FUSION {
+                fusion = Some(op.to_raw());
+            }
+            WalkResult::Advance
+        });
+        // SAFETY: the fusion lives in `module`, which outlives this use.
+        let fusion = unsafe { OperationRef::from_raw(fusion.expect("a fusion")) };
+        fusion_module(&fusion, "kernel").map(|(text, _)| text)
+    }
+
+    #[test]
+    fn fusion_module_has_the_real_reducer() {
+        let text = hlo_of(
+            r#"
+func.func @f(%in: tensor<8x32xf32>) -> tensor<8xf32> {
+  %r = xla_indexing.fusion (%in) {name = "row_max", kind = "kInput"} : (tensor<8x32xf32>) -> tensor<8xf32> {
+  ^bb0(%p: tensor<8x32xf32>):
+    %init = "stablehlo.constant"() <{value = dense<0xFF800000> : tensor<f32>}> : () -> tensor<f32>
+    %max = "stablehlo.reduce"(%p, %init) <{dimensions = array<i64: 1>}> ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %m = "stablehlo.maximum"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      "stablehlo.return"(%m) : (tensor<f32>) -> ()
+    }) : (tensor<8x32xf32>, tensor<f32>) -> tensor<8xf32>
+    xla_indexing.yield %max : tensor<8xf32>
+  }
+  return %r : tensor<8xf32>
+}
+"#,
+        );
+        assert_eq!(
+            text.as_deref(),
+            Ok(r#"HloModule kernel
+
+%reduce_computation (param_0.1: f32[], param_1: f32[]) -> f32[] {
+  %param_0.1 = f32[] parameter(0)
+  %param_1 = f32[] parameter(1)
+  ROOT %maximum = f32[] maximum(%param_0.1, %param_1)
+}
+
+%row_max (param_0: f32[8,32]) -> f32[8] {
+  %param_0 = f32[8,32] parameter(0)
+  %constant = f32[] constant(-inf)
+  ROOT %reduce = f32[8] reduce(%param_0, %constant), dimensions={1}, to_apply=%reduce_computation
+}
+
+ENTRY %main (arg0: f32[8,32]) -> f32[8] {
+  %arg0 = f32[8,32] parameter(0)
+  ROOT %kernel = f32[8] fusion(%arg0), kind=kInput, calls=%row_max
+}
+"#)
+        );
+    }
+
+    #[test]
+    fn fusion_module_broadcasts_splats_and_returns_a_tuple() {
+        let text = hlo_of(
+            r#"
+func.func @f(%x: tensor<4xi32>) -> (tensor<4xi32>, tensor<2x4xi1>) {
+  %r:2 = xla_indexing.fusion (%x) {name = "pair"} : (tensor<4xi32>) -> (tensor<4xi32>, tensor<2x4xi1>) {
+  ^bb0(%p: tensor<4xi32>):
+    %one = "stablehlo.constant"() <{value = dense<1> : tensor<4xi32>}> : () -> tensor<4xi32>
+    %t = "stablehlo.constant"() <{value = dense<true> : tensor<2x4xi1>}> : () -> tensor<2x4xi1>
+    %s = "stablehlo.add"(%p, %one) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+    xla_indexing.yield %s, %t : tensor<4xi32>, tensor<2x4xi1>
+  }
+  return %r#0, %r#1 : tensor<4xi32>, tensor<2x4xi1>
+}
+"#,
+        );
+        assert_eq!(
+            text.as_deref(),
+            Ok(r#"HloModule kernel
+
+%pair (param_0: s32[4]) -> (s32[4], pred[2,4]) {
+  %param_0 = s32[4] parameter(0)
+  %constant.scalar = s32[] constant(1)
+  %constant = s32[4] broadcast(%constant.scalar), dimensions={}
+  %constant.1.scalar = pred[] constant(true)
+  %constant.1 = pred[2,4] broadcast(%constant.1.scalar), dimensions={}
+  %add = s32[4] add(%param_0, %constant)
+  ROOT %tuple = (s32[4], pred[2,4]) tuple(%add, %constant.1)
+}
+
+ENTRY %main (arg0: s32[4]) -> (s32[4], pred[2,4]) {
+  %arg0 = s32[4] parameter(0)
+  ROOT %kernel = (s32[4], pred[2,4]) fusion(%arg0), kind=kLoop, calls=%pair
+}
+"#)
+        );
+    }
+
+    #[test]
+    fn fusion_module_rejects_values_from_outside() {
+        let text = hlo_of(
+            r#"
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %r = xla_indexing.fusion (%x) {name = "reduce_outside"} : (tensor<4xf32>) -> tensor<f32> {
+  ^bb0(%p: tensor<4xf32>):
+    %zero = "stablehlo.constant"() <{value = dense<0.0> : tensor<f32>}> : () -> tensor<f32>
+    %s = "stablehlo.reduce"(%p, %zero) <{dimensions = array<i64: 0>}> ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %m = "stablehlo.add"(%a, %zero) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      "stablehlo.return"(%m) : (tensor<f32>) -> ()
+    }) : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
+    xla_indexing.yield %s : tensor<f32>
+  }
+  return %x : tensor<4xf32>
+}
+"#,
+        );
+        let message = text.unwrap_err();
+        assert!(
+            message.starts_with("'stablehlo.add' at ")
+                && message.ends_with(": uses a value defined outside its region"),
+            "{message}"
+        );
+    }
+}

@@ -1,0 +1,168 @@
+//! Conditions the ranges decide: `scf.if` and `affine.if` whose branch is known, `affine.if`
+//! constraints that always hold, and `affine.min`/`affine.max` results that are never the
+//! answer. (Comparisons, selects and `arith` `min`/`max` are values: `rewrite.rs` replaces them
+//! by what they always give.)
+
+use melior::{
+    Context, RewriterBase,
+    ir::{BlockLike, OperationRef, RegionLike, Value, operation::OperationLike},
+};
+
+use super::{
+    super::patterns::set_attribute,
+    affine_maps::{operand_ranges, simplified_over},
+    cost::Cost,
+    values::IndexValues,
+};
+use xla_indexing_mlir::{
+    affine::{affine_from_expr, expr_from_affine},
+    ir::{
+        IntegerSet, affine_map_attribute, affine_map_attribute_of, integer_set_attribute,
+        integer_set_attribute_of,
+    },
+};
+
+/// `scf.if` on a condition the ranges decide: replaced by the branch taken.
+///
+/// Identity: `if (c) A else B` is `A` where `c` always holds and `B` where it never does.
+pub fn fold_scf_if(values: &mut IndexValues, op: OperationRef, rewriter: &RewriterBase) -> bool {
+    let Some(taken) = op
+        .operand(0)
+        .ok()
+        .and_then(|c| values.known(c))
+        .and_then(|k| k.expr.as_constant())
+    else {
+        return false;
+    };
+    inline_branch(rewriter, op, usize::from(taken == 0))
+}
+
+/// `affine.if`: a branch the ranges decide replaces the op (identity as for [`fold_scf_if`]);
+/// constraints that always hold are dropped (`if (a and b)` is `if (b)` where `a` always
+/// holds); the remaining ones are simplified over their operands' ranges when that makes them
+/// cheaper.
+pub fn rewrite_affine_if(
+    values: &mut IndexValues,
+    context: &Context,
+    op: OperationRef,
+    rewriter: &RewriterBase,
+) -> bool {
+    let Some(set) = op
+        .attribute("condition")
+        .ok()
+        .and_then(integer_set_attribute)
+    else {
+        return false;
+    };
+    let Some(decisions) = values.decide_affine_if(&op) else {
+        return false;
+    };
+    if decisions.contains(&Some(false)) {
+        return inline_branch(rewriter, op, 1);
+    }
+    if decisions.iter().all(|d| *d == Some(true)) {
+        return inline_branch(rewriter, op, 0);
+    }
+    let kept: Vec<_> = set
+        .constraints
+        .iter()
+        .zip(&decisions)
+        .filter(|(_, d)| d.is_none())
+        .map(|(c, _)| *c)
+        .collect();
+    let operand_ranges = operand_ranges(values, &op, 0, op.operand_count());
+    let simplified = kept
+        .iter()
+        .map(|(e, eq)| {
+            let e = expr_from_affine(*e)?;
+            let better = simplified_over(&e, set.num_dims, &operand_ranges)?;
+            Some((affine_from_expr(context, &better)?, *eq))
+        })
+        .collect::<Option<Vec<_>>>()
+        .unwrap_or(kept.clone());
+    let cost = |constraints: &[(melior::ir::AffineExpr, bool)]| {
+        constraints
+            .iter()
+            .filter_map(|(e, _)| expr_from_affine(*e))
+            .fold(Cost::default(), |acc, e| acc + Cost::of_expr(&e))
+    };
+    let dropped = kept.len() < set.constraints.len();
+    if !dropped && !cost(&simplified).improves_on(cost(&set.constraints)) {
+        return false;
+    }
+    let new_set = IntegerSet {
+        num_dims: set.num_dims,
+        num_symbols: set.num_symbols,
+        constraints: simplified,
+    };
+    set_attribute(
+        rewriter,
+        op,
+        "condition",
+        integer_set_attribute_of(context, &new_set),
+    );
+    true
+}
+
+/// `affine.min` / `affine.max` with results that are never its value: the map keeps the others
+/// (`min(a, b) = a` where `a <= b` always).
+pub fn narrow_min_max(
+    values: &mut IndexValues,
+    context: &Context,
+    op: OperationRef,
+    rewriter: &RewriterBase,
+) -> bool {
+    let Some(map) = op.attribute("map").ok().and_then(affine_map_attribute) else {
+        return false;
+    };
+    let Some(results) = values.affine_results_of(&op) else {
+        return false;
+    };
+    let is_min = xla_indexing_mlir::ir::op_name(&op) == "affine.min";
+    let Some(kept) = values.min_max_kept(&op, &results, is_min) else {
+        return false;
+    };
+    if kept.len() == map.result_count() || kept.is_empty() {
+        return false;
+    }
+    let Some(exprs) = kept
+        .iter()
+        .map(|&i| map.result(i).ok())
+        .collect::<Option<Vec<_>>>()
+    else {
+        return false;
+    };
+    let narrowed = melior::ir::AffineMap::new(context, map.dim_count(), map.symbol_count(), &exprs);
+    set_attribute(rewriter, op, "map", affine_map_attribute_of(narrowed));
+    true
+}
+
+/// Replaces `op` (an `scf.if` or `affine.if`) by the body of its region `region`: its ops move
+/// before `op` and the values its terminator yields replace `op`'s results. An empty region
+/// (an `if` without `else`) just erases `op`.
+fn inline_branch(rewriter: &RewriterBase, op: OperationRef, region: usize) -> bool {
+    let Some(block) = op.region(region).ok().and_then(|r| r.first_block()) else {
+        if op.result_count() != 0 {
+            return false;
+        }
+        rewriter.erase_op(op);
+        return true;
+    };
+    let Some(terminator) = block.terminator() else {
+        return false;
+    };
+    if block.argument_count() != 0 || terminator.operand_count() != op.result_count() {
+        return false;
+    }
+    let yielded: Vec<Value> = (0..terminator.operand_count())
+        .filter_map(|i| terminator.operand(i).ok())
+        .collect();
+    rewriter.inline_block_before(block, op, &[]);
+    if yielded.is_empty() {
+        rewriter.erase_op(op);
+    } else {
+        rewriter.replace_op_with_values(op, &yielded);
+    }
+    rewriter.erase_op(terminator);
+    true
+}

@@ -1,0 +1,265 @@
+//! What each op computes, as an expression over roots ([`IndexValues::read_op`]); comparisons,
+//! selects, `min` and `max` read as what they always give where `conditions.rs` decides them.
+//!
+//! An op is read only where its meaning is exactly the expression's: truncating and unsigned
+//! divisions only on dividends of one sign, casts only where the value survives them, and every
+//! composed value within its type (checked in `values.rs`).
+
+use std::rc::Rc;
+
+use melior::ir::{OperationRef, operation::OperationLike};
+use xla_indexing_core::{Expr, Interval};
+
+use super::{
+    conditions::{Pick, min_max_range},
+    values::{IndexValues, Known, Reading},
+};
+use xla_indexing_mlir::{
+    affine::expr_from_affine,
+    attribute_map,
+    evaluate::fold_arith,
+    ir::{affine_map_attribute, constant_value, op_name},
+};
+
+/// How an op result is read.
+pub enum Read {
+    /// As an expression over roots.
+    Exact(Reading),
+    /// As a root, within this range (beyond what [`Ranges`](super::super::ranges::Ranges)
+    /// finds).
+    Root(Interval),
+}
+
+impl IndexValues {
+    /// How result `index` of `op` is read.
+    pub(super) fn read_op(
+        &mut self,
+        op: &OperationRef,
+        index: usize,
+        width: u32,
+        depth: usize,
+    ) -> Option<Read> {
+        let name = op_name(op);
+        let operand = |this: &mut Self, i: usize| -> Option<Rc<Known>> {
+            this.known_at_depth(op.operand(i).ok()?, depth)
+        };
+        let exact = |expr: Expr, knowns: &[&Known]| Some(Read::Exact(Reading::of(expr, knowns)));
+        // An `arith` op of constants is a constant, whatever it computes.
+        if name.starts_with("arith.") && name != "arith.constant" {
+            let constants: Option<Vec<i64>> = (0..op.operand_count())
+                .map(|i| operand(self, i)?.expr.as_constant())
+                .collect();
+            if let Some(c) = constants.and_then(|c| fold_arith(op, &c)) {
+                return exact(
+                    Expr::constant(if width == 1 { i64::from(c != 0) } else { c }),
+                    &[],
+                );
+            }
+        }
+        match name.as_str() {
+            "arith.constant" => {
+                let c = constant_value(op.result(0).ok()?.into())?;
+                exact(
+                    Expr::constant(if width == 1 { i64::from(c != 0) } else { c }),
+                    &[],
+                )
+            }
+            "arith.addi" | "arith.subi" | "arith.muli" => {
+                let (a, b) = (operand(self, 0)?, operand(self, 1)?);
+                let expr = match name.as_str() {
+                    "arith.addi" => a.expr.checked_add(&b.expr).ok()?,
+                    "arith.subi" => a.expr.checked_sub(&b.expr).ok()?,
+                    _ => match (a.expr.as_constant(), b.expr.as_constant()) {
+                        (_, Some(k)) => a.expr.checked_scale(k).ok()?,
+                        (Some(k), None) => b.expr.checked_scale(k).ok()?,
+                        (None, None) => return None,
+                    },
+                };
+                exact(expr, &[&a, &b])
+            }
+            "arith.divui" | "arith.remui" | "arith.ceildivui" | "arith.divsi" | "arith.remsi"
+            | "arith.floordivsi" | "arith.ceildivsi" => {
+                let (a, b) = (operand(self, 0)?, operand(self, 1)?);
+                let expr = division(&name, &a, b.expr.as_constant()?)?;
+                exact(expr, &[&a, &b])
+            }
+            "arith.index_cast" | "arith.extsi" | "arith.trunci" => {
+                let a = operand(self, 0)?;
+                exact(a.expr.clone(), &[&a])
+            }
+            "arith.index_castui" | "arith.extui" => {
+                let a = operand(self, 0)?;
+                (a.range.lo >= 0).then(|| Read::Exact(Reading::of(a.expr.clone(), &[&a])))
+            }
+            "arith.cmpi" => {
+                let decided = self.decide_cmpi(op)?;
+                exact(Expr::constant(i64::from(decided)), &[])
+            }
+            "arith.select" => {
+                let (c, a, b) = (operand(self, 0)?, operand(self, 1)?, operand(self, 2)?);
+                match c.expr.as_constant() {
+                    Some(taken) => {
+                        let chosen = if taken != 0 { &a } else { &b };
+                        exact(chosen.expr.clone(), &[chosen, &c])
+                    }
+                    // Defined where the operand selected is: only the facts of both hold.
+                    None if a.expr == b.expr => {
+                        let mut reading = Reading::of(a.expr.clone(), &[&c]);
+                        reading
+                            .facts
+                            .extend(a.facts.iter().filter(|f| b.facts.contains(f)).cloned());
+                        Some(Read::Exact(reading))
+                    }
+                    None => Some(Read::Root(a.range.hull(b.range))),
+                }
+            }
+            "arith.minsi" | "arith.maxsi" | "arith.minui" | "arith.maxui" => {
+                let (a, b) = (operand(self, 0)?, operand(self, 1)?);
+                match self.decide_min_max(op)? {
+                    Pick::Operand(i) => {
+                        let chosen = if i == 0 { &a } else { &b };
+                        exact(chosen.expr.clone(), &[chosen])
+                    }
+                    Pick::Range(range) => Some(Read::Root(range)),
+                }
+            }
+            "affine.apply" => {
+                let results = self.affine_results(op, depth)?;
+                let (expr, knowns) = results.into_iter().nth(index)?;
+                let knowns: Vec<&Known> = knowns.iter().map(|k| &**k).collect();
+                exact(expr, &knowns)
+            }
+            "affine.min" | "affine.max" => {
+                let is_min = name == "affine.min";
+                let results = self.affine_results(op, depth)?;
+                let kept = self.min_max_kept(op, &results, is_min)?;
+                if let [only] = kept.as_slice() {
+                    let (expr, knowns) = &results[*only];
+                    let knowns: Vec<&Known> = knowns.iter().map(|k| &**k).collect();
+                    return exact(expr.clone(), &knowns);
+                }
+                let ranges: Vec<Interval> = kept
+                    .iter()
+                    .map(|&i| self.range_at(op, &results[i].0, &results[i].1))
+                    .collect();
+                Some(Read::Root(min_max_range(&ranges, is_min)))
+            }
+            "xla_indexing.apply_indexing" => self.read_apply_indexing(op, index, depth),
+            _ => None,
+        }
+    }
+
+    /// The results of an `affine.apply`, `affine.min` or `affine.max` over roots, each with
+    /// the known operands it was composed from.
+    pub(super) fn affine_results_of(
+        &mut self,
+        op: &OperationRef,
+    ) -> Option<Vec<(Expr, Vec<Rc<Known>>)>> {
+        self.affine_results(op, 0)
+    }
+
+    fn affine_results(
+        &mut self,
+        op: &OperationRef,
+        depth: usize,
+    ) -> Option<Vec<(Expr, Vec<Rc<Known>>)>> {
+        let map = affine_map_attribute(op.attribute("map").ok()?)?;
+        let operands: Vec<Rc<Known>> = (0..op.operand_count())
+            .map(|i| self.known_at_depth(op.operand(i).ok()?, depth))
+            .collect::<Option<_>>()?;
+        if operands.len() != map.dim_count() + map.symbol_count() {
+            return None;
+        }
+        let exprs: Vec<Expr> = operands.iter().map(|k| k.expr.clone()).collect();
+        let (dims, syms) = exprs.split_at(map.dim_count());
+        (0..map.result_count())
+            .map(|i| {
+                let e = expr_from_affine(map.result(i).ok()?)?;
+                Some((e.substitute(dims, syms).ok()?, operands.clone()))
+            })
+            .collect()
+    }
+
+    /// Result `index` of an `xla_indexing.apply_indexing`: the map's result over its operands'
+    /// expressions, with the map's domain (bounds and constraints the operands' ranges do not
+    /// already imply) as facts: outside the domain the op's results mean nothing.
+    fn read_apply_indexing(
+        &mut self,
+        op: &OperationRef,
+        index: usize,
+        depth: usize,
+    ) -> Option<Read> {
+        let map = attribute_map(op.attribute("indexing_map").ok()?).ok()?;
+        if map.is_known_empty() {
+            return None;
+        }
+        let operands: Vec<Rc<Known>> = (0..op.operand_count())
+            .map(|i| self.known_at_depth(op.operand(i).ok()?, depth))
+            .collect::<Option<_>>()?;
+        let num_dims = map.dims().len();
+        if operands.len() != num_dims + map.num_symbols() {
+            return None;
+        }
+        let exprs: Vec<Expr> = operands.iter().map(|k| k.expr.clone()).collect();
+        let (dims, syms) = exprs.split_at(num_dims);
+        let result = map.results().get(index)?.substitute(dims, syms).ok()?;
+        let knowns: Vec<&Known> = operands.iter().map(|k| &**k).collect();
+        let mut reading = Reading::of(result, &knowns);
+        let bounds = map
+            .all_vars()
+            .zip(&operands)
+            .map(|(var, known)| (known.expr.clone(), var.bounds, known.range));
+        let mut domain: Vec<(Expr, Interval, Interval)> = bounds.collect();
+        for (constraint, interval) in map.constraints() {
+            let e = constraint.substitute(dims, syms).ok()?;
+            let range = self.simplify(&e, &[]).map_or(Interval::FULL, |(_, r)| r);
+            domain.push((e, *interval, range));
+        }
+        reading.facts.extend(
+            domain
+                .into_iter()
+                .filter(|(_, interval, range)| !interval.contains_interval(*range))
+                .map(|(e, interval, _)| (e, interval)),
+        );
+        Some(Read::Exact(reading))
+    }
+}
+
+/// `a` divided by the constant `k` as the `arith` op `name` does it, as an expression, where
+/// that is exact: floor and ceiling divisions always; truncating and unsigned ones on
+/// dividends of one sign (unsigned: never negative, and `k` positive).
+fn division(name: &str, a: &Known, k: i64) -> Option<Expr> {
+    if k == 0 {
+        return None;
+    }
+    let x = &a.expr;
+    let nonneg = a.range.lo >= 0;
+    let nonpos = a.range.hi <= 0;
+    let magnitude = k.checked_abs()?;
+    // Truncation toward zero: floor(|x| / |k|) with the sign of x / k.
+    let truncated = |quotient: bool| -> Option<Expr> {
+        let (abs_x, x_sign) = if nonneg {
+            (x.clone(), 1)
+        } else if nonpos {
+            (x.checked_scale(-1).ok()?, -1)
+        } else {
+            return None;
+        };
+        if quotient {
+            let sign = if k > 0 { x_sign } else { -x_sign };
+            abs_x.floor_div(magnitude).ok()?.checked_scale(sign).ok()
+        } else {
+            abs_x.modulo(magnitude).ok()?.checked_scale(x_sign).ok()
+        }
+    };
+    match name {
+        "arith.floordivsi" => x.floor_div(k).ok(),
+        "arith.ceildivsi" => x.ceil_div(k).ok(),
+        "arith.divsi" => truncated(true),
+        "arith.remsi" => truncated(false),
+        "arith.divui" if nonneg && k > 0 => x.floor_div(k).ok(),
+        "arith.remui" if nonneg && k > 0 => x.modulo(k).ok(),
+        "arith.ceildivui" if nonneg && k > 0 => x.ceil_div(k).ok(),
+        _ => None,
+    }
+}

@@ -1,0 +1,564 @@
+//! The generated kernels compute the right values: every fusion of the modules under
+//! `tests/data/codegen/`, of `examples/hlo/` and of the HLO crate's dumps is generated
+//! (`codegen::kernels_text`), run through `xla-indexing-simplify, xla-indexing-lower-apply` in
+//! process, turned into a CPU program (`common::cpu`: one call per thread of the launch grid)
+//! and run with `mlir-runner`; every element of every output is compared with a brute-force
+//! evaluation of the fused computation from XLA's operation semantics (`common::hlo_eval`), on
+//! the same inputs.
+//! Elements are compared bit for bit (NaNs as NaNs), except where a transcendental function
+//! went into them: there, to a relative tolerance of a few units in the last place.
+//!
+//! Without `mlir-runner` or the runner utilities of LLVM 22 the execution tests print a note and
+//! check nothing else.
+
+mod common;
+
+use std::{
+    fs,
+    path::{Path, PathBuf},
+};
+
+use common::{
+    cpu::{self, Tools},
+    hlo_eval::{self, Output, Ty, V, delinear, element_count, minor_to_major, ty_of},
+};
+use xla_indexing_codegen::{CodegenOptions, kernels_text};
+use xla_indexing_hlo::{
+    HloError, Module,
+    gpu::{Device, KernelPlan, plan_module},
+    parse_module,
+};
+use xla_indexing_passes::opt::{OptOptions, run_pipeline};
+use xla_indexing_testkit::tools::require;
+
+const PIPELINE: &str = "builtin.module(xla-indexing-simplify, xla-indexing-lower-apply)";
+
+/// At most this many wrong elements are listed per output.
+const SHOWN: usize = 8;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn hlo_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "hlo"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn options() -> CodegenOptions {
+    CodegenOptions {
+        device: Device::default(),
+        fusion: None,
+        simplify: true,
+    }
+}
+
+/// What a module's check counted.
+#[derive(Debug, Default)]
+struct Counts {
+    kernels: usize,
+    elements: usize,
+}
+
+/// Generates, lowers and runs the kernels of the module at `path` and compares every output
+/// element with the reference; `Err` lists what differs.
+fn check_module(path: &Path, tools: &Tools) -> Result<Counts, String> {
+    check_module_with(path, tools, &|text| text)
+}
+
+/// [`check_module`] with the CPU program passed through `mutate` before it runs (to show that
+/// the check catches wrong kernels).
+fn check_module_with(
+    path: &Path,
+    tools: &Tools,
+    mutate: &dyn Fn(String) -> String,
+) -> Result<Counts, String> {
+    // The folder and the file (`codegen/pad.hlo`), which tell the modules apart: the checks run
+    // in parallel, each in a directory of this name.
+    let name = path
+        .iter()
+        .rev()
+        .take(2)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect::<PathBuf>()
+        .to_string_lossy()
+        .to_string();
+    let text = fs::read_to_string(path).map_err(|e| format!("{name}: {e}"))?;
+    let module = parse_module(&text).map_err(|e| format!("{name}: {e}"))?;
+    let plans = plan_module(&module, &Device::default()).map_err(|e| format!("{name}: {e}"))?;
+    let kernels = kernels_text(&module, &options()).map_err(|e| format!("{name}: {e}"))?;
+    // What the runs read and write stays in the target directory, for looking into failures.
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("codegen_exec")
+        .join(&name);
+    fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    fs::write(dir.join("kernels.mlir"), &kernels).map_err(|e| format!("{name}: {e}"))?;
+    let lowered = run_pipeline(&kernels, &name, PIPELINE, OptOptions::default())
+        .map_err(|e| format!("{name}: {PIPELINE} failed: {e:?}"))?;
+    fs::write(dir.join("lowered.mlir"), &lowered.text).map_err(|e| format!("{name}: {e}"))?;
+    let (aliases, cpu_kernels) = cpu::kernels(&lowered.text).map_err(|e| format!("{name}: {e}"))?;
+    if cpu_kernels.len() != plans.len() {
+        return Err(format!(
+            "{name}: {} kernels for {} fusions",
+            cpu_kernels.len(),
+            plans.len()
+        ));
+    }
+    let mut inputs = Vec::new();
+    let mut expected = Vec::new();
+    for (plan, kernel) in plans.iter().zip(&cpu_kernels) {
+        let (n, outputs) = reference(&module, plan, kernel).map_err(|e| format!("{name}: {e}"))?;
+        inputs.push(n);
+        expected.push(outputs);
+    }
+    let program =
+        cpu::program(&aliases, cpu_kernels, inputs).map_err(|e| format!("{name}: {e}"))?;
+    let printed =
+        cpu::run(tools, &mutate(program.text.clone()), &dir).map_err(|e| format!("{name}: {e}"))?;
+    compare(&name, &program, &expected, &printed)
+}
+
+/// The inputs of `plan`'s kernel checked against its buffers, and the expected outputs.
+fn reference(
+    module: &Module,
+    plan: &KernelPlan,
+    kernel: &cpu::Kernel,
+) -> Result<(usize, Vec<Output>), String> {
+    let symbol = &kernel.symbol;
+    // The kernels come in the plans' order, each named after its fusion (in PTX's alphabet).
+    let expected_symbol: String = plan
+        .kernel
+        .name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    if !symbol
+        .trim_start_matches('_')
+        .starts_with(expected_symbol.trim_start_matches('_'))
+    {
+        return Err(format!(
+            "@{symbol} stands where the kernel of {} should",
+            plan.kernel.name
+        ));
+    }
+    let comp = &module.computations[plan.kernel.computation];
+    let n_params = comp.num_parameters();
+    let launch = (plan.launch.threads, plan.launch.blocks);
+    if (kernel.block, kernel.grid) != launch {
+        return Err(format!(
+            "@{symbol}: launch attribute block {:?} grid {:?}, the plan says {:?}",
+            kernel.block, kernel.grid, launch
+        ));
+    }
+    if kernel.buffers.len() != n_params + plan.kernel.outputs.len() {
+        return Err(format!(
+            "@{symbol}: {} buffers for {n_params} parameters and {} outputs",
+            kernel.buffers.len(),
+            plan.kernel.outputs.len()
+        ));
+    }
+    let mut params = Vec::new();
+    let mut shapes = Vec::new();
+    for p in 0..n_params {
+        let i = comp
+            .parameter(p)
+            .ok_or(format!("@{symbol}: no parameter {p}"))?;
+        let shape = comp.instructions[i]
+            .array()
+            .ok_or(format!("@{symbol}: parameter {p} is a tuple"))?;
+        let ty = ty_of(shape)?;
+        params.push(cpu::input_array(p, ty, &shape.dims));
+        shapes.push(shape.clone());
+    }
+    shapes.extend(plan.kernel.outputs.iter().cloned());
+    for (k, (shape, buffer)) in shapes.iter().zip(&kernel.buffers).enumerate() {
+        check_buffer(shape, buffer).map_err(|e| format!("@{symbol}: buffer {k}: {e}"))?;
+    }
+    let outputs = hlo_eval::evaluate(module, plan.kernel.computation, &params)
+        .map_err(|e| format!("@{symbol}: reference: {e}"))?;
+    if outputs.len() != plan.kernel.outputs.len() {
+        return Err(format!(
+            "@{symbol}: the reference has {} outputs, the kernel {}",
+            outputs.len(),
+            plan.kernel.outputs.len()
+        ));
+    }
+    Ok((n_params, outputs))
+}
+
+/// The kernel's memref type has the HLO shape's dimensions, element type and the strides of its
+/// layout (computed here from `minor_to_major`; dimensions of size 1 may have any stride).
+fn check_buffer(
+    shape: &xla_indexing_hlo::shape::ArrayShape,
+    buffer: &cpu::Buffer,
+) -> Result<(), String> {
+    let ty = ty_of(shape)?;
+    let element = match ty {
+        Ty::Pred => "i1".to_string(),
+        Ty::S(b) | Ty::U(b) => format!("i{b}"),
+        Ty::F16 => "f16".into(),
+        Ty::Bf16 => "bf16".into(),
+        Ty::F32 => "f32".into(),
+        Ty::F64 => "f64".into(),
+    };
+    let mut strides = vec![0; shape.dims.len()];
+    let mut stride = 1;
+    for &d in &minor_to_major(shape) {
+        strides[d] = stride;
+        stride *= shape.dims[d];
+    }
+    let strides_agree = shape
+        .dims
+        .iter()
+        .zip(strides.iter().zip(&buffer.strides))
+        .all(|(&d, (a, b))| d == 1 || a == b);
+    if buffer.dims != shape.dims || buffer.element != element || !strides_agree {
+        return Err(format!(
+            "{} is not the memref of {shape} (strides {strides:?})",
+            buffer.memref
+        ));
+    }
+    Ok(())
+}
+
+/// Compares the printed bits (two runs per kernel) with the expected outputs.
+fn compare(
+    name: &str,
+    program: &cpu::Program,
+    expected: &[Vec<Output>],
+    printed: &[i64],
+) -> Result<Counts, String> {
+    let mut errors = Vec::new();
+    let mut at = 0;
+    let mut counts = Counts::default();
+    let total: usize = expected
+        .iter()
+        .flatten()
+        .map(|o| 2 * element_count(&o.array.dims))
+        .sum();
+    if printed.len() != total {
+        return Err(format!(
+            "{name}: the program printed {} numbers, {total} expected",
+            printed.len()
+        ));
+    }
+    for (kernel, outputs) in program.kernels.iter().zip(expected) {
+        counts.kernels += 1;
+        let n: usize = outputs.iter().map(|o| element_count(&o.array.dims)).sum();
+        let (first, second) = (&printed[at..at + n], &printed[at + n..at + 2 * n]);
+        at += 2 * n;
+        let mut offset = 0;
+        for (k, output) in outputs.iter().enumerate() {
+            let a = &output.array;
+            let count = element_count(&a.dims);
+            let mut wrong = 0;
+            for e in 0..count {
+                let bits = first[offset + e] as u64;
+                let index = delinear(&a.dims, e as i64);
+                let place = format!("{name}: @{} output {k} at {index:?}", kernel.symbol);
+                if bits != second[offset + e] as u64 {
+                    wrong += 1;
+                    if wrong <= SHOWN {
+                        errors.push(format!(
+                            "{place}: not written (the runs with outputs preset to 0s and 1s \
+                             give {:#x} and {:#x})",
+                            bits,
+                            second[offset + e] as u64
+                        ));
+                    }
+                    continue;
+                }
+                let got = hlo_eval::from_bits(a.ty, bits);
+                let want = a.data[e];
+                if !agree(a.ty, want, got, output.approximate) {
+                    wrong += 1;
+                    if wrong <= SHOWN {
+                        errors.push(format!(
+                            "{place}: {} expected, the kernel wrote {} (bits {:#x}, expected {:#x})",
+                            show(want),
+                            show(got),
+                            bits,
+                            hlo_eval::to_bits(a.ty, want)
+                        ));
+                    }
+                }
+            }
+            if wrong > SHOWN {
+                errors.push(format!(
+                    "{name}: @{} output {k}: {wrong} wrong elements of {count} in all",
+                    kernel.symbol
+                ));
+            }
+            offset += count;
+            counts.elements += count;
+        }
+    }
+    if errors.is_empty() {
+        Ok(counts)
+    } else {
+        Err(errors.join("\n"))
+    }
+}
+
+fn show(v: V) -> String {
+    match v {
+        V::P(b) => b.to_string(),
+        V::I(i) => i.to_string(),
+        V::F(f) => format!("{f:?}"),
+    }
+}
+
+/// Whether the kernel's `got` is the reference's `want`: the same bits (any NaN for a NaN), or
+/// for approximate values within a relative tolerance of a few units in the last place.
+fn agree(ty: Ty, want: V, got: V, approximate: bool) -> bool {
+    if !ty.is_float() {
+        return want == got;
+    }
+    let (w, g) = (want.float(), got.float());
+    if w.is_nan() || g.is_nan() {
+        return w.is_nan() && g.is_nan();
+    }
+    if !approximate || w.is_infinite() || g.is_infinite() {
+        return w.to_bits() == g.to_bits();
+    }
+    let tolerance = match ty {
+        Ty::F16 => 2e-3,
+        Ty::Bf16 => 1.6e-2,
+        _ => 1e-5,
+    };
+    (w - g).abs() <= tolerance * w.abs().max(g.abs()).max(1e-3)
+}
+
+/// Runs `check_module` on every file and fails with every difference found.
+fn check_all(files: &[PathBuf]) {
+    let Some(tools) = require("executing the generated kernels", Tools::find()) else {
+        return;
+    };
+    let mut failures = Vec::new();
+    for path in files {
+        let start = std::time::Instant::now();
+        match check_module(path, &tools) {
+            Ok(c) => eprintln!(
+                "{}: {} kernels, {} output elements agree ({:.1} s)",
+                path.display(),
+                c.kernels,
+                c.elements,
+                start.elapsed().as_secs_f64()
+            ),
+            Err(e) => failures.push(e),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn kernels_of_the_test_modules_compute_xla_semantics() {
+    let files = hlo_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/codegen"));
+    assert!(!files.is_empty());
+    check_all(&files);
+}
+
+/// The HLO crate's dumps whose fusions all lower (XLA's own fusions of real programs); the
+/// others hold a gather or a convolution the generator refuses.
+const HLO_DUMPS: &[&str] = &[
+    "attention.hlo",
+    "concatenations.hlo",
+    "convolutions.hlo",
+    "dynamic_slices.hlo",
+    "layer_norm.hlo",
+    "pooling.hlo",
+    "softmax.hlo",
+    "softmax_sum.cpu_after_opt.hlo",
+    "transformer_block.hlo",
+    "transpose_exp_add.before_opt.hlo",
+    "transpose_exp_add.cpu_after_opt.hlo",
+];
+
+#[test]
+fn kernels_of_the_hlo_crate_dumps_compute_xla_semantics() {
+    let dir = root().join("crates/hlo/tests/data");
+    let files: Vec<PathBuf> = HLO_DUMPS.iter().map(|f| dir.join(f)).collect();
+    check_all(&files);
+}
+
+#[test]
+fn kernels_of_the_examples_compute_xla_semantics() {
+    let files = hlo_files(&root().join("examples/hlo"));
+    assert!(!files.is_empty());
+    check_all(&files);
+}
+
+#[test]
+fn a_wrong_kernel_is_reported_with_module_output_and_index() {
+    let Some(tools) = require("the check of the kernel check", Tools::find()) else {
+        return;
+    };
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/codegen/elementwise_f32.hlo");
+    // The binary kernel's subtraction computes an addition.
+    let err = check_module_with(&path, &tools, &|text| {
+        text.replacen("arith.subf", "arith.addf", 1)
+    })
+    .unwrap_err();
+    assert!(
+        err.contains(
+            "elementwise_f32.hlo: @f0 output 1 at [0, 0]: -2.5 expected, the kernel wrote -4.5"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("@f0 output 1: "), "{err}");
+    // The binary kernel does not store its output 0 (the first store to the flat view of
+    // `%arg2`, which linear addressing stores through).
+    let err = check_module_with(&path, &tools, &|text| {
+        let mut lines: Vec<&str> = text.lines().collect();
+        let view = flat_view(&lines, "%arg2");
+        let store = lines
+            .iter()
+            .position(|l| l.contains("memref.store") && l.contains(&format!("{view}[")))
+            .expect("a store to output 0");
+        lines.remove(store);
+        lines.join("\n")
+    })
+    .unwrap_err();
+    assert!(err.contains("@f0 output 0 at [0, 3]: not written"), "{err}");
+    assert!(
+        err.contains("@f0 output 0: 300 wrong elements of 300"),
+        "{err}"
+    );
+    // The binary kernel reads its first parameter past its end: out of bounds.
+    let err = check_module_with(&path, &tools, &|text| {
+        let mut lines: Vec<String> = text.lines().map(String::from).collect();
+        let view = flat_view(&lines, "%arg0");
+        let load = lines
+            .iter()
+            .position(|l| l.contains(&format!("memref.load {view}[")))
+            .expect("a load of parameter 0");
+        let line = &lines[load];
+        let (head, rest) = line.split_once(&format!("{view}[")).unwrap();
+        let (_, tail) = rest.split_once(']').unwrap();
+        lines[load] = format!("{head}{view}[%past_the_end]{tail}");
+        lines.insert(
+            load,
+            "%past_the_end = arith.constant 1000000 : index".into(),
+        );
+        lines.join("\n")
+    })
+    .unwrap_err();
+    assert!(err.contains("mlir-runner failed"), "{err}");
+    assert!(err.contains("out-of-bounds access"), "{err}");
+}
+
+/// The SSA name of the one-dimensional view that linear addressing makes of `buffer`.
+fn flat_view(lines: &[impl AsRef<str>], buffer: &str) -> String {
+    lines
+        .iter()
+        .find_map(|l| {
+            let (name, op) = l.as_ref().trim().split_once(" = ")?;
+            op.starts_with(&format!("memref.reinterpret_cast {buffer} "))
+                .then(|| name.to_string())
+        })
+        .unwrap_or_else(|| panic!("no flat view of {buffer}"))
+}
+
+/// Generates the kernels of `hlo` and returns the error.
+fn codegen_error(hlo: &str) -> HloError {
+    let module = parse_module(hlo).expect("the module parses");
+    kernels_text(&module, &options()).expect_err("the fusion cannot be lowered")
+}
+
+#[test]
+fn fusions_the_generator_cannot_lower_are_errors_naming_the_instruction() {
+    let cases = [
+        (
+            "sort",
+            r#"
+HloModule m
+%less (a: f32[], b: f32[]) -> pred[] {
+  %a = f32[] parameter(0)
+  %b = f32[] parameter(1)
+  ROOT %lt = pred[] compare(%a, %b), direction=LT
+}
+%fused (p0: f32[16]) -> f32[16] {
+  %p0 = f32[16]{0} parameter(0)
+  %neg = f32[16]{0} negate(%p0)
+  ROOT %sorted = f32[16]{0} sort(%neg), dimensions={0}, to_apply=%less
+}
+ENTRY %main (x: f32[16]) -> f32[16] {
+  %x = f32[16]{0} parameter(0)
+  ROOT %f = f32[16]{0} fusion(%x), kind=kLoop, calls=%fused
+}
+"#,
+            "sorted",
+        ),
+        (
+            "gather",
+            r#"
+HloModule m
+%fused (p0: f32[8,4], p1: s32[3,1]) -> f32[3,4] {
+  %p0 = f32[8,4]{1,0} parameter(0)
+  %p1 = s32[3,1]{1,0} parameter(1)
+  ROOT %rows = f32[3,4]{1,0} gather(%p0, %p1), offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, slice_sizes={1,4}
+}
+ENTRY %main (x: f32[8,4], i: s32[3,1]) -> f32[3,4] {
+  %x = f32[8,4]{1,0} parameter(0)
+  %i = s32[3,1]{1,0} parameter(1)
+  ROOT %f = f32[3,4]{1,0} fusion(%x, %i), kind=kLoop, calls=%fused
+}
+"#,
+            "rows",
+        ),
+        (
+            "array constant",
+            r#"
+HloModule m
+%fused (p0: f32[3]) -> f32[3] {
+  %p0 = f32[3]{0} parameter(0)
+  %table = f32[3]{0} constant({1, 2, 3})
+  ROOT %add = f32[3]{0} add(%p0, %table)
+}
+ENTRY %main (x: f32[3]) -> f32[3] {
+  %x = f32[3]{0} parameter(0)
+  ROOT %f = f32[3]{0} fusion(%x), kind=kLoop, calls=%fused
+}
+"#,
+            "table",
+        ),
+        (
+            "c64 element",
+            r#"
+HloModule m
+%fused (p0: f32[4], p1: f32[4]) -> f32[4] {
+  %p0 = f32[4]{0} parameter(0)
+  %p1 = f32[4]{0} parameter(1)
+  %z = c64[4]{0} complex(%p0, %p1)
+  ROOT %r = f32[4]{0} abs(%z)
+}
+ENTRY %main (x: f32[4], y: f32[4]) -> f32[4] {
+  %x = f32[4]{0} parameter(0)
+  %y = f32[4]{0} parameter(1)
+  ROOT %f = f32[4]{0} fusion(%x, %y), kind=kLoop, calls=%fused
+}
+"#,
+            "z",
+        ),
+    ];
+    for (what, hlo, instruction) in cases {
+        let err = codegen_error(hlo);
+        let HloError::Analysis {
+            instruction: named,
+            message,
+            ..
+        } = &err
+        else {
+            panic!("{what}: not an analysis error naming an instruction: {err}");
+        };
+        assert_eq!(named, instruction, "{what}: {err}");
+        assert!(message.starts_with("cannot be lowered: "), "{what}: {err}");
+    }
+}
