@@ -1061,6 +1061,65 @@ mod tests {
         )
     }
 
+    /// [`ours_pad`]`(2, 1)` with an `exp`, after `canonicalize, cse, convert-scf-to-cf` (as
+    /// `mlir-opt` printed it): tensors through block arguments.
+    const OURS_PAD_CF: &str = r#"module attributes {dlti.dl_spec = #dlti.dl_spec<index = 64 : i32>} {
+  func.func @wrapped_pad(%arg0: tensor<5x7xf32>, %arg1: tensor<f32>, %arg2: tensor<12x7xf32>) -> tensor<12x7xf32> attributes {xla.entry} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c7 = arith.constant 7 : index
+    %c9 = arith.constant 9 : index
+    %c12 = arith.constant 12 : index
+    cf.br ^bb1(%c0, %arg2 : index, tensor<12x7xf32>)
+  ^bb1(%0: index, %1: tensor<12x7xf32>):  // 2 preds: ^bb0, ^bb9
+    %2 = arith.cmpi slt, %0, %c12 : index
+    cf.cond_br %2, ^bb2, ^bb10
+  ^bb2:  // pred: ^bb1
+    %3 = arith.addi %0, %c1 : index
+    %4 = arith.divui %3, %c2 : index
+    %5 = arith.muli %4, %c2 : index
+    %6 = arith.cmpi eq, %5, %3 : index
+    %7 = arith.cmpi sge, %0, %c1 : index
+    %8 = arith.cmpi sle, %0, %c9 : index
+    %9 = arith.andi %7, %8 : i1
+    %10 = arith.andi %9, %6 : i1
+    cf.br ^bb3(%c0, %1 : index, tensor<12x7xf32>)
+  ^bb3(%11: index, %12: tensor<12x7xf32>):  // 2 preds: ^bb2, ^bb8
+    %13 = arith.cmpi slt, %11, %c7 : index
+    cf.cond_br %13, ^bb4, ^bb9
+  ^bb4:  // pred: ^bb3
+    cf.cond_br %10, ^bb5, ^bb6
+  ^bb5:  // pred: ^bb4
+    %14 = arith.subi %4, %c1 : index
+    %extracted = tensor.extract %arg0[%14, %11] : tensor<5x7xf32>
+    %15 = math.exp %extracted : f32
+    cf.br ^bb7(%15 : f32)
+  ^bb6:  // pred: ^bb4
+    %extracted_0 = tensor.extract %arg1[] : tensor<f32>
+    cf.br ^bb7(%extracted_0 : f32)
+  ^bb7(%16: f32):  // 2 preds: ^bb5, ^bb6
+    cf.br ^bb8
+  ^bb8:  // pred: ^bb7
+    %inserted = tensor.insert %16 into %12[%0, %11] : tensor<12x7xf32>
+    %17 = arith.addi %11, %c1 : index
+    cf.br ^bb3(%17, %inserted : index, tensor<12x7xf32>)
+  ^bb9:  // pred: ^bb3
+    %18 = arith.addi %0, %c1 : index
+    cf.br ^bb1(%18, %12 : index, tensor<12x7xf32>)
+  ^bb10:  // pred: ^bb1
+    return %1 : tensor<12x7xf32>
+  }
+}"#;
+
+    #[test]
+    fn tensors_through_block_arguments() {
+        assert_eq!(
+            compare(XLA_PAD, OURS_PAD_CF, ""),
+            Check::Same { elements: 84 }
+        );
+    }
+
     #[test]
     fn the_same_pad_written_two_ways_is_the_same() {
         assert_eq!(
