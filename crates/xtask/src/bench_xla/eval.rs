@@ -380,6 +380,18 @@ fn tensor_type(rest: &str) -> Result<(Vec<i64>, String)> {
 enum Exit {
     /// `return`, `scf.yield`: with these values.
     Yield(Vec<Value>),
+    /// `scf.forall.in_parallel`: the new value of each shared output, by name.
+    Parallel(Vec<(String, Value)>),
+}
+
+impl Exit {
+    /// The values of a `Yield`.
+    fn values(self) -> Result<Vec<Value>> {
+        match self {
+            Exit::Yield(values) => Ok(values),
+            Exit::Parallel(_) => bail!("scf.forall.in_parallel outside an scf.forall"),
+        }
+    }
 }
 
 /// The interpreter's state.
@@ -408,10 +420,9 @@ impl Interp<'_> {
             .map(|(name, _)| name.clone())
             .zip(args)
             .collect();
-        let Exit::Yield(values) = self
-            .region(&func.body, &mut env)
-            .with_context(|| format!("in @{}", func.name))?;
-        Ok(values)
+        self.region(&func.body, &mut env)
+            .with_context(|| format!("in @{}", func.name))?
+            .values()
     }
 
     /// Runs `region` from its entry block (whose arguments the caller has bound).
@@ -532,6 +543,18 @@ impl Interp<'_> {
                         .collect(),
                 );
             }
+            "scf.forall" => {
+                let results = self.scf_forall(op, env)?;
+                set(env, results);
+            }
+            "scf.forall.in_parallel" => {
+                let region = op.regions.first().context("in_parallel without a body")?;
+                let mut updates = Vec::new();
+                for insert in region.blocks.iter().flat_map(|b| &b.ops) {
+                    updates.push(self.parallel_insert(insert, env)?);
+                }
+                return Ok(Some(Flow::Exit(Exit::Parallel(updates))));
+            }
             "scf.for" => {
                 let results = self.scf_for(op, env)?;
                 set(env, results);
@@ -540,10 +563,7 @@ impl Interp<'_> {
                 let cond = self.int(env, operands.first().context("scf.if")?)?;
                 let region = op.regions.get(usize::from(cond == 0));
                 let results = match region {
-                    Some(region) => {
-                        let Exit::Yield(values) = self.region(region, env)?;
-                        values
-                    }
+                    Some(region) => self.region(region, env)?.values()?,
                     None => Vec::new(),
                 };
                 set(env, results);
@@ -705,13 +725,119 @@ impl Interp<'_> {
             for (name, value) in &carried {
                 env.insert(name.clone(), value.clone());
             }
-            let Exit::Yield(next) = self.region(body, env)?;
+            let next = self.region(body, env)?.values()?;
             for ((_, value), next) in carried.iter_mut().zip(next) {
                 *value = next;
             }
             i += step;
         }
         Ok(carried.into_iter().map(|(_, v)| v).collect())
+    }
+
+    /// `scf.forall (%i, %j) in (M, N) shared_outs(%o = %x) -> (...) {`, whose body ends in
+    /// `scf.forall.in_parallel`; its results, the shared outputs after every iteration.
+    fn scf_forall(&mut self, op: &Op, env: &mut Env) -> Result<Vec<Value>> {
+        let text = &op.text;
+        let open = text.find('(').context("scf.forall")?;
+        let close = ir::matching(text, open).context("scf.forall")?;
+        let ivs: Vec<String> = values(&text[open..close])
+            .iter()
+            .map(|v| (*v).to_owned())
+            .collect();
+        let rest = text[close..]
+            .strip_prefix(") in ")
+            .context("only `scf.forall (...) in (...)` is interpreted")?;
+        let bounds_close = ir::matching(rest, 0).context("scf.forall bounds")?;
+        let bounds = ir::split_top(&rest[1..bounds_close])
+            .into_iter()
+            .map(|b| {
+                if b.starts_with('%') {
+                    self.int(env, b)
+                } else {
+                    b.parse::<i64>().map_err(|_| anyhow!("bound {b}"))
+                }
+            })
+            .collect::<Result<Vec<i64>>>()?;
+        if bounds.len() != ivs.len() {
+            bail!(
+                "{} bounds for {} induction variables",
+                bounds.len(),
+                ivs.len()
+            );
+        }
+        let mut outs: Vec<(String, Value)> = Vec::new();
+        if let Some(shared) = rest.split(" shared_outs(").nth(1) {
+            let shared =
+                &shared[..ir::matching(&format!("({shared}"), 0).context("shared_outs")? - 1];
+            for pair in ir::split_top(shared) {
+                let (name, init) = pair.split_once(" = ").context("shared_outs")?;
+                outs.push((name.trim().to_owned(), self.get(env, init.trim())?));
+            }
+        }
+        let body = op.regions.first().context("scf.forall without a body")?;
+        let points: i64 = bounds.iter().product();
+        for point in 0..points {
+            let mut rest = point;
+            for (iv, bound) in ivs.iter().zip(&bounds).rev() {
+                env.insert(iv.clone(), Value::Int(rest % bound));
+                rest /= bound;
+            }
+            for (name, value) in &outs {
+                env.insert(name.clone(), value.clone());
+            }
+            let Exit::Parallel(updates) = self.region(body, env)? else {
+                bail!("an scf.forall body that does not end in scf.forall.in_parallel");
+            };
+            for (name, value) in updates {
+                let out = outs
+                    .iter_mut()
+                    .find(|(n, _)| *n == name)
+                    .with_context(|| format!("{name} is not a shared output"))?;
+                out.1 = value;
+            }
+        }
+        Ok(outs.into_iter().map(|(_, v)| v).collect())
+    }
+
+    /// `tensor.parallel_insert_slice %src into %out[0, 0] [M, N] [1, 1]`, of a whole tensor
+    /// only: the output's name and its new value.
+    fn parallel_insert(&self, op: &Op, env: &Env) -> Result<(String, Value)> {
+        if op.name != "tensor.parallel_insert_slice" {
+            bail!(
+                "the op {} in scf.forall.in_parallel is not interpreted",
+                op.name
+            );
+        }
+        let names = values(&op.text);
+        let (src, out) = (names.first().context("src")?, names.get(1).context("out")?);
+        if names.len() != 2 {
+            bail!("a parallel_insert_slice at dynamic offsets");
+        }
+        let value = self.tensor(env, src)?;
+        let target = self.tensor(env, out)?;
+        let open = op.text.find('[').context("offsets")?;
+        let lists: Vec<&str> = op.text[open..]
+            .split(" : ")
+            .next()
+            .unwrap_or("")
+            .split(['[', ']'])
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        let numbers = |l: &str| -> Vec<i64> {
+            ir::split_top(l)
+                .iter()
+                .filter_map(|n| n.parse().ok())
+                .collect()
+        };
+        let whole = lists.len() == 3
+            && numbers(lists[0]).iter().all(|o| *o == 0)
+            && numbers(lists[1]) == target.shape.to_vec()
+            && numbers(lists[2]).iter().all(|s| *s == 1);
+        if !whole || value.shape != target.shape {
+            bail!("a parallel_insert_slice of part of a tensor");
+        }
+        Ok(((*out).to_owned(), Value::Tensor(value)))
     }
 
     /// `llvm.getelementptr [inbounds] %base[i, j] : (...) -> !llvm.ptr, T`: into an array
@@ -1112,6 +1238,21 @@ mod tests {
   }
 }"#;
 
+    /// XLA's workgroup loop, as the emitter writes it around the pad.
+    #[test]
+    fn a_forall_over_one_workgroup() {
+        let forall = OURS_PAD_CF
+            .replace(
+                "    cf.br ^bb1(%c0, %arg2 : index, tensor<12x7xf32>)",
+                "    %f = scf.forall (%w0, %w1) in (1, 1) shared_outs(%o = %arg2) -> (tensor<12x7xf32>) {\n      %r = func.call @body(%arg0, %arg1, %o) : (tensor<5x7xf32>, tensor<f32>, tensor<12x7xf32>) -> tensor<12x7xf32>\n      scf.forall.in_parallel {\n        tensor.parallel_insert_slice %r into %o[0, 0] [12, 7] [1, 1] : tensor<12x7xf32> into tensor<12x7xf32>\n      }\n    }\n    return %f : tensor<12x7xf32>\n  }\n  func.func private @body(%arg0: tensor<5x7xf32>, %arg1: tensor<f32>, %arg2: tensor<12x7xf32>) -> tensor<12x7xf32> {\n    %c0 = arith.constant 0 : index\n    %c1 = arith.constant 1 : index\n    %c2 = arith.constant 2 : index\n    %c7 = arith.constant 7 : index\n    %c9 = arith.constant 9 : index\n    %c12 = arith.constant 12 : index\n    cf.br ^bb1(%c0, %arg2 : index, tensor<12x7xf32>)",
+            );
+        assert_eq!(compare(XLA_PAD, &forall, ""), Check::Same { elements: 84 });
+        let part = forall.replace("[12, 7] [1, 1]", "[6, 7] [1, 1]");
+        assert!(
+            matches!(compare(XLA_PAD, &part, ""), Check::Unchecked(ref why) if why.contains("part of a tensor"))
+        );
+    }
+
     #[test]
     fn tensors_through_block_arguments() {
         assert_eq!(
@@ -1300,17 +1441,18 @@ module {
         assert!(
             matches!(compare(vector, vector, ""), Check::Unchecked(ref why) if why.contains("vector"))
         );
-        let forall = "module {
+        let while_loop = "module {
   func.func @f(%arg0: tensor<2xf32>) -> tensor<2xf32> attributes {xla.entry} {
-    %0 = scf.forall (%i) in (1) shared_outs(%o = %arg0) -> (tensor<2xf32>) {
-      scf.forall.in_parallel {
-      }
+    %0 = scf.while (%i = %arg0) : (tensor<2xf32>) -> tensor<2xf32> {
+      scf.condition(%c) %i : tensor<2xf32>
+    } do {
+      scf.yield %i : tensor<2xf32>
     }
     return %0 : tensor<2xf32>
   }
 }";
         assert!(
-            matches!(compare(forall, forall, ""), Check::Unchecked(ref why) if why.contains("scf.forall is not interpreted"))
+            matches!(compare(while_loop, while_loop, ""), Check::Unchecked(ref why) if why.contains("scf.while is not interpreted"))
         );
         let none = "module {\n  func.func @f() {\n    return\n  }\n}";
         assert!(
