@@ -1,7 +1,8 @@
 //! Checks that two versions of a kernel compute their indices alike, by running both on the
 //! same inputs in an interpreter of the ops such kernels hold: `arith` and LLVM integer ops,
-//! `cf`, `scf.for`/`scf.if`, calls, `llvm.getelementptr`/`load`/`store` (XLA's last stage)
-//! and `tensor.extract`/`insert` (ours).
+//! `cf`, `scf.for`/`scf.if`/`scf.forall`, calls, `xla.apply_indexing` (and ours, through
+//! [`super::map`]), `llvm.getelementptr`/`load`/`store` (XLA's last stage) and
+//! `tensor.extract`/`insert` (ours).
 //!
 //! Integers are computed exactly, at their type's width (`index` at the module's). A float is
 //! not computed: it is the set of input elements it depends on, so that a stored value says
