@@ -59,6 +59,7 @@ mod ffi {
         pub fn mlirXlaIndexingValueIsUsableAt(value: MlirValue, user: MlirOperation) -> bool;
         pub fn mlirXlaIndexingOperationIsMemoryEffectFree(op: MlirOperation) -> bool;
         pub fn mlirXlaIndexingValueIsValidAffineOperand(value: MlirValue) -> bool;
+        pub fn mlirXlaIndexingEliminateCommonSubexpressions(op: MlirOperation);
     }
 }
 
@@ -178,6 +179,13 @@ pub fn blocks_of<'c, 'a>(op: &OperationRef<'c, 'a>) -> Vec<BlockRef<'c, 'a>> {
 pub fn is_usable_at(value: Value, user: &OperationRef) -> bool {
     // SAFETY: both are live.
     unsafe { ffi::mlirXlaIndexingValueIsUsableAt(value.to_raw(), user.to_raw()) }
+}
+
+/// Runs MLIR's common subexpression elimination (what the `cse` pass does) on the regions of
+/// `op`.
+pub fn eliminate_common_subexpressions(op: &OperationRef) {
+    // SAFETY: `op` is live; CSE only rewrites what is nested in it.
+    unsafe { ffi::mlirXlaIndexingEliminateCommonSubexpressions(op.to_raw()) }
 }
 
 /// Whether `op` (and what it contains) has no memory effects: the greedy driver erases it

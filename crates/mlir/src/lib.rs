@@ -2,8 +2,10 @@
 //! (`xla-indexing-passes`), the translation between HLO and StableHLO-like ops
 //! (`xla-indexing-translate`) and the plugin build on what it offers.
 //!
-//! * [`dialect`]: the `xla_indexing` dialect (C++ from `dialect/`, built and linked by
-//!   `build.rs`), registered and loaded through its C API.
+//! * [`dialect`]: the `xla_indexing` dialect and XLA's `xla` and `xtile` (C++ from `dialect/`,
+//!   built and linked by `build.rs`), registered and loaded through their C API.
+//! * [`indexing_ops`]: the apply and loop ops of both `xla_indexing` and XLA's `xla`, recognized
+//!   and read alike; `xla.pure_call` inlined.
 //! * [`map_attribute`] / [`attribute_map`]: `#xla_indexing.map<"...">` attributes to and from
 //!   [`IndexingMap`](xla_indexing_core::IndexingMap)s.
 //! * [`launch_attribute`] / [`attribute_launch`]: `#xla_indexing.launch<block = [..], grid = [..],
@@ -28,6 +30,7 @@ mod attribute;
 pub mod dialect;
 pub mod evaluate;
 pub mod guard;
+pub mod indexing_ops;
 pub mod ir;
 mod launch;
 mod map_text;
@@ -37,7 +40,9 @@ mod map_text;
 pub mod ods;
 pub mod session;
 
-pub use attribute::{AttributeError, attribute_map, map_attribute, parse_map_attribute};
+pub use attribute::{
+    AttributeError, attribute_map, map_attribute, parse_map_attribute, xla_map_attribute,
+};
 pub use launch::{
     KernelLaunch, LAUNCH_ATTRIBUTE, attribute_launch, is_launch_attribute, launch_attribute,
 };

@@ -14,6 +14,9 @@
 //!   are coalesced, by the HLO analysis's warp transaction count.
 //! * `xla-indexing-lower-fusion` ([`lower_fusion`]): the GPU kernel of every
 //!   `xla_indexing.fusion` (code generation), in a `gpu.module @xla_indexing_kernels`.
+//! * `xla-indexing-lower-xla` ([`lower_xla`]): XLA's emitter ops (`xla.loop`,
+//!   `xla.apply_indexing`, `xla.pure_call`, `xla.workgroup_id`) to `scf`, `arith` and `gpu`, the
+//!   index arithmetic simplified as a whole.
 //!
 //!
 //! [`opt`] runs pipelines in process as `mlir-opt` with the plugin does; [`compile`] lowers the
@@ -32,6 +35,7 @@ mod linearize;
 pub mod lower_apply;
 pub mod lower_fusion;
 mod lower_loop;
+pub mod lower_xla;
 pub mod opt;
 mod patterns;
 pub mod ranges;
@@ -290,6 +294,7 @@ pub const PASSES: &[&PassSpec] = &[
     &launch_grid::SPEC,
     &coalescing::SPEC,
     &lower_fusion::SPEC,
+    &lower_xla::SPEC,
 ];
 
 mod ffi {

@@ -42,7 +42,7 @@ use super::{
     patterns::{RewriteFn, apply_greedily},
     ranges::apply_indexing_maps,
 };
-use xla_indexing_mlir::attribute_map;
+use xla_indexing_mlir::indexing_ops::{APPLY_INDEXING_OPS, op_map};
 
 /// The pass's command-line name.
 pub const ARGUMENT: &str = "xla-indexing-lower-apply";
@@ -109,7 +109,9 @@ impl Options {
     }
 }
 
-fn run(operation: OperationRef, options: &[i64]) -> Result<(), PassFailure> {
+/// The pass body with its option values (in the order of `OPTIONS`; missing ones take their
+/// defaults), for the passes that run it as a step.
+pub(crate) fn run(operation: OperationRef, options: &[i64]) -> Result<(), PassFailure> {
     let options = Options::decode(options)?;
     lower_loop::lower_loops(operation)?;
     if options.linearize {
@@ -119,10 +121,8 @@ fn run(operation: OperationRef, options: &[i64]) -> Result<(), PassFailure> {
     let shared = SharedDividends::collect(operation);
     let rewrite: RewriteFn =
         Rc::new(move |context, op, rewriter| lower_apply(context, op, rewriter, options, &shared));
-    Ok(apply_greedily(
-        operation,
-        &[("xla_indexing.apply_indexing", rewrite)],
-    )?)
+    let patterns = APPLY_INDEXING_OPS.map(|name| (name, rewrite.clone()));
+    Ok(apply_greedily(operation, &patterns)?)
 }
 
 fn lower_apply(
@@ -198,11 +198,7 @@ fn lower_apply(
 /// operands' ranges miss the domain, as in the dead branch of a lowered `xla_indexing.loop`), so
 /// its results are never defined and become `arith.constant 0`.
 fn lower_unreachable(context: &Context, op: OperationRef, rewriter: &RewriterBase) -> bool {
-    let readable = op
-        .attribute("indexing_map")
-        .ok()
-        .is_some_and(|a| attribute_map(a).is_ok());
-    if !readable {
+    if op_map(&op).is_none() {
         return false;
     }
     let zero = arith::Plan::constant(0);

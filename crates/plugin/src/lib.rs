@@ -63,11 +63,17 @@ fn guarded(what: &str, body: impl FnOnce()) {
 }
 
 extern "C" fn register_dialects(registry: *mut c_void) {
-    guarded("the xla_indexing dialect", || {
-        let handle = xla_indexing_mlir::dialect::handle().to_raw();
-        // SAFETY: mlir-opt passes a live `mlir::DialectRegistry *`, which is exactly what
-        // `MlirDialectRegistry` wraps.
-        unsafe { mlirDialectHandleInsertDialect(handle, MlirDialectRegistry { ptr: registry }) };
+    guarded("the xla_indexing, xla and xtile dialects", || {
+        for handle in xla_indexing_mlir::dialect::handles() {
+            // SAFETY: mlir-opt passes a live `mlir::DialectRegistry *`, which is exactly what
+            // `MlirDialectRegistry` wraps.
+            unsafe {
+                mlirDialectHandleInsertDialect(
+                    handle.to_raw(),
+                    MlirDialectRegistry { ptr: registry },
+                )
+            };
+        }
     });
 }
 

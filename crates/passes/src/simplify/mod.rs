@@ -45,6 +45,7 @@ use super::{
 use mlir_sys::MlirLocation;
 use xla_indexing_mlir::{
     guard::emit_warning,
+    indexing_ops::{APPLY_INDEXING, XLA_APPLY_INDEXING},
     ir::{Changed, Greedy, op_key, op_name, walk_nested},
 };
 
@@ -88,7 +89,8 @@ const VALUE_OPS: &[&str] = &[
     "arith.minui",
     "arith.maxui",
     "affine.apply",
-    "xla_indexing.apply_indexing",
+    APPLY_INDEXING,
+    XLA_APPLY_INDEXING,
 ];
 
 /// A rewrite that uses the analysis.
@@ -124,7 +126,8 @@ fn fold_scf_if(
     decide::fold_scf_if(values, op, rewriter)
 }
 
-fn run(operation: OperationRef, _options: &[i64]) -> Result<(), PassFailure> {
+/// The pass body (it has no options), for the passes that run it as a step.
+pub(crate) fn run(operation: OperationRef, _options: &[i64]) -> Result<(), PassFailure> {
     let values = Rc::new(RefCell::new(IndexValues::new()));
     let changed: Rc<RefCell<Vec<Changed>>> = Rc::default();
     // The analysis of every value the patterns rewrite, once, definitions before uses (what

@@ -1,0 +1,193 @@
+//! `xla-indexing-lower-xla`: lowers the ops of XLA's emitters (the `xla` dialect of the dumps of
+//! `--xla_dump_emitter_re`) to upstream ops, with the index arithmetic simplified as a whole.
+//!
+//! In order:
+//!
+//! 1. every `xla.pure_call` is inlined, as XLA's pipeline does, and the private functions left
+//!    without calls are erased (`indexing_ops::inline_pure_calls`), so that the indices a callee
+//!    computes are composed with the loop that computes its arguments;
+//! 2. every `xla.workgroup_id` becomes what XLA's CPU pipeline makes of it where its `xla.range`
+//!    is one value (the CPU emitters launch one workgroup: `[0, 0]`): an `arith.constant`;
+//!    otherwise a `gpu.block_id` of the same dimension bounded by `upper_bound` (the workgroup
+//!    of the GPU pipelines);
+//! 3. `xla-indexing-simplify` rewrites the index arithmetic as a whole (it reads `xla.loop`,
+//!    `xla.apply_indexing` and `xla.range` as it reads our ops);
+//! 4. `xla-indexing-lower-apply` lowers `xla.loop` to `scf.for` nests and every
+//!    `xla.apply_indexing` to `arith`, remainders sharing the divisions of quotients;
+//! 5. common subexpressions are eliminated (as `cse` does: lowering writes each
+//!    `apply_indexing` on its own, so equal divisions in different ops become one), then
+//!    `xla-indexing-simplify` runs again on the `arith` ops, and subexpressions are eliminated
+//!    once more;
+//! 6. the `nsw`/`nuw` flags of `arith.addi`, `subi` and `muli` are dropped. Lowering plans each
+//!    `apply_indexing` over its map's domain, where no op wraps; but XLA's kernels evaluate maps
+//!    outside their domains too and mask the value afterwards (a pad computes `(d0 - 1) mod 2` at
+//!    `d0 = 0` and `andi`s it with `d0 >= 1`). With the flags such a value would be poison, and
+//!    so would the mask; without them it is merely unused.
+//!
+//! What is left holds no `xla.` op. Option `index-bitwidth` is `xla-indexing-lower-apply`'s.
+
+use melior::{
+    Context, RewriterBase, StringRef,
+    ir::{
+        Attribute, Identifier, OperationRef, Type, Value, ValueLike,
+        attribute::AttributeLike,
+        attribute::IntegerAttribute,
+        operation::{OperationBuilder, OperationLike, WalkOrder, WalkResult},
+    },
+};
+use mlir_sys::mlirOperationSetAttributeByName;
+use std::rc::Rc;
+use xla_indexing_core::VarRef;
+use xla_indexing_mlir::{
+    indexing_ops::inline_pure_calls,
+    ir::{RANGE_ATTRIBUTE, eliminate_common_subexpressions, op_name, range_attribute},
+};
+
+use super::{
+    PassFailure, PassOption, PassSpec, arith, lower_apply, pass_entry,
+    patterns::{RewriteFn, apply_greedily},
+    simplify,
+};
+
+/// The pass's command-line name.
+pub const ARGUMENT: &str = "xla-indexing-lower-xla";
+
+/// XLA's workgroup id op.
+const WORKGROUP_ID: &str = "xla.workgroup_id";
+
+/// The ops whose overflow flags step 6 drops, and the flags' attribute.
+const FLAGGED_OPS: [&str; 3] = ["arith.addi", "arith.subi", "arith.muli"];
+const OVERFLOW_FLAGS: &str = "overflowFlags";
+
+pass_entry!(entry, ARGUMENT, run);
+
+/// The pass.
+pub static SPEC: PassSpec = PassSpec::new(
+    c"xla-indexing-lower-xla",
+    c"XlaIndexingLowerXla",
+    c"Lower XLA's emitter ops (xla.pure_call inlined, xla.workgroup_id, xla.loop, xla.apply_indexing) to scf, arith and gpu ops, simplifying the index arithmetic as a whole so that remainders and quotients share divisions",
+    &OPTIONS,
+    entry,
+);
+
+static OPTIONS: [PassOption; 1] = [PassOption::int(
+    c"index-bitwidth",
+    c"Compute index arithmetic in i32 where every value provably fits (32), or always on index (64)",
+    32,
+)];
+
+fn run(operation: OperationRef, options: &[i64]) -> Result<(), PassFailure> {
+    let bitwidth = options.first().copied().unwrap_or(32);
+    if !inline_pure_calls(&operation) {
+        return Err("cannot inline the pure calls".into());
+    }
+    lower_workgroup_ids(operation)?;
+    simplify::run(operation, &[])?;
+    // lower-apply's options: prefer-affine, index-bitwidth, simplify, linearize.
+    lower_apply::run(operation, &[0, bitwidth, 1, 1])?;
+    eliminate_common_subexpressions(&operation);
+    simplify::run(operation, &[])?;
+    eliminate_common_subexpressions(&operation);
+    let mut left = Vec::new();
+    let mut flagged = Vec::new();
+    operation.walk(WalkOrder::PreOrder, |op| {
+        let name = op_name(&op);
+        if name.starts_with("xla.") {
+            left.push(name);
+        } else if FLAGGED_OPS.contains(&name.as_str()) && op.attribute(OVERFLOW_FLAGS).is_ok() {
+            flagged.push(op.to_raw());
+        }
+        WalkResult::Advance
+    });
+    let context = operation.context();
+    // SAFETY: the context outlives the pass run, which is all this reference is used for.
+    let context: &Context = unsafe { context.to_ref() };
+    let none = Attribute::parse(context, "#arith.overflow<none>")
+        .ok_or("cannot make #arith.overflow<none>")?;
+    for op in flagged {
+        // SAFETY: `op` is a live op of the walked IR; setting an attribute keeps it live, and
+        // `none` is an attribute of its context.
+        unsafe {
+            mlirOperationSetAttributeByName(
+                op,
+                StringRef::new(OVERFLOW_FLAGS).to_raw(),
+                none.to_raw(),
+            );
+        }
+    }
+    match left.first() {
+        None => Ok(()),
+        Some(name) => Err(format!("{name} is left after lowering").into()),
+    }
+}
+
+/// Replaces every `xla.workgroup_id` as the module documentation says.
+fn lower_workgroup_ids(operation: OperationRef) -> Result<(), PassFailure> {
+    let rewrite: RewriteFn = Rc::new(lower_workgroup_id);
+    Ok(apply_greedily(operation, &[(WORKGROUP_ID, rewrite)])?)
+}
+
+fn lower_workgroup_id(context: &Context, op: OperationRef, rewriter: &RewriterBase) -> bool {
+    let range = op.attribute(RANGE_ATTRIBUTE).ok().and_then(range_attribute);
+    let index = Type::index(context);
+    let location = op.location();
+    rewriter.set_insertion_point_before(op);
+    let value: Option<Value> = match range {
+        Some((lo, hi)) if lo == hi => {
+            let no_var = |_: VarRef| -> Option<Value> { None };
+            arith::materialize(
+                context,
+                &arith::Plan::constant(lo),
+                rewriter,
+                location,
+                index,
+                &no_var,
+            )
+        }
+        _ => {
+            let Some(dimension) = op
+                .attribute("dimension")
+                .ok()
+                .map(|a| a.to_string())
+                .and_then(|text| gpu_dimension(context, &text))
+            else {
+                return false;
+            };
+            let mut attributes = vec![(Identifier::new(context, "dimension"), dimension)];
+            if let Some((_, hi)) = range
+                && let Some(bound) = hi.checked_add(1)
+            {
+                attributes.push((
+                    Identifier::new(context, "upper_bound"),
+                    IntegerAttribute::new(index, bound).into(),
+                ));
+            }
+            let Ok(built) = OperationBuilder::new("gpu.block_id", location)
+                .add_attributes(&attributes)
+                .add_results(&[index])
+                .build()
+            else {
+                return false;
+            };
+            let inserted = rewriter.insert(built);
+            // SAFETY: the op was just inserted into the IR, which owns it from now on.
+            inserted
+                .result(0)
+                .ok()
+                .map(|r| unsafe { Value::from_raw(r.to_raw()) })
+        }
+    };
+    let Some(value) = value else {
+        return false;
+    };
+    rewriter.replace_op_with_values(op, &[value]);
+    true
+}
+
+/// `#gpu<dim x>` for the printed `#xla.dim<x>` (or `x`).
+fn gpu_dimension<'c>(context: &'c Context, text: &str) -> Option<Attribute<'c>> {
+    let axis = ["x", "y", "z"]
+        .into_iter()
+        .find(|axis| text.ends_with(&format!("{axis}>")) || text == *axis)?;
+    Attribute::parse(context, &format!("#gpu<dim {axis}>"))
+}
