@@ -6,12 +6,18 @@
 //!
 //! Integers are computed exactly, at their type's width (`index` at the module's). A float is
 //! not computed: it is the set of input elements it depends on, so that a stored value says
-//! which elements feed it whatever float ops combine them. An integer read from an input is a
-//! fixed function of its buffer and offset, in the same on both sides, and includes negative
-//! and too-large values, so that the clamps of gathers and dynamic slices are exercised. The
-//! kernels run for every point of their domain (their loops run in full), so comparing what
-//! each side writes compares the index computations over the whole domain: for every output
-//! element, whether it is written, and the input elements (or the integer) it gets.
+//! which elements feed it whatever float ops combine them. An integer read from an input is one
+//! of a fixed set (zero, one, minus one, negative and too-large values), chosen by its buffer and
+//! offset, the same on both sides; a kernel that reads integers runs once per rotation of that
+//! set, so that every input integer takes every value and the clamps of gathers and dynamic
+//! slices are exercised. The kernels run for every point of their domain (their loops run in
+//! full), so comparing what each side writes compares the index computations over the whole
+//! domain: for every output element, whether it is written, and the input elements (or the
+//! integer) it gets.
+//!
+//! Its limits: a float is never computed, so what a float comparison chooses (argmax's index)
+//! or a conversion of a float gives is data, whatever integer it is; input integers are a fixed
+//! set, so a bound off by one at a value no input takes goes unnoticed.
 //!
 //! What the interpreter cannot run gives [`Check::Unchecked`] with the reason, never a
 //! verdict: a vector op, control flow that depends on a float, several workgroups, an op it
@@ -138,26 +144,49 @@ pub fn compare(xla: &str, ours: &str, emitted: &str) -> Check {
         .ok()
         .and_then(|m| entry(&m).ok().map(|f| f.slices.clone()))
         .unwrap_or_default();
-    let run = |text: &str, side: &str| -> Result<Writes> {
-        let module = ir::parse(text).with_context(|| format!("reading {side}"))?;
-        run_entry(&module, &slices).with_context(|| side.to_owned())
+    let parse = |text: &str, side: &str| ir::parse(text).with_context(|| format!("reading {side}"));
+    let (xla, ours) = match (parse(xla, "XLA's"), parse(ours, "ours")) {
+        (Ok(xla), Ok(ours)) => (xla, ours),
+        (Err(e), _) | (_, Err(e)) => return Check::Unchecked(format!("{e:#}")),
     };
-    let xla = match run(xla, "XLA's") {
-        Ok(writes) => writes,
-        Err(e) => return Check::Unchecked(format!("{e:#}")),
-    };
-    let ours = match run(ours, "ours") {
-        Ok(writes) => writes,
-        Err(e) if e.downcast_ref::<OutOfBounds>().is_some() => {
-            return Check::Differs(format!("{e:#}"));
+    let mut elements = 0;
+    // Every input integer takes every value of INTEGERS in one of the rotations; a kernel
+    // that reads none runs once.
+    for rotation in 0..INTEGERS.len() {
+        let (xla_run, ours_run) = (
+            run_entry(&xla, &slices, rotation).context("XLA's"),
+            run_entry(&ours, &slices, rotation).context("ours"),
+        );
+        let (xla_run, ours_run) = match (xla_run, ours_run) {
+            (Ok(x), Ok(o)) => (x, o),
+            (Err(e), _) => return Check::Unchecked(format!("{e:#}")),
+            (_, Err(e)) if e.downcast_ref::<OutOfBounds>().is_some() => {
+                return Check::Differs(format!("{e:#}"));
+            }
+            (_, Err(e)) => return Check::Unchecked(format!("{e:#}")),
+        };
+        if let Some(difference) = difference(&xla_run.writes, &ours_run.writes) {
+            return Check::Differs(if rotation == 0 {
+                difference
+            } else {
+                format!("{difference} (integer inputs rotated by {rotation})")
+            });
         }
-        Err(e) => return Check::Unchecked(format!("{e:#}")),
-    };
-    for (loc, value) in &xla {
+        elements = xla_run.writes.len();
+        if !xla_run.read_integers && !ours_run.read_integers {
+            break;
+        }
+    }
+    Check::Same { elements }
+}
+
+/// The first difference between what XLA's side and ours write, if any.
+fn difference(xla: &Writes, ours: &Writes) -> Option<String> {
+    for (loc, value) in xla {
         match ours.get(loc) {
-            None => return Check::Differs(format!("ours does not write {loc:?}")),
+            None => return Some(format!("ours does not write {loc:?}")),
             Some(v) if v != value => {
-                return Check::Differs(format!(
+                return Some(format!(
                     "at {loc:?}: XLA writes {}, ours {}",
                     show(value),
                     show(v)
@@ -166,12 +195,9 @@ pub fn compare(xla: &str, ours: &str, emitted: &str) -> Check {
             Some(_) => {}
         }
     }
-    if let Some(loc) = ours.keys().find(|loc| !xla.contains_key(loc)) {
-        return Check::Differs(format!("XLA does not write {loc:?}, ours does"));
-    }
-    Check::Same {
-        elements: xla.len(),
-    }
+    ours.keys()
+        .find(|loc| !xla.contains_key(loc))
+        .map(|loc| format!("XLA does not write {loc:?}, ours does"))
 }
 
 /// Whether the emitted kernel has a workgroup id that can be other than 0: the interpreter runs
@@ -201,13 +227,19 @@ fn show(value: &Value) -> String {
     }
 }
 
-/// The value an input element holds: a float is itself; an integer of `width` bits is a fixed
-/// function of where it is, from -5 to 17.
-fn initial(loc: Loc, element: &str, index_width: u32) -> Value {
+/// The integers inputs hold, in turn: zero, one and minus one, values past the ends of small
+/// dimensions both ways, and values inside them, so that few elements already exercise the clamps
+/// and wraps of gathers and dynamic slices.
+const INTEGERS: [i64; 11] = [0, -1, 1, 17, -5, 2, 9, 100, 4, -30, 6];
+
+/// The value an input element holds: a float is itself; an integer of `width` bits is one of
+/// [`INTEGERS`], chosen by where it is and by the run's `rotation`.
+fn initial(loc: Loc, element: &str, index_width: u32, rotation: usize) -> Value {
     match int_width(element, index_width) {
         Some(width) => {
-            let v = (i64::from(loc.0) * 7919 + loc.1 * 104_729).rem_euclid(23) - 5;
-            Value::Int(stored(v, width))
+            let at =
+                (loc.1 + 3 * i64::from(loc.0) + rotation as i64).rem_euclid(INTEGERS.len() as i64);
+            Value::Int(stored(INTEGERS[at as usize], width))
         }
         None => Value::Data(Rc::new(vec![loc])),
     }
@@ -262,10 +294,17 @@ fn union<'a>(values: impl IntoIterator<Item = &'a Value>) -> Result<Value> {
     Ok(Value::Data(Rc::new(deps)))
 }
 
-/// Runs the module's entry function once (workgroup ids 0), its buffers fresh, and returns
-/// what it writes. A buffer argument is the buffer of its `xla.slice_index`, or of the one
-/// `slices` gives at its position; without either (or with a negative one), its own.
-fn run_entry(module: &Module, slices: &[Option<i64>]) -> Result<Writes> {
+/// What one run wrote, and whether it read an integer input.
+struct Run {
+    writes: Writes,
+    read_integers: bool,
+}
+
+/// Runs the module's entry function once (workgroup ids 0), its buffers fresh with integer
+/// inputs rotated by `rotation`, and returns what it writes. A buffer argument is the buffer of
+/// its `xla.slice_index`, or of the one `slices` gives at its position; without either (or
+/// with a negative one), its own.
+fn run_entry(module: &Module, slices: &[Option<i64>], rotation: usize) -> Result<Run> {
     let func = entry(module)?;
     let mut interp = Interp {
         module,
@@ -273,6 +312,8 @@ fn run_entry(module: &Module, slices: &[Option<i64>]) -> Result<Writes> {
         elements: HashMap::new(),
         maps: HashMap::new(),
         steps: 0,
+        rotation,
+        read_integers: false,
     };
     let is_buffer = |ty: &str| ty == "!llvm.ptr" || ty.starts_with("tensor<");
     let buffer_args = func.args.iter().filter(|(_, ty)| is_buffer(ty)).count();
@@ -325,7 +366,10 @@ fn run_entry(module: &Module, slices: &[Option<i64>]) -> Result<Writes> {
             }
         }
     }
-    Ok(writes)
+    Ok(Run {
+        writes,
+        read_integers: interp.read_integers,
+    })
 }
 
 /// The slices of a function's `count` buffer arguments, from the emitted kernel's `slices`:
@@ -405,6 +449,9 @@ struct Interp<'m> {
     /// The maps of `apply_indexing` ops, by their line.
     maps: HashMap<usize, Rc<Map>>,
     steps: u64,
+    /// The rotation of integer inputs, and whether one has been read.
+    rotation: usize,
+    read_integers: bool,
 }
 
 type Env = HashMap<String, Value>;
@@ -590,7 +637,7 @@ impl Interp<'_> {
                         int_width(ty, self.module.index_width).unwrap_or(64),
                     )),
                     Some(v) => v.clone(),
-                    None => initial((buf, off), ty, self.module.index_width),
+                    None => self.initial((buf, off), ty),
                 };
                 set(env, vec![v]);
             }
@@ -612,7 +659,7 @@ impl Interp<'_> {
                 tensor.check_latest()?;
                 let v = match tensor.store.borrow().written.get(&off) {
                     Some(v) => v.clone(),
-                    None => initial((tensor.buf, off), &tensor.element, self.module.index_width),
+                    None => self.initial((tensor.buf, off), &tensor.element),
                 };
                 let v = match (v, int_width(&tensor.element, self.module.index_width)) {
                     (Value::Int(v), Some(width)) => Value::Int(wrap(v, width)),
@@ -654,6 +701,13 @@ impl Interp<'_> {
             }
         }
         Ok(None)
+    }
+
+    /// What the input element `loc` of type `element` holds, noting an integer read.
+    fn initial(&mut self, loc: Loc, element: &str) -> Value {
+        let value = initial(loc, element, self.module.index_width, self.rotation);
+        self.read_integers |= matches!(value, Value::Int(_));
+        value
     }
 
     /// The map an `apply_indexing` op applies, inline (`<"...">`) or through an alias.
@@ -1336,7 +1390,7 @@ module {
     return
   }
 }";
-        let writes = run_entry(&ir::parse(text).unwrap(), &[]).unwrap();
+        let writes = run_entry(&ir::parse(text).unwrap(), &[], 0).unwrap().writes;
         // (3 + 1) mod 2 = 0; 0 * 4 + 3 = 3.
         assert_eq!(
             writes.keys().copied().collect::<Vec<_>>(),
@@ -1419,6 +1473,40 @@ module {
             compare(XLA_PAD, &ours_pad(2, 1), two),
             Check::Unchecked(_)
         ));
+    }
+
+    /// A kernel that reads its data at 2 unless an integer input is 0 (then at 1), and one that
+    /// always reads at 2: they differ only where that input is 0.
+    #[test]
+    fn integer_inputs_take_every_value() {
+        let kernel = |zero_at: i64| {
+            format!(
+                "module {{
+  func.func @f(%arg0: tensor<4xf32>, %arg1: tensor<1xi32>, %arg2: tensor<1xf32>) -> tensor<1xf32> attributes {{xla.entry}} {{
+    %c0 = arith.constant 0 : index
+    %c0_i32 = arith.constant 0 : i32
+    %zero = arith.constant {zero_at} : index
+    %c2 = arith.constant 2 : index
+    %i = tensor.extract %arg1[%c0] : tensor<1xi32>
+    %is0 = arith.cmpi eq, %i, %c0_i32 : i32
+    %at = arith.select %is0, %zero, %c2 : index
+    %x = tensor.extract %arg0[%at] : tensor<4xf32>
+    %r = tensor.insert %x into %arg2[%c0] : tensor<1xf32>
+    return %r : tensor<1xf32>
+  }}
+}}"
+            )
+        };
+        // The integer is 0 in one rotation only, not the first.
+        let check = compare(&kernel(1), &kernel(2), "");
+        assert!(
+            matches!(check, Check::Differs(ref why) if why.contains("rotated by")),
+            "{check}"
+        );
+        assert_eq!(
+            compare(&kernel(1), &kernel(1), ""),
+            Check::Same { elements: 1 }
+        );
     }
 
     #[test]

@@ -62,8 +62,9 @@ const XLA_FLAGS: &str = "--xla_dump_emitter_re=.* --xla_dump_hlo_module_re=jit_.
 pub const OURS: &str =
     "builtin.module(xla-indexing-lower-xla, canonicalize, cse, convert-scf-to-cf)";
 
-/// Ours the rest of the way to the LLVM dialect, with upstream's passes.
-const TO_LLVM: &str = "builtin.module(one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}, convert-scf-to-cf, expand-strided-metadata, finalize-memref-to-llvm, convert-math-to-llvm, convert-math-to-libm, convert-arith-to-llvm, convert-func-to-llvm, convert-cf-to-llvm, reconcile-unrealized-casts)";
+/// Ours the rest of the way to the LLVM dialect, with upstream's passes (`convert-to-llvm`
+/// converts every dialect at one `index` width, the module's).
+const TO_LLVM: &str = "builtin.module(one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}, convert-scf-to-cf, expand-strided-metadata, convert-math-to-llvm, convert-math-to-libm, convert-to-llvm, reconcile-unrealized-casts)";
 
 /// The most characters of a tool's message the report repeats.
 const MESSAGE: usize = 240;
@@ -193,6 +194,9 @@ impl Tools {
         fs::write(&lowered_path, lowered).map_err(|e| e.to_string())?;
         let ir = output(
             Command::new(&self.mlir_translate)
+                // Only XLA's discardable attributes (`xla.backend_kind` and the like) are left
+                // of its dialect; the translation drops them.
+                .arg("--allow-unregistered-dialect")
                 .arg("--mlir-to-llvmir")
                 .arg(&lowered_path),
         )?;
