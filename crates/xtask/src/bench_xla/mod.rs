@@ -5,7 +5,9 @@
 //!    `target/bench-xla/dumps` (see [`dump`] for what the dump holds).
 //! 2. For every kernel, XLA's side is its last MLIR stage: the IR before `LowerToLLVMCPUPass`,
 //!    cut from the pass log. Ours is its IR before any pass (`*-pre-optimization.mlir`)
-//!    through `mlir-opt` with the plugin and [`OURS`]: `xla-indexing-lower-xla`, then
+//!    through `xla-indexing opt` (which runs what `mlir-opt` with the plugin runs, and is
+//!    where StableHLO's pretty form, which the tiled emitter's kernels hold, is read) and
+//!    [`OURS`]: `xla-indexing-lower-xla`, then
 //!    `canonicalize` and `cse` (XLA's pipeline has both too) and `convert-scf-to-cf`, which
 //!    XLA runs as well, so that loops are counted alike on both sides (each has its compare and
 //!    increment).
@@ -23,7 +25,7 @@
 //! The bench fails when our pipeline fails on a kernel, when a check finds a difference, or
 //! when the loop family's acceptance is not met: never more divisions and remainders than XLA
 //! leaves, kernel by kernel, and strictly fewer in total. The counts need no optimized build,
-//! so the debug plugin is used. Writes both sides' IR under `target/bench-xla/{xla,ours}/` and
+//! so the debug build of `xla-indexing` is used. Writes both sides' IR under `target/bench-xla/{xla,ours}/` and
 //! the figures to `target/bench-xla/xla.json`.
 
 pub mod count;
@@ -94,19 +96,18 @@ pub fn bench(root: &Path, target: &Path) -> Result<()> {
         Ok(path)
     };
     let tools = Tools {
-        mlir_opt: tool("mlir-opt")?,
+        xla_indexing: target.join("debug/xla-indexing"),
         mlir_translate: tool("mlir-translate")?,
         opt: tool("opt")?,
-        plugin: target.join("debug/libxla_indexing_plugin.so"),
     };
     let python =
         crate::bench::install_pinned(&python312()?, &target.join("jaxenv"), JAX, "jax.txt")?;
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    run::checked(Command::new(&cargo).current_dir(root).args([
-        "build",
-        "-p",
-        "xla-indexing-plugin",
-    ]))?;
+    run::checked(
+        Command::new(&cargo)
+            .current_dir(root)
+            .args(["build", "-p", "xla-indexing-cli"]),
+    )?;
 
     let out = target.join("bench-xla");
     let dumps = out.join("dumps");
@@ -158,26 +159,20 @@ fn python312() -> Result<OsString> {
 
 /// The tools a kernel goes through.
 struct Tools {
-    mlir_opt: PathBuf,
+    xla_indexing: PathBuf,
     mlir_translate: PathBuf,
     opt: PathBuf,
-    plugin: PathBuf,
 }
 
 impl Tools {
-    /// `mlir-opt` with the plugin and `pipeline` on the file `input`: its output, or its
-    /// diagnostics.
-    fn mlir_opt(&self, input: &Path, pipeline: &str) -> Result<String, String> {
-        let mut plugin = OsString::from("--load-dialect-plugin=");
-        plugin.push(&self.plugin);
-        let mut pass_plugin = OsString::from("--load-pass-plugin=");
-        pass_plugin.push(&self.plugin);
-        let mut command = Command::new(&self.mlir_opt);
+    /// `xla-indexing opt` with `pipeline` on the file `input`: its output, or its diagnostics.
+    /// Ops of dialects it does not know (StableHLO's, in generic form) are let through.
+    fn xla_indexing_opt(&self, input: &Path, pipeline: &str) -> Result<String, String> {
+        let mut command = Command::new(&self.xla_indexing);
         command
-            .arg(input)
-            .arg(plugin)
-            .arg(pass_plugin)
-            .arg(format!("--pass-pipeline={pipeline}"));
+            .args(["opt", "--allow-unregistered-dialect"])
+            .arg(format!("--pass-pipeline={pipeline}"))
+            .arg(input);
         output(&mut command)
     }
 
@@ -189,7 +184,7 @@ impl Tools {
 
     /// Our output `mlir` (a file) to LLVM IR, written to `ll`.
     fn to_llvm_ir(&self, mlir: &Path, ll: &Path) -> Result<(), String> {
-        let lowered = self.mlir_opt(mlir, TO_LLVM)?;
+        let lowered = self.xla_indexing_opt(mlir, TO_LLVM)?;
         let lowered_path = ll.with_extension("llvm.mlir");
         fs::write(&lowered_path, lowered).map_err(|e| e.to_string())?;
         let ir = output(
@@ -242,7 +237,7 @@ fn measure(kernel: &Kernel, tools: &Tools, out: &Path) -> Result<Row> {
     };
     let emitted = fs::read_to_string(&kernel.pre_optimization)
         .with_context(|| format!("reading {}", kernel.pre_optimization.display()))?;
-    let ours_text = tools.mlir_opt(&kernel.pre_optimization, OURS);
+    let ours_text = tools.xla_indexing_opt(&kernel.pre_optimization, OURS);
     let (ours, ours_llvm, check) = match ours_text {
         Ok(text) => {
             let ours_path = file("ours", "mlir");
