@@ -10,8 +10,9 @@
 //!   divisions and remainders above, min and max, shifts, bitwise ops on integers wider than
 //!   `i1` (on `i1` they are predicate logic), comparisons of integers and selects of integers;
 //!   plus one per operator (`+`, `-`, `*`, `floordiv`, `ceildiv`, `mod`, `min`, `max`) of every
-//!   map still applied. Constants, casts and address arithmetic folded into
-//!   `llvm.getelementptr` are not counted.
+//!   map still applied, and two per `scf.for` (the compare and the increment it becomes in
+//!   `cf`, where XLA's last stage has them). Constants, casts and address arithmetic folded
+//!   into `llvm.getelementptr` are not counted.
 //! * After LLVM (`count_llvm`): the instructions `udiv`, `sdiv`, `urem` and `srem` of LLVM IR
 //!   text.
 
@@ -93,6 +94,10 @@ pub fn count_mlir(text: &str) -> Counts {
     let mut counts = Counts::default();
     for line in text.lines() {
         let Some(name) = op_name(line) else { continue };
+        if name == "scf.for" {
+            counts.index_ops += 2;
+            continue;
+        }
         if MAP_OPS.contains(&name) {
             let map = map_text(line, &aliases);
             let ops = map_operators(map);
@@ -264,14 +269,15 @@ mod tests {
     %1 = xla.apply_indexing #xla.indexing_map<\"(d0, d1) -> ((d0 - 1) / 2, d1 * 4), domain: d0 in [1, 9], d1 in [0, 6]\">(%a, %b)
     %2 = arith.select %c, %x, %y : i1
     %3 = arith.select %c, %x, %y : index
+    %4 = scf.for %i = %c0 to %c8 step %c1 iter_args(%t = %u) -> (tensor<8xf32>) {
 ";
         assert_eq!(
             count_mlir(text),
             Counts {
                 // floordiv, mod; /.
                 divisions: 3,
-                // floordiv, +, mod; -, /, *; the index select.
-                index_ops: 7,
+                // floordiv, +, mod; -, /, *; the index select; the loop's compare and increment.
+                index_ops: 9,
             }
         );
     }

@@ -7,10 +7,10 @@
 //!    cut from the pass log. Ours is its IR before any pass (`*-pre-optimization.mlir`)
 //!    through `xla-indexing opt` (which runs what `mlir-opt` with the plugin runs, and is
 //!    where StableHLO's pretty form, which the tiled emitter's kernels hold, is read) and
-//!    [`OURS`]: `xla-indexing-lower-xla`, then
-//!    `canonicalize` and `cse` (XLA's pipeline has both too) and `convert-scf-to-cf`, which
-//!    XLA runs as well, so that loops are counted alike on both sides (each has its compare and
-//!    increment).
+//!    [`OURS`]: `xla-indexing-lower-xla`, then `canonicalize` and `cse` (XLA's pipeline has
+//!    both too). Loops stay `scf.for` (the tiled emitter's `xtile.entry_func` holds one block,
+//!    so `convert-scf-to-cf` cannot run on it); [`count`] counts each as the compare and the
+//!    increment it becomes in `cf`, as on XLA's side.
 //! 3. Counts, on both, divisions and remainders and index ops (see [`count`] for the exact
 //!    definitions) and, after LLVM's `opt -O3`, LLVM's `udiv`, `sdiv`, `urem`, `srem`: XLA's
 //!    from its `*.ir-no-opt.ll` (in LLVM 22's syntax, see [`llvm_text`]), ours lowered by
@@ -61,8 +61,7 @@ const LLVM_BIN: &str = "/usr/lib/llvm-22/bin";
 const XLA_FLAGS: &str = "--xla_dump_emitter_re=.* --xla_dump_hlo_module_re=jit_.* --xla_dump_to=";
 
 /// Our pipeline on a kernel's pre-optimization IR.
-pub const OURS: &str =
-    "builtin.module(xla-indexing-lower-xla, canonicalize, cse, convert-scf-to-cf)";
+pub const OURS: &str = "builtin.module(xla-indexing-lower-xla, canonicalize, cse)";
 
 /// Ours the rest of the way to the LLVM dialect, with upstream's passes (`convert-to-llvm`
 /// converts every dialect at one `index` width, the module's).
