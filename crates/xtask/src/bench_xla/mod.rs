@@ -7,8 +7,8 @@
 //!    cut from the pass log. Ours is its IR before any pass (`*-pre-optimization.mlir`)
 //!    through `xla-indexing opt` (which runs what `mlir-opt` with the plugin runs, and is
 //!    where StableHLO's pretty form, which the tiled emitter's kernels hold, is read) and
-//!    [`OURS`]: `xla-indexing-lower-xla`, then `canonicalize` and `cse` (XLA's pipeline has
-//!    both too). Loops stay `scf.for` (the tiled emitter's `xtile.entry_func` holds one block,
+//!    [`OURS`]: `xla-indexing-lower-xla`, then `canonicalize`, `cse` and `symbol-dce` (XLA's
+//!    pipeline runs all three too; the last erases the functions no call is left to). Loops stay `scf.for` (the tiled emitter's `xtile.entry_func` holds one block,
 //!    so `convert-scf-to-cf` cannot run on it); [`count`] counts each as the compare and the
 //!    increment it becomes in `cf`, as on XLA's side.
 //! 3. Counts, on both, divisions and remainders and index ops (see [`count`] for the exact
@@ -61,7 +61,7 @@ const LLVM_BIN: &str = "/usr/lib/llvm-22/bin";
 const XLA_FLAGS: &str = "--xla_dump_emitter_re=.* --xla_dump_hlo_module_re=jit_.* --xla_dump_to=";
 
 /// Our pipeline on a kernel's pre-optimization IR.
-pub const OURS: &str = "builtin.module(xla-indexing-lower-xla, canonicalize, cse)";
+pub const OURS: &str = "builtin.module(xla-indexing-lower-xla, canonicalize, cse, symbol-dce)";
 
 /// Ours the rest of the way to the LLVM dialect, with upstream's passes (`convert-to-llvm`
 /// converts every dialect at one `index` width, the module's).
