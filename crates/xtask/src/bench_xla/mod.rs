@@ -365,7 +365,7 @@ fn report(rows: &[Row], out: &Path) -> Result<()> {
     for (title, belongs) in GROUPS {
         println!("\n{title}");
         println!(
-            "{:<52} {:<20} {:>7} {:>7} {:>8} {:>8} {:>7} {:>7}  check",
+            "{:<62} {:<20} {:>7} {:>7} {:>8} {:>8} {:>7} {:>7}  check",
             "kernel", "emitter", "div XLA", "ours", "idx XLA", "ours", "O3 XLA", "ours"
         );
         let mut sums = Totals::default();
@@ -376,7 +376,7 @@ fn report(rows: &[Row], out: &Path) -> Result<()> {
                 Err(_) => ("failed".to_owned(), "failed".to_owned()),
             };
             println!(
-                "{:<52} {:<20} {:>7} {:>7} {:>8} {:>8} {:>7} {:>7}  {}",
+                "{:<62} {:<20} {:>7} {:>7} {:>8} {:>8} {:>7} {:>7}  {}",
                 row.name,
                 row.emitter.to_string(),
                 row.xla.divisions,
@@ -390,7 +390,7 @@ fn report(rows: &[Row], out: &Path) -> Result<()> {
             json_rows.push(json_row(row));
         }
         println!(
-            "{:<52} {:<20} {:>7} {:>7} {:>8} {:>8} {:>7} {:>7}",
+            "{:<62} {:<20} {:>7} {:>7} {:>8} {:>8} {:>7} {:>7}",
             format!("total ({} kernels)", sums.kernels),
             "",
             sums.xla.divisions,
