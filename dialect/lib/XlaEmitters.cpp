@@ -39,23 +39,6 @@ struct XlaOpAsmInterface : public OpAsmDialectInterface {
   }
 };
 
-/// `x`, `y` or `z`, as XLA prints the dimension of xla.workgroup_id.
-ParseResult parseDimension(OpAsmParser &parser, DimensionAttr &dimension) {
-  SMLoc at = parser.getCurrentLocation();
-  StringRef keyword;
-  if (parser.parseKeyword(&keyword))
-    return failure();
-  std::optional<Dimension> value = symbolizeDimension(keyword);
-  if (!value)
-    return parser.emitError(at) << "expected x, y or z, got '" << keyword << "'";
-  dimension = DimensionAttr::get(parser.getContext(), *value);
-  return success();
-}
-
-void printDimension(OpAsmPrinter &printer, Operation *, DimensionAttr dimension) {
-  printer << stringifyDimension(dimension.getValue());
-}
-
 MapCounts countsOf(IndexingMapAttr map) {
   return {map.getNumDims(), map.getNumRangeVars(), map.getNumRuntimeVars(), map.getNumResults()};
 }
@@ -72,6 +55,22 @@ void XlaDialect::initialize() {
 #include "XlaIndexing/XlaEmittersAttrs.cpp.inc"
       >();
   addInterfaces<XlaOpAsmInterface>();
+}
+
+ParseResult xla_emitters::parseDimension(OpAsmParser &parser, DimensionAttr &dimension) {
+  SMLoc at = parser.getCurrentLocation();
+  StringRef keyword;
+  if (parser.parseKeyword(&keyword))
+    return failure();
+  std::optional<Dimension> value = symbolizeDimension(keyword);
+  if (!value)
+    return parser.emitError(at) << "expected x, y or z, got '" << keyword << "'";
+  dimension = DimensionAttr::get(parser.getContext(), *value);
+  return success();
+}
+
+void xla_emitters::printDimension(OpAsmPrinter &printer, Operation *, DimensionAttr dimension) {
+  printer << stringifyDimension(dimension.getValue());
 }
 
 //===----------------------------------------------------------------------===//

@@ -14,6 +14,7 @@ using namespace mlir;
 MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(XlaIndexing, xla_indexing, xla_indexing::XlaIndexingDialect)
 MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(Xla, xla, xla_emitters::XlaDialect)
 MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(XTile, xtile, xtile::XTileDialect)
+MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(XlaCpu, xla_cpu, xla_cpu::XlaCpuDialect)
 
 MlirAttribute mlirXlaIndexingMapAttrGet(MlirContext context, MlirStringRef text) {
   MLIRContext *ctx = unwrap(context);
@@ -68,31 +69,6 @@ int64_t mlirXlaIndexingLaunchAttrGetGrid(MlirAttribute attr, intptr_t axis) {
 
 MlirStringRef mlirXlaIndexingLaunchAttrGetMap(MlirAttribute attr) {
   return wrap(llvm::cast<xla_indexing::LaunchAttr>(unwrap(attr)).getMap());
-}
-
-bool mlirOperationIsAXlaIndexingApplyIndexingOp(MlirOperation op) {
-  return llvm::isa<xla_indexing::ApplyIndexingOp>(unwrap(op));
-}
-
-bool mlirOperationIsAXlaIndexingLoopOp(MlirOperation op) {
-  return llvm::isa<xla_indexing::LoopOp>(unwrap(op));
-}
-
-bool mlirOperationIsAXlaIndexingFusionOp(MlirOperation op) {
-  return llvm::isa<xla_indexing::FusionOp>(unwrap(op));
-}
-
-MlirAttribute mlirXlaIndexingOpGetIndexingMap(MlirOperation op) {
-  Operation *operation = unwrap(op);
-  if (auto apply = llvm::dyn_cast<xla_indexing::ApplyIndexingOp>(operation))
-    return wrap(apply.getIndexingMap());
-  if (auto loop = llvm::dyn_cast<xla_indexing::LoopOp>(operation))
-    return wrap(loop.getIndexingMap());
-  if (auto apply = llvm::dyn_cast<xla_emitters::ApplyIndexingOp>(operation))
-    return wrap(apply.getIndexingMapAttr());
-  if (auto loop = llvm::dyn_cast<xla_emitters::LoopOp>(operation))
-    return wrap(loop.getIndexingMapAttr());
-  return MlirAttribute{nullptr};
 }
 
 void mlirXlaIndexingEmitRemark(MlirLocation location, MlirStringRef message) {

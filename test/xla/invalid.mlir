@@ -216,3 +216,19 @@ func.func private @layout_not_permutation(%a: memref<4x8xf32, #xtile.layout<[0, 
 
 // expected-error @+1 {{xtile layout of rank 2 on a memref of rank 1}}
 func.func private @layout_rank(%a: memref<4xf32, #xtile.layout<[1, 0]>>)
+
+// -----
+
+func.func @negative_buffer(%frame: !xla_cpu.call_frame) -> memref<4xf32> {
+  // expected-error @+1 {{'xla_cpu.load' op buffer index must be non-negative, got -1}}
+  %0 = xla_cpu.load %frame, -1 : memref<4xf32>
+  return %0 : memref<4xf32>
+}
+
+// -----
+
+func.func @workgroup_of_frame(%frame: !xla_cpu.call_frame) -> index {
+  // expected-error @+1 {{expected x, y or z, got 'q'}}
+  %0 = xla_cpu.extract_workgroup_id %frame, q
+  return %0 : index
+}

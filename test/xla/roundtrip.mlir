@@ -142,3 +142,10 @@
 // RUN: FileCheck %s --check-prefix=GENERIC --input-file=%t.padint_broadcast_multiply_fusion.3
 // RUN: mlir-opt %plugins --mlir-print-op-generic %S/Inputs/padint.broadcast_multiply_fusion.mlir | FileCheck %s --check-prefix=GENERIC
 // GENERIC: xla.workgroup_id
+
+// A later stage of a tiled kernel: the call frame of XLA's CPU kernels (xla_cpu).
+// RUN: FileCheck %s --check-prefix=CPU --input-file=%t.tiled_wrapped_exponential_stages.1
+// CPU: func.func @wrapped_exponential(%[[FRAME:.*]]: !xla_cpu.call_frame) -> !xla_cpu.error
+// CPU: xla_cpu.load %[[FRAME]], 0 : memref<64x128xf32>
+// CPU: xla_cpu.extract_workgroup_id %[[FRAME]], x
+// CPU: xla_cpu.success : !xla_cpu.error

@@ -7,7 +7,7 @@ use melior::{
 };
 use xla_indexing_core::{IndexingMap, Syntax};
 
-use crate::dialect::ffi;
+use crate::ffi;
 
 /// Why an `#xla_indexing.map` (or `#xla_indexing.launch`) attribute could not be made or read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -89,15 +89,10 @@ pub fn attribute_map(attribute: Attribute) -> Result<IndexingMap, AttributeError
     if !is_map {
         return Err(AttributeError::NotAMap(attribute.to_string()));
     }
-    // SAFETY: `attribute` is one of the two map attributes, whose text the function returns.
-    let raw = unsafe { ffi::mlirXlaIndexingMapAttrGetText(attribute.to_raw()) };
-    let bytes: &[u8] = if raw.length == 0 {
-        &[]
-    } else {
-        // SAFETY: the text is `raw.length` bytes owned by the attribute's context.
-        unsafe { std::slice::from_raw_parts(raw.data.cast::<u8>(), raw.length) }
-    };
-    let text = std::str::from_utf8(bytes).map_err(|e| AttributeError::NotAMap(e.to_string()))?;
+    // SAFETY: `attribute` is one of the two map attributes, whose text the function returns;
+    // the text is owned by the attribute's context.
+    let text = unsafe { ffi::string_of(ffi::mlirXlaIndexingMapAttrGetText(attribute.to_raw())) }
+        .ok_or_else(|| AttributeError::NotAMap("its text is not UTF-8".into()))?;
     IndexingMap::parse(text).map_err(|e| AttributeError::Parse {
         column: e.column,
         message: e.message.clone(),

@@ -1,33 +1,11 @@
-//! The dialects of the plugin: `xla_indexing`, and XLA's own `xla` and `xtile` in XLA's textual
-//! form (so that the dumps of XLA's emitters parse). Registration and loading.
+//! The dialects of the plugin: `xla_indexing`, and XLA's own `xla`, `xtile` and `xla_cpu` in XLA's
+//! textual form (so that the dumps of XLA's emitters parse). Registration and loading.
 
+use crate::ffi;
 use melior::{
     Context,
     dialect::{DialectHandle, DialectRegistry},
 };
-use mlir_sys::{MlirAttribute, MlirContext, MlirDialectHandle, MlirStringRef};
-
-/// The dialects' C API (`dialect/include/XlaIndexing/XlaIndexingCAPI.h`).
-pub(crate) mod ffi {
-    use super::*;
-
-    unsafe extern "C" {
-        pub fn mlirGetDialectHandle__xla_indexing__() -> MlirDialectHandle;
-        pub fn mlirGetDialectHandle__xla__() -> MlirDialectHandle;
-        pub fn mlirGetDialectHandle__xtile__() -> MlirDialectHandle;
-        pub fn mlirXlaIndexingMapAttrGet(
-            context: MlirContext,
-            text: MlirStringRef,
-        ) -> MlirAttribute;
-        pub fn mlirXlaEmittersMapAttrGet(
-            context: MlirContext,
-            text: MlirStringRef,
-        ) -> MlirAttribute;
-        pub fn mlirAttributeIsAXlaIndexingMap(attribute: MlirAttribute) -> bool;
-        pub fn mlirAttributeIsAXlaEmittersIndexingMap(attribute: MlirAttribute) -> bool;
-        pub fn mlirXlaIndexingMapAttrGetText(attribute: MlirAttribute) -> MlirStringRef;
-    }
-}
 
 /// Returns the handle of the `xla_indexing` dialect.
 pub fn handle() -> DialectHandle {
@@ -47,9 +25,15 @@ pub fn xtile_handle() -> DialectHandle {
     unsafe { DialectHandle::from_raw(ffi::mlirGetDialectHandle__xtile__()) }
 }
 
-/// The handles of every dialect of the plugin: `xla_indexing`, `xla`, `xtile`.
-pub fn handles() -> [DialectHandle; 3] {
-    [handle(), xla_handle(), xtile_handle()]
+/// Returns the handle of XLA's `xla_cpu` dialect (the call frame of CPU kernels).
+pub fn xla_cpu_handle() -> DialectHandle {
+    // SAFETY: the C API returns a valid, static dialect handle.
+    unsafe { DialectHandle::from_raw(ffi::mlirGetDialectHandle__xla_cpu__()) }
+}
+
+/// The handles of every dialect of the plugin: `xla_indexing`, `xla`, `xtile`, `xla_cpu`.
+pub fn handles() -> [DialectHandle; 4] {
+    [handle(), xla_handle(), xtile_handle(), xla_cpu_handle()]
 }
 
 /// Inserts the plugin's dialects into `registry`.
@@ -64,5 +48,24 @@ pub fn load(context: &Context) {
     for handle in handles() {
         handle.register_dialect(context);
         handle.load_dialect(context);
+    }
+}
+
+/// Inserts the plugin's dialects into the `mlir::DialectRegistry` at `registry` (what `mlir-opt`
+/// hands a dialect plugin).
+///
+/// # Safety
+///
+/// `registry` must point to a live `mlir::DialectRegistry`.
+pub unsafe fn insert_into_registry(registry: *mut std::ffi::c_void) {
+    for handle in handles() {
+        // SAFETY: the caller passes a live `mlir::DialectRegistry *`, which is exactly what
+        // `MlirDialectRegistry` wraps.
+        unsafe {
+            ffi::mlirDialectHandleInsertDialect(
+                handle.to_raw(),
+                ffi::MlirDialectRegistry { ptr: registry },
+            )
+        };
     }
 }

@@ -8,11 +8,11 @@ use melior::{
     Context,
     ir::{Attribute, OperationRef, operation::OperationLike},
 };
-use mlir_sys::MlirOperation;
 use xla_indexing_core::IndexingMap;
 
 use crate::{
     attribute::{AttributeError, attribute_map, map_attribute, xla_map_attribute},
+    ffi,
     ir::op_name,
 };
 
@@ -80,20 +80,11 @@ pub fn map_attribute_for<'c>(
     }
 }
 
-mod ffi {
-    use mlir_sys::{MlirLogicalResult, MlirOperation};
-
-    unsafe extern "C" {
-        pub fn mlirXlaEmittersInlinePureCalls(op: MlirOperation) -> MlirLogicalResult;
-    }
-}
-
 /// Inlines every `xla.pure_call` nested in `op` (and those the inlined bodies bring), as XLA's
 /// pipeline does, and erases the private functions left without uses. Returns whether every call
 /// was inlined; a call that cannot be is reported as an error diagnostic at the call.
 pub fn inline_pure_calls(op: &OperationRef) -> bool {
-    let raw: MlirOperation = op.to_raw();
     // SAFETY: `op` is a live operation; the function only rewrites what is nested in it.
-    let result = unsafe { ffi::mlirXlaEmittersInlinePureCalls(raw) };
+    let result = unsafe { ffi::mlirXlaEmittersInlinePureCalls(op.to_raw()) };
     result.value != 0
 }

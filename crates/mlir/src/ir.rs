@@ -5,73 +5,48 @@
 //! `dialect/lib/XlaIndexingRewrite.cpp`, as MLIR's C API has no such queries), and MLIR's
 //! greedy pattern driver with a listener for erased values ([`apply_patterns_greedily`]).
 
-use std::ffi::c_void;
+use crate::ffi;
 
 use melior::{
-    Context, FrozenRewritePatternSet, StringRef,
+    Context, StringRef,
     ir::{
-        AffineExpr, AffineMap, Attribute, BlockLike, BlockRef, OperationRef, RegionLike, Type,
-        TypeLike, Value, ValueLike, attribute::AttributeLike, operation::OperationLike,
+        AffineExpr, AffineMap, Attribute, BlockLike, BlockRef, Location, OperationRef, RegionLike,
+        Type, TypeLike, Value, ValueLike, attribute::AttributeLike, operation::OperationLike,
     },
 };
 use mlir_sys::{
-    MlirAffineExpr, MlirFrozenRewritePatternSet, MlirLogicalResult, MlirOperation, MlirValue,
-    mlirAffineMapAttrGet, mlirAffineMapAttrGetValue, mlirArrayAttrGetElement,
-    mlirArrayAttrGetNumElements, mlirAttributeIsAAffineMap, mlirAttributeIsAArray,
-    mlirAttributeIsADenseI32Array, mlirAttributeIsADenseI64Array, mlirAttributeIsADictionary,
-    mlirAttributeIsAInteger, mlirAttributeIsAIntegerSet, mlirBlockGetParentOperation,
-    mlirDenseArrayGetNumElements, mlirDenseI32ArrayGetElement, mlirDenseI64ArrayGetElement,
-    mlirDictionaryAttrGetElementByName, mlirFrozenRewritePatternSetDestroy,
-    mlirIntegerAttrGetValueInt, mlirIntegerSetAttrGet, mlirIntegerSetAttrGetValue,
+    MlirAffineExpr, mlirAffineMapAttrGet, mlirAffineMapAttrGetValue, mlirArrayAttrGetElement,
+    mlirArrayAttrGetNumElements, mlirAttributeGetType, mlirAttributeIsAAffineMap,
+    mlirAttributeIsAArray, mlirAttributeIsADenseBoolArray, mlirAttributeIsADenseElements,
+    mlirAttributeIsADenseI32Array, mlirAttributeIsADenseI64Array, mlirAttributeIsADenseIntElements,
+    mlirAttributeIsADictionary, mlirAttributeIsAFloat, mlirAttributeIsAInteger,
+    mlirAttributeIsAIntegerSet, mlirBlockGetParentOperation, mlirComplexTypeGetElementType,
+    mlirDenseArrayGetNumElements, mlirDenseBoolArrayGetElement, mlirDenseElementsAttrGetInt64Value,
+    mlirDenseElementsAttrGetSplatValue, mlirDenseElementsAttrIsSplat, mlirDenseI32ArrayGetElement,
+    mlirDenseI64ArrayGetElement, mlirDictionaryAttrGetElementByName,
+    mlirElementsAttrGetNumElements, mlirFloatAttrGetValueDouble, mlirIntegerAttrGetValueInt,
+    mlirIntegerAttrGetValueUInt, mlirIntegerSetAttrGet, mlirIntegerSetAttrGetValue,
     mlirIntegerSetGet, mlirIntegerSetGetConstraint, mlirIntegerSetGetNumConstraints,
     mlirIntegerSetGetNumDims, mlirIntegerSetGetNumSymbols, mlirIntegerSetIsConstraintEq,
-    mlirIntegerTypeGetWidth, mlirOpOperandGetNextUse, mlirOpOperandGetOwner, mlirOpOperandIsNull,
-    mlirOpResultGetOwner, mlirOperationGetBlock, mlirOperationGetParentOperation,
-    mlirOperationRemoveAttributeByName, mlirOperationSetAttributeByName, mlirTypeIsAIndex,
-    mlirTypeIsAInteger, mlirValueGetFirstUse,
+    mlirIntegerTypeGetWidth, mlirIntegerTypeIsSigned, mlirIntegerTypeIsUnsigned,
+    mlirMemRefTypeGetMemorySpace, mlirMemRefTypeGetStridesAndOffset, mlirOpOperandGetNextUse,
+    mlirOpOperandGetOwner, mlirOpOperandIsNull, mlirOpResultGetOwner, mlirOperationGetBlock,
+    mlirOperationGetParentOperation, mlirOperationRemoveAttributeByName,
+    mlirOperationSetAttributeByName, mlirShapedTypeGetDimSize, mlirShapedTypeGetElementType,
+    mlirShapedTypeGetRank, mlirShapedTypeIsDynamicDim, mlirShapedTypeIsDynamicStrideOrOffset,
+    mlirTypeIsAComplex, mlirTypeIsAIndex, mlirTypeIsAInteger, mlirTypeIsAMemRef,
+    mlirTypeIsARankedTensor, mlirValueGetFirstUse,
 };
-
-mod ffi {
-    use super::*;
-
-    /// `XlaIndexingChange` of `XlaIndexingCAPI.h`.
-    #[repr(C)]
-    #[allow(dead_code, reason = "values made by C++")]
-    pub enum Change {
-        ValueErased,
-        ValueModified,
-        BlockErased,
-        OperationErased,
-        RegionsModified,
-    }
-
-    unsafe extern "C" {
-        pub fn mlirXlaIndexingApplyPatternsGreedily(
-            op: MlirOperation,
-            patterns: MlirFrozenRewritePatternSet,
-            top_down: bool,
-            fold: bool,
-            simplify_regions: bool,
-            max_rewrites: i64,
-            on_change: unsafe extern "C" fn(Change, *mut c_void, *mut c_void),
-            user_data: *mut c_void,
-        ) -> MlirLogicalResult;
-        pub fn mlirXlaIndexingValueIsUsableAt(value: MlirValue, user: MlirOperation) -> bool;
-        pub fn mlirXlaIndexingOperationIsMemoryEffectFree(op: MlirOperation) -> bool;
-        pub fn mlirXlaIndexingValueIsValidAffineOperand(value: MlirValue) -> bool;
-        pub fn mlirXlaIndexingEliminateCommonSubexpressions(op: MlirOperation);
-    }
-}
 
 /// The identity of a value while it lives (its address; MLIR may reuse it once the value is
 /// erased).
 pub fn value_key(value: Value) -> usize {
-    value.to_raw().ptr as usize
+    crate::handles::ValueHandle::of(value).key()
 }
 
 /// The identity of an op while it lives.
 pub fn op_key(op: &OperationRef) -> usize {
-    op.to_raw().ptr as usize
+    crate::handles::OpHandle::of(op).key()
 }
 
 /// The ops that use `value`, once per use, in use-list order.
@@ -199,82 +174,6 @@ pub fn is_memory_effect_free(op: &OperationRef) -> bool {
 pub fn is_valid_affine_operand(value: Value) -> bool {
     // SAFETY: `value` is live.
     unsafe { ffi::mlirXlaIndexingValueIsValidAffineOperand(value.to_raw()) }
-}
-
-/// What the greedy driver changed, by identity ([`value_key`], [`op_key`], a block's address).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Changed {
-    /// A value that goes (an erased op's result, an erased block's argument).
-    ValueErased(usize),
-    /// A value whose op changed in place (its operands or attributes).
-    ValueModified(usize),
-    /// A block that goes.
-    BlockErased(usize),
-    /// An op that goes.
-    OpErased(usize),
-    /// An op with regions changed in place: what its blocks may assume may have changed.
-    RegionsModified(usize),
-}
-
-/// How the greedy driver runs.
-#[derive(Clone, Copy, Debug)]
-pub struct Greedy {
-    /// Visit ops top-down (definitions before uses) rather than bottom-up.
-    pub top_down: bool,
-    /// Let the driver fold ops (the ops' own `fold` hooks) besides applying the patterns.
-    pub fold: bool,
-    /// Let the driver also simplify regions (erase unreachable blocks, merge identical ones).
-    pub simplify_regions: bool,
-    /// Stop after this many rewrites (then the driver has not converged).
-    pub max_rewrites: Option<usize>,
-}
-
-/// Runs MLIR's greedy driver with `patterns` on the regions of `op`, calling `on_changed` with
-/// every change it makes (see `mlirXlaIndexingApplyPatternsGreedily`). Returns
-/// whether the driver converged.
-pub fn apply_patterns_greedily(
-    op: OperationRef,
-    patterns: FrozenRewritePatternSet,
-    greedy: Greedy,
-    on_changed: &mut dyn FnMut(Changed),
-) -> bool {
-    type Callback<'f> = &'f mut dyn FnMut(Changed);
-    unsafe extern "C" fn changed(kind: ffi::Change, object: *mut c_void, user_data: *mut c_void) {
-        let key = object as usize;
-        let change = match kind {
-            ffi::Change::ValueErased => Changed::ValueErased(key),
-            ffi::Change::ValueModified => Changed::ValueModified(key),
-            ffi::Change::BlockErased => Changed::BlockErased(key),
-            ffi::Change::OperationErased => Changed::OpErased(key),
-            ffi::Change::RegionsModified => Changed::RegionsModified(key),
-        };
-        // A panic must not unwind into C++; the callback only records what it is given.
-        let _ = crate::guard::guarded(|| {
-            // SAFETY: `user_data` is the callback passed below, live for the driver's run.
-            let on_changed = unsafe { &mut *user_data.cast::<Callback>() };
-            on_changed(change);
-        });
-    }
-    let frozen = patterns.into_raw();
-    let mut callback: Callback = on_changed;
-    // SAFETY: `op` is live and `frozen` a valid pattern set, destroyed here (melior's wrapper
-    // would leak it); `callback` outlives the call.
-    unsafe {
-        let result = ffi::mlirXlaIndexingApplyPatternsGreedily(
-            op.to_raw(),
-            frozen,
-            greedy.top_down,
-            greedy.fold,
-            greedy.simplify_regions,
-            greedy
-                .max_rewrites
-                .map_or(-1, |n| i64::try_from(n).unwrap_or(i64::MAX)),
-            changed,
-            (&mut callback as *mut Callback).cast(),
-        );
-        mlirFrozenRewritePatternSetDestroy(frozen);
-        result.value != 0
-    }
 }
 
 /// The bit width of an integer or index type (index counts as 64 bits), or `None`.
@@ -475,5 +374,223 @@ pub fn argument_attribute<'c>(
         }
         let found = mlirDictionaryAttrGetElementByName(dictionary, StringRef::new(name).to_raw());
         Attribute::from_option_raw(found)
+    }
+}
+
+/// Emits an error diagnostic at `location`.
+pub fn emit_error(location: Location, message: &str) {
+    let message = std::ffi::CString::new(message.replace('\0', " ")).unwrap_or_default();
+    // SAFETY: `location` belongs to a live context and `message` is NUL-terminated.
+    unsafe { mlir_sys::mlirEmitError(location.to_raw(), message.as_ptr()) };
+}
+
+/// Emits a remark diagnostic at `location`.
+pub fn emit_remark(location: Location, message: &str) {
+    // SAFETY: `location` belongs to a live context and `message` outlives the call.
+    unsafe {
+        crate::ffi::mlirXlaIndexingEmitRemark(
+            location.to_raw(),
+            melior::StringRef::new(message).to_raw(),
+        )
+    };
+}
+
+/// Emits a warning diagnostic at `location`.
+pub fn emit_warning(location: Location, message: &str) {
+    // SAFETY: `location` belongs to a live context and `message` outlives the call.
+    unsafe {
+        crate::ffi::mlirXlaIndexingEmitWarning(
+            location.to_raw(),
+            melior::StringRef::new(message).to_raw(),
+        )
+    };
+}
+
+/// A ranked tensor or memref type's dimension sizes (`None` where dynamic) and element type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shape<'c> {
+    /// Every dimension's size, `None` where it is dynamic.
+    pub sizes: Vec<Option<i64>>,
+    /// The element type.
+    pub element: Type<'c>,
+    /// Whether the type is a memref (else a ranked tensor).
+    pub is_memref: bool,
+}
+
+impl Shape<'_> {
+    /// The sizes, if every one is static.
+    pub fn static_sizes(&self) -> Option<Vec<i64>> {
+        self.sizes.iter().copied().collect()
+    }
+}
+
+/// The shape of a ranked tensor or memref type, or `None` for any other type.
+pub fn shape_of(ty: Type) -> Option<Shape> {
+    let raw = ty.to_raw();
+    // SAFETY: `ty` is live; shape queries run only on ranked tensors and memrefs, dimension
+    // queries within the rank.
+    unsafe {
+        let is_memref = mlirTypeIsAMemRef(raw);
+        if !is_memref && !mlirTypeIsARankedTensor(raw) {
+            return None;
+        }
+        let rank = mlirShapedTypeGetRank(raw) as isize;
+        let sizes = (0..rank)
+            .map(|d| {
+                (!mlirShapedTypeIsDynamicDim(raw, d)).then(|| mlirShapedTypeGetDimSize(raw, d))
+            })
+            .collect();
+        Some(Shape {
+            sizes,
+            element: Type::from_raw(mlirShapedTypeGetElementType(raw)),
+            is_memref,
+        })
+    }
+}
+
+/// The strides and offset of a memref type's layout (`None` where dynamic), or `None` when the
+/// type is not a memref or its layout is not strided.
+pub fn memref_strides(ty: Type) -> Option<(Vec<Option<i64>>, Option<i64>)> {
+    let raw = ty.to_raw();
+    // SAFETY: `ty` is live; the layout is read only from a memref, into arrays of its rank.
+    unsafe {
+        if !mlirTypeIsAMemRef(raw) {
+            return None;
+        }
+        let rank = usize::try_from(mlirShapedTypeGetRank(raw)).ok()?;
+        let mut strides = vec![0i64; rank];
+        let mut offset = 0i64;
+        let found = mlirMemRefTypeGetStridesAndOffset(raw, strides.as_mut_ptr(), &mut offset);
+        let known = |n: i64| (!mlirShapedTypeIsDynamicStrideOrOffset(n)).then_some(n);
+        (found.value != 0).then(|| (strides.into_iter().map(known).collect(), known(offset)))
+    }
+}
+
+/// The memory space of a memref type, `None` for the default space or another type.
+pub fn memref_memory_space(ty: Type) -> Option<Attribute> {
+    let raw = ty.to_raw();
+    // SAFETY: `ty` is live; the memory space is read only from a memref.
+    unsafe {
+        if !mlirTypeIsAMemRef(raw) {
+            return None;
+        }
+        Attribute::from_option_raw(mlirMemRefTypeGetMemorySpace(raw))
+    }
+}
+
+/// The element type of a complex type, or `None` for any other type.
+pub fn complex_element(ty: Type) -> Option<Type> {
+    let raw = ty.to_raw();
+    // SAFETY: `ty` is live; the element is read only from a complex type.
+    unsafe { mlirTypeIsAComplex(raw).then(|| Type::from_raw(mlirComplexTypeGetElementType(raw))) }
+}
+
+/// What an integer type says of its sign.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Signedness {
+    /// `iN`: the ops decide.
+    Signless,
+    /// `siN`.
+    Signed,
+    /// `uiN`.
+    Unsigned,
+}
+
+/// The width and signedness of an integer type (not `index`), or `None`.
+pub fn integer_type(ty: Type) -> Option<(u32, Signedness)> {
+    let raw = ty.to_raw();
+    // SAFETY: `ty` is live; integer queries run only on an integer type.
+    unsafe {
+        mlirTypeIsAInteger(raw).then(|| {
+            let sign = if mlirIntegerTypeIsUnsigned(raw) {
+                Signedness::Unsigned
+            } else if mlirIntegerTypeIsSigned(raw) {
+                Signedness::Signed
+            } else {
+                Signedness::Signless
+            };
+            (mlirIntegerTypeGetWidth(raw), sign)
+        })
+    }
+}
+
+/// One value of an elements attribute: a float, or an integer as its type reads it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Scalar {
+    /// A float attribute's value.
+    Float(f64),
+    /// An integer of a signed or signless type (sign-extended).
+    Int(i64),
+    /// An integer of an unsigned type.
+    Unsigned(u64),
+}
+
+/// The one value of a splat dense elements attribute (`dense<1.5> : tensor<4xf32>`), or `None`
+/// when it is not a splat of floats or integers.
+pub fn splat_value(attribute: Attribute) -> Option<Scalar> {
+    let raw = attribute.to_raw();
+    // SAFETY: `attribute` is live; the splat is read only from a splat dense elements
+    // attribute, and read as the kind of attribute it is.
+    unsafe {
+        if !mlirAttributeIsADenseElements(raw) || !mlirDenseElementsAttrIsSplat(raw) {
+            return None;
+        }
+        let splat = mlirDenseElementsAttrGetSplatValue(raw);
+        if mlirAttributeIsAFloat(splat) {
+            return Some(Scalar::Float(mlirFloatAttrGetValueDouble(splat)));
+        }
+        if !mlirAttributeIsAInteger(splat) {
+            return None;
+        }
+        Some(if mlirIntegerTypeIsUnsigned(mlirAttributeGetType(splat)) {
+            Scalar::Unsigned(mlirIntegerAttrGetValueUInt(splat))
+        } else {
+            Scalar::Int(mlirIntegerAttrGetValueInt(splat))
+        })
+    }
+}
+
+/// The integers of a dense array (`array<i64: 1, 0>`, `array<i32: ...>`, `array<i1: ...>`) or of
+/// dense integer elements (`dense<1> : tensor<2x2xi64>`), flattened; `None` for other
+/// attributes.
+pub fn integers(attribute: Attribute) -> Option<Vec<i64>> {
+    if let Some(v) = dense_array(attribute) {
+        return Some(v);
+    }
+    let raw = attribute.to_raw();
+    // SAFETY: elements are read only for the kind of attribute it is, within its length.
+    unsafe {
+        if mlirAttributeIsADenseBoolArray(raw) {
+            let n = mlirDenseArrayGetNumElements(raw);
+            return Some(
+                (0..n)
+                    .map(|i| i64::from(mlirDenseBoolArrayGetElement(raw, i)))
+                    .collect(),
+            );
+        }
+        if mlirAttributeIsADenseIntElements(raw) {
+            let n = mlirElementsAttrGetNumElements(raw);
+            return Some(
+                (0..n)
+                    .map(|i| mlirDenseElementsAttrGetInt64Value(raw, i as isize))
+                    .collect(),
+            );
+        }
+    }
+    None
+}
+
+/// The object (PTX or binary, as text) of a `#gpu.object` attribute (`gpu.binary`'s
+/// `objects`), or `None` for another attribute.
+pub fn gpu_object(attribute: Attribute) -> Option<String> {
+    // SAFETY: `attribute` is live; it is checked to be a GPU object before its object string,
+    // owned by the context, is read.
+    unsafe {
+        if !mlir_sys::mlirAttributeIsAGPUObjectAttr(attribute.to_raw()) {
+            return None;
+        }
+        let text = mlir_sys::mlirGPUObjectAttrGetObject(attribute.to_raw());
+        let bytes = std::slice::from_raw_parts(text.data.cast::<u8>(), text.length);
+        Some(String::from_utf8_lossy(bytes).into_owned())
     }
 }

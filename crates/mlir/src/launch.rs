@@ -15,11 +15,10 @@ use melior::{
     Context, StringRef,
     ir::{Attribute, attribute::AttributeLike},
 };
-use mlir_sys::{MlirAttribute, MlirContext, MlirStringRef};
 use xla_indexing_core::{IndexingMap, ParseError};
 use xla_indexing_hlo::gpu::LaunchDimensions;
 
-use crate::attribute::AttributeError;
+use crate::{attribute::AttributeError, ffi};
 
 /// The name under which kernels carry their launch.
 pub const LAUNCH_ATTRIBUTE: &str = "xla_indexing.launch";
@@ -32,23 +31,6 @@ pub struct KernelLaunch {
     pub dims: LaunchDimensions,
     /// The thread-id map.
     pub map: IndexingMap,
-}
-
-mod ffi {
-    use super::*;
-
-    unsafe extern "C" {
-        pub fn mlirXlaIndexingLaunchAttrGet(
-            context: MlirContext,
-            block: *const i64,
-            grid: *const i64,
-            map: MlirStringRef,
-        ) -> MlirAttribute;
-        pub fn mlirAttributeIsAXlaIndexingLaunch(attribute: MlirAttribute) -> bool;
-        pub fn mlirXlaIndexingLaunchAttrGetBlock(attribute: MlirAttribute, axis: isize) -> i64;
-        pub fn mlirXlaIndexingLaunchAttrGetGrid(attribute: MlirAttribute, axis: isize) -> i64;
-        pub fn mlirXlaIndexingLaunchAttrGetMap(attribute: MlirAttribute) -> MlirStringRef;
-    }
 }
 
 /// Returns the `#xla_indexing.launch` attribute of `launch` in `context`. Sizes that are zero or
@@ -100,7 +82,7 @@ pub fn attribute_launch(attribute: Attribute) -> Result<KernelLaunch, AttributeE
         return Err(AttributeError::NotALaunch(attribute.to_string()));
     }
     let raw = attribute.to_raw();
-    let sizes = |get: unsafe extern "C" fn(MlirAttribute, isize) -> i64| {
+    let sizes = |get: unsafe extern "C" fn(ffi::MlirAttribute, isize) -> i64| {
         // SAFETY: `raw` is an `#xla_indexing.launch`, whose verifier guarantees three positive
         // sizes each.
         [0, 1, 2].map(|axis| u64::try_from(unsafe { get(raw, axis) }).unwrap_or(0))
@@ -110,14 +92,9 @@ pub fn attribute_launch(attribute: Attribute) -> Result<KernelLaunch, AttributeE
         blocks: sizes(ffi::mlirXlaIndexingLaunchAttrGetGrid),
     };
     // SAFETY: `raw` is an `#xla_indexing.launch`.
-    let text = unsafe { ffi::mlirXlaIndexingLaunchAttrGetMap(raw) };
-    let bytes: &[u8] = if text.length == 0 {
-        &[]
-    } else {
-        // SAFETY: the text is `text.length` bytes owned by the attribute's context.
-        unsafe { std::slice::from_raw_parts(text.data.cast::<u8>(), text.length) }
-    };
-    let text = std::str::from_utf8(bytes).map_err(|e| AttributeError::NotALaunch(e.to_string()))?;
+    // The text is owned by the attribute's context.
+    let text = unsafe { ffi::string_of(ffi::mlirXlaIndexingLaunchAttrGetMap(raw)) }
+        .ok_or_else(|| AttributeError::NotALaunch("its map text is not UTF-8".into()))?;
     let map = IndexingMap::parse(text).map_err(|e: ParseError| AttributeError::Parse {
         column: e.column,
         message: e.message.clone(),

@@ -12,8 +12,16 @@
 //!   map = "...">` attributes to and from [`KernelLaunch`]es (launch dimensions and thread-id map).
 //! * [`evaluate`]: the integer arithmetic of a function evaluated at a point (the reference
 //!   semantics of the index passes' tests and fuzzing).
-//! * [`ir`]: reading and querying IR through the C API (names, constants, uses, dominance, side
-//!   effects) and the greedy driver with a listener for erased values.
+//! * [`ir`]: reading, querying and changing IR (names, constants, attributes, types, uses,
+//!   dominance, side effects, ops moved and erased), the one place for lifetime stretching and
+//!   identity keys, and diagnostics at a location.
+//! * [`handles`]: ops, blocks and values held by identity while the IR around them changes
+//!   (inserted, moved, erased); every lifetime stretch of the project is there.
+//! * [`rewrite`]: Rust rewrite patterns in MLIR's greedy driver, with a listener for what it
+//!   erases.
+//! * [`pass_host`]: Rust passes with options, registered in MLIR's registry and reporting
+//!   errors at an op (through the generic C++ pass of `dialect/`).
+//! * `ffi`: the C API of `dialect/`, declared once.
 //! * [`affine`]: MLIR affine expressions to and from the core's expressions.
 //! * [`session`]: a context as `mlir-opt` with the plugin has, parsing files and running
 //!   pipelines with their diagnostics collected and located.
@@ -29,11 +37,15 @@ pub mod affine;
 mod attribute;
 pub mod dialect;
 pub mod evaluate;
+mod ffi;
 pub mod guard;
+pub mod handles;
 pub mod indexing_ops;
 pub mod ir;
 mod launch;
 mod map_text;
+pub mod pass_host;
+pub mod rewrite;
 // The builders and accessors `melior::dialect!` generates carry the `.td`'s summaries, not
 // Rust doc comments.
 #[allow(missing_docs)]

@@ -195,6 +195,28 @@ impl Session {
     }
 }
 
+impl Session {
+    /// `module` translated to LLVM IR (`mlir-translate --mlir-to-llvmir`); it must hold only
+    /// ops whose translations are registered (the LLVM and NVVM dialects, say).
+    pub fn llvm_ir(&self, module: &Module) -> Result<String, OptError> {
+        // SAFETY: `module` is live and its context registers the translations; the returned
+        // string is malloc'ed by LLVM, read once and freed.
+        unsafe {
+            let raw = mlir_sys::mlirTranslateModuleToLLVMIRToString(module.as_operation().to_raw());
+            if raw.is_null() {
+                return Err(OptError::Pass(self.take_messages()));
+            }
+            let text = std::ffi::CStr::from_ptr(raw).to_string_lossy().into_owned();
+            free(raw.cast());
+            Ok(text)
+        }
+    }
+}
+
+unsafe extern "C" {
+    fn free(pointer: *mut std::ffi::c_void);
+}
+
 impl Drop for Session {
     fn drop(&mut self) {
         if let Some(handler) = self.handler.take() {

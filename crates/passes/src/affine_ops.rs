@@ -17,9 +17,10 @@
 
 use melior::{
     Context, RewriterBase,
-    ir::{AffineMap, Identifier, Location, Type, Value, ValueLike, operation::OperationBuilder},
+    ir::{AffineMap, Identifier, Location, Type, Value, operation::OperationBuilder},
 };
 use xla_indexing_core::{Atom, Expr};
+use xla_indexing_mlir::handles::stretch_value;
 
 use xla_indexing_mlir::affine::affine_from_expr;
 use xla_indexing_mlir::ir::affine_map_attribute_of;
@@ -118,8 +119,6 @@ impl<'c> Emitter<'c, '_, '_> {
             .ok()?;
         let op = self.rewriter.insert(op);
         // SAFETY: the op was just inserted; the IR owns it.
-        op.result(0)
-            .ok()
-            .map(|r| unsafe { Value::from_raw(r.to_raw()) })
+        op.result(0).ok().map(|r| unsafe { stretch_value(r) })
     }
 }

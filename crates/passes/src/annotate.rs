@@ -17,16 +17,18 @@ use melior::{
     ir::{
         Attribute, OperationRef,
         attribute::ArrayAttribute,
-        operation::{OperationLike, WalkOrder, WalkResult},
+        operation::{OperationLike, WalkOrder},
     },
 };
-use mlir_sys::MlirOperation;
 use xla_indexing_core::IndexingMap;
 use xla_indexing_hlo::{Options, analyze_module, parse_module};
+use xla_indexing_mlir::handles::{collect_ops, with_context};
 use xla_indexing_mlir::ir::{op_name, parent_op, set_attribute};
 
-use super::{PassFailure, PassOption, PassSpec, pass_entry};
-use xla_indexing_mlir::{guard::emit_remark, map_attribute};
+use super::PassFailure;
+use xla_indexing_mlir::pass_entry;
+use xla_indexing_mlir::pass_host::{PassOption, PassOptions, PassSpec};
+use xla_indexing_mlir::{ir::emit_remark, map_attribute};
 use xla_indexing_translate::stablehlo::{is_stablehlo, translate};
 
 /// The pass's command-line name.
@@ -52,23 +54,33 @@ static OPTIONS: [PassOption; 1] = [PassOption::flag(
     false,
 )];
 
-fn run(operation: OperationRef, options: &[i64]) -> Result<(), PassFailure> {
-    let emit_remarks = options.first().is_some_and(|&v| v != 0);
-    let mut ops: Vec<MlirOperation> = Vec::new();
-    operation.walk(WalkOrder::PreOrder, |op| {
-        if is_stablehlo(&op_name(&op)) && !inside_stablehlo(&op) {
-            ops.push(op.to_raw());
-        }
-        WalkResult::Advance
-    });
-    let context = operation.context();
-    // SAFETY: the context outlives the pass run, which is all this reference is used for.
-    let context: &Context = unsafe { context.to_ref() };
-    for raw in ops {
-        // SAFETY: the walk collected live ops, and nothing has been erased since.
-        let op = unsafe { OperationRef::from_raw(raw) };
-        annotate(context, &op, emit_remarks);
+/// The pass's options (in the order of [`OPTIONS`]).
+struct AnnotateOptions {
+    emit_remarks: bool,
+}
+
+impl PassOptions for AnnotateOptions {
+    fn decode(values: &[i64]) -> Result<AnnotateOptions, PassFailure> {
+        Ok(AnnotateOptions {
+            emit_remarks: values.first().is_some_and(|&v| v != 0),
+        })
     }
+}
+
+fn run(operation: OperationRef, options: &AnnotateOptions) -> Result<(), PassFailure> {
+    let emit_remarks = options.emit_remarks;
+    let ops = collect_ops(&operation, WalkOrder::PreOrder, |op| {
+        is_stablehlo(&op_name(op)) && !inside_stablehlo(op)
+    });
+    // SAFETY: the context is used inside the closure only; the pass changes attributes only,
+    // so every op collected stays alive.
+    unsafe {
+        with_context(&operation, |context| {
+            for op in ops {
+                annotate(context, &op.get(), emit_remarks);
+            }
+        })
+    };
     Ok(())
 }
 

@@ -10,11 +10,12 @@
 use melior::{
     Context, RewriterBase,
     ir::{
-        Attribute, Identifier, Location, Type, TypeLike, Value, ValueLike,
-        attribute::IntegerAttribute, operation::OperationBuilder, r#type::IntegerType,
+        Attribute, Identifier, Location, Type, TypeLike, Value, attribute::IntegerAttribute,
+        operation::OperationBuilder, r#type::IntegerType,
     },
 };
 use xla_indexing_core::{Atom, Expr, Interval, RangeEvaluator, VarRef};
+use xla_indexing_mlir::handles::stretch_value;
 
 use super::ranges::{fits, signed_range};
 use xla_indexing_mlir::ir::int_width;
@@ -439,7 +440,7 @@ pub fn materialize<'c>(
             .ok()?;
         let op = rewriter.insert(op);
         // SAFETY: the op was just inserted into the IR, which owns it from now on.
-        Some(unsafe { Value::from_raw(op.result(0).ok()?.to_raw()) })
+        Some(unsafe { stretch_value(op.result(0).ok()?) })
     };
     let op_ty = match &plan.narrow {
         Some(narrow) => IntegerType::new(context, narrow.width).into(),

@@ -40,24 +40,23 @@ use std::collections::HashMap;
 use melior::ir::{
     OperationRef, RegionLike, Type, TypeLike, Value, ValueLike,
     block::BlockArgument,
-    operation::{OperationLike, WalkOrder, WalkResult},
-};
-use mlir_sys::{
-    MlirOperation, mlirBlockGetParentOperation, mlirComplexTypeGetElementType,
-    mlirIntegerTypeGetWidth, mlirIntegerTypeIsUnsigned, mlirMemRefTypeGetMemorySpace,
-    mlirMemRefTypeGetStridesAndOffset, mlirShapedTypeGetDimSize, mlirShapedTypeGetElementType,
-    mlirShapedTypeGetRank, mlirShapedTypeIsDynamicDim, mlirShapedTypeIsDynamicStrideOrOffset,
-    mlirTypeIsAComplex, mlirTypeIsAIndex, mlirTypeIsAInteger, mlirTypeIsAMemRef,
+    operation::{OperationLike, WalkOrder},
 };
 use xla_indexing_core::{Expr, IndexingMap, Interval, Var};
 use xla_indexing_hlo::gpu::{
     AccessCoalescing, Buffer, Device, analyze_buffer_access, thread_map::DIM_NAMES,
 };
 
-use super::{CHIP_NAMES, PassFailure, PassOption, PassSpec, chip_device, pass_entry};
-use xla_indexing_mlir::ir::{defining_op, gpu_dimension, integer_attribute, op_name, parent_op};
+use super::{ChipOptions, PassFailure, chip_option};
+use xla_indexing_mlir::handles::collect_ops;
+use xla_indexing_mlir::ir::{
+    Signedness, block_parent_op, complex_element, defining_op, gpu_dimension, integer_attribute,
+    integer_type, memref_memory_space, memref_strides, op_name, parent_op, shape_of,
+};
+use xla_indexing_mlir::pass_entry;
+use xla_indexing_mlir::pass_host::{PassOption, PassSpec};
 use xla_indexing_mlir::{
-    KernelLaunch, LAUNCH_ATTRIBUTE, attribute_launch, attribute_map, guard::emit_remark,
+    KernelLaunch, LAUNCH_ATTRIBUTE, attribute_launch, attribute_map, ir::emit_remark,
 };
 
 /// The pass's command-line name.
@@ -74,8 +73,7 @@ pub static SPEC: PassSpec = PassSpec::new(
     entry,
 );
 
-static OPTIONS: [PassOption; 1] = [PassOption::chip(
-    &CHIP_NAMES,
+static OPTIONS: [PassOption; 1] = [chip_option(
     c"The chip whose warp size and memory transactions the verdicts are for (sm_70 to sm_100)",
 )];
 
@@ -86,22 +84,18 @@ const MAX_DEPTH: usize = 64;
 /// unrolled element.
 const KERNEL_SYMBOLS: usize = 2;
 
-fn run(operation: OperationRef, options: &[i64]) -> Result<(), PassFailure> {
-    let device = chip_device(options[0])?;
-    let mut loads: Vec<MlirOperation> = Vec::new();
-    operation.walk(WalkOrder::PreOrder, |op| {
-        if op_name(&op) == "memref.load" {
-            loads.push(op.to_raw());
-        }
-        WalkResult::Advance
+fn run(operation: OperationRef, options: &ChipOptions) -> Result<(), PassFailure> {
+    let device = &options.device;
+    let loads = collect_ops(&operation, WalkOrder::PreOrder, |op| {
+        op_name(op) == "memref.load"
     });
-    for raw in loads {
+    for handle in loads {
         // SAFETY: the walk collected live ops, and the pass changes no IR.
-        let load = unsafe { OperationRef::from_raw(raw) };
+        let load = unsafe { handle.get() };
         let Some(kernel) = enclosing_kernel(&load) else {
             continue;
         };
-        let message = match analyze_load(&load, &kernel, &device) {
+        let message = match analyze_load(&load, &kernel, device) {
             Ok(c) => remark(&c),
             Err(why) => format!("not analysed: {why}"),
         };
@@ -365,11 +359,7 @@ impl<'c, 'a> MapBuilder<'c, 'a> {
 
     fn block_argument(&mut self, argument: BlockArgument<'c, 'a>) -> Result<Expr, String> {
         let number = argument.argument_number();
-        // SAFETY: the block is live; its parent op is null for a detached block.
-        let parent = unsafe {
-            OperationRef::from_option_raw(mlirBlockGetParentOperation(argument.owner().to_raw()))
-        };
-        let Some(parent) = parent else {
+        let Some(parent) = block_parent_op(argument.owner()) else {
             return Err("it is an argument of a detached block".into());
         };
         if parent == self.kernel {
@@ -497,76 +487,57 @@ fn gpu_id(op: &OperationRef) -> Option<usize> {
 
 /// The buffer a memref type describes, or why it cannot be analysed.
 fn buffer_of(ty: Type) -> Result<Buffer, String> {
-    let raw = ty.to_raw();
-    // SAFETY: `ty` is a live type; memref queries run only on memref types, dimension and stride
-    // queries within the rank.
-    unsafe {
-        if !mlirTypeIsAMemRef(raw) {
-            return Err(format!("{ty} is not a memref"));
+    let shape = shape_of(ty)
+        .filter(|s| s.is_memref)
+        .ok_or_else(|| format!("{ty} is not a memref"))?;
+    if let Some(space) = memref_memory_space(ty) {
+        let global = space.to_string().contains("global")
+            || integer_attribute(space).is_some_and(|n| n == 0 || n == 1);
+        if !global {
+            return Err(format!(
+                "it reads memory space {space}; coalescing concerns global memory"
+            ));
         }
-        let space = mlirMemRefTypeGetMemorySpace(raw);
-        if !space.ptr.is_null() {
-            let space = melior::ir::Attribute::from_raw(space);
-            let global = space.to_string().contains("global")
-                || integer_attribute(space).is_some_and(|n| n == 0 || n == 1);
-            if !global {
-                return Err(format!(
-                    "it reads memory space {space}; coalescing concerns global memory"
-                ));
-            }
-        }
-        let element = element_name(Type::from_raw(mlirShapedTypeGetElementType(raw)))?;
-        let rank = usize::try_from(mlirShapedTypeGetRank(raw)).unwrap_or(0);
-        let mut dims = Vec::with_capacity(rank);
-        for d in 0..rank {
-            if mlirShapedTypeIsDynamicDim(raw, d as isize) {
-                return Err(format!("dimension {d} of {ty} is dynamic"));
-            }
-            dims.push(mlirShapedTypeGetDimSize(raw, d as isize));
-        }
-        let mut strides = vec![0i64; rank];
-        let mut offset = 0i64;
-        let found = mlirMemRefTypeGetStridesAndOffset(raw, strides.as_mut_ptr(), &mut offset);
-        if found.value == 0 {
-            return Err(format!("the layout of {ty} has no strides"));
-        }
-        if strides
-            .iter()
-            .any(|&s| mlirShapedTypeIsDynamicStrideOrOffset(s))
-        {
-            return Err(format!("{ty} has a dynamic stride"));
-        }
-        if mlirShapedTypeIsDynamicStrideOrOffset(offset) {
-            offset = 0;
-        }
-        Ok(Buffer::strided(&element, &dims, &strides, offset))
     }
+    let element = element_name(shape.element)?;
+    let dims = shape
+        .sizes
+        .iter()
+        .enumerate()
+        .map(|(d, size)| size.ok_or_else(|| format!("dimension {d} of {ty} is dynamic")));
+    let dims = dims.collect::<Result<Vec<i64>, String>>()?;
+    let (strides, offset) =
+        memref_strides(ty).ok_or_else(|| format!("the layout of {ty} has no strides"))?;
+    let strides: Vec<i64> = strides
+        .into_iter()
+        .collect::<Option<_>>()
+        .ok_or_else(|| format!("{ty} has a dynamic stride"))?;
+    Ok(Buffer::strided(
+        &element,
+        &dims,
+        &strides,
+        offset.unwrap_or(0),
+    ))
 }
 
 /// The XLA name of an element type (`f32`, `bf16`, `s32`, `u8`, `pred`, `c64`, ...).
 fn element_name(ty: Type) -> Result<String, String> {
-    let raw = ty.to_raw();
-    // SAFETY: `ty` is a live type; integer and complex queries run only on those types.
-    unsafe {
-        if mlirTypeIsAIndex(raw) {
-            return Ok("s64".into());
-        }
-        if mlirTypeIsAInteger(raw) {
-            let width = mlirIntegerTypeGetWidth(raw);
-            return Ok(match (width, mlirIntegerTypeIsUnsigned(raw)) {
-                (1, false) => "pred".into(),
-                (w, true) => format!("u{w}"),
-                (w, false) => format!("s{w}"),
-            });
-        }
-        if mlirTypeIsAComplex(raw) {
-            let part = element_name(Type::from_raw(mlirComplexTypeGetElementType(raw)))?;
-            return match part.as_str() {
-                "f32" => Ok("c64".into()),
-                "f64" => Ok("c128".into()),
-                _ => Err(format!("element type {ty} has no XLA name")),
-            };
-        }
+    if ty.is_index() {
+        return Ok("s64".into());
+    }
+    if let Some((width, sign)) = integer_type(ty) {
+        return Ok(match (width, sign) {
+            (1, Signedness::Signless | Signedness::Signed) => "pred".into(),
+            (w, Signedness::Unsigned) => format!("u{w}"),
+            (w, _) => format!("s{w}"),
+        });
+    }
+    if let Some(part) = complex_element(ty) {
+        return match element_name(part)?.as_str() {
+            "f32" => Ok("c64".into()),
+            "f64" => Ok("c128".into()),
+            _ => Err(format!("element type {ty} has no XLA name")),
+        };
     }
     let text = ty.to_string();
     let float = text.starts_with('f') || text == "bf16";

@@ -15,20 +15,15 @@
 
 use std::path::PathBuf;
 
-use std::ffi::CStr;
-
 use melior::ir::{
     BlockLike, Module, OperationRef, RegionLike,
-    attribute::AttributeLike,
     operation::{OperationLike, WalkOrder, WalkResult},
-};
-use mlir_sys::{
-    mlirAttributeIsAGPUObjectAttr, mlirGPUObjectAttrGetObject, mlirTranslateModuleToLLVMIRToString,
 };
 use xla_indexing_hlo::{
     HloError, Module as HloModule,
     gpu::{Chip, UnknownChip},
 };
+use xla_indexing_mlir::ir::gpu_object;
 
 use crate::opt::{Message, OptError, OptOptions, Session, session};
 use xla_indexing_codegen::{CodegenOptions, kernels_text_with_progress};
@@ -276,21 +271,7 @@ fn llvm_ir(session: &Session, lowered: &str) -> Result<String, OptError> {
             column: None,
         }]));
     }
-    // SAFETY: `device` holds only LLVM and NVVM ops, whose translations the session's context
-    // registers; the returned string is malloc'ed by LLVM, read once and freed.
-    unsafe {
-        let raw = mlirTranslateModuleToLLVMIRToString(device.as_operation().to_raw());
-        if raw.is_null() {
-            return Err(OptError::Pass(session.take_messages()));
-        }
-        let text = CStr::from_ptr(raw).to_string_lossy().into_owned();
-        free(raw.cast());
-        Ok(text)
-    }
-}
-
-unsafe extern "C" {
-    fn free(pointer: *mut std::ffi::c_void);
+    session.llvm_ir(&device)
 }
 
 /// The operations of a block, in order.
@@ -313,16 +294,7 @@ fn ptx_of(module: &Module) -> Option<String> {
         let objects = op.attribute("objects").ok()?;
         let array = melior::ir::attribute::ArrayAttribute::try_from(objects).ok()?;
         let object = array.element(0).ok()?;
-        // SAFETY: `object` is a live attribute; it is checked to be a GPU object before its
-        // object string is read.
-        unsafe {
-            if !mlirAttributeIsAGPUObjectAttr(object.to_raw()) {
-                return None;
-            }
-            let text = mlirGPUObjectAttrGetObject(object.to_raw());
-            let bytes = std::slice::from_raw_parts(text.data.cast::<u8>(), text.length);
-            return Some(String::from_utf8_lossy(bytes).into_owned());
-        }
+        return gpu_object(object);
     }
     None
 }

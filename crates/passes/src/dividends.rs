@@ -9,11 +9,14 @@
 //! missed sharing, not a wrong value.
 
 use melior::ir::{
-    OperationRef, Value, ValueLike,
+    OperationRef,
     operation::{OperationLike, WalkOrder, WalkResult},
 };
 use xla_indexing_core::{Atom, Expr, IndexingMap, VarRef};
-use xla_indexing_mlir::{indexing_ops::is_apply_indexing, ir::op_name};
+use xla_indexing_mlir::{
+    indexing_ops::is_apply_indexing,
+    ir::{op_name, value_key},
+};
 
 use super::{arith::collect_divisions, ranges::apply_indexing_maps};
 
@@ -84,10 +87,6 @@ fn var_of(map: &IndexingMap, i: usize) -> Option<VarRef> {
     }
     let s = i - num_dims;
     (s < map.num_symbols()).then_some(VarRef::Sym(s as u32))
-}
-
-fn value_key(value: Value) -> usize {
-    value.to_raw().ptr as usize
 }
 
 /// `x` as a sum of the op's operand values, if it is affine in its variables.

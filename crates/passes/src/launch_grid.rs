@@ -51,22 +51,24 @@ use melior::{
     ir::{
         Attribute, OperationRef,
         attribute::DenseI32ArrayAttribute,
-        operation::{OperationLike, WalkOrder, WalkResult},
+        operation::{OperationLike, WalkOrder},
     },
 };
-use mlir_sys::MlirOperation;
 use xla_indexing_core::Interval;
 use xla_indexing_hlo::{
     gpu::{Device, LaunchDimensions, thread_id_map, thread_map::DIM_NAMES},
     layout::Layout,
 };
 
-use super::{CHIP_NAMES, PassFailure, PassOption, PassSpec, chip_device, pass_entry};
+use super::{ChipOptions, PassFailure, chip_option};
+use xla_indexing_mlir::handles::{OpHandle, collect_ops, with_context};
 use xla_indexing_mlir::ir::{
     constant_value, dense_array, op_name, remove_attribute, set_attribute,
 };
+use xla_indexing_mlir::pass_entry;
+use xla_indexing_mlir::pass_host::{PassOption, PassSpec};
 use xla_indexing_mlir::{
-    KernelLaunch, LAUNCH_ATTRIBUTE, attribute_launch, guard::emit_error, launch_attribute,
+    KernelLaunch, LAUNCH_ATTRIBUTE, attribute_launch, ir::emit_error, launch_attribute,
 };
 
 /// The pass's command-line name.
@@ -83,8 +85,7 @@ pub static SPEC: PassSpec = PassSpec::new(
     entry,
 );
 
-static OPTIONS: [PassOption; 1] = [PassOption::chip(
-    &CHIP_NAMES,
+static OPTIONS: [PassOption; 1] = [chip_option(
     c"The chip whose limits the launches are checked against (sm_70 to sm_100)",
 )];
 
@@ -97,28 +98,27 @@ const REQNTID: &str = "nvvm.reqntid";
 /// The largest block size of an NVVM kernel (`.maxntid`).
 const MAXNTID: &str = "nvvm.maxntid";
 
-fn run(operation: OperationRef, options: &[i64]) -> Result<(), PassFailure> {
-    let device = chip_device(options[0])?;
-    let mut ops: Vec<MlirOperation> = Vec::new();
-    operation.walk(WalkOrder::PreOrder, |op| {
-        if matches!(
-            op_name(&op).as_str(),
+fn run(operation: OperationRef, options: &ChipOptions) -> Result<(), PassFailure> {
+    let device = &options.device;
+    let ops = collect_ops(&operation, WalkOrder::PreOrder, |op| {
+        matches!(
+            op_name(op).as_str(),
             "gpu.func" | "gpu.launch" | "llvm.func"
-        ) {
-            ops.push(op.to_raw());
-        }
-        WalkResult::Advance
+        )
     });
-    let context = operation.context();
-    // SAFETY: the context outlives the pass run, which is all this reference is used for.
-    let context: &Context = unsafe { context.to_ref() };
+    // SAFETY: the context is used inside the closure only.
+    unsafe { with_context(&operation, |context| check_all(context, &ops, device)) }
+}
+
+/// Checks and annotates the kernels and launches `ops`; the pass fails if any fails.
+fn check_all(context: &Context, ops: &[OpHandle], device: &Device) -> Result<(), PassFailure> {
     let mut failures = 0usize;
-    for raw in ops {
-        // SAFETY: the walk collected live ops, and none has been erased since.
-        let op = unsafe { OperationRef::from_raw(raw) };
+    for handle in ops {
+        // SAFETY: the walk collected live ops, and the pass changes attributes only.
+        let op = unsafe { handle.get() };
         let outcome = match op_name(&op).as_str() {
-            "gpu.func" if op.has_attribute("gpu.kernel") => kernel(context, &op, &device),
-            "gpu.launch" => launch_op(context, &op, &device),
+            "gpu.func" if op.has_attribute("gpu.kernel") => kernel(context, &op, device),
+            "gpu.launch" => launch_op(context, &op, device),
             _ => Ok(()),
         };
         if let Err(message) = outcome {

@@ -36,23 +36,18 @@ use std::rc::Rc;
 use melior::{
     Context, RewriterBase,
     ir::{
-        Attribute, Identifier, Operation, OperationRef, Type, TypeLike, Value, ValueLike,
+        Attribute, Identifier, Operation, OperationRef, Type, Value, ValueLike,
         operation::{OperationBuilder, OperationLike},
     },
 };
-use mlir_sys::{
-    mlirMemRefTypeGetMemorySpace, mlirMemRefTypeGetStridesAndOffset, mlirShapedTypeGetDimSize,
-    mlirShapedTypeGetElementType, mlirShapedTypeGetRank, mlirShapedTypeHasStaticShape,
-    mlirShapedTypeIsDynamicStrideOrOffset, mlirTypeIsAMemRef,
-};
 use xla_indexing_core::{Expr, IndexingMap};
 
-use super::{
-    patterns::{PatternError, RewriteFn, apply_greedily},
-    ranges::apply_indexing_maps,
-};
-use xla_indexing_mlir::ir::{defining_op, op_name};
+use super::ranges::apply_indexing_maps;
+use xla_indexing_mlir::handles::stretch_value;
+use xla_indexing_mlir::ir::{defining_op, memref_memory_space, memref_strides, op_name, shape_of};
 use xla_indexing_mlir::map_attribute;
+use xla_indexing_mlir::ods::xla_indexing::apply_indexing;
+use xla_indexing_mlir::rewrite::{PatternError, RewriteFn, apply_greedily};
 
 /// Rewrites every access of `operation` that can be linearized (see the module's doc);
 /// `simplify` says whether the linear offsets are simplified.
@@ -78,30 +73,13 @@ pub struct StaticLayout {
 impl StaticLayout {
     /// The layout of memref type `ty`, if its sizes, strides and offset are static.
     pub fn of(ty: Type) -> Option<StaticLayout> {
-        let raw = ty.to_raw();
-        // SAFETY: `ty` is live; memref queries run only on a memref type, size queries only
-        // within its rank.
-        unsafe {
-            if !mlirTypeIsAMemRef(raw) || !mlirShapedTypeHasStaticShape(raw) {
-                return None;
-            }
-            let rank = usize::try_from(mlirShapedTypeGetRank(raw)).ok()?;
-            let sizes = (0..rank)
-                .map(|d| mlirShapedTypeGetDimSize(raw, d as isize))
-                .collect();
-            let mut strides = vec![0i64; rank];
-            let mut offset = 0i64;
-            let found = mlirMemRefTypeGetStridesAndOffset(raw, strides.as_mut_ptr(), &mut offset);
-            let dynamic = strides
-                .iter()
-                .chain([&offset])
-                .any(|&s| mlirShapedTypeIsDynamicStrideOrOffset(s));
-            (found.value != 0 && !dynamic).then_some(StaticLayout {
-                sizes,
-                strides,
-                offset,
-            })
-        }
+        let sizes = shape_of(ty).filter(|s| s.is_memref)?.static_sizes()?;
+        let (strides, offset) = memref_strides(ty)?;
+        Some(StaticLayout {
+            sizes,
+            strides: strides.into_iter().collect::<Option<_>>()?,
+            offset: offset?,
+        })
     }
 
     /// The number of elements from the first to the last one addressed, `1 + Σ (size - 1) *
@@ -143,7 +121,7 @@ fn linearize(
     // SAFETY: the values are results of the op just inserted, which the IR owns.
     let values: Vec<Value> = (0..access.result_count())
         .filter_map(|i| access.result(i).ok())
-        .map(|r| unsafe { Value::from_raw(r.to_raw()) })
+        .map(|r| unsafe { stretch_value(r) })
         .collect();
     rewriter.replace_op_with_values(op, &values);
     true
@@ -176,20 +154,19 @@ fn build<'c>(
         .add_results(&[Type::parse(context, &plan.view_type)?])
         .build()
         .ok()?;
-    let offset = OperationBuilder::new("xla_indexing.apply_indexing", location)
-        .add_operands(&plan.apply_operands)
-        .add_attributes(&[named(
-            "indexing_map",
-            map_attribute(context, &plan.map).ok()?,
-        )])
-        .add_results(&[Type::index(context)])
-        .build()
-        .ok()?;
+    let offset: Operation = apply_indexing(
+        context,
+        &[Type::index(context)],
+        &plan.apply_operands,
+        map_attribute(context, &plan.map).ok()?,
+        location,
+    )
+    .into();
     // SAFETY: the results belong to ops that are inserted into the IR with the access.
     let (view, linear) = unsafe {
         (
-            Value::from_raw(cast.result(0).ok()?.to_raw()),
-            Value::from_raw(offset.result(0).ok()?.to_raw()),
+            stretch_value(cast.result(0).ok()?),
+            stretch_value(offset.result(0).ok()?),
         )
     };
     let mut operands: Vec<Value> = (0..memref_at).filter_map(|i| op.operand(i).ok()).collect();
@@ -287,20 +264,12 @@ fn linearization<'c, 'a>(
 
 /// The element type of memref type `ty`, as text.
 fn element_text(ty: Type) -> String {
-    // SAFETY: `ty` is a live memref type (checked by `StaticLayout::of`).
-    unsafe { Type::from_raw(mlirShapedTypeGetElementType(ty.to_raw())) }.to_string()
+    shape_of(ty).map_or_else(String::new, |s| s.element.to_string())
 }
 
 /// `, SPACE` for a memref type in a memory space other than the default, else nothing.
 fn memory_space_suffix(ty: Type) -> String {
-    // SAFETY: `ty` is a live memref type.
-    let space = unsafe { mlirMemRefTypeGetMemorySpace(ty.to_raw()) };
-    if space.ptr.is_null() {
-        String::new()
-    } else {
-        // SAFETY: a non-null memory space is a live attribute.
-        format!(", {}", unsafe { Attribute::from_raw(space) })
-    }
+    memref_memory_space(ty).map_or_else(String::new, |space| format!(", {space}"))
 }
 
 #[cfg(test)]

@@ -28,21 +28,24 @@
 //! on `index`. See `arith::plan_narrow` for why the narrow ops are exact.
 
 use std::rc::Rc;
+use xla_indexing_mlir::handles::stretch_value;
 
 use melior::{
     Context, RewriterBase,
-    ir::{OperationRef, Value, ValueLike, operation::OperationLike},
+    ir::{OperationRef, Value, operation::OperationLike},
 };
 use xla_indexing_core::VarRef;
 
 use super::{
-    PassFailure, PassOption, PassSpec, affine_ops, arith,
-    dividends::SharedDividends,
-    linearize, lower_loop, pass_entry,
-    patterns::{RewriteFn, apply_greedily},
+    PassFailure, affine_ops, arith, dividends::SharedDividends, linearize, lower_loop,
     ranges::apply_indexing_maps,
 };
-use xla_indexing_mlir::indexing_ops::{APPLY_INDEXING_OPS, op_map};
+use xla_indexing_mlir::{
+    indexing_ops::{APPLY_INDEXING_OPS, op_map},
+    pass_entry,
+    pass_host::{PassOption, PassOptions, PassSpec},
+    rewrite::{RewriteFn, apply_greedily},
+};
 
 /// The pass's command-line name.
 pub const ARGUMENT: &str = "xla-indexing-lower-apply";
@@ -86,14 +89,14 @@ const INDEX_BITWIDTHS: [i64; 2] = [32, 64];
 
 /// The pass's options, decoded once per run (in the order of [`OPTIONS`]).
 #[derive(Clone, Copy, Debug)]
-struct Options {
+pub(crate) struct Options {
     prefer_affine: bool,
     index_bitwidth: u32,
     simplify: bool,
     linearize: bool,
 }
 
-impl Options {
+impl PassOptions for Options {
     fn decode(options: &[i64]) -> Result<Options, PassFailure> {
         let flag = |i: usize, default: bool| options.get(i).map_or(default, |&v| v != 0);
         let bitwidth = options.get(1).copied().unwrap_or(32);
@@ -109,10 +112,9 @@ impl Options {
     }
 }
 
-/// The pass body with its option values (in the order of `OPTIONS`; missing ones take their
-/// defaults), for the passes that run it as a step.
-pub(crate) fn run(operation: OperationRef, options: &[i64]) -> Result<(), PassFailure> {
-    let options = Options::decode(options)?;
+/// The pass body, for the passes that run it as a step.
+pub(crate) fn run(operation: OperationRef, options: &Options) -> Result<(), PassFailure> {
+    let options = *options;
     lower_loop::lower_loops(operation)?;
     if options.linearize {
         linearize::linearize_accesses(operation, options.simplify)?;
@@ -153,9 +155,7 @@ fn lower_apply(
             VarRef::Sym(i) => num_dims + i as usize,
         };
         // SAFETY: the operands are live values of the IR being rewritten.
-        op.operand(i)
-            .ok()
-            .map(|v| unsafe { Value::from_raw(v.to_raw()) })
+        op.operand(i).ok().map(|v| unsafe { stretch_value(v) })
     };
     let (prefer_affine, bitwidth) = (options.prefer_affine, options.index_bitwidth);
     let evaluators: Vec<_> = candidates.iter().map(|m| m.range_evaluator(true)).collect();
@@ -179,7 +179,7 @@ fn lower_apply(
                 let operands: Vec<Value> = (0..num_dims + num_symbols)
                     .filter_map(|i| op.operand(i).ok())
                     // SAFETY: the operands are live values of the IR being rewritten.
-                    .map(|v| unsafe { Value::from_raw(v.to_raw()) })
+                    .map(|v| unsafe { stretch_value(v) })
                     .collect();
                 affine_ops::materialize(context, rewriter, location, result, num_dims, &operands)
             }

@@ -59,20 +59,19 @@ use melior::{
     ir::{
         Attribute, BlockLike, BlockRef, Module, OperationRef, RegionLike, ValueLike,
         attribute::StringAttribute,
-        operation::{OperationLike, WalkOrder, WalkResult},
+        operation::{OperationLike, WalkOrder},
     },
 };
-use mlir_sys::{
-    MlirOperation, mlirBlockAppendOwnedOperation, mlirOperationGetParentOperation,
-    mlirOperationRemoveFromParent,
-};
 use xla_indexing_hlo::{HloError, gpu::Device, parse_module};
-use xla_indexing_mlir::ir::{op_name, set_attribute};
+use xla_indexing_mlir::handles::{BlockHandle, OpHandle, collect_ops, with_context};
+use xla_indexing_mlir::ir::{op_name, parent_op, set_attribute};
 
-use super::{CHIP_NAMES, PassFailure, PassOption, PassSpec, chip_device, pass_entry};
+use super::{ChipOptions, PassFailure, chip_option};
 use xla_indexing_codegen::{CodegenOptions, kernels_text, unique_symbol};
 use xla_indexing_hlo::names::UniqueNames;
-use xla_indexing_mlir::guard::emit_error;
+use xla_indexing_mlir::ir::emit_error;
+use xla_indexing_mlir::pass_entry;
+use xla_indexing_mlir::pass_host::{PassOption, PassSpec};
 use xla_indexing_translate::stablehlo::{HloWriter, hlo_shape};
 
 /// The pass's command-line name.
@@ -97,33 +96,39 @@ pub static SPEC: PassSpec = PassSpec::new(
     entry,
 );
 
-static OPTIONS: [PassOption; 1] = [PassOption::chip(
-    &CHIP_NAMES,
-    c"The chip whose limits and multiprocessors the kernels' launches are planned for (sm_70 to sm_100)",
+static OPTIONS: [PassOption; 1] = [chip_option(c"The chip whose limits and multiprocessors the kernels' launches are planned for (sm_70 to sm_100)",
 )];
 
-fn run(operation: OperationRef, options: &[i64]) -> Result<(), PassFailure> {
-    let device = chip_device(options[0])?;
+fn run(operation: OperationRef, options: &ChipOptions) -> Result<(), PassFailure> {
+    let device = &options.device;
     let name = op_name(&operation);
     if name != "builtin.module" {
         return Err(format!("runs on a builtin.module, not on '{name}'").into());
     }
-    let mut fusions: Vec<MlirOperation> = Vec::new();
-    operation.walk(WalkOrder::PreOrder, |op| {
-        if op_name(&op) == FUSION
+    let module = OpHandle::of(&operation);
+    let fusions = collect_ops(&operation, WalkOrder::PreOrder, |op| {
+        op_name(op) == FUSION
             && !op.has_attribute(KERNEL_ATTRIBUTE)
-            && enclosing_module(&op) == Some(operation.to_raw().ptr)
-        {
-            fusions.push(op.to_raw());
-        }
-        WalkResult::Advance
+            && enclosing_module(op) == Some(module)
     });
     if fusions.is_empty() {
         return Ok(());
     }
-    let context = operation.context();
-    // SAFETY: the context outlives the pass run, which is all this reference is used for.
-    let context: &Context = unsafe { context.to_ref() };
+    // SAFETY: the context is used inside the closure only.
+    unsafe {
+        with_context(&operation, |context| {
+            lower_all(context, &operation, &fusions, device)
+        })
+    }
+}
+
+/// Lowers `fusions` (of the module `operation`) into kernels of its `gpu.module`.
+fn lower_all(
+    context: &Context,
+    operation: &OperationRef,
+    fusions: &[OpHandle],
+    device: &Device,
+) -> Result<(), PassFailure> {
     let body = operation
         .region(0)
         .ok()
@@ -132,10 +137,11 @@ fn run(operation: OperationRef, options: &[i64]) -> Result<(), PassFailure> {
     let mut kernels = kernels_module(&body)?;
     let mut used = kernels.map(kernel_symbols).unwrap_or_default();
     let mut failures = 0usize;
-    for raw in fusions {
-        // SAFETY: the walk collected live ops, and none has been erased since.
-        let fusion = unsafe { OperationRef::from_raw(raw) };
-        let outcome = lower(context, &fusion, &device, &mut used)
+    for handle in fusions {
+        // SAFETY: the walk collected live ops, and none has been erased since (kernels are
+        // moved into the module, fusions stay).
+        let fusion = unsafe { handle.get() };
+        let outcome = lower(context, &fusion, device, &mut used)
             .and_then(|(symbol, kernel)| place(context, &body, &mut kernels, &kernel, &symbol));
         match outcome {
             Ok(symbol) => {
@@ -151,7 +157,7 @@ fn run(operation: OperationRef, options: &[i64]) -> Result<(), PassFailure> {
         }
     }
     if kernels.is_some() {
-        set_attribute(&operation, "gpu.container_module", Attribute::unit(context));
+        set_attribute(operation, "gpu.container_module", Attribute::unit(context));
     }
     match failures {
         0 => Ok(()),
@@ -160,29 +166,26 @@ fn run(operation: OperationRef, options: &[i64]) -> Result<(), PassFailure> {
     }
 }
 
-/// The address of the `builtin.module` closest around `op`.
-fn enclosing_module(op: &OperationRef) -> Option<*mut std::ffi::c_void> {
-    let mut current = op.to_raw();
-    loop {
-        // SAFETY: parents of a live op are live (or null at the top).
-        let parent = unsafe { mlirOperationGetParentOperation(current) };
-        // SAFETY: as above.
-        let parent_op = unsafe { OperationRef::from_option_raw(parent) }?;
-        if op_name(&parent_op) == "builtin.module" {
-            return Some(parent.ptr);
+/// The `builtin.module` closest around `op`.
+fn enclosing_module(op: &OperationRef) -> Option<OpHandle> {
+    let mut parent = parent_op(op);
+    while let Some(p) = parent {
+        if op_name(&p) == "builtin.module" {
+            return Some(OpHandle::of(&p));
         }
-        current = parent;
+        parent = parent_op(&p);
     }
+    None
 }
 
 /// The `gpu.module @xla_indexing_kernels` already in the module body, if any.
-fn kernels_module(body: &BlockRef) -> Result<Option<MlirOperation>, String> {
+fn kernels_module(body: &BlockRef) -> Result<Option<OpHandle>, String> {
     let mut next = body.first_operation();
     while let Some(op) = next {
         next = op.next_in_block();
         if symbol_name(&op).as_deref() == Some(KERNELS_MODULE) {
             if op_name(&op) == "gpu.module" {
-                return Ok(Some(op.to_raw()));
+                return Ok(Some(OpHandle::of(&op)));
             }
             return Err(format!(
                 "the symbol @{KERNELS_MODULE} is taken by a '{}', not a gpu.module",
@@ -194,9 +197,9 @@ fn kernels_module(body: &BlockRef) -> Result<Option<MlirOperation>, String> {
 }
 
 /// The symbols of the ops in a `gpu.module`'s body.
-fn kernel_symbols(gpu_module: MlirOperation) -> UniqueNames {
+fn kernel_symbols(gpu_module: OpHandle) -> UniqueNames {
     // SAFETY: `gpu_module` is a live op of the module the pass runs on.
-    let gpu_module = unsafe { OperationRef::from_raw(gpu_module) };
+    let gpu_module = unsafe { gpu_module.get() };
     let mut symbols = UniqueNames::default();
     let mut next = gpu_module
         .region(0)
@@ -318,7 +321,7 @@ fn codegen_error(writer: &HloWriter, fusion_instruction: &str, error: HloError) 
 fn place(
     context: &Context,
     body: &BlockRef,
-    kernels: &mut Option<MlirOperation>,
+    kernels: &mut Option<OpHandle>,
     kernel: &Module,
     symbol: &str,
 ) -> Result<String, String> {
@@ -347,27 +350,17 @@ fn place(
                 "sym_name",
                 StringAttribute::new(context, KERNELS_MODULE).into(),
             );
-            // SAFETY: the op is live; once removed from its parent it is owned by no one until
-            // the block of the pass's module takes it.
-            unsafe {
-                mlirOperationRemoveFromParent(gpu_module.to_raw());
-                mlirBlockAppendOwnedOperation(body.to_raw(), gpu_module.to_raw());
-            }
-            *kernels = Some(gpu_module.to_raw());
+            let gpu_module = OpHandle::of(&gpu_module);
+            // SAFETY: the op and the block of the pass's module are live.
+            unsafe { gpu_module.move_to_end(BlockHandle::of(body)) };
+            *kernels = Some(gpu_module);
         }
         Some(target) => {
             // SAFETY: `target` is the live gpu.module of the pass's module.
-            let target = unsafe { OperationRef::from_raw(*target) };
-            let block = target
-                .region(0)
-                .ok()
-                .and_then(|r| r.first_block())
+            let block = unsafe { target.entry_block(0) }
                 .ok_or("the gpu.module of the kernels has no body")?;
-            // SAFETY: as above, for the gpu.func.
-            unsafe {
-                mlirOperationRemoveFromParent(function.to_raw());
-                mlirBlockAppendOwnedOperation(block.to_raw(), function.to_raw());
-            }
+            // SAFETY: the gpu.func and the block are live.
+            unsafe { OpHandle::of(&function).move_to_end(block) };
         }
     }
     Ok(symbol.to_owned())
@@ -383,15 +376,11 @@ mod tests {
         let context = full_context();
         context.set_allow_unregistered_dialects(true);
         let module = Module::parse(&context, source).expect("the test input parses");
-        let mut fusion = None;
-        module.as_operation().walk(WalkOrder::PreOrder, |op| {
-            if fusion.is_none() && op_name(&op) == FUSION {
-                fusion = Some(op.to_raw());
-            }
-            WalkResult::Advance
+        let fusions = collect_ops(&module.as_operation(), WalkOrder::PreOrder, |op| {
+            op_name(op) == FUSION
         });
         // SAFETY: the fusion lives in `module`, which outlives this use.
-        let fusion = unsafe { OperationRef::from_raw(fusion.expect("a fusion")) };
+        let fusion = unsafe { fusions.first().expect("a fusion").get() };
         fusion_module(&fusion, "kernel").map(|(text, _)| text)
     }
 

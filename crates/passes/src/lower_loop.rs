@@ -87,27 +87,24 @@
 use melior::{
     Context,
     ir::{
-        Attribute, Block, BlockLike, Identifier, Location, OperationRef, Region, RegionLike, Type,
-        Value, ValueLike,
+        Attribute, Block, BlockLike, Identifier, Location, Operation, OperationRef, Region,
+        RegionLike, Type, Value,
         attribute::IntegerAttribute,
-        operation::{OperationBuilder, OperationLike, WalkOrder, WalkResult},
+        operation::{OperationBuilder, OperationLike, WalkOrder},
         r#type::IntegerType,
     },
 };
-use mlir_sys::{
-    MlirBlock, MlirOperation, MlirValue, mlirBlockAppendOwnedOperation,
-    mlirBlockInsertOwnedOperationBefore, mlirOperationDestroy, mlirOperationEqual,
-    mlirOperationGetBlock, mlirOperationGetNextInBlock, mlirOperationMoveBefore,
-    mlirOperationRemoveFromParent, mlirValueGetType, mlirValueReplaceAllUsesOfWith,
-};
 use xla_indexing_core::{Expr, IndexingMap, Interval, VarRef};
-use xla_indexing_mlir::{
-    indexing_ops::{XLA_LOOP, XLA_YIELD, YIELD, is_loop, is_yield, op_map},
-    ir::op_name,
-};
+use xla_indexing_mlir::handles::{BlockHandle, OpHandle, ValueHandle, collect_ops, with_context};
+use xla_indexing_mlir::ir::op_name;
+use xla_indexing_mlir::ods::xla_indexing::apply_indexing;
 
 use super::ranges::{Ranges, narrowed};
-use xla_indexing_mlir::{guard::emit_error, map_attribute};
+use xla_indexing_mlir::{
+    indexing_ops::{XLA_LOOP, XLA_YIELD, YIELD, is_loop, is_yield, op_map},
+    ir::emit_error,
+    map_attribute,
+};
 
 /// `arith.cmpi` predicates (`arith::CmpIPredicate`).
 const EQ: i64 = 0;
@@ -118,39 +115,35 @@ const SGE: i64 = 5;
 /// documentation describes. A loop that cannot be lowered gets an error diagnostic with the
 /// reason and makes this an `Err`; the loops lowered before it stay lowered.
 pub fn lower_loops(root: OperationRef) -> Result<(), String> {
-    let mut loops: Vec<MlirOperation> = Vec::new();
-    let root_raw = root.to_raw();
-    root.walk(WalkOrder::PostOrder, |op| {
-        // SAFETY: both handles are live ops of the walked IR.
-        let is_root = unsafe { mlirOperationEqual(op.to_raw(), root_raw) };
-        if !is_root && is_loop(&op_name(&op)) {
-            loops.push(op.to_raw());
-        }
-        WalkResult::Advance
+    let root_handle = OpHandle::of(&root);
+    let loops = collect_ops(&root, WalkOrder::PostOrder, |op| {
+        OpHandle::of(op) != root_handle && is_loop(&op_name(op))
     });
-    let context = root.context();
-    // SAFETY: the context outlives the pass run, which is all this reference is used for.
-    let context: &Context = unsafe { context.to_ref() };
-    for op in loops {
-        // Post order: the loops nested in `op` are already lowered (moved, not destroyed), and
-        // `op` is still live, since only loops lowered before it were destroyed.
-        // SAFETY: `op` is a live op (see above).
-        let op = unsafe { OperationRef::from_raw(op) };
-        if let Err(message) = lower_loop(context, op) {
-            emit_error(op.location(), &message);
-            return Err(format!("cannot lower an {}", op_name(&op)));
-        }
+    // SAFETY: the context is used inside the closure only.
+    unsafe {
+        with_context(&root, |context| {
+            for handle in loops {
+                // Post order: the loops nested in this one are already lowered (moved, not
+                // destroyed), and this one is still live, since only loops lowered before it
+                // were destroyed.
+                let op = handle.get();
+                if let Err(message) = lower_loop(context, op) {
+                    emit_error(op.location(), &message);
+                    return Err(format!("cannot lower an {}", op_name(&op)));
+                }
+            }
+            Ok(())
+        })
     }
-    Ok(())
 }
 
 /// The parts of a verified `xla_indexing.loop` or `xla.loop`.
 struct Parts {
     map: IndexingMap,
-    dims: Vec<MlirValue>,
-    inits: Vec<MlirValue>,
-    body: MlirBlock,
-    terminator: MlirOperation,
+    dims: Vec<ValueHandle>,
+    inits: Vec<ValueHandle>,
+    body: BlockHandle,
+    terminator: OpHandle,
 }
 
 /// Reads `op`, checking what the lowering relies on (the verifier checks it too, but a pass may
@@ -165,8 +158,8 @@ fn parts(op: &OperationRef) -> Result<Parts, String> {
         ));
     }
     let num_dims = map.dims().len();
-    let operands: Vec<MlirValue> = (0..op.operand_count())
-        .filter_map(|i| op.operand(i).ok().map(|v| v.to_raw()))
+    let operands: Vec<ValueHandle> = (0..op.operand_count())
+        .filter_map(|i| op.operand(i).ok().map(ValueHandle::of))
         .collect();
     if operands.len() < num_dims {
         return Err(format!(
@@ -208,8 +201,8 @@ fn parts(op: &OperationRef) -> Result<Parts, String> {
         map,
         dims: dims.to_vec(),
         inits: inits.to_vec(),
-        body: body.to_raw(),
-        terminator: terminator.to_raw(),
+        body: BlockHandle::of(&body),
+        terminator: OpHandle::of(&terminator),
     })
 }
 
@@ -282,8 +275,8 @@ fn bounds_map(map: &IndexingMap, results: Vec<Expr>) -> IndexingMap {
 /// Where new ops go: before an op, or at the end of a block.
 #[derive(Clone, Copy)]
 enum Cursor {
-    Before(MlirOperation),
-    End(MlirBlock),
+    Before(OpHandle),
+    End(BlockHandle),
 }
 
 /// Builds ops for one loop.
@@ -299,16 +292,12 @@ impl<'c> Builder<'c> {
         &self,
         at: Cursor,
         name: &str,
-        operands: &[MlirValue],
+        operands: &[ValueHandle],
         results: &[Type<'c>],
         attributes: &[(&str, Attribute<'c>)],
         regions: Vec<Region<'c>>,
-    ) -> Result<MlirOperation, String> {
-        // SAFETY: the operands are live values of the IR being rewritten.
-        let operands: Vec<Value> = operands
-            .iter()
-            .map(|v| unsafe { Value::from_raw(*v) })
-            .collect();
+    ) -> Result<OpHandle, String> {
+        let operands = values(operands);
         let attributes: Vec<(Identifier, Attribute)> = attributes
             .iter()
             .map(|(n, a)| (Identifier::new(self.context, n), *a))
@@ -319,23 +308,12 @@ impl<'c> Builder<'c> {
             .add_attributes(&attributes)
             .add_regions_vec(regions)
             .build()
-            .map_err(|e| format!("cannot build {name}: {e}"))?
-            .into_raw();
-        // SAFETY: `op` is a new op that nothing owns; the block (of the anchor op, or the one
-        // given) is live and takes ownership of it.
-        unsafe {
-            match at {
-                Cursor::Before(anchor) => {
-                    mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(anchor), anchor, op)
-                }
-                Cursor::End(block) => mlirBlockAppendOwnedOperation(block, op),
-            }
-        }
-        Ok(op)
+            .map_err(|e| format!("cannot build {name}: {e}"))?;
+        Ok(insert(at, op))
     }
 
     /// An `arith.constant` of type index.
-    fn constant(&self, at: Cursor, value: i64) -> Result<MlirValue, String> {
+    fn constant(&self, at: Cursor, value: i64) -> Result<ValueHandle, String> {
         let attribute: Attribute = IntegerAttribute::new(self.index, value).into();
         let op = self.op(
             at,
@@ -353,9 +331,9 @@ impl<'c> Builder<'c> {
         &self,
         at: Cursor,
         predicate: i64,
-        a: MlirValue,
+        a: ValueHandle,
         c: i64,
-    ) -> Result<MlirValue, String> {
+    ) -> Result<ValueHandle, String> {
         let c = self.constant(at, c)?;
         let i64_type: Type = IntegerType::new(self.context, 64).into();
         let predicate: Attribute = IntegerAttribute::new(i64_type, predicate).into();
@@ -375,22 +353,21 @@ impl<'c> Builder<'c> {
     fn apply(
         &self,
         at: Cursor,
-        operands: &[MlirValue],
+        operands: &[ValueHandle],
         map: Option<Attribute<'c>>,
         count: usize,
-    ) -> Result<Vec<MlirValue>, String> {
+    ) -> Result<Vec<ValueHandle>, String> {
         let Some(map) = map else {
             return Ok(Vec::new());
         };
-        let op = self.op(
-            at,
-            "xla_indexing.apply_indexing",
-            operands,
+        let op = apply_indexing(
+            self.context,
             &vec![self.index; count],
-            &[("indexing_map", map)],
-            Vec::new(),
-        )?;
-        Ok(results(op))
+            &values(operands),
+            map,
+            self.location,
+        );
+        Ok(results(insert(at, op.into())))
     }
 
     /// The conjunction of `checks` on `values` (one per check), joined to `and` if given; `None`
@@ -399,9 +376,9 @@ impl<'c> Builder<'c> {
         &self,
         at: Cursor,
         checks: &[Check<T>],
-        values: &[MlirValue],
-        and: Option<MlirValue>,
-    ) -> Result<Option<MlirValue>, String> {
+        values: &[ValueHandle],
+        and: Option<ValueHandle>,
+    ) -> Result<Option<ValueHandle>, String> {
         let mut condition = and;
         for (check, value) in checks.iter().zip(values) {
             let comparisons = match (check.lo, check.hi) {
@@ -436,60 +413,62 @@ impl<'c> Builder<'c> {
     }
 }
 
+/// Inserts the new op `op` at `at`.
+fn insert(at: Cursor, op: Operation) -> OpHandle {
+    // SAFETY: the block (of the anchor op, or the one given) is live and takes ownership of the
+    // new op.
+    unsafe {
+        match at {
+            Cursor::Before(anchor) => anchor.insert_before(op),
+            Cursor::End(block) => block.append(op),
+        }
+    }
+}
+
+/// Views of `handles`, operands of an op being built.
+fn values<'c, 'a>(handles: &[ValueHandle]) -> Vec<Value<'c, 'a>> {
+    // SAFETY: the operands are live values of the IR being rewritten.
+    handles.iter().map(|v| unsafe { v.get() }).collect()
+}
+
 /// The results of `op`.
-fn results(op: MlirOperation) -> Vec<MlirValue> {
-    // SAFETY: `op` is a live op.
-    let op = unsafe { OperationRef::from_raw(op) };
-    (0..op.result_count())
-        .filter_map(|i| op.result(i).ok().map(|r| r.to_raw()))
-        .collect()
+fn results(op: OpHandle) -> Vec<ValueHandle> {
+    // SAFETY: the ops of a loop being lowered are live.
+    unsafe { op.results() }
 }
 
 /// The entry block of region `index` of `op`.
-fn entry_block(op: MlirOperation, index: usize) -> Result<MlirBlock, String> {
+fn entry_block(op: OpHandle, index: usize) -> Result<BlockHandle, String> {
     // SAFETY: `op` is a live op.
-    let op = unsafe { OperationRef::from_raw(op) };
-    op.region(index)
-        .ok()
-        .and_then(|r| r.first_block())
-        .map(|b| b.to_raw())
+    unsafe { op.entry_block(index) }
         .ok_or_else(|| "a region built with one block has none".to_owned())
 }
 
-/// The arguments of `block`.
-fn arguments(block: MlirBlock) -> Vec<MlirValue> {
-    // SAFETY: `block` is a live block.
-    let block = unsafe { melior::ir::BlockRef::from_raw(block) };
-    (0..block.argument_count())
-        .filter_map(|i| block.argument(i).ok().map(|a| a.to_raw()))
-        .collect()
-}
-
 /// The type of `value`.
-fn type_of<'c>(value: MlirValue) -> Type<'c> {
+fn type_of<'c>(value: ValueHandle) -> Type<'c> {
     // SAFETY: `value` is live, and its type lives as long as the context.
-    unsafe { Type::from_raw(mlirValueGetType(value)) }
+    unsafe { value.ty() }
 }
 
 /// Replaces every use of `old[i]` by `new[i]`.
-fn replace_all(old: &[MlirValue], new: &[MlirValue]) {
+fn replace_all(old: &[ValueHandle], new: &[ValueHandle]) {
     for (o, n) in old.iter().zip(new) {
         // SAFETY: both values are live and of the same type.
-        unsafe { mlirValueReplaceAllUsesOfWith(*o, *n) };
+        unsafe { o.replace_all_uses_with(*n) };
     }
 }
 
 /// Lowers one loop.
 fn lower_loop(context: &Context, op: OperationRef) -> Result<(), String> {
     let parts = parts(&op)?;
-    let raw = op.to_raw();
+    let raw = OpHandle::of(&op);
     let dim_ranges = Ranges::new().operands(&op, 0, parts.dims.len());
     let mut map = narrowed(&parts.map, &dim_ranges);
     map.simplify();
     if map.is_known_empty() {
         replace_all(&results(raw), &parts.inits);
         // SAFETY: the loop's results have no uses left; the loop and its body go.
-        unsafe { mlirOperationDestroy(raw) };
+        unsafe { raw.erase() };
         return Ok(());
     }
     // Everything that can fail is prepared before the IR changes.
@@ -539,7 +518,7 @@ fn lower_loop(context: &Context, op: OperationRef) -> Result<(), String> {
     };
     // What does not change in the loop nest is checked before it.
     let before = Cursor::Before(raw);
-    let dim_values: Vec<MlirValue> = dim_checks.iter().map(|c| parts.dims[c.what]).collect();
+    let dim_values: Vec<ValueHandle> = dim_checks.iter().map(|c| parts.dims[c.what]).collect();
     let dims_ok = b.condition(before, &dim_checks, &dim_values, None)?;
     let invariant_values = b.apply(before, &parts.dims, invariant_map, invariant_checks.len())?;
     let invariant_ok = b.condition(before, &invariant_checks, &invariant_values, dims_ok)?;
@@ -565,13 +544,14 @@ fn lower_loop(context: &Context, op: OperationRef) -> Result<(), String> {
             vec![b.region(&block_types)],
         )?;
         let block = entry_block(for_op, 0)?;
-        let arguments = arguments(block);
+        // SAFETY: the block was just built.
+        let arguments = unsafe { block.arguments() };
         ivs.push(arguments[0]);
         carried = arguments[1..].to_vec();
         fors.push((for_op, block));
         at = Cursor::End(block);
     }
-    let point: Vec<MlirValue> = [&parts.dims[..], &ivs].concat();
+    let point: Vec<ValueHandle> = [&parts.dims[..], &ivs].concat();
 
     let variant_values = b.apply(at, &point, variant_map, variant_checks.len())?;
     let condition = b.condition(at, &variant_checks, &variant_values, invariant_ok)?;
@@ -636,7 +616,7 @@ fn lower_loop(context: &Context, op: OperationRef) -> Result<(), String> {
     }
     replace_all(&results(raw), &values);
     // SAFETY: the loop's results have no uses left and its body holds only the old yield.
-    unsafe { mlirOperationDestroy(raw) };
+    unsafe { raw.erase() };
     Ok(())
 }
 
@@ -646,45 +626,36 @@ struct Body<'p, 'c> {
     /// The map whose results the body receives (`None` when it has none).
     results_map: Option<Attribute<'c>>,
     /// The dims, then the induction variables.
-    point: &'p [MlirValue],
-    ivs: &'p [MlirValue],
-    carried: &'p [MlirValue],
+    point: &'p [ValueHandle],
+    ivs: &'p [ValueHandle],
+    carried: &'p [ValueHandle],
 }
 
 impl<'c> Body<'_, 'c> {
     /// Computes the map's results at `at`, moves the body's ops there with its arguments
     /// replaced, and returns the values its `xla_indexing.yield` gives.
-    fn emit(&self, b: &Builder<'c>, at: Cursor) -> Result<Vec<MlirValue>, String> {
+    fn emit(&self, b: &Builder<'c>, at: Cursor) -> Result<Vec<ValueHandle>, String> {
         let map_results = b.apply(
             at,
             self.point,
             self.results_map,
             self.parts.map.results().len(),
         )?;
-        let new: Vec<MlirValue> = [self.ivs, &map_results, self.carried].concat();
-        replace_all(&arguments(self.parts.body), &new);
-        // SAFETY: the body block and its ops are live; each op's successor is read before the
-        // op moves, and the walk stops at the terminator, which stays.
+        let new: Vec<ValueHandle> = [self.ivs, &map_results, self.carried].concat();
+        // SAFETY: the body block, its ops and its terminator are live; the terminator stays,
+        // every other op moves (in order) to `at`.
         unsafe {
-            let mut next = melior::ir::BlockRef::from_raw(self.parts.body)
-                .first_operation()
-                .map(|o| o.to_raw());
-            while let Some(op) = next.filter(|o| !mlirOperationEqual(*o, self.parts.terminator)) {
-                let following = mlirOperationGetNextInBlock(op);
-                next = (!following.ptr.is_null()).then_some(following);
+            replace_all(&self.parts.body.arguments(), &new);
+            for op in self.parts.body.operations() {
+                if op == self.parts.terminator {
+                    break;
+                }
                 match at {
-                    Cursor::Before(anchor) => mlirOperationMoveBefore(op, anchor),
-                    Cursor::End(block) => {
-                        mlirOperationRemoveFromParent(op);
-                        mlirBlockAppendOwnedOperation(block, op);
-                    }
+                    Cursor::Before(anchor) => op.move_before(anchor),
+                    Cursor::End(block) => op.move_to_end(block),
                 }
             }
+            Ok(self.parts.terminator.operands())
         }
-        // SAFETY: the terminator is live.
-        let terminator = unsafe { OperationRef::from_raw(self.parts.terminator) };
-        Ok((0..terminator.operand_count())
-            .filter_map(|i| terminator.operand(i).ok().map(|v| v.to_raw()))
-            .collect())
     }
 }

@@ -26,28 +26,29 @@
 //!
 //! What is left holds no `xla.` op. Option `index-bitwidth` is `xla-indexing-lower-apply`'s.
 
+use std::rc::Rc;
+
 use melior::{
-    Context, RewriterBase, StringRef,
+    Context, RewriterBase,
     ir::{
-        Attribute, Identifier, OperationRef, Type, Value, ValueLike,
-        attribute::AttributeLike,
+        Attribute, Identifier, OperationRef, Type, Value,
         attribute::IntegerAttribute,
-        operation::{OperationBuilder, OperationLike, WalkOrder, WalkResult},
+        operation::{OperationBuilder, OperationLike, WalkOrder},
     },
 };
-use mlir_sys::mlirOperationSetAttributeByName;
-use std::rc::Rc;
 use xla_indexing_core::VarRef;
 use xla_indexing_mlir::{
+    handles::{collect_ops, stretch_value, with_context},
     indexing_ops::inline_pure_calls,
-    ir::{RANGE_ATTRIBUTE, eliminate_common_subexpressions, op_name, range_attribute},
+    ir::{
+        RANGE_ATTRIBUTE, eliminate_common_subexpressions, op_name, range_attribute, set_attribute,
+    },
+    pass_entry,
+    pass_host::{PassOption, PassOptions, PassSpec},
+    rewrite::{RewriteFn, apply_greedily},
 };
 
-use super::{
-    PassFailure, PassOption, PassSpec, arith, lower_apply, pass_entry,
-    patterns::{RewriteFn, apply_greedily},
-    simplify,
-};
+use super::{PassFailure, arith, lower_apply, simplify};
 
 /// The pass's command-line name.
 pub const ARGUMENT: &str = "xla-indexing-lower-xla";
@@ -76,48 +77,58 @@ static OPTIONS: [PassOption; 1] = [PassOption::int(
     32,
 )];
 
-fn run(operation: OperationRef, options: &[i64]) -> Result<(), PassFailure> {
-    let bitwidth = options.first().copied().unwrap_or(32);
+/// The pass's options: `index-bitwidth`, which is `xla-indexing-lower-apply`'s, and decoded as
+/// it decodes it.
+struct Options {
+    lower_apply: lower_apply::Options,
+}
+
+impl PassOptions for Options {
+    fn decode(values: &[i64]) -> Result<Options, PassFailure> {
+        let bitwidth = values.first().copied().unwrap_or(32);
+        // lower-apply's options: prefer-affine, index-bitwidth, simplify, linearize.
+        Ok(Options {
+            lower_apply: lower_apply::Options::decode(&[0, bitwidth, 1, 1])?,
+        })
+    }
+}
+
+fn run(operation: OperationRef, options: &Options) -> Result<(), PassFailure> {
     if !inline_pure_calls(&operation) {
         return Err("cannot inline the pure calls".into());
     }
     lower_workgroup_ids(operation)?;
-    simplify::run(operation, &[])?;
-    // lower-apply's options: prefer-affine, index-bitwidth, simplify, linearize.
-    lower_apply::run(operation, &[0, bitwidth, 1, 1])?;
+    simplify::run(operation, &())?;
+    lower_apply::run(operation, &options.lower_apply)?;
     eliminate_common_subexpressions(&operation);
-    simplify::run(operation, &[])?;
+    simplify::run(operation, &())?;
     eliminate_common_subexpressions(&operation);
-    let mut left = Vec::new();
-    let mut flagged = Vec::new();
-    operation.walk(WalkOrder::PreOrder, |op| {
-        let name = op_name(&op);
-        if name.starts_with("xla.") {
-            left.push(name);
-        } else if FLAGGED_OPS.contains(&name.as_str()) && op.attribute(OVERFLOW_FLAGS).is_ok() {
-            flagged.push(op.to_raw());
-        }
-        WalkResult::Advance
+    let flagged = collect_ops(&operation, WalkOrder::PreOrder, |op| {
+        FLAGGED_OPS.contains(&op_name(op).as_str()) && op.attribute(OVERFLOW_FLAGS).is_ok()
     });
-    let context = operation.context();
-    // SAFETY: the context outlives the pass run, which is all this reference is used for.
-    let context: &Context = unsafe { context.to_ref() };
-    let none = Attribute::parse(context, "#arith.overflow<none>")
-        .ok_or("cannot make #arith.overflow<none>")?;
-    for op in flagged {
-        // SAFETY: `op` is a live op of the walked IR; setting an attribute keeps it live, and
-        // `none` is an attribute of its context.
-        unsafe {
-            mlirOperationSetAttributeByName(
-                op,
-                StringRef::new(OVERFLOW_FLAGS).to_raw(),
-                none.to_raw(),
-            );
-        }
-    }
+    // SAFETY: the context is used inside the closure only.
+    unsafe {
+        with_context(&operation, |context| {
+            let none = Attribute::parse(context, "#arith.overflow<none>")
+                .ok_or("cannot make #arith.overflow<none>")?;
+            for handle in flagged {
+                // The ops are live: nothing was erased since they were collected.
+                set_attribute(&handle.get(), OVERFLOW_FLAGS, none);
+            }
+            Ok::<(), PassFailure>(())
+        })
+    }?;
+    let left = collect_ops(&operation, WalkOrder::PreOrder, |op| {
+        op_name(op).starts_with("xla.")
+    });
     match left.first() {
         None => Ok(()),
-        Some(name) => Err(format!("{name} is left after lowering").into()),
+        // SAFETY: the op was collected just now, and nothing was erased since.
+        Some(handle) => Err(format!(
+            "{} is left after lowering",
+            op_name(&unsafe { handle.get() })
+        )
+        .into()),
     }
 }
 
@@ -171,10 +182,7 @@ fn lower_workgroup_id(context: &Context, op: OperationRef, rewriter: &RewriterBa
             };
             let inserted = rewriter.insert(built);
             // SAFETY: the op was just inserted into the IR, which owns it from now on.
-            inserted
-                .result(0)
-                .ok()
-                .map(|r| unsafe { Value::from_raw(r.to_raw()) })
+            inserted.result(0).ok().map(|r| unsafe { stretch_value(r) })
         }
     };
     let Some(value) = value else {

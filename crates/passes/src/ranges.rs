@@ -27,7 +27,7 @@ use xla_indexing_mlir::{
     ir::{
         RANGE_ATTRIBUTE, affine_map_attribute, argument_attribute, block_parent_op, defining_op,
         dense_array, gpu_dimension, int_width, integer_attribute, op_name, parent_op,
-        range_attribute,
+        range_attribute, value_key,
     },
 };
 
@@ -144,7 +144,7 @@ impl Ranges {
 
     /// The range of `value` (the full range for values that are not integers or index).
     pub fn of(&mut self, value: Value) -> Interval {
-        let key = value.to_raw().ptr as usize;
+        let key = value_key(value);
         if let Some(r) = self.memo.get(&key) {
             return *r;
         }

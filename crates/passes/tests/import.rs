@@ -9,7 +9,7 @@ use std::{collections::BTreeSet, fs, path::Path};
 use expect_test::expect_file;
 use melior::{
     ir::{
-        Module, OperationRef,
+        Module,
         operation::{OperationLike, WalkOrder, WalkResult},
     },
     pass::PassManager,
@@ -189,12 +189,7 @@ fn every_imported_op_has_the_maps_of_its_instruction() {
                 .as_str()
                 .unwrap_or_default()
                 .to_string();
-            // SAFETY: the parent of a live op is live (or null at the top).
-            let parent = unsafe {
-                OperationRef::from_option_raw(mlir_sys::mlirOperationGetParentOperation(
-                    op.to_raw(),
-                ))
-            };
+            let parent = xla_indexing_mlir::ir::parent_op(&op);
             let in_region_of_stablehlo = parent.is_some_and(|p| {
                 p.name()
                     .as_string_ref()

@@ -19,7 +19,6 @@ use std::{
     panic::{AssertUnwindSafe, catch_unwind},
 };
 
-use mlir_sys::{MlirDialectRegistry, mlirDialectHandleInsertDialect};
 use xla_indexing_passes as passes;
 
 /// `MLIR_PLUGIN_API_VERSION` of LLVM 22 (`mlir/Tools/Plugins/{Dialect,Pass}Plugin.h`).
@@ -63,17 +62,9 @@ fn guarded(what: &str, body: impl FnOnce()) {
 }
 
 extern "C" fn register_dialects(registry: *mut c_void) {
-    guarded("the xla_indexing, xla and xtile dialects", || {
-        for handle in xla_indexing_mlir::dialect::handles() {
-            // SAFETY: mlir-opt passes a live `mlir::DialectRegistry *`, which is exactly what
-            // `MlirDialectRegistry` wraps.
-            unsafe {
-                mlirDialectHandleInsertDialect(
-                    handle.to_raw(),
-                    MlirDialectRegistry { ptr: registry },
-                )
-            };
-        }
+    guarded("the xla_indexing, xla, xtile and xla_cpu dialects", || {
+        // SAFETY: mlir-opt passes a live `mlir::DialectRegistry *`.
+        unsafe { xla_indexing_mlir::dialect::insert_into_registry(registry) };
     });
 }
 

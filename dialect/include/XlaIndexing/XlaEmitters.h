@@ -2,7 +2,8 @@
 //
 // Declarations generated from XlaEmitters.td (the `xla` dialect: apply_indexing,
 // loop, yield, pure_call, workgroup_id and its attributes) and XTile.td (the
-// `xtile` dialect: entry_func, return, extract, insert and #xtile.layout).
+// `xtile` dialect: entry_func, return, extract, insert and #xtile.layout) and
+// XlaCpu.td (the `xla_cpu` dialect: the call frame of CPU kernels).
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +33,14 @@
 
 namespace xla_emitters {
 
+/// Parses `x`, `y` or `z`: a workgroup dimension as XLA prints it (the
+/// `custom<Dimension>` of xla.workgroup_id and xla_cpu.extract_workgroup_id).
+::mlir::ParseResult parseDimension(::mlir::OpAsmParser &parser, DimensionAttr &dimension);
+
+/// Prints a workgroup dimension as `parseDimension` reads it.
+void printDimension(::mlir::OpAsmPrinter &printer, ::mlir::Operation *op,
+                    DimensionAttr dimension);
+
 /// Inlines every xla.pure_call nested in `root` (and those the inlined bodies
 /// bring), then erases the private functions left without uses. Reports a
 /// callee it cannot inline as an error at the call and fails.
@@ -46,5 +55,18 @@ namespace xla_emitters {
 
 #define GET_OP_CLASSES
 #include "XlaIndexing/XTileOps.h.inc"
+
+#include "XlaIndexing/XlaCpuDialect.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "XlaIndexing/XlaCpuTypes.h.inc"
+
+namespace xla_cpu {
+using ::xla_emitters::parseDimension;
+using ::xla_emitters::printDimension;
+} // namespace xla_cpu
+
+#define GET_OP_CLASSES
+#include "XlaIndexing/XlaCpuOps.h.inc"
 
 #endif // XLA_EMITTERS_H

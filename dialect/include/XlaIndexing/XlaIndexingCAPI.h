@@ -1,6 +1,6 @@
 /*===- XlaIndexingCAPI.h - C API of the xla_indexing dialect ------*- C -*-===*\
 |*                                                                            *|
-|* Used from Rust (crates/mlir) with mlir-sys types.                          *|
+|* Used from Rust (crates/mlir/src/ffi.rs) with mlir-sys types.               *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -22,9 +22,11 @@ extern "C" {
 
 MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(XlaIndexing, xla_indexing);
 
-/* XLA's own dialects, in XLA's textual form (XlaEmitters.td, XTile.td). */
+/* XLA's own dialects, in XLA's textual form (XlaEmitters.td, XTile.td,
+ * XlaCpu.td). */
 MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(Xla, xla);
 MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(XTile, xtile);
+MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(XlaCpu, xla_cpu);
 
 /* Returns the #xla_indexing.map attribute for the map `text` (any accepted
  * form; stored canonical), or a null attribute after emitting an error
@@ -66,16 +68,6 @@ MLIR_CAPI_EXPORTED int64_t mlirXlaIndexingLaunchAttrGetGrid(MlirAttribute attr, 
 /* Returns the canonical thread-id map text of an #xla_indexing.launch; owned
  * by the context. */
 MLIR_CAPI_EXPORTED MlirStringRef mlirXlaIndexingLaunchAttrGetMap(MlirAttribute attr);
-
-/* Returns whether `op` is an xla_indexing.apply_indexing, .loop or .fusion. */
-MLIR_CAPI_EXPORTED bool mlirOperationIsAXlaIndexingApplyIndexingOp(MlirOperation op);
-MLIR_CAPI_EXPORTED bool mlirOperationIsAXlaIndexingLoopOp(MlirOperation op);
-MLIR_CAPI_EXPORTED bool mlirOperationIsAXlaIndexingFusionOp(MlirOperation op);
-
-/* Returns the map of an apply_indexing or loop op of the xla_indexing
- * dialect (an #xla_indexing.map) or of the xla dialect (an #xla.indexing_map),
- * or a null attribute for any other op. */
-MLIR_CAPI_EXPORTED MlirAttribute mlirXlaIndexingOpGetIndexingMap(MlirOperation op);
 
 /* Inlines every xla.pure_call nested in `op` (also those the inlined bodies
  * bring), as XLA's pipeline does, then erases the private functions that no

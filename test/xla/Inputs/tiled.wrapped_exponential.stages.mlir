@@ -85,3 +85,32 @@ module @__compute_module_wrapped_exponential attributes {xla.cpu_memory_region_n
     xtile.return
   }
 }
+
+// -----
+// Stage 20 of the pass log: the IR before VectorToScalarPass:
+#indexing_map = #xla.indexing_map<"(tid) -> (tid / 16), domain: tid in [0, 1023]">
+#indexing_map1 = #xla.indexing_map<"(tid) -> ((tid mod 16) * 8), domain: tid in [0, 1023]">
+module @__compute_module_wrapped_exponential attributes {xla.cpu_memory_region_name = "xla_cpu_emitter__tiled_emitter__hlo_opcode__fusion"} {
+  func.func @wrapped_exponential(%arg0: !xla_cpu.call_frame) -> !xla_cpu.error attributes {llvm.passthrough = [["prefer-vector-width", "256"]]} {
+    %0 = xla_cpu.load %arg0, 0 : memref<64x128xf32>
+    %1 = xla_cpu.load %arg0, 1 : memref<64x128xf32>
+    %2 = xla_cpu.extract_workgroup_id %arg0, x
+    call @wrapped_exponential_impl(%0, %1, %2) : (memref<64x128xf32>, memref<64x128xf32>, index) -> ()
+    %3 = xla_cpu.success : !xla_cpu.error
+    return %3 : !xla_cpu.error
+  }
+  func.func @wrapped_exponential_impl(%arg0: memref<64x128xf32>, %arg1: memref<64x128xf32>, %arg2: index {xla.range = [0 : index, 0 : index]}) attributes {llvm.always_inline, llvm.linkage = #llvm.linkage<internal>, num_opaque_args = 0 : i32} {
+    %cst = arith.constant 0.000000e+00 : f32
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c1024 = arith.constant 1024 : index
+    scf.for %arg3 = %c0 to %c1024 step %c1 {
+      %0 = xla.apply_indexing #indexing_map(%arg3) {xla.range = [0 : index, 63 : index]}
+      %1 = xla.apply_indexing #indexing_map1(%arg3) {xla.range = [0 : index, 120 : index]}
+      %2 = vector.transfer_read %arg0[%0, %1], %cst {in_bounds = [true, true]} : memref<64x128xf32>, vector<1x8xf32>
+      %3 = math.exp %2 : vector<1x8xf32>
+      vector.transfer_write %3, %arg1[%0, %1] {in_bounds = [true, true]} : vector<1x8xf32>, memref<64x128xf32>
+    }
+    return
+  }
+}

@@ -11,6 +11,9 @@ use crate::output::{Format, OutputArgs, read_input};
 /// Run a pass pipeline (ours and MLIR's) on an MLIR file and print the result, as
 /// `mlir-opt --load-dialect-plugin=P --load-pass-plugin=P --pass-pipeline=...` does.
 ///
+/// StableHLO in pretty form, as `jax.jit(f).lower(...).as_text()` prints it, is read as it is:
+/// its ops are rewritten in generic form first (and read as ops of an unregistered dialect).
+///
 /// Exit codes: 3 when the input does not parse, 2 for a bad pipeline, 1 when a pass fails.
 /// With --format json the result is {"mlir": TEXT} and diagnostics are JSON lines.
 /// Example:
@@ -23,7 +26,8 @@ pub struct Args {
     /// The pipeline, anchored on the module: builtin.module(xla-indexing-simplify, canonicalize).
     #[arg(long, value_name = "P")]
     pass_pipeline: String,
-    /// Accept ops of unregistered dialects (StableHLO's generic form, as JAX prints it).
+    /// Accept ops of unregistered dialects (StableHLO's generic form, as JAX prints it); implied
+    /// when the file holds StableHLO in pretty form.
     #[arg(long)]
     allow_unregistered_dialect: bool,
     #[command(flatten)]
@@ -33,12 +37,24 @@ pub struct Args {
 pub fn run(args: Args) -> Result<(), Failure> {
     // A missing file is a usage error, text that is not UTF-8 a parse error.
     let text = read_input(&args.file)?;
+    // StableHLO's pretty ops in generic form, on the lines where they were, so that MLIR's
+    // diagnostics point at the user's lines. MLIR reads StableHLO only as an unregistered
+    // dialect: pretty StableHLO is accepted as such.
+    let generic = xla_indexing_stablehlo_text::to_generic(&text).map_err(|e| {
+        super::located_failure(
+            Exit::Parse,
+            format!("StableHLO: {}", e.message),
+            Some((e.line, e.column)),
+            &args.file,
+            &text,
+        )
+    })?;
     let options = OptOptions {
-        allow_unregistered_dialect: args.allow_unregistered_dialect,
+        allow_unregistered_dialect: args.allow_unregistered_dialect || generic != text,
     };
     let format = args.output.diag_format();
     match run_pipeline(
-        &text,
+        &generic,
         &args.file.to_string_lossy(),
         &args.pass_pipeline,
         options,

@@ -8,7 +8,8 @@ use melior::{
 };
 use xla_indexing_core::{Expr, IndexingMap, Interval, Var, VarRef};
 
-use super::{super::patterns::set_attribute, cost::Cost, values::IndexValues};
+use super::{cost::Cost, values::IndexValues};
+use xla_indexing_mlir::rewrite::set_attribute;
 use xla_indexing_mlir::{
     affine::{affine_from_expr, expr_from_affine},
     ir::{affine_map_attribute, affine_map_attribute_of, dense_array},

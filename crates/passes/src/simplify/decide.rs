@@ -8,8 +8,9 @@ use melior::{
     ir::{BlockLike, OperationRef, RegionLike, Value, operation::OperationLike},
 };
 
+use xla_indexing_mlir::rewrite::set_attribute;
+
 use super::{
-    super::patterns::set_attribute,
     affine_maps::{operand_ranges, simplified_over},
     cost::Cost,
     values::IndexValues,

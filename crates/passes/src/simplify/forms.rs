@@ -15,6 +15,7 @@ use melior::{
     },
 };
 use xla_indexing_core::{Atom, Expr, IndexingMap, Interval, Var, VarRef};
+use xla_indexing_mlir::handles::{stretch_type, stretch_value};
 
 use super::{
     super::{
@@ -366,7 +367,7 @@ pub(super) fn materialize<'c>(
             .form
             .leaves
             .get(i)
-            .map(|v| unsafe { Value::from_raw(v.to_raw()) })
+            .map(|v| unsafe { stretch_value(*v) })
     };
     let index = Type::index(context);
     let new_op = |name: &str,
@@ -383,7 +384,7 @@ pub(super) fn materialize<'c>(
         let inserted = rewriter.insert(built);
         (0..count)
             // SAFETY: the op was just inserted into the IR, which owns it from now on.
-            .map(|i| Some(unsafe { Value::from_raw(inserted.result(i).ok()?.to_raw()) }))
+            .map(|i| Some(unsafe { stretch_value(inserted.result(i).ok()?) }))
             .collect()
     };
     let leaves: Vec<Value<'c, 'c>> = (0..candidate.form.leaves.len())
@@ -392,7 +393,7 @@ pub(super) fn materialize<'c>(
     if let Some(plan) = &candidate.plan {
         let ty = results.get(*staying.first()?)?.1.r#type();
         // SAFETY: as for the leaves.
-        let ty: Type<'c> = unsafe { Type::from_raw(ty.to_raw()) };
+        let ty: Type<'c> = unsafe { stretch_type(ty) };
         let var = |v: VarRef| match v {
             VarRef::Dim(i) => leaves.get(i as usize).copied(),
             VarRef::Sym(_) => None,

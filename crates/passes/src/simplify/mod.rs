@@ -31,22 +31,21 @@ use std::{cell::RefCell, rc::Rc};
 
 use melior::{
     Context, RewriterBase,
-    ir::{OperationRef, operation::OperationLike},
+    ir::{Location, OperationRef, operation::OperationLike},
 };
 
 use self::{
     cost::{Cost, nested_cost},
     values::IndexValues,
 };
-use super::{
-    PassFailure, PassOption, PassSpec, pass_entry,
-    patterns::{PatternError, RewriteFn, apply_tracking},
-};
-use mlir_sys::MlirLocation;
+use super::PassFailure;
 use xla_indexing_mlir::{
-    guard::emit_warning,
     indexing_ops::{APPLY_INDEXING, XLA_APPLY_INDEXING},
-    ir::{Changed, Greedy, op_key, op_name, walk_nested},
+    ir::emit_warning,
+    ir::{op_key, op_name, walk_nested},
+    pass_entry,
+    pass_host::{PassOption, PassSpec},
+    rewrite::{Changed, Greedy, PatternError, RewriteFn, apply_tracking},
 };
 
 /// The pass's command-line name.
@@ -127,7 +126,7 @@ fn fold_scf_if(
 }
 
 /// The pass body (it has no options), for the passes that run it as a step.
-pub(crate) fn run(operation: OperationRef, _options: &[i64]) -> Result<(), PassFailure> {
+pub(crate) fn run(operation: OperationRef, _: &()) -> Result<(), PassFailure> {
     let values = Rc::new(RefCell::new(IndexValues::new()));
     let changed: Rc<RefCell<Vec<Changed>>> = Rc::default();
     // The analysis of every value the patterns rewrite, once, definitions before uses (what
@@ -194,7 +193,9 @@ pub(crate) fn run(operation: OperationRef, _options: &[i64]) -> Result<(), PassF
 
 /// The cost of every function under `operation` (or of `operation` itself when it is one),
 /// by the function op's identity, with its name and location.
-fn function_costs(operation: &OperationRef) -> Vec<(usize, String, MlirLocation, Cost)> {
+fn function_costs<'c>(
+    operation: &OperationRef<'c, '_>,
+) -> Vec<(usize, String, Location<'c>, Cost)> {
     let mut functions = vec![*operation];
     walk_nested(operation, &mut |op| functions.push(*op));
     functions
@@ -205,26 +206,26 @@ fn function_costs(operation: &OperationRef) -> Vec<(usize, String, MlirLocation,
                 .attribute("sym_name")
                 .map(|a| a.to_string())
                 .unwrap_or_default();
-            (op_key(&f), name, f.location().to_raw(), nested_cost(&f))
+            (op_key(&f), name, f.location(), nested_cost(&f))
         })
         .collect()
 }
 
 /// An error unless every function costs at most what it did.
 fn check_costs(
-    before: &[(usize, String, MlirLocation, Cost)],
-    after: &[(usize, String, MlirLocation, Cost)],
+    before: &[(usize, String, Location, Cost)],
+    after: &[(usize, String, Location, Cost)],
 ) -> Result<(), PassFailure> {
     for (key, name, location, cost) in after {
         if let Some((_, _, _, old)) = before.iter().find(|(k, ..)| k == key)
             && !cost.within(*old)
         {
-            return Err(PassFailure {
-                location: Some(*location),
-                message: format!(
+            return Err(PassFailure::at(
+                *location,
+                format!(
                     "internal error: function {name} got costlier: {old:?} before, {cost:?} after"
                 ),
-            });
+            ));
         }
     }
     Ok(())

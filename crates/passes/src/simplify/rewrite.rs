@@ -13,11 +13,12 @@
 //!    everything that dies with it ([`dying_cost`]).
 
 use std::rc::Rc;
+use xla_indexing_mlir::handles::{stretch_type, stretch_value};
 
 use melior::{
     Context, RewriterBase,
     ir::{
-        Identifier, OperationRef, Type, TypeLike, Value, ValueLike, attribute::IntegerAttribute,
+        Identifier, OperationRef, Type, Value, ValueLike, attribute::IntegerAttribute,
         operation::OperationBuilder, operation::OperationLike,
     },
 };
@@ -291,7 +292,7 @@ fn constant<'c>(
     c: i64,
 ) -> Option<Value<'c, 'c>> {
     // SAFETY: `ty` belongs to the context, which outlives the rewrite.
-    let ty: Type<'c> = unsafe { Type::from_raw(ty.to_raw()) };
+    let ty: Type<'c> = unsafe { stretch_type(ty) };
     int_width(ty)?;
     let value = IntegerAttribute::new(ty, c);
     let built = OperationBuilder::new("arith.constant", op.location())
@@ -301,5 +302,5 @@ fn constant<'c>(
         .ok()?;
     let inserted = rewriter.insert(built);
     // SAFETY: the op was just inserted into the IR, which owns it from now on.
-    Some(unsafe { Value::from_raw(inserted.result(0).ok()?.to_raw()) })
+    Some(unsafe { stretch_value(inserted.result(0).ok()?) })
 }

@@ -28,8 +28,8 @@ use std::{
 use melior::ir::{
     BlockLike, BlockRef, OperationRef, Type, TypeLike, Value, ValueLike, operation::OperationLike,
 };
-use mlir_sys::{MlirOperation, MlirValue};
 use xla_indexing_core::{Atom, Expr, IndexingMap, Interval, Var, VarRef};
+use xla_indexing_mlir::handles::{BlockHandle, OpHandle, ValueHandle};
 
 use super::{
     super::ranges::{Ranges, fits},
@@ -38,8 +38,9 @@ use super::{
 };
 use xla_indexing_mlir::indexing_ops::is_apply_indexing;
 use xla_indexing_mlir::ir::{
-    Changed, blocks_of, defining_op, int_width, parent_block, users, value_key, walk_nested,
+    blocks_of, defining_op, int_width, parent_block, users, value_key, walk_nested,
 };
+use xla_indexing_mlir::rewrite::Changed;
 
 /// `expr in interval`, over roots.
 pub type Fact = (Expr, Interval);
@@ -98,7 +99,7 @@ impl Known {
 }
 
 struct Root {
-    value: MlirValue,
+    value: ValueHandle,
     range: Interval,
 }
 
@@ -227,11 +228,7 @@ impl IndexValues {
             match *change {
                 Changed::ValueModified(key) if !erased.contains(&key) => {
                     // SAFETY: the value was live when reported and was not erased since.
-                    let value = unsafe {
-                        Value::from_raw(MlirValue {
-                            ptr: key as *const _,
-                        })
-                    };
+                    let value = unsafe { ValueHandle::from_key(key).get() };
                     self.revise_value(key);
                     for user in users(value) {
                         if user.region_count() != 0 {
@@ -241,8 +238,7 @@ impl IndexValues {
                 }
                 Changed::RegionsModified(key) if !erased.contains(&key) => {
                     // SAFETY: the op was live when reported and was not erased since.
-                    let op =
-                        unsafe { OperationRef::from_raw(MlirOperation { ptr: key as *mut _ }) };
+                    let op = unsafe { OpHandle::from_key(key).get() };
                     self.revise_regions(&op);
                 }
                 _ => {}
@@ -257,7 +253,7 @@ impl IndexValues {
         walk_nested(op, &mut |nested| ops.push(*nested));
         for (i, nested) in ops.iter().enumerate() {
             for block in blocks_of(nested) {
-                self.forget_block(block.to_raw().ptr as usize);
+                self.forget_block(BlockHandle::of(&block).key());
             }
             if i == 0 {
                 continue;
@@ -385,7 +381,7 @@ impl IndexValues {
             None => {
                 let range = self.ranges.of(value).intersect(hint);
                 self.roots.push(Root {
-                    value: value.to_raw(),
+                    value: ValueHandle::of(value),
                     range,
                 });
                 let id = (self.roots.len() - 1) as u32;
@@ -437,7 +433,7 @@ impl IndexValues {
     /// The value of root `id`.
     pub fn root_value<'c, 'a>(&self, id: u32) -> Value<'c, 'a> {
         // SAFETY: roots are forgotten when their value is erased, so the value is live.
-        unsafe { Value::from_raw(self.roots[id as usize].value) }
+        unsafe { self.roots[id as usize].value.get() }
     }
 
     /// The range of root `id`.
@@ -461,11 +457,7 @@ impl IndexValues {
             };
             keys.into_iter()
                 // SAFETY: keys of erased values are dropped from `by_expr`, so these are live.
-                .map(|key| unsafe {
-                    Value::from_raw(MlirValue {
-                        ptr: *key as *const _,
-                    })
-                })
+                .map(|key| unsafe { ValueHandle::from_key(*key).get() })
                 .collect()
         })
     }
@@ -477,7 +469,7 @@ impl IndexValues {
     }
 
     fn block_entry(&mut self, block: BlockRef) -> BlockFacts {
-        let key = block.to_raw().ptr as usize;
+        let key = BlockHandle::of(&block).key();
         if let Some(entry) = self.block_facts.get(&key) {
             return entry.clone();
         }

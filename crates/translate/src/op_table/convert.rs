@@ -8,16 +8,11 @@
 
 use std::fmt::{Display, Write as _};
 
-use melior::ir::{Attribute, OperationRef, attribute::AttributeLike, operation::OperationLike};
-use mlir_sys::{
-    mlirAttributeIsADenseBoolArray, mlirAttributeIsADenseIntElements, mlirDenseArrayGetNumElements,
-    mlirDenseBoolArrayGetElement, mlirDenseElementsAttrGetInt64Value,
-    mlirElementsAttrGetNumElements,
-};
+use melior::ir::{Attribute, OperationRef, operation::OperationLike};
 use xla_indexing_hlo::{Instruction, attrs::AttrValue, shape::Shape};
 
 use super::{Attr, DimensionNumbers, Skip, Triples, literal, window};
-use xla_indexing_mlir::ir::{dense_array, integer_attribute};
+use xla_indexing_mlir::ir::{integer_attribute, integers as ints};
 
 /// An HLO instruction being imported, and what its attributes become.
 pub(crate) struct ToMlir<'a> {
@@ -262,35 +257,6 @@ fn squeeze(to: &mut ToHlo, dims: &[i64]) -> Vec<i64> {
         to.uses[0] = format!("%{squeezed}");
     }
     kept.iter().map(|&i| dims[i]).collect()
-}
-
-/// The integers of a dense array (`array<i64: 1, 0>`, `array<i1: ...>`) or dense integer
-/// elements (`dense<1> : tensor<2x2xi64>`) attribute, flattened.
-fn ints(attribute: Attribute) -> Option<Vec<i64>> {
-    if let Some(v) = dense_array(attribute) {
-        return Some(v);
-    }
-    let raw = attribute.to_raw();
-    // SAFETY: elements are read only for the kind of attribute it is, within its length.
-    unsafe {
-        if mlirAttributeIsADenseBoolArray(raw) {
-            let n = mlirDenseArrayGetNumElements(raw);
-            return Some(
-                (0..n)
-                    .map(|i| i64::from(mlirDenseBoolArrayGetElement(raw, i)))
-                    .collect(),
-            );
-        }
-        if mlirAttributeIsADenseIntElements(raw) {
-            let n = mlirElementsAttrGetNumElements(raw);
-            return Some(
-                (0..n)
-                    .map(|i| mlirDenseElementsAttrGetInt64Value(raw, i as isize))
-                    .collect(),
-            );
-        }
-    }
-    None
 }
 
 /// The integer list named `key` inside an opaque attribute's text: `key = [1, 2]`.

@@ -1,14 +1,9 @@
 //! A constant's value, in both directions: an HLO literal as a StableHLO `dense<...>` attribute,
 //! and a splat `dense<...>` attribute as an HLO literal.
 
-use melior::ir::{Attribute, attribute::AttributeLike};
-use mlir_sys::{
-    mlirAttributeGetType, mlirAttributeIsADenseElements, mlirAttributeIsAFloat,
-    mlirAttributeIsAInteger, mlirDenseElementsAttrGetSplatValue, mlirDenseElementsAttrIsSplat,
-    mlirFloatAttrGetValueDouble, mlirIntegerAttrGetValueInt, mlirIntegerAttrGetValueSInt,
-    mlirIntegerAttrGetValueUInt, mlirIntegerTypeIsSigned, mlirIntegerTypeIsUnsigned,
-};
+use melior::ir::Attribute;
 use xla_indexing_hlo::shape::{ArrayShape, Shape};
+use xla_indexing_mlir::ir::{Scalar, splat_value};
 
 use super::{
     Skip,
@@ -152,31 +147,12 @@ fn special_float(token: &str, bits: i32) -> String {
 /// The HLO literal of a `stablehlo.constant`'s `value` when it holds one value (a scalar or a
 /// splat) of the HLO element type `element`: `0`, `-1.5`, `-inf`, `nan`, `true`.
 fn splat_literal(value: Attribute, element: &str) -> Option<String> {
-    let raw = value.to_raw();
-    // SAFETY: `value` is a live attribute; the splat value is read only from a splat dense
-    // elements attribute, and read as the kind of attribute it is.
-    unsafe {
-        if !mlirAttributeIsADenseElements(raw) || !mlirDenseElementsAttrIsSplat(raw) {
-            return None;
-        }
-        let splat = mlirDenseElementsAttrGetSplatValue(raw);
-        if mlirAttributeIsAFloat(splat) {
-            return Some(float_literal(mlirFloatAttrGetValueDouble(splat)));
-        }
-        if !mlirAttributeIsAInteger(splat) {
-            return None;
-        }
-        let ty = mlirAttributeGetType(splat);
-        Some(if element == "pred" {
-            (mlirIntegerAttrGetValueInt(splat) != 0).to_string()
-        } else if mlirIntegerTypeIsUnsigned(ty) {
-            mlirIntegerAttrGetValueUInt(splat).to_string()
-        } else if mlirIntegerTypeIsSigned(ty) {
-            mlirIntegerAttrGetValueSInt(splat).to_string()
-        } else {
-            mlirIntegerAttrGetValueInt(splat).to_string()
-        })
-    }
+    Some(match splat_value(value)? {
+        Scalar::Float(f) => float_literal(f),
+        Scalar::Int(i) if element == "pred" => (i != 0).to_string(),
+        Scalar::Int(i) => i.to_string(),
+        Scalar::Unsigned(u) => u.to_string(),
+    })
 }
 
 /// A float as HLO writes it in a literal: the shortest text that reads back as the same value,

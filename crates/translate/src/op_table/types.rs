@@ -1,13 +1,10 @@
 //! Types in both directions: HLO shapes as MLIR tensor types, and MLIR tensor types as HLO
 //! shapes.
 
-use melior::ir::{Type, TypeLike};
-use mlir_sys::{
-    mlirShapedTypeGetDimSize, mlirShapedTypeGetElementType, mlirShapedTypeGetRank,
-    mlirShapedTypeHasStaticShape, mlirTypeIsARankedTensor,
-};
+use melior::ir::Type;
 use std::fmt::Write as _;
 use xla_indexing_hlo::shape::Shape;
+use xla_indexing_mlir::ir::shape_of;
 
 /// The MLIR type of an HLO shape: `tensor<10x20xf32>`, `tuple<...>`.
 pub fn mlir_type(shape: &Shape) -> String {
@@ -65,23 +62,13 @@ pub fn mlir_element(hlo: &str) -> String {
 
 /// The HLO shape of a ranked, static tensor type (`f32[10,20]`), or `None`.
 pub fn hlo_shape(ty: Type) -> Option<String> {
-    // SAFETY: `ty` is a live type; shape queries are made only on ranked tensors.
-    unsafe {
-        let raw = ty.to_raw();
-        if !mlirTypeIsARankedTensor(raw) || !mlirShapedTypeHasStaticShape(raw) {
-            return None;
-        }
-        let rank = mlirShapedTypeGetRank(raw);
-        let dims: Vec<String> = (0..rank)
-            .map(|i| mlirShapedTypeGetDimSize(raw, i as isize).to_string())
-            .collect();
-        let element = Type::from_raw(mlirShapedTypeGetElementType(raw));
-        Some(format!(
-            "{}[{}]",
-            hlo_element(&element.to_string()),
-            dims.join(",")
-        ))
-    }
+    let shape = shape_of(ty).filter(|s| !s.is_memref)?;
+    let dims: Vec<String> = shape.static_sizes()?.iter().map(i64::to_string).collect();
+    Some(format!(
+        "{}[{}]",
+        hlo_element(&shape.element.to_string()),
+        dims.join(",")
+    ))
 }
 
 /// The HLO element type of an MLIR element type (`index` is `s64`).
