@@ -16,7 +16,10 @@ pub struct Func {
     /// Each argument's `xla.slice_index`, where it has one: the buffer it is (arguments of
     /// the same slice alias).
     pub slices: Vec<Option<i64>>,
-    /// Whether XLA marked it as the kernel's entry (`xla.entry`).
+    /// Each argument's `xla.range`, where it has one.
+    pub ranges: Vec<Option<(i64, i64)>>,
+    /// Whether XLA marked it as the kernel's entry (`xla.entry`, or `num_opaque_args` on the
+    /// tiled emitter's).
     pub entry: bool,
     pub body: Region,
 }
@@ -84,7 +87,10 @@ pub fn parse(text: &str) -> Result<Module> {
     while i < lines.len() {
         let line = lines[i].trim();
         i += 1;
-        let Some(rest) = line.strip_prefix("func.func ") else {
+        let Some(rest) = line
+            .strip_prefix("func.func ")
+            .or_else(|| line.strip_prefix("xtile.entry_func "))
+        else {
             continue;
         };
         if !line.ends_with('{') {
@@ -115,12 +121,17 @@ pub fn parse(text: &str) -> Result<Module> {
                     .and_then(|n| n.parse().ok())
             })
             .collect();
-        let entry = rest[close..].contains("xla.entry");
+        let ranges = arg_texts.iter().map(|a| range(a)).collect();
+        // XLA's loop-family kernels mark their entry `xla.entry`; the tiled emitter's entry
+        // (`xtile.entry_func`, and the `_impl` function it becomes) has `num_opaque_args`.
+        let attributes = &rest[close..];
+        let entry = attributes.contains("xla.entry") || attributes.contains("num_opaque_args");
         let (body, _) = read_region(&lines, &mut i)?;
         funcs.push(Func {
             name: name.to_owned(),
             args,
             slices,
+            ranges,
             entry,
             body,
         });
@@ -209,6 +220,17 @@ fn read_region<'a>(lines: &[&'a str], i: &mut usize) -> Result<(Region, &'a str)
         });
     }
     bail!("a region is not closed")
+}
+
+/// The bounds of an `xla.range = [L : index, U : index]` in `text`.
+fn range(text: &str) -> Option<(i64, i64)> {
+    let rest = text.split("xla.range = [").nth(1)?;
+    let mut bounds = rest
+        .split(']')
+        .next()?
+        .split(',')
+        .map(|b| b.trim().split(' ').next().and_then(|n| n.parse().ok()));
+    Some((bounds.next()??, bounds.next()??))
 }
 
 /// `%a, %b:2` as `%a`, `%b#0`, `%b#1`.
@@ -355,6 +377,11 @@ mod tests {
         let f = &module.funcs[0];
         assert!(f.entry);
         assert_eq!(f.slices, vec![Some(3), None]);
+        assert_eq!(f.ranges, vec![None, None]);
+        assert_eq!(
+            range("%arg2: index {xla.range = [0 : index, 5 : index]}"),
+            Some((0, 5))
+        );
         assert_eq!(
             f.args,
             vec![
