@@ -67,9 +67,26 @@
 // PAD-NEXT: %[[R:.*]] = arith.subi %[[D]], %[[Q2]] : i32
 // PAD-NOT: arith.divui
 // PAD-NOT: arith.remui
+// The read of row (i - 1) / 2 is flattened (as XLA flattens tensors): under the scf.if's guard
+// i - 1 is even, so its offset 128 * ((i - 1) / 2) + j is 64 * i + j - 64, with no division.
 // PAD: scf.if
-// PAD-NEXT: %[[ROW:.*]] = arith.index_castui %[[Q]] : i32 to index
-// PAD-NEXT: tensor.extract %arg0[%[[ROW]], %[[J]]] : tensor<64x128xf32>
+// PAD-NEXT: %[[COLLAPSED:.*]] = tensor.collapse_shape %arg0 {{\[\[}}0, 1]] : tensor<64x128xf32> into tensor<8192xf32>
+// PAD-NEXT: %[[R64:.*]] = arith.muli %[[I]], %c64 : index
+// PAD-NEXT: %[[S:.*]] = arith.addi %[[R64]], %[[J]] : index
+// PAD-NEXT: %[[OFF:.*]] = arith.addi %[[S]], %c-64 : index
+// PAD-NEXT: tensor.extract %[[COLLAPSED]][%[[OFF]]] : tensor<8192xf32>
+
+// A reshape to one dimension: XLA's own pipeline leaves no division, as it flattens tensors
+// before it simplifies; so does the pass. The read of the 4-D operand at
+// (i / 600, (i / 200) mod 3, (i / 50) mod 4, i mod 50) is a read of its flattening at i.
+// RUN: mlir-opt %plugins --pass-pipeline='builtin.module(xla-indexing-lower-xla)' %S/Inputs/reshape_flatten.add_bitcast_fusion.mlir | FileCheck %s --check-prefix=FLAT
+// FLAT: scf.for %[[I:.*]] = %c0 to %c1200 step %c1
+// FLAT-NOT: arith.divui
+// FLAT-NOT: arith.remui
+// FLAT: %[[F:.*]] = tensor.collapse_shape %arg0 {{\[\[}}0, 1, 2, 3]] : tensor<2x3x4x50xf32> into tensor<1200xf32>
+// FLAT-NEXT: tensor.extract %[[F]][%[[I]]] : tensor<1200xf32>
+// FLAT-NOT: arith.divui
+// FLAT-NOT: arith.remui
 
 // The reshape chain: XLA leaves 4 divisions and remainders, here 2 (by 16, its remainder from
 // the quotient, and by 64).

@@ -30,6 +30,7 @@ mod arith;
 pub mod coalescing;
 pub mod compile;
 mod dividends;
+mod flatten;
 pub mod launch_grid;
 mod linearize;
 pub mod lower_apply;

@@ -10,15 +10,18 @@
 //!    is one value (the CPU emitters launch one workgroup: `[0, 0]`): an `arith.constant`;
 //!    otherwise a `gpu.block_id` of the same dimension bounded by `upper_bound` (the workgroup
 //!    of the GPU pipelines);
-//! 3. `xla-indexing-simplify` rewrites the index arithmetic as a whole (it reads `xla.loop`,
+//! 3. every `tensor.extract` of a static multi-dimensional tensor reads the tensor's row-major
+//!    flattening at one offset (`flatten.rs`), as XLA's CPU pipeline flattens tensors before it
+//!    simplifies, so that an index a reshape splits and the offset rebuilds composes back whole;
+//! 4. `xla-indexing-simplify` rewrites the index arithmetic as a whole (it reads `xla.loop`,
 //!    `xla.apply_indexing` and `xla.range` as it reads our ops);
-//! 4. `xla-indexing-lower-apply` lowers `xla.loop` to `scf.for` nests and every
+//! 5. `xla-indexing-lower-apply` lowers `xla.loop` to `scf.for` nests and every
 //!    `xla.apply_indexing` to `arith`, remainders sharing the divisions of quotients;
-//! 5. common subexpressions are eliminated (as `cse` does: lowering writes each
+//! 6. common subexpressions are eliminated (as `cse` does: lowering writes each
 //!    `apply_indexing` on its own, so equal divisions in different ops become one), then
 //!    `xla-indexing-simplify` runs again on the `arith` ops, and subexpressions are eliminated
 //!    once more;
-//! 6. the `nsw`/`nuw` flags of `arith.addi`, `subi` and `muli` are dropped. Lowering plans each
+//! 7. the `nsw`/`nuw` flags of `arith.addi`, `subi` and `muli` are dropped. Lowering plans each
 //!    `apply_indexing` over its map's domain, where no op wraps; but XLA's kernels evaluate maps
 //!    outside their domains too and mask the value afterwards (a pad computes `(d0 - 1) mod 2` at
 //!    `d0 = 0` and `andi`s it with `d0 >= 1`). With the flags such a value would be poison, and
@@ -48,7 +51,7 @@ use xla_indexing_mlir::{
     rewrite::{RewriteFn, apply_greedily},
 };
 
-use super::{PassFailure, arith, lower_apply, simplify};
+use super::{PassFailure, arith, flatten::flatten_tensor_reads, lower_apply, simplify};
 
 /// The pass's command-line name.
 pub const ARGUMENT: &str = "xla-indexing-lower-xla";
@@ -56,7 +59,7 @@ pub const ARGUMENT: &str = "xla-indexing-lower-xla";
 /// XLA's workgroup id op.
 const WORKGROUP_ID: &str = "xla.workgroup_id";
 
-/// The ops whose overflow flags step 6 drops, and the flags' attribute.
+/// The ops whose overflow flags step 7 drops, and the flags' attribute.
 const FLAGGED_OPS: [&str; 3] = ["arith.addi", "arith.subi", "arith.muli"];
 const OVERFLOW_FLAGS: &str = "overflowFlags";
 
@@ -98,6 +101,7 @@ fn run(operation: OperationRef, options: &Options) -> Result<(), PassFailure> {
         return Err("cannot inline the pure calls".into());
     }
     lower_workgroup_ids(operation)?;
+    flatten_tensor_reads(operation)?;
     simplify::run(operation, &())?;
     lower_apply::run(operation, &options.lower_apply)?;
     eliminate_common_subexpressions(&operation);

@@ -2,7 +2,7 @@
 //! same inputs in an interpreter of the ops such kernels hold: `arith` and LLVM integer ops,
 //! `cf`, `scf.for`/`scf.if`/`scf.forall`, calls, `xla.apply_indexing` (and ours, through
 //! [`super::map`]), `llvm.getelementptr`/`load`/`store` (XLA's last stage) and
-//! `tensor.extract`/`insert` (ours); for the tiled emitter's kernels, LLVM's vectors (masked
+//! `tensor.extract`/`insert`/`collapse_shape` (ours); for the tiled emitter's kernels, LLVM's vectors (masked
 //! loads and stores, shuffles, arrays of vectors, memref descriptors) on XLA's side and tiles
 //! (`xtile.extract`/`insert`, StableHLO's transpose, broadcast, iota, reshape and elementwise
 //! ops) on ours, run for every tile id.
@@ -869,6 +869,19 @@ impl Interp<'_> {
                     (v, _) => v,
                 };
                 set(env, vec![v]);
+            }
+            "tensor.collapse_shape" => {
+                // A view of the same row-major elements (the tensor's store is keyed by
+                // row-major offsets), with the shape of the result type.
+                let mut tensor = self.tensor(env, operands.first().context("collapse_shape")?)?;
+                let ty = text.rsplit(" into ").next().unwrap_or("");
+                let (shape, _) = tiles::shaped(ty.split(" loc(").next().unwrap_or(ty))
+                    .with_context(|| format!("the result type of {text}"))?;
+                if tiles::count(&shape) != tiles::count(&tensor.shape) {
+                    bail!("{text} changes the number of elements");
+                }
+                tensor.shape = shape.into();
+                set(env, vec![Value::Tensor(tensor)]);
             }
             "tensor.insert" => {
                 let value = self.get(env, operands.first().context("insert")?)?;
