@@ -24,6 +24,8 @@
 //!
 //! [`parse_pass_pipeline`]: melior::utility::parse_pass_pipeline
 
+#![warn(missing_docs)]
+
 mod affine_ops;
 pub mod annotate;
 mod arith;
