@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "XlaIndexing/XlaIndexing.h"
-#include "XlaIndexing/XlaIndexingRust.h"
+#include "XlaIndexing/MapSupport.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -18,6 +18,7 @@
 
 using namespace mlir;
 using namespace xla_indexing;
+using namespace xla_indexing::support;
 
 #include "XlaIndexing/XlaIndexingDialect.cpp.inc"
 
@@ -33,102 +34,12 @@ void XlaIndexingDialect::initialize() {
 }
 
 //===----------------------------------------------------------------------===//
-// The Rust parser
-//===----------------------------------------------------------------------===//
-
-namespace {
-
-/// What the Rust parser made of a map text: the canonical text on success,
-/// the error message otherwise.
-struct RustParse {
-  bool ok = false;
-  std::string text;
-  XlaIndexingMapInfo info = {};
-};
-
-extern "C" void assignString(const char *data, size_t length, void *userData) {
-  static_cast<std::string *>(userData)->assign(data, length);
-}
-
-RustParse parseWithRust(StringRef text) {
-  RustParse result;
-  result.ok = xla_indexing_map_canonicalize(text.data(), text.size(), &result.info, assignString,
-                                            &result.text);
-  return result;
-}
-
-/// Writes the Rust parser's error message into `diag`.
-void describeError(InFlightDiagnostic &diag, const RustParse &parsed) {
-  diag << "invalid indexing map";
-  if (parsed.info.errorColumn != 0)
-    diag << " at column " << parsed.info.errorColumn;
-  diag << ": " << parsed.text;
-}
-
-/// One string literal of the attribute: where its opening quote is in the
-/// source, and where its decoded bytes start in the concatenated text.
-struct Piece {
-  SMLoc quote;
-  size_t offset;
-};
-
-/// Returns the source location of byte `offset` of the concatenated text,
-/// undoing the string escapes of MLIR's lexer (`\"`, `\\`, `\n`, `\t`, `\XX`).
-SMLoc sourceLocation(ArrayRef<Piece> pieces, size_t offset) {
-  const Piece *piece = &pieces.front();
-  for (const Piece &p : pieces)
-    if (p.offset <= offset)
-      piece = &p;
-  const char *raw = piece->quote.getPointer() + 1;
-  for (size_t decoded = piece->offset; decoded < offset && *raw != '"' && *raw != '\0'; ++decoded) {
-    if (*raw != '\\') {
-      ++raw;
-      continue;
-    }
-    bool shortEscape = raw[1] == '"' || raw[1] == '\\' || raw[1] == 'n' || raw[1] == 't';
-    raw += shortEscape ? 2 : 3;
-  }
-  return SMLoc::getFromPointer(raw);
-}
-
-/// Parses one or more adjacent string literals as a map text and canonicalizes it with the Rust
-/// parser. `start` receives the location of the first literal. A text the Rust parser rejects is
-/// an error at its failing character.
-ParseResult parseMapString(AsmParser &parser, SMLoc &start, RustParse &parsed) {
-  SmallVector<Piece> pieces;
-  std::string text;
-  std::string piece;
-  start = parser.getCurrentLocation();
-  SMLoc quote = start;
-  if (parser.parseString(&piece))
-    return failure();
-  do {
-    pieces.push_back({quote, text.size()});
-    text += piece;
-    quote = parser.getCurrentLocation();
-  } while (succeeded(parser.parseOptionalString(&piece)));
-
-  parsed = parseWithRust(text);
-  if (!parsed.ok) {
-    SMLoc at = parsed.info.errorColumn == 0
-                   ? start
-                   : sourceLocation(pieces, std::min<size_t>(parsed.info.errorColumn - 1, text.size()));
-    InFlightDiagnostic diag = parser.emitError(at);
-    describeError(diag, parsed);
-    return failure();
-  }
-  return success();
-}
-
-} // namespace
-
-//===----------------------------------------------------------------------===//
 // IndexingMapAttr
 //===----------------------------------------------------------------------===//
 
 IndexingMapAttr IndexingMapAttr::parseText(MLIRContext *context, StringRef text,
                                            function_ref<InFlightDiagnostic()> emitError) {
-  RustParse parsed = parseWithRust(text);
+  RustParse parsed = parseWithRust(text, XlaIndexingSyntaxMlir);
   if (!parsed.ok) {
     InFlightDiagnostic diag = emitError();
     describeError(diag, parsed);
@@ -142,7 +53,7 @@ IndexingMapAttr IndexingMapAttr::parseText(MLIRContext *context, StringRef text,
 Attribute IndexingMapAttr::parse(AsmParser &parser, Type) {
   SMLoc start;
   RustParse parsed;
-  if (parser.parseLess() || failed(parseMapString(parser, start, parsed)) || parser.parseGreater())
+  if (parser.parseLess() || failed(parseMapString(parser, XlaIndexingSyntaxMlir, start, parsed)) || parser.parseGreater())
     return {};
   const XlaIndexingMapInfo &info = parsed.info;
   return parser.getChecked<IndexingMapAttr>(start, parser.getContext(), parsed.text, info.numDims,
@@ -159,23 +70,12 @@ void IndexingMapAttr::print(AsmPrinter &printer) const {
 LogicalResult IndexingMapAttr::verify(function_ref<InFlightDiagnostic()> emitError, StringRef text,
                                       unsigned numDims, unsigned numRangeVars,
                                       unsigned numRuntimeVars, unsigned numResults) {
-  RustParse parsed = parseWithRust(text);
-  if (!parsed.ok) {
-    InFlightDiagnostic diag = emitError();
-    describeError(diag, parsed);
-    return diag;
-  }
-  if (parsed.text != text)
-    return emitError() << "indexing map text is not canonical: expected \"" << parsed.text << "\"";
-  const XlaIndexingMapInfo &info = parsed.info;
-  if (info.numDims != numDims || info.numRangeVars != numRangeVars ||
-      info.numRuntimeVars != numRuntimeVars || info.numResults != numResults)
-    return emitError() << "indexing map counts (" << numDims << " dims, " << numRangeVars
-                       << " range vars, " << numRuntimeVars << " runtime vars, " << numResults
-                       << " results) do not match its text (" << info.numDims << ", "
-                       << info.numRangeVars << ", " << info.numRuntimeVars << ", "
-                       << info.numResults << ")";
-  return success();
+  XlaIndexingMapInfo counts = {};
+  counts.numDims = numDims;
+  counts.numRangeVars = numRangeVars;
+  counts.numRuntimeVars = numRuntimeVars;
+  counts.numResults = numResults;
+  return verifyMapText(emitError, text, XlaIndexingSyntaxMlir, counts, /*constraintsStored=*/false);
 }
 
 //===----------------------------------------------------------------------===//
@@ -222,7 +122,7 @@ ParseResult parseSizes(AsmParser &parser, StringRef name, SmallVectorImpl<int64_
 LaunchAttr LaunchAttr::parseText(MLIRContext *context, ArrayRef<int64_t> block,
                                  ArrayRef<int64_t> grid, StringRef text,
                                  function_ref<InFlightDiagnostic()> emitError) {
-  RustParse parsed = parseWithRust(text);
+  RustParse parsed = parseWithRust(text, XlaIndexingSyntaxMlir);
   if (!parsed.ok) {
     InFlightDiagnostic diag = emitError();
     describeError(diag, parsed);
@@ -239,7 +139,7 @@ Attribute LaunchAttr::parse(AsmParser &parser, Type) {
   RustParse parsed;
   if (parser.parseLess() || parseSizes(parser, "block", block) || parser.parseComma() ||
       parseSizes(parser, "grid", grid) || parser.parseComma() || parser.parseKeyword("map") ||
-      parser.parseEqual() || failed(parseMapString(parser, mapStart, parsed)))
+      parser.parseEqual() || failed(parseMapString(parser, XlaIndexingSyntaxMlir, mapStart, parsed)))
     return {};
   if (parsed.info.numDims != kLaunchMapDims) {
     InFlightDiagnostic diag = parser.emitError(mapStart);
@@ -266,7 +166,7 @@ LogicalResult LaunchAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (failed(verifySizes(emitError, "block", block)) ||
       failed(verifySizes(emitError, "grid", grid)))
     return failure();
-  RustParse parsed = parseWithRust(map);
+  RustParse parsed = parseWithRust(map, XlaIndexingSyntaxMlir);
   if (!parsed.ok) {
     InFlightDiagnostic diag = emitError();
     describeError(diag, parsed);
@@ -303,123 +203,31 @@ LogicalResult ApplyIndexingOp::verify() {
 // LoopOp
 //===----------------------------------------------------------------------===//
 
-// (%d0, ...)[%s0, ...] -> (%r0, ...) in #map iter_args(%a = %init, ...) -> (types) {body} attrs
+namespace {
+
+MapCounts countsOf(IndexingMapAttr map) {
+  return {map.getNumDims(), map.getNumRangeVars(), map.getNumRuntimeVars(), map.getNumResults()};
+}
+
+} // namespace
+
 ParseResult LoopOp::parse(OpAsmParser &parser, OperationState &result) {
-  Builder &builder = parser.getBuilder();
-  Type index = builder.getIndexType();
-  SmallVector<OpAsmParser::UnresolvedOperand> dims, inits;
-  SmallVector<OpAsmParser::Argument> rangeVars, mapResults, iterArgs;
-  if (parser.parseOperandList(dims, OpAsmParser::Delimiter::Paren) ||
-      parser.parseArgumentList(rangeVars, OpAsmParser::Delimiter::OptionalSquare) ||
-      parser.parseArrow() || parser.parseArgumentList(mapResults, OpAsmParser::Delimiter::Paren))
-    return failure();
-  IndexingMapAttr map;
-  if (parser.parseKeyword("in") ||
-      parser.parseCustomAttributeWithFallback(map, Type(), "indexing_map", result.attributes))
-    return failure();
-  if (succeeded(parser.parseOptionalKeyword("iter_args"))) {
-    if (parser.parseAssignmentList(iterArgs, inits) || parser.parseArrowTypeList(result.types))
+  return parseLoop(parser, result, LoopOp::getOperandSegmentSizeAttr(), [&](MapCounts &counts) {
+    IndexingMapAttr map;
+    if (parser.parseCustomAttributeWithFallback(map, Type(), "indexing_map", result.attributes))
       return failure();
-    if (result.types.size() != iterArgs.size())
-      return parser.emitError(parser.getCurrentLocation())
-             << "expected " << iterArgs.size() << " types (one per iter arg), got "
-             << result.types.size();
-  }
-  SmallVector<OpAsmParser::Argument> arguments;
-  for (OpAsmParser::Argument &argument : rangeVars) {
-    argument.type = index;
-    arguments.push_back(argument);
-  }
-  for (OpAsmParser::Argument &argument : mapResults) {
-    argument.type = index;
-    arguments.push_back(argument);
-  }
-  for (auto [argument, type] : llvm::zip(iterArgs, result.types)) {
-    argument.type = type;
-    arguments.push_back(argument);
-  }
-  if (parser.resolveOperands(dims, index, result.operands) ||
-      parser.resolveOperands(inits, result.types, parser.getCurrentLocation(), result.operands))
-    return failure();
-  result.addAttribute(LoopOp::getOperandSegmentSizeAttr(),
-                      builder.getDenseI32ArrayAttr(
-                          {static_cast<int32_t>(dims.size()), static_cast<int32_t>(inits.size())}));
-  Region *body = result.addRegion();
-  if (parser.parseRegion(*body, arguments) || parser.parseOptionalAttrDict(result.attributes))
-    return failure();
-  return success();
+    counts = countsOf(map);
+    return success();
+  });
 }
 
 void LoopOp::print(OpAsmPrinter &printer) {
-  printer << " (" << getDims() << ")";
-  IndexingMapAttr map = getIndexingMap();
-  Region &body = getBody();
-  if (body.empty() || body.getNumArguments() != map.getNumRangeVars() + map.getNumResults() +
-                                                     getInits().size()) {
-    // Only an op that fails verification gets here: print what it has.
-    printer << " in " << map;
-    printer.printOptionalAttrDict((*this)->getAttrs(), {"indexing_map", "operandSegmentSizes"});
-    printer << " ";
-    printer.printRegion(body);
-    return;
-  }
-  Block::BlockArgListType arguments = body.getArguments();
-  auto printArguments = [&](Block::BlockArgListType list) {
-    llvm::interleaveComma(list, printer, [&](BlockArgument a) { printer.printOperand(a); });
-  };
-  if (map.getNumRangeVars() != 0) {
-    printer << "[";
-    printArguments(arguments.take_front(map.getNumRangeVars()));
-    printer << "]";
-  }
-  printer << " -> (";
-  printArguments(arguments.slice(map.getNumRangeVars(), map.getNumResults()));
-  printer << ") in ";
-  printer.printAttribute(map);
-  if (!getInits().empty()) {
-    printer << " iter_args(";
-    auto iterArgs = arguments.take_back(getInits().size());
-    llvm::interleaveComma(llvm::zip(iterArgs, getInits()), printer, [&](auto pair) {
-      printer << std::get<0>(pair) << " = " << std::get<1>(pair);
-    });
-    printer << ") -> (" << getResultTypes() << ")";
-  }
-  printer << " ";
-  printer.printRegion(body, /*printEntryBlockArgs=*/false);
-  printer.printOptionalAttrDict((*this)->getAttrs(), {"indexing_map", "operandSegmentSizes"});
+  printLoop(printer, *this, getIndexingMap(), countsOf(getIndexingMap()), getDims(), getInits(),
+            getBody(), {"indexing_map", "operandSegmentSizes"});
 }
 
 LogicalResult LoopOp::verifyRegions() {
-  IndexingMapAttr map = getIndexingMap();
-  if (getDims().size() != map.getNumDims())
-    return emitOpError("expected ") << map.getNumDims() << " dim operands, got "
-                                    << getDims().size();
-  if (map.getNumRuntimeVars() != 0)
-    return emitOpError("does not support runtime variables, but its map has ")
-           << map.getNumRuntimeVars();
-  if (getResults().size() != getInits().size())
-    return emitOpError("expected ") << getInits().size() << " results (one per iter arg), got "
-                                    << getResults().size();
-  for (auto [i, types] : llvm::enumerate(llvm::zip(getResultTypes(), getInits().getTypes())))
-    if (std::get<0>(types) != std::get<1>(types))
-      return emitOpError("result #") << i << " has type " << std::get<0>(types)
-                                     << ", but its init has type " << std::get<1>(types);
-  Block &body = getBody().front();
-  unsigned expected = map.getNumRangeVars() + map.getNumResults() + getInits().size();
-  if (body.getNumArguments() != expected)
-    return emitOpError("expected ") << expected << " body arguments (" << map.getNumRangeVars()
-                                    << " range vars, " << map.getNumResults() << " map results, "
-                                    << getInits().size() << " iter args), got "
-                                    << body.getNumArguments();
-  for (auto [i, argument] : llvm::enumerate(body.getArguments())) {
-    Type want = i < map.getNumRangeVars() + map.getNumResults()
-                    ? IndexType::get(getContext())
-                    : getInits()[i - map.getNumRangeVars() - map.getNumResults()].getType();
-    if (argument.getType() != want)
-      return emitOpError("body argument #") << i << " has type " << argument.getType()
-                                            << ", expected " << want;
-  }
-  return success();
+  return verifyLoop(*this, countsOf(getIndexingMap()), getDims(), getInits(), getBody());
 }
 
 //===----------------------------------------------------------------------===//
@@ -440,18 +248,7 @@ LogicalResult FusionOp::verifyRegions() {
   return success();
 }
 
-LogicalResult YieldOp::verify() {
-  Operation *parent = (*this)->getParentOp();
-  if (getValues().size() != parent->getNumResults())
-    return emitOpError("gives ") << getValues().size() << " values, but its parent has "
-                                 << parent->getNumResults() << " results";
-  for (auto [i, pair] : llvm::enumerate(llvm::zip(getValues().getTypes(), parent->getResultTypes())))
-    if (std::get<0>(pair) != std::get<1>(pair))
-      return emitOpError("value #") << i << " has type " << std::get<0>(pair)
-                                    << ", but the parent's result #" << i << " has type "
-                                    << std::get<1>(pair);
-  return success();
-}
+LogicalResult YieldOp::verify() { return verifyYield(*this, getValues()); }
 
 #define GET_ATTRDEF_CLASSES
 #include "XlaIndexing/XlaIndexingAttrs.cpp.inc"

@@ -1,6 +1,7 @@
 //===- XlaIndexingCAPI.cpp - C API of the xla_indexing dialect ------------===//
 
 #include "XlaIndexing/XlaIndexingCAPI.h"
+#include "XlaIndexing/XlaEmitters.h"
 #include "XlaIndexing/XlaIndexing.h"
 
 #include "mlir/CAPI/IR.h"
@@ -11,6 +12,9 @@
 using namespace mlir;
 
 MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(XlaIndexing, xla_indexing, xla_indexing::XlaIndexingDialect)
+MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(Xla, xla, xla_emitters::XlaDialect)
+MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(XTile, xtile, xtile::XTileDialect)
+MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(XlaCpu, xla_cpu, xla_cpu::XlaCpuDialect)
 
 MlirAttribute mlirXlaIndexingMapAttrGet(MlirContext context, MlirStringRef text) {
   MLIRContext *ctx = unwrap(context);
@@ -22,8 +26,25 @@ bool mlirAttributeIsAXlaIndexingMap(MlirAttribute attr) {
   return llvm::isa<xla_indexing::IndexingMapAttr>(unwrap(attr));
 }
 
+MlirAttribute mlirXlaEmittersMapAttrGet(MlirContext context, MlirStringRef text) {
+  MLIRContext *ctx = unwrap(context);
+  return wrap(xla_emitters::IndexingMapAttr::parseText(
+      ctx, unwrap(text), [ctx] { return emitError(UnknownLoc::get(ctx)); }));
+}
+
+MlirLogicalResult mlirXlaEmittersInlinePureCalls(MlirOperation op) {
+  return wrap(xla_emitters::inlinePureCalls(unwrap(op)));
+}
+
+bool mlirAttributeIsAXlaEmittersIndexingMap(MlirAttribute attr) {
+  return llvm::isa<xla_emitters::IndexingMapAttr>(unwrap(attr));
+}
+
 MlirStringRef mlirXlaIndexingMapAttrGetText(MlirAttribute attr) {
-  return wrap(llvm::cast<xla_indexing::IndexingMapAttr>(unwrap(attr)).getText());
+  Attribute attribute = unwrap(attr);
+  if (auto xla = llvm::dyn_cast<xla_emitters::IndexingMapAttr>(attribute))
+    return wrap(xla.getText());
+  return wrap(llvm::cast<xla_indexing::IndexingMapAttr>(attribute).getText());
 }
 
 MlirAttribute mlirXlaIndexingLaunchAttrGet(MlirContext context, const int64_t *block,

@@ -4,7 +4,8 @@
 // Rust analysis that keys facts by value cannot learn that a value was
 // erased (and its memory reused by a new one). It also has no queries for
 // dominance, side effects, isolation or affine validity. These functions
-// give the Rust side exactly that, and nothing more.
+// give the Rust side exactly that, and MLIR's common subexpression
+// elimination for passes that run it as a step.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +17,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 using namespace mlir;
@@ -104,4 +106,11 @@ bool mlirXlaIndexingOperationIsMemoryEffectFree(MlirOperation op) {
 bool mlirXlaIndexingValueIsValidAffineOperand(MlirValue value) {
   Value v = unwrap(value);
   return v.getType().isIndex() && (affine::isValidDim(v) || affine::isValidSymbol(v));
+}
+
+void mlirXlaIndexingEliminateCommonSubexpressions(MlirOperation op) {
+  Operation *operation = unwrap(op);
+  IRRewriter rewriter(operation->getContext());
+  DominanceInfo dominance(operation);
+  eliminateCommonSubExpressions(rewriter, dominance, operation);
 }

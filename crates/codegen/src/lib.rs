@@ -7,6 +7,8 @@
 //! with the fusion's maps on the way. [`kernels_text`] writes the kernels as MLIR text;
 //! `xla_indexing_passes::compile` lowers them to NVVM, LLVM IR and PTX.
 
+#![warn(missing_docs)]
+
 mod body;
 mod elemental;
 mod kernel;

@@ -24,6 +24,7 @@ use xla_indexing_core::{
 
 use crate::{
     attribute::attribute_map,
+    indexing_ops,
     ir::{
         RANGE_ATTRIBUTE, affine_map_attribute, argument_attribute, int_width, integer_attribute,
         integer_set_attribute, op_name, range_attribute,
@@ -173,9 +174,12 @@ impl Machine {
                 };
                 Ok(vec![value])
             }
-            "xla_indexing.apply_indexing" => {
-                let map = attribute_map(op.attribute("indexing_map").map_err(malformed)?)
-                    .map_err(|e| EvaluateError::Malformed(e.to_string()))?;
+            name if indexing_ops::is_apply_indexing(name) => {
+                let map = attribute_map(
+                    op.attribute(indexing_ops::map_attribute_name(name))
+                        .map_err(malformed)?,
+                )
+                .map_err(|e| EvaluateError::Malformed(e.to_string()))?;
                 let count = op.result_count();
                 let Some(point) = defined(&operands) else {
                     return Ok(vec![None; count]);

@@ -1,7 +1,7 @@
 //! The C API of `dialect/` (`dialect/include/XlaIndexing/XlaIndexingCAPI.h`), declared once.
 //!
 //! Everything the C++ side offers beyond MLIR's own C API is declared here and called from the
-//! IR layer's safe helpers only: the dialect's handle and attributes ([`crate::dialect`],
+//! IR layer's safe helpers only: the dialects' handles and attributes ([`crate::dialect`],
 //! [`crate::map_attribute`], [`crate::launch_attribute`]), remarks and warnings
 //! ([`crate::ir::emit_remark`]), the queries MLIR's C API lacks and the greedy driver with a
 //! listener ([`crate::ir`], [`crate::rewrite`]), and the host of Rust passes
@@ -53,6 +53,9 @@ pub struct PassSpec {
 
 unsafe extern "C" {
     pub(crate) fn mlirGetDialectHandle__xla_indexing__() -> MlirDialectHandle;
+    pub(crate) fn mlirGetDialectHandle__xla__() -> MlirDialectHandle;
+    pub(crate) fn mlirGetDialectHandle__xtile__() -> MlirDialectHandle;
+    pub(crate) fn mlirGetDialectHandle__xla_cpu__() -> MlirDialectHandle;
 
     pub(crate) fn mlirXlaIndexingMapAttrGet(
         context: MlirContext,
@@ -60,6 +63,12 @@ unsafe extern "C" {
     ) -> MlirAttribute;
     pub(crate) fn mlirAttributeIsAXlaIndexingMap(attribute: MlirAttribute) -> bool;
     pub(crate) fn mlirXlaIndexingMapAttrGetText(attribute: MlirAttribute) -> MlirStringRef;
+    pub(crate) fn mlirXlaEmittersMapAttrGet(
+        context: MlirContext,
+        text: MlirStringRef,
+    ) -> MlirAttribute;
+    pub(crate) fn mlirAttributeIsAXlaEmittersIndexingMap(attribute: MlirAttribute) -> bool;
+    pub(crate) fn mlirXlaEmittersInlinePureCalls(op: MlirOperation) -> MlirLogicalResult;
 
     pub(crate) fn mlirXlaIndexingLaunchAttrGet(
         context: MlirContext,
@@ -88,6 +97,7 @@ unsafe extern "C" {
     pub(crate) fn mlirXlaIndexingValueIsUsableAt(value: MlirValue, user: MlirOperation) -> bool;
     pub(crate) fn mlirXlaIndexingOperationIsMemoryEffectFree(op: MlirOperation) -> bool;
     pub(crate) fn mlirXlaIndexingValueIsValidAffineOperand(value: MlirValue) -> bool;
+    pub(crate) fn mlirXlaIndexingEliminateCommonSubexpressions(op: MlirOperation);
 
     pub(crate) fn mlirXlaIndexingRegisterPass(spec: *const PassSpec);
     pub(crate) fn mlirXlaIndexingCreatePass(

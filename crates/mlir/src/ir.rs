@@ -156,6 +156,13 @@ pub fn is_usable_at(value: Value, user: &OperationRef) -> bool {
     unsafe { ffi::mlirXlaIndexingValueIsUsableAt(value.to_raw(), user.to_raw()) }
 }
 
+/// Runs MLIR's common subexpression elimination (what the `cse` pass does) on the regions of
+/// `op`.
+pub fn eliminate_common_subexpressions(op: &OperationRef) {
+    // SAFETY: `op` is live; CSE only rewrites what is nested in it.
+    unsafe { ffi::mlirXlaIndexingEliminateCommonSubexpressions(op.to_raw()) }
+}
+
 /// Whether `op` (and what it contains) has no memory effects: the greedy driver erases it
 /// once its results are unused.
 pub fn is_memory_effect_free(op: &OperationRef) -> bool {

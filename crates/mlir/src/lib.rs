@@ -2,8 +2,10 @@
 //! (`xla-indexing-passes`), the translation between HLO and StableHLO-like ops
 //! (`xla-indexing-translate`) and the plugin build on what it offers.
 //!
-//! * [`dialect`]: the `xla_indexing` dialect (C++ from `dialect/`, built and linked by
-//!   `build.rs`), registered and loaded through its C API.
+//! * [`dialect`]: the `xla_indexing` dialect and XLA's `xla`, `xtile` and `xla_cpu` (C++ from
+//!   `dialect/`, built and linked by `build.rs`), registered and loaded through their C API.
+//! * [`indexing_ops`]: the apply and loop ops of both `xla_indexing` and XLA's `xla`, recognized
+//!   and read alike; `xla.pure_call` inlined.
 //! * [`map_attribute`] / [`attribute_map`]: `#xla_indexing.map<"...">` attributes to and from
 //!   [`IndexingMap`](xla_indexing_core::IndexingMap)s.
 //! * [`launch_attribute`] / [`attribute_launch`]: `#xla_indexing.launch<block = [..], grid = [..],
@@ -38,6 +40,7 @@ pub mod evaluate;
 mod ffi;
 pub mod guard;
 pub mod handles;
+pub mod indexing_ops;
 pub mod ir;
 mod launch;
 mod map_text;
@@ -49,7 +52,9 @@ pub mod rewrite;
 pub mod ods;
 pub mod session;
 
-pub use attribute::{AttributeError, attribute_map, map_attribute, parse_map_attribute};
+pub use attribute::{
+    AttributeError, attribute_map, map_attribute, parse_map_attribute, xla_map_attribute,
+};
 pub use launch::{
     KernelLaunch, LAUNCH_ATTRIBUTE, attribute_launch, is_launch_attribute, launch_attribute,
 };

@@ -1,5 +1,5 @@
 //! The map grammar as the C++ dialect sees it: `xla_indexing_map_canonicalize`, called by the
-//! `#xla_indexing.map` attribute's parse and verify hooks (see
+//! `#xla_indexing.map` and `#xla.indexing_map` attributes' parse and verify hooks (see
 //! `dialect/include/XlaIndexing/XlaIndexingRust.h`).
 
 use std::{
@@ -7,7 +7,7 @@ use std::{
     slice,
 };
 
-use xla_indexing_core::IndexingMap;
+use xla_indexing_core::{IndexingMap, Syntax};
 
 use crate::guard::guarded;
 
@@ -19,6 +19,8 @@ pub struct MapInfo {
     pub num_range_vars: u32,
     pub num_runtime_vars: u32,
     pub num_results: u32,
+    /// Number of constraints of the map's domain.
+    pub num_constraints: u32,
     /// 1-based byte column of a parse error, 0 when the error has no position.
     pub error_column: u32,
 }
@@ -36,8 +38,12 @@ pub struct TextError {
     pub message: String,
 }
 
-/// Parses `bytes` as a map and returns its canonical text and counts.
-pub fn canonicalize(bytes: &[u8]) -> Result<(String, MapInfo), TextError> {
+/// Mirrors `XlaIndexingSyntax` of `XlaIndexingRust.h`: the values a C caller may pass.
+const SYNTAX_MLIR: u32 = 0;
+const SYNTAX_XLA: u32 = 1;
+
+/// Parses `bytes` as a map and returns its canonical text, spelled as `syntax` says, and counts.
+pub fn canonicalize(bytes: &[u8], syntax: Syntax) -> Result<(String, MapInfo), TextError> {
     let text = std::str::from_utf8(bytes).map_err(|e| TextError {
         column: saturate(e.valid_up_to() + 1),
         message: "the map text is not valid UTF-8".into(),
@@ -62,18 +68,21 @@ pub fn canonicalize(bytes: &[u8]) -> Result<(String, MapInfo), TextError> {
         num_range_vars: saturate(map.range_vars().len()),
         num_runtime_vars: saturate(map.rt_vars().len()),
         num_results: saturate(map.results().len()),
+        num_constraints: saturate(map.constraints().len()),
         error_column: 0,
     };
-    Ok((map.to_string(), info))
+    Ok((map.display(syntax).to_string(), info))
 }
 
 fn saturate(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
-/// Parses the map `text` for the C++ dialect.
+/// Parses the map `text` for the C++ dialects.
 ///
-/// On success fills `info`, passes the canonical text to `callback` and returns true; on failure
+/// `syntax` is `XlaIndexingSyntax`: 0 spells the canonical text as MLIR does, 1 as XLA does; any
+/// other value is an error. On success fills `info`, passes the canonical text to `callback` and
+/// returns true; on failure
 /// sets `info.error_column`, passes the error message to `callback` and returns false. A panic
 /// in the parser becomes an error, never an unwind into C++.
 ///
@@ -85,6 +94,7 @@ fn saturate(n: usize) -> u32 {
 pub unsafe extern "C" fn xla_indexing_map_canonicalize(
     text: *const c_char,
     length: usize,
+    syntax: u32,
     info: *mut MapInfo,
     callback: StringCallback,
     user_data: *mut c_void,
@@ -95,7 +105,15 @@ pub unsafe extern "C" fn xla_indexing_map_canonicalize(
         // SAFETY: the caller guarantees `length` readable bytes at `text`.
         unsafe { slice::from_raw_parts(text.cast::<u8>(), length) }
     };
-    let outcome = guarded(|| canonicalize(bytes)).unwrap_or_else(|panic| {
+    let syntax = match syntax {
+        SYNTAX_MLIR => Ok(Syntax::Mlir),
+        SYNTAX_XLA => Ok(Syntax::Xla),
+        other => Err(TextError {
+            column: 0,
+            message: format!("unknown map syntax {other}"),
+        }),
+    };
+    let outcome = guarded(|| canonicalize(bytes, syntax?)).unwrap_or_else(|panic| {
         Err(TextError {
             column: 0,
             message: format!("internal error in the map parser: {panic}"),
@@ -128,6 +146,7 @@ mod tests {
         let (text, info) = canonicalize(
             b"(d0, d1)[s0]{rt0} -> (d0 floordiv 8 + s0, d1 + rt0), \
               domain: d0 in [0, 15], d1 in [0, 9], s0 in [0, 3], rt0 in [0, 5]",
+            Syntax::Mlir,
         )
         .unwrap();
         assert_eq!(
@@ -137,30 +156,51 @@ mod tests {
                 num_range_vars: 1,
                 num_runtime_vars: 1,
                 num_results: 2,
+                num_constraints: 0,
                 error_column: 0
             }
         );
-        assert_eq!(canonicalize(text.as_bytes()).unwrap().0, text);
+        assert_eq!(canonicalize(text.as_bytes(), Syntax::Mlir).unwrap().0, text);
+    }
+
+    #[test]
+    fn xla_spelling_is_read_and_printed_and_counts_constraints() {
+        let xla = b"(d0, d1) -> ((d0 - 1) / 2), domain: d0 in [1, 47], d1 in [0, 15], \
+                    d0 mod 2 in [1, 1]";
+        let (text, info) = canonicalize(xla, Syntax::Xla).unwrap();
+        assert!(text.contains(" / 2"), "{text}");
+        assert!(!text.contains("floordiv"), "{text}");
+        assert_eq!(
+            (info.num_dims, info.num_results, info.num_constraints),
+            (2, 1, 1)
+        );
+        assert_eq!(canonicalize(text.as_bytes(), Syntax::Xla).unwrap().0, text);
+        let (mlir, _) = canonicalize(xla, Syntax::Mlir).unwrap();
+        assert!(mlir.contains("floordiv 2"), "{mlir}");
     }
 
     #[test]
     fn canonicalize_reports_a_byte_column() {
-        let e = canonicalize("(d0) -> (d0 * d0), domain: d0 in [0, 9]".as_bytes()).unwrap_err();
+        let e = canonicalize(
+            "(d0) -> (d0 * d0), domain: d0 in [0, 9]".as_bytes(),
+            Syntax::Mlir,
+        )
+        .unwrap_err();
         assert!(e.column > 0, "{e:?}");
         assert!(!e.message.is_empty());
     }
 
     #[test]
     fn known_empty_maps_with_variables_are_refused() {
-        let e = canonicalize(b"(d0) -> (d0), domain: d0 in [5, 1]").unwrap_err();
+        let e = canonicalize(b"(d0) -> (d0), domain: d0 in [5, 1]", Syntax::Mlir).unwrap_err();
         assert!(e.message.contains("KNOWN EMPTY"), "{e:?}");
-        let (text, info) = canonicalize(b"KNOWN EMPTY").unwrap();
+        let (text, info) = canonicalize(b"KNOWN EMPTY", Syntax::Mlir).unwrap();
         assert_eq!((text.as_str(), info), ("KNOWN EMPTY", MapInfo::default()));
     }
 
     #[test]
     fn canonicalize_rejects_invalid_utf8() {
-        let e = canonicalize(b"(d0) -> (\xff)").unwrap_err();
+        let e = canonicalize(b"(d0) -> (\xff)", Syntax::Mlir).unwrap_err();
         assert_eq!(e.column, 10);
     }
 
@@ -183,6 +223,7 @@ mod tests {
             xla_indexing_map_canonicalize(
                 text.as_ptr().cast(),
                 text.len(),
+                SYNTAX_MLIR,
                 &mut info,
                 collect,
                 (&mut out as *mut String).cast(),

@@ -96,9 +96,10 @@ pub struct OptOptions {
     pub allow_unregistered_dialect: bool,
 }
 
-/// A context with every upstream dialect and extension and the `xla_indexing` dialect, as
-/// `mlir-opt` with the plugin has; every upstream pass is registered too (ours are registered
-/// by `xla_indexing_passes::register_passes`, globally), and the translations to LLVM IR.
+/// A context with every upstream dialect and extension and the plugin's dialects (`xla_indexing`,
+/// XLA's `xla` and `xtile`), as `mlir-opt` with the plugin has; every upstream pass is registered
+/// too (ours are registered by `xla_indexing_passes::register_passes`, globally), and the
+/// translations to LLVM IR.
 pub fn full_context() -> Context {
     register_all_passes();
     let registry = DialectRegistry::new();

@@ -49,15 +49,14 @@ use xla_indexing_hlo::gpu::{
 
 use super::{ChipOptions, PassFailure, chip_option};
 use xla_indexing_mlir::handles::collect_ops;
+use xla_indexing_mlir::indexing_ops::{is_apply_indexing, is_loop, op_map};
 use xla_indexing_mlir::ir::{
     Signedness, block_parent_op, complex_element, defining_op, gpu_dimension, integer_attribute,
     integer_type, memref_memory_space, memref_strides, op_name, parent_op, shape_of,
 };
 use xla_indexing_mlir::pass_entry;
 use xla_indexing_mlir::pass_host::{PassOption, PassSpec};
-use xla_indexing_mlir::{
-    KernelLaunch, LAUNCH_ATTRIBUTE, attribute_launch, attribute_map, ir::emit_remark,
-};
+use xla_indexing_mlir::{KernelLaunch, LAUNCH_ATTRIBUTE, attribute_launch, ir::emit_remark};
 
 /// The pass's command-line name.
 pub const ARGUMENT: &str = "xla-indexing-coalescing";
@@ -202,7 +201,7 @@ impl<'c, 'a> MapBuilder<'c, 'a> {
             if p == *kernel {
                 break;
             }
-            if op_name(&p) == "xla_indexing.loop" {
+            if is_loop(&op_name(&p)) {
                 loops.push(p);
             }
             parent = parent_op(&p);
@@ -213,10 +212,7 @@ impl<'c, 'a> MapBuilder<'c, 'a> {
             loops: loops
                 .into_iter()
                 .map(|l| {
-                    let map = l
-                        .attribute("indexing_map")
-                        .ok()
-                        .and_then(|a| attribute_map(a).ok());
+                    let map = op_map(&l);
                     (l, map)
                 })
                 .filter_map(|(l, m)| Some((l, m?)))
@@ -409,12 +405,8 @@ impl<'c, 'a> MapBuilder<'c, 'a> {
             "gpu.thread_id" | "gpu.block_id" => gpu_id(&op)
                 .map(|k| Expr::dim(k as u32))
                 .ok_or_else(|| format!("'{name}' has no dimension x, y or z")),
-            "xla_indexing.apply_indexing" => {
-                let map = op
-                    .attribute("indexing_map")
-                    .ok()
-                    .and_then(|a| attribute_map(a).ok())
-                    .ok_or("its xla_indexing.apply_indexing has no readable map")?;
+            name if is_apply_indexing(name) => {
+                let map = op_map(&op).ok_or_else(|| format!("its {name} has no readable map"))?;
                 let num_dims = map.dims().len();
                 let dims = self
                     .operand_exprs(&op, 0, num_dims)

@@ -13,7 +13,10 @@ use melior::ir::{
     operation::{OperationLike, WalkOrder, WalkResult},
 };
 use xla_indexing_core::{Atom, Expr, IndexingMap, VarRef};
-use xla_indexing_mlir::ir::{op_name, value_key};
+use xla_indexing_mlir::{
+    indexing_ops::is_apply_indexing,
+    ir::{op_name, value_key},
+};
 
 use super::{arith::collect_divisions, ranges::apply_indexing_maps};
 
@@ -31,7 +34,7 @@ impl SharedDividends {
     pub fn collect(operation: OperationRef) -> SharedDividends {
         let mut all = SharedDividends::default();
         operation.walk(WalkOrder::PreOrder, |op| {
-            if op_name(&op) == "xla_indexing.apply_indexing"
+            if is_apply_indexing(&op_name(&op))
                 && let Some(maps) = apply_indexing_maps(&op)
             {
                 all.add(&op, &maps.simplified);

@@ -14,6 +14,9 @@
 //!   are coalesced, by the HLO analysis's warp transaction count.
 //! * `xla-indexing-lower-fusion` ([`lower_fusion`]): the GPU kernel of every
 //!   `xla_indexing.fusion` (code generation), in a `gpu.module @xla_indexing_kernels`.
+//! * `xla-indexing-lower-xla` ([`lower_xla`]): XLA's emitter ops (`xla.loop`,
+//!   `xla.apply_indexing`, `xla.pure_call`, `xla.workgroup_id`) to `scf`, `arith` and `gpu`, the
+//!   index arithmetic simplified as a whole.
 //!
 //!
 //! [`opt`] runs pipelines in process as `mlir-opt` with the plugin does; [`compile`] lowers the
@@ -21,17 +24,21 @@
 //!
 //! [`parse_pass_pipeline`]: melior::utility::parse_pass_pipeline
 
+#![warn(missing_docs)]
+
 mod affine_ops;
 pub mod annotate;
 mod arith;
 pub mod coalescing;
 pub mod compile;
 mod dividends;
+mod flatten;
 pub mod launch_grid;
 mod linearize;
 pub mod lower_apply;
 pub mod lower_fusion;
 mod lower_loop;
+pub mod lower_xla;
 pub mod opt;
 pub mod ranges;
 pub mod simplify;
@@ -114,6 +121,7 @@ pub const PASSES: &[&PassSpec] = &[
     &launch_grid::SPEC,
     &coalescing::SPEC,
     &lower_fusion::SPEC,
+    &lower_xla::SPEC,
 ];
 
 /// Puts every pass into MLIR's global registry (once per process), so that pass pipelines can

@@ -44,6 +44,7 @@ use xla_indexing_core::{Expr, IndexingMap};
 
 use super::ranges::apply_indexing_maps;
 use xla_indexing_mlir::handles::stretch_value;
+use xla_indexing_mlir::indexing_ops::is_apply_indexing;
 use xla_indexing_mlir::ir::{defining_op, memref_memory_space, memref_strides, op_name, shape_of};
 use xla_indexing_mlir::map_attribute;
 use xla_indexing_mlir::ods::xla_indexing::apply_indexing;
@@ -217,7 +218,7 @@ fn linearization<'c, 'a>(
     for k in 0..rank {
         let index = op.operand(memref_at + 1 + k).ok()?;
         let def = defining_op(index)?;
-        if op_name(&def) != "xla_indexing.apply_indexing" {
+        if !is_apply_indexing(&op_name(&def)) {
             return None;
         }
         if apply.is_some_and(|a| a != def) {

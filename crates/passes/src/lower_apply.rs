@@ -40,8 +40,8 @@ use super::{
     PassFailure, affine_ops, arith, dividends::SharedDividends, linearize, lower_loop,
     ranges::apply_indexing_maps,
 };
-use xla_indexing_mlir::attribute_map;
 use xla_indexing_mlir::{
+    indexing_ops::{APPLY_INDEXING_OPS, op_map},
     pass_entry,
     pass_host::{PassOption, PassOptions, PassSpec},
     rewrite::{RewriteFn, apply_greedily},
@@ -89,7 +89,7 @@ const INDEX_BITWIDTHS: [i64; 2] = [32, 64];
 
 /// The pass's options, decoded once per run (in the order of [`OPTIONS`]).
 #[derive(Clone, Copy, Debug)]
-struct Options {
+pub(crate) struct Options {
     prefer_affine: bool,
     index_bitwidth: u32,
     simplify: bool,
@@ -112,7 +112,8 @@ impl PassOptions for Options {
     }
 }
 
-fn run(operation: OperationRef, options: &Options) -> Result<(), PassFailure> {
+/// The pass body, for the passes that run it as a step.
+pub(crate) fn run(operation: OperationRef, options: &Options) -> Result<(), PassFailure> {
     let options = *options;
     lower_loop::lower_loops(operation)?;
     if options.linearize {
@@ -122,10 +123,8 @@ fn run(operation: OperationRef, options: &Options) -> Result<(), PassFailure> {
     let shared = SharedDividends::collect(operation);
     let rewrite: RewriteFn =
         Rc::new(move |context, op, rewriter| lower_apply(context, op, rewriter, options, &shared));
-    Ok(apply_greedily(
-        operation,
-        &[("xla_indexing.apply_indexing", rewrite)],
-    )?)
+    let patterns = APPLY_INDEXING_OPS.map(|name| (name, rewrite.clone()));
+    Ok(apply_greedily(operation, &patterns)?)
 }
 
 fn lower_apply(
@@ -199,11 +198,7 @@ fn lower_apply(
 /// operands' ranges miss the domain, as in the dead branch of a lowered `xla_indexing.loop`), so
 /// its results are never defined and become `arith.constant 0`.
 fn lower_unreachable(context: &Context, op: OperationRef, rewriter: &RewriterBase) -> bool {
-    let readable = op
-        .attribute("indexing_map")
-        .ok()
-        .is_some_and(|a| attribute_map(a).is_ok());
-    if !readable {
+    if op_map(&op).is_none() {
         return false;
     }
     let zero = arith::Plan::constant(0);

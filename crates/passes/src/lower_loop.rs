@@ -1,4 +1,5 @@
-//! Lowering of `xla_indexing.loop` to `scf`, the first step of `xla-indexing-lower-apply`.
+//! Lowering of `xla_indexing.loop` (and of XLA's `xla.loop`, which means the same) to `scf`, the
+//! first step of `xla-indexing-lower-apply`.
 //!
 //! # What it produces
 //!
@@ -100,25 +101,23 @@ use xla_indexing_mlir::ods::xla_indexing::apply_indexing;
 
 use super::ranges::{Ranges, narrowed};
 use xla_indexing_mlir::{
+    indexing_ops::{XLA_LOOP, XLA_YIELD, YIELD, is_loop, is_yield, op_map},
     ir::emit_error,
-    {attribute_map, map_attribute},
+    map_attribute,
 };
-
-/// The op lowered here.
-pub const LOOP: &str = "xla_indexing.loop";
 
 /// `arith.cmpi` predicates (`arith::CmpIPredicate`).
 const EQ: i64 = 0;
 const SLE: i64 = 3;
 const SGE: i64 = 5;
 
-/// Lowers every `xla_indexing.loop` nested in `root` (inner loops first) as the module
+/// Lowers every `xla_indexing.loop` and `xla.loop` nested in `root` (inner loops first) as the module
 /// documentation describes. A loop that cannot be lowered gets an error diagnostic with the
 /// reason and makes this an `Err`; the loops lowered before it stay lowered.
 pub fn lower_loops(root: OperationRef) -> Result<(), String> {
     let root_handle = OpHandle::of(&root);
     let loops = collect_ops(&root, WalkOrder::PostOrder, |op| {
-        OpHandle::of(op) != root_handle && op_name(op) == LOOP
+        OpHandle::of(op) != root_handle && is_loop(&op_name(op))
     });
     // SAFETY: the context is used inside the closure only.
     unsafe {
@@ -130,7 +129,7 @@ pub fn lower_loops(root: OperationRef) -> Result<(), String> {
                 let op = handle.get();
                 if let Err(message) = lower_loop(context, op) {
                     emit_error(op.location(), &message);
-                    return Err("cannot lower an xla_indexing.loop".into());
+                    return Err(format!("cannot lower an {}", op_name(&op)));
                 }
             }
             Ok(())
@@ -138,7 +137,7 @@ pub fn lower_loops(root: OperationRef) -> Result<(), String> {
     }
 }
 
-/// The parts of a verified `xla_indexing.loop`.
+/// The parts of a verified `xla_indexing.loop` or `xla.loop`.
 struct Parts {
     map: IndexingMap,
     dims: Vec<ValueHandle>,
@@ -150,13 +149,11 @@ struct Parts {
 /// Reads `op`, checking what the lowering relies on (the verifier checks it too, but a pass may
 /// see IR that was not verified).
 fn parts(op: &OperationRef) -> Result<Parts, String> {
-    let map = op
-        .attribute("indexing_map")
-        .map_err(|_| "xla_indexing.loop has no indexing_map".to_owned())
-        .and_then(|a| attribute_map(a).map_err(|e| format!("bad indexing_map: {e}")))?;
+    let name = op_name(op);
+    let map = op_map(op).ok_or_else(|| format!("{name} has no readable indexing map"))?;
     if !map.rt_vars().is_empty() {
         return Err(format!(
-            "xla_indexing.loop does not support runtime variables, but its map has {}",
+            "{name} does not support runtime variables, but its map has {}",
             map.rt_vars().len()
         ));
     }
@@ -166,14 +163,14 @@ fn parts(op: &OperationRef) -> Result<Parts, String> {
         .collect();
     if operands.len() < num_dims {
         return Err(format!(
-            "xla_indexing.loop has {} operands, but its map has {num_dims} dims",
+            "{name} has {} operands, but its map has {num_dims} dims",
             operands.len()
         ));
     }
     let (dims, inits) = operands.split_at(num_dims);
     if op.result_count() != inits.len() {
         return Err(format!(
-            "xla_indexing.loop has {} results but {} inits",
+            "{name} has {} results but {} inits",
             op.result_count(),
             inits.len()
         ));
@@ -182,21 +179,21 @@ fn parts(op: &OperationRef) -> Result<Parts, String> {
         .region(0)
         .ok()
         .and_then(|r| r.first_block())
-        .ok_or("xla_indexing.loop has no body")?;
+        .ok_or_else(|| format!("{name} has no body"))?;
     let expected = map.range_vars().len() + map.results().len() + inits.len();
     if body.argument_count() != expected {
         return Err(format!(
-            "the body of xla_indexing.loop has {} arguments, expected {expected}",
+            "the body of {name} has {} arguments, expected {expected}",
             body.argument_count()
         ));
     }
     let terminator = body
         .terminator()
-        .filter(|t| op_name(t) == "xla_indexing.yield" && t.operand_count() == inits.len())
+        .filter(|t| is_yield(&op_name(t)) && t.operand_count() == inits.len())
         .ok_or_else(|| {
             format!(
-                "the body of xla_indexing.loop must end with an xla_indexing.yield of one value \
-                 per init ({})",
+                "the body of {name} must end with an {} of one value per init ({})",
+                if name == XLA_LOOP { XLA_YIELD } else { YIELD },
                 inits.len()
             )
         })?;

@@ -23,7 +23,7 @@ use xla_indexing_core::{Expr, IndexingMap, Interval, Var, VarRef};
 
 use xla_indexing_mlir::{
     affine::expr_from_affine,
-    attribute_map,
+    indexing_ops::{is_apply_indexing, is_loop, op_map},
     ir::{
         RANGE_ATTRIBUTE, affine_map_attribute, argument_attribute, block_parent_op, defining_op,
         dense_array, gpu_dimension, int_width, integer_attribute, op_name, parent_op,
@@ -100,10 +100,7 @@ pub struct ApplyMaps {
 /// The maps of an `xla_indexing.apply_indexing` op. `None` when the op carries no readable map
 /// or when the narrowed domain is empty (no point of it is ever reached).
 pub fn apply_indexing_maps(op: &OperationRef) -> Option<ApplyMaps> {
-    let written = op
-        .attribute("indexing_map")
-        .ok()
-        .and_then(|a| attribute_map(a).ok())?;
+    let written = op_map(op)?;
     let operand_ranges = Ranges::new().operands(op, 0, op.operand_count());
     let narrowed = narrowed(&written, &operand_ranges);
     let mut simplified = narrowed.clone();
@@ -214,15 +211,17 @@ impl Ranges {
             return Interval::FULL;
         }
         match op_name(&parent).as_str() {
-            "func.func" | "gpu.func" => argument_attribute(&parent, number, RANGE_ATTRIBUTE)
-                .and_then(range_attribute)
-                .map_or(Interval::FULL, |(lo, hi)| Interval::new(lo, hi)),
+            "func.func" | "gpu.func" | "xtile.entry_func" => {
+                argument_attribute(&parent, number, RANGE_ATTRIBUTE)
+                    .and_then(range_attribute)
+                    .map_or(Interval::FULL, |(lo, hi)| Interval::new(lo, hi))
+            }
             "affine.for" if number == 0 => self.affine_for_iv(&parent),
             "scf.for" if number == 0 => self.scf_for_iv(&parent),
             "scf.forall" => self.scf_forall_iv(&parent, number),
             "scf.parallel" => self.scf_parallel_iv(&parent, number),
             "gpu.launch" => self.launch_argument(&parent, number),
-            "xla_indexing.loop" => self.loop_argument(&parent, number),
+            name if is_loop(name) => self.loop_argument(&parent, number),
             _ => Interval::FULL,
         }
     }
@@ -339,11 +338,7 @@ impl Ranges {
     }
 
     fn loop_argument(&mut self, op: &OperationRef, number: usize) -> Interval {
-        let Some(map) = op
-            .attribute("indexing_map")
-            .ok()
-            .and_then(|a| attribute_map(a).ok())
-        else {
+        let Some(map) = op_map(op) else {
             return Interval::FULL;
         };
         let num_dims = map.dims().len();
@@ -422,7 +417,7 @@ impl Ranges {
                 let a = operand(self, 0);
                 if fits(a, width) { a } else { Interval::FULL }
             }
-            "xla_indexing.apply_indexing" => self.apply_indexing_result(&op, index),
+            name if is_apply_indexing(name) => self.apply_indexing_result(&op, index),
             "affine.apply" => {
                 let Some(map) = op.attribute("map").ok().and_then(affine_map_attribute) else {
                     return Interval::FULL;
@@ -441,11 +436,7 @@ impl Ranges {
     }
 
     fn apply_indexing_result(&mut self, op: &OperationRef, index: usize) -> Interval {
-        let Some(map) = op
-            .attribute("indexing_map")
-            .ok()
-            .and_then(|a| attribute_map(a).ok())
-        else {
+        let Some(map) = op_map(op) else {
             return Interval::FULL;
         };
         let ranges = self.operands(op, 0, op.operand_count());

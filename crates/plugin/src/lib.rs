@@ -62,7 +62,7 @@ fn guarded(what: &str, body: impl FnOnce()) {
 }
 
 extern "C" fn register_dialects(registry: *mut c_void) {
-    guarded("the xla_indexing dialect", || {
+    guarded("the xla_indexing, xla, xtile and xla_cpu dialects", || {
         // SAFETY: mlir-opt passes a live `mlir::DialectRegistry *`.
         unsafe { xla_indexing_mlir::dialect::insert_into_registry(registry) };
     });

@@ -14,8 +14,16 @@
 //! * `gpu`: the kernels of `bench/gpu/*.hlo` to PTX through our index lowering and through
 //!   upstream MLIR's alone, counting divisions, remainders and instructions (the `bench_gpu`
 //!   example of `xla-indexing-passes`).
+//! * `xla`: XLA's own CPU kernels of real JAX programs, through XLA's pipeline (from its dump)
+//!   and through ours (`xla-indexing-lower-xla`), counting divisions, remainders and index ops,
+//!   and checking that both compute the same indices (see [`crate::bench_xla`]).
 
-use std::{fs, path::Path, process::Command};
+use std::{
+    ffi::OsStr,
+    fs,
+    path::{Path, PathBuf},
+    process::Command,
+};
 
 use anyhow::{Context, Result, bail};
 
@@ -40,6 +48,7 @@ pub fn bench(root: &Path, name: &str) -> Result<()> {
         "simplify" => simplify(root),
         "mlir" => crate::bench_mlir::bench(root, &crate::target_dir(root)),
         "analysis" => example(root, "xla-indexing-hlo", "bench_analysis", &[]),
+        "xla" => crate::bench_xla::bench(root, &crate::target_dir(root)),
         "gpu" => {
             let tools = crate::setup::setup(root)?;
             example(
@@ -49,7 +58,9 @@ pub fn bench(root: &Path, name: &str) -> Result<()> {
                 &[("XLA_INDEXING_LIBDEVICE", &tools.libdevice)],
             )
         }
-        _ => bail!("unknown benchmark `{name}`; the benchmarks are: simplify, mlir, analysis, gpu"),
+        _ => bail!(
+            "unknown benchmark `{name}`; the benchmarks are: simplify, mlir, analysis, gpu, xla"
+        ),
     }
 }
 
@@ -128,24 +139,36 @@ fn simplify(root: &Path) -> Result<()> {
 
 /// Creates the venv unless it exists and installs the pinned peers unless the venv's marker file
 /// says they are there. Returns the venv's python.
-fn install_peers(venv: &Path) -> Result<std::path::PathBuf> {
-    let python = venv.join("bin/python");
-    if !python.exists() {
-        let created = run::status(Command::new("python3").args(["-m", "venv"]).arg(venv))?;
+fn install_peers(venv: &Path) -> Result<PathBuf> {
+    install_pinned(OsStr::new("python3"), venv, PEERS, "simplify-peers.txt")
+}
+
+/// Creates the venv `venv` with `python` unless it exists, and pip installs the pinned
+/// `packages` into it unless its file `marker` lists exactly them. Returns the venv's python.
+pub fn install_pinned(
+    python: &OsStr,
+    venv: &Path,
+    packages: &[&str],
+    marker: &str,
+) -> Result<PathBuf> {
+    let venv_python = venv.join("bin/python");
+    if !venv_python.exists() {
+        let created = run::status(Command::new(python).args(["-m", "venv"]).arg(venv))?;
         if !created.success() {
             bail!(
-                "cannot create the venv {}: run `cargo xtask setup` (it installs python3-venv)",
-                venv.display()
+                "cannot create the venv {} with {}: run `cargo xtask setup` (it installs python3-venv)",
+                venv.display(),
+                python.to_string_lossy()
             );
         }
     }
-    let marker = venv.join("simplify-peers.txt");
-    let wanted = PEERS.join("\n") + "\n";
+    let marker = venv.join(marker);
+    let wanted = packages.join("\n") + "\n";
     if fs::read_to_string(&marker).ok().as_deref() == Some(wanted.as_str()) {
-        return Ok(python);
+        return Ok(venv_python);
     }
     run::checked(
-        Command::new(&python)
+        Command::new(&venv_python)
             .args([
                 "-m",
                 "pip",
@@ -153,8 +176,8 @@ fn install_peers(venv: &Path) -> Result<std::path::PathBuf> {
                 "--quiet",
                 "--disable-pip-version-check",
             ])
-            .args(PEERS),
+            .args(packages),
     )?;
     fs::write(&marker, wanted).with_context(|| format!("writing {}", marker.display()))?;
-    Ok(python)
+    Ok(venv_python)
 }

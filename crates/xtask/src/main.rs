@@ -10,6 +10,7 @@
 
 mod bench;
 mod bench_mlir;
+mod bench_xla;
 mod demo;
 mod run;
 mod setup;
@@ -26,7 +27,7 @@ commands:
   setup        install missing Debian packages and PyPI tools (ptxas)
   test         setup, rustfmt, clippy, cargo test (with lit); ends with `N passed, N failed`
   demo         setup, release build, and the demo steps on examples/
-  bench NAME   run the benchmark NAME (simplify, mlir, analysis, gpu)";
+  bench NAME   run the benchmark NAME (simplify, mlir, analysis, gpu, xla)";
 
 /// The workspace root.
 fn root() -> PathBuf {

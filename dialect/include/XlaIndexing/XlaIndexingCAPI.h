@@ -22,6 +22,12 @@ extern "C" {
 
 MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(XlaIndexing, xla_indexing);
 
+/* XLA's own dialects, in XLA's textual form (XlaEmitters.td, XTile.td,
+ * XlaCpu.td). */
+MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(Xla, xla);
+MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(XTile, xtile);
+MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(XlaCpu, xla_cpu);
+
 /* Returns the #xla_indexing.map attribute for the map `text` (any accepted
  * form; stored canonical), or a null attribute after emitting an error
  * diagnostic at an unknown location in `context`. */
@@ -30,7 +36,16 @@ MLIR_CAPI_EXPORTED MlirAttribute mlirXlaIndexingMapAttrGet(MlirContext context, 
 /* Returns whether `attr` is an #xla_indexing.map. */
 MLIR_CAPI_EXPORTED bool mlirAttributeIsAXlaIndexingMap(MlirAttribute attr);
 
-/* Returns the canonical text of an #xla_indexing.map; owned by the context. */
+/* Returns XLA's #xla.indexing_map attribute for the map `text` (any accepted
+ * form; stored canonical in XLA's spelling), or a null attribute after
+ * emitting an error diagnostic at an unknown location in `context`. */
+MLIR_CAPI_EXPORTED MlirAttribute mlirXlaEmittersMapAttrGet(MlirContext context, MlirStringRef text);
+
+/* Returns whether `attr` is XLA's #xla.indexing_map. */
+MLIR_CAPI_EXPORTED bool mlirAttributeIsAXlaEmittersIndexingMap(MlirAttribute attr);
+
+/* Returns the canonical text of an #xla_indexing.map (MLIR's spelling) or an
+ * #xla.indexing_map (XLA's spelling); owned by the context. */
 MLIR_CAPI_EXPORTED MlirStringRef mlirXlaIndexingMapAttrGetText(MlirAttribute attr);
 
 /* Returns the #xla_indexing.launch attribute of `block` and `grid` (three
@@ -53,6 +68,13 @@ MLIR_CAPI_EXPORTED int64_t mlirXlaIndexingLaunchAttrGetGrid(MlirAttribute attr, 
 /* Returns the canonical thread-id map text of an #xla_indexing.launch; owned
  * by the context. */
 MLIR_CAPI_EXPORTED MlirStringRef mlirXlaIndexingLaunchAttrGetMap(MlirAttribute attr);
+
+/* Inlines every xla.pure_call nested in `op` (also those the inlined bodies
+ * bring), as XLA's pipeline does, then erases the private functions that no
+ * longer have uses. A callee that is not a function with a one-block body,
+ * or calls nested deeper than 64 levels, is an error at the call, and the
+ * result a failure. */
+MLIR_CAPI_EXPORTED MlirLogicalResult mlirXlaEmittersInlinePureCalls(MlirOperation op);
 
 /* Emits a remark or a warning diagnostic (the C API only emits errors). */
 MLIR_CAPI_EXPORTED void mlirXlaIndexingEmitRemark(MlirLocation location, MlirStringRef message);
@@ -135,6 +157,10 @@ MLIR_CAPI_EXPORTED bool mlirXlaIndexingOperationIsMemoryEffectFree(MlirOperation
 /* Returns whether `value` is an index that affine ops accept as a dimension
  * or a symbol operand. */
 MLIR_CAPI_EXPORTED bool mlirXlaIndexingValueIsValidAffineOperand(MlirValue value);
+
+/* Runs MLIR's common subexpression elimination (what the `cse` pass does) on
+ * the regions of `op`. */
+MLIR_CAPI_EXPORTED void mlirXlaIndexingEliminateCommonSubexpressions(MlirOperation op);
 
 #ifdef __cplusplus
 }

@@ -24,19 +24,30 @@ typedef struct {
   uint32_t numRangeVars;
   uint32_t numRuntimeVars;
   uint32_t numResults;
+  uint32_t numConstraints;
   /* 1-based byte column of a parse error in the text, 0 when it has none. */
   uint32_t errorColumn;
 } XlaIndexingMapInfo;
+
+/* How a canonical map text is spelled: MLIR's (`floordiv`, positive
+ * divisors), which #xla_indexing.map stores, or XLA's 2026 spelling (`/` for
+ * floordiv), which #xla.indexing_map stores. */
+typedef enum {
+  XlaIndexingSyntaxMlir = 0,
+  XlaIndexingSyntaxXla = 1,
+} XlaIndexingSyntax;
 
 /* Receives a string that is only valid during the call. */
 typedef void (*XlaIndexingStringCallback)(const char *data, size_t length, void *userData);
 
 /* Parses the map `text` (`length` bytes, not NUL-terminated, any encoding).
- * On success fills `info`, passes the canonical single-line text to
+ * On success fills `info`, passes the canonical single-line text (spelled as
+ * `syntax` says) to
  * `callback` and returns true. On failure sets `info->errorColumn`, passes
  * the error message to `callback` and returns false. Never unwinds. */
-bool xla_indexing_map_canonicalize(const char *text, size_t length, XlaIndexingMapInfo *info,
-                                   XlaIndexingStringCallback callback, void *userData);
+bool xla_indexing_map_canonicalize(const char *text, size_t length, XlaIndexingSyntax syntax,
+                                   XlaIndexingMapInfo *info, XlaIndexingStringCallback callback,
+                                   void *userData);
 
 #ifdef __cplusplus
 }

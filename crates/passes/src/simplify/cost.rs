@@ -14,7 +14,7 @@ use melior::ir::{AffineExpr, OperationRef, Value, ValueLike, operation::Operatio
 use xla_indexing_core::Expr;
 
 use xla_indexing_mlir::{
-    attribute_map,
+    indexing_ops::{is_apply_indexing, op_map},
     ir::{
         affine_map_attribute, defining_op, integer_set_attribute, is_memory_effect_free, op_name,
         users, walk_nested,
@@ -149,10 +149,7 @@ fn map_cost(op: &OperationRef, name: &str) -> Cost {
             })
             .unwrap_or_default(),
         // The attribute holds the map's canonical text, which is what the op computes.
-        "xla_indexing.apply_indexing" => op
-            .attribute("indexing_map")
-            .ok()
-            .and_then(|a| attribute_map(a).ok())
+        name if is_apply_indexing(name) => op_map(op)
             .map(|m| {
                 m.results()
                     .iter()

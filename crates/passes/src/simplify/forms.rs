@@ -27,12 +27,11 @@ use super::{
 };
 use xla_indexing_mlir::{
     affine::{affine_from_expr, expr_from_affine},
-    attribute_map,
+    indexing_ops::{is_apply_indexing, map_attribute_for, map_attribute_name, op_map},
     ir::{
         affine_map_attribute, affine_map_attribute_of, has_uses, is_usable_at,
         is_valid_affine_operand, op_name,
     },
-    map_attribute,
 };
 
 /// How an op's values are computed anew.
@@ -259,7 +258,7 @@ pub(super) fn local_candidate<'c, 'a>(
             priced(form, None, kind, 64)
         }
         (Kind::ApplyIndexing, _) => {
-            let written = attribute_map(op.attribute("indexing_map").ok()?).ok()?;
+            let written = op_map(op)?;
             let mut tight = narrowed(&written, &ranges);
             tight.simplify();
             if tight.is_known_empty() {
@@ -403,12 +402,13 @@ pub(super) fn materialize<'c>(
         return Some(vec![value]);
     }
     match op_name(op).as_str() {
-        "xla_indexing.apply_indexing" => {
+        name if is_apply_indexing(name) => {
+            // A new op of the same dialect as the one it replaces.
             let map = candidate.domain.as_ref()?;
-            let attribute = map_attribute(context, map).ok()?;
+            let attribute = map_attribute_for(context, name, map).ok()?;
             new_op(
-                "xla_indexing.apply_indexing",
-                ("indexing_map", attribute),
+                name,
+                (map_attribute_name(name), attribute),
                 &leaves,
                 map.results().len(),
             )

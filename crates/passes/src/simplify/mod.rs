@@ -40,6 +40,7 @@ use self::{
 };
 use super::PassFailure;
 use xla_indexing_mlir::{
+    indexing_ops::{APPLY_INDEXING, XLA_APPLY_INDEXING},
     ir::emit_warning,
     ir::{op_key, op_name, walk_nested},
     pass_entry,
@@ -87,7 +88,8 @@ const VALUE_OPS: &[&str] = &[
     "arith.minui",
     "arith.maxui",
     "affine.apply",
-    "xla_indexing.apply_indexing",
+    APPLY_INDEXING,
+    XLA_APPLY_INDEXING,
 ];
 
 /// A rewrite that uses the analysis.
@@ -123,7 +125,8 @@ fn fold_scf_if(
     decide::fold_scf_if(values, op, rewriter)
 }
 
-fn run(operation: OperationRef, _: &()) -> Result<(), PassFailure> {
+/// The pass body (it has no options), for the passes that run it as a step.
+pub(crate) fn run(operation: OperationRef, _: &()) -> Result<(), PassFailure> {
     let values = Rc::new(RefCell::new(IndexValues::new()));
     let changed: Rc<RefCell<Vec<Changed>>> = Rc::default();
     // The analysis of every value the patterns rewrite, once, definitions before uses (what

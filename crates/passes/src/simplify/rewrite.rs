@@ -31,7 +31,7 @@ use super::{
 };
 use xla_indexing_mlir::{
     affine::expr_from_affine,
-    attribute_map,
+    indexing_ops::{is_apply_indexing, op_map},
     ir::{affine_map_attribute, int_width, op_name, single_user},
 };
 
@@ -225,11 +225,7 @@ fn uses_every_operand(op: &OperationRef, kind: Kind) -> bool {
             (exprs, map.dim_count())
         }
         Kind::ApplyIndexing => {
-            let Some(map) = op
-                .attribute("indexing_map")
-                .ok()
-                .and_then(|a| attribute_map(a).ok())
-            else {
+            let Some(map) = op_map(op) else {
                 return false;
             };
             let exprs = map
@@ -255,7 +251,7 @@ fn kind_of(op: &OperationRef) -> Option<Kind> {
     let name = op_name(op);
     match name.as_str() {
         "affine.apply" | "affine.min" | "affine.max" => Some(Kind::AffineApply),
-        "xla_indexing.apply_indexing" => Some(Kind::ApplyIndexing),
+        name if is_apply_indexing(name) => Some(Kind::ApplyIndexing),
         _ if name.starts_with("arith.") && op.result_count() == 1 => Some(Kind::Arith),
         _ => None,
     }

@@ -16,8 +16,8 @@ use super::{
 };
 use xla_indexing_mlir::{
     affine::expr_from_affine,
-    attribute_map,
     evaluate::fold_arith,
+    indexing_ops::{is_apply_indexing, op_map},
     ir::{affine_map_attribute, constant_value, op_name},
 };
 
@@ -144,7 +144,7 @@ impl IndexValues {
                     .collect();
                 Some(Read::Root(min_max_range(&ranges, is_min)))
             }
-            "xla_indexing.apply_indexing" => self.read_apply_indexing(op, index, depth),
+            name if is_apply_indexing(name) => self.read_apply_indexing(op, index, depth),
             _ => None,
         }
     }
@@ -189,7 +189,7 @@ impl IndexValues {
         index: usize,
         depth: usize,
     ) -> Option<Read> {
-        let map = attribute_map(op.attribute("indexing_map").ok()?).ok()?;
+        let map = op_map(op)?;
         if map.is_known_empty() {
             return None;
         }

@@ -36,6 +36,7 @@ use super::{
     depends::{Dependents, Depends},
     semantics::Read,
 };
+use xla_indexing_mlir::indexing_ops::is_apply_indexing;
 use xla_indexing_mlir::ir::{
     blocks_of, defining_op, int_width, parent_block, users, value_key, walk_nested,
 };
@@ -312,10 +313,9 @@ impl IndexValues {
         let width = int_width(value.r#type())?;
         // Affine and indexing maps compute on integers, not in a type that wraps.
         let exact_by_definition = defining_op(value).is_some_and(|op| {
-            matches!(
-                xla_indexing_mlir::ir::op_name(&op).as_str(),
-                "affine.apply" | "affine.min" | "affine.max" | "xla_indexing.apply_indexing"
-            )
+            let name = xla_indexing_mlir::ir::op_name(&op);
+            matches!(name.as_str(), "affine.apply" | "affine.min" | "affine.max")
+                || is_apply_indexing(&name)
         });
         let read = match defining_op(value) {
             Some(op) if depth < MAX_DEPTH => {
