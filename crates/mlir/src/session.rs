@@ -88,7 +88,7 @@ pub struct OptOutput {
     pub messages: Vec<Message>,
 }
 
-/// Options of [`run_pipeline`].
+/// Options of a [`Session`] (and of `xla_indexing_passes::opt::run_pipeline`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct OptOptions {
     /// Accept ops of dialects that are not registered (StableHLO's generic form), as

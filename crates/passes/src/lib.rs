@@ -67,7 +67,7 @@ const fn chip_option(description: &'static std::ffi::CStr) -> PassOption {
     PassOption::choice(c"chip", description, &CHIP_NAMES, chip_index(DEFAULT_CHIP))
 }
 
-/// The options of a pass whose one option is [`chip_option`]: the chip's device.
+/// The options of a pass whose one option is `chip`: the chip's device.
 #[derive(Clone, Debug)]
 pub struct ChipOptions {
     /// The device of the chip named.

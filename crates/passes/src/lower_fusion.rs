@@ -1,5 +1,5 @@
 //! `xla-indexing-lower-fusion`: the GPU kernel of every `xla_indexing.fusion` of a module, made
-//! by the code generator of [`crate::codegen`] (the one behind `xla-indexing compile`).
+//! by the code generator of `xla-indexing-codegen` (the one behind `xla-indexing compile`).
 //!
 //! Each fusion's body becomes an HLO module ([`HloWriter`]): the fused computation has a
 //! parameter per block argument and an instruction per op (the instruction the annotate pass

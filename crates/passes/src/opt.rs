@@ -21,7 +21,7 @@ pub fn session(name: &str, options: OptOptions) -> Session {
 /// (`builtin.module(xla-indexing-simplify)`) on it and prints the result. All of it runs on a
 /// thread with a 1 GiB stack: MLIR's parser, verifier, walks and printer recurse into every
 /// nested region, and overflow the main thread's 8 MiB near 4000 levels; input nested deeper
-/// than [`MAX_NESTING`] is a parse error.
+/// than [`MAX_NESTING`](xla_indexing_mlir::session::MAX_NESTING) is a parse error.
 pub fn run_pipeline(
     source: &str,
     name: &str,
