@@ -11,6 +11,7 @@
 
 mod body;
 mod elemental;
+mod host;
 mod kernel;
 mod scalar;
 mod types;
@@ -20,7 +21,7 @@ pub use kernel::launch_attribute;
 
 use xla_indexing_hlo::{
     HloError, Module,
-    gpu::{Device, plan_module},
+    gpu::{Device, KernelPlan, plan_module},
 };
 
 use xla_indexing_core::stack::on_large_stack;
@@ -71,11 +72,50 @@ pub fn kernels_text_with_progress(
             found
         }
     };
+    kernels_module(module, &chosen, options, progress, None)
+}
+
+/// The kernels of `module` (as [`kernels_text`] writes them, every fusion) and beside their
+/// `gpu.module` a host `func.func` named after the entry computation that launches them all
+/// with `gpu.launch_func` in the entry computation's order, on buffers assigned per module
+/// (one device buffer per intermediate fusion result, reused nowhere; see `host.rs`). An entry
+/// instruction that is neither a fusion, a parameter, a tuple, a `get-tuple-element` nor a
+/// bitcast is an error located at it; so is `options.fusion`, since the host launches them all.
+pub fn host_text_with_progress(
+    module: &Module,
+    options: &CodegenOptions,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<String, HloError> {
+    if let Some(f) = &options.fusion {
+        return Err(HloError::Usage(format!(
+            "--fusion {f} cannot be combined with the host, which launches every kernel"
+        )));
+    }
+    let plans = plan_module(module, &options.device)?;
+    let chosen: Vec<_> = plans.iter().collect();
+    let host = |symbols: &[String]| host::host_function(module, &plans, symbols);
+    kernels_module(module, &chosen, options, progress, Some(&host))
+}
+
+/// The host function written after the kernels, given their symbols.
+type HostWriter<'a> = &'a dyn Fn(&[String]) -> Result<String, HloError>;
+
+/// `module attributes {gpu.container_module} { gpu.module @kernels { ... } }` with the kernels
+/// of `chosen`, and the function `host` writes from their symbols after the `gpu.module`; the
+/// kernels are named in the order of `chosen`.
+fn kernels_module(
+    module: &Module,
+    chosen: &[&KernelPlan],
+    options: &CodegenOptions,
+    progress: &mut dyn FnMut(usize, usize),
+    host: Option<HostWriter>,
+) -> Result<String, HloError> {
     let mut used = UniqueNames::default();
+    let mut symbols = Vec::new();
     let mut text =
         String::from("module attributes {gpu.container_module} {\n  gpu.module @kernels {\n");
     let total = chosen.len();
-    for (done, plan) in chosen.into_iter().enumerate() {
+    for (done, plan) in chosen.iter().enumerate() {
         let symbol = unique_symbol(&plan.kernel.name, &mut used);
         let kernel = on_large_stack(|| kernel::kernel_function(module, plan, &symbol, options))
             .map_err(|e| {
@@ -83,9 +123,14 @@ pub fn kernels_text_with_progress(
                     .error(format!("cannot be lowered: no thread to write it: {e}"))
             })?;
         text.push_str(&kernel?);
+        symbols.push(symbol);
         progress(done + 1, total);
     }
-    text.push_str("  }\n}\n");
+    text.push_str("  }\n");
+    if let Some(host) = host {
+        text.push_str(&host(&symbols)?);
+    }
+    text.push_str("}\n");
     Ok(text)
 }
 

@@ -26,7 +26,7 @@ use xla_indexing_hlo::{
 use xla_indexing_mlir::ir::gpu_object;
 
 use crate::opt::{Message, OptError, OptOptions, Session, session};
-use xla_indexing_codegen::{CodegenOptions, kernels_text_with_progress};
+use xla_indexing_codegen::{CodegenOptions, host_text_with_progress, kernels_text_with_progress};
 
 /// What `compile` writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,6 +37,10 @@ pub enum Emit {
     Llvm,
     /// PTX for the chip.
     Ptx,
+    /// The kernels as [`Emit::Mlir`] gives them and a host `func.func` that launches them all
+    /// with `gpu.launch_func` on buffers assigned per module
+    /// ([`host_text_with_progress`](xla_indexing_codegen::host_text_with_progress)).
+    Host,
 }
 
 /// Options of [`compile`].
@@ -141,10 +145,14 @@ pub fn compile(
     options: &CompileOptions,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<String, CompileError> {
-    let text = kernels_text_with_progress(module, &options.codegen, progress)?;
+    let text = if options.emit == Emit::Host {
+        host_text_with_progress(module, &options.codegen, progress)?
+    } else {
+        kernels_text_with_progress(module, &options.codegen, progress)?
+    };
     let out = compile_kernels(&text, options, IndexLowering::OURS)?;
     Ok(match options.emit {
-        Emit::Mlir => out.mlir,
+        Emit::Mlir | Emit::Host => out.mlir,
         Emit::Llvm => out.llvm.unwrap_or_default(),
         Emit::Ptx => out.ptx.unwrap_or_default(),
     })
@@ -185,7 +193,7 @@ pub fn compile_kernels(
         mlir: kernels.as_operation().to_string(),
         ..Artifacts::default()
     };
-    if options.emit == Emit::Mlir {
+    if matches!(options.emit, Emit::Mlir | Emit::Host) {
         return Ok(out);
     }
     run(

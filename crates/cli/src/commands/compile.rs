@@ -16,8 +16,17 @@ use crate::progress::{Progress, QuietArg};
 /// --emit mlir   the kernels (gpu.func, xla_indexing.loop, apply_indexing), simplified
 /// --emit llvm   LLVM IR for NVPTX (before LLVM's optimizer)
 /// --emit ptx    PTX for --chip, through MLIR's NVPTX serialization
+/// --emit host   the kernels as --emit mlir gives them, and a func.func named after the entry
+///               computation that launches them all (gpu.launch_func, the grid and block of
+///               `launch`) in the entry's order: its arguments are the entry's parameters,
+///               then one out-parameter per leaf of its root, as memrefs in their HLO layouts;
+///               every other fusion result gets its own gpu.alloc (reused nowhere, freed at
+///               the end); bitcasts are views, tuples and get-tuple-element regroup buffers.
+///               Any other entry instruction is an error at it (exit 1). Upstream lowers it
+///               with func.func(gpu-async-region) and gpu-to-llvm.
 ///
-/// Without --fusion every fusion of the module becomes a kernel of the one output. Kernels that
+/// Without --fusion every fusion of the module becomes a kernel of the one output (--emit host
+/// takes no --fusion). Kernels that
 /// call math functions (exp, tanh, ...) link libdevice: --libdevice, XLA_INDEXING_LIBDEVICE,
 /// /usr/local/cuda, or the venv that `cargo xtask setup` makes beside this binary's build.
 /// A fusion the generator cannot lower is an error naming it and why (exit 1).
@@ -50,6 +59,7 @@ enum EmitArg {
     Mlir,
     Llvm,
     Ptx,
+    Host,
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
@@ -66,6 +76,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
             EmitArg::Mlir => Emit::Mlir,
             EmitArg::Llvm => Emit::Llvm,
             EmitArg::Ptx => Emit::Ptx,
+            EmitArg::Host => Emit::Host,
         },
         libdevice: crate::libdevice::find(args.libdevice.clone()),
     };
@@ -86,6 +97,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
                 EmitArg::Mlir => "mlir",
                 EmitArg::Llvm => "llvm",
                 EmitArg::Ptx => "ptx",
+                EmitArg::Host => "host",
             };
             serde_json::json!({ key: out }).to_string()
         }
