@@ -216,10 +216,9 @@ impl Host {
     /// An `index` constant, written once.
     fn constant(&mut self, n: u64) -> String {
         let name = format!("%c{n}");
-        if !self.constants.contains_key(&n) {
-            self.constants
-                .insert(n, format!("{name} = arith.constant {n} : index"));
-        }
+        self.constants
+            .entry(n)
+            .or_insert_with(|| format!("{name} = arith.constant {n} : index"));
         name
     }
 
