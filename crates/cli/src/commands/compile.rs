@@ -26,9 +26,9 @@ use crate::progress::{Progress, QuietArg};
 ///               with func.func(gpu-async-region) and gpu-to-llvm.
 ///
 /// Without --fusion every fusion of the module becomes a kernel of the one output (--emit host
-/// takes no --fusion). Kernels that
-/// call math functions (exp, tanh, ...) link libdevice: --libdevice, XLA_INDEXING_LIBDEVICE,
-/// /usr/local/cuda, or the venv that `cargo xtask setup` makes beside this binary's build.
+/// takes no --fusion, exit 2). Kernels that call math functions (exp, tanh, ...) link
+/// libdevice: --libdevice, XLA_INDEXING_LIBDEVICE, /usr/local/cuda, or the venv that
+/// `cargo xtask setup` makes beside this binary's build.
 /// A fusion the generator cannot lower is an error naming it and why (exit 1).
 /// Example:
 ///   xla-indexing compile examples/hlo/transpose_exp_add.hlo --emit ptx
