@@ -104,7 +104,6 @@ pub fn host_function(
     for (i, v) in &params {
         values[*i] = v.clone();
     }
-    let root_shapes = entry.instructions[entry.root].shape.clone();
     let mut outs: Vec<Option<Value>> = vec![None; root.len()];
     for &i in &entry.post_order {
         let instr = &entry.instructions[i];
@@ -174,11 +173,12 @@ pub fn host_function(
         let out = match out {
             Some(v) => v,
             None => {
-                let shape = root_shapes.leaves()[j];
-                let mut v =
-                    host.value(format!("%out{j}"), shape, &entry.instructions[entry.root])?;
-                // The out-parameter takes its source's type, so that the copy is between equal types.
-                v.ty.clone_from(&source.ty);
+                // The out-parameter takes its source's shape and type, so that the copy is
+                // between equal types.
+                let v = Value {
+                    name: format!("%out{j}"),
+                    ..source.clone()
+                };
                 host.body.push(format!(
                     "gpu.memcpy {}, {} : {}, {}",
                     v.name, source.name, v.ty, source.ty
