@@ -27,7 +27,7 @@ use crate::{
     indexing_ops,
     ir::{
         RANGE_ATTRIBUTE, affine_map_attribute, argument_attribute, int_width, integer_attribute,
-        integer_set_attribute, op_name, range_attribute,
+        integer_set_attribute, op_name, operations, range_attribute,
     },
 };
 
@@ -464,15 +464,10 @@ pub fn evaluate_function(
 }
 
 fn functions<'c, 'a>(module: &'a Module<'c>) -> Vec<OperationRef<'c, 'a>> {
-    let mut found = Vec::new();
-    let mut next = module.body().first_operation();
-    while let Some(op) = next {
-        if op_name(&op) == "func.func" {
-            found.push(op);
-        }
-        next = op.next_in_block();
-    }
-    found
+    operations(&module.body())
+        .into_iter()
+        .filter(|op| op_name(op) == "func.func")
+        .collect()
 }
 
 fn symbol_name(function: &OperationRef) -> Option<String> {

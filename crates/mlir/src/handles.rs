@@ -255,13 +255,10 @@ impl BlockHandle {
     pub unsafe fn operations(self) -> Vec<OpHandle> {
         // SAFETY: the caller guarantees a live block.
         let block = unsafe { self.get() };
-        let mut all = Vec::new();
-        let mut next = block.first_operation();
-        while let Some(op) = next {
-            all.push(OpHandle::of(&op));
-            next = op.next_in_block();
-        }
-        all
+        crate::ir::operations(&block)
+            .iter()
+            .map(OpHandle::of)
+            .collect()
     }
 }
 

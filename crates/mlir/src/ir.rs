@@ -34,8 +34,8 @@ use mlir_sys::{
     mlirOperationGetParentOperation, mlirOperationRemoveAttributeByName,
     mlirOperationSetAttributeByName, mlirShapedTypeGetDimSize, mlirShapedTypeGetElementType,
     mlirShapedTypeGetRank, mlirShapedTypeIsDynamicDim, mlirShapedTypeIsDynamicStrideOrOffset,
-    mlirTypeIsAComplex, mlirTypeIsAIndex, mlirTypeIsAInteger, mlirTypeIsAMemRef,
-    mlirTypeIsARankedTensor, mlirValueGetFirstUse,
+    mlirTypeIsAComplex, mlirTypeIsAInteger, mlirTypeIsAMemRef, mlirTypeIsARankedTensor,
+    mlirValueGetFirstUse,
 };
 
 /// The identity of a value while it lives (its address; MLIR may reuse it once the value is
@@ -113,6 +113,17 @@ pub fn parent_block<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<BlockRef<'c, 'a
     unsafe { BlockRef::from_option_raw(mlirOperationGetBlock(op.to_raw())) }
 }
 
+/// The ops of `block`, in order.
+pub fn operations<'c, 'a>(block: &impl BlockLike<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut all = Vec::new();
+    let mut next = block.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        all.push(op);
+    }
+    all
+}
+
 /// Calls `f` on every op nested in `op`, outer ops first.
 pub fn walk_nested<'c, 'a>(op: &OperationRef<'c, 'a>, f: &mut impl FnMut(&OperationRef<'c, 'a>)) {
     let mut stack = vec![*op];
@@ -121,11 +132,7 @@ pub fn walk_nested<'c, 'a>(op: &OperationRef<'c, 'a>, f: &mut impl FnMut(&Operat
         for region in current.regions() {
             let mut block = region.first_block();
             while let Some(b) = block {
-                let mut next = b.first_operation();
-                while let Some(child) = next {
-                    children.push(child);
-                    next = child.next_in_block();
-                }
+                children.extend(operations(&b));
                 block = b.next_in_region();
             }
         }
@@ -178,15 +185,10 @@ pub fn is_valid_affine_operand(value: Value) -> bool {
 
 /// The bit width of an integer or index type (index counts as 64 bits), or `None`.
 pub fn int_width(ty: Type) -> Option<u32> {
-    // SAFETY: `ty` is a live type.
-    unsafe {
-        if mlirTypeIsAIndex(ty.to_raw()) {
-            Some(64)
-        } else if mlirTypeIsAInteger(ty.to_raw()) {
-            Some(mlirIntegerTypeGetWidth(ty.to_raw()))
-        } else {
-            None
-        }
+    if ty.is_index() {
+        Some(64)
+    } else {
+        integer_type(ty).map(|(width, _)| width)
     }
 }
 

@@ -151,13 +151,18 @@ impl Session {
     /// The diagnostics so far (taken), positions without a file given the session's name (the
     /// parser names its buffer `-`).
     pub fn take_messages(&self) -> Vec<Message> {
-        let mut all = std::mem::take(&mut *self.messages.lock().unwrap_or_else(|e| e.into_inner()));
+        let mut all = self.take_raw_messages();
         for message in &mut all {
             if matches!(message.file.as_deref(), None | Some("" | "-")) && message.line.is_some() {
                 message.file = Some(self.name.clone());
             }
         }
         all
+    }
+
+    /// The diagnostics so far (taken), positions as MLIR reported them.
+    fn take_raw_messages(&self) -> Vec<Message> {
+        std::mem::take(&mut *self.messages.lock().unwrap_or_else(|e| e.into_inner()))
     }
 
     /// Parses (and verifies) `source`; text with a NUL byte (which would end MLIR's buffer
@@ -355,18 +360,13 @@ fn position(location: Location) -> (Option<String>, Option<usize>, Option<usize>
 
 /// Checks that `text` parses (and verifies) in a [`full_context`]; the errors otherwise.
 pub fn check_parses(text: &str, options: OptOptions) -> Result<(), Vec<Message>> {
-    let context = full_context();
-    context.set_allow_unregistered_dialects(options.allow_unregistered_dialect);
-    let messages: Arc<Mutex<Vec<Message>>> = Arc::default();
-    let sink = messages.clone();
-    let handler = context.attach_diagnostic_handler(move |diagnostic| {
-        collect(&diagnostic, &sink);
-        true
-    });
-    let parsed = !text.contains('\0') && Module::parse(&context, text).is_some();
-    context.detach_diagnostic_handler(handler);
-    let messages = std::mem::take(&mut *messages.lock().unwrap_or_else(|e| e.into_inner()));
-    if parsed { Ok(()) } else { Err(messages) }
+    let session = Session::new("", options);
+    let parsed = !text.contains('\0') && Module::parse(session.context(), text).is_some();
+    if parsed {
+        Ok(())
+    } else {
+        Err(session.take_raw_messages())
+    }
 }
 
 #[cfg(test)]

@@ -16,14 +16,14 @@
 use std::path::PathBuf;
 
 use melior::ir::{
-    BlockLike, Module, OperationRef, RegionLike,
+    Module, RegionLike,
     operation::{OperationLike, WalkOrder, WalkResult},
 };
 use xla_indexing_hlo::{
     HloError, Module as HloModule,
     gpu::{Chip, UnknownChip},
 };
-use xla_indexing_mlir::ir::gpu_object;
+use xla_indexing_mlir::ir::{gpu_object, operations};
 
 use crate::opt::{Message, OptError, OptOptions, Session, session};
 use xla_indexing_codegen::{CodegenOptions, host_text_with_progress, kernels_text_with_progress};
@@ -280,17 +280,6 @@ fn llvm_ir(session: &Session, lowered: &str) -> Result<String, OptError> {
         }]));
     }
     session.llvm_ir(&device)
-}
-
-/// The operations of a block, in order.
-fn operations<'c, 'a>(block: &impl BlockLike<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
-    let mut all = Vec::new();
-    let mut next = block.first_operation();
-    while let Some(op) = next {
-        next = op.next_in_block();
-        all.push(op);
-    }
-    all
 }
 
 /// The PTX of the first `gpu.binary`'s object.

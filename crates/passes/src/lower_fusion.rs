@@ -64,7 +64,7 @@ use melior::{
 };
 use xla_indexing_hlo::{HloError, gpu::Device, parse_module};
 use xla_indexing_mlir::handles::{BlockHandle, OpHandle, collect_ops, with_context};
-use xla_indexing_mlir::ir::{op_name, parent_op, set_attribute};
+use xla_indexing_mlir::ir::{op_name, operations, parent_op, set_attribute};
 
 use super::{ChipOptions, PassFailure, chip_option};
 use xla_indexing_codegen::{CodegenOptions, kernels_text, unique_symbol};
@@ -180,9 +180,7 @@ fn enclosing_module(op: &OperationRef) -> Option<OpHandle> {
 
 /// The `gpu.module @xla_indexing_kernels` already in the module body, if any.
 fn kernels_module(body: &BlockRef) -> Result<Option<OpHandle>, String> {
-    let mut next = body.first_operation();
-    while let Some(op) = next {
-        next = op.next_in_block();
+    for op in operations(body) {
         if symbol_name(&op).as_deref() == Some(KERNELS_MODULE) {
             if op_name(&op) == "gpu.module" {
                 return Ok(Some(OpHandle::of(&op)));
@@ -201,13 +199,8 @@ fn kernel_symbols(gpu_module: OpHandle) -> UniqueNames {
     // SAFETY: `gpu_module` is a live op of the module the pass runs on.
     let gpu_module = unsafe { gpu_module.get() };
     let mut symbols = UniqueNames::default();
-    let mut next = gpu_module
-        .region(0)
-        .ok()
-        .and_then(|r| r.first_block())
-        .and_then(|b| b.first_operation());
-    while let Some(op) = next {
-        next = op.next_in_block();
+    let body = gpu_module.region(0).ok().and_then(|r| r.first_block());
+    for op in body.iter().flat_map(operations) {
         if let Some(name) = symbol_name(&op) {
             symbols.take(name);
         }
