@@ -43,6 +43,10 @@ done < examples/simplify.maps"#,
         title: "TVM bound inference, exact where TVM is not (fuse, split by 4, compute_at)",
         command: "xla-indexing bounds examples/sched/fuse_split.sched",
     },
+    Step {
+        title: "XLA's own CPU kernel of a pad with interior padding (its emitter dump), lowered with its index arithmetic as a whole: one division where XLA's pipeline leaves two",
+        command: "xla-indexing opt test/xla/Inputs/padint.broadcast_multiply_fusion.mlir --pass-pipeline='builtin.module(xla-indexing-lower-xla)'",
+    },
 ];
 
 /// Runs the demo.
