@@ -82,6 +82,9 @@ pub struct Emitter<'m> {
     simplify: bool,
     /// How deep the emitter has recursed (at most [`MAX_DEPTH`]).
     depth: usize,
+    /// Values given for instructions of the kernel's computation, whatever the index (the
+    /// reduction emitter's results, which its epilogue reads at the element it writes).
+    given: HashMap<(usize, usize), Typed>,
 }
 
 impl<'m> Emitter<'m> {
@@ -104,7 +107,25 @@ impl<'m> Emitter<'m> {
             lanes: None,
             simplify,
             depth: 0,
+            given: HashMap::new(),
         }
+    }
+
+    /// Makes `value` the value of instruction `i` of computation `c` wherever the kernel's own
+    /// computation reads it (not in called computations).
+    pub(crate) fn give(&mut self, c: usize, i: usize, value: Typed) {
+        self.given.insert((c, i), value);
+    }
+
+    /// Opens a scope for the values of a region the caller opened: values computed until
+    /// [`Emitter::leave_scope`] are not reused after it.
+    pub(crate) fn enter_scope(&mut self) {
+        self.scopes.push(HashMap::new());
+    }
+
+    /// Closes the scope of [`Emitter::enter_scope`].
+    pub(crate) fn leave_scope(&mut self) {
+        self.scopes.pop();
     }
 
     fn simplify(&self, map: &mut IndexingMap) {
@@ -115,6 +136,11 @@ impl<'m> Emitter<'m> {
 
     /// The value of instruction `i` of computation `c` at `index`.
     pub fn value(&mut self, c: usize, i: usize, index: &Index) -> Result<Typed, HloError> {
+        if self.params.len() == 1
+            && let Some(v) = self.given.get(&(c, i))
+        {
+            return Ok(v.clone());
+        }
         let key = self.key(c, i, index);
         if let Some(v) = self.scopes.iter().rev().find_map(|s| s.get(&key)) {
             return Ok(v.clone());
@@ -404,6 +430,25 @@ impl<'m> Emitter<'m> {
         args: Vec<Typed>,
         at: &Index,
     ) -> Result<Typed, HloError> {
+        let mut values = self.apply_all(instr, callee, args, at)?;
+        match values.len() {
+            1 => Ok(values.remove(0)),
+            n => Err(fail(
+                instr,
+                format!("{callee} returns {n} values where one is read"),
+            )),
+        }
+    }
+
+    /// `callee` applied to scalars: its root's value, or each value of its root `tuple` (a
+    /// variadic reducer's).
+    pub(crate) fn apply_all(
+        &mut self,
+        instr: &Instruction,
+        callee: &str,
+        args: Vec<Typed>,
+        at: &Index,
+    ) -> Result<Vec<Typed>, HloError> {
         let c = self
             .module
             .computation(callee)
@@ -412,15 +457,24 @@ impl<'m> Emitter<'m> {
         self.next_params += 1;
         self.params.push((id, Params::Scalars(args)));
         self.scopes.push(HashMap::new());
-        let root = self.module.computations[c].root;
+        let comp = &self.module.computations[c];
+        let root = &comp.instructions[comp.root];
+        let results = if root.opcode == "tuple" {
+            root.operands.clone()
+        } else {
+            vec![comp.root]
+        };
         let scalar = Index {
             map: at.map.with_results(Vec::new()),
             rts: at.rts.clone(),
         };
-        let value = self.value(c, root, &scalar);
+        let values = results
+            .into_iter()
+            .map(|r| self.value(c, r, &scalar))
+            .collect();
         self.scopes.pop();
         self.params.pop();
-        value
+        values
     }
 
     /// The index of an operand read through `access` at `index`; runtime variables get their

@@ -6,13 +6,14 @@
 use xla_indexing_core::{IndexingMap, Interval};
 use xla_indexing_hlo::{
     HloError, Module,
-    gpu::{KernelPlan, launch::LaunchDimensions, thread_map::UNROLL_SYMBOL},
+    gpu::{EmitterPlan, KernelPlan, launch::LaunchDimensions, thread_map::UNROLL_SYMBOL},
     shape::Shape,
 };
 
 use super::CodegenOptions;
 use super::body::Body;
 use super::elemental::{Emitter, Frame, Index};
+use super::reduction::reduction_function;
 use super::types::memref_type;
 use super::vector::Lanes;
 
@@ -37,6 +38,9 @@ pub fn kernel_function(
 ) -> Result<String, HloError> {
     let kernel = &plan.kernel;
     let comp = &module.computations[kernel.computation];
+    if let EmitterPlan::Reduction(reduction) = &plan.emitter {
+        return reduction_function(module, plan, reduction, symbol, options);
+    }
     if let Some(skipped) = plan
         .outputs
         .iter()
@@ -47,27 +51,11 @@ pub fn kernel_function(
             skipped.0, skipped.1
         )));
     }
-    let mut buffers = Vec::new();
-    let mut args = Vec::new();
-    for n in 0..comp.num_parameters() {
-        let i = comp
-            .parameter(n)
-            .ok_or_else(|| kernel.error(format!("cannot be lowered: parameter {n} is missing")))?;
-        let Shape::Array(shape) = &comp.instructions[i].shape else {
-            return Err(kernel.error(format!("cannot be lowered: parameter {n} is a tuple")));
-        };
-        let ty = memref_type(shape).map_err(|e| kernel.error(format!("cannot be lowered: {e}")))?;
-        let name = format!("%arg{n}");
-        args.push(format!("{name}: {ty}"));
-        buffers.push((name, ty));
-    }
-    let mut outputs = Vec::new();
-    for (k, shape) in kernel.outputs.iter().enumerate() {
-        let ty = memref_type(shape).map_err(|e| kernel.error(format!("cannot be lowered: {e}")))?;
-        let name = format!("%out{k}");
-        args.push(format!("{name}: {ty}"));
-        outputs.push((name, ty));
-    }
+    let Signature {
+        params: buffers,
+        outputs,
+    } = signature(module, plan)?;
+    let args = signature_text(&buffers, &outputs);
     let root = comp.root;
     let roots: Vec<usize> = match kernel.outputs.len() {
         1 => vec![root],
@@ -87,18 +75,11 @@ pub fn kernel_function(
     let lanes = options.vectorize && plan.vectorized() && map.range_vars().len() > UNROLL_SYMBOL;
     let loop_map = if lanes { first_lanes(map) } else { map.clone() };
     let mut text = format!(
-        "    gpu.func @{symbol}({}) kernel attributes {{xla_indexing.launch = {}}} {{\n",
-        args.join(", "),
+        "    gpu.func @{symbol}({args}) kernel attributes {{xla_indexing.launch = {}}} {{\n",
         launch_attribute(&plan.launch, map)
     );
     let mut body = Body::at_depth(3);
-    let ids: Vec<String> = IDS
-        .iter()
-        .map(|(name, op)| {
-            body.line(format!("%{name} = {op}"));
-            format!("%{name}")
-        })
-        .collect();
+    let ids = thread_ids(&mut body);
     let syms: Vec<String> = (0..map.range_vars().len())
         .map(|k| {
             map.range_vars()[k]
@@ -164,6 +145,57 @@ pub fn kernel_function(
     text.push_str(&emitter.body.into_text());
     text.push_str("    }\n");
     Ok(text)
+}
+
+/// A kernel's buffers, each `(SSA name, memref type)`: the fused computation's parameters
+/// (`%argN`), then the outputs (`%outK`).
+pub(crate) struct Signature {
+    pub params: Vec<(String, String)>,
+    pub outputs: Vec<(String, String)>,
+}
+
+/// The buffers of `plan`'s kernel; a tuple-shaped parameter or an element type that is not
+/// lowered is an error naming the kernel.
+pub(crate) fn signature(module: &Module, plan: &KernelPlan) -> Result<Signature, HloError> {
+    let kernel = &plan.kernel;
+    let comp = &module.computations[kernel.computation];
+    let mut params = Vec::new();
+    for n in 0..comp.num_parameters() {
+        let i = comp
+            .parameter(n)
+            .ok_or_else(|| kernel.error(format!("cannot be lowered: parameter {n} is missing")))?;
+        let Shape::Array(shape) = &comp.instructions[i].shape else {
+            return Err(kernel.error(format!("cannot be lowered: parameter {n} is a tuple")));
+        };
+        let ty = memref_type(shape).map_err(|e| kernel.error(format!("cannot be lowered: {e}")))?;
+        params.push((format!("%arg{n}"), ty));
+    }
+    let mut outputs = Vec::new();
+    for (k, shape) in kernel.outputs.iter().enumerate() {
+        let ty = memref_type(shape).map_err(|e| kernel.error(format!("cannot be lowered: {e}")))?;
+        outputs.push((format!("%out{k}"), ty));
+    }
+    Ok(Signature { params, outputs })
+}
+
+/// `%arg0: memref<...>, ..., %out0: memref<...>`.
+pub(crate) fn signature_text(params: &[(String, String)], outputs: &[(String, String)]) -> String {
+    params
+        .iter()
+        .chain(outputs)
+        .map(|(name, ty)| format!("{name}: {ty}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Writes the six thread and block ids and returns their names.
+pub(crate) fn thread_ids(body: &mut Body) -> Vec<String> {
+    IDS.iter()
+        .map(|(name, op)| {
+            body.line(format!("%{name} = {op}"));
+            format!("%{name}")
+        })
+        .collect()
 }
 
 /// The thread loop of a kernel that computes its lanes one by one: `map` with `unroll_id` fixed

@@ -13,6 +13,7 @@ mod body;
 mod elemental;
 mod host;
 mod kernel;
+mod reduction;
 mod scalar;
 mod types;
 mod vector;

@@ -108,8 +108,8 @@ pub struct Composer<'m> {
     module: &'m Module,
     /// Per computation, whether a walk of it is under way (a call to it now is recursion).
     active: Vec<bool>,
-    /// Finished output-to-input walks by `(computation, result leaf)`.
-    outputs: HashMap<(usize, usize), Vec<ParameterMaps>>,
+    /// Finished output-to-input walks by `(computation, instruction walked from, result leaf)`.
+    outputs: HashMap<(usize, usize, usize), Vec<ParameterMaps>>,
     /// Finished input-to-output walks by `(computation, parameter, leaf)`.
     inputs: HashMap<(usize, usize, usize), Vec<(usize, MapSet)>>,
 }
@@ -118,10 +118,8 @@ pub struct Composer<'m> {
 /// to the results.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Walk {
-    OutputToInput {
-        c: usize,
-        leaf: usize,
-    },
+    /// From result leaf `leaf` of instruction `from` (the root for a computation's walk).
+    OutputToInput { c: usize, from: usize, leaf: usize },
     InputToOutput {
         c: usize,
         parameter: usize,
@@ -172,11 +170,23 @@ impl<'m> Composer<'m> {
         c: usize,
         leaf: usize,
     ) -> Result<Vec<ParameterMaps>, HloError> {
+        self.instruction_to_parameters(c, self.module.computations[c].root, leaf)
+    }
+
+    /// Result leaf `leaf` of instruction `from` of computation `c` to each of the computation's
+    /// parameters, as [`Composer::computation_output_to_input`] gives them for the root: what
+    /// an emitter that computes `from`'s elements itself (a reduction's input) reads.
+    pub fn instruction_to_parameters(
+        &mut self,
+        c: usize,
+        from: usize,
+        leaf: usize,
+    ) -> Result<Vec<ParameterMaps>, HloError> {
         loop {
-            if let Some(done) = self.outputs.get(&(c, leaf)) {
+            if let Some(done) = self.outputs.get(&(c, from, leaf)) {
                 return Ok(done.clone());
             }
-            self.run(Walk::OutputToInput { c, leaf })?;
+            self.run(Walk::OutputToInput { c, from, leaf })?;
         }
     }
 
@@ -259,14 +269,14 @@ impl<'m> Composer<'m> {
     fn start(&mut self, walk: Walk) -> Result<Frame<'m>, HloError> {
         let module = self.module;
         let (c, at, shape) = match walk {
-            Walk::OutputToInput { c, leaf } => {
+            Walk::OutputToInput { c, from, leaf } => {
                 let comp = &module.computations[c];
-                let root = &comp.instructions[comp.root];
-                let shape = root.shape.leaves().get(leaf).map(|s| s.dims.clone());
+                let instr = &comp.instructions[from];
+                let shape = instr.shape.leaves().get(leaf).map(|s| s.dims.clone());
                 let shape = shape.ok_or_else(|| {
-                    OpContext::new(module, comp, root).error(format!("has no result {leaf}"))
+                    OpContext::new(module, comp, instr).error(format!("has no result {leaf}"))
                 })?;
-                (c, (comp.root, leaf), shape)
+                (c, (from, leaf), shape)
             }
             Walk::InputToOutput { c, parameter, leaf } => {
                 let comp = &module.computations[c];
@@ -318,7 +328,7 @@ impl<'m> Composer<'m> {
             ..
         } = frame;
         match walk {
-            Walk::OutputToInput { c, leaf } => {
+            Walk::OutputToInput { c, from, leaf } => {
                 let mut params: Vec<ParameterMaps> = Vec::new();
                 for (i, instr) in comp.instructions.iter().enumerate() {
                     let Some(parameter) = instr.parameter_number else {
@@ -335,7 +345,7 @@ impl<'m> Composer<'m> {
                     }
                 }
                 params.sort_by_key(|p| (p.parameter, p.leaf));
-                self.outputs.insert((c, leaf), params);
+                self.outputs.insert((c, from, leaf), params);
             }
             Walk::InputToOutput { c, parameter, leaf } => {
                 let root = &comp.instructions[comp.root];
@@ -372,14 +382,15 @@ impl<'m> Composer<'m> {
         let cx = OpContext::new(self.module, comp, instr);
         if ops::instruction_kind(instr) == Some(OpKind::Call) {
             let c = self.called(&cx)?;
-            return Ok(match self.outputs.get(&(c, leaf)) {
+            let from = self.module.computations[c].root;
+            return Ok(match self.outputs.get(&(c, from, leaf)) {
                 Some(params) => Maps::Ready(
                     params
                         .iter()
                         .map(|p| (p.parameter, p.leaf, p.maps.clone()))
                         .collect(),
                 ),
-                None => Maps::Needs(Walk::OutputToInput { c, leaf }),
+                None => Maps::Needs(Walk::OutputToInput { c, from, leaf }),
             });
         }
         Ok(Maps::Ready(match ops::output_to_input(&cx, leaf)? {

@@ -297,7 +297,7 @@ fn kernel_view(module: &Module, computation: &str, selection: &Selection) -> Opt
     };
     for access in &operand.output_maps {
         let verdict =
-            analyze_access(&plan.thread_map, &access.map, &operand.shape, &device).ok()?;
+            analyze_access(&operand.read_map, &access.map, &operand.shape, &device).ok()?;
         view.maps.push(access.map.clone());
         view.coalesced.push(verdict.coalesced);
         view.verdicts.push(KernelVerdict {

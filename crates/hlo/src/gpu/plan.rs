@@ -7,6 +7,7 @@ use xla_indexing_core::{ComposeError, IndexingMap};
 
 use super::kernel::{Kernel, element_bits, kernels};
 use super::launch::{Device, LaunchDimensions, UnrollInputs, launch_dimensions, unroll_factor};
+use super::reduction::{OutputSource, ReductionPlan, plan_reduction};
 use super::thread_map::thread_id_map;
 use super::vector::{Vectorization, lanes_run_together, vectorize};
 use crate::access::Access;
@@ -22,14 +23,43 @@ pub struct KernelPlan {
     pub kernel: Kernel,
     /// The fused computation's name.
     pub computation: String,
+    /// The emitter that writes the kernel.
+    pub emitter: EmitterPlan,
     /// Consecutive output elements each thread writes.
     pub unroll: u64,
     /// Blocks and threads of the launch.
     pub launch: LaunchDimensions,
-    /// Thread ids to the element of output 0 each thread writes.
+    /// Thread ids to the element each thread computes: of output 0 for the loop emitter, of the
+    /// reduced input for the reduction emitter.
     pub thread_map: IndexingMap,
     /// One plan per output of the kernel, in order.
     pub outputs: Vec<OutputPlan>,
+}
+
+/// The emitter that writes a kernel.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EmitterPlan {
+    /// XLA's loop emitter: each thread computes `unroll` adjacent output elements on its own.
+    /// `fallback` says why the reduction emitter does not write a kernel that reduces.
+    Loop {
+        /// Why a fusion with a reduce is not the reduction emitter's.
+        fallback: Option<String>,
+    },
+    /// The reduction emitter: threads share rows or columns (warp shuffles, shared memory).
+    Reduction(ReductionPlan),
+}
+
+impl EmitterPlan {
+    /// `loop`, `row reduction` or `column reduction`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            EmitterPlan::Loop { .. } => "loop",
+            EmitterPlan::Reduction(r) => match r.kind {
+                super::reduction::ReductionKind::Row { .. } => "row reduction",
+                super::reduction::ReductionKind::Column { .. } => "column reduction",
+            },
+        }
+    }
 }
 
 /// One output of a kernel and what writing it reads.
@@ -43,6 +73,9 @@ pub struct OutputPlan {
     pub operands: Vec<OperandPlan>,
     /// Why the output has no thread maps (its dimensions differ from output 0's).
     pub skipped: Option<String>,
+    /// Thread ids to the element of the output each thread stores, with the constraints under
+    /// which it stores.
+    pub write_map: IndexingMap,
     /// How a thread stores its group of elements of this output.
     pub store: Vectorization,
 }
@@ -56,7 +89,10 @@ pub struct OperandPlan {
     pub leaf: Option<usize>,
     /// The shape of the leaf read.
     pub shape: ArrayShape,
-    /// Output element to operand element, one per distinct access.
+    /// Thread ids to the elements [`OperandPlan::output_maps`] start from: the kernel's thread
+    /// map, or for a reduction's epilogue its write map.
+    pub read_map: IndexingMap,
+    /// The emitter's element (see `read_map`) to operand element, one per distinct access.
     pub output_maps: Vec<Access>,
     /// Thread ids to operand element, in the same order.
     pub thread_maps: Vec<Access>,
@@ -89,12 +125,156 @@ pub fn plan_module(module: &Module, device: &Device) -> Result<Vec<KernelPlan>, 
         .collect()
 }
 
-/// The plan of one kernel. A launch that exceeds the device's limits, or arithmetic that
-/// overflows, is an error naming the kernel.
+/// The plan of one kernel: the reduction emitter's when it takes the fusion, else the loop
+/// emitter's. A launch that exceeds the device's limits, or arithmetic that overflows, is an
+/// error naming the kernel.
 pub fn plan_kernel(
     module: &Module,
     kernel: Kernel,
     device: &Device,
+) -> Result<KernelPlan, HloError> {
+    match plan_reduction(module, kernel.computation, kernel.outputs.len(), device) {
+        Ok(Some(reduction)) => reduction_kernel(module, kernel, reduction),
+        Ok(None) => loop_kernel(module, kernel, device, None),
+        Err(why) => loop_kernel(module, kernel, device, Some(why)),
+    }
+}
+
+/// The reduction emitter's kernel: every output is written through the plan's write map; the
+/// heroes' inputs are read through its read map, the epilogue's other operands at the written
+/// element.
+fn reduction_kernel(
+    module: &Module,
+    kernel: Kernel,
+    reduction: ReductionPlan,
+) -> Result<KernelPlan, HloError> {
+    let c = kernel.computation;
+    let comp = &module.computations[c];
+    let mut composer = Composer::new(module);
+    let mut hero_reads = Vec::new();
+    for &h in &reduction.heroes {
+        let instr = &comp.instructions[h];
+        for &input in &instr.operands[..instr.operands.len() / 2] {
+            hero_reads.extend(operand_plans(
+                module,
+                &kernel,
+                &mut composer,
+                input,
+                &reduction.read_map,
+            )?);
+        }
+    }
+    let mut outputs = Vec::new();
+    for (k, (shape, source)) in kernel.outputs.iter().zip(&reduction.outputs).enumerate() {
+        let mut operands = hero_reads.clone();
+        if let OutputSource::Epilogue(i) = *source {
+            for s in epilogue_operands(comp, i, &reduction.heroes) {
+                operands.extend(operand_plans(
+                    module,
+                    &kernel,
+                    &mut composer,
+                    s,
+                    &reduction.write_map,
+                )?);
+            }
+        }
+        outputs.push(OutputPlan {
+            output: k,
+            shape: shape.clone(),
+            operands,
+            skipped: None,
+            write_map: reduction.write_map.clone(),
+            store: Vectorization::Scalar("one thread of a row's or column's group stores".into()),
+        });
+    }
+    Ok(KernelPlan {
+        computation: comp.name.clone(),
+        kernel,
+        unroll: 1,
+        launch: reduction.launch,
+        thread_map: reduction.read_map.clone(),
+        emitter: EmitterPlan::Reduction(reduction),
+        outputs,
+    })
+}
+
+/// The epilogue's operands that do not depend on a hero: the instructions an elementwise op on
+/// the way from `i` to the heroes reads besides them (each read at the written element).
+fn epilogue_operands(comp: &crate::module::Computation, i: usize, heroes: &[usize]) -> Vec<usize> {
+    let mut depends = vec![false; comp.instructions.len()];
+    for &k in &comp.post_order {
+        let instr = &comp.instructions[k];
+        depends[k] = heroes.contains(&k) || instr.operands.iter().any(|&o| depends[o]);
+    }
+    let mut out = Vec::new();
+    let mut pending = vec![i];
+    let mut seen = vec![false; comp.instructions.len()];
+    while let Some(k) = pending.pop() {
+        if std::mem::replace(&mut seen[k], true) || heroes.contains(&k) {
+            continue;
+        }
+        if !depends[k] {
+            out.push(k);
+            continue;
+        }
+        pending.extend(comp.instructions[k].operands.iter().copied());
+    }
+    out.sort_unstable();
+    out
+}
+
+/// The parameter leaves instruction `from` reads, with the thread maps through `read_map` (thread
+/// ids to `from`'s elements).
+fn operand_plans(
+    module: &Module,
+    kernel: &Kernel,
+    composer: &mut Composer<'_>,
+    from: usize,
+    read_map: &IndexingMap,
+) -> Result<Vec<OperandPlan>, HloError> {
+    let comp = &module.computations[kernel.computation];
+    let mut out = Vec::new();
+    for p in composer.instruction_to_parameters(kernel.computation, from, 0)? {
+        if p.maps.accesses.is_empty() && p.maps.undefined.is_none() {
+            continue;
+        }
+        let param = comp
+            .parameter(p.parameter)
+            .map(|i| &comp.instructions[i].shape)
+            .ok_or_else(|| kernel.error(format!("has no parameter {}", p.parameter)))?;
+        let thread_maps = p
+            .maps
+            .accesses
+            .iter()
+            .map(|a| Access::plain(read_map.clone()).then(a))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| kernel.error(format!("thread map of parameter {}: {e}", p.parameter)))?;
+        let vectors = thread_maps
+            .iter()
+            .map(|_| {
+                Vectorization::Scalar("the reduction emitter reads elements one by one".into())
+            })
+            .collect();
+        out.push(OperandPlan {
+            parameter: p.parameter,
+            leaf: matches!(param, Shape::Tuple(_)).then_some(p.leaf),
+            shape: param.leaves()[p.leaf].clone(),
+            read_map: read_map.clone(),
+            output_maps: p.maps.accesses,
+            thread_maps,
+            undefined: p.maps.undefined,
+            vectors,
+        });
+    }
+    Ok(out)
+}
+
+/// The loop emitter's kernel; `fallback` says why the reduction emitter does not take it.
+fn loop_kernel(
+    module: &Module,
+    kernel: Kernel,
+    device: &Device,
+    fallback: Option<String>,
 ) -> Result<KernelPlan, HloError> {
     let comp = &module.computations[kernel.computation];
     let Some(first) = kernel.outputs.first().cloned() else {
@@ -145,6 +325,7 @@ pub fn plan_kernel(
                 skipped: Some(format!(
                     "its dimensions differ from output 0 ({first}), whose thread map the kernel uses"
                 )),
+                write_map: thread_map.clone(),
                 store: Vectorization::Scalar("not written".into()),
             });
             continue;
@@ -183,6 +364,7 @@ pub fn plan_kernel(
                 parameter: p.parameter,
                 leaf: matches!(param, Shape::Tuple(_)).then_some(p.leaf),
                 shape,
+                read_map: thread_map.clone(),
                 output_maps: p.maps.accesses,
                 thread_maps,
                 undefined: p.maps.undefined,
@@ -194,12 +376,14 @@ pub fn plan_kernel(
             shape: shape.clone(),
             operands,
             skipped: None,
+            write_map: thread_map.clone(),
             store: vectorization(&Access::plain(thread_map.clone()), shape),
         });
     }
     Ok(KernelPlan {
         computation: comp.name.clone(),
         kernel,
+        emitter: EmitterPlan::Loop { fallback },
         unroll,
         launch,
         thread_map,

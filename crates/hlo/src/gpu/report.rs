@@ -170,7 +170,7 @@ pub fn coalescing_entries<'a>(
                         output: o.output,
                         operand: op,
                         map_index: i,
-                        result: analyze_access(&plan.thread_map, &a.map, &op.shape, device)
+                        result: analyze_access(&op.read_map, &a.map, &op.shape, device)
                             .map_err(|e| e.to_string()),
                     });
                 }

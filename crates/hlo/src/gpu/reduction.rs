@@ -1,0 +1,560 @@
+//! The reduction emitter's plan: which fusions it writes, how their reduced elements are spread
+//! over threads, and the thread-id maps of its reads and writes.
+//!
+//! A fusion goes to the reduction emitter when its outputs are elementwise functions (an
+//! *epilogue*) of `reduce`s that all reduce inputs of the same dimensions along the same
+//! dimensions (the *heroes*; several make a multi-output reduction, a variadic `reduce` such as
+//! argmax is one hero with several accumulators). The input's layout decides the kind, as in
+//! XLA:
+//!
+//! * **Row reduction**: the reduced dimensions are the minor-most ones, so each output element
+//!   reduces one contiguous row. A group of `g` threads (a power of two up to a block) shares a
+//!   row: thread `lane` of the group reads elements `lane, lane + g, ...`, so that a warp's reads
+//!   are adjacent; the group's partial results meet through warp shuffles and, for groups larger
+//!   than a warp, through shared memory.
+//! * **Column reduction**: the reduced dimensions lie between kept ones, `[batch, reduced,
+//!   kept]` in layout order. A block of 32 × 32 threads owns 32 adjacent kept elements: thread
+//!   `(x, y)` reads rows `y, y + 32, ...` of column `x` (adjacent columns, coalesced), the partial
+//!   sums go through a shared 32 × 33 tile transposed, and warp `y` reduces column `y` with
+//!   shuffles.
+//!
+//! Anything else (reduced dimensions on both sides of a kept one, a reduce read through a
+//! non-elementwise op, an output that is not a function of the reductions) stays with the loop
+//! emitter, and the plan says why.
+
+use xla_indexing_core::{ArithError, Expr, IndexingMap, Interval, Var};
+
+use super::launch::{Device, LaunchDimensions};
+use super::thread_map::{DIM_NAMES, SYMBOL_NAMES};
+use crate::module::{Computation, Module};
+use crate::ops::{OpKind, instruction_kind};
+use crate::shape::Shape;
+
+/// Threads of a row-reduction block.
+pub const ROW_BLOCK: u64 = 256;
+/// Side of a column-reduction tile: a block is `COLUMN_TILE × COLUMN_TILE` threads.
+pub const COLUMN_TILE: u64 = 32;
+/// Threads of a warp (the shuffle trees assume it).
+pub const WARP: u64 = 32;
+
+/// How the reduced elements lie, in the heroes' input layout.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReductionKind {
+    /// `rows` rows of `row_length` adjacent elements; `group` threads reduce one row.
+    Row {
+        /// Rows (output elements).
+        rows: i64,
+        /// Elements of a row.
+        row_length: i64,
+        /// Threads that reduce one row (a power of two, at most [`ROW_BLOCK`]).
+        group: u64,
+    },
+    /// `batch × reduced × kept` in layout order; the kept elements are adjacent.
+    Column {
+        /// Elements of the kept dimensions before the reduced ones.
+        batch: i64,
+        /// Elements reduced into each output element.
+        reduced: i64,
+        /// Elements of the kept dimensions after the reduced ones (adjacent in memory).
+        kept: i64,
+    },
+}
+
+/// The reduction emitter's plan of one fusion.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReductionPlan {
+    /// The heroes: `reduce` instructions of the fused computation, in text order.
+    pub heroes: Vec<usize>,
+    /// Per kernel output, where its value comes from.
+    pub outputs: Vec<OutputSource>,
+    /// The row or column shape of the reduction.
+    pub kind: ReductionKind,
+    /// The launch.
+    pub launch: LaunchDimensions,
+    /// `(thread ids)[chunk_id, unroll_id] -> (hero input index)`: the element a thread reads at
+    /// each step of its loop (`unroll_id` has the one value 0).
+    pub read_map: IndexingMap,
+    /// `(thread ids) -> (output index)`, with the constraints under which the thread writes.
+    pub write_map: IndexingMap,
+    /// The read map's index over every thread of the launch, without the constraints (which
+    /// may narrow a dim to the threads that read): the launch attribute's map, whose dims must
+    /// match the launch.
+    pub launch_map: IndexingMap,
+}
+
+/// Where a kernel output's value comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutputSource {
+    /// An instruction computed from the heroes' results by elementwise ops (the epilogue).
+    Epilogue(usize),
+    /// Result `leaf` of hero `hero` (a variadic reduce that is the fusion's root).
+    Leaf {
+        /// The hero (the root).
+        hero: usize,
+        /// Its result leaf.
+        leaf: usize,
+    },
+}
+
+impl ReductionPlan {
+    /// Warps of a block.
+    pub fn warps(&self) -> u64 {
+        self.launch.threads.iter().product::<u64>() / WARP
+    }
+}
+
+/// The reduction emitter's plan of the fusion computed by computation `c` with `outputs`
+/// outputs, `Ok(None)` when the fusion has no reduce; `Err` says why the reduction emitter does
+/// not take it (the loop emitter then does).
+pub fn plan_reduction(
+    module: &Module,
+    c: usize,
+    outputs: usize,
+    device: &Device,
+) -> Result<Option<ReductionPlan>, String> {
+    let comp = &module.computations[c];
+    if !comp.instructions.iter().any(|i| i.opcode == "reduce") {
+        return Ok(None);
+    }
+    let sources = output_sources(comp, outputs)?;
+    let mut heroes = Vec::new();
+    for s in &sources {
+        match *s {
+            OutputSource::Leaf { hero, .. } => heroes.push(hero),
+            OutputSource::Epilogue(i) => {
+                let found = epilogue_heroes(comp, i)?;
+                if found.is_empty() {
+                    return Err(format!(
+                        "output {} does not depend on a reduction",
+                        comp.instructions[i].name
+                    ));
+                }
+                heroes.extend(found);
+            }
+        }
+    }
+    heroes.sort_unstable();
+    heroes.dedup();
+    let (dims, layout, reduced) = hero_input(comp, heroes[0])?;
+    for &h in &heroes[1..] {
+        if hero_input(comp, h)? != (dims.clone(), layout.clone(), reduced.clone()) {
+            return Err(format!(
+                "{} and {} reduce different inputs or dimensions",
+                comp.instructions[heroes[0]].name, comp.instructions[h].name
+            ));
+        }
+    }
+    let kind = classify(&dims, &layout, &reduced)?;
+    let (launch, read_map, write_map) =
+        maps(&kind, &dims, &layout, &reduced).map_err(|e| format!("thread maps: {e}"))?;
+    let ids = id_vars(&launch).map_err(|e| format!("thread maps: {e}"))?;
+    let launch_map = IndexingMap::new(
+        read_map.results().to_vec(),
+        ids,
+        read_map.range_vars().to_vec(),
+        Vec::new(),
+    );
+    check_launch(&launch, device)?;
+    Ok(Some(ReductionPlan {
+        heroes,
+        outputs: sources,
+        kind,
+        launch,
+        read_map,
+        write_map,
+        launch_map,
+    }))
+}
+
+/// Per output, its source: the root's operands when the root is a tuple, the root's leaves when
+/// it is a variadic reduce, else the root.
+fn output_sources(comp: &Computation, outputs: usize) -> Result<Vec<OutputSource>, String> {
+    let root = &comp.instructions[comp.root];
+    Ok(match (&root.shape, root.opcode.as_str()) {
+        (Shape::Array(_), _) => vec![OutputSource::Epilogue(comp.root)],
+        (Shape::Tuple(_), "reduce") => (0..outputs)
+            .map(|leaf| OutputSource::Leaf {
+                hero: comp.root,
+                leaf,
+            })
+            .collect(),
+        (Shape::Tuple(_), "tuple") if root.operands.len() == outputs => root
+            .operands
+            .iter()
+            .map(|&o| OutputSource::Epilogue(o))
+            .collect(),
+        _ => return Err("the root is neither an array, a tuple nor a reduce".into()),
+    })
+}
+
+/// The heroes instruction `i` is computed from: `reduce`s reached from `i` through elementwise
+/// ops and `get-tuple-element`s of a variadic reduce. A reduce reached through any other op is
+/// an error.
+fn epilogue_heroes(comp: &Computation, i: usize) -> Result<Vec<usize>, String> {
+    let mut heroes = Vec::new();
+    let mut pending = vec![i];
+    let mut seen = vec![false; comp.instructions.len()];
+    while let Some(i) = pending.pop() {
+        if std::mem::replace(&mut seen[i], true) {
+            continue;
+        }
+        let instr = &comp.instructions[i];
+        if instr.opcode == "reduce" {
+            heroes.push(i);
+            continue;
+        }
+        let through = match instr.opcode.as_str() {
+            "get-tuple-element" => comp.instructions[instr.operands[0]].opcode == "reduce",
+            _ => instruction_kind(instr) == Some(OpKind::Elementwise) && instr.opcode != "map",
+        };
+        if through {
+            pending.extend(instr.operands.iter().copied());
+        } else if reaches_reduce(comp, i) {
+            return Err(format!(
+                "a reduction is read through {} ({}), which the reduction emitter does not fuse after it",
+                instr.name, instr.opcode
+            ));
+        }
+    }
+    Ok(heroes)
+}
+
+/// Whether a `reduce` is among instruction `i` and the instructions it reads (in `comp`).
+fn reaches_reduce(comp: &Computation, i: usize) -> bool {
+    let mut pending = vec![i];
+    let mut seen = vec![false; comp.instructions.len()];
+    while let Some(i) = pending.pop() {
+        if std::mem::replace(&mut seen[i], true) {
+            continue;
+        }
+        if comp.instructions[i].opcode == "reduce" {
+            return true;
+        }
+        pending.extend(comp.instructions[i].operands.iter().copied());
+    }
+    false
+}
+
+/// A hero's input dimensions, the input's layout (major to minor) and the reduced dimensions
+/// (sorted).
+fn hero_input(
+    comp: &Computation,
+    hero: usize,
+) -> Result<(Vec<i64>, Vec<usize>, Vec<usize>), String> {
+    let instr = &comp.instructions[hero];
+    let input = &comp.instructions[instr.operands[0]];
+    let Shape::Array(shape) = &input.shape else {
+        return Err(format!("the input of {} is a tuple", instr.name));
+    };
+    let mut reduced: Vec<usize> = instr
+        .ints("dimensions")
+        .unwrap_or(&[])
+        .iter()
+        .map(|&d| usize::try_from(d).unwrap_or(usize::MAX))
+        .collect();
+    reduced.sort_unstable();
+    if reduced.iter().any(|&d| d >= shape.dims.len()) {
+        return Err(format!(
+            "{} reduces a dimension its input lacks",
+            instr.name
+        ));
+    }
+    Ok((
+        shape.dims.clone(),
+        shape.layout_or_default().major_to_minor(),
+        reduced,
+    ))
+}
+
+/// Row or column, from the reduced dimensions' places in the layout (dimensions of size 1 go
+/// with either side).
+fn classify(
+    dims: &[i64],
+    major_to_minor: &[usize],
+    reduced: &[usize],
+) -> Result<ReductionKind, String> {
+    // Runs of (reduced?, product of sizes), major to minor.
+    let mut runs: Vec<(bool, i64)> = Vec::new();
+    for &d in major_to_minor.iter().filter(|&&d| dims[d] != 1) {
+        let r = reduced.contains(&d);
+        match runs.last_mut() {
+            Some((last, n)) if *last == r => *n *= dims[d],
+            _ => runs.push((r, dims[d])),
+        }
+    }
+    let group_for = |row_length: i64| {
+        let per_thread = u64::try_from(row_length.max(1)).unwrap_or(u64::MAX);
+        per_thread.next_power_of_two().min(ROW_BLOCK)
+    };
+    Ok(match runs.as_slice() {
+        [] | [(false, _)] => ReductionKind::Row {
+            rows: runs.first().map_or(1, |r| r.1),
+            row_length: 1,
+            group: 1,
+        },
+        [(true, r)] => ReductionKind::Row {
+            rows: 1,
+            row_length: *r,
+            group: group_for(*r),
+        },
+        [(false, k), (true, r)] => ReductionKind::Row {
+            rows: *k,
+            row_length: *r,
+            group: group_for(*r),
+        },
+        [(true, r), (false, k)] => ReductionKind::Column {
+            batch: 1,
+            reduced: *r,
+            kept: *k,
+        },
+        [(false, b), (true, r), (false, k)] => ReductionKind::Column {
+            batch: *b,
+            reduced: *r,
+            kept: *k,
+        },
+        _ => {
+            return Err(
+                "the reduced dimensions are not one run of the layout next to the kept ones".into(),
+            );
+        }
+    })
+}
+
+/// The six thread-id dims of a launch, each over all the ids the launch has.
+pub fn id_vars(launch: &LaunchDimensions) -> Result<Vec<Var>, ArithError> {
+    (0..6)
+        .map(|i| {
+            let n = if i < 3 {
+                launch.threads[i]
+            } else {
+                launch.blocks[i - 3]
+            };
+            let n = i64::try_from(n).map_err(|_| ArithError::Overflow)?;
+            Ok(Var::named(Interval::upto(n), DIM_NAMES[i]))
+        })
+        .collect()
+}
+
+/// `value`'s digits over `sizes` (major first), as expressions.
+fn delinearize(value: &Expr, sizes: &[i64]) -> Result<Vec<Expr>, ArithError> {
+    let mut out = vec![Expr::zero(); sizes.len()];
+    let mut divisor = 1i64;
+    for (k, &size) in sizes.iter().enumerate().rev() {
+        out[k] = value.floor_div(divisor)?.modulo(size.max(1))?;
+        divisor = divisor
+            .checked_mul(size.max(1))
+            .ok_or(ArithError::Overflow)?;
+    }
+    Ok(out)
+}
+
+/// The logical index (of rank `dims.len()`) whose layout-ordered runs of dimensions `parts`
+/// (each a value and its logical dimensions, major first) take the digits of their values.
+fn logical_index(dims: &[i64], parts: &[(Expr, Vec<usize>)]) -> Result<Vec<Expr>, ArithError> {
+    let mut index = vec![Expr::zero(); dims.len()];
+    for (value, which) in parts {
+        let sizes: Vec<i64> = which.iter().map(|&d| dims[d]).collect();
+        for (&d, e) in which.iter().zip(delinearize(value, &sizes)?) {
+            index[d] = e;
+        }
+    }
+    Ok(index)
+}
+
+/// What a kind's launch gives the maps: the loop's chunks, the runs of the read and written
+/// index with their values, and the constraints of reading and writing.
+struct Spread {
+    launch: LaunchDimensions,
+    chunks: i64,
+    read: Vec<(Expr, Vec<usize>)>,
+    write: Vec<(Expr, Vec<usize>)>,
+    read_constraints: Vec<(Expr, Interval)>,
+    write_constraints: Vec<(Expr, Interval)>,
+}
+
+/// `a / b` rounded up, for `a >= 0` and `b > 0`.
+fn ceil_div(a: i64, b: i64) -> i64 {
+    a / b + i64::from(a % b != 0)
+}
+
+fn int(v: u64) -> Result<i64, ArithError> {
+    i64::try_from(v).map_err(|_| ArithError::Overflow)
+}
+
+fn uint(v: i64) -> Result<u64, ArithError> {
+    u64::try_from(v).map_err(|_| ArithError::Overflow)
+}
+
+/// A row reduction: `group` threads per row, rows side by side in 1-d blocks of whole warps.
+fn spread_rows(
+    rows: i64,
+    row_length: i64,
+    group: u64,
+    kept: Vec<usize>,
+    reduced: Vec<usize>,
+) -> Result<Spread, ArithError> {
+    let (th_x, bl_x, chunk) = (Expr::dim(0), Expr::dim(3), Expr::sym(0));
+    let g = int(group)?;
+    let warp = int(WARP)?;
+    let threads = ceil_div(
+        rows.max(1).checked_mul(g).ok_or(ArithError::Overflow)?,
+        warp,
+    )
+    .checked_mul(warp)
+    .ok_or(ArithError::Overflow)?
+    .min(int(ROW_BLOCK)?);
+    let rows_per_block = threads / g;
+    let launch = LaunchDimensions {
+        blocks: [uint(ceil_div(rows.max(1), rows_per_block))?, 1, 1],
+        threads: [uint(threads)?, 1, 1],
+    };
+    let row = bl_x
+        .checked_scale(rows_per_block)?
+        .checked_add(&th_x.floor_div(g)?)?;
+    let k = chunk.checked_scale(g)?.checked_add(&th_x.modulo(g)?)?;
+    Ok(Spread {
+        launch,
+        chunks: ceil_div(row_length.max(1), g),
+        read_constraints: vec![
+            (row.clone(), Interval::upto(rows.max(1))),
+            (k.clone(), Interval::upto(row_length.max(1))),
+        ],
+        write_constraints: vec![
+            (row.clone(), Interval::upto(rows.max(1))),
+            (th_x.modulo(g)?, Interval::point(0)),
+        ],
+        read: vec![(row.clone(), kept.clone()), (k, reduced)],
+        write: vec![(row, kept)],
+    })
+}
+
+/// A column reduction: `COLUMN_TILE × COLUMN_TILE` blocks, one per batch element and tile of
+/// adjacent kept elements.
+fn spread_columns(
+    (batch, reduced_size, kept_size): (i64, i64, i64),
+    (major_kept, reduced, minor_kept): (Vec<usize>, Vec<usize>, Vec<usize>),
+) -> Result<Spread, ArithError> {
+    let (th_x, th_y, bl_x, chunk) = (Expr::dim(0), Expr::dim(1), Expr::dim(3), Expr::sym(0));
+    let t = int(COLUMN_TILE)?;
+    let tiles = ceil_div(kept_size.max(1), t);
+    let blocks = batch
+        .max(1)
+        .checked_mul(tiles)
+        .ok_or(ArithError::Overflow)?;
+    let launch = LaunchDimensions {
+        blocks: [uint(blocks)?, 1, 1],
+        threads: [COLUMN_TILE, COLUMN_TILE, 1],
+    };
+    let b = bl_x.floor_div(tiles)?;
+    let tile = bl_x.modulo(tiles)?.checked_scale(t)?;
+    let n = tile.checked_add(&th_x)?;
+    let written = tile.checked_add(&th_y)?;
+    let k = chunk.checked_scale(t)?.checked_add(&th_y)?;
+    Ok(Spread {
+        launch,
+        chunks: ceil_div(reduced_size.max(1), t),
+        read_constraints: vec![
+            (n.clone(), Interval::upto(kept_size.max(1))),
+            (k.clone(), Interval::upto(reduced_size.max(1))),
+        ],
+        write_constraints: vec![
+            (written.clone(), Interval::upto(kept_size.max(1))),
+            (th_x, Interval::point(0)),
+        ],
+        read: vec![
+            (b.clone(), major_kept.clone()),
+            (k, reduced),
+            (n, minor_kept.clone()),
+        ],
+        write: vec![(b, major_kept), (written, minor_kept)],
+    })
+}
+
+/// The launch, the read map and the write map of `kind`.
+fn maps(
+    kind: &ReductionKind,
+    dims: &[i64],
+    major_to_minor: &[usize],
+    reduced: &[usize],
+) -> Result<(LaunchDimensions, IndexingMap, IndexingMap), ArithError> {
+    let is_reduced = |d: &usize| reduced.contains(d);
+    let kept: Vec<usize> = major_to_minor
+        .iter()
+        .copied()
+        .filter(|d| !is_reduced(d))
+        .collect();
+    let reduced_dims: Vec<usize> = major_to_minor.iter().copied().filter(is_reduced).collect();
+    let spread = match *kind {
+        ReductionKind::Row {
+            rows,
+            row_length,
+            group,
+        } => spread_rows(rows, row_length, group, kept, reduced_dims)?,
+        ReductionKind::Column {
+            batch,
+            reduced: size,
+            kept: kept_size,
+        } => {
+            // Kept dimensions before the first reduced one (of size > 1) are the batch.
+            let first_reduced = major_to_minor
+                .iter()
+                .position(|d| is_reduced(d) && dims[*d] != 1)
+                .unwrap_or(0);
+            let (major, minor): (Vec<usize>, Vec<usize>) = kept
+                .iter()
+                .partition(|d| major_to_minor.iter().position(|x| x == *d) < Some(first_reduced));
+            spread_columns((batch, size, kept_size), (major, reduced_dims, minor))?
+        }
+    };
+    let ids = id_vars(&spread.launch)?;
+    let symbols = vec![
+        Var::named(Interval::upto(spread.chunks), SYMBOL_NAMES[0]),
+        Var::named(Interval::point(0), SYMBOL_NAMES[1]),
+    ];
+    let mut read = IndexingMap::new(
+        logical_index(dims, &spread.read)?,
+        ids.clone(),
+        symbols,
+        Vec::new(),
+    );
+    for (e, iv) in spread.read_constraints {
+        read.add_constraint(e, iv);
+    }
+    read.simplify();
+    let written = logical_index(dims, &spread.write)?;
+    let write_index = (0..dims.len())
+        .filter(|d| !is_reduced(d))
+        .map(|d| written[d].clone())
+        .collect();
+    let mut write = IndexingMap::new(write_index, ids, Vec::new(), Vec::new());
+    for (e, iv) in spread.write_constraints {
+        write.add_constraint(e, iv);
+    }
+    write.simplify();
+    Ok((spread.launch, read, write))
+}
+
+/// The launch within the device's limits.
+fn check_launch(launch: &LaunchDimensions, device: &Device) -> Result<(), String> {
+    let threads: u64 = launch.threads.iter().product();
+    if threads > device.threads_per_block_limit {
+        return Err(format!(
+            "{threads} threads per block exceed the limit of {}",
+            device.threads_per_block_limit
+        ));
+    }
+    for (axis, (&n, &limit)) in launch
+        .blocks
+        .iter()
+        .zip(&device.block_dim_limit)
+        .enumerate()
+    {
+        if n > limit {
+            return Err(format!(
+                "{n} blocks along {} exceed the limit of {limit}",
+                ['x', 'y', 'z'][axis]
+            ));
+        }
+    }
+    Ok(())
+}
