@@ -656,7 +656,7 @@ fn kernel(
             if t == "gpu.return" || synchronizes(t) {
                 continue;
             }
-            if t.contains("gpu.") {
+            if t.replace(WORKGROUP, "").contains("gpu.") {
                 return Err(format!("a gpu op the CPU program cannot run: {t}"));
             }
             if t.contains("vector.load ") || t.contains("vector.store ") {
