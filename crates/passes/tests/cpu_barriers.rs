@@ -184,8 +184,8 @@ fn shuffles_down_up_idx_and_xor_in_segments_of_16_read_their_source_lane() {
 }
 
 #[test]
-fn a_barrier_inside_a_region_is_an_error() {
-    let Some(tools) = tools("the barrier inside a region") else {
+fn a_barrier_inside_a_region_and_an_unknown_shuffle_mode_are_errors() {
+    let Some(tools) = tools("the errors of the CPU program") else {
         return;
     };
     let err = cpu::kernels(&tools, &lowered("barrier_in_if")).unwrap_err();
@@ -194,4 +194,8 @@ fn a_barrier_inside_a_region_is_an_error() {
         "{err}"
     );
     assert!(err.ends_with("gpu.barrier"), "{err}");
+    let sideways =
+        lowered("shuffle_modes").replacen("gpu.shuffle  down", "gpu.shuffle  sideways", 1);
+    let err = cpu::kernels(&tools, &sideways).unwrap_err();
+    assert!(err.contains("gpu.shuffle  sideways"), "{err}");
 }

@@ -626,50 +626,61 @@ pub fn kernels(tools: &Tools, lowered: &str) -> Result<(Vec<String>, Vec<Kernel>
     Ok((aliases, kernels))
 }
 
-/// The kernel of `header` with the top-level ops `ops` (their lines), whose result types are
-/// `types` where it synchronizes.
-fn kernel(
-    header: Header,
+/// The lines of the top-level op `op` in a CPU function, with the checks of its vector
+/// accesses (numbered on from `checks`): the thread and block id ops go (their names to `ids`),
+/// as do `gpu.return`, barriers and shuffles.
+fn op_text(
+    op: &[&str],
+    ids: &mut [Option<String>; 6],
+    checks: &mut usize,
+) -> Result<String, String> {
+    let mut text = String::new();
+    for (j, line) in op.iter().enumerate() {
+        let t = line.trim();
+        if let Some((name, id)) = t.split_once(" = ")
+            && let Some(slot) = IDS.iter().position(|i| *i == id)
+        {
+            ids[slot] = Some(name.to_string());
+            continue;
+        }
+        if synchronizes(t) && j > 0 {
+            return Err(format!(
+                "a barrier or shuffle inside a region (the CPU program splits kernels only \
+                 at their top-level ones): {t}"
+            ));
+        }
+        if t == "gpu.return" || synchronizes(t) {
+            continue;
+        }
+        if t.replace(WORKGROUP, "").contains("gpu.") {
+            return Err(format!("a gpu op the CPU program cannot run: {t}"));
+        }
+        if t.contains("vector.load ") || t.contains("vector.store ") {
+            *checks += 1;
+            let checked =
+                vector_checks(t, &format!("%vcheck{checks}_")).map_err(|e| format!("{e}: {t}"))?;
+            let indent = &line[..line.len() - line.trim_start().len()];
+            for c in checked {
+                let _ = writeln!(text, "{indent}{c}");
+            }
+        }
+        let _ = writeln!(text, "{line}");
+    }
+    Ok(text)
+}
+
+/// The names of the thread and block ids of a kernel body with the top-level ops `ops` (their
+/// lines), whose result types are `types` where it synchronizes, and its phases.
+fn phases(
     ops: &[Vec<&str>],
     types: Option<&[Vec<String>]>,
-) -> Result<Kernel, String> {
+) -> Result<([String; 6], Vec<Phase>), String> {
     let mut ids: [Option<String>; 6] = Default::default();
     let mut phases = Vec::new();
     let mut current = Phase::default();
     let mut checks = 0usize;
     for (n, op) in ops.iter().enumerate() {
-        let mut text = String::new();
-        for (j, line) in op.iter().enumerate() {
-            let t = line.trim();
-            if let Some((name, id)) = t.split_once(" = ")
-                && let Some(slot) = IDS.iter().position(|i| *i == id)
-            {
-                ids[slot] = Some(name.to_string());
-                continue;
-            }
-            if synchronizes(t) && j > 0 {
-                return Err(format!(
-                    "a barrier or shuffle inside a region (the CPU program splits kernels only \
-                     at their top-level ones): {t}"
-                ));
-            }
-            if t == "gpu.return" || synchronizes(t) {
-                continue;
-            }
-            if t.replace(WORKGROUP, "").contains("gpu.") {
-                return Err(format!("a gpu op the CPU program cannot run: {t}"));
-            }
-            if t.contains("vector.load ") || t.contains("vector.store ") {
-                checks += 1;
-                let checked = vector_checks(t, &format!("%vcheck{checks}_"))
-                    .map_err(|e| format!("{e}: {t}"))?;
-                let indent = &line[..line.len() - line.trim_start().len()];
-                for c in checked {
-                    let _ = writeln!(text, "{indent}{c}");
-                }
-            }
-            let _ = writeln!(text, "{line}");
-        }
+        let text = op_text(op, &mut ids, &mut checks)?;
         let first = op[0].trim();
         let names = result_names(first)?;
         let results: Vec<(String, String)> = match types.map(|t| &t[n]) {
@@ -693,11 +704,22 @@ fn kernel(
     }
     phases.push(current);
     let names = ["tx", "ty", "tz", "bx", "by", "bz"];
-    let ids: [String; 6] = std::array::from_fn(|k| {
+    let ids = std::array::from_fn(|k| {
         ids[k]
             .clone()
             .unwrap_or_else(|| format!("%cpu_{}", names[k]))
     });
+    Ok((ids, phases))
+}
+
+/// The kernel of `header` with the top-level ops `ops` (their lines), whose result types are
+/// `types` where it synchronizes.
+fn kernel(
+    header: Header,
+    ops: &[Vec<&str>],
+    types: Option<&[Vec<String>]>,
+) -> Result<Kernel, String> {
+    let (ids, phases) = phases(ops, types)?;
     let layout = Layout::new(&phases, header.block.iter().product());
     let mut args = header.args.clone();
     args.extend(
