@@ -250,8 +250,8 @@ struct Shuffle {
 struct TopOp {
     /// Its lines, each ending with a newline, with the checks of its vector accesses.
     text: String,
-    /// Its results as their uses spell them (`%5`, `%7#1`), with their types when the kernel
-    /// has phases (from [`result_types`]), else empty strings.
+    /// Its results as their uses spell them (`%5`, `%7#1`), with their types where the kernel
+    /// synchronizes (from [`result_types`]), else empty strings.
     results: Vec<(String, String)>,
 }
 
