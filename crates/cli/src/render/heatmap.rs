@@ -47,6 +47,8 @@ pub struct Heatmap {
     pub kernel_verdicts: Vec<KernelVerdict>,
     /// The warp drawn by lane, if asked for.
     pub warp: Option<u64>,
+    /// The emitter of the kernel the verdicts are about (`loop`, `row reduction`, ...).
+    pub emitter: &'static str,
     pub pattern: AccessPattern,
 }
 
@@ -88,6 +90,8 @@ struct KernelView {
     verdicts: Vec<KernelVerdict>,
     unroll: u64,
     threads: u64,
+    /// The emitter that writes the kernel (`loop`, `row reduction`, ...).
+    emitter: &'static str,
 }
 
 impl Heatmap {
@@ -124,17 +128,11 @@ impl Heatmap {
                     selection.operand
                 ))
             })?;
-        let (maps, kernel) = match kernel_view(module, &computation, selection) {
+        let fusion_maps: Vec<IndexingMap> =
+            operand.maps.accesses.iter().map(|a| a.map.clone()).collect();
+        let (maps, kernel) = match kernel_view(module, &computation, selection, &fusion_maps) {
             Some(view) => (view.maps.clone(), Some(view)),
-            None => (
-                operand
-                    .maps
-                    .accesses
-                    .iter()
-                    .map(|a| a.map.clone())
-                    .collect(),
-                None,
-            ),
+            None => (fusion_maps, None),
         };
         let judge = match &kernel {
             Some(view) => Judge::PerMap(&view.coalesced),
@@ -142,6 +140,12 @@ impl Heatmap {
         };
         let warp = match (selection.warp, &kernel) {
             (None, _) => None,
+            (Some(_), Some(view)) if view.emitter != "loop" => {
+                return Err(RenderError::Usage(format!(
+                    "the {} emitter writes {computation}: --warp applies to loop kernels",
+                    view.emitter
+                )));
+            }
             (Some(index), Some(view)) => {
                 let warps = view.threads.div_ceil(WARP as u64);
                 if index >= warps {
@@ -170,6 +174,7 @@ impl Heatmap {
             output: selection.output,
             maps: maps.iter().map(ToString::to_string).collect(),
             undefined: operand.maps.undefined,
+            emitter: kernel.as_ref().map_or("loop", |k| k.emitter),
             kernel_verdicts: kernel.map(|k| k.verdicts).unwrap_or_default(),
             warp: selection.warp,
             pattern,
@@ -231,11 +236,12 @@ impl Heatmap {
             JudgedBy::Kernel => {
                 let _ = writeln!(
                     out,
-                    "uncoalesced: {bad} of {} output elements (the sm_90 loop kernel's first warp, as `xla-indexing coalescing` counts it)",
-                    p.fan_in.len()
+                    "uncoalesced: {bad} of {} output elements (the first warp of the sm_90 {} kernel, as `xla-indexing coalescing` counts it)",
+                    p.fan_in.len(),
+                    self.emitter
                 );
                 for (k, verdict) in self.kernel_verdicts.iter().enumerate() {
-                    let _ = writeln!(out, "  map {k}: {verdict}");
+                    let _ = writeln!(out, "  read {k}: {verdict}");
                 }
             }
             JudgedBy::Neighbours => {
@@ -273,9 +279,17 @@ pub enum JudgedBy {
 }
 
 /// The maps of the selected operand as the GPU loop kernel of `computation` reads them, with
-/// the kernel analysis' verdict on each; `None` when the computation is no kernel, the kernel
-/// cannot be planned, or an access cannot be analysed.
-fn kernel_view(module: &Module, computation: &str, selection: &Selection) -> Option<KernelView> {
+/// the kernel analysis' verdict on each. For a kernel of another emitter (which does not read
+/// an operand through output-to-operand maps), the fusion's maps `fusion_maps`, each judged
+/// coalesced when every read the emitter makes of the operand is, and the emitter's verdicts.
+/// `None` when the computation is no kernel, the kernel cannot be planned, or an access cannot
+/// be analysed.
+fn kernel_view(
+    module: &Module,
+    computation: &str,
+    selection: &Selection,
+    fusion_maps: &[IndexingMap],
+) -> Option<KernelView> {
     let c = module.computation(computation)?;
     let kernel = kernels(module).into_iter().find(|k| k.computation == c)?;
     let device = Device::default();
@@ -284,28 +298,39 @@ fn kernel_view(module: &Module, computation: &str, selection: &Selection) -> Opt
         .outputs
         .iter()
         .find(|o| o.output == selection.output && o.skipped.is_none())?;
-    let operand = output
-        .operands
-        .iter()
-        .find(|o| o.parameter == selection.operand && o.leaf.is_none())?;
     let mut view = KernelView {
         maps: Vec::new(),
         coalesced: Vec::new(),
         verdicts: Vec::new(),
         unroll: plan.unroll,
         threads: plan.launch.total_threads()?,
+        emitter: plan.emitter.name(),
     };
-    for access in &operand.output_maps {
-        let verdict =
-            analyze_access(&operand.read_map, &access.map, &operand.shape, &device).ok()?;
-        view.maps.push(access.map.clone());
-        view.coalesced.push(verdict.coalesced);
-        view.verdicts.push(KernelVerdict {
-            coalesced: verdict.coalesced,
-            transactions: verdict.transactions,
-            ideal: verdict.ideal,
-            reason: verdict.reason,
-        });
+    let reads = output
+        .operands
+        .iter()
+        .filter(|o| o.parameter == selection.operand && o.leaf.is_none());
+    for operand in reads {
+        for access in &operand.output_maps {
+            let verdict =
+                analyze_access(&operand.read_map, &access.map, &operand.shape, &device).ok()?;
+            view.maps.push(access.map.clone());
+            view.coalesced.push(verdict.coalesced);
+            view.verdicts.push(KernelVerdict {
+                coalesced: verdict.coalesced,
+                transactions: verdict.transactions,
+                ideal: verdict.ideal,
+                reason: verdict.reason,
+            });
+        }
+    }
+    if view.verdicts.is_empty() {
+        return None;
+    }
+    if view.emitter != "loop" {
+        let all = view.coalesced.iter().all(|&c| c);
+        view.maps = fusion_maps.to_vec();
+        view.coalesced = vec![all; fusion_maps.len()];
     }
     Some(view)
 }
