@@ -12,6 +12,7 @@
 mod body;
 mod elemental;
 mod host;
+mod identity;
 mod kernel;
 mod reduction;
 mod scalar;

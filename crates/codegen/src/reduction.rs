@@ -14,10 +14,18 @@
 //! Shuffles and barriers are at the top of the kernel's body, run by every thread (threads with
 //! no element keep the reducer's initial values), as the hardware needs. Values narrower than
 //! 32 bits are shuffled as `i32`, 64-bit ones as two `i32` halves.
+//!
+//! The initial value is applied once per thread. That is exact when it is an identity of the
+//! reducer (`identity.rs`: 0 for `add`, `-inf` for `maximum`, ...). Otherwise (a parameter, a
+//! variadic reducer such as argmax) each partial result carries a flag saying whether it has
+//! met an element: a flagged thread starts from its first element instead of the initial value,
+//! combining two partial results keeps the one that has met elements when only one has, and the
+//! group's result is the reducer applied once to the initial value and the partial result (or
+//! the initial value alone when no element was met), as HLO's semantics apply it.
 
 use xla_indexing_core::{Expr, IndexingMap};
 use xla_indexing_hlo::{
-    HloError, Module,
+    HloError, Instruction, Module,
     gpu::{
         KernelPlan, LaunchDimensions,
         reduction::{COLUMN_TILE, OutputSource, ReductionKind, ReductionPlan, WARP, id_vars},
@@ -27,9 +35,10 @@ use xla_indexing_hlo::{
 use super::CodegenOptions;
 use super::body::{Body, Scalar};
 use super::elemental::{Emitter, Frame, Index};
+use super::identity::is_identity;
 use super::kernel::{Signature, launch_attribute, signature, signature_text, thread_ids};
 use super::scalar::Typed;
-use super::types::{Class, Element};
+use super::types::{Class, Element, PRED};
 
 /// One hero: the reduce, its inputs and initial values, its reducer.
 struct Hero {
@@ -38,10 +47,20 @@ struct Hero {
     inits: Vec<usize>,
     reducer: String,
     elements: Vec<Element>,
+    /// Whether the initial values are identities of the reducer (no flags are needed).
+    identity: bool,
 }
 
-/// The accumulators of every hero, in order: per hero one value per input.
-type Accumulators = Vec<Vec<Typed>>;
+/// A hero's partial result: one value per input, and unless the initial value is an identity,
+/// whether the values have met an element (`i1`).
+#[derive(Clone)]
+struct Partial {
+    values: Vec<Typed>,
+    met: Option<String>,
+}
+
+/// The partial results of every hero, in order.
+type Accumulators = Vec<Partial>;
 
 /// The `gpu.func` of a kernel the reduction emitter writes (see the module comment).
 pub fn reduction_function(
@@ -92,7 +111,14 @@ pub fn reduction_function(
         &mut e, module, c, reduction, &heroes, &inits, partial, &shared,
     )?;
     write_outputs(
-        &mut e, module, c, reduction, &heroes, &reduced, &outputs, &write,
+        &mut e,
+        module,
+        c,
+        reduction,
+        &heroes,
+        (&inits, &reduced),
+        &outputs,
+        &write,
     )?;
     e.body.line("gpu.return");
     text.push_str(&e.body.into_text());
@@ -121,17 +147,29 @@ fn hero(module: &Module, c: usize, h: usize) -> Result<Hero, String> {
             elements.len()
         ));
     }
+    let inits = instr.operands[n..].to_vec();
+    let identity = inits
+        .iter()
+        .zip(&elements)
+        .all(|(&i, &e)| is_identity(module, reducer, &comp.instructions[i], e));
     Ok(Hero {
         instr: h,
         inputs: instr.operands[..n].to_vec(),
-        inits: instr.operands[n..].to_vec(),
+        inits,
         reducer: reducer.clone(),
         elements,
+        identity,
     })
 }
 
-/// The shared buffers the partial results meet in, `(SSA name, memref type)`, one per
-/// accumulator: a slot per warp of the block when a row's group spans several warps, a
+/// The element types of a partial result as shared memory holds it: its values, then its flag.
+fn partial_types(h: &Hero) -> Vec<&'static str> {
+    let flag = (!h.identity).then_some("i1");
+    h.elements.iter().map(|e| e.mlir).chain(flag).collect()
+}
+
+/// The shared buffers the partial results meet in, `(SSA name, memref type)`, one per value and
+/// flag of each hero: a slot per warp of the block when a row's group spans several warps, a
 /// `32 × 33` tile (padded against bank conflicts) for a column reduction.
 fn shared_buffers(reduction: &ReductionPlan, heroes: &[Hero]) -> Vec<(String, String)> {
     let shape = match reduction.kind {
@@ -141,18 +179,45 @@ fn shared_buffers(reduction: &ReductionPlan, heroes: &[Hero]) -> Vec<(String, St
     };
     heroes
         .iter()
-        .flat_map(|h| &h.elements)
+        .flat_map(partial_types)
         .enumerate()
-        .map(|(k, e)| {
+        .map(|(k, t)| {
             (
                 format!("%shared{k}"),
-                format!("memref<{shape}x{}, #gpu.address_space<workgroup>>", e.mlir),
+                format!("memref<{shape}x{t}, #gpu.address_space<workgroup>>"),
             )
         })
         .collect()
 }
 
-/// The heroes' initial values, computed once at the top.
+/// The names of a partial result's values and flag, in the order of [`partial_types`].
+fn partial_names(p: &Partial) -> Vec<String> {
+    p.values
+        .iter()
+        .map(|v| v.value.name.clone())
+        .chain(p.met.clone())
+        .collect()
+}
+
+/// A partial result of `h` from the names of its values and flag (in [`partial_types`] order).
+fn partial_of(h: &Hero, names: &[String]) -> Partial {
+    let values = h
+        .elements
+        .iter()
+        .zip(names)
+        .map(|(&element, name)| Typed {
+            value: Scalar::new(name.clone(), element.mlir),
+            element,
+        })
+        .collect();
+    Partial {
+        values,
+        met: (!h.identity).then(|| names[h.elements.len()].clone()),
+    }
+}
+
+/// The heroes' initial values, computed once at the top, as partial results that have met no
+/// element.
 fn initial_values(
     e: &mut Emitter,
     c: usize,
@@ -165,11 +230,76 @@ fn initial_values(
     };
     heroes
         .iter()
-        .map(|h| h.inits.iter().map(|&i| e.value(c, i, &scalar)).collect())
+        .map(|h| {
+            let values = h
+                .inits
+                .iter()
+                .map(|&i| e.value(c, i, &scalar))
+                .collect::<Result<Vec<_>, _>>()?;
+            let met = (!h.identity).then(|| e.body.constant("false", "i1").name);
+            Ok(Partial { values, met })
+        })
         .collect()
 }
 
-/// Step 1: the loop over the read map folding each thread's elements into its accumulators.
+/// `select(condition, a, b)` of two values of one type.
+fn select(body: &mut Body, condition: &str, a: &Typed, b: &Typed) -> Typed {
+    let t = a.element.mlir;
+    let value = body.op(
+        "pick",
+        t,
+        format!(
+            "arith.select {condition}, {}, {} : {t}",
+            a.value.name, b.value.name
+        ),
+    );
+    Typed {
+        value,
+        element: a.element,
+    }
+}
+
+/// Hero `h`'s partial result `acc` combined with `other` (the reducer applied to both; with
+/// flags, the one that has met elements when only one has).
+fn merge(
+    e: &mut Emitter,
+    instr: &Instruction,
+    h: &Hero,
+    acc: &Partial,
+    other: &Partial,
+    at: &Index,
+) -> Result<Partial, HloError> {
+    let args = acc.values.iter().chain(&other.values).cloned().collect();
+    let combined = e.apply_all(instr, &h.reducer, args, at)?;
+    let (Some(mine), Some(theirs)) = (&acc.met, &other.met) else {
+        return Ok(Partial {
+            values: combined,
+            met: None,
+        });
+    };
+    let both = e
+        .body
+        .op("both", "i1", format!("arith.andi {mine}, {theirs} : i1"))
+        .name;
+    let values = combined
+        .iter()
+        .zip(acc.values.iter().zip(&other.values))
+        .map(|(c, (a, o))| {
+            let one = select(&mut e.body, mine, a, o);
+            select(&mut e.body, &both, c, &one)
+        })
+        .collect();
+    let met = e
+        .body
+        .op("met", "i1", format!("arith.ori {mine}, {theirs} : i1"))
+        .name;
+    Ok(Partial {
+        values,
+        met: Some(met),
+    })
+}
+
+/// Step 1: the loop over the read map folding each thread's elements into its partial results.
 fn read_loop(
     e: &mut Emitter,
     module: &Module,
@@ -187,15 +317,15 @@ fn read_loop(
         .iter()
         .map(|_| e.body.fresh("i"))
         .collect();
-    let flat: Vec<&Typed> = inits.iter().flatten().collect();
-    let carried: Vec<String> = flat.iter().map(|_| e.body.fresh("acc")).collect();
+    let starts: Vec<String> = inits.iter().flat_map(partial_names).collect();
+    let types: Vec<&str> = heroes.iter().flat_map(partial_types).collect();
+    let carried: Vec<String> = starts.iter().map(|_| e.body.fresh("acc")).collect();
     let name = e.body.fresh("partial");
-    let count = flat.len();
-    let types: Vec<&str> = flat.iter().map(|t| t.element.mlir).collect();
+    let count = starts.len();
     let iter_args: Vec<String> = carried
         .iter()
-        .zip(&flat)
-        .map(|(a, init)| format!("{a} = {}", init.value.name))
+        .zip(&starts)
+        .map(|(a, init)| format!("{a} = {init}"))
         .collect();
     let result = if count == 1 {
         name.clone()
@@ -216,47 +346,61 @@ fn read_loop(
         map: read_map.clone(),
         rts: Vec::new(),
     };
-    let mut carried_values = carried.iter().zip(&flat).map(|(a, init)| Typed {
-        value: Scalar::new(a.clone(), init.element.mlir),
-        element: init.element,
-    });
     let mut next = Vec::new();
+    let mut taken = 0;
     for h in heroes {
-        let mut args: Vec<Typed> = carried_values.by_ref().take(h.inputs.len()).collect();
-        for &input in &h.inputs {
-            args.push(e.value(c, input, &at)?);
-        }
+        let n = partial_types(h).len();
+        let acc = partial_of(h, &carried[taken..taken + n]);
+        taken += n;
+        let elements = h
+            .inputs
+            .iter()
+            .map(|&input| e.value(c, input, &at))
+            .collect::<Result<Vec<_>, _>>()?;
         let instr = &module.computations[c].instructions[h.instr];
-        next.extend(e.apply_all(instr, &h.reducer, args, &at)?);
+        let args = acc.values.iter().chain(&elements).cloned().collect();
+        let combined = e.apply_all(instr, &h.reducer, args, &at)?;
+        let folded = match &acc.met {
+            None => Partial {
+                values: combined,
+                met: None,
+            },
+            Some(met) => Partial {
+                values: combined
+                    .iter()
+                    .zip(&elements)
+                    .map(|(c, x)| select(&mut e.body, met, c, x))
+                    .collect(),
+                met: Some(e.body.constant("true", "i1").name),
+            },
+        };
+        next.extend(partial_names(&folded));
     }
     e.leave_scope();
     e.frame.syms.clear();
-    let names: Vec<&str> = next.iter().map(|t| t.value.name.as_str()).collect();
     e.body.line(format!(
         "xla_indexing.yield {} : {}",
-        names.join(", "),
+        next.join(", "),
         types.join(", ")
     ));
     e.body.close("}", false);
-    let mut k = 0;
+    let names: Vec<String> = (0..count)
+        .map(|k| {
+            if count == 1 {
+                name.clone()
+            } else {
+                format!("{name}#{k}")
+            }
+        })
+        .collect();
+    let mut taken = 0;
     Ok(heroes
         .iter()
         .map(|h| {
-            h.elements
-                .iter()
-                .map(|&element| {
-                    let value = if count == 1 {
-                        name.clone()
-                    } else {
-                        format!("{name}#{k}")
-                    };
-                    k += 1;
-                    Typed {
-                        value: Scalar::new(value, element.mlir),
-                        element,
-                    }
-                })
-                .collect()
+            let n = partial_types(h).len();
+            let p = partial_of(h, &names[taken..taken + n]);
+            taken += n;
+            p
         })
         .collect())
 }
@@ -301,12 +445,7 @@ fn combine(
                 format!("arith.cmpi eq, {lane}, {} : index", zero.name),
             );
             e.body.open(format!("scf.if {} {{", first.name));
-            for (v, (buffer, ty)) in warped.iter().flatten().zip(shared) {
-                e.body.line(format!(
-                    "memref.store {}, {buffer}[{slot}] : {ty}",
-                    v.value.name
-                ));
-            }
+            store_partials(e, &warped, shared, &slot);
             e.body.close("}", false);
             e.body.line("gpu.barrier");
             // Each warp reads its group's slots, one per lane.
@@ -323,37 +462,29 @@ fn combine(
                 "i1",
                 format!("arith.cmpi ult, {lane}, {} : index", bound.name),
             );
-            let slots = load_if(e, &inside.name, &source_list(&source), inits, shared);
+            let slots = load_if(e, heroes, &inside.name, &source, inits, shared);
             tree(e, slots, warps)
         }
         ReductionKind::Column { .. } => {
             let ids = e.frame.dims.clone();
-            for (v, (buffer, ty)) in partial.iter().flatten().zip(shared) {
-                e.body.line(format!(
-                    "memref.store {}, {buffer}[{}, {}] : {ty}",
-                    v.value.name, ids[1], ids[0]
-                ));
-            }
+            store_partials(e, &partial, shared, &format!("{}, {}", ids[1], ids[0]));
             e.body.line("gpu.barrier");
+            let at = format!("{}, {}", ids[0], ids[1]);
             let mut k = 0;
-            let transposed = inits
+            let transposed = heroes
                 .iter()
                 .map(|h| {
-                    h.iter()
-                        .map(|init| {
+                    let names: Vec<String> = partial_types(h)
+                        .iter()
+                        .map(|t| {
                             let (buffer, ty) = &shared[k];
                             k += 1;
-                            let v = e.body.op(
-                                "column",
-                                init.element.mlir,
-                                format!("memref.load {buffer}[{}, {}] : {ty}", ids[0], ids[1]),
-                            );
-                            Typed {
-                                value: v,
-                                element: init.element,
-                            }
+                            e.body
+                                .op("column", t, format!("memref.load {buffer}[{at}] : {ty}"))
+                                .name
                         })
-                        .collect()
+                        .collect();
+                    partial_of(h, &names)
                 })
                 .collect();
             tree(e, transposed, WARP)
@@ -361,14 +492,17 @@ fn combine(
     }
 }
 
+/// Stores every value and flag of `partials` in its shared buffer at index `at`.
+fn store_partials(e: &mut Emitter, partials: &Accumulators, shared: &[(String, String)], at: &str) {
+    for (name, (buffer, ty)) in partials.iter().flat_map(partial_names).zip(shared) {
+        e.body
+            .line(format!("memref.store {name}, {buffer}[{at}] : {ty}"));
+    }
+}
+
 /// An overflow in the emitter's own index arithmetic.
 fn overflow(err: xla_indexing_core::ArithError) -> HloError {
     HloError::Usage(format!("thread ids: {err}"))
-}
-
-/// `[name]`, the index list of a one-dimensional shared buffer.
-fn source_list(name: &str) -> Vec<String> {
-    vec![name.to_string()]
 }
 
 /// The value of `expr` over the six thread ids (`th_x mod 32`) as an `index`, for every thread
@@ -388,46 +522,46 @@ fn id_value(e: &mut Emitter, launch: &LaunchDimensions, expr: Expr) -> Result<St
         .ok_or_else(|| HloError::Usage("thread ids: no value".into()))
 }
 
-/// Per accumulator, the shared slot at `at` where `condition` holds, else its initial value.
+/// Per hero, its partial result in the shared slots at `at` where `condition` holds, else its
+/// initial value (which has met no element).
 fn load_if(
     e: &mut Emitter,
+    heroes: &[Hero],
     condition: &str,
-    at: &[String],
+    at: &str,
     inits: &Accumulators,
     shared: &[(String, String)],
 ) -> Accumulators {
     let mut k = 0;
-    inits
+    heroes
         .iter()
-        .map(|h| {
-            h.iter()
-                .map(|init| {
+        .zip(inits)
+        .map(|(h, init)| {
+            let names: Vec<String> = partial_types(h)
+                .into_iter()
+                .zip(partial_names(init))
+                .map(|(t, otherwise)| {
                     let (buffer, ty) = &shared[k];
                     k += 1;
-                    let t = init.element.mlir;
                     let name = e.body.fresh("slot");
                     e.body
                         .open(format!("{name} = scf.if {condition} -> ({t}) {{"));
-                    let v = e.body.op(
-                        "v",
-                        t,
-                        format!("memref.load {buffer}[{}] : {ty}", at.join(", ")),
-                    );
+                    let v = e
+                        .body
+                        .op("v", t, format!("memref.load {buffer}[{at}] : {ty}"));
                     e.body.line(format!("scf.yield {} : {t}", v.name));
                     e.body.close("} else {", true);
-                    e.body.line(format!("scf.yield {} : {t}", init.value.name));
+                    e.body.line(format!("scf.yield {otherwise} : {t}"));
                     e.body.close("}", false);
-                    Typed {
-                        value: Scalar::new(name, t),
-                        element: init.element,
-                    }
+                    name
                 })
-                .collect()
+                .collect();
+            partial_of(h, &names)
         })
         .collect()
 }
 
-/// The accumulators combined across `width` neighbouring lanes (a power of two, at most a
+/// The partial results combined across `width` neighbouring lanes (a power of two, at most a
 /// warp) by `log2(width)` shuffle steps; afterwards every lane of the `width` holds the result.
 fn shuffle_tree(
     e: &mut Emitter,
@@ -442,12 +576,22 @@ fn shuffle_tree(
     while offset >= 1 {
         let mut next = Vec::new();
         for (h, acc) in heroes.iter().zip(&values) {
-            let mut args = acc.clone();
-            for v in acc {
-                args.push(shuffle_xor(&mut e.body, v, offset));
-            }
+            let other = Partial {
+                values: acc
+                    .values
+                    .iter()
+                    .map(|v| shuffle_xor(&mut e.body, v, offset))
+                    .collect(),
+                met: acc.met.as_ref().map(|m| {
+                    let flag = Typed {
+                        value: Scalar::new(m.clone(), "i1"),
+                        element: PRED,
+                    };
+                    shuffle_xor(&mut e.body, &flag, offset).value.name
+                }),
+            };
             let instr = &module.computations[c].instructions[h.instr];
-            next.push(e.apply_all(instr, &h.reducer, args, at)?);
+            next.push(merge(e, instr, h, acc, &other, at)?);
         }
         values = next;
         offset /= 2;
@@ -547,18 +691,10 @@ fn write_outputs(
     c: usize,
     reduction: &ReductionPlan,
     heroes: &[Hero],
-    reduced: &Accumulators,
+    (inits, reduced): (&Accumulators, &Accumulators),
     outputs: &[(String, String)],
     write: &Index,
 ) -> Result<(), HloError> {
-    for (h, values) in heroes.iter().zip(reduced) {
-        if let [single] = values.as_slice() {
-            e.give(c, h.instr, single.clone());
-        }
-    }
-    for (i, v) in gte_of_heroes(module, c, heroes, reduced) {
-        e.give(c, i, v);
-    }
     let index: Vec<String> = write
         .map
         .results()
@@ -572,12 +708,25 @@ fn write_outputs(
         write.map
     ));
     e.enter_scope();
+    let mut finals = Vec::new();
+    for ((h, init), acc) in heroes.iter().zip(inits).zip(reduced) {
+        let instr = &module.computations[c].instructions[h.instr];
+        finals.push(final_values(e, instr, h, init, acc, write)?);
+    }
+    for (h, values) in heroes.iter().zip(&finals) {
+        if let [single] = values.as_slice() {
+            e.give(c, h.instr, single.clone());
+        }
+    }
+    for (i, v) in gte_of_heroes(module, c, heroes, &finals) {
+        e.give(c, i, v);
+    }
     for (source, (name, ty)) in reduction.outputs.iter().zip(outputs) {
         let value = match *source {
             OutputSource::Epilogue(i) => e.value(c, i, write)?,
             OutputSource::Leaf { hero, leaf } => heroes
                 .iter()
-                .zip(reduced)
+                .zip(&finals)
                 .find(|(h, _)| h.instr == hero)
                 .and_then(|(_, v)| v.get(leaf).cloned())
                 .ok_or_else(|| {
@@ -596,12 +745,35 @@ fn write_outputs(
     Ok(())
 }
 
+/// A hero's result from its group's partial result: the partial values when the initial values
+/// are identities, else the reducer applied once to the initial values and the partial values
+/// (the initial values alone when no element was met).
+fn final_values(
+    e: &mut Emitter,
+    instr: &Instruction,
+    h: &Hero,
+    init: &Partial,
+    acc: &Partial,
+    at: &Index,
+) -> Result<Vec<Typed>, HloError> {
+    let Some(met) = &acc.met else {
+        return Ok(acc.values.clone());
+    };
+    let args = init.values.iter().chain(&acc.values).cloned().collect();
+    let combined = e.apply_all(instr, &h.reducer, args, at)?;
+    Ok(combined
+        .iter()
+        .zip(&init.values)
+        .map(|(c, i)| select(&mut e.body, met, c, i))
+        .collect())
+}
+
 /// The `get-tuple-element`s of variadic heroes in computation `c`, with their values.
 fn gte_of_heroes(
     module: &Module,
     c: usize,
     heroes: &[Hero],
-    reduced: &Accumulators,
+    reduced: &[Vec<Typed>],
 ) -> Vec<(usize, Typed)> {
     let comp = &module.computations[c];
     comp.instructions

@@ -11,6 +11,13 @@ pub enum Class {
     Float,
 }
 
+/// `pred`, as the generator lowers it (`i1`).
+pub const PRED: Element = Element {
+    class: Class::Pred,
+    bits: 1,
+    mlir: "i1",
+};
+
 /// An element type the generator lowers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Element {

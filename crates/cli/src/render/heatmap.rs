@@ -128,8 +128,12 @@ impl Heatmap {
                     selection.operand
                 ))
             })?;
-        let fusion_maps: Vec<IndexingMap> =
-            operand.maps.accesses.iter().map(|a| a.map.clone()).collect();
+        let fusion_maps: Vec<IndexingMap> = operand
+            .maps
+            .accesses
+            .iter()
+            .map(|a| a.map.clone())
+            .collect();
         let (maps, kernel) = match kernel_view(module, &computation, selection, &fusion_maps) {
             Some(view) => (view.maps.clone(), Some(view)),
             None => (fusion_maps, None),

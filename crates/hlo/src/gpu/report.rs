@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 use super::coalescing::{AccessCoalescing, analyze_access};
 use super::kernel::Kernel;
 use super::launch::Device;
-use super::plan::{KernelPlan, OperandPlan};
+use super::plan::{EmitterPlan, KernelPlan, OperandPlan};
 use super::tiles::{OperandTile, TileError, output_tile, propagate};
 use crate::access::Access;
 use crate::error::HloError;
@@ -41,7 +41,17 @@ pub fn launch_json(plans: &[KernelPlan]) -> Value {
             v["block"] = json!(p.launch.threads);
             v["grid"] = json!(p.launch.blocks);
             v["unroll"] = json!(p.unroll);
+            v["emitter"] = json!(p.emitter.name());
+            if let EmitterPlan::Loop {
+                fallback: Some(why),
+            } = &p.emitter
+            {
+                v["not_reduction_emitter"] = json!(why);
+            }
             v["thread_map"] = json!(p.thread_map.to_string());
+            if let EmitterPlan::Reduction(r) = &p.emitter {
+                v["write_map"] = json!(r.write_map.to_string());
+            }
             v["outputs"] = p
                 .outputs
                 .iter()
@@ -101,6 +111,19 @@ pub fn launch_text(plans: &[KernelPlan]) -> String {
             p.unroll,
             p.thread_map
         ));
+        match &p.emitter {
+            EmitterPlan::Loop { fallback: None } => out.push_str("  emitter: loop\n"),
+            EmitterPlan::Loop {
+                fallback: Some(why),
+            } => out.push_str(&format!(
+                "  emitter: loop (not the reduction emitter: {why})\n"
+            )),
+            EmitterPlan::Reduction(r) => out.push_str(&format!(
+                "  emitter: {}\n  write map: {}\n",
+                p.emitter.name(),
+                r.write_map
+            )),
+        }
         for o in &p.outputs {
             if let Some(s) = &o.skipped {
                 out.push_str(&format!(

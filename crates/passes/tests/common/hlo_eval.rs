@@ -413,7 +413,33 @@ pub fn evaluate(module: &Module, c: usize, params: &[Array]) -> Result<Vec<Outpu
                         .computation(name)
                         .is_some_and(|c| calls_approximate(module, c))
                 });
-        let value = if instr.opcode == "tuple" {
+        let value = if instr.opcode == "get-tuple-element" {
+            let index = instr
+                .int("index")
+                .ok_or("get-tuple-element without an index")?;
+            match &values[instr.operands[0]] {
+                Some((Value::Tuple(leaves), _)) => Value::Array(
+                    leaves
+                        .get(index as usize)
+                        .cloned()
+                        .ok_or_else(|| format!("{}: no leaf {index}", instr.name))?,
+                ),
+                _ => return Err(format!("{}: not a tuple", instr.name)),
+            }
+        } else if instr.opcode == "reduce" && matches!(instr.shape, Shape::Tuple(_)) {
+            let operands: Vec<&Array> = instr
+                .operands
+                .iter()
+                .map(|&o| match &values[o] {
+                    Some((Value::Array(a), _)) => Ok(a),
+                    _ => Err(format!("{}: tuple operands are not evaluated", instr.name)),
+                })
+                .collect::<Result<_, _>>()?;
+            Value::Tuple(
+                variadic_reduce(module, instr, &operands)
+                    .map_err(|e| format!("{}: {e}", instr.name))?,
+            )
+        } else if instr.opcode == "tuple" {
             let mut leaves = Vec::new();
             for &o in &instr.operands {
                 match &values[o] {
@@ -468,6 +494,80 @@ fn calls_approximate(module: &Module, c: usize) -> bool {
                 .filter_map(|n| module.computation(n))
                 .any(|callee| callee != c && calls_approximate(module, callee))
     })
+}
+
+/// A `reduce` of several inputs (argmax): per output element, the reducer applied to the
+/// accumulators and the inputs' elements, in row-major order of the reduced dimensions.
+fn variadic_reduce(
+    module: &Module,
+    instr: &Instruction,
+    operands: &[&Array],
+) -> Result<Vec<Array>, String> {
+    let n = operands.len() / 2;
+    let (inputs, inits) = operands.split_at(n);
+    let reduced = int_list(instr, "dimensions")?;
+    let dims = &inputs[0].dims;
+    let kept: Vec<usize> = (0..dims.len())
+        .filter(|k| !reduced.contains(&(*k as i64)))
+        .collect();
+    let out_dims: Vec<i64> = kept.iter().map(|&k| dims[k]).collect();
+    let red_dims: Vec<i64> = reduced.iter().map(|&k| dims[k as usize]).collect();
+    let tys: Vec<Ty> = inputs.iter().chain(inits).map(|a| a.ty).collect();
+    let mut data: Vec<Vec<V>> = vec![Vec::new(); n];
+    for i in Indices::new(&out_dims) {
+        let mut acc: Vec<V> = inits.iter().map(|a| a.data[0]).collect();
+        for r in Indices::new(&red_dims) {
+            let mut src = vec![0; dims.len()];
+            for (j, &k) in kept.iter().enumerate() {
+                src[k] = i[j];
+            }
+            for (j, &k) in reduced.iter().enumerate() {
+                src[k as usize] = r[j];
+            }
+            let args: Vec<V> = acc
+                .iter()
+                .copied()
+                .chain(inputs.iter().map(|a| a.at(&src)))
+                .collect();
+            acc = apply_all(module, instr, &args, &tys)?;
+        }
+        for (d, v) in data.iter_mut().zip(acc) {
+            d.push(v);
+        }
+    }
+    Ok(inits
+        .iter()
+        .zip(data)
+        .map(|(init, data)| Array {
+            ty: init.ty,
+            dims: out_dims.clone(),
+            data,
+        })
+        .collect())
+}
+
+/// `to_apply` of `instr` applied to scalars: every leaf of its result.
+fn apply_all(
+    module: &Module,
+    instr: &Instruction,
+    args: &[V],
+    tys: &[Ty],
+) -> Result<Vec<V>, String> {
+    let [callee] = instr.called("to_apply") else {
+        return Err("no to_apply".into());
+    };
+    let c = module
+        .computation(callee)
+        .ok_or_else(|| format!("unknown computation {callee}"))?;
+    let params: Vec<Array> = args
+        .iter()
+        .zip(tys)
+        .map(|(&v, &ty)| Array::scalar(ty, v))
+        .collect();
+    Ok(evaluate(module, c, &params)?
+        .into_iter()
+        .map(|o| o.array.data[0])
+        .collect())
 }
 
 /// `to_apply` of `instr` applied to scalars.
