@@ -27,11 +27,22 @@
 // MLIR: memref.store %{{.*}}, %{{.*}}[%[[O0]], %[[O1]]] : memref<20x10xf32>
 // MLIR: gpu.return
 
-// REDUCE: gpu.func @column_sum(%[[IN:.*]]: memref<300x64xf32>, %{{.*}}: memref<64xf32>)
-// REDUCE: xla_indexing.loop ({{.*}})[%[[R:.*]]] -> ({{.*}}) in #xla_indexing.map<"(th_x, th_y, th_z, bl_x, bl_y, bl_z, chunk_id, unroll_id)[s0] -> (s0, th_x), {{.*}} s0 in [0, 299]"> iter_args(%[[ACC:.*]] = %{{.*}}) -> (f32) {
-// REDUCE-NEXT: %[[V:.*]] = memref.load %[[IN]][%[[R]], %thread_id_x] : memref<300x64xf32>
+// The column sum goes to the reduction emitter: thread (x, y) of a 32 x 32 block sums rows
+// y, y + 32, ... of column x (adjacent columns per warp), the partial sums go through a shared
+// tile transposed, and warp y sums column y with shuffles; lane 0 stores it.
+// REDUCE: gpu.func @column_sum(%[[IN:.*]]: memref<300x64xf32>, %[[OUT:.*]]: memref<64xf32>) workgroup(%[[TILE:.*]] : memref<32x33xf32, #gpu.address_space<workgroup>>)
+// REDUCE-SAME: block = [32, 32, 1], grid = [2, 1, 1]
+// REDUCE: %[[SUM:.*]] = xla_indexing.loop ({{.*}})[%[[R:.*]], %{{.*}}] -> ({{.*}}) in #xla_indexing.map<"{{.*}}"> iter_args(%[[ACC:.*]] = %{{.*}}) -> (f32) {
+// REDUCE-NEXT: %[[I:.*]]:2 = xla_indexing.apply_indexing #xla_indexing.map<"(th_x, th_y, bl_x)[chunk_id] -> (th_y + chunk_id * 32, th_x + bl_x * 32), {{.*}}">
+// REDUCE-NEXT: %[[V:.*]] = memref.load %[[IN]][%[[I]]#0, %[[I]]#1] : memref<300x64xf32>
 // REDUCE-NEXT: %[[S:.*]] = arith.addf %[[ACC]], %[[V]] : f32
 // REDUCE-NEXT: xla_indexing.yield %[[S]] : f32
+// REDUCE: memref.store %[[SUM]], %[[TILE]][%thread_id_y, %thread_id_x]
+// REDUCE-NEXT: gpu.barrier
+// REDUCE-NEXT: memref.load %[[TILE]][%thread_id_x, %thread_id_y]
+// REDUCE-COUNT-5: gpu.shuffle xor
+// REDUCE: xla_indexing.loop ({{.*}}) -> (%[[O:.*]]) in #xla_indexing.map<"(th_x, th_y, th_z, bl_x, bl_y, bl_z) -> (th_y + bl_x * 32), domain: th_x in [0, 0]
+// REDUCE-NEXT: memref.store %{{.*}}, %[[OUT]][%[[O]]] : memref<64xf32>
 
 // LLVM: define ptx_kernel void @bitcast_add_fusion(
 // LLVM-NOT: {{udiv|urem|sdiv|srem}}

@@ -43,20 +43,24 @@ module @jit_f {
 
 // -----
 
-// A reduction keeps its reducer: the maximum of the region is what the loop over the reduced
-// dimension computes, from the constant init (-inf).
+// A reduction goes to the reduction emitter and keeps its reducer: a warp reduces each row
+// (rows of 32), folding its elements into the maximum from the constant init (-inf), then
+// five shuffle steps; the row's first thread stores.
 // CHECK-LABEL: module attributes {gpu.container_module}
 // CHECK: xla_indexing.fusion(%{{.*}}) {name = "row_max", xla_indexing.kernel = @xla_indexing_kernels::@row_max}
 // CHECK: gpu.module @xla_indexing_kernels {
-// CHECK-NEXT: gpu.func @row_max(%[[IN:.*]]: memref<8x32xf32>, %[[OUT:.*]]: memref<8xf32>) kernel attributes {xla_indexing.launch = #xla_indexing.launch<block = [8, 1, 1], grid = [1, 1, 1], map = "(th_x, th_y, th_z, bl_x, bl_y, bl_z)[chunk_id, unroll_id] -> (th_x), domain: {{.*}}">}
-// CHECK: xla_indexing.loop
+// CHECK-NEXT: gpu.func @row_max(%[[IN:.*]]: memref<8x32xf32>, %[[OUT:.*]]: memref<8xf32>) kernel attributes {xla_indexing.launch = #xla_indexing.launch<block = [256, 1, 1], grid = [1, 1, 1], map = "(th_x, th_y, th_z, bl_x, bl_y, bl_z)[chunk_id, unroll_id] -> (th_x floordiv 32, th_x mod 32), domain: {{.*}}">}
 // CHECK: %[[INIT:.*]] = arith.constant 0xFF800000 : f32
-// CHECK-NEXT: %[[MAX:.*]] = xla_indexing.loop ({{.*}})[%[[S:.*]]] -> ({{.*}}) in #xla_indexing.map<"{{.*}} -> (th_x, s0), domain: {{.*}}, s0 in [0, 31]"> iter_args(%[[ACC:.*]] = %[[INIT]]) -> (f32) {
-// CHECK-NEXT: %[[VI:.*]]:2 = xla_indexing.apply_indexing #xla_indexing.map<"(th_x)[s0] -> (th_x, s0), domain: th_x in [0, 7], s0 in [0, 31]">(%{{.*}}, %[[S]])
+// CHECK-NEXT: %[[MAX:.*]] = xla_indexing.loop ({{.*}})[{{.*}}] -> ({{.*}}) in #xla_indexing.map<"{{.*}}"> iter_args(%[[ACC:.*]] = %[[INIT]]) -> (f32) {
+// CHECK-NEXT: %[[VI:.*]]:2 = xla_indexing.apply_indexing #xla_indexing.map<"(th_x) -> (th_x floordiv 32, th_x mod 32), domain: th_x in [0, 255]">(%{{.*}})
 // CHECK-NEXT: %[[V:.*]] = memref.load %[[IN]][%[[VI]]#0, %[[VI]]#1] : memref<8x32xf32>
 // CHECK-NEXT: %[[M:.*]] = arith.maximumf %[[ACC]], %[[V]] : f32
 // CHECK-NEXT: xla_indexing.yield %[[M]] : f32
-// CHECK: memref.store %[[MAX]], %[[OUT]]
+// CHECK: gpu.shuffle xor %[[MAX]], %{{.*}}, %{{.*}} : f32
+// CHECK-COUNT-4: gpu.shuffle xor
+// CHECK: %[[ROW:.*]] = arith.maximumf
+// CHECK-NEXT: xla_indexing.loop ({{.*}}) -> (%[[O:.*]]) in #xla_indexing.map<"(th_x, th_y, th_z, bl_x, bl_y, bl_z) -> (th_x floordiv 32), domain: {{.*}}, th_x mod 32 in [0, 0]">
+// CHECK-NEXT: memref.store %[[ROW]], %[[OUT]][%[[O]]] : memref<8xf32>
 func.func @row_max(%in: tensor<8x32xf32>) -> tensor<8xf32> {
   %r = xla_indexing.fusion (%in) {name = "row_max"} : (tensor<8x32xf32>) -> tensor<8xf32> {
   ^bb0(%p: tensor<8x32xf32>):
@@ -147,4 +151,38 @@ module attributes {gpu.container_module} {
     }
     return %r : tensor<4xf32>
   }
+}
+
+// -----
+
+// Argmax, a reduce of two inputs, goes to the reduction emitter: both accumulators are carried
+// through the loop and every shuffle step (rows of 4: two steps), with a flag saying whether
+// they met an element (shuffled as an i32), since the initial values of a variadic reducer are
+// not known identities: the row's first thread applies them once to what its group met.
+// CHECK-LABEL: func.func @argmax(
+// CHECK: gpu.func @argmax(
+// CHECK: %[[R:.*]]:3 = xla_indexing.loop {{.*}} iter_args({{.*}}) -> (f32, i32, i1) {
+// CHECK: gpu.shuffle xor %[[R]]#0, {{.*}} : f32
+// CHECK: gpu.shuffle xor %[[R]]#1, {{.*}} : i32
+// CHECK: gpu.shuffle xor {{.*}} : i32
+// CHECK-NEXT: arith.trunci {{.*}} : i32 to i1
+// CHECK: xla_indexing.loop
+// CHECK: arith.select
+// CHECK: memref.store {{.*}} : memref<8xf32>
+// CHECK-NEXT: memref.store {{.*}} : memref<8xi32>
+func.func @argmax(%a: tensor<8x4xf32>, %i: tensor<8x4xi32>) -> (tensor<8xf32>, tensor<8xi32>) {
+  %r:2 = xla_indexing.fusion (%a, %i) {name = "argmax"} : (tensor<8x4xf32>, tensor<8x4xi32>) -> (tensor<8xf32>, tensor<8xi32>) {
+  ^bb0(%p: tensor<8x4xf32>, %q: tensor<8x4xi32>):
+    %x = "stablehlo.constant"() <{value = dense<0xFF800000> : tensor<f32>}> : () -> tensor<f32>
+    %y = "stablehlo.constant"() <{value = dense<0> : tensor<i32>}> : () -> tensor<i32>
+    %m:2 = "stablehlo.reduce"(%p, %q, %x, %y) <{dimensions = array<i64: 1>}> ({
+    ^bb0(%a0: tensor<f32>, %b0: tensor<i32>, %a1: tensor<f32>, %b1: tensor<i32>):
+      %gt = "stablehlo.compare"(%a0, %a1) <{comparison_direction = #stablehlo<comparison_direction GT>}> : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      %v = "stablehlo.select"(%gt, %a0, %a1) : (tensor<i1>, tensor<f32>, tensor<f32>) -> tensor<f32>
+      %k = "stablehlo.select"(%gt, %b0, %b1) : (tensor<i1>, tensor<i32>, tensor<i32>) -> tensor<i32>
+      "stablehlo.return"(%v, %k) : (tensor<f32>, tensor<i32>) -> ()
+    }) : (tensor<8x4xf32>, tensor<8x4xi32>, tensor<f32>, tensor<i32>) -> (tensor<8xf32>, tensor<8xi32>)
+    xla_indexing.yield %m#0, %m#1 : tensor<8xf32>, tensor<8xi32>
+  }
+  return %r#0, %r#1 : tensor<8xf32>, tensor<8xi32>
 }

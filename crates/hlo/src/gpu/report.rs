@@ -169,8 +169,8 @@ pub struct CoalescingEntry<'a> {
     pub plan: &'a KernelPlan,
     /// The index of the output being written.
     pub output: usize,
-    /// The operand read.
-    pub operand: &'a OperandPlan,
+    /// The operand read; `None` for the store of the output itself.
+    pub operand: Option<&'a OperandPlan>,
     /// Which of the operand's `output_maps` is analysed (their count for the entry that reports
     /// undefined maps).
     pub map_index: usize,
@@ -178,7 +178,8 @@ pub struct CoalescingEntry<'a> {
     pub result: Result<AccessCoalescing, String>,
 }
 
-/// Analyses every access of every kernel.
+/// Analyses every access of every kernel: each operand's reads, then the output's store
+/// (through the output's write map).
 pub fn coalescing_entries<'a>(
     plans: &'a [KernelPlan],
     device: &Device,
@@ -191,7 +192,7 @@ pub fn coalescing_entries<'a>(
                     out.push(CoalescingEntry {
                         plan,
                         output: o.output,
-                        operand: op,
+                        operand: Some(op),
                         map_index: i,
                         result: analyze_access(&op.read_map, &a.map, &op.shape, device)
                             .map_err(|e| e.to_string()),
@@ -201,12 +202,21 @@ pub fn coalescing_entries<'a>(
                     out.push(CoalescingEntry {
                         plan,
                         output: o.output,
-                        operand: op,
+                        operand: Some(op),
                         map_index: op.output_maps.len(),
                         result: Err(format!("maps undefined: {u}")),
                     });
                 }
             }
+            let identity = xla_indexing_core::IndexingMap::identity(&o.shape.dims);
+            out.push(CoalescingEntry {
+                plan,
+                output: o.output,
+                operand: None,
+                map_index: 0,
+                result: analyze_access(&o.write_map, &identity, &o.shape, device)
+                    .map_err(|e| e.to_string()),
+            });
         }
     }
     out
@@ -219,12 +229,22 @@ pub fn coalescing_json(entries: &[CoalescingEntry<'_>]) -> Value {
         .map(|e| {
             let mut v = kernel_json(&e.plan.kernel, &e.plan.computation);
             v["output"] = json!(e.output);
-            v["operand"] = json!(e.operand.parameter);
-            if let Some(l) = e.operand.leaf {
-                v["leaf"] = json!(l);
+            match e.operand {
+                Some(op) => {
+                    v["access"] = json!("read");
+                    v["operand"] = json!(op.parameter);
+                    if let Some(l) = op.leaf {
+                        v["leaf"] = json!(l);
+                    }
+                    v["shape"] = json!(op.shape.to_string());
+                    v["map"] = json!(e.map_index);
+                }
+                None => {
+                    v["access"] = json!("store");
+                    let shape = e.plan.outputs.iter().find(|o| o.output == e.output);
+                    v["shape"] = json!(shape.map(|o| o.shape.to_string()));
+                }
             }
-            v["shape"] = json!(e.operand.shape.to_string());
-            v["map"] = json!(e.map_index);
             match &e.result {
                 Ok(c) => {
                     let names = c.offset_map.var_names();
@@ -263,14 +283,17 @@ pub fn coalescing_json(entries: &[CoalescingEntry<'_>]) -> Value {
 pub fn coalescing_text(entries: &[CoalescingEntry<'_>]) -> String {
     let mut out = String::new();
     for e in entries {
-        let head = format!(
-            "{} output {} <- operand {} {} (map {})",
-            e.plan.kernel.name,
-            e.output,
-            operand_label(e.operand),
-            e.operand.shape,
-            e.map_index
-        );
+        let head = match e.operand {
+            Some(op) => format!(
+                "{} output {} <- operand {} {} (map {})",
+                e.plan.kernel.name,
+                e.output,
+                operand_label(op),
+                op.shape,
+                e.map_index
+            ),
+            None => format!("{} output {} store", e.plan.kernel.name, e.output),
+        };
         match &e.result {
             Ok(c) => {
                 out.push_str(&format!(
