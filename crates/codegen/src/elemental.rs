@@ -186,9 +186,15 @@ impl<'m> Emitter<'m> {
     }
 
     /// Whether values are being emitted at the top of the thread loop's body: not under a
-    /// condition, in an inner loop or in a called computation, at `regions` regions deep.
-    pub(crate) fn at_top(&self, regions: usize) -> bool {
-        self.scopes.len() == 1 && self.params.len() == 1 && self.body.regions() == regions
+    /// condition, in an inner loop or in a called computation, at `regions` regions and
+    /// `scopes` scopes deep.
+    pub(crate) fn at_top(&self, regions: usize, scopes: usize) -> bool {
+        self.scopes.len() == scopes && self.params.len() == 1 && self.body.regions() == regions
+    }
+
+    /// How many scopes are open (1 at the kernel's top).
+    pub(crate) fn scope_depth(&self) -> usize {
+        self.scopes.len()
     }
 
     fn key(&self, c: usize, i: usize, index: &Index) -> Key {

@@ -110,7 +110,12 @@ pub fn kernel_function(
             .map(|k| emitter.body.index(k as i64).name)
             .collect();
         let regions = emitter.body.regions();
-        emitter.lanes = Some(Lanes::new(map.clone(), plan.unroll, names, regions));
+        emitter.lanes = Some(Lanes::new(
+            map.clone(),
+            plan.unroll,
+            names,
+            (regions, emitter.scope_depth()),
+        ));
         let mut values = vec![Vec::new(); roots.len()];
         for k in 0..plan.unroll as usize {
             emitter.set_lane(k);
@@ -201,7 +206,7 @@ pub(crate) fn thread_ids(body: &mut Body) -> Vec<String> {
 /// The thread loop of a kernel that computes its lanes one by one: `map` with `unroll_id` fixed
 /// to 0, so that the loop runs once per group (the plan vectorizes only where a group runs all
 /// its lanes or none, `xla_indexing_hlo::gpu::vector::lanes_run_together`).
-fn first_lanes(map: &IndexingMap) -> IndexingMap {
+pub(crate) fn first_lanes(map: &IndexingMap) -> IndexingMap {
     let mut range_vars = map.range_vars().to_vec();
     range_vars[UNROLL_SYMBOL].bounds = Interval::point(0);
     let mut first = IndexingMap::new(

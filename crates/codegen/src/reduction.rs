@@ -29,6 +29,7 @@ use xla_indexing_hlo::{
     gpu::{
         KernelPlan, LaunchDimensions,
         reduction::{COLUMN_TILE, OutputSource, ReductionKind, ReductionPlan, WARP, id_vars},
+        thread_map::UNROLL_SYMBOL,
     },
 };
 
@@ -36,9 +37,12 @@ use super::CodegenOptions;
 use super::body::{Body, Scalar};
 use super::elemental::{Emitter, Frame, Index};
 use super::identity::is_identity;
-use super::kernel::{Signature, launch_attribute, signature, signature_text, thread_ids};
+use super::kernel::{
+    Signature, first_lanes, launch_attribute, signature, signature_text, thread_ids,
+};
 use super::scalar::Typed;
 use super::types::{Class, Element, PRED};
+use super::vector::Lanes;
 
 /// One hero: the reduce, its inputs and initial values, its reducer.
 struct Hero {
@@ -106,7 +110,14 @@ pub fn reduction_function(
         rts: Vec::new(),
     };
     let inits = initial_values(&mut e, c, &heroes, &write)?;
-    let partial = read_loop(&mut e, module, c, &heroes, &inits, &reduction.read_map)?;
+    let partial = read_loop(
+        &mut e,
+        module,
+        c,
+        &heroes,
+        &inits,
+        (&reduction.read_map, options.vectorize),
+    )?;
     let reduced = combine(
         &mut e, module, c, reduction, &heroes, &inits, partial, &shared,
     )?;
@@ -300,14 +311,24 @@ fn merge(
 }
 
 /// Step 1: the loop over the read map folding each thread's elements into its partial results.
+/// With `vectorize`, a read map whose `unroll_id` takes several values (a row's vector) is
+/// looped over with `unroll_id` 0 and the lanes folded one by one, sharing vector loads where
+/// the maps prove them (`vector.rs`).
 fn read_loop(
     e: &mut Emitter,
     module: &Module,
     c: usize,
     heroes: &[Hero],
     inits: &Accumulators,
-    read_map: &IndexingMap,
+    (read_map, vectorize): (&IndexingMap, bool),
 ) -> Result<Accumulators, HloError> {
+    let width = read_map.range_vars()[UNROLL_SYMBOL].bounds.count();
+    let lanes = vectorize && width > 1;
+    let loop_map = if lanes {
+        first_lanes(read_map)
+    } else {
+        read_map.clone()
+    };
     let syms: Vec<String> = ["chunk", "unroll"]
         .iter()
         .map(|s| e.body.fresh(s))
@@ -333,7 +354,7 @@ fn read_loop(
         format!("{name}:{count}")
     };
     e.body.open(format!(
-        "{result} = xla_indexing.loop ({})[{}] -> ({}) in #xla_indexing.map<\"{read_map}\"> iter_args({}) -> ({}) {{",
+        "{result} = xla_indexing.loop ({})[{}] -> ({}) in #xla_indexing.map<\"{loop_map}\"> iter_args({}) -> ({}) {{",
         e.frame.dims.join(", "),
         syms.join(", "),
         results.join(", "),
@@ -346,36 +367,28 @@ fn read_loop(
         map: read_map.clone(),
         rts: Vec::new(),
     };
-    let mut next = Vec::new();
     let mut taken = 0;
-    for h in heroes {
-        let n = partial_types(h).len();
-        let acc = partial_of(h, &carried[taken..taken + n]);
-        taken += n;
-        let elements = h
-            .inputs
-            .iter()
-            .map(|&input| e.value(c, input, &at))
-            .collect::<Result<Vec<_>, _>>()?;
-        let instr = &module.computations[c].instructions[h.instr];
-        let args = acc.values.iter().chain(&elements).cloned().collect();
-        let combined = e.apply_all(instr, &h.reducer, args, &at)?;
-        let folded = match &acc.met {
-            None => Partial {
-                values: combined,
-                met: None,
-            },
-            Some(met) => Partial {
-                values: combined
-                    .iter()
-                    .zip(&elements)
-                    .map(|(c, x)| select(&mut e.body, met, c, x))
-                    .collect(),
-                met: Some(e.body.constant("true", "i1").name),
-            },
-        };
-        next.extend(partial_names(&folded));
+    let mut partials: Vec<Partial> = heroes
+        .iter()
+        .map(|h| {
+            let n = partial_types(h).len();
+            taken += n;
+            partial_of(h, &carried[taken - n..taken])
+        })
+        .collect();
+    if lanes {
+        let names = (0..width).map(|k| e.body.index(k as i64).name).collect();
+        let depth = (e.body.regions(), e.scope_depth());
+        e.lanes = Some(Lanes::new(read_map.clone(), width as u64, names, depth));
     }
+    for lane in 0..(if lanes { width as usize } else { 1 }) {
+        e.set_lane(lane);
+        for (h, acc) in heroes.iter().zip(&mut partials) {
+            *acc = fold(e, module, c, h, acc, &at)?;
+        }
+    }
+    e.lanes = None;
+    let next: Vec<String> = partials.iter().flat_map(partial_names).collect();
     e.leave_scope();
     e.frame.syms.clear();
     e.body.line(format!(
@@ -403,6 +416,40 @@ fn read_loop(
             p
         })
         .collect())
+}
+
+/// Hero `h`'s partial result `acc` with the hero's inputs at `at` folded in (with flags, the
+/// inputs alone when `acc` has met no element).
+fn fold(
+    e: &mut Emitter,
+    module: &Module,
+    c: usize,
+    h: &Hero,
+    acc: &Partial,
+    at: &Index,
+) -> Result<Partial, HloError> {
+    let elements = h
+        .inputs
+        .iter()
+        .map(|&input| e.value(c, input, at))
+        .collect::<Result<Vec<_>, _>>()?;
+    let instr = &module.computations[c].instructions[h.instr];
+    let args = acc.values.iter().chain(&elements).cloned().collect();
+    let combined = e.apply_all(instr, &h.reducer, args, at)?;
+    Ok(match &acc.met {
+        None => Partial {
+            values: combined,
+            met: None,
+        },
+        Some(met) => Partial {
+            values: combined
+                .iter()
+                .zip(&elements)
+                .map(|(c, x)| select(&mut e.body, met, c, x))
+                .collect(),
+            met: Some(e.body.constant("true", "i1").name),
+        },
+    })
 }
 
 /// Step 2: the partial results of a row's group or a column tile combined; the first thread

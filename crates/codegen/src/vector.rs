@@ -41,6 +41,8 @@ pub struct Lanes {
     lane: usize,
     /// How many regions deep the thread loop's body is.
     regions: usize,
+    /// How many of the emitter's scopes are open in the thread loop's body.
+    scopes: usize,
     /// Per buffer, its one-dimensional view: SSA name and memref type.
     views: HashMap<String, (String, String)>,
     /// The vector loads made so far: (buffer, map, group) to the vector's SSA name.
@@ -51,14 +53,21 @@ pub struct Lanes {
 
 impl Lanes {
     /// The lanes of a kernel with `thread_map` and `unroll` elements per thread; `names` are the
-    /// lanes' `index` constants, `regions` the depth of the thread loop's body.
-    pub fn new(thread_map: IndexingMap, unroll: u64, names: Vec<String>, regions: usize) -> Lanes {
+    /// lanes' `index` constants, `(regions, scopes)` the depth of the thread loop's body in
+    /// regions and in the emitter's scopes.
+    pub fn new(
+        thread_map: IndexingMap,
+        unroll: u64,
+        names: Vec<String>,
+        (regions, scopes): (usize, usize),
+    ) -> Lanes {
         Lanes {
             thread_map,
             unroll,
             names,
             lane: 0,
             regions,
+            scopes,
             views: HashMap::new(),
             loads: HashMap::new(),
             offsets: HashMap::new(),
@@ -89,7 +98,7 @@ impl Emitter<'_> {
         let Some(lanes) = &self.lanes else {
             return Ok(None);
         };
-        if !index.rts.is_empty() || !self.at_top(lanes.regions) {
+        if !index.rts.is_empty() || !self.at_top(lanes.regions, lanes.scopes) {
             return Ok(None);
         }
         let Vectorization::Vector {

@@ -198,9 +198,9 @@ fn coalescing_of_reductions_unrolled_and_strided_reads_matches_the_enumeration()
     assert_eq!(
         sums,
         vec![
-            // The reduction emitter: a row's group reads adjacent elements, a column tile's
+            // The reduction emitter: a row's group reads adjacent 4-vectors, a column tile's
             // warp adjacent columns.
-            ("row_sum".into(), 0, true, 2, 2),
+            ("row_sum".into(), 0, true, 4, 4),
             ("column_sum".into(), 0, true, 10, 10)
         ]
     );

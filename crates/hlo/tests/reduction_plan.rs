@@ -47,13 +47,25 @@ fn writer_key(kind: &ReductionKind, ids: &[i64]) -> (i64, i64) {
 
 /// Checks the plan of reducing `input` along `reduced` (see the module comment).
 fn check(input: &[i64], layout: &str, reduced: &[usize]) {
-    let dims = input.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
+    let dims = input
+        .iter()
+        .map(i64::to_string)
+        .collect::<Vec<_>>()
+        .join(",");
     let kept: Vec<i64> = (0..input.len())
         .filter(|d| !reduced.contains(d))
         .map(|d| input[d])
         .collect();
-    let out = kept.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
-    let red = reduced.iter().map(usize::to_string).collect::<Vec<_>>().join(",");
+    let out = kept
+        .iter()
+        .map(i64::to_string)
+        .collect::<Vec<_>>()
+        .join(",");
+    let red = reduced
+        .iter()
+        .map(usize::to_string)
+        .collect::<Vec<_>>()
+        .join(",");
     let r = plan(&module(&dims, layout, &red, &out));
     let mut writer: HashMap<Vec<i64>, (i64, i64)> = HashMap::new();
     for (ids, syms) in r.write_map.domain_points(1 << 22).unwrap() {
@@ -61,7 +73,11 @@ fn check(input: &[i64], layout: &str, reduced: &[usize]) {
         let before = writer.insert(o.clone(), writer_key(&r.kind, &ids));
         assert!(before.is_none(), "{input:?}: output {o:?} written twice");
     }
-    assert_eq!(writer.len() as i64, kept.iter().product::<i64>(), "{input:?}: outputs written");
+    assert_eq!(
+        writer.len() as i64,
+        kept.iter().product::<i64>(),
+        "{input:?}: outputs written"
+    );
     let mut read: HashMap<Vec<i64>, u32> = HashMap::new();
     for (ids, syms) in r.read_map.domain_points(1 << 22).unwrap() {
         let e = r.read_map.evaluate(&ids, &syms).unwrap();
@@ -80,8 +96,15 @@ fn check(input: &[i64], layout: &str, reduced: &[usize]) {
         );
         *read.entry(e).or_default() += 1;
     }
-    assert_eq!(read.len() as i64, input.iter().product::<i64>(), "{input:?}: elements read");
-    assert!(read.values().all(|&n| n == 1), "{input:?}: an element read twice");
+    assert_eq!(
+        read.len() as i64,
+        input.iter().product::<i64>(),
+        "{input:?}: elements read"
+    );
+    assert!(
+        read.values().all(|&n| n == 1),
+        "{input:?}: an element read twice"
+    );
 }
 
 #[test]
@@ -92,6 +115,8 @@ fn row_reductions_read_each_element_once_in_the_writers_group() {
     check(&[3, 4, 5, 6], "3,2,1,0", &[2, 3]);
     check(&[9, 11], "1,0", &[0, 1]);
     check(&[2, 1030], "1,0", &[1]);
+    check(&[3, 4096], "1,0", &[1]);
+    check(&[5, 250], "1,0", &[1]);
     check(&[7, 1, 3], "2,1,0", &[1]);
 }
 
@@ -112,10 +137,25 @@ fn kinds_follow_the_layout() {
         ReductionKind::Row {
             rows: 4,
             row_length: 256,
-            group: 256
+            group: 64,
+            vector: 4
         }
     );
     assert_eq!(row.launch.threads, [256, 1, 1]);
+    // Rows too short for a warp of 4-vectors, or of a length 4 does not divide, are read one
+    // element per step.
+    let odd = plan(&module("4,250", "1,0", "1", "4"));
+    assert!(
+        matches!(odd.kind, ReductionKind::Row { vector: 2, .. }),
+        "{:?}",
+        odd.kind
+    );
+    let short = plan(&module("4,36", "1,0", "1", "4"));
+    assert!(
+        matches!(short.kind, ReductionKind::Row { vector: 1, .. }),
+        "{:?}",
+        short.kind
+    );
     let column = plan(&module("4,256", "0,1", "1", "4"));
     assert_eq!(
         column.kind,

@@ -155,13 +155,13 @@ fn reduction_kernel(
     for &h in &reduction.heroes {
         let instr = &comp.instructions[h];
         for &input in &instr.operands[..instr.operands.len() / 2] {
-            hero_reads.extend(operand_plans(
-                module,
-                &kernel,
-                &mut composer,
-                input,
-                &reduction.read_map,
-            )?);
+            let reads = operand_plans(module, &kernel, &mut composer, input, &reduction.read_map)?;
+            // Heroes reading one parameter alike share the load (the emitter computes it once).
+            for r in reads {
+                if !hero_reads.contains(&r) {
+                    hero_reads.push(r);
+                }
+            }
         }
     }
     let mut outputs = Vec::new();
@@ -249,16 +249,34 @@ fn operand_plans(
             .map(|a| Access::plain(read_map.clone()).then(a))
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| kernel.error(format!("thread map of parameter {}: {e}", p.parameter)))?;
-        let vectors = thread_maps
+        let unroll = read_map
+            .range_vars()
+            .get(super::thread_map::UNROLL_SYMBOL)
+            .map_or(1, |v| v.bounds.count());
+        let shape = param.leaves()[p.leaf].clone();
+        let vectors = p
+            .maps
+            .accesses
             .iter()
-            .map(|_| {
-                Vectorization::Scalar("the reduction emitter reads elements one by one".into())
+            .map(|a| {
+                if unroll <= 1 {
+                    return Ok(Vectorization::Scalar("one element per step".into()));
+                }
+                if !a.runtime.is_empty() {
+                    return Ok(Vectorization::Scalar(
+                        "the index depends on runtime values".into(),
+                    ));
+                }
+                let mut map = read_map.compose(&a.map)?;
+                map.simplify();
+                Ok(vectorize(read_map, &map, &shape, unroll as u64))
             })
-            .collect();
+            .collect::<Result<Vec<_>, ComposeError>>()
+            .map_err(|e| kernel.error(format!("thread map of parameter {}: {e}", p.parameter)))?;
         out.push(OperandPlan {
             parameter: p.parameter,
             leaf: matches!(param, Shape::Tuple(_)).then_some(p.leaf),
-            shape: param.leaves()[p.leaf].clone(),
+            shape,
             read_map: read_map.clone(),
             output_maps: p.maps.accesses,
             thread_maps,

@@ -24,6 +24,7 @@
 
 use xla_indexing_core::{ArithError, Expr, IndexingMap, Interval, Var};
 
+use super::kernel::element_bits;
 use super::launch::{Device, LaunchDimensions};
 use super::thread_map::{DIM_NAMES, SYMBOL_NAMES};
 use crate::module::{Computation, Module};
@@ -48,6 +49,9 @@ pub enum ReductionKind {
         row_length: i64,
         /// Threads that reduce one row (a power of two, at most [`ROW_BLOCK`]).
         group: u64,
+        /// Adjacent elements a thread reads at each step (`unroll_id`), one vector access
+        /// where the maps prove it: 4, 2 or 1, dividing `row_length`.
+        vector: u64,
     },
     /// `batch × reduced × kept` in layout order; the kept elements are adjacent.
     Column {
@@ -72,7 +76,7 @@ pub struct ReductionPlan {
     /// The launch.
     pub launch: LaunchDimensions,
     /// `(thread ids)[chunk_id, unroll_id] -> (hero input index)`: the element a thread reads at
-    /// each step of its loop (`unroll_id` has the one value 0).
+    /// each step of its loop (`unroll_id` ranges over a row reduction's vector).
     pub read_map: IndexingMap,
     /// `(thread ids) -> (output index)`, with the constraints under which the thread writes.
     pub write_map: IndexingMap,
@@ -144,7 +148,12 @@ pub fn plan_reduction(
             ));
         }
     }
-    let kind = classify(&dims, &layout, &reduced)?;
+    let bits = comp.instructions[comp.instructions[heroes[0]].operands[0]]
+        .shape
+        .as_array()
+        .and_then(|a| element_bits(&a.element))
+        .unwrap_or(64);
+    let kind = classify(&dims, &layout, &reduced, bits)?;
     let (launch, read_map, write_map) =
         maps(&kind, &dims, &layout, &reduced).map_err(|e| format!("thread maps: {e}"))?;
     let ids = id_vars(&launch).map_err(|e| format!("thread maps: {e}"))?;
@@ -272,6 +281,7 @@ fn classify(
     dims: &[i64],
     major_to_minor: &[usize],
     reduced: &[usize],
+    bits: u64,
 ) -> Result<ReductionKind, String> {
     // Runs of (reduced?, product of sizes), major to minor.
     let mut runs: Vec<(bool, i64)> = Vec::new();
@@ -282,26 +292,20 @@ fn classify(
             _ => runs.push((r, dims[d])),
         }
     }
-    let group_for = |row_length: i64| {
-        let per_thread = u64::try_from(row_length.max(1)).unwrap_or(u64::MAX);
-        per_thread.next_power_of_two().min(ROW_BLOCK)
+    let row = |rows: i64, row_length: i64| {
+        let vector = row_vector(row_length, bits);
+        let per_thread = u64::try_from(row_length.max(1)).unwrap_or(u64::MAX) / vector;
+        ReductionKind::Row {
+            rows,
+            row_length,
+            group: per_thread.next_power_of_two().min(ROW_BLOCK),
+            vector,
+        }
     };
     Ok(match runs.as_slice() {
-        [] | [(false, _)] => ReductionKind::Row {
-            rows: runs.first().map_or(1, |r| r.1),
-            row_length: 1,
-            group: 1,
-        },
-        [(true, r)] => ReductionKind::Row {
-            rows: 1,
-            row_length: *r,
-            group: group_for(*r),
-        },
-        [(false, k), (true, r)] => ReductionKind::Row {
-            rows: *k,
-            row_length: *r,
-            group: group_for(*r),
-        },
+        [] | [(false, _)] => row(runs.first().map_or(1, |r| r.1), 1),
+        [(true, r)] => row(1, *r),
+        [(false, k), (true, r)] => row(*k, *r),
         [(true, r), (false, k)] => ReductionKind::Column {
             batch: 1,
             reduced: *r,
@@ -318,6 +322,18 @@ fn classify(
             );
         }
     })
+}
+
+/// The adjacent elements of a row a thread reads at each step: 4 (or 2) when that divides the
+/// row and the row gives every lane of a warp a full vector, for elements of at most 32 bits
+/// (2 for 64-bit ones, 16 bytes at most); else 1.
+fn row_vector(row_length: i64, bits: u64) -> u64 {
+    let widest: u64 = if bits > 32 { 2 } else { 4 };
+    [4u64, 2]
+        .into_iter()
+        .filter(|&v| v <= widest)
+        .find(|&v| row_length % v as i64 == 0 && row_length >= 32 * v as i64)
+        .unwrap_or(1)
 }
 
 /// The six thread-id dims of a launch, each over all the ids the launch has.
@@ -365,6 +381,8 @@ fn logical_index(dims: &[i64], parts: &[(Expr, Vec<usize>)]) -> Result<Vec<Expr>
 /// index with their values, and the constraints of reading and writing.
 struct Spread {
     launch: LaunchDimensions,
+    /// Elements a thread reads per step (`unroll_id`'s values).
+    vector: u64,
     chunks: i64,
     read: Vec<(Expr, Vec<usize>)>,
     write: Vec<(Expr, Vec<usize>)>,
@@ -385,15 +403,15 @@ fn uint(v: i64) -> Result<u64, ArithError> {
     u64::try_from(v).map_err(|_| ArithError::Overflow)
 }
 
-/// A row reduction: `group` threads per row, rows side by side in 1-d blocks of whole warps.
+/// A row reduction: `group` threads per row, rows side by side in 1-d blocks of whole warps;
+/// each thread reads `vector` adjacent elements per step.
 fn spread_rows(
-    rows: i64,
-    row_length: i64,
-    group: u64,
+    (rows, row_length, group, vector): (i64, i64, u64, u64),
     kept: Vec<usize>,
     reduced: Vec<usize>,
 ) -> Result<Spread, ArithError> {
-    let (th_x, bl_x, chunk) = (Expr::dim(0), Expr::dim(3), Expr::sym(0));
+    let (th_x, bl_x, chunk, unroll) = (Expr::dim(0), Expr::dim(3), Expr::sym(0), Expr::sym(1));
+    let v = int(vector)?;
     let g = int(group)?;
     let warp = int(WARP)?;
     let threads = ceil_div(
@@ -411,10 +429,18 @@ fn spread_rows(
     let row = bl_x
         .checked_scale(rows_per_block)?
         .checked_add(&th_x.floor_div(g)?)?;
-    let k = chunk.checked_scale(g)?.checked_add(&th_x.modulo(g)?)?;
+    let k = chunk
+        .checked_scale(g)?
+        .checked_add(&th_x.modulo(g)?)?
+        .checked_scale(v)?
+        .checked_add(&unroll)?;
     Ok(Spread {
         launch,
-        chunks: ceil_div(row_length.max(1), g),
+        vector,
+        chunks: ceil_div(
+            row_length.max(1),
+            g.checked_mul(v).ok_or(ArithError::Overflow)?,
+        ),
         read_constraints: vec![
             (row.clone(), Interval::upto(rows.max(1))),
             (k.clone(), Interval::upto(row_length.max(1))),
@@ -452,6 +478,7 @@ fn spread_columns(
     let k = chunk.checked_scale(t)?.checked_add(&th_y)?;
     Ok(Spread {
         launch,
+        vector: 1,
         chunks: ceil_div(reduced_size.max(1), t),
         read_constraints: vec![
             (n.clone(), Interval::upto(kept_size.max(1))),
@@ -489,7 +516,8 @@ fn maps(
             rows,
             row_length,
             group,
-        } => spread_rows(rows, row_length, group, kept, reduced_dims)?,
+            vector,
+        } => spread_rows((rows, row_length, group, vector), kept, reduced_dims)?,
         ReductionKind::Column {
             batch,
             reduced: size,
@@ -509,7 +537,7 @@ fn maps(
     let ids = id_vars(&spread.launch)?;
     let symbols = vec![
         Var::named(Interval::upto(spread.chunks), SYMBOL_NAMES[0]),
-        Var::named(Interval::point(0), SYMBOL_NAMES[1]),
+        Var::named(Interval::upto(int(spread.vector)?), SYMBOL_NAMES[1]),
     ];
     let mut read = IndexingMap::new(
         logical_index(dims, &spread.read)?,
