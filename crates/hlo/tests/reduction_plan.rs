@@ -118,6 +118,9 @@ fn row_reductions_read_each_element_once_in_the_writers_group() {
     check(&[3, 4096], "1,0", &[1]);
     check(&[5, 250], "1,0", &[1]);
     check(&[7, 1, 3], "2,1,0", &[1]);
+    // Reduced dimensions on both sides of the kept one: rows of runs.
+    check(&[4, 5, 6], "2,1,0", &[0, 2]);
+    check(&[3, 7, 256], "2,1,0", &[0, 2]);
 }
 
 #[test]
@@ -169,8 +172,8 @@ fn kinds_follow_the_layout() {
 }
 
 #[test]
-fn reduced_dimensions_on_both_sides_of_a_kept_one_stay_with_the_loop_emitter() {
-    let text = module("4,5,6", "2,1,0", "0,2", "5");
+fn kept_runs_on_both_sides_of_a_reduced_one_and_more_stay_with_the_loop_emitter() {
+    let text = module("3,4,5,6", "3,2,1,0", "1,3", "3,5");
     let m = parse_module(&text).unwrap();
     let plans = plan_module(&m, &Device::h100()).unwrap();
     match &plans[0].emitter {

@@ -8,7 +8,8 @@
 //! XLA:
 //!
 //! * **Row reduction**: the reduced dimensions are the minor-most ones, so each output element
-//!   reduces one contiguous row. A group of `g` threads (a power of two up to a block) shares a
+//!   reduces one contiguous row (or, with reduced dimensions also before the kept ones, a row of
+//!   contiguous runs). A group of `g` threads (a power of two up to a block) shares a
 //!   row: thread `lane` of the group reads elements `lane, lane + g, ...`, so that a warp's reads
 //!   are adjacent; the group's partial results meet through warp shuffles and, for groups larger
 //!   than a warp, through shared memory.
@@ -18,7 +19,7 @@
 //!   sums go through a shared 32 × 33 tile transposed, and warp `y` reduces column `y` with
 //!   shuffles.
 //!
-//! Anything else (reduced dimensions on both sides of a kept one, a reduce read through a
+//! Anything else (a kept run between reduced ones that is not the only one, a reduce read through a
 //! non-elementwise op, an output that is not a function of the reductions) stays with the loop
 //! emitter, and the plan says why.
 
@@ -292,8 +293,11 @@ fn classify(
             _ => runs.push((r, dims[d])),
         }
     }
-    let row = |rows: i64, row_length: i64| {
-        let vector = row_vector(row_length, bits);
+    // A row of `segments` runs of `segment` adjacent elements (the reduced dimensions before
+    // the kept ones give the runs); vectors stay within a run.
+    let row = |rows: i64, segments: i64, segment: i64| {
+        let row_length = segments * segment;
+        let vector = row_vector(segment, bits);
         let per_thread = u64::try_from(row_length.max(1)).unwrap_or(u64::MAX) / vector;
         ReductionKind::Row {
             rows,
@@ -303,9 +307,10 @@ fn classify(
         }
     };
     Ok(match runs.as_slice() {
-        [] | [(false, _)] => row(runs.first().map_or(1, |r| r.1), 1),
-        [(true, r)] => row(1, *r),
-        [(false, k), (true, r)] => row(*k, *r),
+        [] | [(false, _)] => row(runs.first().map_or(1, |r| r.1), 1, 1),
+        [(true, r)] => row(1, 1, *r),
+        [(false, k), (true, r)] => row(*k, 1, *r),
+        [(true, major), (false, k), (true, r)] => row(*k, *major, *r),
         [(true, r), (false, k)] => ReductionKind::Column {
             batch: 1,
             reduced: *r,
