@@ -10,6 +10,7 @@
 //!    32 partial results of column `y`, and a shuffle tree.
 //! 3. The first thread of each group computes the epilogue at the element its write map gives
 //!    it, with the heroes' values given to the elemental emitter, and stores every output.
+//!    Side outputs (of the heroes' input shape) are stored in step 1, at each element read.
 //!
 //! Shuffles and barriers are at the top of the kernel's body, run by every thread (threads with
 //! no element keep the reducer's initial values), as the hardware needs. Values narrower than
@@ -110,6 +111,15 @@ pub fn reduction_function(
         rts: Vec::new(),
     };
     let inits = initial_values(&mut e, c, &heroes, &write)?;
+    let side: Vec<(usize, &(String, String))> = reduction
+        .outputs
+        .iter()
+        .zip(&outputs)
+        .filter_map(|(source, buffer)| match *source {
+            OutputSource::Side(i) => Some((i, buffer)),
+            _ => None,
+        })
+        .collect();
     let partial = read_loop(
         &mut e,
         module,
@@ -117,6 +127,7 @@ pub fn reduction_function(
         &heroes,
         &inits,
         (&reduction.read_map, options.vectorize),
+        &side,
     )?;
     let reduced = combine(
         &mut e, module, c, reduction, &heroes, &inits, partial, &shared,
@@ -313,7 +324,8 @@ fn merge(
 /// Step 1: the loop over the read map folding each thread's elements into its partial results.
 /// With `vectorize`, a read map whose `unroll_id` takes several values (a row's vector) is
 /// looped over with `unroll_id` 0 and the lanes folded one by one, sharing vector loads where
-/// the maps prove them (`vector.rs`).
+/// the maps prove them (`vector.rs`). Each side output `(instruction, (buffer, type))` is
+/// stored at every element read.
 fn read_loop(
     e: &mut Emitter,
     module: &Module,
@@ -321,6 +333,7 @@ fn read_loop(
     heroes: &[Hero],
     inits: &Accumulators,
     (read_map, vectorize): (&IndexingMap, bool),
+    side: &[(usize, &(String, String))],
 ) -> Result<Accumulators, HloError> {
     let width = read_map.range_vars()[UNROLL_SYMBOL].bounds.count();
     let lanes = vectorize && width > 1;
@@ -385,6 +398,17 @@ fn read_loop(
         e.set_lane(lane);
         for (h, acc) in heroes.iter().zip(&mut partials) {
             *acc = fold(e, module, c, h, acc, &at)?;
+        }
+        for &(i, (buffer, ty)) in side {
+            let value = e.value(c, i, &at)?;
+            let index = e
+                .materialize(&at)
+                .map_err(|err| HloError::Usage(format!("side output index: {err}")))?;
+            e.body.line(format!(
+                "memref.store {}, {buffer}[{}] : {ty}",
+                value.value.name,
+                index.join(", ")
+            ));
         }
     }
     e.lanes = None;
@@ -770,6 +794,7 @@ fn write_outputs(
     }
     for (source, (name, ty)) in reduction.outputs.iter().zip(outputs) {
         let value = match *source {
+            OutputSource::Side(_) => continue,
             OutputSource::Epilogue(i) => e.value(c, i, write)?,
             OutputSource::Leaf { hero, leaf } => heroes
                 .iter()

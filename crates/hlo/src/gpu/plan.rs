@@ -166,24 +166,32 @@ fn reduction_kernel(
     }
     let mut outputs = Vec::new();
     for (k, (shape, source)) in kernel.outputs.iter().zip(&reduction.outputs).enumerate() {
-        let mut operands = hero_reads.clone();
-        if let OutputSource::Epilogue(i) = *source {
-            for s in epilogue_operands(comp, i, &reduction.heroes) {
-                operands.extend(operand_plans(
-                    module,
-                    &kernel,
-                    &mut composer,
-                    s,
-                    &reduction.write_map,
-                )?);
+        let (operands, write_map) = match *source {
+            OutputSource::Epilogue(i) => {
+                let mut operands = hero_reads.clone();
+                for s in epilogue_operands(comp, i, &reduction.heroes) {
+                    operands.extend(operand_plans(
+                        module,
+                        &kernel,
+                        &mut composer,
+                        s,
+                        &reduction.write_map,
+                    )?);
+                }
+                (operands, &reduction.write_map)
             }
-        }
+            OutputSource::Leaf { .. } => (hero_reads.clone(), &reduction.write_map),
+            OutputSource::Side(i) => (
+                operand_plans(module, &kernel, &mut composer, i, &reduction.read_map)?,
+                &reduction.read_map,
+            ),
+        };
         outputs.push(OutputPlan {
             output: k,
             shape: shape.clone(),
             operands,
             skipped: None,
-            write_map: reduction.write_map.clone(),
+            write_map: write_map.clone(),
             store: Vectorization::Scalar("one thread of a row's or column's group stores".into()),
         });
     }

@@ -4,7 +4,9 @@
 //! A fusion goes to the reduction emitter when its outputs are elementwise functions (an
 //! *epilogue*) of `reduce`s that all reduce inputs of the same dimensions along the same
 //! dimensions (the *heroes*; several make a multi-output reduction, a variadic `reduce` such as
-//! argmax is one hero with several accumulators). The input's layout decides the kind, as in
+//! argmax is one hero with several accumulators), or values of the heroes' input shape that do
+//! not depend on them (*side outputs*, such as the exponentials a softmax's sum reduces, which
+//! XLA's multi-output fusions also write). The input's layout decides the kind, as in
 //! XLA:
 //!
 //! * **Row reduction**: the reduced dimensions are the minor-most ones, so each output element
@@ -92,6 +94,9 @@ pub struct ReductionPlan {
 pub enum OutputSource {
     /// An instruction computed from the heroes' results by elementwise ops (the epilogue).
     Epilogue(usize),
+    /// An instruction of the heroes' input shape that does not depend on them (a side output),
+    /// stored by the thread that reads each element, at the read map's element.
+    Side(usize),
     /// Result `leaf` of hero `hero` (a variadic reduce that is the fusion's root).
     Leaf {
         /// The hero (the root).
@@ -121,26 +126,37 @@ pub fn plan_reduction(
     if !comp.instructions.iter().any(|i| i.opcode == "reduce") {
         return Ok(None);
     }
-    let sources = output_sources(comp, outputs)?;
+    let mut sources = output_sources(comp, outputs)?;
     let mut heroes = Vec::new();
-    for s in &sources {
+    for s in &mut sources {
         match *s {
             OutputSource::Leaf { hero, .. } => heroes.push(hero),
             OutputSource::Epilogue(i) => {
                 let found = epilogue_heroes(comp, i)?;
                 if found.is_empty() {
-                    return Err(format!(
-                        "output {} does not depend on a reduction",
-                        comp.instructions[i].name
-                    ));
+                    *s = OutputSource::Side(i);
                 }
                 heroes.extend(found);
             }
+            OutputSource::Side(_) => {}
         }
     }
     heroes.sort_unstable();
     heroes.dedup();
-    let (dims, layout, reduced) = hero_input(comp, heroes[0])?;
+    let Some(&first) = heroes.first() else {
+        return Err("no output depends on a reduction".into());
+    };
+    let (dims, layout, reduced) = hero_input(comp, first)?;
+    for s in &sources {
+        if let OutputSource::Side(i) = *s
+            && comp.instructions[i].shape.as_array().map(|a| &a.dims) != Some(&dims)
+        {
+            return Err(format!(
+                "output {} does not depend on a reduction and is not of the reduced input's shape",
+                comp.instructions[i].name
+            ));
+        }
+    }
     for &h in &heroes[1..] {
         if hero_input(comp, h)? != (dims.clone(), layout.clone(), reduced.clone()) {
             return Err(format!(
