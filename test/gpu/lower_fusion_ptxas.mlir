@@ -1,6 +1,7 @@
 // Kernels that xla-indexing-lower-fusion generates from xla_indexing.fusion ops lower to PTX for
 // sm_90 that ptxas accepts (ptxas from PyPI's nvidia-cuda-nvcc-cu12; no GPU needed): a loop
-// fusion (transpose, reshape, add) and a reduction with its maximum reducer. The fusions (the
+// fusion (transpose, reshape, add) and a reduction with its maximum reducer (the reduction
+// emitter: 16 threads per row of 16, 16 rows per block, a shuffle tree). The fusions (the
 // host side) stay in the module; only the gpu.module becomes a binary.
 
 // REQUIRES: ptxas
@@ -19,8 +20,9 @@
 // PTX: .visible .entry transpose_add(
 // PTX: .reqntid 128, 1, 1
 // PTX: .visible .entry row_max(
-// PTX: .reqntid 32, 1, 1
+// PTX: .reqntid 256, 1, 1
 // PTX: max.NaN.f32
+// PTX: shfl.sync.bfly.b32
 
 // PTXAS-DAG: Compiling entry function 'transpose_add' for 'sm_90'
 // PTXAS-DAG: Compiling entry function 'row_max' for 'sm_90'

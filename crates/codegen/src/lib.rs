@@ -12,7 +12,6 @@
 mod body;
 mod elemental;
 mod host;
-mod identity;
 mod kernel;
 mod reduction;
 mod scalar;

@@ -17,7 +17,7 @@
 //! 32 bits are shuffled as `i32`, 64-bit ones as two `i32` halves.
 //!
 //! The initial value is applied once per thread. That is exact when it is an identity of the
-//! reducer (`identity.rs`: 0 for `add`, `-inf` for `maximum`, ...). Otherwise (a parameter, a
+//! reducer (`xla_indexing_hlo::gpu::identity`: 0 for `add`, `-inf` for `maximum`, ...). Otherwise (a parameter, a
 //! variadic reducer such as argmax) each partial result carries a flag saying whether it has
 //! met an element: a flagged thread starts from its first element instead of the initial value,
 //! combining two partial results keeps the one that has met elements when only one has, and the
@@ -29,7 +29,7 @@ use xla_indexing_hlo::{
     HloError, Instruction, Module,
     gpu::{
         KernelPlan, LaunchDimensions,
-        reduction::{COLUMN_TILE, OutputSource, ReductionKind, ReductionPlan, WARP, id_vars},
+        reduction::{OutputSource, ReductionKind, ReductionPlan, WARP, id_vars},
         thread_map::UNROLL_SYMBOL,
     },
 };
@@ -37,7 +37,6 @@ use xla_indexing_hlo::{
 use super::CodegenOptions;
 use super::body::{Body, Scalar};
 use super::elemental::{Emitter, Frame, Index};
-use super::identity::is_identity;
 use super::kernel::{
     Signature, first_lanes, launch_attribute, signature, signature_text, thread_ids,
 };
@@ -80,11 +79,13 @@ pub fn reduction_function(
     let heroes = reduction
         .heroes
         .iter()
-        .map(|&h| hero(module, c, h))
+        .zip(&reduction.flagged)
+        .map(|(&h, &flagged)| hero(module, c, h, flagged))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| kernel.error(format!("cannot be lowered: {e}")))?;
     let Signature { params, outputs } = signature(module, plan)?;
-    let shared = shared_buffers(reduction, &heroes);
+    let shared =
+        shared_buffers(reduction).map_err(|e| kernel.error(format!("cannot be lowered: {e}")))?;
     let workgroup = if shared.is_empty() {
         String::new()
     } else {
@@ -148,8 +149,8 @@ pub fn reduction_function(
     Ok(text)
 }
 
-/// The hero `h` of computation `c`.
-fn hero(module: &Module, c: usize, h: usize) -> Result<Hero, String> {
+/// The hero `h` of computation `c`; `flagged` when its partial results carry a flag.
+fn hero(module: &Module, c: usize, h: usize, flagged: bool) -> Result<Hero, String> {
     let comp = &module.computations[c];
     let instr = &comp.instructions[h];
     let n = instr.operands.len() / 2;
@@ -169,18 +170,13 @@ fn hero(module: &Module, c: usize, h: usize) -> Result<Hero, String> {
             elements.len()
         ));
     }
-    let inits = instr.operands[n..].to_vec();
-    let identity = inits
-        .iter()
-        .zip(&elements)
-        .all(|(&i, &e)| is_identity(module, reducer, &comp.instructions[i], e));
     Ok(Hero {
         instr: h,
         inputs: instr.operands[..n].to_vec(),
-        inits,
+        inits: instr.operands[n..].to_vec(),
         reducer: reducer.clone(),
         elements,
-        identity,
+        identity: !flagged,
     })
 }
 
@@ -190,24 +186,24 @@ fn partial_types(h: &Hero) -> Vec<&'static str> {
     h.elements.iter().map(|e| e.mlir).chain(flag).collect()
 }
 
-/// The shared buffers the partial results meet in, `(SSA name, memref type)`, one per value and
-/// flag of each hero: a slot per warp of the block when a row's group spans several warps, a
-/// `32 × 33` tile (padded against bank conflicts) for a column reduction.
-fn shared_buffers(reduction: &ReductionPlan, heroes: &[Hero]) -> Vec<(String, String)> {
-    let shape = match reduction.kind {
-        ReductionKind::Row { group, .. } if group > WARP => format!("{}", reduction.warps()),
-        ReductionKind::Row { .. } => return Vec::new(),
-        ReductionKind::Column { .. } => format!("{COLUMN_TILE}x{}", COLUMN_TILE + 1),
-    };
-    heroes
+/// The plan's shared buffers as workgroup memrefs, `(SSA name, memref type)`, in the order of
+/// the heroes' [`partial_types`].
+fn shared_buffers(reduction: &ReductionPlan) -> Result<Vec<(String, String)>, String> {
+    reduction
+        .shared
         .iter()
-        .flat_map(partial_types)
         .enumerate()
-        .map(|(k, t)| {
-            (
+        .map(|(k, b)| {
+            let dims: Vec<String> = b.dims.iter().map(u64::to_string).collect();
+            let element = Element::of(&b.element)?;
+            Ok((
                 format!("%shared{k}"),
-                format!("memref<{shape}x{t}, #gpu.address_space<workgroup>>"),
-            )
+                format!(
+                    "memref<{}x{}, #gpu.address_space<workgroup>>",
+                    dims.join("x"),
+                    element.mlir
+                ),
+            ))
         })
         .collect()
 }

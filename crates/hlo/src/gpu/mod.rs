@@ -8,6 +8,7 @@
 
 pub mod chips;
 pub mod coalescing;
+pub mod identity;
 pub mod kernel;
 pub mod launch;
 pub mod plan;

@@ -27,6 +27,7 @@
 
 use xla_indexing_core::{ArithError, Expr, IndexingMap, Interval, Var};
 
+use super::identity::is_identity;
 use super::kernel::element_bits;
 use super::launch::{Device, LaunchDimensions};
 use super::thread_map::{DIM_NAMES, SYMBOL_NAMES};
@@ -83,10 +84,32 @@ pub struct ReductionPlan {
     pub read_map: IndexingMap,
     /// `(thread ids) -> (output index)`, with the constraints under which the thread writes.
     pub write_map: IndexingMap,
+    /// Per hero, whether its partial results carry a flag saying whether they met an element
+    /// (its initial values are not identities of its reducer, [`super::identity`]).
+    pub flagged: Vec<bool>,
+    /// The shared memory the partial results meet in: per hero its values, then its flag.
+    pub shared: Vec<SharedBuffer>,
     /// The read map's index over every thread of the launch, without the constraints (which
     /// may narrow a dim to the threads that read): the launch attribute's map, whose dims must
     /// match the launch.
     pub launch_map: IndexingMap,
+}
+
+/// One buffer of a block's shared memory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SharedBuffer {
+    /// Its dimensions (a row reduction's slot per warp, a column tile of 32 × 33).
+    pub dims: Vec<u64>,
+    /// The XLA element type (`f32`, `pred`, ...).
+    pub element: String,
+}
+
+impl SharedBuffer {
+    /// Bytes of the buffer (a `pred` takes one).
+    pub fn bytes(&self) -> u64 {
+        let bits = element_bits(&self.element).unwrap_or(8).max(8);
+        self.dims.iter().product::<u64>() * bits / 8
+    }
 }
 
 /// Where a kernel output's value comes from.
@@ -181,7 +204,14 @@ pub fn plan_reduction(
         Vec::new(),
     );
     check_launch(&launch, device)?;
+    let flagged = heroes
+        .iter()
+        .map(|&h| !initial_values_are_identities(module, comp, h))
+        .collect::<Vec<_>>();
+    let shared = shared_buffers(comp, &heroes, &flagged, &kind, &launch);
     Ok(Some(ReductionPlan {
+        flagged,
+        shared,
         heroes,
         outputs: sources,
         kind,
@@ -190,6 +220,51 @@ pub fn plan_reduction(
         write_map,
         launch_map,
     }))
+}
+
+/// Whether every initial value of hero `h` is an identity of its reducer.
+fn initial_values_are_identities(module: &Module, comp: &Computation, h: usize) -> bool {
+    let instr = &comp.instructions[h];
+    let n = instr.operands.len() / 2;
+    let [reducer] = instr.called("to_apply") else {
+        return false;
+    };
+    let leaves = instr.shape.leaves();
+    instr.operands[n..]
+        .iter()
+        .zip(&leaves)
+        .all(|(&init, leaf)| is_identity(module, reducer, &comp.instructions[init], &leaf.element))
+}
+
+/// The shared buffers of the heroes' partial results (per hero its values, then its flag when
+/// `flagged`): a slot per warp when a row's group spans several warps, a 32 × 33 tile (padded
+/// against bank conflicts) for a column reduction, none for groups within a warp.
+fn shared_buffers(
+    comp: &Computation,
+    heroes: &[usize],
+    flagged: &[bool],
+    kind: &ReductionKind,
+    launch: &LaunchDimensions,
+) -> Vec<SharedBuffer> {
+    let dims = match *kind {
+        ReductionKind::Row { group, .. } if group > WARP => {
+            vec![launch.threads.iter().product::<u64>() / WARP]
+        }
+        ReductionKind::Row { .. } => return Vec::new(),
+        ReductionKind::Column { .. } => vec![COLUMN_TILE, COLUMN_TILE + 1],
+    };
+    let mut out = Vec::new();
+    for (&h, &flag) in heroes.iter().zip(flagged) {
+        let leaves = comp.instructions[h].shape.leaves();
+        let elements = leaves.iter().map(|l| l.element.clone());
+        for element in elements.chain(flag.then(|| "pred".to_string())) {
+            out.push(SharedBuffer {
+                dims: dims.clone(),
+                element,
+            });
+        }
+    }
+    out
 }
 
 /// Per output, its source: the root's operands when the root is a tuple, the root's leaves when

@@ -6,6 +6,7 @@ use super::coalescing::{AccessCoalescing, analyze_access};
 use super::kernel::Kernel;
 use super::launch::Device;
 use super::plan::{EmitterPlan, KernelPlan, OperandPlan};
+use super::reduction::SharedBuffer;
 use super::tiles::{OperandTile, TileError, output_tile, propagate};
 use crate::access::Access;
 use crate::error::HloError;
@@ -51,6 +52,11 @@ pub fn launch_json(plans: &[KernelPlan]) -> Value {
             v["thread_map"] = json!(p.thread_map.to_string());
             if let EmitterPlan::Reduction(r) = &p.emitter {
                 v["write_map"] = json!(r.write_map.to_string());
+                v["shared"] = r
+                    .shared
+                    .iter()
+                    .map(|b| json!({"dims": b.dims, "element": b.element, "bytes": b.bytes()}))
+                    .collect();
             }
             v["outputs"] = p
                 .outputs
@@ -94,6 +100,22 @@ pub fn launch_json(plans: &[KernelPlan]) -> Value {
     json!({ "kernels": kernels })
 }
 
+/// `none`, or each shared buffer as `f32[32,33]` and the bytes of them all.
+fn shared_text(shared: &[SharedBuffer]) -> String {
+    if shared.is_empty() {
+        return "none".into();
+    }
+    let buffers: Vec<String> = shared
+        .iter()
+        .map(|b| {
+            let dims: Vec<String> = b.dims.iter().map(u64::to_string).collect();
+            format!("{}[{}]", b.element, dims.join(","))
+        })
+        .collect();
+    let bytes: u64 = shared.iter().map(SharedBuffer::bytes).sum();
+    format!("{} ({bytes} bytes)", buffers.join(", "))
+}
+
 /// The text form of [`launch_json`].
 pub fn launch_text(plans: &[KernelPlan]) -> String {
     let mut out = String::new();
@@ -119,9 +141,10 @@ pub fn launch_text(plans: &[KernelPlan]) -> String {
                 "  emitter: loop (not the reduction emitter: {why})\n"
             )),
             EmitterPlan::Reduction(r) => out.push_str(&format!(
-                "  emitter: {}\n  write map: {}\n",
+                "  emitter: {}\n  write map: {}\n  shared memory: {}\n",
                 p.emitter.name(),
-                r.write_map
+                r.write_map,
+                shared_text(&r.shared)
             )),
         }
         for o in &p.outputs {

@@ -2,15 +2,39 @@
 //! per thread (as the reduction emitter's partial results do) gives the value of applying it
 //! once.
 
-use xla_indexing_hlo::{Instruction, Module};
+use super::kernel::element_bits;
+use crate::module::{Instruction, Module};
 
-use super::types::{Class, Element};
+/// What kind of number an element type holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Class {
+    Pred,
+    Signed,
+    Unsigned,
+    Float,
+}
+
+/// The class and bits of XLA element type `element` (`f32`, `s8`, `pred`, ...).
+fn class_of(element: &str) -> Option<(Class, u32)> {
+    let bits = u32::try_from(element_bits(element)?).ok()?;
+    let class = match element.chars().next()? {
+        _ if element == "pred" => Class::Pred,
+        's' => Class::Signed,
+        'u' => Class::Unsigned,
+        'f' | 'b' => Class::Float,
+        _ => return None,
+    };
+    Some((class, bits))
+}
 
 /// Whether the reducer `callee` is one binary op of its two parameters whose identity is the
-/// literal of `init` (a `constant`) for elements of type `element`: `add`, `or` and `xor` with
-/// 0, `multiply` and `and` with 1 (all ones for `and` on integers, `true` on pred), `maximum`
-/// with `-inf` or the type's least value, `minimum` with `inf` or its greatest.
-pub fn is_identity(module: &Module, callee: &str, init: &Instruction, element: Element) -> bool {
+/// literal of `init` (a `constant`) for elements of XLA type `element`: `add`, `or` and `xor`
+/// with 0, `multiply` and `and` with 1 (all ones for `and` on integers, `true` on pred),
+/// `maximum` with `-inf` or the type's least value, `minimum` with `inf` or its greatest.
+pub fn is_identity(module: &Module, callee: &str, init: &Instruction, element: &str) -> bool {
+    let Some((class, bits)) = class_of(element) else {
+        return false;
+    };
     let Some(c) = module.computation(callee) else {
         return false;
     };
@@ -30,7 +54,7 @@ pub fn is_identity(module: &Module, callee: &str, init: &Instruction, element: E
     let Some(literal) = init.literal.as_deref().map(str::trim) else {
         return false;
     };
-    let want = match (root.opcode.as_str(), element.class) {
+    let want = match (root.opcode.as_str(), class) {
         ("add" | "or" | "xor", _) => Identity::Zero,
         ("multiply", _) => Identity::One,
         ("and", Class::Pred) => Identity::One,
@@ -39,7 +63,7 @@ pub fn is_identity(module: &Module, callee: &str, init: &Instruction, element: E
         ("minimum", _) => Identity::Highest,
         _ => return false,
     };
-    want.matches(literal, element)
+    want.matches(literal, class, bits)
 }
 
 /// The identities [`is_identity`] knows.
@@ -52,9 +76,10 @@ enum Identity {
 }
 
 impl Identity {
-    /// Whether `literal` (as HLO writes a scalar constant) is this identity of `element`.
-    fn matches(&self, literal: &str, element: Element) -> bool {
-        match element.class {
+    /// Whether `literal` (as HLO writes a scalar constant) is this identity of elements of
+    /// `class` and `bits`.
+    fn matches(&self, literal: &str, class: Class, bits: u32) -> bool {
+        match class {
             Class::Pred => match self {
                 Identity::Zero | Identity::Lowest => literal == "false",
                 Identity::One | Identity::AllOnes | Identity::Highest => literal == "true",
@@ -75,8 +100,7 @@ impl Identity {
                 let Ok(v) = literal.parse::<i128>() else {
                     return false;
                 };
-                let bits = element.bits;
-                let (lo, hi) = if element.class == Class::Signed {
+                let (lo, hi) = if class == Class::Signed {
                     (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
                 } else {
                     (0, (1i128 << bits) - 1)
@@ -84,7 +108,7 @@ impl Identity {
                 match self {
                     Identity::Zero => v == 0,
                     Identity::One => v == 1,
-                    Identity::AllOnes => v == -1 || (element.class == Class::Unsigned && v == hi),
+                    Identity::AllOnes => v == -1 || (class == Class::Unsigned && v == hi),
                     Identity::Lowest => v == lo,
                     Identity::Highest => v == hi,
                 }
@@ -96,7 +120,7 @@ impl Identity {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use xla_indexing_hlo::parse_module;
+    use crate::parse_module;
 
     fn module(op: &str, ty: &str, init: &str) -> Module {
         parse_module(&format!(
@@ -109,7 +133,7 @@ mod tests {
         let m = module(op, ty, init);
         let entry = &m.computations[m.entry];
         let init = &entry.instructions[1];
-        is_identity(&m, "r", init, Element::of(ty).unwrap())
+        is_identity(&m, "r", init, ty)
     }
 
     #[test]
