@@ -158,7 +158,8 @@ module attributes {gpu.container_module} {
 // Argmax, a reduce of two inputs, goes to the reduction emitter: both accumulators are carried
 // through the loop and every shuffle step (rows of 4: two steps), with a flag saying whether
 // they met an element (shuffled as an i32), since the initial values of a variadic reducer are
-// not known identities: the row's first thread applies them once to what its group met.
+// not known identities: they are applied once to what the row's group met, and the row's first
+// thread stores.
 // CHECK-LABEL: func.func @argmax(
 // CHECK: gpu.func @argmax(
 // CHECK: %[[R:.*]]:3 = xla_indexing.loop {{.*}} iter_args({{.*}}) -> (f32, i32, i1) {
@@ -166,9 +167,9 @@ module attributes {gpu.container_module} {
 // CHECK: gpu.shuffle xor %[[R]]#1, {{.*}} : i32
 // CHECK: gpu.shuffle xor {{.*}} : i32
 // CHECK-NEXT: arith.trunci {{.*}} : i32 to i1
-// CHECK: xla_indexing.loop
 // CHECK: arith.select
-// CHECK: memref.store {{.*}} : memref<8xf32>
+// CHECK: xla_indexing.loop
+// CHECK-NEXT: memref.store {{.*}} : memref<8xf32>
 // CHECK-NEXT: memref.store {{.*}} : memref<8xi32>
 func.func @argmax(%a: tensor<8x4xf32>, %i: tensor<8x4xi32>) -> (tensor<8xf32>, tensor<8xi32>) {
   %r:2 = xla_indexing.fusion (%a, %i) {name = "argmax"} : (tensor<8x4xf32>, tensor<8x4xi32>) -> (tensor<8xf32>, tensor<8xi32>) {

@@ -8,17 +8,24 @@
 //!    group spans several warps, each warp's result through shared memory and a second tree);
 //!    a column tile through a shared `32 × 33` tile read transposed, so that warp `y` holds the
 //!    32 partial results of column `y`, and a shuffle tree.
-//! 3. The first thread of each group computes the epilogue at the element its write map gives
-//!    it, with the heroes' values given to the elemental emitter, and stores every output.
-//!    Side outputs (of the heroes' input shape) are stored in step 1, at each element read.
+//! 3. Every thread of a row's group ends up with the group's result (the trees leave it in
+//!    every lane; in a column tile, warp `y` has column `y`'s), which the elemental emitter is
+//!    given as the hero's value. Heroes of a later level
+//!    (a softmax's sum of exponentials, which reads the row maximum through a broadcast) repeat
+//!    steps 1 and 2 in another pass over the row; outputs of the input's shape that read heroes
+//!    are stored in a last pass, at each element read; side outputs (which read none) in the
+//!    first.
+//! 4. The first thread of each group computes the epilogue at the element its write map gives
+//!    it and stores the outputs of the heroes' shape.
 //!
 //! Shuffles and barriers are at the top of the kernel's body, run by every thread (threads with
 //! no element keep the reducer's initial values), as the hardware needs. Values narrower than
 //! 32 bits are shuffled as `i32`, 64-bit ones as two `i32` halves.
 //!
 //! The initial value is applied once per thread. That is exact when it is an identity of the
-//! reducer (`xla_indexing_hlo::gpu::identity`: 0 for `add`, `-inf` for `maximum`, ...). Otherwise (a parameter, a
-//! variadic reducer such as argmax) each partial result carries a flag saying whether it has
+//! reducer (`xla_indexing_hlo::gpu::identity`: 0 for `add`, `-inf` for `maximum`, ...).
+//! Otherwise (a parameter, a variadic reducer such as argmax) each partial result carries a
+//! flag saying whether it has
 //! met an element: a flagged thread starts from its first element instead of the initial value,
 //! combining two partial results keeps the one that has met elements when only one has, and the
 //! group's result is the reducer applied once to the initial value and the partial result (or
@@ -112,37 +119,53 @@ pub fn reduction_function(
         rts: Vec::new(),
     };
     let inits = initial_values(&mut e, c, &heroes, &write)?;
-    let side: Vec<(usize, &(String, String))> = reduction
-        .outputs
-        .iter()
-        .zip(&outputs)
-        .filter_map(|(source, buffer)| match *source {
-            OutputSource::Side(i) => Some((i, buffer)),
-            _ => None,
-        })
-        .collect();
-    let partial = read_loop(
-        &mut e,
-        module,
-        c,
-        &heroes,
-        &inits,
-        (&reduction.read_map, options.vectorize),
-        &side,
-    )?;
-    let reduced = combine(
-        &mut e, module, c, reduction, &heroes, &inits, partial, &shared,
-    )?;
-    write_outputs(
-        &mut e,
-        module,
-        c,
-        reduction,
-        &heroes,
-        (&inits, &reduced),
-        &outputs,
-        &write,
-    )?;
+    let stored = |wanted: fn(&OutputSource) -> Option<usize>| -> Vec<(usize, &(String, String))> {
+        reduction
+            .outputs
+            .iter()
+            .zip(&outputs)
+            .filter_map(|(source, buffer)| Some((wanted(source)?, buffer)))
+            .collect()
+    };
+    let side = stored(|s| match *s {
+        OutputSource::Side(i) => Some(i),
+        _ => None,
+    });
+    let normalized = stored(|s| match *s {
+        OutputSource::Normalized(i) => Some(i),
+        _ => None,
+    });
+    let read = (&reduction.read_map, options.vectorize);
+    let mut finals = Vec::new();
+    let mut first = 0;
+    for level in 1..=reduction.level.last().copied().unwrap_or(0) {
+        let count = reduction.level.iter().filter(|&&l| l == level).count();
+        let pass = &heroes[first..first + count];
+        let pass_inits = &inits[first..first + count];
+        let slots: usize = heroes[..first].iter().map(|h| partial_types(h).len()).sum();
+        let stores = if level == 1 { side.as_slice() } else { &[] };
+        let partial = read_loop(&mut e, module, c, pass, pass_inits, read, stores)?;
+        let reduced = combine(
+            &mut e,
+            module,
+            c,
+            reduction,
+            pass,
+            partial,
+            &shared[slots.min(shared.len())..],
+        )?;
+        for ((h, init), acc) in pass.iter().zip(pass_inits).zip(&reduced) {
+            let instr = &module.computations[c].instructions[h.instr];
+            let values = final_values(&mut e, instr, h, init, acc, &write)?;
+            give_hero(&mut e, module, c, h, &values);
+            finals.push(values);
+        }
+        first += count;
+    }
+    if !normalized.is_empty() {
+        read_loop(&mut e, module, c, &[], &[], read, &normalized)?;
+    }
+    write_outputs(&mut e, c, reduction, (&heroes, &finals), &outputs, &write)?;
     e.body.line("gpu.return");
     text.push_str(&e.body.into_text());
     text.push_str("    }\n");
@@ -327,7 +350,7 @@ fn read_loop(
     module: &Module,
     c: usize,
     heroes: &[Hero],
-    inits: &Accumulators,
+    inits: &[Partial],
     (read_map, vectorize): (&IndexingMap, bool),
     side: &[(usize, &(String, String))],
 ) -> Result<Accumulators, HloError> {
@@ -357,19 +380,25 @@ fn read_loop(
         .zip(&starts)
         .map(|(a, init)| format!("{a} = {init}"))
         .collect();
-    let result = if count == 1 {
-        name.clone()
-    } else {
-        format!("{name}:{count}")
-    };
-    e.body.open(format!(
-        "{result} = xla_indexing.loop ({})[{}] -> ({}) in #xla_indexing.map<\"{loop_map}\"> iter_args({}) -> ({}) {{",
+    let head = format!(
+        "xla_indexing.loop ({})[{}] -> ({}) in #xla_indexing.map<\"{loop_map}\">",
         e.frame.dims.join(", "),
         syms.join(", "),
         results.join(", "),
-        iter_args.join(", "),
-        types.join(", ")
-    ));
+    );
+    e.body.open(match count {
+        0 => format!("{head} {{"),
+        1 => format!(
+            "{name} = {head} iter_args({}) -> ({}) {{",
+            iter_args.join(", "),
+            types.join(", ")
+        ),
+        _ => format!(
+            "{name}:{count} = {head} iter_args({}) -> ({}) {{",
+            iter_args.join(", "),
+            types.join(", ")
+        ),
+    });
     e.frame.syms = syms;
     e.enter_scope();
     let at = Index {
@@ -411,11 +440,15 @@ fn read_loop(
     let next: Vec<String> = partials.iter().flat_map(partial_names).collect();
     e.leave_scope();
     e.frame.syms.clear();
-    e.body.line(format!(
-        "xla_indexing.yield {} : {}",
-        next.join(", "),
-        types.join(", ")
-    ));
+    e.body.line(if count == 0 {
+        "xla_indexing.yield".to_string()
+    } else {
+        format!(
+            "xla_indexing.yield {} : {}",
+            next.join(", "),
+            types.join(", ")
+        )
+    });
     e.body.close("}", false);
     let names: Vec<String> = (0..count)
         .map(|k| {
@@ -481,7 +514,6 @@ fn combine(
     c: usize,
     reduction: &ReductionPlan,
     heroes: &[Hero],
-    inits: &Accumulators,
     partial: Accumulators,
     shared: &[(String, String)],
 ) -> Result<Accumulators, HloError> {
@@ -515,21 +547,17 @@ fn combine(
             store_partials(e, &warped, shared, &slot);
             e.body.close("}", false);
             e.body.line("gpu.barrier");
-            // Each warp reads its group's slots, one per lane.
+            // Every lane reads one of its group's slots (lane mod warps), so that each aligned
+            // run of `warps` lanes holds them all and the tree leaves the group's result in
+            // every lane: later passes over the row and the epilogue read it in any thread.
             let warps = group / WARP;
             let source = th_x
                 .floor_div(group as i64)
                 .and_then(|g| g.checked_scale(warps as i64))
-                .and_then(|g| g.checked_add(&th_x.modulo(warp)?))
+                .and_then(|g| g.checked_add(&th_x.modulo(warps as i64)?))
                 .map_err(overflow)?;
             let source = id_value(e, &reduction.launch, source)?;
-            let bound = e.body.index(warps as i64);
-            let inside = e.body.op(
-                "in",
-                "i1",
-                format!("arith.cmpi ult, {lane}, {} : index", bound.name),
-            );
-            let slots = load_if(e, heroes, &inside.name, &source, inits, shared);
+            let slots = load_partials(e, heroes, &source, shared);
             tree(e, slots, warps)
         }
         ReductionKind::Column { .. } => {
@@ -589,38 +617,25 @@ fn id_value(e: &mut Emitter, launch: &LaunchDimensions, expr: Expr) -> Result<St
         .ok_or_else(|| HloError::Usage("thread ids: no value".into()))
 }
 
-/// Per hero, its partial result in the shared slots at `at` where `condition` holds, else its
-/// initial value (which has met no element).
-fn load_if(
+/// Per hero, its partial result in the shared slots at `at`.
+fn load_partials(
     e: &mut Emitter,
     heroes: &[Hero],
-    condition: &str,
     at: &str,
-    inits: &Accumulators,
     shared: &[(String, String)],
 ) -> Accumulators {
     let mut k = 0;
     heroes
         .iter()
-        .zip(inits)
-        .map(|(h, init)| {
+        .map(|h| {
             let names: Vec<String> = partial_types(h)
                 .into_iter()
-                .zip(partial_names(init))
-                .map(|(t, otherwise)| {
+                .map(|t| {
                     let (buffer, ty) = &shared[k];
                     k += 1;
-                    let name = e.body.fresh("slot");
                     e.body
-                        .open(format!("{name} = scf.if {condition} -> ({t}) {{"));
-                    let v = e
-                        .body
-                        .op("v", t, format!("memref.load {buffer}[{at}] : {ty}"));
-                    e.body.line(format!("scf.yield {} : {t}", v.name));
-                    e.body.close("} else {", true);
-                    e.body.line(format!("scf.yield {otherwise} : {t}"));
-                    e.body.close("}", false);
-                    name
+                        .op("slot", t, format!("memref.load {buffer}[{at}] : {ty}"))
+                        .name
                 })
                 .collect();
             partial_of(h, &names)
@@ -750,15 +765,13 @@ fn shuffle_xor(body: &mut Body, v: &Typed, offset: u64) -> Typed {
     Typed { value, element: e }
 }
 
-/// Step 3: the outputs stored by the first thread of each group, at its write map's element.
-#[allow(clippy::too_many_arguments)]
+/// Step 3: the outputs of the heroes' shape stored by the first thread of each group, at its
+/// write map's element (the heroes' results `finals` are given to the elemental emitter).
 fn write_outputs(
     e: &mut Emitter,
-    module: &Module,
     c: usize,
     reduction: &ReductionPlan,
-    heroes: &[Hero],
-    (inits, reduced): (&Accumulators, &Accumulators),
+    (heroes, finals): (&[Hero], &[Vec<Typed>]),
     outputs: &[(String, String)],
     write: &Index,
 ) -> Result<(), HloError> {
@@ -775,26 +788,13 @@ fn write_outputs(
         write.map
     ));
     e.enter_scope();
-    let mut finals = Vec::new();
-    for ((h, init), acc) in heroes.iter().zip(inits).zip(reduced) {
-        let instr = &module.computations[c].instructions[h.instr];
-        finals.push(final_values(e, instr, h, init, acc, write)?);
-    }
-    for (h, values) in heroes.iter().zip(&finals) {
-        if let [single] = values.as_slice() {
-            e.give(c, h.instr, single.clone());
-        }
-    }
-    for (i, v) in gte_of_heroes(module, c, heroes, &finals) {
-        e.give(c, i, v);
-    }
     for (source, (name, ty)) in reduction.outputs.iter().zip(outputs) {
         let value = match *source {
-            OutputSource::Side(_) => continue,
+            OutputSource::Side(_) | OutputSource::Normalized(_) => continue,
             OutputSource::Epilogue(i) => e.value(c, i, write)?,
             OutputSource::Leaf { hero, leaf } => heroes
                 .iter()
-                .zip(&finals)
+                .zip(finals)
                 .find(|(h, _)| h.instr == hero)
                 .and_then(|(_, v)| v.get(leaf).cloned())
                 .ok_or_else(|| {
@@ -811,6 +811,26 @@ fn write_outputs(
     e.body.line("xla_indexing.yield");
     e.body.close("}", false);
     Ok(())
+}
+
+/// Gives hero `h`'s results `values` to the elemental emitter: as the hero's value, or as the
+/// values of the `get-tuple-element`s that take a variadic hero apart.
+fn give_hero(e: &mut Emitter, module: &Module, c: usize, h: &Hero, values: &[Typed]) {
+    if let [single] = values {
+        e.give(c, h.instr, single.clone());
+    }
+    let comp = &module.computations[c];
+    for (k, i) in comp.instructions.iter().enumerate() {
+        if i.opcode == "get-tuple-element"
+            && i.operands.first() == Some(&h.instr)
+            && let Some(v) = i
+                .int("index")
+                .and_then(|leaf| usize::try_from(leaf).ok())
+                .and_then(|leaf| values.get(leaf))
+        {
+            e.give(c, k, v.clone());
+        }
+    }
 }
 
 /// A hero's result from its group's partial result: the partial values when the initial values
@@ -834,27 +854,4 @@ fn final_values(
         .zip(&init.values)
         .map(|(c, i)| select(&mut e.body, met, c, i))
         .collect())
-}
-
-/// The `get-tuple-element`s of variadic heroes in computation `c`, with their values.
-fn gte_of_heroes(
-    module: &Module,
-    c: usize,
-    heroes: &[Hero],
-    reduced: &[Vec<Typed>],
-) -> Vec<(usize, Typed)> {
-    let comp = &module.computations[c];
-    comp.instructions
-        .iter()
-        .enumerate()
-        .filter(|(_, i)| i.opcode == "get-tuple-element")
-        .filter_map(|(k, i)| {
-            let (_, values) = heroes
-                .iter()
-                .zip(reduced)
-                .find(|(h, _)| i.operands.first() == Some(&h.instr))?;
-            let leaf = usize::try_from(i.int("index")?).ok()?;
-            Some((k, values.get(leaf)?.clone()))
-        })
-        .collect()
 }

@@ -14,6 +14,7 @@ pub mod launch;
 pub mod plan;
 pub mod reduction;
 pub mod report;
+pub mod roles;
 pub mod thread_map;
 pub mod tiles;
 pub mod vector;

@@ -181,7 +181,7 @@ fn reduction_kernel(
                 (operands, &reduction.write_map)
             }
             OutputSource::Leaf { .. } => (hero_reads.clone(), &reduction.write_map),
-            OutputSource::Side(i) => (
+            OutputSource::Side(i) | OutputSource::Normalized(i) => (
                 operand_plans(module, &kernel, &mut composer, i, &reduction.read_map)?,
                 &reduction.read_map,
             ),

@@ -21,18 +21,26 @@
 //!   sums go through a shared 32 × 33 tile transposed, and warp `y` reduces column `y` with
 //!   shuffles.
 //!
+//! A reduce may read another through a broadcast of its row value over the reduced dimensions
+//! (a softmax subtracts its row maximum before summing exponentials, then divides by the sum):
+//! the heroes then fall into levels ([`super::roles`]), each a pass of the row's group over its
+//! row, the earlier heroes' results known to every thread of the group; outputs of the input's
+//! shape that read heroes (the softmax itself) are written in a last pass. So XLA's softmax and
+//! layer norm are one kernel each when XLA fuses them into one (as its Triton softmax fusion
+//! does) and as many as XLA's fusions otherwise.
+//!
 //! Anything else (a kept run between reduced ones that is not the only one, a reduce read through a
-//! non-elementwise op, an output that is not a function of the reductions) stays with the loop
-//! emitter, and the plan says why.
+//! non-elementwise op, an output that is not a function of the reductions, a column reduction
+//! read per element) stays with the loop emitter, and the plan says why.
 
 use xla_indexing_core::{ArithError, Expr, IndexingMap, Interval, Var};
 
 use super::identity::is_identity;
 use super::kernel::element_bits;
 use super::launch::{Device, LaunchDimensions};
+use super::roles::{HeroInput, Role, roles};
 use super::thread_map::{DIM_NAMES, SYMBOL_NAMES};
 use crate::module::{Computation, Module};
-use crate::ops::{OpKind, instruction_kind};
 use crate::shape::Shape;
 
 /// Threads of a row-reduction block.
@@ -71,8 +79,11 @@ pub enum ReductionKind {
 /// The reduction emitter's plan of one fusion.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReductionPlan {
-    /// The heroes: `reduce` instructions of the fused computation, in text order.
+    /// The heroes: `reduce` instructions of the fused computation, by level, then in text order.
     pub heroes: Vec<usize>,
+    /// Per hero, its level: the pass over the rows that reduces it (1 when its input reads no
+    /// hero, else one more than the deepest hero its input reads through a broadcast).
+    pub level: Vec<usize>,
     /// Per kernel output, where its value comes from.
     pub outputs: Vec<OutputSource>,
     /// The row or column shape of the reduction.
@@ -120,6 +131,10 @@ pub enum OutputSource {
     /// An instruction of the heroes' input shape that does not depend on them (a side output),
     /// stored by the thread that reads each element, at the read map's element.
     Side(usize),
+    /// An instruction of the heroes' input shape that reads heroes through broadcasts along the
+    /// reduced dimensions (a softmax's quotient), stored in a last pass over the rows at the
+    /// read map's element.
+    Normalized(usize),
     /// Result `leaf` of hero `hero` (a variadic reduce that is the fusion's root).
     Leaf {
         /// The hero (the root).
@@ -146,54 +161,52 @@ pub fn plan_reduction(
     device: &Device,
 ) -> Result<Option<ReductionPlan>, String> {
     let comp = &module.computations[c];
-    if !comp.instructions.iter().any(|i| i.opcode == "reduce") {
+    let reduces: Vec<usize> = (0..comp.instructions.len())
+        .filter(|&i| comp.instructions[i].opcode == "reduce")
+        .collect();
+    let Some(&first) = reduces.first() else {
         return Ok(None);
-    }
-    let mut sources = output_sources(comp, outputs)?;
-    let mut heroes = Vec::new();
-    for s in &mut sources {
-        match *s {
-            OutputSource::Leaf { hero, .. } => heroes.push(hero),
-            OutputSource::Epilogue(i) => {
-                let found = epilogue_heroes(comp, i)?;
-                if found.is_empty() {
-                    *s = OutputSource::Side(i);
-                }
-                heroes.extend(found);
-            }
-            OutputSource::Side(_) => {}
-        }
-    }
-    heroes.sort_unstable();
-    heroes.dedup();
-    let Some(&first) = heroes.first() else {
-        return Err("no output depends on a reduction".into());
     };
     let (dims, layout, reduced) = hero_input(comp, first)?;
-    for s in &sources {
-        if let OutputSource::Side(i) = *s
-            && comp.instructions[i].shape.as_array().map(|a| &a.dims) != Some(&dims)
-        {
-            return Err(format!(
-                "output {} does not depend on a reduction and is not of the reduced input's shape",
-                comp.instructions[i].name
-            ));
-        }
-    }
-    for &h in &heroes[1..] {
+    for &h in &reduces[1..] {
         if hero_input(comp, h)? != (dims.clone(), layout.clone(), reduced.clone()) {
             return Err(format!(
                 "{} and {} reduce different inputs or dimensions",
-                comp.instructions[heroes[0]].name, comp.instructions[h].name
+                comp.instructions[first].name, comp.instructions[h].name
             ));
         }
     }
-    let bits = comp.instructions[comp.instructions[heroes[0]].operands[0]]
+    let input = HeroInput {
+        dims: dims.clone(),
+        reduced: reduced.clone(),
+    };
+    let (roles, levels) = roles(comp, &input)?;
+    let sources = output_sources(comp, outputs, &roles, &dims)?;
+    let mut heroes: Vec<usize> = reduces
+        .into_iter()
+        .filter(|&h| reaches(comp, comp.root, h))
+        .collect();
+    heroes.sort_by_key(|&h| (levels[h], h));
+    let level: Vec<usize> = heroes.iter().map(|&h| levels[h]).collect();
+    if heroes.is_empty() {
+        return Err("no output depends on a reduction".into());
+    }
+    let bits = comp.instructions[comp.instructions[first].operands[0]]
         .shape
         .as_array()
         .and_then(|a| element_bits(&a.element))
         .unwrap_or(64);
     let kind = classify(&dims, &layout, &reduced, bits)?;
+    let passes = level.last().copied().unwrap_or(1);
+    let normalized = sources
+        .iter()
+        .any(|s| matches!(s, OutputSource::Normalized(_)));
+    if matches!(kind, ReductionKind::Column { .. }) && (passes > 1 || normalized) {
+        return Err(
+            "a column reduction's result is read per element (only rows are reduced in passes)"
+                .into(),
+        );
+    }
     let (launch, read_map, write_map) =
         maps(&kind, &dims, &layout, &reduced).map_err(|e| format!("thread maps: {e}"))?;
     let ids = id_vars(&launch).map_err(|e| format!("thread maps: {e}"))?;
@@ -213,6 +226,7 @@ pub fn plan_reduction(
         flagged,
         shared,
         heroes,
+        level,
         outputs: sources,
         kind,
         launch,
@@ -268,70 +282,61 @@ fn shared_buffers(
 }
 
 /// Per output, its source: the root's operands when the root is a tuple, the root's leaves when
-/// it is a variadic reduce, else the root.
-fn output_sources(comp: &Computation, outputs: usize) -> Result<Vec<OutputSource>, String> {
+/// it is a variadic reduce, else the root; each by its role (a value of the input's shape that
+/// depends on no hero is a side output).
+fn output_sources(
+    comp: &Computation,
+    outputs: usize,
+    roles: &[Role],
+    dims: &[i64],
+) -> Result<Vec<OutputSource>, String> {
     let root = &comp.instructions[comp.root];
-    Ok(match (&root.shape, root.opcode.as_str()) {
-        (Shape::Array(_), _) => vec![OutputSource::Epilogue(comp.root)],
-        (Shape::Tuple(_), "reduce") => (0..outputs)
-            .map(|leaf| OutputSource::Leaf {
-                hero: comp.root,
-                leaf,
-            })
-            .collect(),
-        (Shape::Tuple(_), "tuple") if root.operands.len() == outputs => root
-            .operands
-            .iter()
-            .map(|&o| OutputSource::Epilogue(o))
-            .collect(),
+    let values = match (&root.shape, root.opcode.as_str()) {
+        (Shape::Array(_), _) => vec![comp.root],
+        (Shape::Tuple(_), "reduce") => {
+            return Ok((0..outputs)
+                .map(|leaf| OutputSource::Leaf {
+                    hero: comp.root,
+                    leaf,
+                })
+                .collect());
+        }
+        (Shape::Tuple(_), "tuple") if root.operands.len() == outputs => root.operands.clone(),
         _ => return Err("the root is neither an array, a tuple nor a reduce".into()),
-    })
+    };
+    values
+        .into_iter()
+        .map(|i| match &roles[i] {
+            Role::Row(_) => Ok(OutputSource::Epilogue(i)),
+            Role::Element(_) => Ok(OutputSource::Normalized(i)),
+            Role::Free
+                if comp.instructions[i]
+                    .shape
+                    .as_array()
+                    .map(|a| a.dims.as_slice())
+                    == Some(dims) =>
+            {
+                Ok(OutputSource::Side(i))
+            }
+            Role::Free => Err(format!(
+                "output {} does not depend on a reduction and is not of the reduced input's shape",
+                comp.instructions[i].name
+            )),
+        })
+        .collect()
 }
 
-/// The heroes instruction `i` is computed from: `reduce`s reached from `i` through elementwise
-/// ops and `get-tuple-element`s of a variadic reduce. A reduce reached through any other op is
-/// an error.
-fn epilogue_heroes(comp: &Computation, i: usize) -> Result<Vec<usize>, String> {
-    let mut heroes = Vec::new();
-    let mut pending = vec![i];
+/// Whether instruction `target` is `from` or among the instructions it reads (in `comp`).
+fn reaches(comp: &Computation, from: usize, target: usize) -> bool {
+    let mut pending = vec![from];
     let mut seen = vec![false; comp.instructions.len()];
     while let Some(i) = pending.pop() {
-        if std::mem::replace(&mut seen[i], true) {
-            continue;
-        }
-        let instr = &comp.instructions[i];
-        if instr.opcode == "reduce" {
-            heroes.push(i);
-            continue;
-        }
-        let through = match instr.opcode.as_str() {
-            "get-tuple-element" => comp.instructions[instr.operands[0]].opcode == "reduce",
-            _ => instruction_kind(instr) == Some(OpKind::Elementwise) && instr.opcode != "map",
-        };
-        if through {
-            pending.extend(instr.operands.iter().copied());
-        } else if reaches_reduce(comp, i) {
-            return Err(format!(
-                "a reduction is read through {} ({}), which the reduction emitter does not fuse after it",
-                instr.name, instr.opcode
-            ));
-        }
-    }
-    Ok(heroes)
-}
-
-/// Whether a `reduce` is among instruction `i` and the instructions it reads (in `comp`).
-fn reaches_reduce(comp: &Computation, i: usize) -> bool {
-    let mut pending = vec![i];
-    let mut seen = vec![false; comp.instructions.len()];
-    while let Some(i) = pending.pop() {
-        if std::mem::replace(&mut seen[i], true) {
-            continue;
-        }
-        if comp.instructions[i].opcode == "reduce" {
+        if i == target {
             return true;
         }
-        pending.extend(comp.instructions[i].operands.iter().copied());
+        if !std::mem::replace(&mut seen[i], true) {
+            pending.extend(comp.instructions[i].operands.iter().copied());
+        }
     }
     false
 }
