@@ -125,7 +125,9 @@ TOLERANCES = {
 def reference(name, inputs):
     """The outputs of reference `name` on `inputs`, computed in float64 with numpy."""
     if name not in REFERENCES:
-        raise RunnerError(f"no numpy reference named {name!r}; runner.py knows {sorted(REFERENCES)}")
+        raise RunnerError(
+            f"no numpy reference named {name!r}; runner.py knows {sorted(REFERENCES)}"
+        )
     wide = [x.astype(np.float64) if x.dtype.kind == "f" else x for x in inputs]
     return REFERENCES[name](np, *wide)
 
@@ -191,9 +193,7 @@ def from_device_layout(flat, dims, strides):
     """The logical array of dimensions `dims` at `strides` (elements) in the buffer `flat`."""
     if not dims:
         return flat[0].copy()
-    return np.lib.stride_tricks.as_strided(
-        flat, dims, [s * flat.itemsize for s in strides]
-    ).copy()
+    return np.lib.stride_tricks.as_strided(flat, dims, [s * flat.itemsize for s in strides]).copy()
 
 
 def peak(device_name):
@@ -359,7 +359,9 @@ class Program:
         result = []
         for id in self.manifest["outputs"]:
             b = self.manifest["buffers"][id]
-            flat = np.empty(b["bytes"] // np.dtype(DTYPES[b["element"]]).itemsize, DTYPES[b["element"]])
+            flat = np.empty(
+                b["bytes"] // np.dtype(DTYPES[b["element"]]).itemsize, DTYPES[b["element"]]
+            )
             self.gpu.download(self.pointers[id], flat)
             result.append(from_device_layout(flat, b["dims"], b["strides"]))
         return result
@@ -457,7 +459,9 @@ def load_manifests(directory):
         manifest = json.loads(path.read_text())
         programs.setdefault(manifest["program"], {})[manifest["variant"]] = manifest
     if not programs:
-        raise RunnerError(f"no manifests (*.json) in {directory}: run `cargo xtask bench gpu --run`")
+        raise RunnerError(
+            f"no manifests (*.json) in {directory}: run `cargo xtask bench gpu --run`"
+        )
     return programs
 
 
@@ -476,7 +480,10 @@ def main(argv=None):
     try:
         from cuda.bindings import driver
     except ImportError as e:
-        print(f"runner: error: cuda-python is not installed ({e}): pip install cuda-python", file=sys.stderr)
+        print(
+            f"runner: error: cuda-python is not installed ({e}): pip install cuda-python",
+            file=sys.stderr,
+        )
         return 2
     try:
         gpu = Gpu(driver)
@@ -494,7 +501,10 @@ def run_all(gpu, args):
     """Checks the small variants, then times the large ones; the exit status."""
     programs = load_manifests(args.dir)
     peak_bw = peak(gpu.name)
-    print(f"device: {gpu.name}; peak " + (f"{peak_bw / 1e12:.2f} TB/s" if peak_bw else "unknown: GB/s only"))
+    print(
+        f"device: {gpu.name}; peak "
+        + (f"{peak_bw / 1e12:.2f} TB/s" if peak_bw else "unknown: GB/s only")
+    )
     failures = []
     for name, variants in programs.items():
         if "small" in variants:
@@ -517,14 +527,23 @@ def run_all(gpu, args):
         for kernel, ms in zip(manifest["kernels"], kernels):
             nbytes = kernel["bytes_read"] + kernel["bytes_written"]
             moved += nbytes
-            print(f"{name:<18} {kernel['symbol']:<20} {ms:9.3f} {' '.join(bandwidth(nbytes, ms, peak_bw))}")
+            print(
+                f"{name:<18} {kernel['symbol']:<20} {ms:9.3f} {' '.join(bandwidth(nbytes, ms, peak_bw))}"
+            )
         jax_cells = ""
         if timer:
-            inputs = [input_array(p, manifest["buffers"][id]["element"], manifest["buffers"][id]["dims"])
-                      for p, id in enumerate(manifest["parameters"])]
-            jax_ms = timer(manifest["reference"], inputs, args.warmup, args.repeat)
-            jax_cells = f" {jax_ms:8.3f} {bandwidth(moved, jax_ms, peak_bw)[0]}"
-        print(f"{name:<18} {'(all)':<20} {total:9.3f} {' '.join(bandwidth(moved, total, peak_bw))}{jax_cells}")
+            inputs = [
+                input_array(p, manifest["buffers"][id]["element"], manifest["buffers"][id]["dims"])
+                for p, id in enumerate(manifest["parameters"])
+            ]
+            try:
+                jax_ms = timer(manifest["reference"], inputs, args.warmup, args.repeat)
+                jax_cells = f" {jax_ms:8.3f} {bandwidth(moved, jax_ms, peak_bw)[0]}"
+            except Exception as e:  # jax's failure is reported, ours still count.
+                jax_cells = f"  jax failed: {type(e).__name__}: {e}"
+        print(
+            f"{name:<18} {'(all)':<20} {total:9.3f} {' '.join(bandwidth(moved, total, peak_bw))}{jax_cells}"
+        )
     return 0
 
 

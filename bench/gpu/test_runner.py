@@ -7,7 +7,10 @@ Run: `target/bench-gpu-venv/bin/python -m unittest discover -s bench/gpu -p test
 (the xtask test `runner_python_tests` does).
 """
 
+import argparse
+import contextlib
 import ctypes
+import io
 import json
 import math
 import os
@@ -51,8 +54,17 @@ class Packing(unittest.TestCase):
         arg = {"buffer": 4, "offset": 2, "dims": [4, 5, 6], "strides": [30, 1, 5]}
         self.assertEqual(
             runner.descriptor(7, arg),
-            [("u64", 7), ("u64", 7), ("i64", 2), ("i64", 4), ("i64", 5), ("i64", 6),
-             ("i64", 30), ("i64", 1), ("i64", 5)],
+            [
+                ("u64", 7),
+                ("u64", 7),
+                ("i64", 2),
+                ("i64", 4),
+                ("i64", 5),
+                ("i64", 6),
+                ("i64", 30),
+                ("i64", 1),
+                ("i64", 5),
+            ],
         )
 
 
@@ -84,7 +96,9 @@ class References(unittest.TestCase):
 
     def test_exp_add(self):
         """exp(0) + 1 = 2, exp(ln 2) + 2 = 4."""
-        np.testing.assert_allclose(self.ref("exp_add", [[0.0, math.log(2)]], [[1.0, 2.0]]), [[2.0, 4.0]])
+        np.testing.assert_allclose(
+            self.ref("exp_add", [[0.0, math.log(2)]], [[1.0, 2.0]]), [[2.0, 4.0]]
+        )
 
     def test_sums(self):
         """Rows [1, 2], [3, 4]: row sums 3, 7; column sums 4, 6."""
@@ -95,12 +109,16 @@ class References(unittest.TestCase):
     def test_softmax(self):
         """Row [0, ln 3]: 1/4, 3/4; row [5, 5]: 1/2, 1/2."""
         np.testing.assert_allclose(
-            self.ref("softmax", [[0.0, math.log(3)], [5.0, 5.0]]), [[0.25, 0.75], [0.5, 0.5]], rtol=1e-6
+            self.ref("softmax", [[0.0, math.log(3)], [5.0, 5.0]]),
+            [[0.25, 0.75], [0.5, 0.5]],
+            rtol=1e-6,
         )
 
     def test_transposes(self):
         """x[i, j] moves to [j, i]; x[b, i, j] to [b, j, i]."""
-        self.assertEqual(self.ref("transpose", [[1, 2, 3], [4, 5, 6]]).tolist(), [[1, 4], [2, 5], [3, 6]])
+        self.assertEqual(
+            self.ref("transpose", [[1, 2, 3], [4, 5, 6]]).tolist(), [[1, 4], [2, 5], [3, 6]]
+        )
         x = [[[1, 2, 3], [4, 5, 6]], [[7, 8, 9], [10, 11, 12]]]
         self.assertEqual(
             self.ref("batched_transpose", x).tolist(),
@@ -176,58 +194,74 @@ class FakeDriver:
         return (self.CUresult.CUDA_SUCCESS,) + values
 
     def cuInit(self, flags):
+        """Initializes the fake driver."""
         return self.result("cuInit")
 
     def cuGetErrorName(self, err):
+        """The name of any error."""
         return (0, b"CUDA_ERROR_LAUNCH_FAILED")
 
     def cuDeviceGetCount(self):
+        """One device."""
         return self.result("cuDeviceGetCount", 1)
 
     def cuDeviceGet(self, n):
+        """Device `n`."""
         return self.result("cuDeviceGet", n)
 
     def cuDeviceGetName(self, size, device):
+        """An H100's name."""
         return self.result("cuDeviceGetName", b"NVIDIA H100 80GB HBM3\0\0")
 
     def cuDevicePrimaryCtxRetain(self, device):
+        """A context."""
         return self.result("cuDevicePrimaryCtxRetain", "context")
 
     def cuCtxSetCurrent(self, context):
+        """Makes the context current."""
         return self.result("cuCtxSetCurrent")
 
     def cuModuleLoadDataEx(self, image, count, options, values):
+        """A module; when it fails, writes an error log into the log buffer."""
         if self.fail == "cuModuleLoadDataEx":
             values[0][: len(b"ptxas fatal: bad PTX")] = b"ptxas fatal: bad PTX"
         return self.result("cuModuleLoadDataEx", "module")
 
     def cuModuleGetFunction(self, module, name):
+        """The kernel, as its name."""
         return self.result("cuModuleGetFunction", name.decode())
 
     def cuMemAlloc(self, nbytes):
+        """Host memory standing for a device buffer."""
         buffer = np.zeros(nbytes, dtype=np.uint8)
         self.memory[buffer.ctypes.data] = buffer
         return self.result("cuMemAlloc", buffer.ctypes.data)
 
     def cuMemFree(self, pointer):
+        """Frees a buffer."""
         del self.memory[pointer]
         return self.result("cuMemFree")
 
     def cuMemcpyHtoD(self, dst, src, nbytes):
+        """Copies host to 'device'."""
         ctypes.memmove(dst, src, nbytes)
         return self.result("cuMemcpyHtoD")
 
     def cuMemcpyDtoH(self, dst, src, nbytes):
+        """Copies 'device' to host."""
         ctypes.memmove(dst, src, nbytes)
         return self.result("cuMemcpyDtoH")
 
     def cuMemcpyDtoD(self, dst, src, nbytes):
+        """Copies between buffers."""
         ctypes.memmove(dst, src, nbytes)
         return self.result("cuMemcpyDtoD")
 
     def memref(self, params, start, rank):
         """The f32 array of the memref descriptor at kernelParams[start:]."""
-        fields = [ctypes.c_int64.from_address(int(params[start + i])).value for i in range(3 + 2 * rank)]
+        fields = [
+            ctypes.c_int64.from_address(int(params[start + i])).value for i in range(3 + 2 * rank)
+        ]
         allocated, aligned, offset = fields[:3]
         assert allocated == aligned and aligned in self.memory, fields
         sizes, strides = fields[3 : 3 + rank], fields[3 + rank :]
@@ -235,6 +269,7 @@ class FakeDriver:
         return np.lib.stride_tricks.as_strided(base, sizes, [4 * s for s in strides])
 
     def cuLaunchKernel(self, function, gx, gy, gz, bx, by, bz, shared, stream, params, extra):
+        """Runs exp_add on the buffers its kernelParams describe."""
         self.launches.append((function, (gx, gy, gz), (bx, by, bz)))
         if self.fail == "cuLaunchKernel":
             return self.result("cuLaunchKernel")
@@ -245,18 +280,23 @@ class FakeDriver:
         return self.result("cuLaunchKernel")
 
     def cuCtxSynchronize(self):
+        """Nothing to wait for."""
         return self.result("cuCtxSynchronize")
 
     def cuEventCreate(self, flags):
+        """An event."""
         return self.result("cuEventCreate", object())
 
     def cuEventRecord(self, event, stream):
+        """Records an event."""
         return self.result("cuEventRecord")
 
     def cuEventSynchronize(self, event):
+        """Waits for an event."""
         return self.result("cuEventSynchronize")
 
     def cuEventElapsedTime(self, start, end):
+        """Half a millisecond."""
         return self.result("cuEventElapsedTime", 0.5)
 
 
@@ -264,14 +304,43 @@ def exp_add_manifest(dims, strides):
     """A manifest of exp(x) + y on f32 `dims` with every buffer at `strides`."""
     nbytes = 4 * int(np.prod(dims))
     buffers = [
-        {"id": i, "name": n, "role": r, "element": "f32", "dims": dims, "strides": strides, "bytes": nbytes}
-        for i, (n, r) in enumerate([("%p0", "parameter"), ("%p1", "parameter"), ("%out0", "output")])
+        {
+            "id": i,
+            "name": n,
+            "role": r,
+            "element": "f32",
+            "dims": dims,
+            "strides": strides,
+            "bytes": nbytes,
+        }
+        for i, (n, r) in enumerate(
+            [("%p0", "parameter"), ("%p1", "parameter"), ("%out0", "output")]
+        )
     ]
-    args = [{"buffer": i, "element": "f32", "dims": dims, "strides": strides, "offset": 0} for i in range(3)]
-    kernel = {"symbol": "exp_add", "fusion": "exp_add", "grid": [2, 1, 1], "block": [128, 1, 1],
-              "args": args, "bytes_read": 2 * nbytes, "bytes_written": nbytes}
-    return {"program": "exp_add", "variant": "small", "reference": "exp_add", "ptx": "exp_add.ptx",
-            "buffers": buffers, "parameters": [0, 1], "outputs": [2], "kernels": [kernel], "copies": []}
+    args = [
+        {"buffer": i, "element": "f32", "dims": dims, "strides": strides, "offset": 0}
+        for i in range(3)
+    ]
+    kernel = {
+        "symbol": "exp_add",
+        "fusion": "exp_add",
+        "grid": [2, 1, 1],
+        "block": [128, 1, 1],
+        "args": args,
+        "bytes_read": 2 * nbytes,
+        "bytes_written": nbytes,
+    }
+    return {
+        "program": "exp_add",
+        "variant": "small",
+        "reference": "exp_add",
+        "ptx": "exp_add.ptx",
+        "buffers": buffers,
+        "parameters": [0, 1],
+        "outputs": [2],
+        "kernels": [kernel],
+        "copies": [],
+    }
 
 
 class FakeGpu(unittest.TestCase):
@@ -314,13 +383,18 @@ class FakeGpu(unittest.TestCase):
     def test_launch_failure_names_the_kernel(self):
         """A failed launch is a RunnerError naming the kernel and the driver's error."""
         gpu = runner.Gpu(FakeDriver(fail="cuLaunchKernel"))
-        with self.assertRaisesRegex(runner.RunnerError, r"cuLaunchKernel\(exp_add, 21 parameters\) failed: CUDA_ERROR_LAUNCH_FAILED"):
+        with self.assertRaisesRegex(
+            runner.RunnerError,
+            r"cuLaunchKernel\(exp_add, 21 parameters\) failed: CUDA_ERROR_LAUNCH_FAILED",
+        ):
             runner.check(gpu, self.dir, exp_add_manifest([2, 3], [3, 1]))
 
     def test_load_failure_prints_the_jit_log(self):
         """A PTX the driver rejects is a RunnerError with the JIT's error log."""
         gpu = runner.Gpu(FakeDriver(fail="cuModuleLoadDataEx"))
-        with self.assertRaisesRegex(runner.RunnerError, r"(?s)cannot load .*exp_add.ptx.*JIT log:\nptxas fatal: bad PTX"):
+        with self.assertRaisesRegex(
+            runner.RunnerError, r"(?s)cannot load .*exp_add.ptx.*JIT log:\nptxas fatal: bad PTX"
+        ):
             runner.check(gpu, self.dir, exp_add_manifest([2, 3], [3, 1]))
 
     def test_manifest_from_xtask(self):
@@ -334,6 +408,31 @@ class FakeGpu(unittest.TestCase):
         driver = FakeDriver()
         self.assertEqual(runner.check(runner.Gpu(driver), self.dir, manifest), [])
         self.assertEqual(len(driver.launches), 1)
+
+    def test_run_all_prints_checks_and_the_table(self):
+        """run_all checks the small variant and prints a row per kernel and one for the program
+        of the large one (here the same small program), with the peak share of an H100."""
+        small = exp_add_manifest([4, 256], [256, 1])
+        large = dict(small, variant="large")
+        (self.dir / "exp_add.small.json").write_text(json.dumps(small))
+        (self.dir / "exp_add.json").write_text(json.dumps(large))
+        args = argparse.Namespace(dir=self.dir, repeat=2, warmup=1, no_jax=True, check_only=False)
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            status = runner.run_all(runner.Gpu(FakeDriver()), args)
+        self.assertEqual(status, 0)
+        lines = out.getvalue().splitlines()
+        self.assertEqual(lines[0], "device: NVIDIA H100 80GB HBM3; peak 3.35 TB/s")
+        self.assertIn("check exp_add: ok", lines)
+        # 3 buffers of 4 KiB in 0.5 ms: 0.0246 GB/s, 0.0% of 3.35 TB/s.
+        rows = [line.split() for line in lines if line.startswith("exp_add ")]
+        self.assertEqual(
+            rows,
+            [
+                ["exp_add", "exp_add", "0.500", "0.0", "0.0%"],
+                ["exp_add", "(all)", "0.500", "0.0", "0.0%"],
+            ],
+        )
 
     def test_no_device(self):
         """cuInit failing is NoGpu."""

@@ -2,7 +2,8 @@
 //! nothing a fresh machine lacks beyond cargo.
 //!
 //! * `setup` installs what is missing: the Debian packages of the build recipe and, in a venv
-//!   under `target/venv`, the PyPI tools (ptxas).
+//!   under `target/venv`, the PyPI tools (ptxas); in `target/bench-gpu-venv`, the GPU runner's
+//!   packages (cuda-python, numpy).
 //! * `test` runs setup, rustfmt, clippy and `cargo test --workspace` (which runs the lit suite)
 //!   and ends with one line `N passed, N failed`.
 //! * `demo` runs setup, builds release and runs the demo steps on `examples/`.
@@ -26,7 +27,7 @@ use std::{
 const USAGE: &str = "usage: cargo xtask <command>
 
 commands:
-  setup        install missing Debian packages and PyPI tools (ptxas)
+  setup        install missing Debian packages and PyPI tools (ptxas, the GPU runner's)
   test         setup, rustfmt, clippy, cargo test (with lit); ends with `N passed, N failed`
   demo         setup, release build, and the demo steps on examples/
   bench NAME   run the benchmark NAME (simplify, mlir, analysis, gpu, xla)

@@ -43,6 +43,8 @@ fn numbers(v: &Value) -> Vec<i64> {
         .collect()
 }
 
+/// softmax.small: three kernels in the entry's order on the parameter, two intermediates and
+/// the output, with their descriptors and byte counts.
 #[test]
 fn softmax_launches_three_kernels_on_its_intermediates() {
     let m = manifest_of("softmax.small");
@@ -86,6 +88,7 @@ fn softmax_launches_three_kernels_on_its_intermediates() {
     assert_eq!(arg["element"], "f32");
 }
 
+/// Every program has a large and a small variant; the large ones move 256 MiB or more.
 #[test]
 fn every_program_has_both_variants_and_large_ones_move_256_mib() {
     let mut variants: BTreeMap<String, Vec<String>> = BTreeMap::new();
@@ -148,6 +151,8 @@ fn entries(ptx: &str) -> BTreeMap<String, (Vec<String>, Option<Vec<i64>>)> {
     out
 }
 
+/// Every kernel of every manifest has its `.entry` in the PTX, with one parameter per field of
+/// its arguments' descriptors (pointers where the pointers are) and its block as `.reqntid`.
 #[test]
 fn manifests_match_the_ptx_entries() {
     // `cargo xtask test` builds the CLI and names it in XLA_INDEXING_CLI.
@@ -209,6 +214,8 @@ fn runner_python() -> Result<PathBuf, String> {
     }
 }
 
+/// `bench/gpu/test_runner.py` passes, including its run of our exp_add.small manifest through
+/// a fake driver.
 #[test]
 fn runner_python_tests() {
     let Some(python) = require("runner_python_tests", runner_python()) else {
