@@ -39,9 +39,9 @@ import numpy as np
 NO_GPU = 3
 """Exit status when there is no GPU (no libcuda, cuInit fails, no device)."""
 
-PEAKS = (("H200", 4.8e12), ("H100", 3.35e12))
-"""Peak DRAM bandwidth in bytes/s by a substring of the device name, first match wins (H100 is
-the SXM card's figure: a PCIe H100 reads as an SXM one)."""
+PEAKS = (("H200", 4.8e12), ("H100 PCIe", None), ("H100 NVL", None), ("H100", 3.35e12))
+"""Peak DRAM bandwidth in bytes/s by a substring of the device name, first match wins: H100 is
+the SXM card (HBM3, 3.35 TB/s); the PCIe and NVL cards, like any other, get GB/s only."""
 
 DTYPES = {
     "pred": np.bool_,

@@ -158,10 +158,11 @@ class Peaks(unittest.TestCase):
     """The peak bandwidth is picked by device name."""
 
     def test_names(self):
-        """H100 and H200 are known, an A100 is not."""
+        """H100 SXM and H200 are known; an A100 and a PCIe H100 are not."""
         self.assertEqual(runner.peak("NVIDIA H100 80GB HBM3"), 3.35e12)
         self.assertEqual(runner.peak("NVIDIA H200"), 4.8e12)
         self.assertIsNone(runner.peak("NVIDIA A100-SXM4-80GB"))
+        self.assertIsNone(runner.peak("NVIDIA H100 PCIe"))
 
 
 class FakeDriver:

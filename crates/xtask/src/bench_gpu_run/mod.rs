@@ -7,6 +7,10 @@
 //! that folder: it checks the small variants against numpy and times the large ones. When the
 //! runner finds no GPU (no libcuda, `cuInit` fails, no device) it says so in one line and exits
 //! with [`NO_GPU`]; then the static part (`cargo xtask bench gpu`) runs instead.
+//!
+//! The runner has not yet run on a GPU in this project (none was available): its tests here
+//! cover the manifests against the PTX, the parameter packing, the references and the driver
+//! calls through a fake driver, not a real device.
 
 pub mod manifest;
 
