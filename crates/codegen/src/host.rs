@@ -26,14 +26,6 @@ use xla_indexing_hlo::{
 
 use super::types::memref_type;
 
-/// One buffer of the host function: its SSA name, its memref type and its HLO shape.
-#[derive(Clone, Debug)]
-struct Value {
-    name: String,
-    ty: String,
-    shape: ArrayShape,
-}
-
 /// Where a leaf of an entry instruction's value comes from, seen through tuples and
 /// `get-tuple-element`: the instruction that defines it, its leaf there, and whether a bitcast
 /// lies on the way.
@@ -44,17 +36,115 @@ struct Origin {
     viewed: bool,
 }
 
+/// A device buffer of the host program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Buffer {
+    /// The SSA name of the value that holds it in the host function: `%p0` (`%p0_1` for a leaf
+    /// of a tuple parameter), `%out0`, `%buf0`.
+    pub name: String,
+    /// What the buffer is.
+    pub role: BufferRole,
+    /// The shape it is allocated with.
+    pub shape: ArrayShape,
+    /// Its memref type.
+    pub ty: String,
+    /// Its strides in elements, as the layout gives them.
+    pub strides: Vec<i64>,
+    /// Its size in bytes (sub-byte elements packed, rounded up to a byte).
+    pub bytes: u64,
+}
+
+/// What a [`Buffer`] is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BufferRole {
+    /// A leaf of an entry parameter, an argument of the host function.
+    Parameter,
+    /// A fusion result the host allocates, labelled with the fusion's name (`name#k` for
+    /// result `k` of a multi-output fusion).
+    Intermediate(String),
+    /// A leaf of the entry's root, an out-parameter of the host function.
+    Output,
+}
+
+/// A memref value of the host function: a buffer seen with a shape (a bitcast views its
+/// operand's buffer with other dimensions).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HostValue {
+    /// Its SSA name.
+    pub name: String,
+    /// Its memref type.
+    pub ty: String,
+    /// Its HLO shape (dimensions and layout).
+    pub shape: ArrayShape,
+    /// Its strides in elements, as the layout gives them.
+    pub strides: Vec<i64>,
+    /// The index of its buffer in [`LaunchList::buffers`].
+    pub buffer: usize,
+}
+
+/// One step of the host program, in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// Allocates the intermediate buffer of this index.
+    Alloc(usize),
+    /// Launches the kernel of this index in the plans with the arguments (its parameters, then
+    /// its outputs).
+    Launch {
+        /// The index of the kernel's plan.
+        kernel: usize,
+        /// The kernel's arguments, in its order.
+        args: Vec<HostValue>,
+    },
+    /// Views `source`'s buffer as `value` (a bitcast).
+    View {
+        /// The view.
+        value: HostValue,
+        /// The value viewed.
+        source: HostValue,
+    },
+    /// Copies `source` into the out-parameter `out`.
+    Copy {
+        /// The out-parameter.
+        out: HostValue,
+        /// The value copied.
+        source: HostValue,
+    },
+}
+
+/// The host program of a module, as data: the buffers, the host function's arguments and
+/// out-parameters, and the steps that launch every kernel in the entry computation's order.
+/// [`host_function`] writes it as MLIR; a runner can follow it to launch the kernels itself.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LaunchList {
+    /// The entry computation's name.
+    pub name: String,
+    /// Every buffer: the parameters' leaves first, then the others as the steps meet them.
+    pub buffers: Vec<Buffer>,
+    /// The host function's arguments (the parameters' leaves).
+    pub args: Vec<HostValue>,
+    /// Its out-parameters (the root's leaves).
+    pub outs: Vec<HostValue>,
+    /// The steps.
+    pub steps: Vec<Step>,
+}
+
 /// The host `func.func` of `module`, indented for the body of a `builtin.module`: it launches
 /// the kernels `plans` (in the order of `plan_module`, named `symbols`) in the entry
-/// computation's order. An entry instruction other than a parameter, fusion, tuple,
-/// `get-tuple-element` or bitcast is an error located at it.
+/// computation's order, as [`launch_list`] lists them.
 pub fn host_function(
     module: &Module,
     plans: &[KernelPlan],
     symbols: &[String],
 ) -> Result<String, HloError> {
+    Ok(write_host(&launch_list(module, plans)?, plans, symbols))
+}
+
+/// Where and how `module` launches the kernels `plans` (in the order of `plan_module`): the
+/// host program that [`host_function`] writes. An entry instruction other than a parameter,
+/// fusion, tuple, `get-tuple-element` or bitcast is an error located at it.
+pub fn launch_list(module: &Module, plans: &[KernelPlan]) -> Result<LaunchList, HloError> {
     let entry = &module.computations[module.entry];
-    let mut host = Host::default();
+    let mut host = Builder::default();
     let mut params = Vec::new();
     for n in 0..entry.num_parameters() {
         let i = entry.parameter(n).ok_or_else(|| {
@@ -72,7 +162,7 @@ pub fn host_function(
             } else {
                 format!("%p{n}_{k}")
             };
-            values.push(host.value(name, shape, instr)?);
+            values.push(host.buffer(name, BufferRole::Parameter, shape, instr)?);
         }
         params.push((i, values));
     }
@@ -81,13 +171,17 @@ pub fn host_function(
     if let [plan] = plans
         && plan.kernel.computation == module.entry
     {
-        let args: Vec<Value> = params.iter().flat_map(|(_, v)| v.clone()).collect();
+        let args: Vec<HostValue> = params.iter().flat_map(|(_, v)| v.clone()).collect();
         let mut outs = Vec::new();
         for (j, shape) in plan.kernel.outputs.iter().enumerate() {
-            outs.push(host.value(format!("%out{j}"), shape, &entry.instructions[entry.root])?);
+            let root = &entry.instructions[entry.root];
+            outs.push(host.buffer(format!("%out{j}"), BufferRole::Output, shape, root)?);
         }
-        host.launch(&symbols[0], plan, args.iter().chain(&outs));
-        return Ok(host.finish(&entry.name, &args, &outs));
+        host.steps.push(Step::Launch {
+            kernel: 0,
+            args: args.iter().chain(&outs).cloned().collect(),
+        });
+        return Ok(host.finish(&entry.name, args, outs));
     }
 
     let origins = origins(module)?;
@@ -100,11 +194,11 @@ pub fn host_function(
             claimed.insert((o.def, o.leaf), j);
         }
     }
-    let mut values: Vec<Vec<Value>> = vec![Vec::new(); entry.instructions.len()];
+    let mut values: Vec<Vec<HostValue>> = vec![Vec::new(); entry.instructions.len()];
     for (i, v) in &params {
         values[*i] = v.clone();
     }
-    let mut outs: Vec<Option<Value>> = vec![None; root.len()];
+    let mut outs: Vec<Option<HostValue>> = vec![None; root.len()];
     for &i in &entry.post_order {
         let instr = &entry.instructions[i];
         let operand = |k: usize| &values[instr.operands[k]];
@@ -145,7 +239,8 @@ pub fn host_function(
                 for (k, shape) in plan.kernel.outputs.iter().enumerate() {
                     let v = match claimed.get(&(i, k)) {
                         Some(&j) => {
-                            let v = host.value(format!("%out{j}"), shape, instr)?;
+                            let name = format!("%out{j}");
+                            let v = host.buffer(name, BufferRole::Output, shape, instr)?;
                             outs[j] = Some(v.clone());
                             v
                         }
@@ -153,7 +248,8 @@ pub fn host_function(
                     };
                     results.push(v);
                 }
-                host.launch(&symbols[p], plan, args.iter().chain(&results));
+                args.extend(results.iter().cloned());
+                host.steps.push(Step::Launch { kernel: p, args });
                 results
             }
             other => {
@@ -175,51 +271,75 @@ pub fn host_function(
             None => {
                 // The out-parameter takes its source's shape and type, so that the copy is
                 // between equal types.
-                let v = Value {
-                    name: format!("%out{j}"),
-                    ..source.clone()
-                };
-                host.body.push(format!(
-                    "gpu.memcpy {}, {} : {}, {}",
-                    v.name, source.name, v.ty, source.ty
-                ));
+                let root = &entry.instructions[entry.root];
+                let name = format!("%out{j}");
+                let v = host.buffer(name, BufferRole::Output, &source.shape, root)?;
+                host.steps.push(Step::Copy {
+                    out: v.clone(),
+                    source: source.clone(),
+                });
                 v
             }
         };
         outputs.push(out);
     }
-    let args: Vec<Value> = params.into_iter().flat_map(|(_, v)| v).collect();
-    Ok(host.finish(&entry.name, &args, &outputs))
+    let args: Vec<HostValue> = params.into_iter().flat_map(|(_, v)| v).collect();
+    Ok(host.finish(&entry.name, args, outputs))
 }
 
-/// The body of the host function as it is written.
+/// A [`LaunchList`] as it is built.
 #[derive(Default)]
-struct Host {
-    body: Vec<String>,
-    constants: BTreeMap<u64, String>,
-    allocs: Vec<Value>,
+struct Builder {
+    buffers: Vec<Buffer>,
+    steps: Vec<Step>,
+    allocs: usize,
     views: usize,
 }
 
-impl Host {
-    /// A buffer named `name` holding `shape`; an element type or layout the kernels do not
-    /// take is an error at `at`.
-    fn value(&self, name: String, shape: &ArrayShape, at: &Instruction) -> Result<Value, HloError> {
+impl Builder {
+    /// A value named `name` holding `shape` in `buffer`; an element type or layout the kernels
+    /// do not take is an error at `at`.
+    fn value(
+        name: String,
+        shape: &ArrayShape,
+        buffer: usize,
+        at: &Instruction,
+    ) -> Result<HostValue, HloError> {
         let ty = memref_type(shape).map_err(|e| error(at, e))?;
-        Ok(Value {
+        let strides = shape
+            .layout_or_default()
+            .strides(&shape.dims)
+            .map_err(|e| error(at, format!("layout of {shape}: {e}")))?;
+        Ok(HostValue {
             name,
             ty,
             shape: shape.clone(),
+            strides,
+            buffer,
         })
     }
 
-    /// An `index` constant, written once.
-    fn constant(&mut self, n: u64) -> String {
-        let name = format!("%c{n}");
-        self.constants
-            .entry(n)
-            .or_insert_with(|| format!("{name} = arith.constant {n} : index"));
-        name
+    /// A new buffer named `name` holding `shape`, and the value that is it; an element type
+    /// or layout the kernels do not take is an error at `at`.
+    fn buffer(
+        &mut self,
+        name: String,
+        role: BufferRole,
+        shape: &ArrayShape,
+        at: &Instruction,
+    ) -> Result<HostValue, HloError> {
+        let v = Self::value(name.clone(), shape, self.buffers.len(), at)?;
+        let bytes =
+            byte_size(shape).ok_or_else(|| error(at, format!("{shape} has no byte size")))?;
+        self.buffers.push(Buffer {
+            name,
+            role,
+            shape: shape.clone(),
+            ty: v.ty.clone(),
+            strides: v.strides.clone(),
+            bytes,
+        });
+        Ok(v)
     }
 
     /// A new device buffer for result `k` of `fusion`.
@@ -228,49 +348,22 @@ impl Host {
         fusion: &Instruction,
         k: usize,
         shape: &ArrayShape,
-    ) -> Result<Value, HloError> {
-        let v = self.value(format!("%buf{}", self.allocs.len()), shape, fusion)?;
-        let bytes = byte_size(shape)
-            .ok_or_else(|| error(fusion, format!("output {k} {shape} has no byte size")))?;
+    ) -> Result<HostValue, HloError> {
         let label = if fusion.shape.leaf_count() == 1 {
             fusion.name.clone()
         } else {
             format!("{}#{k}", fusion.name)
         };
-        self.body.push(format!(
-            "{} = gpu.alloc () {{xla_indexing.buffer = \"{label}\", xla_indexing.bytes = {bytes} : i64}} : {}",
-            v.name, v.ty
-        ));
-        self.allocs.push(v.clone());
+        let name = format!("%buf{}", self.allocs);
+        let v = self.buffer(name, BufferRole::Intermediate(label), shape, fusion)?;
+        self.allocs += 1;
+        self.steps.push(Step::Alloc(v.buffer));
         Ok(v)
-    }
-
-    /// `gpu.launch_func` of `symbol` with the plan's grid and block and `args` in the kernel's
-    /// order (its parameters, then its outputs).
-    fn launch<'a>(
-        &mut self,
-        symbol: &str,
-        plan: &KernelPlan,
-        args: impl Iterator<Item = &'a Value>,
-    ) {
-        let mut dims = |v: &[u64; 3]| {
-            v.iter()
-                .map(|&n| self.constant(n))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        let blocks = dims(&plan.launch.blocks);
-        let threads = dims(&plan.launch.threads);
-        let args: Vec<String> = args.map(|v| format!("{} : {}", v.name, v.ty)).collect();
-        self.body.push(format!(
-            "gpu.launch_func @kernels::@{symbol} blocks in ({blocks}) threads in ({threads}) args({})",
-            args.join(", ")
-        ));
     }
 
     /// `bitcast` as a view of its operand's buffer: the same bytes read with the result's
     /// dimensions and layout.
-    fn bitcast(&mut self, instr: &Instruction, source: &Value) -> Result<Value, HloError> {
+    fn bitcast(&mut self, instr: &Instruction, source: &HostValue) -> Result<HostValue, HloError> {
         let Some(shape) = instr.array() else {
             return Err(error(instr, "is a bitcast to a tuple"));
         };
@@ -283,48 +376,104 @@ impl Host {
                 ),
             ));
         }
-        let strides = shape
-            .layout_or_default()
-            .strides(&shape.dims)
-            .map_err(|e| error(instr, format!("layout of {shape}: {e}")))?;
-        let v = self.value(format!("%view{}", self.views), shape, instr)?;
+        let name = format!("%view{}", self.views);
+        let v = Self::value(name, shape, source.buffer, instr)?;
         self.views += 1;
-        let list = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
-        self.body.push(format!(
-            "{} = memref.reinterpret_cast {} to offset: [0], sizes: [{}], strides: [{}] : {} to {}",
-            v.name,
-            source.name,
-            list(&shape.dims),
-            list(&strides),
-            source.ty,
-            v.ty
-        ));
+        self.steps.push(Step::View {
+            value: v.clone(),
+            source: source.clone(),
+        });
         Ok(v)
     }
 
-    /// The function: `args`, then `outs` as out-parameters; the constants, the body, the
-    /// buffers freed.
-    fn finish(self, name: &str, args: &[Value], outs: &[Value]) -> String {
-        let params: Vec<String> = args
-            .iter()
-            .chain(outs)
-            .map(|v| format!("{}: {}", v.name, v.ty))
-            .collect();
-        let mut text = format!(
-            "  func.func @{}({}) {{\n",
-            quoted_symbol(name),
-            params.join(", ")
-        );
-        let frees = self
-            .allocs
-            .iter()
-            .map(|v| format!("gpu.dealloc {} : {}", v.name, v.ty));
-        for line in self.constants.into_values().chain(self.body).chain(frees) {
-            text.push_str(&format!("    {line}\n"));
+    /// The launch list of the entry computation `name`.
+    fn finish(self, name: &str, args: Vec<HostValue>, outs: Vec<HostValue>) -> LaunchList {
+        LaunchList {
+            name: name.to_string(),
+            buffers: self.buffers,
+            args,
+            outs,
+            steps: self.steps,
         }
-        text.push_str("    return\n  }\n");
-        text
     }
+}
+
+/// The host function of `list` (kernels `plans`, named `symbols`): `args`, then `outs` as
+/// out-parameters; the `index` constants, the steps, the intermediate buffers freed.
+fn write_host(list: &LaunchList, plans: &[KernelPlan], symbols: &[String]) -> String {
+    let mut constants: BTreeMap<u64, String> = BTreeMap::new();
+    let mut constant = |n: u64| {
+        let name = format!("%c{n}");
+        constants
+            .entry(n)
+            .or_insert_with(|| format!("{name} = arith.constant {n} : index"));
+        name
+    };
+    let list_of = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
+    let mut body = Vec::new();
+    let mut frees = Vec::new();
+    for step in &list.steps {
+        body.push(match step {
+            Step::Alloc(b) => {
+                let buffer = &list.buffers[*b];
+                let label = match &buffer.role {
+                    BufferRole::Intermediate(label) => label,
+                    BufferRole::Parameter | BufferRole::Output => &buffer.name,
+                };
+                frees.push(format!("gpu.dealloc {} : {}", buffer.name, buffer.ty));
+                format!(
+                    "{} = gpu.alloc () {{xla_indexing.buffer = \"{label}\", xla_indexing.bytes = {} : i64}} : {}",
+                    buffer.name, buffer.bytes, buffer.ty
+                )
+            }
+            Step::Launch { kernel, args } => {
+                let launch = &plans[*kernel].launch;
+                let mut dims = |v: &[u64; 3]| {
+                    v.iter()
+                        .map(|&n| constant(n))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                let blocks = dims(&launch.blocks);
+                let threads = dims(&launch.threads);
+                let args: Vec<String> = args.iter().map(|v| format!("{} : {}", v.name, v.ty)).collect();
+                format!(
+                    "gpu.launch_func @kernels::@{} blocks in ({blocks}) threads in ({threads}) args({})",
+                    symbols[*kernel],
+                    args.join(", ")
+                )
+            }
+            Step::View { value, source } => format!(
+                "{} = memref.reinterpret_cast {} to offset: [0], sizes: [{}], strides: [{}] : {} to {}",
+                value.name,
+                source.name,
+                list_of(&value.shape.dims),
+                list_of(&value.strides),
+                source.ty,
+                value.ty
+            ),
+            Step::Copy { out, source } => format!(
+                "gpu.memcpy {}, {} : {}, {}",
+                out.name, source.name, out.ty, source.ty
+            ),
+        });
+    }
+    let params: Vec<String> = list
+        .args
+        .iter()
+        .chain(&list.outs)
+        .map(|v| format!("{}: {}", v.name, v.ty))
+        .collect();
+    let mut text = format!(
+        "  func.func @{}({}) {{\n",
+        quoted_symbol(&list.name),
+        params.join(", ")
+    );
+    for line in constants.into_values().chain(body).chain(frees) {
+        text.push_str(&format!("    {line}\n"));
+    }
+    text.push_str("    return\n  }\n");
+    text
 }
 
 /// The name as an MLIR symbol: bare when it is an identifier, quoted otherwise (`"main.3"` is
@@ -342,7 +491,7 @@ fn quoted_symbol(name: &str) -> String {
 }
 
 /// Bytes of an array in memory (sub-byte elements packed, rounded up to a byte).
-fn byte_size(shape: &ArrayShape) -> Option<u64> {
+pub fn byte_size(shape: &ArrayShape) -> Option<u64> {
     let elements = u64::try_from(shape.element_count()?).ok()?;
     Some(
         elements

@@ -18,6 +18,7 @@ mod scalar;
 mod types;
 mod vector;
 
+pub use host::{Buffer, BufferRole, HostValue, LaunchList, Step, byte_size, launch_list};
 pub use kernel::launch_attribute;
 
 use xla_indexing_hlo::{
@@ -111,20 +112,17 @@ fn kernels_module(
     progress: &mut dyn FnMut(usize, usize),
     host: Option<HostWriter>,
 ) -> Result<String, HloError> {
-    let mut used = UniqueNames::default();
-    let mut symbols = Vec::new();
+    let symbols = kernel_symbols(chosen.iter().copied());
     let mut text =
         String::from("module attributes {gpu.container_module} {\n  gpu.module @kernels {\n");
     let total = chosen.len();
-    for (done, plan) in chosen.iter().enumerate() {
-        let symbol = unique_symbol(&plan.kernel.name, &mut used);
-        let kernel = on_large_stack(|| kernel::kernel_function(module, plan, &symbol, options))
+    for (done, (plan, symbol)) in chosen.iter().zip(&symbols).enumerate() {
+        let kernel = on_large_stack(|| kernel::kernel_function(module, plan, symbol, options))
             .map_err(|e| {
                 plan.kernel
                     .error(format!("cannot be lowered: no thread to write it: {e}"))
             })?;
         text.push_str(&kernel?);
-        symbols.push(symbol);
         progress(done + 1, total);
     }
     text.push_str("  }\n");
@@ -133,6 +131,16 @@ fn kernels_module(
     }
     text.push_str("}\n");
     Ok(text)
+}
+
+/// The symbols of the kernels of `plans`, in their order, as the compiled module names them
+/// (see [`unique_symbol`]).
+pub fn kernel_symbols<'a>(plans: impl IntoIterator<Item = &'a KernelPlan>) -> Vec<String> {
+    let mut used = UniqueNames::default();
+    plans
+        .into_iter()
+        .map(|plan| unique_symbol(&plan.kernel.name, &mut used))
+        .collect()
 }
 
 /// `name` with every character outside `[A-Za-z0-9_]` replaced by `_` (PTX identifiers), made

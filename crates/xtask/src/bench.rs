@@ -14,6 +14,12 @@
 //! * `gpu`: the kernels of `bench/gpu/*.hlo` to PTX through our index lowering and through
 //!   upstream MLIR's alone, counting divisions, remainders and instructions (the `bench_gpu`
 //!   example of `xla-indexing-passes`).
+//! * `gpu --run`: the programs of `bench/gpu/run/` (elementwise, row and column sums, a
+//!   softmax, transposes; a small variant of each checked against numpy, a large one of 256 MB
+//!   or more timed) run on the GPU through the CUDA driver API by `bench/gpu/runner.py`, which
+//!   prints each one's time, GB/s and share of the card's peak bandwidth, beside jax's when jax
+//!   is installed (see [`crate::bench_gpu_run`] and `bench/gpu/README.md`). On a machine
+//!   without a GPU it says so in one line and runs the static `gpu` benchmark instead.
 //! * `xla`: XLA's own CPU kernels of real JAX programs, through XLA's pipeline (from its dump)
 //!   and through ours (`xla-indexing-lower-xla`), counting divisions, remainders and index ops,
 //!   and checking that both compute the same indices (see [`crate::bench_xla`]).
@@ -42,8 +48,11 @@ const SEED: u64 = 1;
 
 const MLIR_OPT: &str = "/usr/lib/llvm-22/bin/mlir-opt";
 
-/// Runs the benchmark `name`.
-pub fn bench(root: &Path, name: &str) -> Result<()> {
+/// Runs the benchmark `name`; `run` asks `gpu` to run the programs on the GPU.
+pub fn bench(root: &Path, name: &str, run: bool) -> Result<()> {
+    if run && name != "gpu" {
+        bail!("--run is for `bench gpu` only");
+    }
     match name {
         "simplify" => simplify(root),
         "mlir" => crate::bench_mlir::bench(root, &crate::target_dir(root)),
@@ -51,12 +60,19 @@ pub fn bench(root: &Path, name: &str) -> Result<()> {
         "xla" => crate::bench_xla::bench(root, &crate::target_dir(root)),
         "gpu" => {
             let tools = crate::setup::setup(root)?;
-            example(
-                root,
-                "xla-indexing-passes",
-                "bench_gpu",
-                &[("XLA_INDEXING_LIBDEVICE", &tools.libdevice)],
-            )
+            let static_part = || {
+                example(
+                    root,
+                    "xla-indexing-passes",
+                    "bench_gpu",
+                    &[("XLA_INDEXING_LIBDEVICE", &tools.libdevice)],
+                )
+            };
+            if run {
+                crate::bench_gpu_run::run(root, &tools, static_part)
+            } else {
+                static_part()
+            }
         }
         _ => bail!(
             "unknown benchmark `{name}`; the benchmarks are: simplify, mlir, analysis, gpu, xla"

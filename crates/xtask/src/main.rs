@@ -2,13 +2,16 @@
 //! nothing a fresh machine lacks beyond cargo.
 //!
 //! * `setup` installs what is missing: the Debian packages of the build recipe and, in a venv
-//!   under `target/venv`, the PyPI tools (ptxas).
+//!   under `target/venv`, the PyPI tools (ptxas); in `target/bench-gpu-venv`, the GPU runner's
+//!   packages (cuda-python, numpy).
 //! * `test` runs setup, rustfmt, clippy and `cargo test --workspace` (which runs the lit suite)
 //!   and ends with one line `N passed, N failed`.
 //! * `demo` runs setup, builds release and runs the demo steps on `examples/`.
-//! * `bench NAME` runs a benchmark.
+//! * `bench NAME` runs a benchmark; `bench gpu --run` runs the GPU programs on a GPU (the
+//!   static `bench gpu` where there is none).
 
 mod bench;
+mod bench_gpu_run;
 mod bench_mlir;
 mod bench_xla;
 mod demo;
@@ -24,10 +27,13 @@ use std::{
 const USAGE: &str = "usage: cargo xtask <command>
 
 commands:
-  setup        install missing Debian packages and PyPI tools (ptxas)
+  setup        install missing Debian packages and PyPI tools (ptxas, the GPU runner's)
   test         setup, rustfmt, clippy, cargo test (with lit); ends with `N passed, N failed`
   demo         setup, release build, and the demo steps on examples/
-  bench NAME   run the benchmark NAME (simplify, mlir, analysis, gpu, xla)";
+  bench NAME   run the benchmark NAME (simplify, mlir, analysis, gpu, xla)
+  bench gpu --run
+               run bench/gpu/run/ on the GPU (bench/gpu/runner.py); without a GPU, say so
+               and run `bench gpu`";
 
 /// The workspace root.
 fn root() -> PathBuf {
@@ -54,7 +60,8 @@ fn main() -> ExitCode {
         ["setup"] => setup::setup(&root()).map(|_| true),
         ["test"] => test::test(&root()),
         ["demo"] => demo::demo(&root()).map(|()| true),
-        ["bench", name] => bench::bench(&root(), name).map(|()| true),
+        ["bench", name] => bench::bench(&root(), name, false).map(|()| true),
+        ["bench", name, "--run"] => bench::bench(&root(), name, true).map(|()| true),
         ["help" | "--help" | "-h"] => {
             println!("{USAGE}");
             Ok(true)

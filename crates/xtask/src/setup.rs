@@ -42,6 +42,8 @@ pub struct Tools {
     pub ptxas: PathBuf,
     /// libdevice, from the same wheel as ptxas.
     pub libdevice: PathBuf,
+    /// The python of the GPU runner's venv (cuda-python, numpy; see [`crate::bench_gpu_run`]).
+    pub runner_python: PathBuf,
 }
 
 /// Installs whatever is missing and returns the tools' locations.
@@ -64,12 +66,18 @@ pub fn setup(root: &Path) -> Result<Tools> {
         .map(|nvcc| nvcc.join("nvvm/libdevice/libdevice.10.bc"))
         .filter(|p| p.is_file())
         .with_context(|| format!("{PTXAS_PACKAGE} installed no libdevice"))?;
+    let runner_python = crate::bench_gpu_run::install_runner_packages(root)?;
     eprintln!(
-        "xtask: setup done (ptxas: {}, libdevice: {})",
+        "xtask: setup done (ptxas: {}, libdevice: {}, GPU runner: {})",
         ptxas.display(),
-        libdevice.display()
+        libdevice.display(),
+        runner_python.display()
     );
-    Ok(Tools { ptxas, libdevice })
+    Ok(Tools {
+        ptxas,
+        libdevice,
+        runner_python,
+    })
 }
 
 /// The packages among `packages` that dpkg does not list as installed.
