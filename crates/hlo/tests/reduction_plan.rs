@@ -24,7 +24,7 @@ fn plan(text: &str) -> ReductionPlan {
     let m = parse_module(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
     let plans = plan_module(&m, &Device::h100()).unwrap();
     match &plans[0].emitter {
-        EmitterPlan::Reduction(r) => r.clone(),
+        EmitterPlan::Reduction(r) => (**r).clone(),
         other => panic!("not the reduction emitter: {other:?}\n{text}"),
     }
 }

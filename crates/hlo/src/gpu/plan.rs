@@ -46,7 +46,7 @@ pub enum EmitterPlan {
         fallback: Option<String>,
     },
     /// The reduction emitter: threads share rows or columns (warp shuffles, shared memory).
-    Reduction(ReductionPlan),
+    Reduction(Box<ReductionPlan>),
 }
 
 impl EmitterPlan {
@@ -201,7 +201,7 @@ fn reduction_kernel(
         unroll: 1,
         launch: reduction.launch,
         thread_map: reduction.read_map.clone(),
-        emitter: EmitterPlan::Reduction(reduction),
+        emitter: EmitterPlan::Reduction(Box::new(reduction)),
         outputs,
     })
 }

@@ -341,12 +341,12 @@ fn reaches(comp: &Computation, from: usize, target: usize) -> bool {
     false
 }
 
+/// A hero's input: its dimensions, its layout (major to minor) and the reduced dimensions.
+type InputLayout = (Vec<i64>, Vec<usize>, Vec<usize>);
+
 /// A hero's input dimensions, the input's layout (major to minor) and the reduced dimensions
 /// (sorted).
-fn hero_input(
-    comp: &Computation,
-    hero: usize,
-) -> Result<(Vec<i64>, Vec<usize>, Vec<usize>), String> {
+fn hero_input(comp: &Computation, hero: usize) -> Result<InputLayout, String> {
     let instr = &comp.instructions[hero];
     let input = &comp.instructions[instr.operands[0]];
     let Shape::Array(shape) = &input.shape else {
