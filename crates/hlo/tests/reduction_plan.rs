@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use xla_indexing_hlo::gpu::{
     Device, EmitterPlan, plan_module,
-    reduction::{ReductionKind, ReductionPlan},
+    reduction::{OutputSource, ReductionKind, ReductionPlan},
 };
 use xla_indexing_hlo::parse_module;
 
@@ -182,4 +182,78 @@ fn kept_runs_on_both_sides_of_a_reduced_one_and_more_stay_with_the_loop_emitter(
         } => assert!(why.contains("not one run"), "{why}"),
         other => panic!("{other:?}"),
     }
+}
+
+/// A fusion of `body` (instructions over parameter `p: f32[dims]{layout}`, root last) with the
+/// `add` and `max` reducers.
+fn fusion(dims: &str, layout: &str, out: &str, body: &str) -> String {
+    format!(
+        "HloModule m\n\nadd (a: f32[], b: f32[]) -> f32[] {{\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT s = f32[] add(a, b)\n}}\n\n\
+         max (a: f32[], b: f32[]) -> f32[] {{\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT m = f32[] maximum(a, b)\n}}\n\n\
+         fused (p: f32[{dims}]) -> {out} {{\n  p = f32[{dims}]{{{layout}}} parameter(0)\n{body}\n}}\n\n\
+         ENTRY e (x: f32[{dims}]) -> {out} {{\n  x = f32[{dims}]{{{layout}}} parameter(0)\n  ROOT f = {out} fusion(x), kind=kCustom, calls=fused\n}}\n"
+    )
+}
+
+const SOFTMAX: &str = "  ninf = f32[] constant(-inf)
+  m = f32[4]{0} reduce(p, ninf), dimensions={1}, to_apply=max
+  mb = f32[4,64]{1,0} broadcast(m), dimensions={0}
+  d = f32[4,64]{1,0} subtract(p, mb)
+  e = f32[4,64]{1,0} exponential(d)
+  z = f32[] constant(0)
+  s = f32[4]{0} reduce(e, z), dimensions={1}, to_apply=add
+  sb = f32[4,64]{1,0} broadcast(s), dimensions={0}
+  ROOT q = f32[4,64]{1,0} divide(e, sb)";
+
+#[test]
+fn a_softmax_is_one_kernel_of_two_passes_and_a_normalized_output() {
+    let r = plan(&fusion("4,64", "1,0", "f32[4,64]", SOFTMAX));
+    assert_eq!(r.level, vec![1, 2]);
+    assert!(
+        matches!(r.outputs[..], [OutputSource::Normalized(_)]),
+        "{:?}",
+        r.outputs
+    );
+}
+
+/// Why the loop emitter writes the fusion of `text`.
+fn fallback(text: &str) -> String {
+    let m = parse_module(text).unwrap();
+    let plans = plan_module(&m, &Device::h100()).unwrap();
+    match &plans[0].emitter {
+        EmitterPlan::Loop {
+            fallback: Some(why),
+        } => why.clone(),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn reductions_read_otherwise_than_by_a_row_broadcast_stay_with_the_loop_emitter() {
+    // The row maximum broadcast to another shape and transposed back: read through a
+    // transpose, not as a row's value.
+    let across = SOFTMAX.replace(
+        "mb = f32[4,64]{1,0} broadcast(m), dimensions={0}",
+        "r = f32[64,4]{1,0} broadcast(m), dimensions={1}\n  rt = f32[4,64]{1,0} transpose(r), dimensions={1,0}",
+    );
+    let across = across.replace(
+        "d = f32[4,64]{1,0} subtract(p, mb)",
+        "d = f32[4,64]{1,0} subtract(p, rt)",
+    );
+    let why = fallback(&fusion("4,64", "1,0", "f32[4,64]", &across));
+    assert!(why.contains("read through"), "{why}");
+    // A column softmax: the column maximum is known to one warp of the tile only.
+    let columns = SOFTMAX
+        .replace("f32[4]{0}", "f32[64]{0}")
+        .replace("dimensions={1}, to_apply", "dimensions={0}, to_apply")
+        .replace(
+            "broadcast(m), dimensions={0}",
+            "broadcast(m), dimensions={1}",
+        )
+        .replace(
+            "broadcast(s), dimensions={0}",
+            "broadcast(s), dimensions={1}",
+        );
+    let why = fallback(&fusion("4,64", "1,0", "f32[4,64]", &columns));
+    assert!(why.contains("column"), "{why}");
 }
