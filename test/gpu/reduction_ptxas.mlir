@@ -1,6 +1,6 @@
 // Reductions of large inputs go to the reduction emitter and the GPU executes what it plans:
-// row reductions (sums, a softmax's maximum and sum of exponentials, a layer norm's moments,
-// argmax) read their rows in 16-byte vectors (ld.global.v4) and meet in warp shuffles
+// row reductions (sums, a softmax's maximum and sum of exponentials, a whole softmax in one
+// kernel, a layer norm's moments, argmax) read their rows in 16-byte vectors (ld.global.v4) and meet in warp shuffles
 // (shfl.sync.bfly) and, across a block's warps, in shared memory behind a barrier; the column
 // sum splits the reduced dimension over a block's 32 rows of threads and transposes their
 // partial sums through a shared tile (st.shared, bar.sync, ld.shared). Every global load and
@@ -29,6 +29,9 @@
 // PLAN: emitter: row reduction
 // PLAN-LABEL: softmax (calls fused_normalize)
 // PLAN: emitter: loop
+// PLAN-LABEL: softmax_one (calls fused_softmax)
+// PLAN: emitter: row reduction
+// PLAN: shared memory: f32[8], f32[8] (64 bytes)
 // PLAN-LABEL: moments (calls fused_moments)
 // PLAN: emitter: row reduction
 // PLAN-LABEL: argmax (calls fused_argmax)
@@ -64,6 +67,14 @@
 // PTX: shfl.sync.bfly.b32
 // PTX-LABEL: .entry softmax(
 // PTX-NOT: shfl.sync
+// PTX-LABEL: .entry softmax_one(
+// PTX: ld.global.v4.b32
+// PTX-COUNT-5: shfl.sync.bfly.b32
+// PTX: bar.sync 0
+// PTX: ld.global.v4.b32
+// PTX: ex2.approx
+// PTX: bar.sync 0
+// PTX: st.global
 // PTX-LABEL: .entry moments(
 // PTX: ld.global.v4.b32
 // PTX: shfl.sync.bfly.b32

@@ -155,7 +155,11 @@ fn reduction_kernel(
     for &h in &reduction.heroes {
         let instr = &comp.instructions[h];
         for &input in &instr.operands[..instr.operands.len() / 2] {
-            let reads = operand_plans(module, &kernel, &mut composer, input, &reduction.read_map)?;
+            let mut reads = Vec::new();
+            for free in free_operands(comp, input, &reduction.heroes) {
+                let read = &reduction.read_map;
+                reads.extend(operand_plans(module, &kernel, &mut composer, free, read)?);
+            }
             // Heroes reading one parameter alike share the load (the emitter computes it once).
             for r in reads {
                 if !hero_reads.contains(&r) {
@@ -169,7 +173,7 @@ fn reduction_kernel(
         let (operands, write_map) = match *source {
             OutputSource::Epilogue(i) => {
                 let mut operands = hero_reads.clone();
-                for s in epilogue_operands(comp, i, &reduction.heroes) {
+                for s in free_operands(comp, i, &reduction.heroes) {
                     operands.extend(operand_plans(
                         module,
                         &kernel,
@@ -181,10 +185,14 @@ fn reduction_kernel(
                 (operands, &reduction.write_map)
             }
             OutputSource::Leaf { .. } => (hero_reads.clone(), &reduction.write_map),
-            OutputSource::Side(i) | OutputSource::Normalized(i) => (
-                operand_plans(module, &kernel, &mut composer, i, &reduction.read_map)?,
-                &reduction.read_map,
-            ),
+            OutputSource::Side(i) | OutputSource::Normalized(i) => {
+                let mut operands = Vec::new();
+                for free in free_operands(comp, i, &reduction.heroes) {
+                    let read = &reduction.read_map;
+                    operands.extend(operand_plans(module, &kernel, &mut composer, free, read)?);
+                }
+                (operands, &reduction.read_map)
+            }
         };
         outputs.push(OutputPlan {
             output: k,
@@ -206,9 +214,10 @@ fn reduction_kernel(
     })
 }
 
-/// The epilogue's operands that do not depend on a hero: the instructions an elementwise op on
-/// the way from `i` to the heroes reads besides them (each read at the written element).
-fn epilogue_operands(comp: &crate::module::Computation, i: usize, heroes: &[usize]) -> Vec<usize> {
+/// The instructions `i` is computed from that depend on no hero, stopping at each: `i` itself
+/// when it depends on none, else what the ops on the way from `i` to the heroes read besides
+/// them. The emitter reads them at the element it computes `i` at (the heroes' values it has).
+fn free_operands(comp: &crate::module::Computation, i: usize, heroes: &[usize]) -> Vec<usize> {
     let mut depends = vec![false; comp.instructions.len()];
     for &k in &comp.post_order {
         let instr = &comp.instructions[k];
