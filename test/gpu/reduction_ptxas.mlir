@@ -32,6 +32,7 @@
 // PLAN-LABEL: softmax_one (calls fused_softmax)
 // PLAN: emitter: row reduction
 // PLAN: shared memory: f32[8], f32[8] (64 bytes)
+// PLAN: stores: vector of 4 (16 bytes aligned)
 // PLAN-LABEL: moments (calls fused_moments)
 // PLAN: emitter: row reduction
 // PLAN-LABEL: argmax (calls fused_argmax)
@@ -74,7 +75,7 @@
 // PTX: ld.global.v4.b32
 // PTX: ex2.approx
 // PTX: bar.sync 0
-// PTX: st.global
+// PTX: st.global.v4.b32
 // PTX-LABEL: .entry moments(
 // PTX: ld.global.v4.b32
 // PTX: shfl.sync.bfly.b32

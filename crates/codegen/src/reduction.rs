@@ -38,7 +38,9 @@ use xla_indexing_hlo::{
         KernelPlan, LaunchDimensions,
         reduction::{OutputSource, ReductionKind, ReductionPlan, WARP, id_vars},
         thread_map::UNROLL_SYMBOL,
+        vector::Vectorization,
     },
+    shape::ArrayShape,
 };
 
 use super::CodegenOptions;
@@ -50,6 +52,15 @@ use super::kernel::{
 use super::scalar::Typed;
 use super::types::{Class, Element, PRED};
 use super::vector::Lanes;
+
+/// An output stored at each element read (a side or normalized output): its instruction, its
+/// buffer `(SSA name, memref type)`, its shape and how the plan stores a thread's vector.
+struct Stored<'a> {
+    instr: usize,
+    buffer: &'a (String, String),
+    shape: &'a ArrayShape,
+    store: &'a Vectorization,
+}
 
 /// One hero: the reduce, its inputs and initial values, its reducer.
 struct Hero {
@@ -119,12 +130,20 @@ pub fn reduction_function(
         rts: Vec::new(),
     };
     let inits = initial_values(&mut e, c, &heroes, &write)?;
-    let stored = |wanted: fn(&OutputSource) -> Option<usize>| -> Vec<(usize, &(String, String))> {
+    let stored = |wanted: fn(&OutputSource) -> Option<usize>| -> Vec<Stored> {
         reduction
             .outputs
             .iter()
             .zip(&outputs)
-            .filter_map(|(source, buffer)| Some((wanted(source)?, buffer)))
+            .zip(&plan.outputs)
+            .filter_map(|((source, buffer), out)| {
+                Some(Stored {
+                    instr: wanted(source)?,
+                    buffer,
+                    shape: &out.shape,
+                    store: &out.store,
+                })
+            })
             .collect()
     };
     let side = stored(|s| match *s {
@@ -343,8 +362,8 @@ fn merge(
 /// Step 1: the loop over the read map folding each thread's elements into its partial results.
 /// With `vectorize`, a read map whose `unroll_id` takes several values (a row's vector) is
 /// looped over with `unroll_id` 0 and the lanes folded one by one, sharing vector loads where
-/// the maps prove them (`vector.rs`). Each side output `(instruction, (buffer, type))` is
-/// stored at every element read.
+/// the maps prove them (`vector.rs`). Each output of `stores` is stored at every element read
+/// (a thread's lanes with one vector store where the plan proves it).
 fn read_loop(
     e: &mut Emitter,
     module: &Module,
@@ -352,7 +371,7 @@ fn read_loop(
     heroes: &[Hero],
     inits: &[Partial],
     (read_map, vectorize): (&IndexingMap, bool),
-    side: &[(usize, &(String, String))],
+    stores: &[Stored],
 ) -> Result<Accumulators, HloError> {
     let width = read_map.range_vars()[UNROLL_SYMBOL].bounds.count();
     let lanes = vectorize && width > 1;
@@ -419,21 +438,32 @@ fn read_loop(
         let depth = (e.body.regions(), e.scope_depth());
         e.lanes = Some(Lanes::new(read_map.clone(), width as u64, names, depth));
     }
+    let mut stored: Vec<Vec<Typed>> = vec![Vec::new(); stores.len()];
     for lane in 0..(if lanes { width as usize } else { 1 }) {
         e.set_lane(lane);
         for (h, acc) in heroes.iter().zip(&mut partials) {
             *acc = fold(e, module, c, h, acc, &at)?;
         }
-        for &(i, (buffer, ty)) in side {
-            let value = e.value(c, i, &at)?;
+        for (s, values) in stores.iter().zip(&mut stored) {
+            values.push(e.value(c, s.instr, &at)?);
+        }
+    }
+    for (s, values) in stores.iter().zip(&stored) {
+        let (buffer, ty) = s.buffer;
+        if lanes {
+            e.store_lanes(buffer, ty, s.shape, values, s.store)
+                .map_err(|err| HloError::Usage(format!("output store: {err}")))?;
+        } else {
             let index = e
                 .materialize(&at)
-                .map_err(|err| HloError::Usage(format!("side output index: {err}")))?;
-            e.body.line(format!(
-                "memref.store {}, {buffer}[{}] : {ty}",
-                value.value.name,
-                index.join(", ")
-            ));
+                .map_err(|err| HloError::Usage(format!("output index: {err}")))?;
+            for v in values {
+                e.body.line(format!(
+                    "memref.store {}, {buffer}[{}] : {ty}",
+                    v.value.name,
+                    index.join(", ")
+                ));
+            }
         }
     }
     e.lanes = None;

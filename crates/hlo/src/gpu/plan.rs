@@ -169,6 +169,9 @@ fn reduction_kernel(
         }
     }
     let mut outputs = Vec::new();
+    let unroll = reduction.read_map.range_vars()[super::thread_map::UNROLL_SYMBOL]
+        .bounds
+        .count() as u64;
     for (k, (shape, source)) in kernel.outputs.iter().zip(&reduction.outputs).enumerate() {
         let (operands, write_map) = match *source {
             OutputSource::Epilogue(i) => {
@@ -200,7 +203,15 @@ fn reduction_kernel(
             operands,
             skipped: None,
             write_map: write_map.clone(),
-            store: Vectorization::Scalar("one thread of a row's or column's group stores".into()),
+            store: match source {
+                OutputSource::Side(_) | OutputSource::Normalized(_) if unroll > 1 => {
+                    vectorize(&reduction.read_map, &reduction.read_map, shape, unroll)
+                }
+                OutputSource::Side(_) | OutputSource::Normalized(_) => {
+                    Vectorization::Scalar("one element per step".into())
+                }
+                _ => Vectorization::Scalar("one thread of a row's or column's group stores".into()),
+            },
         });
     }
     Ok(KernelPlan {
