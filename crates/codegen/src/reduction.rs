@@ -595,23 +595,7 @@ fn combine(
             store_partials(e, &partial, shared, &format!("{}, {}", ids[1], ids[0]));
             e.body.line("gpu.barrier");
             let at = format!("{}, {}", ids[0], ids[1]);
-            let mut k = 0;
-            let transposed = heroes
-                .iter()
-                .map(|h| {
-                    let names: Vec<String> = partial_types(h)
-                        .iter()
-                        .map(|t| {
-                            let (buffer, ty) = &shared[k];
-                            k += 1;
-                            e.body
-                                .op("column", t, format!("memref.load {buffer}[{at}] : {ty}"))
-                                .name
-                        })
-                        .collect();
-                    partial_of(h, &names)
-                })
-                .collect();
+            let transposed = load_partials(e, heroes, &at, shared);
             tree(e, transposed, WARP)
         }
     }

@@ -570,21 +570,12 @@ fn apply_all(
         .collect())
 }
 
-/// `to_apply` of `instr` applied to scalars.
+/// `to_apply` of `instr` applied to scalars: its first result.
 fn apply(module: &Module, instr: &Instruction, args: &[V], tys: &[Ty]) -> Result<V, String> {
-    let [callee] = instr.called("to_apply") else {
-        return Err("no to_apply".into());
-    };
-    let c = module
-        .computation(callee)
-        .ok_or_else(|| format!("unknown computation {callee}"))?;
-    let params: Vec<Array> = args
-        .iter()
-        .zip(tys)
-        .map(|(&v, &ty)| Array::scalar(ty, v))
-        .collect();
-    let out = evaluate(module, c, &params)?;
-    Ok(out[0].array.data[0])
+    apply_all(module, instr, args, tys)?
+        .first()
+        .copied()
+        .ok_or_else(|| "the reducer returns nothing".to_string())
 }
 
 fn int_list<'a>(instr: &'a Instruction, key: &str) -> Result<&'a [i64], String> {
