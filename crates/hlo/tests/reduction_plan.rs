@@ -257,3 +257,9 @@ fn reductions_read_otherwise_than_by_a_row_broadcast_stay_with_the_loop_emitter(
     let why = fallback(&fusion("4,64", "1,0", "f32[4,64]", &columns));
     assert!(why.contains("column"), "{why}");
 }
+
+#[test]
+fn an_empty_input_stays_with_the_loop_emitter() {
+    let why = fallback(&module("4,0", "1,0", "1", "4"));
+    assert!(why.contains("no elements"), "{why}");
+}

@@ -176,6 +176,9 @@ pub fn plan_reduction(
             ));
         }
     }
+    if dims.contains(&0) {
+        return Err("the reduced input has no elements".into());
+    }
     let input = HeroInput {
         dims: dims.clone(),
         reduced: reduced.clone(),
