@@ -27,7 +27,7 @@ use xla_indexing_hlo::{
 use super::CodegenOptions;
 use super::body::{Body, Scalar};
 use super::elemental::{Emitter, Frame, Index};
-use super::kernel::{Signature, launch_attribute, signature, signature_text, thread_ids};
+use super::kernel::{Signature, function_header, signature, thread_ids};
 use super::scalar::Typed;
 use super::types::{Class, Element};
 
@@ -61,19 +61,13 @@ pub fn reduction_function(
         .map_err(|e| kernel.error(format!("cannot be lowered: {e}")))?;
     let Signature { params, outputs } = signature(module, plan)?;
     let shared = shared_buffers(reduction, &heroes);
-    let workgroup = if shared.is_empty() {
-        String::new()
-    } else {
-        let list: Vec<String> = shared
-            .iter()
-            .map(|(name, ty)| format!("{name} : {ty}"))
-            .collect();
-        format!(" workgroup({})", list.join(", "))
-    };
-    let mut text = format!(
-        "    gpu.func @{symbol}({}){workgroup} kernel attributes {{xla_indexing.launch = {}}} {{\n",
-        signature_text(&params, &outputs),
-        launch_attribute(&plan.launch, &reduction.launch_map)
+    let mut text = function_header(
+        symbol,
+        &params,
+        &outputs,
+        &shared,
+        &plan.launch,
+        &reduction.launch_map,
     );
     let mut body = Body::at_depth(3);
     let ids = thread_ids(&mut body);

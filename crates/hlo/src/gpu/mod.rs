@@ -15,6 +15,7 @@ pub mod reduction;
 pub mod report;
 pub mod thread_map;
 pub mod tiles;
+pub mod transpose;
 pub mod vector;
 
 pub use chips::{CHIPS, Chip, DEFAULT_CHIP, UnknownChip, chip_names};

@@ -122,7 +122,8 @@ pub fn plan_reduction(
         match *s {
             OutputSource::Leaf { hero, .. } => heroes.push(hero),
             OutputSource::Epilogue(i) => {
-                let found = epilogue_heroes(comp, i)?;
+                let is_reduce = |k: usize| comp.instructions[k].opcode == "reduce";
+                let found = epilogue_heroes(comp, i, &is_reduce, "reduction")?;
                 if found.is_empty() {
                     return Err(format!(
                         "output {} does not depend on a reduction",
@@ -168,7 +169,10 @@ pub fn plan_reduction(
 
 /// Per output, its source: the root's operands when the root is a tuple, the root's leaves when
 /// it is a variadic reduce, else the root.
-fn output_sources(comp: &Computation, outputs: usize) -> Result<Vec<OutputSource>, String> {
+pub(crate) fn output_sources(
+    comp: &Computation,
+    outputs: usize,
+) -> Result<Vec<OutputSource>, String> {
     let root = &comp.instructions[comp.root];
     Ok(match (&root.shape, root.opcode.as_str()) {
         (Shape::Array(_), _) => vec![OutputSource::Epilogue(comp.root)],
@@ -187,10 +191,15 @@ fn output_sources(comp: &Computation, outputs: usize) -> Result<Vec<OutputSource
     })
 }
 
-/// The heroes instruction `i` is computed from: `reduce`s reached from `i` through elementwise
-/// ops and `get-tuple-element`s of a variadic reduce. A reduce reached through any other op is
-/// an error.
-fn epilogue_heroes(comp: &Computation, i: usize) -> Result<Vec<usize>, String> {
+/// The heroes instruction `i` is computed from: the instructions `is_hero` accepts, reached
+/// from `i` through elementwise ops and `get-tuple-element`s of a hero. A hero reached through
+/// any other op is an error naming the emitter (`emitter`) that does not fuse it.
+pub(crate) fn epilogue_heroes(
+    comp: &Computation,
+    i: usize,
+    is_hero: &dyn Fn(usize) -> bool,
+    emitter: &str,
+) -> Result<Vec<usize>, String> {
     let mut heroes = Vec::new();
     let mut pending = vec![i];
     let mut seen = vec![false; comp.instructions.len()];
@@ -199,19 +208,19 @@ fn epilogue_heroes(comp: &Computation, i: usize) -> Result<Vec<usize>, String> {
             continue;
         }
         let instr = &comp.instructions[i];
-        if instr.opcode == "reduce" {
+        if is_hero(i) {
             heroes.push(i);
             continue;
         }
         let through = match instr.opcode.as_str() {
-            "get-tuple-element" => comp.instructions[instr.operands[0]].opcode == "reduce",
+            "get-tuple-element" => is_hero(instr.operands[0]),
             _ => instruction_kind(instr) == Some(OpKind::Elementwise) && instr.opcode != "map",
         };
         if through {
             pending.extend(instr.operands.iter().copied());
-        } else if reaches_reduce(comp, i) {
+        } else if reaches_hero(comp, i, is_hero) {
             return Err(format!(
-                "a reduction is read through {} ({}), which the reduction emitter does not fuse after it",
+                "a {emitter} is read through {} ({}), which the {emitter} emitter does not fuse after it",
                 instr.name, instr.opcode
             ));
         }
@@ -219,15 +228,16 @@ fn epilogue_heroes(comp: &Computation, i: usize) -> Result<Vec<usize>, String> {
     Ok(heroes)
 }
 
-/// Whether a `reduce` is among instruction `i` and the instructions it reads (in `comp`).
-fn reaches_reduce(comp: &Computation, i: usize) -> bool {
+/// Whether a hero (an instruction `is_hero` accepts) is among instruction `i` and the
+/// instructions it reads (in `comp`).
+fn reaches_hero(comp: &Computation, i: usize, is_hero: &dyn Fn(usize) -> bool) -> bool {
     let mut pending = vec![i];
     let mut seen = vec![false; comp.instructions.len()];
     while let Some(i) = pending.pop() {
         if std::mem::replace(&mut seen[i], true) {
             continue;
         }
-        if comp.instructions[i].opcode == "reduce" {
+        if is_hero(i) {
             return true;
         }
         pending.extend(comp.instructions[i].operands.iter().copied());
@@ -336,7 +346,7 @@ pub fn id_vars(launch: &LaunchDimensions) -> Result<Vec<Var>, ArithError> {
 }
 
 /// `value`'s digits over `sizes` (major first), as expressions.
-fn delinearize(value: &Expr, sizes: &[i64]) -> Result<Vec<Expr>, ArithError> {
+pub(crate) fn delinearize(value: &Expr, sizes: &[i64]) -> Result<Vec<Expr>, ArithError> {
     let mut out = vec![Expr::zero(); sizes.len()];
     let mut divisor = 1i64;
     for (k, &size) in sizes.iter().enumerate().rev() {
@@ -350,7 +360,10 @@ fn delinearize(value: &Expr, sizes: &[i64]) -> Result<Vec<Expr>, ArithError> {
 
 /// The logical index (of rank `dims.len()`) whose layout-ordered runs of dimensions `parts`
 /// (each a value and its logical dimensions, major first) take the digits of their values.
-fn logical_index(dims: &[i64], parts: &[(Expr, Vec<usize>)]) -> Result<Vec<Expr>, ArithError> {
+pub(crate) fn logical_index(
+    dims: &[i64],
+    parts: &[(Expr, Vec<usize>)],
+) -> Result<Vec<Expr>, ArithError> {
     let mut index = vec![Expr::zero(); dims.len()];
     for (value, which) in parts {
         let sizes: Vec<i64> = which.iter().map(|&d| dims[d]).collect();
@@ -373,15 +386,17 @@ struct Spread {
 }
 
 /// `a / b` rounded up, for `a >= 0` and `b > 0`.
-fn ceil_div(a: i64, b: i64) -> i64 {
+pub(crate) fn ceil_div(a: i64, b: i64) -> i64 {
     a / b + i64::from(a % b != 0)
 }
 
-fn int(v: u64) -> Result<i64, ArithError> {
+/// `v` as an `i64`, or an overflow.
+pub(crate) fn int(v: u64) -> Result<i64, ArithError> {
     i64::try_from(v).map_err(|_| ArithError::Overflow)
 }
 
-fn uint(v: i64) -> Result<u64, ArithError> {
+/// `v` as a `u64`, or an overflow (when negative).
+pub(crate) fn uint(v: i64) -> Result<u64, ArithError> {
     u64::try_from(v).map_err(|_| ArithError::Overflow)
 }
 
@@ -535,7 +550,7 @@ fn maps(
 }
 
 /// The launch within the device's limits.
-fn check_launch(launch: &LaunchDimensions, device: &Device) -> Result<(), String> {
+pub(crate) fn check_launch(launch: &LaunchDimensions, device: &Device) -> Result<(), String> {
     let threads: u64 = launch.threads.iter().product();
     if threads > device.threads_per_block_limit {
         return Err(format!(
