@@ -116,7 +116,8 @@ fn check_module_mutated(
         .map_err(|e| format!("{name}: {PIPELINE} failed: {e:?}"))?;
     let lowered = lowered_mutation(lowered.text);
     fs::write(dir.join("lowered.mlir"), &lowered).map_err(|e| format!("{name}: {e}"))?;
-    let (aliases, cpu_kernels) = cpu::kernels(&lowered).map_err(|e| format!("{name}: {e}"))?;
+    let (aliases, cpu_kernels) =
+        cpu::kernels(tools, &lowered).map_err(|e| format!("{name}: {e}"))?;
     if cpu_kernels.len() != plans.len() {
         return Err(format!(
             "{name}: {} kernels for {} fusions",

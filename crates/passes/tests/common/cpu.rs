@@ -1,15 +1,31 @@
 //! Generated GPU kernels as a CPU program for `mlir-runner`: a test-only text transformation of
 //! the kernels after `xla-indexing-lower-apply`.
 //!
-//! Each `gpu.func @k(...) kernel attributes {...}` becomes a `func.func @k` that takes the six
-//! thread and block ids (`th_x, th_y, th_z, bl_x, bl_y, bl_z`) as extra `index` arguments in
-//! place of the `gpu.thread_id` and `gpu.block_id` ops; `gpu.return` becomes `return` and the
-//! `gpu.module` goes. `@main` allocates every buffer with the kernel's memref type (strided
-//! layouts included, through `memref.reinterpret_cast` of a flat allocation), fills the inputs
-//! with [`input_value`], and runs every kernel twice: each time it fills the outputs with a
-//! different bit pattern (all zeros, then all ones), calls the kernel for every thread of the
-//! grid and prints every output element's bits, in row-major order of its logical index. An
-//! element that the kernel does not write differs between the two runs.
+//! A kernel is split into phases at its top-level `gpu.barrier` and `gpu.shuffle` ops (one
+//! inside a region is an error). Phase `p` of each `gpu.func @k(...) workgroup(...) kernel
+//! attributes {...}` becomes a `func.func @k_phase<p>` that takes the kernel's buffers, its
+//! workgroup attributions (without their address space), the per-block buffers that carry
+//! values between phases and the six thread and block ids (`th_x, th_y, th_z, bl_x, bl_y,
+//! bl_z`) as `index` arguments in place of the `gpu.thread_id` and `gpu.block_id` ops;
+//! `gpu.return` becomes `return` and the `gpu.module` goes. A value that a phase defines at the
+//! top level and a later phase uses is stored at the end of its phase to a buffer with one
+//! element per thread of a block (indexed by its linear number `tx + ty * bdx + tz * bdx * bdy`)
+//! and loaded at the start of the later phase; a memref (a view) is defined again by its op
+//! instead. The types come from `mlir-opt`'s generic form of the kernels. A shuffle ends the
+//! phase before it with every thread storing its operand to a buffer of its own; the phase it
+//! opens starts with every thread loading the element of its source lane (CUDA's `shfl.sync`
+//! on a full warp of 32 lanes, in segments of `width` lanes), or its own where the source lies
+//! outside its segment, which is then not valid.
+//!
+//! `@main` allocates every buffer with the kernel's memref type (strided layouts included,
+//! through `memref.reinterpret_cast` of a flat allocation), fills the inputs with
+//! [`input_value`], and runs every kernel twice: each time it fills the outputs with a
+//! different bit pattern (all zeros, then all ones), runs every block of the grid in turn (its
+//! workgroup memory filled with all ones, NaNs, first, so that reading what no thread wrote shows)
+//! and in each block every phase for every thread of the block before the next phase, and prints
+//! every output element's bits, in row-major order of its logical index. An element that the
+//! kernel does not write differs between the two runs. A kernel without barriers and shuffles is
+//! one phase: one call per thread of the grid.
 //!
 //! Every `vector.load` and `vector.store` (which `generate-runtime-verification` does not check)
 //! is preceded by checks of its own: its offset is a multiple of the alignment it claims (in
@@ -17,9 +33,11 @@
 //! lies within the view ([`vector_checks`]).
 #![allow(dead_code)]
 
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 use super::hlo_eval::{Array, Ty, V, element_count};
 
@@ -43,7 +61,14 @@ pub struct Kernel {
     pub grid: [u64; 3],
     /// Inputs, then outputs.
     pub buffers: Vec<Buffer>,
-    /// The `func.func` text.
+    /// The workgroup attributions (without their address space).
+    pub workgroup: Vec<Buffer>,
+    /// The types of the per-block buffers that carry values between phases, one element per
+    /// thread.
+    pub carries: Vec<String>,
+    /// How many phases the barriers and shuffles split the kernel into.
+    pub phases: usize,
+    /// The `func.func` text of every phase ([`phase_symbol`]).
     pub function: String,
 }
 
@@ -187,126 +212,735 @@ const IDS: [&str; 6] = [
     "gpu.block_id  z",
 ];
 
-/// The kernels of `lowered` (the printed module after `xla-indexing-lower-apply`) as CPU
-/// functions, and the module's attribute aliases that do not name our dialect.
-pub fn kernels(lowered: &str) -> Result<(Vec<String>, Vec<Kernel>), String> {
-    let lines: Vec<&str> = lowered.lines().collect();
-    let mut aliases = Vec::new();
+/// The lanes of a warp.
+const WARP: u64 = 32;
+
+/// The address space of workgroup attributions, which the CPU program's types go without.
+const WORKGROUP: &str = ", #gpu.address_space<workgroup>";
+
+/// Where a lane of a `gpu.shuffle` reads from, in its segment of `width` lanes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Mode {
+    /// Lane `l ^ offset`.
+    Xor,
+    /// Lane `l + offset`.
+    Down,
+    /// Lane `l - offset`.
+    Up,
+    /// Lane `offset`.
+    Idx,
+}
+
+/// A `gpu.shuffle` at the top level of a kernel.
+#[derive(Clone, Debug)]
+struct Shuffle {
+    mode: Mode,
+    value: String,
+    offset: String,
+    width: String,
+    /// The value read, as its uses spell it.
+    result: String,
+    /// Whether the source lane lies in the segment, as its uses spell it.
+    valid: String,
+    /// The type of the value.
+    ty: String,
+}
+
+/// An op at the top level of a kernel's body.
+struct TopOp {
+    /// Its lines, each ending with a newline, with the checks of its vector accesses.
+    text: String,
+    /// Its results as their uses spell them (`%5`, `%7#1`), with their types where the kernel
+    /// synchronizes (from [`result_types`]), else empty strings.
+    results: Vec<(String, String)>,
+}
+
+/// The ops between two synchronizations (a barrier or a shuffle): the CPU program runs a phase
+/// for every thread of a block before it runs the next one.
+#[derive(Default)]
+struct Phase {
+    /// The shuffle that opens the phase: each thread reads what its source lane stored at the
+    /// end of the phase before.
+    shuffle: Option<Shuffle>,
+    ops: Vec<TopOp>,
+}
+
+/// Where a value defined at the top level of a kernel comes from.
+struct Def {
+    phase: usize,
+    /// The op of the phase that defines it; `None` for the phase's shuffle.
+    op: Option<usize>,
+    ty: String,
+}
+
+/// What a phase takes from the phases before it.
+#[derive(Default)]
+struct Carry {
+    /// The values it loads from the buffers their phase stored them to.
+    reloads: Vec<String>,
+    /// The ops, as (phase, op), that it runs again (those that define memrefs, which are
+    /// views and cannot be stored), in program order.
+    rematerialized: BTreeSet<(usize, usize)>,
+}
+
+/// The header of a `gpu.func`.
+struct Header {
+    symbol: String,
+    block: [u64; 3],
+    grid: [u64; 3],
+    /// The arguments as written (`%arg0: memref<4xf32>`).
+    args: Vec<String>,
+    buffers: Vec<Buffer>,
+    /// The workgroup attributions: their names and types without the address space.
+    workgroup: Vec<(String, Buffer)>,
+}
+
+/// The position of the parenthesis that closes the one at `open` in `text`.
+fn closing_paren(text: &str, open: usize) -> Result<usize, String> {
+    let mut depth = 0;
+    for (i, c) in text[open..].char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Ok(open + i);
+                }
+            }
+            _ => {}
+        }
+    }
+    Err(format!("unclosed parenthesis in {text}"))
+}
+
+impl Header {
+    /// Parses `gpu.func @k(%arg0: memref<...>, ...) workgroup(%arg2 : memref<...>) kernel
+    /// attributes {xla_indexing.launch = ...} {` (the workgroup attributions are optional).
+    fn parse(line: &str) -> Result<Header, String> {
+        let open = line.find('(').ok_or("gpu.func without arguments")?;
+        let symbol = line["gpu.func @".len()..open].to_string();
+        let close = closing_paren(line, open)?;
+        let args = split_top_level(&line[open + 1..close]);
+        let buffers = args
+            .iter()
+            .map(|arg| {
+                let (_, ty) = arg
+                    .split_once(": ")
+                    .ok_or_else(|| format!("argument {arg}"))?;
+                parse_memref(ty)
+            })
+            .collect::<Result<_, _>>()?;
+        let mut rest = &line[close + 1..];
+        let mut workgroup = Vec::new();
+        if rest.starts_with(" workgroup(") {
+            let open = " workgroup".len();
+            let close = closing_paren(rest, open)?;
+            for attribution in split_top_level(&rest[open + 1..close]) {
+                let (name, ty) = attribution
+                    .split_once(':')
+                    .ok_or_else(|| format!("workgroup attribution {attribution}"))?;
+                let ty = ty.trim().replace(WORKGROUP, "");
+                workgroup.push((name.trim().to_string(), parse_memref(&ty)?));
+            }
+            rest = &rest[close + 1..];
+        }
+        if !rest.starts_with(" kernel attributes {xla_indexing.launch = ") {
+            return Err(format!("unexpected gpu.func header: {line}"));
+        }
+        Ok(Header {
+            symbol,
+            block: sizes(rest, "block")?,
+            grid: sizes(rest, "grid")?,
+            args,
+            buffers,
+            workgroup,
+        })
+    }
+}
+
+/// How much `line` opens braces: `{` count minus `}` count outside string literals.
+fn brace_delta(line: &str) -> i64 {
+    let mut delta = 0;
+    let mut quoted = false;
+    let mut escaped = false;
+    for c in line.chars() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if quoted => escaped = true,
+            '"' => quoted = !quoted,
+            '{' if !quoted => delta += 1,
+            '}' if !quoted => delta -= 1,
+            _ => {}
+        }
+    }
+    delta
+}
+
+/// Groups the lines of a region's body into its ops: an op runs from a line at the body's
+/// brace depth to the line that closes its regions. Block labels (`^bb0(...):`) are left out.
+fn group_ops<'a>(lines: &[&'a str]) -> Result<Vec<Vec<&'a str>>, String> {
+    let mut ops: Vec<Vec<&str>> = Vec::new();
+    let mut depth = 0;
+    for &line in lines {
+        match ops.last_mut() {
+            Some(op) if depth > 0 => op.push(line),
+            _ if line.trim_start().starts_with('^') => continue,
+            _ => ops.push(vec![line]),
+        }
+        depth += brace_delta(line);
+        if depth < 0 {
+            return Err(format!("unbalanced braces at `{line}`"));
+        }
+    }
+    Ok(ops)
+}
+
+/// The SSA values `text` names (`%5`, `%7#1`, `%arg0`), in order, repeats included.
+fn ssa_names(text: &str) -> Vec<String> {
+    let is_name = |c: char| c.is_ascii_alphanumeric() || "_$.-".contains(c);
+    let mut names = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find('%') {
+        let after = &rest[at + 1..];
+        let mut end = after.find(|c| !is_name(c)).unwrap_or(after.len());
+        if after[end..].starts_with('#') {
+            let digits = after[end + 1..]
+                .find(|c: char| !c.is_ascii_digit())
+                .unwrap_or(after.len() - end - 1);
+            end += 1 + digits;
+        }
+        names.push(format!("%{}", &after[..end]));
+        rest = &after[end..];
+    }
+    names
+}
+
+/// `text` with every SSA value named in `renames` renamed.
+fn rename_values(text: &str, renames: &HashMap<String, String>) -> String {
+    if renames.is_empty() {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    let mut rest = text;
+    for name in ssa_names(text) {
+        let at = rest.find(&name).unwrap_or_default();
+        out.push_str(&rest[..at]);
+        out.push_str(renames.get(&name).unwrap_or(&name));
+        rest = &rest[at + name.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The name under which the CPU program defines the value `name` again (a reload or a
+/// shuffle's result): `name` itself, except for one result of several (`%7#1`), which
+/// becomes `%cpu_7_1`.
+fn def_name(name: &str) -> String {
+    match name.split_once('#') {
+        Some((base, k)) => format!("%cpu_{}_{k}", &base[1..]),
+        None => name.to_string(),
+    }
+}
+
+/// The results of the op whose first line is `line`, as their uses spell them: `%a, %b:2 =
+/// ...` gives `%a`, `%b#0`, `%b#1`.
+fn result_names(line: &str) -> Result<Vec<String>, String> {
+    let t = line.trim();
+    if !t.starts_with('%') {
+        return Ok(Vec::new());
+    }
+    let (names, _) = t
+        .split_once(" = ")
+        .ok_or_else(|| format!("results of `{t}`"))?;
+    let mut out = Vec::new();
+    for name in names.split(", ") {
+        match name.split_once(':') {
+            Some((base, n)) => {
+                let n: usize = n.parse().map_err(|_| format!("results of `{t}`"))?;
+                out.extend((0..n).map(|k| format!("{base}#{k}")));
+            }
+            None => out.push(name.to_string()),
+        }
+    }
+    Ok(out)
+}
+
+/// The top-level `gpu.shuffle` `line` (`%r, %valid = gpu.shuffle  xor %v, %offset, %width :
+/// f32`) with its results.
+fn parse_shuffle(line: &str, results: &[(String, String)]) -> Result<Shuffle, String> {
+    let (_, op) = line
+        .split_once("gpu.shuffle")
+        .ok_or_else(|| format!("not a shuffle: {line}"))?;
+    let (operands, _) = op
+        .rsplit_once(" : ")
+        .ok_or_else(|| format!("shuffle without a type: {line}"))?;
+    let operands = operands.trim();
+    let (mode, operands) = operands
+        .split_once(' ')
+        .ok_or_else(|| format!("shuffle without operands: {line}"))?;
+    let mode = match mode {
+        "xor" => Mode::Xor,
+        "down" => Mode::Down,
+        "up" => Mode::Up,
+        "idx" => Mode::Idx,
+        other => return Err(format!("unknown gpu.shuffle mode `{other}`: {line}")),
+    };
+    let operands: Vec<&str> = operands.split(", ").map(str::trim).collect();
+    let ([value, offset, width], [(result, ty), (valid, _)]) = (operands.as_slice(), results)
+    else {
+        return Err(format!(
+            "a shuffle takes three operands and has two results: {line}"
+        ));
+    };
+    Ok(Shuffle {
+        mode,
+        value: value.to_string(),
+        offset: offset.to_string(),
+        width: width.to_string(),
+        result: result.clone(),
+        valid: valid.clone(),
+        ty: ty.clone(),
+    })
+}
+
+/// The generic form of `text` (`mlir-opt --mlir-print-op-generic`; the attributes of our
+/// dialect stay opaque).
+fn print_generic(tools: &Tools, text: &str) -> Result<String, String> {
+    let mut child = Command::new(&tools.mlir_opt)
+        .args([
+            "--allow-unregistered-dialect",
+            "--mlir-print-op-generic",
+            "-",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("mlir-opt: {e}"))?;
+    let mut stdin = child.stdin.take().ok_or("mlir-opt without stdin")?;
+    let input = text.to_string();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child
+        .wait_with_output()
+        .map_err(|e| format!("mlir-opt: {e}"))?;
+    writer
+        .join()
+        .map_err(|_| "the writer to mlir-opt panicked".to_string())?
+        .map_err(|e| format!("writing to mlir-opt: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "mlir-opt could not print the kernels in generic form: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// The result types of every top-level op of every `gpu.func` of `lowered` (kernels and ops in
+/// order), from the generic form, where an op ends with its function type `: (operand types)
+/// -> (result types)` (the last ` -> ` of its last line: types print affine maps as aliases).
+fn result_types(tools: &Tools, lowered: &str) -> Result<Vec<Vec<Vec<String>>>, String> {
+    let generic = print_generic(tools, lowered)?;
+    let lines: Vec<&str> = generic.lines().collect();
     let mut kernels = Vec::new();
-    let mut checks = 0usize;
     let mut k = 0;
     while k < lines.len() {
         let line = lines[k];
+        k += 1;
+        if !line.trim_start().starts_with("\"gpu.func\"") {
+            continue;
+        }
+        let start = k;
+        let mut depth = brace_delta(line);
+        while depth > 0 {
+            let line = lines.get(k).ok_or("unclosed generic gpu.func")?;
+            depth += brace_delta(line);
+            k += 1;
+        }
+        let ops = group_ops(&lines[start..k - 1])?;
+        let types = ops
+            .iter()
+            .map(|op| {
+                let last = op.last().map_or("", |l| l.trim());
+                let (_, results) = last
+                    .rsplit_once(" -> ")
+                    .ok_or_else(|| format!("no function type in `{last}`"))?;
+                Ok(match results.strip_prefix('(') {
+                    Some(list) => split_top_level(list.strip_suffix(')').unwrap_or(list)),
+                    None => vec![results.to_string()],
+                })
+            })
+            .collect::<Result<_, String>>()?;
+        kernels.push(types);
+    }
+    Ok(kernels)
+}
+
+/// Whether the op starting with `line` synchronizes the threads of a block.
+fn synchronizes(line: &str) -> bool {
+    line.contains("gpu.barrier") || line.contains("gpu.shuffle")
+}
+
+/// The kernels of `lowered` (the printed module after `xla-indexing-lower-apply`) as CPU
+/// functions, and the module's attribute aliases that do not name our dialect. The result types
+/// of the kernels with phases come from `mlir-opt`'s generic form of `lowered`.
+pub fn kernels(tools: &Tools, lowered: &str) -> Result<(Vec<String>, Vec<Kernel>), String> {
+    let lines: Vec<&str> = lowered.lines().collect();
+    let mut aliases = Vec::new();
+    let mut kernels = Vec::new();
+    let mut types: Option<Vec<Vec<Vec<String>>>> = None;
+    let mut k = 0;
+    while k < lines.len() {
+        let line = lines[k];
+        k += 1;
         if line.starts_with('#') && !line.contains("xla_indexing") {
             aliases.push(line.to_string());
         }
         let trimmed = line.trim_start();
         if !trimmed.starts_with("gpu.func @") {
-            k += 1;
             continue;
         }
-        let indent = &line[..line.len() - trimmed.len()];
-        let open = trimmed.find('(').ok_or("gpu.func without arguments")?;
-        let symbol = trimmed["gpu.func @".len()..open].to_string();
-        let mut depth = 0;
-        let mut close = None;
-        for (i, c) in trimmed[open..].char_indices() {
-            match c {
-                '(' => depth += 1,
-                ')' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        close = Some(open + i);
-                        break;
-                    }
-                }
-                _ => {}
-            }
-        }
-        let close = close.ok_or("unclosed gpu.func arguments")?;
-        let rest = &trimmed[close + 1..];
-        if !rest.starts_with(" kernel attributes {xla_indexing.launch = ") {
-            return Err(format!("unexpected gpu.func header: {trimmed}"));
-        }
-        let block = sizes(rest, "block")?;
-        let grid = sizes(rest, "grid")?;
-        let args = split_top_level(&trimmed[open + 1..close]);
-        let mut buffers = Vec::new();
-        for arg in &args {
-            let (_, ty) = arg
-                .split_once(": ")
-                .ok_or_else(|| format!("argument {arg}"))?;
-            buffers.push(parse_memref(ty)?);
-        }
-        let mut ids: [Option<String>; 6] = Default::default();
-        let mut body = String::new();
-        let end = format!("{indent}}}");
-        k += 1;
-        loop {
-            let line = *lines
-                .get(k)
-                .ok_or_else(|| format!("unclosed gpu.func @{symbol}"))?;
-            k += 1;
-            if line == end {
-                break;
-            }
-            let t = line.trim();
-            if let Some((name, op)) = t.split_once(" = ")
-                && let Some(slot) = IDS.iter().position(|id| *id == op)
-            {
-                ids[slot] = Some(name.to_string());
-                continue;
-            }
-            if t == "gpu.return" {
-                let _ = writeln!(
-                    body,
-                    "{}return",
-                    &line[..line.len() - line.trim_start().len()]
-                );
-                continue;
-            }
-            if t.contains("gpu.") {
-                return Err(format!(
-                    "@{symbol} holds a gpu op the CPU program cannot run: {t}"
-                ));
-            }
-            if t.contains("vector.load ") || t.contains("vector.store ") {
-                checks += 1;
-                let checked = vector_checks(t, &format!("%vcheck{checks}_"))
-                    .map_err(|e| format!("@{symbol}: {e}: {t}"))?;
-                let indent = &line[..line.len() - line.trim_start().len()];
-                for c in checked {
-                    let _ = writeln!(body, "{indent}{c}");
-                }
-            }
-            let _ = writeln!(body, "{line}");
-        }
-        let names = ["tx", "ty", "tz", "bx", "by", "bz"];
-        let id_args: Vec<String> = ids
+        let header = Header::parse(trimmed)?;
+        let end = format!("{}}}", &line[..line.len() - trimmed.len()]);
+        let length = lines[k..]
             .iter()
-            .zip(names)
-            .map(|(id, n)| {
-                format!(
-                    "{}: index",
-                    id.clone().unwrap_or_else(|| format!("%unused_{n}"))
-                )
-            })
-            .collect();
-        let mut all_args = args.clone();
-        all_args.extend(id_args);
-        let function = format!(
-            "  func.func @{symbol}({}) {{\n{body}  }}\n",
-            all_args.join(", ")
-        );
-        kernels.push(Kernel {
-            symbol,
-            block,
-            grid,
-            buffers,
-            function,
-        });
+            .position(|l| *l == end)
+            .ok_or_else(|| format!("unclosed gpu.func @{}", header.symbol))?;
+        let ops = group_ops(&lines[k..k + length])?;
+        k += length + 1;
+        let op_types = if ops.iter().any(|op| synchronizes(op[0])) {
+            if types.is_none() {
+                types = Some(result_types(tools, lowered)?);
+            }
+            let all = types.as_ref().and_then(|t| t.get(kernels.len()));
+            let op_types = all
+                .filter(|t| t.len() == ops.len())
+                .ok_or_else(|| format!("@{}: the generic form has other ops", header.symbol))?;
+            Some(op_types.as_slice())
+        } else {
+            None
+        };
+        let symbol = header.symbol.clone();
+        kernels.push(kernel(header, &ops, op_types).map_err(|e| format!("@{symbol}: {e}"))?);
     }
     Ok((aliases, kernels))
+}
+
+/// The lines of the top-level op `op` in a CPU function, with the checks of its vector
+/// accesses (numbered on from `checks`): the thread and block id ops go (their names to `ids`),
+/// as do `gpu.return`, barriers and shuffles.
+fn op_text(
+    op: &[&str],
+    ids: &mut [Option<String>; 6],
+    checks: &mut usize,
+) -> Result<String, String> {
+    let mut text = String::new();
+    for (j, line) in op.iter().enumerate() {
+        let t = line.trim();
+        if let Some((name, id)) = t.split_once(" = ")
+            && let Some(slot) = IDS.iter().position(|i| *i == id)
+        {
+            ids[slot] = Some(name.to_string());
+            continue;
+        }
+        if synchronizes(t) && j > 0 {
+            return Err(format!(
+                "a barrier or shuffle inside a region (the CPU program splits kernels only \
+                 at their top-level ones): {t}"
+            ));
+        }
+        if t == "gpu.return" || synchronizes(t) {
+            continue;
+        }
+        if t.replace(WORKGROUP, "").contains("gpu.") {
+            return Err(format!("a gpu op the CPU program cannot run: {t}"));
+        }
+        if t.contains("vector.load ") || t.contains("vector.store ") {
+            *checks += 1;
+            let checked =
+                vector_checks(t, &format!("%vcheck{checks}_")).map_err(|e| format!("{e}: {t}"))?;
+            let indent = &line[..line.len() - line.trim_start().len()];
+            for c in checked {
+                let _ = writeln!(text, "{indent}{c}");
+            }
+        }
+        let _ = writeln!(text, "{line}");
+    }
+    Ok(text)
+}
+
+/// The names of the thread and block ids of a kernel body with the top-level ops `ops` (their
+/// lines), whose result types are `types` where it synchronizes, and its phases.
+fn phases(
+    ops: &[Vec<&str>],
+    types: Option<&[Vec<String>]>,
+) -> Result<([String; 6], Vec<Phase>), String> {
+    let mut ids: [Option<String>; 6] = Default::default();
+    let mut phases = Vec::new();
+    let mut current = Phase::default();
+    let mut checks = 0usize;
+    for (n, op) in ops.iter().enumerate() {
+        let text = op_text(op, &mut ids, &mut checks)?;
+        let first = op[0].trim();
+        let names = result_names(first)?;
+        let results: Vec<(String, String)> = match types.map(|t| &t[n]) {
+            Some(t) if t.len() != names.len() => {
+                return Err(format!("{} result types for `{first}`", t.len()));
+            }
+            Some(t) => names.into_iter().zip(t.iter().cloned()).collect(),
+            None => names.into_iter().map(|n| (n, String::new())).collect(),
+        };
+        if first == "gpu.barrier" {
+            phases.push(std::mem::take(&mut current));
+        } else if first.contains("gpu.shuffle") {
+            let opening = Phase {
+                shuffle: Some(parse_shuffle(first, &results)?),
+                ops: Vec::new(),
+            };
+            phases.push(std::mem::replace(&mut current, opening));
+        } else if !text.is_empty() {
+            current.ops.push(TopOp { text, results });
+        }
+    }
+    phases.push(current);
+    let names = ["tx", "ty", "tz", "bx", "by", "bz"];
+    let ids = std::array::from_fn(|k| {
+        ids[k]
+            .clone()
+            .unwrap_or_else(|| format!("%cpu_{}", names[k]))
+    });
+    Ok((ids, phases))
+}
+
+/// The kernel of `header` with the top-level ops `ops` (their lines), whose result types are
+/// `types` where it synchronizes.
+fn kernel(
+    header: Header,
+    ops: &[Vec<&str>],
+    types: Option<&[Vec<String>]>,
+) -> Result<Kernel, String> {
+    let (ids, phases) = phases(ops, types)?;
+    let layout = Layout::new(&phases, header.block.iter().product());
+    let mut args = header.args.clone();
+    args.extend(
+        header
+            .workgroup
+            .iter()
+            .map(|(name, b)| format!("{name}: {}", b.memref)),
+    );
+    args.extend(
+        layout
+            .buffers
+            .iter()
+            .enumerate()
+            .map(|(k, ty)| format!("%cpu_carry{k}: {ty}")),
+    );
+    args.extend(ids.iter().map(|id| format!("{id}: index")));
+    let mut function = String::new();
+    for p in 0..phases.len() {
+        let body = layout.phase(&phases, p, &ids, header.block);
+        let _ = write!(
+            function,
+            "  func.func @{}({}) {{\n{body}  }}\n",
+            phase_symbol(&header.symbol, p),
+            args.join(", ")
+        );
+    }
+    Ok(Kernel {
+        symbol: header.symbol,
+        block: header.block,
+        grid: header.grid,
+        buffers: header.buffers,
+        workgroup: header.workgroup.into_iter().map(|(_, b)| b).collect(),
+        carries: layout.buffers.clone(),
+        phases: phases.len(),
+        function: function.replace(WORKGROUP, ""),
+    })
+}
+
+/// The CPU function of phase `p` of the kernel `symbol`.
+pub fn phase_symbol(symbol: &str, p: usize) -> String {
+    format!("{symbol}_phase{p}")
+}
+
+/// The values defined at the top level of `phases`.
+fn definitions(phases: &[Phase]) -> HashMap<String, Def> {
+    let mut defs = HashMap::new();
+    for (p, phase) in phases.iter().enumerate() {
+        if let Some(s) = &phase.shuffle {
+            let def = |ty: &str| Def {
+                phase: p,
+                op: None,
+                ty: ty.to_string(),
+            };
+            defs.insert(s.result.clone(), def(&s.ty));
+            defs.insert(s.valid.clone(), def("i1"));
+        }
+        for (o, op) in phase.ops.iter().enumerate() {
+            for (name, ty) in &op.results {
+                let def = Def {
+                    phase: p,
+                    op: Some(o),
+                    ty: ty.clone(),
+                };
+                defs.insert(name.clone(), def);
+            }
+        }
+    }
+    defs
+}
+
+/// The values phase `p` uses: those its ops name, its shuffle's offset and width, and the
+/// value it stores for the shuffle that opens the next phase.
+fn uses(phases: &[Phase], p: usize) -> Vec<String> {
+    let phase = &phases[p];
+    let mut names: Vec<String> = phase
+        .ops
+        .iter()
+        .flat_map(|op| ssa_names(&op.text))
+        .collect();
+    if let Some(s) = &phase.shuffle {
+        names.extend([s.offset.clone(), s.width.clone()]);
+    }
+    if let Some(next) = phases.get(p + 1).and_then(|n| n.shuffle.as_ref()) {
+        names.push(next.value.clone());
+    }
+    names
+}
+
+/// What every phase takes from the phases before it: memrefs are defined again (with what
+/// their ops use), other values reloaded.
+fn carries(phases: &[Phase], defs: &HashMap<String, Def>) -> Vec<Carry> {
+    (0..phases.len())
+        .map(|p| {
+            let mut carry = Carry::default();
+            let mut pending = uses(phases, p);
+            let mut seen = HashSet::new();
+            while let Some(name) = pending.pop() {
+                let Some(def) = defs.get(&name) else {
+                    continue;
+                };
+                if def.phase >= p || !seen.insert(name.clone()) {
+                    continue;
+                }
+                match def.op {
+                    Some(o) if def.ty.starts_with("memref<") => {
+                        if carry.rematerialized.insert((def.phase, o)) {
+                            pending.extend(ssa_names(&phases[def.phase].ops[o].text));
+                        }
+                    }
+                    _ => carry.reloads.push(name),
+                }
+            }
+            carry
+        })
+        .collect()
+}
+
+/// The per-block buffers that carry values between the phases of a kernel, one element per
+/// thread (indexed by its linear number).
+struct Layout {
+    /// Their types.
+    buffers: Vec<String>,
+    carries: Vec<Carry>,
+    /// The buffer of every reloaded value.
+    spills: HashMap<String, usize>,
+    /// Per phase, the values it stores for later phases (the values they reload, the operand of
+    /// the shuffle that opens the next), with their buffers.
+    stores: Vec<Vec<(String, usize)>>,
+    /// Per phase, the buffer of the shuffle that opens it.
+    shuffles: Vec<Option<usize>>,
+    threads: u64,
+}
+
+impl Layout {
+    /// The buffers of `phases` in a block of `threads` threads.
+    fn new(phases: &[Phase], threads: u64) -> Layout {
+        let defs = definitions(phases);
+        let carries = carries(phases, &defs);
+        let mut layout = Layout {
+            buffers: Vec::new(),
+            carries: Vec::new(),
+            spills: HashMap::new(),
+            stores: vec![Vec::new(); phases.len()],
+            shuffles: Vec::new(),
+            threads,
+        };
+        for name in carries.iter().flat_map(|c| &c.reloads) {
+            if layout.spills.contains_key(name) {
+                continue;
+            }
+            let def = &defs[name];
+            let k = layout.buffer(&def.ty);
+            layout.spills.insert(name.clone(), k);
+            layout.stores[def.phase].push((name.clone(), k));
+        }
+        for (p, phase) in phases.iter().enumerate() {
+            let shuffle = phase.shuffle.as_ref().zip(p.checked_sub(1));
+            let k = shuffle.map(|(s, before)| {
+                let k = layout.buffer(&s.ty);
+                layout.stores[before].push((s.value.clone(), k));
+                k
+            });
+            layout.shuffles.push(k);
+        }
+        layout.carries = carries;
+        layout
+    }
+
+    /// A new buffer of `ty` elements.
+    fn buffer(&mut self, ty: &str) -> usize {
+        self.buffers.push(format!("memref<{}x{ty}>", self.threads));
+        self.buffers.len() - 1
+    }
+
+    /// The body of phase `p` of `phases`, whose thread and block ids are `ids`: the reloads,
+    /// the ops it defines again, its shuffle, its ops, the stores for later phases.
+    fn phase(&self, phases: &[Phase], p: usize, ids: &[String; 6], block: [u64; 3]) -> String {
+        let mut e = Emitter::new("%cpu");
+        let lin = if phases.len() > 1 {
+            e.linear_id(ids, block)
+        } else {
+            String::new()
+        };
+        let carry = &self.carries[p];
+        let mut renames = HashMap::new();
+        let mut define = |name: &String| {
+            let new = def_name(name);
+            if new != *name {
+                renames.insert(name.clone(), new.clone());
+            }
+            new
+        };
+        for name in &carry.reloads {
+            let k = self.spills[name];
+            e.line(format!(
+                "{} = memref.load %cpu_carry{k}[{lin}] : {}",
+                define(name),
+                self.buffers[k]
+            ));
+        }
+        for &(q, o) in &carry.rematerialized {
+            e.text.push_str(&phases[q].ops[o].text);
+        }
+        if let (Some(s), Some(k)) = (&phases[p].shuffle, self.shuffles[p]) {
+            define(&s.result);
+            define(&s.valid);
+            let buffer = format!("%cpu_carry{k}");
+            e.shuffle(s, &buffer, &self.buffers[k], &lin, self.threads);
+        }
+        for op in &phases[p].ops {
+            e.text.push_str(&op.text);
+        }
+        for (name, k) in &self.stores[p] {
+            e.line(format!(
+                "memref.store {name}, %cpu_carry{k}[{lin}] : {}",
+                self.buffers[*k]
+            ));
+        }
+        e.line("return");
+        rename_values(&e.text, &renames)
+    }
 }
 
 /// The checks run before the vector access `op` (`vector.load %view[%l] {alignment = A : i64}
@@ -351,18 +985,29 @@ pub fn vector_checks(op: &str, prefix: &str) -> Result<Vec<String>, String> {
     ])
 }
 
-/// MLIR text of `@main`'s body, with fresh SSA names.
-#[derive(Default)]
-struct Main {
+/// MLIR text of a function's body (`@main`'s, a phase's prologue and epilogue), with fresh SSA
+/// names.
+struct Emitter {
     text: String,
+    /// The start of the fresh names (`%m` gives `%m1`, `%m2`, ...).
+    prefix: &'static str,
     next: usize,
     depth: usize,
 }
 
-impl Main {
+impl Emitter {
+    fn new(prefix: &'static str) -> Emitter {
+        Emitter {
+            text: String::new(),
+            prefix,
+            next: 0,
+            depth: 0,
+        }
+    }
+
     fn fresh(&mut self) -> String {
         self.next += 1;
-        format!("%m{}", self.next)
+        format!("{}{}", self.prefix, self.next)
     }
 
     fn line(&mut self, line: impl AsRef<str>) {
@@ -386,7 +1031,7 @@ impl Main {
     }
 
     /// Opens `scf.for` loops over `dims` and returns the induction variables and the row-major
-    /// linear number of the index; close them with [`Main::close_loops`].
+    /// linear number of the index; close them with [`Emitter::close_loops`].
     fn open_loops(&mut self, dims: &[i64]) -> (Vec<String>, String) {
         let zero = self.index(0);
         let one = self.index(1);
@@ -409,6 +1054,60 @@ impl Main {
             self.depth -= 1;
             self.line("}");
         }
+    }
+
+    /// The linear number `tx + ty * bdx + tz * bdx * bdy` of the thread `ids` in a block of
+    /// `block` threads.
+    fn linear_id(&mut self, ids: &[String; 6], block: [u64; 3]) -> String {
+        let x = self.index(block[0] as i64);
+        let xy = self.index((block[0] * block[1]) as i64);
+        let y = self.op(format!("arith.muli {}, {x} : index", ids[1]));
+        let z = self.op(format!("arith.muli {}, {xy} : index", ids[2]));
+        let sum = self.op(format!("arith.addi {}, {y} : index", ids[0]));
+        self.op(format!("arith.addi {sum}, {z} : index"))
+    }
+
+    /// Defines the results of `s` for the thread `lin` of a block of `threads`: the value its
+    /// source lane stored in `buffer` (of type `ty`), and whether the source lies in the
+    /// thread's segment of its warp (and in the block); where it does not, the thread's own
+    /// value. A width that is not a power of two up to 32 fails a `cf.assert`.
+    fn shuffle(&mut self, s: &Shuffle, buffer: &str, ty: &str, lin: &str, threads: u64) {
+        let zero = self.index(0);
+        let one = self.index(1);
+        let warp = self.index(WARP as i64);
+        let last_lane = self.index(WARP as i64 - 1);
+        let lane = self.op(format!("arith.remui {lin}, {warp} : index"));
+        let warp_start = self.op(format!("arith.subi {lin}, {lane} : index"));
+        let offset = self.op(format!("arith.index_cast {} : i32 to index", s.offset));
+        let width = self.op(format!("arith.index_cast {} : i32 to index", s.width));
+        let below = self.op(format!("arith.subi {width}, {one} : index"));
+        let bits = self.op(format!("arith.andi {width}, {below} : index"));
+        let power = self.op(format!("arith.cmpi eq, {bits}, {zero} : index"));
+        let small = self.op(format!("arith.cmpi ule, {below}, {last_lane} : index"));
+        let width_ok = self.op(format!("arith.andi {power}, {small} : i1"));
+        self.line(format!(
+            "cf.assert {width_ok}, \"ERROR: gpu.shuffle width is not a power of two up to {WARP}\""
+        ));
+        let in_segment = self.op(format!("arith.remui {lane}, {width} : index"));
+        let segment_start = self.op(format!("arith.subi {lane}, {in_segment} : index"));
+        let source = match s.mode {
+            Mode::Xor => self.op(format!("arith.xori {in_segment}, {offset} : index")),
+            Mode::Down => self.op(format!("arith.addi {in_segment}, {offset} : index")),
+            Mode::Up => self.op(format!("arith.subi {in_segment}, {offset} : index")),
+            Mode::Idx => offset,
+        };
+        let from_start = self.op(format!("arith.cmpi sge, {source}, {zero} : index"));
+        let before_end = self.op(format!("arith.cmpi slt, {source}, {width} : index"));
+        let inside = self.op(format!("arith.andi {from_start}, {before_end} : i1"));
+        let start = self.op(format!("arith.addi {warp_start}, {segment_start} : index"));
+        let candidate = self.op(format!("arith.addi {start}, {source} : index"));
+        let n = self.index(threads as i64);
+        let exists = self.op(format!("arith.cmpi slt, {candidate}, {n} : index"));
+        let valid = def_name(&s.valid);
+        self.line(format!("{valid} = arith.andi {inside}, {exists} : i1"));
+        let from = self.op(format!("arith.select {valid}, {candidate}, {lin} : index"));
+        let result = def_name(&s.result);
+        self.line(format!("{result} = memref.load {buffer}[{from}] : {ty}"));
     }
 }
 
@@ -441,7 +1140,7 @@ pub fn program(
     for k in &kernels {
         text.push_str(&k.function);
     }
-    let mut m = Main::default();
+    let mut m = Emitter::new("%m");
     for (kernel, &n_inputs) in kernels.iter().zip(&inputs) {
         m.line(format!("// {}", kernel.symbol));
         let mut views = Vec::new();
@@ -465,45 +1164,56 @@ pub fn program(
             flats.push((flat, flat_ty));
             views.push(view);
         }
+        // A block's memory: its workgroup attributions, then the buffers that carry values
+        // between its phases.
+        let block_types: Vec<String> = kernel
+            .workgroup
+            .iter()
+            .map(|b| b.memref.clone())
+            .chain(kernel.carries.iter().cloned())
+            .collect();
+        for ty in &block_types {
+            let memory = m.op(format!("memref.alloc() : {ty}"));
+            views.push(memory.clone());
+            flats.push((memory, ty.clone()));
+        }
         for (p, (b, view)) in kernel.buffers.iter().zip(&views).take(n_inputs).enumerate() {
             fill_input(&mut m, p, b, view)?;
         }
+        let outputs = &kernel.buffers[n_inputs..];
+        let output_views = &views[n_inputs..kernel.buffers.len()];
         for pattern in [false, true] {
-            for (b, view) in kernel.buffers.iter().zip(&views).skip(n_inputs) {
+            for (b, view) in outputs.iter().zip(output_views) {
                 fill_pattern(&mut m, b, view, pattern)?;
             }
-            // The grid, z outermost, then the block.
-            let zero = m.index(0);
-            let one = m.index(1);
-            let mut ivs = Vec::new();
-            for &n in kernel.grid.iter().rev().chain(kernel.block.iter().rev()) {
-                let bound = m.index(n as i64);
-                let iv = m.fresh();
-                m.line(format!("scf.for {iv} = {zero} to {bound} step {one} {{"));
-                m.depth += 1;
-                ivs.push(iv);
+            // The grid, z outermost; in each block, its workgroup memory holds garbage (NaNs)
+            // and every phase runs for all its threads before the next.
+            let (bl, _) = m.open_loops(&reversed(kernel.grid));
+            let workgroup = &views[kernel.buffers.len()..];
+            for (b, view) in kernel.workgroup.iter().zip(workgroup) {
+                fill_pattern(&mut m, b, view, true)?;
             }
-            // ivs: bz, by, bx, tz, ty, tx.
-            let ids = [&ivs[5], &ivs[4], &ivs[3], &ivs[2], &ivs[1], &ivs[0]];
-            let args: Vec<&str> = views
-                .iter()
-                .map(String::as_str)
-                .chain(ids.iter().map(|s| s.as_str()))
-                .collect();
-            let types: Vec<&str> = kernel
-                .buffers
-                .iter()
-                .map(|b| b.memref.as_str())
-                .chain(std::iter::repeat_n("index", 6))
-                .collect();
-            m.line(format!(
-                "func.call @{}({}) : ({}) -> ()",
-                kernel.symbol,
-                args.join(", "),
-                types.join(", ")
-            ));
-            m.close_loops(6);
-            for (b, view) in kernel.buffers.iter().zip(&views).skip(n_inputs) {
+            for p in 0..kernel.phases {
+                let (th, _) = m.open_loops(&reversed(kernel.block));
+                let ids = [&th[2], &th[1], &th[0], &bl[2], &bl[1], &bl[0]];
+                let args: Vec<&str> = views.iter().chain(ids).map(String::as_str).collect();
+                let types: Vec<&str> = kernel
+                    .buffers
+                    .iter()
+                    .map(|b| b.memref.as_str())
+                    .chain(block_types.iter().map(String::as_str))
+                    .chain(std::iter::repeat_n("index", 6))
+                    .collect();
+                m.line(format!(
+                    "func.call @{}({}) : ({}) -> ()",
+                    phase_symbol(&kernel.symbol, p),
+                    args.join(", "),
+                    types.join(", ")
+                ));
+                m.close_loops(3);
+            }
+            m.close_loops(3);
+            for (b, view) in outputs.iter().zip(output_views) {
                 print_buffer(&mut m, b, view)?;
             }
         }
@@ -521,8 +1231,13 @@ pub fn program(
     })
 }
 
+/// The sizes `[x, y, z]` as loop bounds, z outermost.
+fn reversed(sizes: [u64; 3]) -> [i64; 3] {
+    [sizes[2] as i64, sizes[1] as i64, sizes[0] as i64]
+}
+
 /// Stores [`input_value`] of parameter `p` at every element of `view`.
-fn fill_input(m: &mut Main, p: usize, b: &Buffer, view: &str) -> Result<(), String> {
+fn fill_input(m: &mut Emitter, p: usize, b: &Buffer, view: &str) -> Result<(), String> {
     let (a, c, modulus) = formula(p);
     let (ivs, lin) = m.open_loops(&b.dims);
     let n = m.op(format!("arith.index_cast {lin} : index to i64"));
@@ -560,7 +1275,7 @@ fn fill_input(m: &mut Main, p: usize, b: &Buffer, view: &str) -> Result<(), Stri
 }
 
 /// Stores all-zero or all-one bits at every element of `view`.
-fn fill_pattern(m: &mut Main, b: &Buffer, view: &str, ones: bool) -> Result<(), String> {
+fn fill_pattern(m: &mut Emitter, b: &Buffer, view: &str, ones: bool) -> Result<(), String> {
     let bits = width(&b.element)?;
     let int = format!("i{bits}");
     let raw = m.op(format!(
@@ -583,7 +1298,7 @@ fn fill_pattern(m: &mut Main, b: &Buffer, view: &str, ones: bool) -> Result<(), 
 }
 
 /// Prints the bits of every element of `view`, one per line, row-major.
-fn print_buffer(m: &mut Main, b: &Buffer, view: &str) -> Result<(), String> {
+fn print_buffer(m: &mut Emitter, b: &Buffer, view: &str) -> Result<(), String> {
     let bits = width(&b.element)?;
     let (ivs, _) = m.open_loops(&b.dims);
     let v = m.op(format!(
