@@ -233,6 +233,39 @@ pub(crate) fn thread_ids(body: &mut Body) -> Vec<String> {
         .collect()
 }
 
+/// Opens an `xla_indexing.loop` over `map`'s thread ids and symbols (`[chunk_id, unroll_id]`,
+/// or none), makes the symbols the
+/// frame's and opens a scope for the body; returns the names of the loop's index.
+pub(crate) fn open_loop(e: &mut Emitter, map: &IndexingMap) -> Vec<String> {
+    let syms: Vec<String> = ["chunk", "unroll"]
+        .iter()
+        .take(map.range_vars().len())
+        .map(|s| e.body.fresh(s))
+        .collect();
+    let index: Vec<String> = map.results().iter().map(|_| e.body.fresh("i")).collect();
+    let syms_text = if syms.is_empty() {
+        String::new()
+    } else {
+        format!("[{}]", syms.join(", "))
+    };
+    e.body.open(format!(
+        "xla_indexing.loop ({}){syms_text} -> ({}) in #xla_indexing.map<\"{map}\"> {{",
+        e.frame.dims.join(", "),
+        index.join(", ")
+    ));
+    e.frame.syms = syms;
+    e.enter_scope();
+    index
+}
+
+/// Closes the loop of [`open_loop`].
+pub(crate) fn close_loop(e: &mut Emitter) {
+    e.leave_scope();
+    e.frame.syms.clear();
+    e.body.line("xla_indexing.yield");
+    e.body.close("}", false);
+}
+
 /// The thread loop of a kernel that computes its lanes one by one: `map` with `unroll_id` fixed
 /// to 0, so that the loop runs once per group (the plan vectorizes only where a group runs all
 /// its lanes or none, `xla_indexing_hlo::gpu::vector::lanes_run_together`).

@@ -27,7 +27,7 @@ use xla_indexing_hlo::{
 use super::CodegenOptions;
 use super::body::{Body, Scalar};
 use super::elemental::{Emitter, Frame, Index};
-use super::kernel::{Signature, function_header, signature, thread_ids};
+use super::kernel::{Signature, close_loop, function_header, open_loop, signature, thread_ids};
 use super::scalar::Typed;
 use super::types::{Class, Element};
 
@@ -553,19 +553,7 @@ fn write_outputs(
     for (i, v) in gte_of_heroes(module, c, heroes, reduced) {
         e.give(c, i, v);
     }
-    let index: Vec<String> = write
-        .map
-        .results()
-        .iter()
-        .map(|_| e.body.fresh("o"))
-        .collect();
-    e.body.open(format!(
-        "xla_indexing.loop ({}) -> ({}) in #xla_indexing.map<\"{}\"> {{",
-        e.frame.dims.join(", "),
-        index.join(", "),
-        write.map
-    ));
-    e.enter_scope();
+    let index = open_loop(e, &write.map);
     for (source, (name, ty)) in reduction.outputs.iter().zip(outputs) {
         let value = match *source {
             OutputSource::Epilogue(i) => e.value(c, i, write)?,
@@ -584,9 +572,7 @@ fn write_outputs(
             index.join(", ")
         ));
     }
-    e.leave_scope();
-    e.body.line("xla_indexing.yield");
-    e.body.close("}", false);
+    close_loop(e);
     Ok(())
 }
 

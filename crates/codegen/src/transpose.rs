@@ -24,7 +24,7 @@ use xla_indexing_hlo::{
 use super::CodegenOptions;
 use super::body::Body;
 use super::elemental::{Emitter, Frame, Index};
-use super::kernel::{Signature, function_header, signature, thread_ids};
+use super::kernel::{Signature, close_loop, function_header, open_loop, signature, thread_ids};
 use super::scalar::Typed;
 use super::types::Element;
 
@@ -117,34 +117,6 @@ pub fn transpose_function(
     text.push_str(&e.body.into_text());
     text.push_str("    }\n");
     Ok(text)
-}
-
-/// Opens an `xla_indexing.loop` over `map`'s thread ids and symbols, makes the symbols the
-/// frame's and opens a scope for the body; returns the names of the loop's index.
-fn open_loop(e: &mut Emitter, map: &IndexingMap) -> Vec<String> {
-    let syms: Vec<String> = ["chunk", "unroll"]
-        .iter()
-        .take(map.range_vars().len())
-        .map(|s| e.body.fresh(s))
-        .collect();
-    let index: Vec<String> = map.results().iter().map(|_| e.body.fresh("i")).collect();
-    e.body.open(format!(
-        "xla_indexing.loop ({})[{}] -> ({}) in #xla_indexing.map<\"{map}\"> {{",
-        e.frame.dims.join(", "),
-        syms.join(", "),
-        index.join(", ")
-    ));
-    e.frame.syms = syms;
-    e.enter_scope();
-    index
-}
-
-/// Closes the loop of [`open_loop`].
-fn close_loop(e: &mut Emitter) {
-    e.leave_scope();
-    e.frame.syms.clear();
-    e.body.line("xla_indexing.yield");
-    e.body.close("}", false);
 }
 
 /// The tile row a thread moves at the current step of a loop over `map`:

@@ -247,10 +247,10 @@ fn reaches_hero(comp: &Computation, i: usize, is_hero: &dyn Fn(usize) -> bool) -
 
 /// A hero's input dimensions, the input's layout (major to minor) and the reduced dimensions
 /// (sorted).
-fn hero_input(
-    comp: &Computation,
-    hero: usize,
-) -> Result<(Vec<i64>, Vec<usize>, Vec<usize>), String> {
+type HeroInput = (Vec<i64>, Vec<usize>, Vec<usize>);
+
+/// The [`HeroInput`] of `hero`.
+fn hero_input(comp: &Computation, hero: usize) -> Result<HeroInput, String> {
     let instr = &comp.instructions[hero];
     let input = &comp.instructions[instr.operands[0]];
     let Shape::Array(shape) = &input.shape else {

@@ -219,6 +219,9 @@ fn check_outputs(comp: &Computation, hero: usize, outputs: &[usize]) -> Result<(
     Ok(())
 }
 
+/// The constraints of a tile's element: its row and column within the arrays' `Y` and `X`.
+type Bounds = [(Expr, Interval); 2];
+
 /// The launch, the read map, the write map and the `[Z, Y, X]` sizes of a hero whose operand
 /// has dimensions `dims`, whose result dimension `d` is operand dimension `perm[d]`, and whose
 /// runs are `runs`.
@@ -250,7 +253,7 @@ fn maps(
         Var::named(Interval::upto(int(TILE / BLOCK_ROWS)?), SYMBOL_NAMES[0]),
         Var::named(Interval::point(0), SYMBOL_NAMES[1]),
     ];
-    let at = |y: Expr, x: Expr| -> Result<(Vec<Expr>, [(Expr, Interval); 2]), ArithError> {
+    let at = |y: Expr, x: Expr| -> Result<(Vec<Expr>, Bounds), ArithError> {
         let parts = [
             (z.clone(), runs[0].clone()),
             (y.clone(), runs[1].clone()),
@@ -259,7 +262,7 @@ fn maps(
         let bounds = [(y, Interval::upto(ys)), (x, Interval::upto(xs))];
         Ok((logical_index(dims, &parts)?, bounds))
     };
-    let map = |index: Vec<Expr>, bounds: [(Expr, Interval); 2]| {
+    let map = |index: Vec<Expr>, bounds: Bounds| {
         let mut m = IndexingMap::new(index, ids.clone(), symbols.clone(), Vec::new());
         for (e, iv) in bounds {
             m.add_constraint(e, iv);
