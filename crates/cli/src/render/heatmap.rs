@@ -7,7 +7,7 @@
 use std::fmt::Write;
 
 use xla_indexing_core::IndexingMap;
-use xla_indexing_hlo::gpu::{Device, analyze_access, kernels, plan_kernel};
+use xla_indexing_hlo::gpu::{Device, EmitterPlan, analyze_access, kernels, plan_kernel};
 use xla_indexing_hlo::{Direction, Module, Options, analyze_module};
 
 use super::RenderError;
@@ -274,12 +274,16 @@ pub enum JudgedBy {
 
 /// The maps of the selected operand as the GPU loop kernel of `computation` reads them, with
 /// the kernel analysis' verdict on each; `None` when the computation is no kernel, the kernel
-/// cannot be planned, or an access cannot be analysed.
+/// cannot be planned or another emitter (reduction, transpose) writes it, whose threads read
+/// through their own maps, or an access cannot be analysed.
 fn kernel_view(module: &Module, computation: &str, selection: &Selection) -> Option<KernelView> {
     let c = module.computation(computation)?;
     let kernel = kernels(module).into_iter().find(|k| k.computation == c)?;
     let device = Device::default();
     let plan = plan_kernel(module, kernel, &device).ok()?;
+    if !matches!(plan.emitter, EmitterPlan::Loop { .. }) {
+        return None;
+    }
     let output = plan
         .outputs
         .iter()
