@@ -1,7 +1,8 @@
 // xla-indexing-lower-fusion generates the GPU kernel of every xla_indexing.fusion with the HLO
 // code generator: a gpu.func in gpu.module @xla_indexing_kernels (at the end of the module,
-// which gets gpu.container_module), whose threads run the thread-id map of its launch and read
-// every parameter through apply_indexing; the fusion stays, marked with its kernel.
+// which gets gpu.container_module), whose threads read every parameter through apply_indexing
+// of the maps of its emitter (loop, reduction or transpose); the fusion stays, marked with its
+// kernel.
 
 // RUN: mlir-opt %s %plugins --allow-unregistered-dialect -split-input-file --pass-pipeline='builtin.module(xla-indexing-lower-fusion)' | FileCheck %s
 // Running it again changes nothing: marked fusions are left alone.
@@ -14,16 +15,24 @@
 // CHECK: "stablehlo.exponential"
 // CHECK: xla_indexing.yield
 // CHECK: gpu.module @xla_indexing_kernels {
-// CHECK-NEXT: gpu.func @fused_computation(%[[Y:.*]]: memref<200xf32>, %[[X:.*]]: memref<10x20xf32>, %[[OUT:.*]]: memref<20x10xf32>) kernel attributes {xla_indexing.launch = #xla_indexing.launch<block = [128, 1, 1], grid = [2, 1, 1], map = "(th_x, th_y, th_z, bl_x, bl_y, bl_z)[chunk_id, unroll_id] -> ((th_x + bl_x * 128) floordiv 10, (th_x - bl_x * 2) mod 10), domain: {{.*}}">}
+// The transpose emitter writes it: the exponentiated operand read coalesced into a shared tile,
+// a barrier, the tile read transposed and added to the reshaped operand.
+// CHECK-NEXT: gpu.func @fused_computation(%[[Y:.*]]: memref<200xf32>, %[[X:.*]]: memref<10x20xf32>, %[[OUT:.*]]: memref<20x10xf32>) workgroup(%[[TILE:.*]] : memref<32x33xf32, #gpu.address_space<workgroup>>) kernel attributes {xla_indexing.launch = #xla_indexing.launch<block = [32, 8, 1], grid = [1, 1, 1], map = "(th_x, th_y, th_z, bl_x, bl_y, bl_z)[chunk_id, unroll_id] -> (th_y + chunk_id * 8, th_x), domain: {{.*}}">}
 // CHECK: %[[TX:.*]] = gpu.thread_id x
-// CHECK: %[[BX:.*]] = gpu.block_id x
-// CHECK: xla_indexing.loop ({{.*}}){{.*}} -> (%[[I:.*]], %[[J:.*]]) in
-// CHECK-NEXT: %[[XI:.*]]:2 = xla_indexing.apply_indexing #xla_indexing.map<"(th_x, bl_x) -> ((th_x - bl_x * 2) mod 10, (th_x + bl_x * 128) floordiv 10), domain: {{.*}}">(%[[TX]], %[[BX]])
+// CHECK: %[[TY:.*]] = gpu.thread_id y
+// CHECK: xla_indexing.loop ({{.*}})[%[[C:.*]], %{{.*}}] -> ({{.*}}) in
+// CHECK-NEXT: %[[XI:.*]]:2 = xla_indexing.apply_indexing #xla_indexing.map<"(th_x, th_y)[chunk_id] -> (th_y + chunk_id * 8, th_x), domain: {{.*}}">(%[[TX]], %[[TY]], %[[C]])
 // CHECK-NEXT: %[[XV:.*]] = memref.load %[[X]][%[[XI]]#0, %[[XI]]#1] : memref<10x20xf32>
 // CHECK-NEXT: %[[E:.*]] = math.exp %[[XV]] : f32
-// CHECK-NEXT: %[[YI:.*]] = xla_indexing.apply_indexing #xla_indexing.map<"(th_x, bl_x) -> (th_x + bl_x * 128), domain: {{.*}}">(%[[TX]], %[[BX]])
+// CHECK-NEXT: %[[ROW:.*]] = xla_indexing.apply_indexing #xla_indexing.map<"(th_y)[chunk_id] -> (th_y + chunk_id * 8), domain: {{.*}}">(%[[TY]], %[[C]])
+// CHECK-NEXT: memref.store %[[E]], %[[TILE]][%[[ROW]], %[[TX]]]
+// CHECK: gpu.barrier
+// CHECK-NEXT: xla_indexing.loop ({{.*}})[%[[C2:.*]], %{{.*}}] -> (%[[I:.*]], %[[J:.*]]) in
+// CHECK-NEXT: %[[ROW2:.*]] = xla_indexing.apply_indexing #xla_indexing.map<"(th_y)[chunk_id] -> (th_y + chunk_id * 8), domain: {{.*}}">(%[[TY]], %[[C2]])
+// CHECK-NEXT: %[[T:.*]] = memref.load %[[TILE]][%[[TX]], %[[ROW2]]]
+// CHECK-NEXT: %[[YI:.*]] = xla_indexing.apply_indexing #xla_indexing.map<"(th_x, th_y)[chunk_id] -> (th_x + th_y * 10 + chunk_id * 80), domain: {{.*}}">(%[[TX]], %[[TY]], %[[C2]])
 // CHECK-NEXT: %[[YV:.*]] = memref.load %[[Y]][%[[YI]]] : memref<200xf32>
-// CHECK-NEXT: %[[S:.*]] = arith.addf %[[E]], %[[YV]] : f32
+// CHECK-NEXT: %[[S:.*]] = arith.addf %[[T]], %[[YV]] : f32
 // CHECK-NEXT: memref.store %[[S]], %[[OUT]][%[[I]], %[[J]]] : memref<20x10xf32>
 // CHECK: gpu.return
 // CHECK-NOT: gpu.func
@@ -43,20 +52,22 @@ module @jit_f {
 
 // -----
 
-// A reduction keeps its reducer: the maximum of the region is what the loop over the reduced
-// dimension computes, from the constant init (-inf).
+// A reduction keeps its reducer: the maximum of the region is what the reduction emitter's
+// threads fold their elements of a row with, from the constant init (-inf), and what a warp's
+// shuffle tree combines; the first thread of each row's warp stores it.
 // CHECK-LABEL: module attributes {gpu.container_module}
 // CHECK: xla_indexing.fusion(%{{.*}}) {name = "row_max", xla_indexing.kernel = @xla_indexing_kernels::@row_max}
 // CHECK: gpu.module @xla_indexing_kernels {
-// CHECK-NEXT: gpu.func @row_max(%[[IN:.*]]: memref<8x32xf32>, %[[OUT:.*]]: memref<8xf32>) kernel attributes {xla_indexing.launch = #xla_indexing.launch<block = [8, 1, 1], grid = [1, 1, 1], map = "(th_x, th_y, th_z, bl_x, bl_y, bl_z)[chunk_id, unroll_id] -> (th_x), domain: {{.*}}">}
-// CHECK: xla_indexing.loop
+// CHECK-NEXT: gpu.func @row_max(%[[IN:.*]]: memref<8x32xf32>, %[[OUT:.*]]: memref<8xf32>) kernel attributes {xla_indexing.launch = #xla_indexing.launch<block = [256, 1, 1], grid = [1, 1, 1], map = "(th_x, th_y, th_z, bl_x, bl_y, bl_z)[chunk_id, unroll_id] -> (th_x floordiv 32, th_x mod 32), domain: {{.*}}">}
 // CHECK: %[[INIT:.*]] = arith.constant 0xFF800000 : f32
-// CHECK-NEXT: %[[MAX:.*]] = xla_indexing.loop ({{.*}})[%[[S:.*]]] -> ({{.*}}) in #xla_indexing.map<"{{.*}} -> (th_x, s0), domain: {{.*}}, s0 in [0, 31]"> iter_args(%[[ACC:.*]] = %[[INIT]]) -> (f32) {
-// CHECK-NEXT: %[[VI:.*]]:2 = xla_indexing.apply_indexing #xla_indexing.map<"(th_x)[s0] -> (th_x, s0), domain: th_x in [0, 7], s0 in [0, 31]">(%{{.*}}, %[[S]])
+// CHECK-NEXT: %[[PART:.*]] = xla_indexing.loop ({{.*}})[{{.*}}] -> ({{.*}}) in #xla_indexing.map<"{{.*}} -> (th_x floordiv 32, th_x mod 32), domain: {{.*}}"> iter_args(%[[ACC:.*]] = %[[INIT]]) -> (f32) {
+// CHECK-NEXT: %[[VI:.*]]:2 = xla_indexing.apply_indexing #xla_indexing.map<"(th_x) -> (th_x floordiv 32, th_x mod 32), domain: th_x in [0, 255]">(%{{.*}})
 // CHECK-NEXT: %[[V:.*]] = memref.load %[[IN]][%[[VI]]#0, %[[VI]]#1] : memref<8x32xf32>
 // CHECK-NEXT: %[[M:.*]] = arith.maximumf %[[ACC]], %[[V]] : f32
 // CHECK-NEXT: xla_indexing.yield %[[M]] : f32
-// CHECK: memref.store %[[MAX]], %[[OUT]]
+// CHECK: gpu.shuffle xor %[[PART]]
+// CHECK: xla_indexing.loop ({{.*}}) -> (%[[R:.*]]) in #xla_indexing.map<"(th_x, th_y, th_z, bl_x, bl_y, bl_z) -> (th_x floordiv 32)
+// CHECK-NEXT: memref.store %{{.*}}, %[[OUT]][%[[R]]]
 func.func @row_max(%in: tensor<8x32xf32>) -> tensor<8xf32> {
   %r = xla_indexing.fusion (%in) {name = "row_max"} : (tensor<8x32xf32>) -> tensor<8xf32> {
   ^bb0(%p: tensor<8x32xf32>):

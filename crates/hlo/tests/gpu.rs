@@ -427,7 +427,9 @@ fn check_transposes(path: &str) -> Vec<String> {
                 assert!(written.insert(o.clone()), "{path}: {o:?} written twice");
             }
         }
-        let elements = operand.dims.iter().product::<i64>() as usize;
+        let elements = operand.dims.iter().product::<i64>();
+        assert_eq!(t.sizes.iter().product::<i64>(), elements, "{path}: [Z, Y, X]");
+        let elements = elements as usize;
         assert_eq!((read.len(), written.len()), (elements, elements), "{path}");
         checked.push(plan.kernel.name.clone());
     }
