@@ -428,7 +428,11 @@ fn check_transposes(path: &str) -> Vec<String> {
             }
         }
         let elements = operand.dims.iter().product::<i64>();
-        assert_eq!(t.sizes.iter().product::<i64>(), elements, "{path}: [Z, Y, X]");
+        assert_eq!(
+            t.sizes.iter().product::<i64>(),
+            elements,
+            "{path}: [Z, Y, X]"
+        );
         let elements = elements as usize;
         assert_eq!((read.len(), written.len()), (elements, elements), "{path}");
         checked.push(plan.kernel.name.clone());
