@@ -533,3 +533,33 @@ fn transposes_read_and_write_coalesced() {
         ]
     );
 }
+
+#[test]
+fn transposes_the_emitter_does_not_tile_stay_with_the_loop_emitter_saying_why() {
+    let plans = plans("crates/passes/tests/data/codegen/transposes.hlo");
+    let minor_kept = plans
+        .iter()
+        .find(|p| p.kernel.name == "minor_kept_fusion")
+        .unwrap();
+    assert_eq!(
+        minor_kept.emitter,
+        EmitterPlan::Loop {
+            fallback: Some(
+                "t keeps the minor-most dimension in place ([1, 0, 2] in layout order), which the loop emitter reads and writes coalesced"
+                    .into()
+            )
+        }
+    );
+    let names: Vec<&str> = plans.iter().map(|p| p.emitter.name()).collect();
+    assert_eq!(
+        names,
+        [
+            "transpose",
+            "transpose",
+            "transpose",
+            "transpose",
+            "transpose",
+            "loop"
+        ]
+    );
+}

@@ -187,6 +187,11 @@ fn tiled_runs(comp: &Computation, hero: usize) -> Result<Runs, String> {
     match places[..] {
         [1, 0] => Ok([Vec::new(), next(), next()]),
         [0, 2, 1] => Ok([next(), next(), next()]),
+        _ if places.last() == Some(&(places.len() - 1)) => Err(format!(
+            "{} keeps the minor-most dimension in place ({places:?} in layout order), which \
+             the loop emitter reads and writes coalesced",
+            comp.instructions[hero].name
+        )),
         _ => Err(format!(
             "{} moves its dimensions in layout order as {places:?}, not [1, 0] or [0, 2, 1]",
             comp.instructions[hero].name
