@@ -18,9 +18,10 @@
 // RUN: %expect-exit 2 %xla-indexing compile %S/../../examples/hlo/transpose_exp_add.hlo --chip gfx90a --emit ptx
 
 // MLIR: gpu.module @kernels {
-// MLIR: gpu.func @bitcast_add_fusion(%{{.*}}: memref<200xf32>, %{{.*}}: memref<10x20xf32>, %{{.*}}: memref<20x10xf32>) workgroup(%[[TILE:.*]] : memref<32x33xf32, #gpu.address_space<workgroup>>) kernel attributes {xla_indexing.launch = #xla_indexing.launch<block = [32, 8, 1], grid = [1, 1, 1], map = "(th_x, th_y, th_z, bl_x, bl_y, bl_z)[chunk_id, unroll_id] -> (th_x, th_y + chunk_id * 8)
-// The read phase: the transposed operand, read through the read map composed with the bitcast
-// transpose and exp (adjacent lanes read adjacent elements), into the tile at [row, th_x]:
+// MLIR: gpu.func @bitcast_add_fusion(%{{.*}}: memref<200xf32>, %{{.*}}: memref<10x20xf32>, %{{.*}}: memref<20x10xf32>) workgroup(%[[TILE:.*]] : memref<32x33xf32, #gpu.address_space<workgroup>>) kernel attributes {xla_indexing.launch = #xla_indexing.launch<block = [32, 8, 1], grid = [1, 1, 1], map = "(th_x, th_y, th_z, bl_x, bl_y, bl_z)[chunk_id, unroll_id] -> (th_y + chunk_id * 8, th_x)
+// The read phase: the copy's source through the layout-only transpose, exp of the parameter,
+// read through the read map (adjacent lanes read adjacent elements) into the tile at
+// [row, th_x]:
 // MLIR: xla_indexing.loop ({{.*}})[%[[C:.*]], %{{.*}}] -> ({{.*}}) in #xla_indexing.map<"(th_x, th_y, th_z, bl_x, bl_y, bl_z)[chunk_id, unroll_id]
 // MLIR: %[[T:.*]]:2 = xla_indexing.apply_indexing #xla_indexing.map<"(th_x, th_y)[chunk_id] -> (th_y + chunk_id * 8, th_x), domain: th_x in [0, 19], th_y in [0, 7], chunk_id in [0, 1], th_y + chunk_id * 8 in [0, 9]">
 // MLIR: %[[X:.*]] = memref.load %{{.*}}[%[[T]]#0, %[[T]]#1] : memref<10x20xf32>

@@ -1,7 +1,7 @@
 //! The transpose emitter (`xla_indexing_hlo::gpu::transpose` plans it): a block moves one
 //! `32 × 32` tile through shared memory.
 //!
-//! 1. Every thread computes the hero's operand (the elemental emitter runs any fused prologue)
+//! 1. Every thread computes the hero's source (the elemental emitter runs any fused prologue)
 //!    at each element its read map gives it and stores it in the shared tile at `[row, th_x]`,
 //!    where `row = th_y + 8 · chunk_id`; the tile is padded to `32 × 33` against bank conflicts.
 //! 2. `gpu.barrier`, at the top of the body, so that every thread of the block runs it.
@@ -74,7 +74,7 @@ pub fn transpose_function(
         rts: Vec::new(),
     };
     open_loop(&mut e, &read.map);
-    let value = e.value(c, hero.operands[0], &read)?;
+    let value = e.value(c, transpose.source, &read)?;
     let row = tile_row(&mut e, &read.map)?;
     e.body.line(format!(
         "memref.store {}, {TILE_NAME}[{row}, {}] : {tile_type}",

@@ -152,7 +152,7 @@ pub fn plan_kernel(
     }
 }
 
-/// The transpose emitter's kernel: the hero's operand is read through the plan's read map;
+/// The transpose emitter's kernel: the hero's source is read through the plan's read map;
 /// every output is written through its write map, the epilogue's other operands read at the
 /// written element.
 fn transpose_kernel(
@@ -163,12 +163,11 @@ fn transpose_kernel(
     let c = kernel.computation;
     let comp = &module.computations[c];
     let mut composer = Composer::new(module);
-    let hero = &comp.instructions[transpose.hero];
     let hero_reads = operand_plans(
         module,
         &kernel,
         &mut composer,
-        hero.operands[0],
+        transpose.source,
         &transpose.read_map,
     )?;
     let mut outputs = Vec::new();

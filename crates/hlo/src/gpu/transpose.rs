@@ -35,13 +35,16 @@ pub const BLOCK_ROWS: u64 = 8;
 pub struct TransposePlan {
     /// The hero: the `transpose` or `copy` instruction of the fused computation.
     pub hero: usize,
+    /// The instruction whose elements the read map indexes: the hero's operand, or the source
+    /// of the `transpose`s and `copy`s before it that only change the layout (bitcasts).
+    pub source: usize,
     /// Per kernel output, the instruction whose value it stores (the epilogue's root).
     pub outputs: Vec<usize>,
-    /// The hero's operand in layout order: `[Z, Y, X]` (`Z` is 1 for a 2-d transpose).
+    /// The source's sizes in layout order: `[Z, Y, X]` (`Z` is 1 for a 2-d transpose).
     pub sizes: [i64; 3],
     /// The launch.
     pub launch: LaunchDimensions,
-    /// `(thread ids)[chunk_id, unroll_id] -> (hero operand index)`: the element a thread reads
+    /// `(thread ids)[chunk_id, unroll_id] -> (source index)`: the element a thread reads
     /// into the shared tile at each row step (`unroll_id` has the one value 0).
     pub read_map: IndexingMap,
     /// `(thread ids)[chunk_id, unroll_id] -> (output index)`: the element a thread writes from
@@ -91,11 +94,11 @@ pub fn plan_transpose(
     let [hero] = heroes[..] else {
         return Err("the outputs depend on more than one transpose".into());
     };
-    let runs = tiled_runs(comp, hero)?;
+    let source = hero_source(comp, hero).ok_or("the transpose reads a tuple")?;
+    let runs = tiled_runs(comp, hero, &source)?;
     check_outputs(comp, hero, &sources)?;
-    let (operand, perm) = hero_operand(comp, hero).ok_or("the transpose reads a tuple")?;
     let (launch, read_map, write_map, sizes) =
-        maps(&operand.dims, &perm, &runs).map_err(|e| format!("thread maps: {e}"))?;
+        maps(&source.shape.dims, &source.perm, &runs).map_err(|e| format!("thread maps: {e}"))?;
     check_launch(&launch, device)?;
     let ids = id_vars(&launch).map_err(|e| format!("thread maps: {e}"))?;
     let launch_map = IndexingMap::new(
@@ -106,6 +109,7 @@ pub fn plan_transpose(
     );
     Ok(Some(TransposePlan {
         hero,
+        source: source.instr,
         outputs: sources,
         sizes,
         launch,
@@ -115,34 +119,66 @@ pub fn plan_transpose(
     }))
 }
 
-/// The operand of hero `k` (a `transpose` or `copy`) and the operand dimension each result
-/// dimension takes (the identity for a `copy`); `None` for other ops and tuples.
-fn hero_operand(comp: &Computation, k: usize) -> Option<(&ArrayShape, Vec<usize>)> {
+/// What a hero reads: an instruction, its shape, and the dimension of it each of the hero's
+/// result dimensions takes.
+struct Source<'a> {
+    instr: usize,
+    shape: &'a ArrayShape,
+    perm: Vec<usize>,
+}
+
+/// The operand of instruction `k` when it is a `transpose` or `copy` of an array (a `copy`
+/// takes dimension `d` from dimension `d`); `None` for other ops and tuples.
+fn hero_operand(comp: &Computation, k: usize) -> Option<Source<'_>> {
     let instr = &comp.instructions[k];
-    let Shape::Array(operand) = &comp.instructions[*instr.operands.first()?].shape else {
+    let operand = *instr.operands.first()?;
+    let Shape::Array(shape) = &comp.instructions[operand].shape else {
         return None;
     };
     let perm = match instr.opcode.as_str() {
-        "copy" => (0..operand.dims.len()).collect(),
+        "copy" => (0..shape.dims.len()).collect(),
         "transpose" => instr
             .ints("dimensions")?
             .iter()
-            .map(|&d| usize::try_from(d).ok().filter(|&d| d < operand.dims.len()))
+            .map(|&d| usize::try_from(d).ok().filter(|&d| d < shape.dims.len()))
             .collect::<Option<Vec<_>>>()?,
         _ => return None,
     };
-    Some((operand, perm))
+    Some(Source {
+        instr: operand,
+        shape,
+        perm,
+    })
 }
 
-/// How instruction `k` (a `transpose` or `copy`) moves its operand in memory: the runs of the
-/// operand's logical dimensions (size 1 dropped) that stay adjacent in both layouts, in the
-/// operand's layout order, each with its place in the result's layout order. One run means the
-/// hero moves nothing (a bitcast); `None` for other ops.
+/// What hero `k` moves: its operand, or, through `transpose`s and `copy`s that move nothing in
+/// memory (layout changes that are bitcasts), their source, with the dimensions composed. Both
+/// routes to a kernel then agree: HLO's `transpose` to a column-major layout and `copy` back
+/// reads the elements StableHLO's plain `transpose` reads.
+fn hero_source(comp: &Computation, k: usize) -> Option<Source<'_>> {
+    let mut source = hero_operand(comp, k)?;
+    while physical_order(comp, source.instr).is_some_and(|o| o.len() <= 1) {
+        let inner = hero_operand(comp, source.instr)?;
+        let perm = source.perm.iter().map(|&d| inner.perm[d]).collect();
+        source = Source { perm, ..inner };
+    }
+    Some(source)
+}
+
+/// How instruction `k` (a `transpose` or `copy`) moves its operand in memory (see
+/// [`runs_of`]); `None` for other ops.
 fn physical_order(comp: &Computation, k: usize) -> Option<Vec<(Vec<usize>, usize)>> {
-    let (operand, perm) = hero_operand(comp, k)?;
     let Shape::Array(result) = &comp.instructions[k].shape else {
         return None;
     };
+    runs_of(&hero_operand(comp, k)?, result)
+}
+
+/// How `result` lies in memory against `source`: the runs of the source's logical dimensions
+/// (size 1 dropped) that stay adjacent in both layouts, in the source's layout order, each with
+/// its place in the result's layout order. One run means nothing moves (a bitcast).
+fn runs_of(source: &Source<'_>, result: &ArrayShape) -> Option<Vec<(Vec<usize>, usize)>> {
+    let (operand, perm) = (source.shape, &source.perm);
     let wide = |d: &usize| operand.dims[*d] != 1;
     let from: Vec<usize> = operand
         .layout_or_default()
@@ -177,10 +213,13 @@ fn physical_order(comp: &Computation, k: usize) -> Option<Vec<(Vec<usize>, usize
         .collect()
 }
 
-/// The hero's runs as `[Z, Y, X]` when it is `[Y, X] -> [X, Y]` or `[Z, Y, X] -> [Z, X, Y]`
-/// in layout order; else why the transpose emitter does not tile it.
-fn tiled_runs(comp: &Computation, hero: usize) -> Result<Runs, String> {
-    let order = physical_order(comp, hero).unwrap_or_default();
+/// The runs of hero `hero` reading `source` as `[Z, Y, X]` when it is `[Y, X] -> [X, Y]` or
+/// `[Z, Y, X] -> [Z, X, Y]` in layout order; else why the transpose emitter does not tile it.
+fn tiled_runs(comp: &Computation, hero: usize, source: &Source<'_>) -> Result<Runs, String> {
+    let Shape::Array(result) = &comp.instructions[hero].shape else {
+        return Err("the transpose is a tuple".into());
+    };
+    let order = runs_of(source, result).unwrap_or_default();
     let places: Vec<usize> = order.iter().map(|(_, at)| *at).collect();
     let mut runs = order.into_iter().map(|(r, _)| r);
     let mut next = || runs.next().unwrap_or_default();
