@@ -1,14 +1,16 @@
-// `xla-indexing compile`: a fusion becomes a gpu.func whose threads run the thread-id map and
-// read each parameter through one apply_indexing of the composed, simplified map; its MLIR
-// parses back with the plugin, its LLVM IR divides in 32 bits and once (the remainder is the
-// dividend less 10 times the quotient; the store and the bitcast operand are at the linear
-// thread index), and bad requests are located errors with the documented exit codes.
+// `xla-indexing compile`: a fusion becomes a gpu.func whose threads read each parameter through
+// one apply_indexing of the composed, simplified map; a layout-changing copy goes to the
+// transpose emitter (a shared 32 x 33 tile, read coalesced, a barrier, written transposed); its
+// MLIR parses back with the plugin, its LLVM IR has the tile in shared memory and no division,
+// a loop kernel's LLVM IR divides in 32 bits and once (the remainder is the dividend less 200
+// times the quotient), and bad requests are located errors with the documented exit codes.
 
 // REQUIRES: xla-indexing-cli
 // RUN: %xla-indexing compile %S/../../examples/hlo/transpose_exp_add.hlo --emit mlir | FileCheck %s --check-prefix=MLIR
 // RUN: %xla-indexing compile %S/../../examples/hlo/transpose_exp_add.hlo --emit mlir | mlir-opt %plugins | FileCheck %s --check-prefix=MLIR
 // RUN: %xla-indexing compile %S/../../examples/hlo/row_column_sums.hlo --fusion column_sum --emit mlir | FileCheck %s --check-prefix=REDUCE
-// RUN: %xla-indexing compile %S/../../examples/hlo/transpose_exp_add.hlo --emit llvm | FileCheck %s --check-prefix=LLVM
+// RUN: %xla-indexing compile %S/../../examples/hlo/transpose_exp_add.hlo --emit llvm | FileCheck %s --check-prefix=SMEM
+// RUN: %xla-indexing compile %S/../../examples/hlo/layouts_add.hlo --emit llvm | FileCheck %s --check-prefix=LLVM
 // RUN: %expect-exit 1 %xla-indexing compile %S/Inputs/sort_and_call.hlo
 // RUN: not %xla-indexing compile %S/Inputs/sort_and_call.hlo 2>&1 | FileCheck %s --check-prefix=NOLOWER
 // RUN: %expect-exit 2 %xla-indexing compile %S/../../examples/hlo/transpose_exp_add.hlo --fusion nope
@@ -16,15 +18,24 @@
 // RUN: %expect-exit 2 %xla-indexing compile %S/../../examples/hlo/transpose_exp_add.hlo --chip gfx90a --emit ptx
 
 // MLIR: gpu.module @kernels {
-// MLIR: gpu.func @bitcast_add_fusion(%{{.*}}: memref<200xf32>, %{{.*}}: memref<10x20xf32>, %{{.*}}: memref<20x10xf32>) kernel attributes {xla_indexing.launch = #xla_indexing.launch<block = [128, 1, 1], grid = [2, 1, 1], map = "(th_x, th_y, th_z, bl_x, bl_y, bl_z)[chunk_id, unroll_id] -> ((th_x + bl_x * 128) floordiv 10, (th_x - bl_x * 2) mod 10)
-// MLIR: xla_indexing.loop ({{.*}})[{{.*}}] -> (%[[O0:.*]], %[[O1:.*]]) in #xla_indexing.map<"(th_x, th_y, th_z, bl_x, bl_y, bl_z)[chunk_id, unroll_id]
-// The transposed operand, read through the thread map composed with transpose and exp:
-// MLIR: %[[T:.*]]:2 = xla_indexing.apply_indexing #xla_indexing.map<"(th_x, bl_x) -> ((th_x - bl_x * 2) mod 10, (th_x + bl_x * 128) floordiv 10), domain: th_x in [0, 127], bl_x in [0, 1], th_x + bl_x * 128 in [0, 199]">
+// MLIR: gpu.func @bitcast_add_fusion(%{{.*}}: memref<200xf32>, %{{.*}}: memref<10x20xf32>, %{{.*}}: memref<20x10xf32>) workgroup(%[[TILE:.*]] : memref<32x33xf32, #gpu.address_space<workgroup>>) kernel attributes {xla_indexing.launch = #xla_indexing.launch<block = [32, 8, 1], grid = [1, 1, 1], map = "(th_x, th_y, th_z, bl_x, bl_y, bl_z)[chunk_id, unroll_id] -> (th_y + chunk_id * 8, th_x)
+// The read phase: the copy's source through the layout-only transpose, exp of the parameter,
+// read through the read map (adjacent lanes read adjacent elements) into the tile at
+// [row, th_x]:
+// MLIR: xla_indexing.loop ({{.*}})[%[[C:.*]], %{{.*}}] -> ({{.*}}) in #xla_indexing.map<"(th_x, th_y, th_z, bl_x, bl_y, bl_z)[chunk_id, unroll_id]
+// MLIR: %[[T:.*]]:2 = xla_indexing.apply_indexing #xla_indexing.map<"(th_x, th_y)[chunk_id] -> (th_y + chunk_id * 8, th_x), domain: th_x in [0, 19], th_y in [0, 7], chunk_id in [0, 1], th_y + chunk_id * 8 in [0, 9]">
 // MLIR: %[[X:.*]] = memref.load %{{.*}}[%[[T]]#0, %[[T]]#1] : memref<10x20xf32>
-// MLIR: math.exp %[[X]] : f32
-// The bitcast operand is read at the linear thread index:
-// MLIR: xla_indexing.apply_indexing #xla_indexing.map<"(th_x, bl_x) -> (th_x + bl_x * 128), domain: th_x in [0, 127], bl_x in [0, 1], th_x + bl_x * 128 in [0, 199]">
-// MLIR: memref.store %{{.*}}, %{{.*}}[%[[O0]], %[[O1]]] : memref<20x10xf32>
+// MLIR: %[[E:.*]] = math.exp %[[X]] : f32
+// MLIR: %[[ROW:.*]] = xla_indexing.apply_indexing #xla_indexing.map<"(th_y)[chunk_id] -> (th_y + chunk_id * 8)
+// MLIR: memref.store %[[E]], %[[TILE]][%[[ROW]], %thread_id_x]
+// MLIR: gpu.barrier
+// The write phase: the tile read at [th_x, row], the bitcast operand at the written element:
+// MLIR: xla_indexing.loop ({{.*}})[{{.*}}] -> (%[[O0:.*]], %[[O1:.*]]) in #xla_indexing.map<"(th_x, th_y, th_z, bl_x, bl_y, bl_z)[chunk_id, unroll_id] -> (th_y + chunk_id * 8, th_x)
+// MLIR: %[[ROW2:.*]] = xla_indexing.apply_indexing #xla_indexing.map<"(th_y)[chunk_id] -> (th_y + chunk_id * 8)
+// MLIR: %[[M:.*]] = memref.load %[[TILE]][%thread_id_x, %[[ROW2]]]
+// MLIR: xla_indexing.apply_indexing #xla_indexing.map<"(th_x, th_y)[chunk_id] -> (th_x + th_y * 10 + chunk_id * 80), domain: th_x in [0, 9], th_y in [0, 7], chunk_id in [0, 2], th_y + chunk_id * 8 in [0, 19]">
+// MLIR: %[[S:.*]] = arith.addf %[[M]], %{{.*}} : f32
+// MLIR: memref.store %[[S]], %{{.*}}[%[[O0]], %[[O1]]] : memref<20x10xf32>
 // MLIR: gpu.return
 
 // The column sum goes to the reduction emitter: thread (x, y) of a 32 x 32 block sums rows
@@ -44,11 +55,22 @@
 // REDUCE: xla_indexing.loop ({{.*}}) -> (%[[O:.*]]) in #xla_indexing.map<"(th_x, th_y, th_z, bl_x, bl_y, bl_z) -> (th_y + bl_x * 32), domain: th_x in [0, 0]
 // REDUCE-NEXT: memref.store %{{.*}}, %[[OUT]][%[[O]]] : memref<64xf32>
 
-// LLVM: define ptx_kernel void @bitcast_add_fusion(
+// SMEM: @[[WG:.*]] = internal addrspace(3) global [1056 x float]
+// SMEM: define ptx_kernel void @bitcast_add_fusion(
+// SMEM-NOT: {{udiv|urem|sdiv|srem}}
+// SMEM: store float %{{.*}}, ptr addrspace(3)
+// SMEM-NOT: {{udiv|urem|sdiv|srem}}
+// SMEM: call void @llvm.nvvm.barrier
+// SMEM-NOT: {{udiv|urem|sdiv|srem}}
+// SMEM: load float, ptr addrspace(3)
+// SMEM-NOT: {{udiv|urem|sdiv|srem}}
+// SMEM: ret void
+
+// LLVM: define ptx_kernel void @add_fusion(
 // LLVM-NOT: {{udiv|urem|sdiv|srem}}
-// LLVM: %[[Q:.*]] = udiv i32 %[[T:.*]], 10
-// LLVM-NEXT: %[[Q10:.*]] = mul nuw nsw i32 %[[Q]], 10
-// LLVM-NEXT: sub nuw nsw i32 %[[T]], %[[Q10]]
+// LLVM: %[[Q:.*]] = udiv i32 %[[T:.*]], 200
+// LLVM-NEXT: %[[Q200:.*]] = mul nuw nsw i32 %[[Q]], 200
+// LLVM-NEXT: sub nuw nsw i32 %[[T]], %[[Q200]]
 // LLVM-NOT: {{udiv|urem|sdiv|srem}}
 // LLVM: ret void
 

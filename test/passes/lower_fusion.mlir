@@ -1,7 +1,8 @@
 // xla-indexing-lower-fusion generates the GPU kernel of every xla_indexing.fusion with the HLO
 // code generator: a gpu.func in gpu.module @xla_indexing_kernels (at the end of the module,
-// which gets gpu.container_module), whose threads run the thread-id map of its launch and read
-// every parameter through apply_indexing; the fusion stays, marked with its kernel.
+// which gets gpu.container_module), whose threads read every parameter through apply_indexing
+// of the maps of its emitter (loop, reduction or transpose); the fusion stays, marked with its
+// kernel.
 
 // RUN: mlir-opt %s %plugins --allow-unregistered-dialect -split-input-file --pass-pipeline='builtin.module(xla-indexing-lower-fusion)' | FileCheck %s
 // Running it again changes nothing: marked fusions are left alone.
@@ -14,16 +15,24 @@
 // CHECK: "stablehlo.exponential"
 // CHECK: xla_indexing.yield
 // CHECK: gpu.module @xla_indexing_kernels {
-// CHECK-NEXT: gpu.func @fused_computation(%[[Y:.*]]: memref<200xf32>, %[[X:.*]]: memref<10x20xf32>, %[[OUT:.*]]: memref<20x10xf32>) kernel attributes {xla_indexing.launch = #xla_indexing.launch<block = [128, 1, 1], grid = [2, 1, 1], map = "(th_x, th_y, th_z, bl_x, bl_y, bl_z)[chunk_id, unroll_id] -> ((th_x + bl_x * 128) floordiv 10, (th_x - bl_x * 2) mod 10), domain: {{.*}}">}
+// The transpose emitter writes it: the exponentiated operand read coalesced into a shared tile,
+// a barrier, the tile read transposed and added to the reshaped operand.
+// CHECK-NEXT: gpu.func @fused_computation(%[[Y:.*]]: memref<200xf32>, %[[X:.*]]: memref<10x20xf32>, %[[OUT:.*]]: memref<20x10xf32>) workgroup(%[[TILE:.*]] : memref<32x33xf32, #gpu.address_space<workgroup>>) kernel attributes {xla_indexing.launch = #xla_indexing.launch<block = [32, 8, 1], grid = [1, 1, 1], map = "(th_x, th_y, th_z, bl_x, bl_y, bl_z)[chunk_id, unroll_id] -> (th_y + chunk_id * 8, th_x), domain: {{.*}}">}
 // CHECK: %[[TX:.*]] = gpu.thread_id x
-// CHECK: %[[BX:.*]] = gpu.block_id x
-// CHECK: xla_indexing.loop ({{.*}}){{.*}} -> (%[[I:.*]], %[[J:.*]]) in
-// CHECK-NEXT: %[[XI:.*]]:2 = xla_indexing.apply_indexing #xla_indexing.map<"(th_x, bl_x) -> ((th_x - bl_x * 2) mod 10, (th_x + bl_x * 128) floordiv 10), domain: {{.*}}">(%[[TX]], %[[BX]])
+// CHECK: %[[TY:.*]] = gpu.thread_id y
+// CHECK: xla_indexing.loop ({{.*}})[%[[C:.*]], %{{.*}}] -> ({{.*}}) in
+// CHECK-NEXT: %[[XI:.*]]:2 = xla_indexing.apply_indexing #xla_indexing.map<"(th_x, th_y)[chunk_id] -> (th_y + chunk_id * 8, th_x), domain: {{.*}}">(%[[TX]], %[[TY]], %[[C]])
 // CHECK-NEXT: %[[XV:.*]] = memref.load %[[X]][%[[XI]]#0, %[[XI]]#1] : memref<10x20xf32>
 // CHECK-NEXT: %[[E:.*]] = math.exp %[[XV]] : f32
-// CHECK-NEXT: %[[YI:.*]] = xla_indexing.apply_indexing #xla_indexing.map<"(th_x, bl_x) -> (th_x + bl_x * 128), domain: {{.*}}">(%[[TX]], %[[BX]])
+// CHECK-NEXT: %[[ROW:.*]] = xla_indexing.apply_indexing #xla_indexing.map<"(th_y)[chunk_id] -> (th_y + chunk_id * 8), domain: {{.*}}">(%[[TY]], %[[C]])
+// CHECK-NEXT: memref.store %[[E]], %[[TILE]][%[[ROW]], %[[TX]]]
+// CHECK: gpu.barrier
+// CHECK-NEXT: xla_indexing.loop ({{.*}})[%[[C2:.*]], %{{.*}}] -> (%[[I:.*]], %[[J:.*]]) in
+// CHECK-NEXT: %[[ROW2:.*]] = xla_indexing.apply_indexing #xla_indexing.map<"(th_y)[chunk_id] -> (th_y + chunk_id * 8), domain: {{.*}}">(%[[TY]], %[[C2]])
+// CHECK-NEXT: %[[T:.*]] = memref.load %[[TILE]][%[[TX]], %[[ROW2]]]
+// CHECK-NEXT: %[[YI:.*]] = xla_indexing.apply_indexing #xla_indexing.map<"(th_x, th_y)[chunk_id] -> (th_x + th_y * 10 + chunk_id * 80), domain: {{.*}}">(%[[TX]], %[[TY]], %[[C2]])
 // CHECK-NEXT: %[[YV:.*]] = memref.load %[[Y]][%[[YI]]] : memref<200xf32>
-// CHECK-NEXT: %[[S:.*]] = arith.addf %[[E]], %[[YV]] : f32
+// CHECK-NEXT: %[[S:.*]] = arith.addf %[[T]], %[[YV]] : f32
 // CHECK-NEXT: memref.store %[[S]], %[[OUT]][%[[I]], %[[J]]] : memref<20x10xf32>
 // CHECK: gpu.return
 // CHECK-NOT: gpu.func

@@ -15,10 +15,21 @@ fn example() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/hlo/transpose_add.hlo")
 }
 
+/// The module `args` draw: the example for the fusion graph; for access pictures its copy
+/// whose transpose is a bitcast, so that a loop kernel reads the transposed operand (the
+/// transpose emitter, whose threads read through a tile, takes the example's).
+fn input(args: &[&str]) -> PathBuf {
+    if args.windows(2).any(|w| w == ["--what", "access"]) {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/loop_transpose_add.hlo")
+    } else {
+        example()
+    }
+}
+
 fn render(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_xla-indexing"))
         .arg("render")
-        .arg(example())
+        .arg(input(args))
         .args(args)
         .output()
         .unwrap()

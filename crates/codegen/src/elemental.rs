@@ -83,7 +83,8 @@ pub struct Emitter<'m> {
     /// How deep the emitter has recursed (at most [`MAX_DEPTH`]).
     depth: usize,
     /// Values given for instructions of the kernel's computation, whatever the index (the
-    /// reduction emitter's results, which its epilogue reads at the element it writes).
+    /// reduction emitter's results, the transpose emitter's value from its shared tile: their
+    /// epilogues read them at the element they write).
     given: HashMap<(usize, usize), Typed>,
 }
 

@@ -14,6 +14,7 @@ use super::CodegenOptions;
 use super::body::Body;
 use super::elemental::{Emitter, Frame, Index};
 use super::reduction::reduction_function;
+use super::transpose::transpose_function;
 use super::types::memref_type;
 use super::vector::Lanes;
 
@@ -38,8 +39,14 @@ pub fn kernel_function(
 ) -> Result<String, HloError> {
     let kernel = &plan.kernel;
     let comp = &module.computations[kernel.computation];
-    if let EmitterPlan::Reduction(reduction) = &plan.emitter {
-        return reduction_function(module, plan, reduction, symbol, options);
+    match &plan.emitter {
+        EmitterPlan::Reduction(reduction) => {
+            return reduction_function(module, plan, reduction, symbol, options);
+        }
+        EmitterPlan::Transpose(transpose) => {
+            return transpose_function(module, plan, transpose, symbol, options);
+        }
+        EmitterPlan::Loop { .. } => {}
     }
     if let Some(skipped) = plan
         .outputs
@@ -55,7 +62,6 @@ pub fn kernel_function(
         params: buffers,
         outputs,
     } = signature(module, plan)?;
-    let args = signature_text(&buffers, &outputs);
     let root = comp.root;
     let roots: Vec<usize> = match kernel.outputs.len() {
         1 => vec![root],
@@ -74,10 +80,7 @@ pub fn kernel_function(
     let map = &plan.thread_map;
     let lanes = options.vectorize && plan.vectorized() && map.range_vars().len() > UNROLL_SYMBOL;
     let loop_map = if lanes { first_lanes(map) } else { map.clone() };
-    let mut text = format!(
-        "    gpu.func @{symbol}({args}) kernel attributes {{xla_indexing.launch = {}}} {{\n",
-        launch_attribute(&plan.launch, map)
-    );
+    let mut text = function_header(symbol, &buffers, &outputs, &[], &plan.launch, map);
     let mut body = Body::at_depth(3);
     let ids = thread_ids(&mut body);
     let syms: Vec<String> = (0..map.range_vars().len())
@@ -183,8 +186,40 @@ pub(crate) fn signature(module: &Module, plan: &KernelPlan) -> Result<Signature,
     Ok(Signature { params, outputs })
 }
 
+/// The opening line of a kernel's `gpu.func` (closed by the caller): its buffers, its shared
+/// buffers (`workgroup` attributions, each `(SSA name, memref type)`) and its launch attribute
+/// of `launch` and `map`.
+pub(crate) fn function_header(
+    symbol: &str,
+    params: &[(String, String)],
+    outputs: &[(String, String)],
+    shared: &[(String, String)],
+    launch: &LaunchDimensions,
+    map: &IndexingMap,
+) -> String {
+    let workgroup = if shared.is_empty() {
+        String::new()
+    } else {
+        format!(" workgroup({})", typed_list(shared))
+    };
+    format!(
+        "    gpu.func @{symbol}({}){workgroup} kernel attributes {{xla_indexing.launch = {}}} {{\n",
+        signature_text(params, outputs),
+        launch_attribute(launch, map)
+    )
+}
+
+/// `%a : memref<...>, %b : memref<...>`, a workgroup attribution list.
+fn typed_list(values: &[(String, String)]) -> String {
+    values
+        .iter()
+        .map(|(name, ty)| format!("{name} : {ty}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// `%arg0: memref<...>, ..., %out0: memref<...>`.
-pub(crate) fn signature_text(params: &[(String, String)], outputs: &[(String, String)]) -> String {
+fn signature_text(params: &[(String, String)], outputs: &[(String, String)]) -> String {
     params
         .iter()
         .chain(outputs)
@@ -201,6 +236,39 @@ pub(crate) fn thread_ids(body: &mut Body) -> Vec<String> {
             format!("%{name}")
         })
         .collect()
+}
+
+/// Opens an `xla_indexing.loop` over `map`'s thread ids and symbols (`[chunk_id, unroll_id]`,
+/// or none), makes the symbols the
+/// frame's and opens a scope for the body; returns the names of the loop's index.
+pub(crate) fn open_loop(e: &mut Emitter, map: &IndexingMap) -> Vec<String> {
+    let syms: Vec<String> = ["chunk", "unroll"]
+        .iter()
+        .take(map.range_vars().len())
+        .map(|s| e.body.fresh(s))
+        .collect();
+    let index: Vec<String> = map.results().iter().map(|_| e.body.fresh("i")).collect();
+    let syms_text = if syms.is_empty() {
+        String::new()
+    } else {
+        format!("[{}]", syms.join(", "))
+    };
+    e.body.open(format!(
+        "xla_indexing.loop ({}){syms_text} -> ({}) in #xla_indexing.map<\"{map}\"> {{",
+        e.frame.dims.join(", "),
+        index.join(", ")
+    ));
+    e.frame.syms = syms;
+    e.enter_scope();
+    index
+}
+
+/// Closes the loop of [`open_loop`].
+pub(crate) fn close_loop(e: &mut Emitter) {
+    e.leave_scope();
+    e.frame.syms.clear();
+    e.body.line("xla_indexing.yield");
+    e.body.close("}", false);
 }
 
 /// The thread loop of a kernel that computes its lanes one by one: `map` with `unroll_id` fixed

@@ -15,6 +15,7 @@ mod host;
 mod kernel;
 mod reduction;
 mod scalar;
+mod transpose;
 mod types;
 mod vector;
 

@@ -47,7 +47,7 @@ use super::CodegenOptions;
 use super::body::{Body, Scalar};
 use super::elemental::{Emitter, Frame, Index};
 use super::kernel::{
-    Signature, first_lanes, launch_attribute, signature, signature_text, thread_ids,
+    Signature, close_loop, first_lanes, function_header, open_loop, signature, thread_ids,
 };
 use super::scalar::Typed;
 use super::types::{Class, Element, PRED};
@@ -104,19 +104,13 @@ pub fn reduction_function(
     let Signature { params, outputs } = signature(module, plan)?;
     let shared =
         shared_buffers(reduction).map_err(|e| kernel.error(format!("cannot be lowered: {e}")))?;
-    let workgroup = if shared.is_empty() {
-        String::new()
-    } else {
-        let list: Vec<String> = shared
-            .iter()
-            .map(|(name, ty)| format!("{name} : {ty}"))
-            .collect();
-        format!(" workgroup({})", list.join(", "))
-    };
-    let mut text = format!(
-        "    gpu.func @{symbol}({}){workgroup} kernel attributes {{xla_indexing.launch = {}}} {{\n",
-        signature_text(&params, &outputs),
-        launch_attribute(&plan.launch, &reduction.launch_map)
+    let mut text = function_header(
+        symbol,
+        &params,
+        &outputs,
+        &shared,
+        &plan.launch,
+        &reduction.launch_map,
     );
     let mut body = Body::at_depth(3);
     let ids = thread_ids(&mut body);
@@ -789,19 +783,7 @@ fn write_outputs(
     outputs: &[(String, String)],
     write: &Index,
 ) -> Result<(), HloError> {
-    let index: Vec<String> = write
-        .map
-        .results()
-        .iter()
-        .map(|_| e.body.fresh("o"))
-        .collect();
-    e.body.open(format!(
-        "xla_indexing.loop ({}) -> ({}) in #xla_indexing.map<\"{}\"> {{",
-        e.frame.dims.join(", "),
-        index.join(", "),
-        write.map
-    ));
-    e.enter_scope();
+    let index = open_loop(e, &write.map);
     for (source, (name, ty)) in reduction.outputs.iter().zip(outputs) {
         let value = match *source {
             OutputSource::Side(_) | OutputSource::Normalized(_) => continue,
@@ -821,9 +803,7 @@ fn write_outputs(
             index.join(", ")
         ));
     }
-    e.leave_scope();
-    e.body.line("xla_indexing.yield");
-    e.body.close("}", false);
+    close_loop(e);
     Ok(())
 }
 

@@ -19,14 +19,15 @@ use crate::render::{RenderError, dot, graph_text, graphviz, heatmap_svg, heatmap
 /// access: how often each element of operand N is read, and how many elements each output
 /// element reads, as a heatmap; coalesced accesses are blue (digits in text), uncoalesced ones
 /// hatched orange (letters), as the coalescing command judges the sm_90 loop kernel, or by
-/// neighbouring threads (one per output element, layout order) outside kernels. Formats svg
+/// neighbouring threads (one per output element, layout order) outside loop kernels (the
+/// reduction and transpose emitters' threads read through their own maps). Formats svg
 /// (self-contained, written directly), text and json (the grids of counts, cell by cell, with
 /// their coalescing). With --format json, diagnostics are JSON lines too.
 ///
 /// Examples:
 ///   xla-indexing render examples/hlo/transpose_add.hlo --what fusion-graph --format svg -o graph.svg
 ///   xla-indexing render examples/hlo/transpose_add.hlo --what access --operand 0 --fusion transpose_fusion
-///   xla-indexing render examples/hlo/transpose_add.hlo --what access --operand 0 --fusion transpose_fusion --warp 0
+///   xla-indexing render examples/hlo/layouts_add.hlo --what access --operand 1 --fusion add_fusion --warp 0
 ///   xla-indexing render examples/hlo/transpose_add.hlo --what fusion-graph --format json
 #[derive(clap::Args, Debug)]
 #[command(verbatim_doc_comment)]

@@ -1,4 +1,5 @@
-//! GPU maths of loop kernels: launch dimensions, thread-id indexing maps, coalescing of reads,
+//! GPU maths of the kernels XLA's emitters write (loop, reduction, transpose): which emitter
+//! takes a fusion, launch dimensions, thread-id indexing maps of reads and stores, coalescing,
 //! propagation of output tiles to operand tiles, and the vector accesses of unrolled threads.
 //!
 //! [`plan::plan_module`] gives, per fusion, the launch and the thread-to-operand maps;
@@ -8,6 +9,7 @@
 
 pub mod chips;
 pub mod coalescing;
+mod epilogue;
 pub mod identity;
 pub mod kernel;
 pub mod launch;
@@ -17,6 +19,7 @@ pub mod report;
 pub mod roles;
 pub mod thread_map;
 pub mod tiles;
+pub mod transpose;
 pub mod vector;
 
 pub use chips::{CHIPS, Chip, DEFAULT_CHIP, UnknownChip, chip_names};

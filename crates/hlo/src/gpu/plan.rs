@@ -9,6 +9,7 @@ use super::kernel::{Kernel, element_bits, kernels};
 use super::launch::{Device, LaunchDimensions, UnrollInputs, launch_dimensions, unroll_factor};
 use super::reduction::{OutputSource, ReductionPlan, plan_reduction};
 use super::thread_map::thread_id_map;
+use super::transpose::{TransposePlan, plan_transpose};
 use super::vector::{Vectorization, lanes_run_together, vectorize};
 use crate::access::Access;
 use crate::error::HloError;
@@ -30,7 +31,8 @@ pub struct KernelPlan {
     /// Blocks and threads of the launch.
     pub launch: LaunchDimensions,
     /// Thread ids to the element each thread computes: of output 0 for the loop emitter, of the
-    /// reduced input for the reduction emitter.
+    /// reduced input for the reduction emitter, of the transposed operand for the transpose
+    /// emitter.
     pub thread_map: IndexingMap,
     /// One plan per output of the kernel, in order.
     pub outputs: Vec<OutputPlan>,
@@ -40,17 +42,20 @@ pub struct KernelPlan {
 #[derive(Clone, Debug, PartialEq)]
 pub enum EmitterPlan {
     /// XLA's loop emitter: each thread computes `unroll` adjacent output elements on its own.
-    /// `fallback` says why the reduction emitter does not write a kernel that reduces.
+    /// `fallback` says why the reduction or transpose emitter does not write a kernel that
+    /// reduces or transposes.
     Loop {
-        /// Why a fusion with a reduce is not the reduction emitter's.
+        /// Why a fusion with a reduce or a transpose is not the reduction or transpose emitter's.
         fallback: Option<String>,
     },
     /// The reduction emitter: threads share rows or columns (warp shuffles, shared memory).
     Reduction(Box<ReductionPlan>),
+    /// The transpose emitter: a block moves a tile through shared memory.
+    Transpose(Box<TransposePlan>),
 }
 
 impl EmitterPlan {
-    /// `loop`, `row reduction` or `column reduction`.
+    /// `loop`, `row reduction`, `column reduction` or `transpose`.
     pub fn name(&self) -> &'static str {
         match self {
             EmitterPlan::Loop { .. } => "loop",
@@ -58,6 +63,7 @@ impl EmitterPlan {
                 super::reduction::ReductionKind::Row { .. } => "row reduction",
                 super::reduction::ReductionKind::Column { .. } => "column reduction",
             },
+            EmitterPlan::Transpose(_) => "transpose",
         }
     }
 }
@@ -125,8 +131,8 @@ pub fn plan_module(module: &Module, device: &Device) -> Result<Vec<KernelPlan>, 
         .collect()
 }
 
-/// The plan of one kernel: the reduction emitter's when it takes the fusion, else the loop
-/// emitter's. A launch that exceeds the device's limits, or arithmetic that overflows, is an
+/// The plan of one kernel: the reduction emitter's when it takes the fusion, else the
+/// transpose emitter's when it takes it, else the loop emitter's. A launch that exceeds the device's limits, or arithmetic that overflows, is an
 /// error naming the kernel.
 pub fn plan_kernel(
     module: &Module,
@@ -135,9 +141,65 @@ pub fn plan_kernel(
 ) -> Result<KernelPlan, HloError> {
     match plan_reduction(module, kernel.computation, kernel.outputs.len(), device) {
         Ok(Some(reduction)) => reduction_kernel(module, kernel, reduction),
-        Ok(None) => loop_kernel(module, kernel, device, None),
+        Ok(None) => {
+            match plan_transpose(module, kernel.computation, kernel.outputs.len(), device) {
+                Ok(Some(transpose)) => transpose_kernel(module, kernel, transpose),
+                Ok(None) => loop_kernel(module, kernel, device, None),
+                Err(why) => loop_kernel(module, kernel, device, Some(why)),
+            }
+        }
         Err(why) => loop_kernel(module, kernel, device, Some(why)),
     }
+}
+
+/// The transpose emitter's kernel: the hero's source is read through the plan's read map;
+/// every output is written through its write map, the epilogue's other operands read at the
+/// written element.
+fn transpose_kernel(
+    module: &Module,
+    kernel: Kernel,
+    transpose: TransposePlan,
+) -> Result<KernelPlan, HloError> {
+    let c = kernel.computation;
+    let comp = &module.computations[c];
+    let mut composer = Composer::new(module);
+    let hero_reads = operand_plans(
+        module,
+        &kernel,
+        &mut composer,
+        transpose.source,
+        &transpose.read_map,
+    )?;
+    let mut outputs = Vec::new();
+    for (k, (shape, &source)) in kernel.outputs.iter().zip(&transpose.outputs).enumerate() {
+        let mut operands = hero_reads.clone();
+        for s in free_operands(comp, source, &[transpose.hero]) {
+            operands.extend(operand_plans(
+                module,
+                &kernel,
+                &mut composer,
+                s,
+                &transpose.write_map,
+            )?);
+        }
+        outputs.push(OutputPlan {
+            output: k,
+            shape: shape.clone(),
+            operands,
+            skipped: None,
+            write_map: transpose.write_map.clone(),
+            store: Vectorization::Scalar("the transpose emitter stores elements one by one".into()),
+        });
+    }
+    Ok(KernelPlan {
+        computation: comp.name.clone(),
+        kernel,
+        unroll: 1,
+        launch: transpose.launch,
+        thread_map: transpose.read_map.clone(),
+        emitter: EmitterPlan::Transpose(Box::new(transpose)),
+        outputs,
+    })
 }
 
 /// The reduction emitter's kernel: every output is written through the plan's write map; the

@@ -35,6 +35,7 @@
 
 use xla_indexing_core::{ArithError, Expr, IndexingMap, Interval, Var};
 
+use super::epilogue::{reaches_hero, root_values};
 use super::identity::is_identity;
 use super::kernel::element_bits;
 use super::launch::{Device, LaunchDimensions};
@@ -187,7 +188,7 @@ pub fn plan_reduction(
     let sources = output_sources(comp, outputs, &roles, &dims)?;
     let mut heroes: Vec<usize> = reduces
         .into_iter()
-        .filter(|&h| reaches(comp, comp.root, h))
+        .filter(|&h| reaches_hero(comp, comp.root, &|k| k == h))
         .collect();
     heroes.sort_by_key(|&h| (levels[h], h));
     let level: Vec<usize> = heroes.iter().map(|&h| levels[h]).collect();
@@ -294,19 +295,15 @@ fn output_sources(
     dims: &[i64],
 ) -> Result<Vec<OutputSource>, String> {
     let root = &comp.instructions[comp.root];
-    let values = match (&root.shape, root.opcode.as_str()) {
-        (Shape::Array(_), _) => vec![comp.root],
-        (Shape::Tuple(_), "reduce") => {
-            return Ok((0..outputs)
-                .map(|leaf| OutputSource::Leaf {
-                    hero: comp.root,
-                    leaf,
-                })
-                .collect());
-        }
-        (Shape::Tuple(_), "tuple") if root.operands.len() == outputs => root.operands.clone(),
-        _ => return Err("the root is neither an array, a tuple nor a reduce".into()),
-    };
+    if matches!(root.shape, Shape::Tuple(_)) && root.opcode == "reduce" {
+        return Ok((0..outputs)
+            .map(|leaf| OutputSource::Leaf {
+                hero: comp.root,
+                leaf,
+            })
+            .collect());
+    }
+    let values = root_values(comp, outputs)?;
     values
         .into_iter()
         .map(|i| match &roles[i] {
@@ -329,20 +326,6 @@ fn output_sources(
         .collect()
 }
 
-/// Whether instruction `target` is `from` or among the instructions it reads (in `comp`).
-fn reaches(comp: &Computation, from: usize, target: usize) -> bool {
-    let mut pending = vec![from];
-    let mut seen = vec![false; comp.instructions.len()];
-    while let Some(i) = pending.pop() {
-        if i == target {
-            return true;
-        }
-        if !std::mem::replace(&mut seen[i], true) {
-            pending.extend(comp.instructions[i].operands.iter().copied());
-        }
-    }
-    false
-}
 
 /// A hero's input: its dimensions, its layout (major to minor) and the reduced dimensions.
 type InputLayout = (Vec<i64>, Vec<usize>, Vec<usize>);
@@ -470,7 +453,7 @@ fn delinearize(value: &Expr, sizes: &[i64]) -> Result<Vec<Expr>, ArithError> {
 
 /// The logical index (of rank `dims.len()`) whose layout-ordered runs of dimensions `parts`
 /// (each a value and its logical dimensions, major first) take the digits of their values.
-fn logical_index(dims: &[i64], parts: &[(Expr, Vec<usize>)]) -> Result<Vec<Expr>, ArithError> {
+pub(crate) fn logical_index(dims: &[i64], parts: &[(Expr, Vec<usize>)]) -> Result<Vec<Expr>, ArithError> {
     let mut index = vec![Expr::zero(); dims.len()];
     for (value, which) in parts {
         let sizes: Vec<i64> = which.iter().map(|&d| dims[d]).collect();
@@ -495,15 +478,15 @@ struct Spread {
 }
 
 /// `a / b` rounded up, for `a >= 0` and `b > 0`.
-fn ceil_div(a: i64, b: i64) -> i64 {
+pub(crate) fn ceil_div(a: i64, b: i64) -> i64 {
     a / b + i64::from(a % b != 0)
 }
 
-fn int(v: u64) -> Result<i64, ArithError> {
+pub(crate) fn int(v: u64) -> Result<i64, ArithError> {
     i64::try_from(v).map_err(|_| ArithError::Overflow)
 }
 
-fn uint(v: i64) -> Result<u64, ArithError> {
+pub(crate) fn uint(v: i64) -> Result<u64, ArithError> {
     u64::try_from(v).map_err(|_| ArithError::Overflow)
 }
 
@@ -667,7 +650,7 @@ fn maps(
 }
 
 /// The launch within the device's limits.
-fn check_launch(launch: &LaunchDimensions, device: &Device) -> Result<(), String> {
+pub(crate) fn check_launch(launch: &LaunchDimensions, device: &Device) -> Result<(), String> {
     let threads: u64 = launch.threads.iter().product();
     if threads > device.threads_per_block_limit {
         return Err(format!(

@@ -47,16 +47,25 @@ pub fn launch_json(plans: &[KernelPlan]) -> Value {
                 fallback: Some(why),
             } = &p.emitter
             {
-                v["not_reduction_emitter"] = json!(why);
+                v["fallback"] = json!(why);
             }
             v["thread_map"] = json!(p.thread_map.to_string());
-            if let EmitterPlan::Reduction(r) = &p.emitter {
-                v["write_map"] = json!(r.write_map.to_string());
-                v["shared"] = r
-                    .shared
+            let shared_json = |shared: &[SharedBuffer]| -> Value {
+                shared
                     .iter()
                     .map(|b| json!({"dims": b.dims, "element": b.element, "bytes": b.bytes()}))
-                    .collect();
+                    .collect()
+            };
+            match &p.emitter {
+                EmitterPlan::Reduction(r) => {
+                    v["write_map"] = json!(r.write_map.to_string());
+                    v["shared"] = shared_json(&r.shared);
+                }
+                EmitterPlan::Transpose(t) => {
+                    v["write_map"] = json!(t.write_map.to_string());
+                    v["shared"] = shared_json(std::slice::from_ref(&t.tile));
+                }
+                EmitterPlan::Loop { .. } => {}
             }
             v["outputs"] = p
                 .outputs
@@ -137,14 +146,17 @@ pub fn launch_text(plans: &[KernelPlan]) -> String {
             EmitterPlan::Loop { fallback: None } => out.push_str("  emitter: loop\n"),
             EmitterPlan::Loop {
                 fallback: Some(why),
-            } => out.push_str(&format!(
-                "  emitter: loop (not the reduction emitter: {why})\n"
-            )),
+            } => out.push_str(&format!("  emitter: loop ({why})\n")),
             EmitterPlan::Reduction(r) => out.push_str(&format!(
                 "  emitter: {}\n  write map: {}\n  shared memory: {}\n",
                 p.emitter.name(),
                 r.write_map,
                 shared_text(&r.shared)
+            )),
+            EmitterPlan::Transpose(t) => out.push_str(&format!(
+                "  emitter: transpose\n  write map: {}\n  shared memory: {}\n",
+                t.write_map,
+                shared_text(std::slice::from_ref(&t.tile))
             )),
         }
         for o in &p.outputs {

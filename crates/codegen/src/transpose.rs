@@ -1,0 +1,138 @@
+//! The transpose emitter (`xla_indexing_hlo::gpu::transpose` plans it): a block moves one
+//! `32 × 32` tile through shared memory.
+//!
+//! 1. Every thread computes the hero's source (the elemental emitter runs any fused prologue)
+//!    at each element its read map gives it and stores it in the shared tile at `[row, th_x]`,
+//!    where `row = th_y + 8 · chunk_id`; the tile is padded to `32 × 33` against bank conflicts.
+//! 2. `gpu.barrier`, at the top of the body, so that every thread of the block runs it.
+//! 3. Every thread loads `[th_x, row]` of the tile, the hero's value at the element its write
+//!    map gives it, gives it to the elemental emitter for the epilogue, and stores every output.
+//!
+//! Both phases are `xla_indexing.loop`s over the plan's maps, whose constraints keep the threads
+//! of a partial tile from reading or writing past the arrays.
+
+use xla_indexing_core::{Expr, IndexingMap};
+use xla_indexing_hlo::{
+    HloError, Module,
+    gpu::{
+        KernelPlan,
+        transpose::{BLOCK_ROWS, TransposePlan},
+    },
+};
+
+use super::CodegenOptions;
+use super::body::Body;
+use super::elemental::{Emitter, Frame, Index};
+use super::kernel::{Signature, close_loop, function_header, open_loop, signature, thread_ids};
+use super::scalar::Typed;
+use super::types::Element;
+
+/// The shared tile's SSA name.
+const TILE_NAME: &str = "%tile";
+
+/// The `gpu.func` of a kernel the transpose emitter writes (see the module comment).
+pub fn transpose_function(
+    module: &Module,
+    plan: &KernelPlan,
+    transpose: &TransposePlan,
+    symbol: &str,
+    options: &CodegenOptions,
+) -> Result<String, HloError> {
+    let kernel = &plan.kernel;
+    let c = kernel.computation;
+    let element = Element::of(&transpose.tile.element)
+        .map_err(|e| kernel.error(format!("cannot be lowered: {e}")))?;
+    let tile_type = format!(
+        "memref<{}x{}x{}, #gpu.address_space<workgroup>>",
+        transpose.tile.dims[0], transpose.tile.dims[1], element.mlir
+    );
+    let Signature { params, outputs } = signature(module, plan)?;
+    let shared = [(TILE_NAME.to_string(), tile_type.clone())];
+    let mut text = function_header(
+        symbol,
+        &params,
+        &outputs,
+        &shared,
+        &plan.launch,
+        &transpose.launch_map,
+    );
+    let mut body = Body::at_depth(3);
+    let dims = thread_ids(&mut body);
+    let frame = Frame {
+        dims,
+        syms: Vec::new(),
+    };
+    let mut e = Emitter::new(module, body, frame, params, options.simplify);
+    let read = Index {
+        map: transpose.read_map.clone(),
+        rts: Vec::new(),
+    };
+    open_loop(&mut e, &read.map);
+    let value = e.value(c, transpose.source, &read)?;
+    let row = tile_row(&mut e, &read.map)?;
+    e.body.line(format!(
+        "memref.store {}, {TILE_NAME}[{row}, {}] : {tile_type}",
+        value.value.name, e.frame.dims[0]
+    ));
+    close_loop(&mut e);
+    e.body.line("gpu.barrier");
+    let write = Index {
+        map: transpose.write_map.clone(),
+        rts: Vec::new(),
+    };
+    let index = open_loop(&mut e, &write.map);
+    let row = tile_row(&mut e, &write.map)?;
+    let moved = e.body.op(
+        "moved",
+        element.mlir,
+        format!(
+            "memref.load {TILE_NAME}[{}, {row}] : {tile_type}",
+            e.frame.dims[0]
+        ),
+    );
+    e.give(
+        c,
+        transpose.hero,
+        Typed {
+            value: moved,
+            element,
+        },
+    );
+    for (&source, (name, ty)) in transpose.outputs.iter().zip(&outputs) {
+        let value = e.value(c, source, &write)?;
+        e.body.line(format!(
+            "memref.store {}, {name}[{}] : {ty}",
+            value.value.name,
+            index.join(", ")
+        ));
+    }
+    close_loop(&mut e);
+    e.body.line("gpu.return");
+    text.push_str(&e.body.into_text());
+    text.push_str("    }\n");
+    Ok(text)
+}
+
+/// The tile row a thread moves at the current step of a loop over `map`:
+/// `th_y + BLOCK_ROWS · chunk_id`.
+fn tile_row(e: &mut Emitter, map: &IndexingMap) -> Result<String, HloError> {
+    let fail = |err: String| HloError::Usage(format!("tile row: {err}"));
+    let row = Expr::sym(0)
+        .checked_scale(BLOCK_ROWS as i64)
+        .and_then(|r| r.checked_add(&Expr::dim(1)))
+        .map_err(|err| fail(err.to_string()))?;
+    let at = Index {
+        map: IndexingMap::new(
+            vec![row],
+            map.dims().to_vec(),
+            map.range_vars().to_vec(),
+            Vec::new(),
+        ),
+        rts: Vec::new(),
+    };
+    let names = e.materialize(&at).map_err(|err| fail(err.to_string()))?;
+    names
+        .into_iter()
+        .next()
+        .ok_or_else(|| fail("no value".into()))
+}

@@ -1,0 +1,71 @@
+//! The values a fusion's outputs are, and the heroes an output is an epilogue of: what the
+//! reduction and transpose emitters share when they take a fusion apart.
+
+use crate::module::Computation;
+use crate::ops::{OpKind, instruction_kind};
+use crate::shape::Shape;
+
+/// The instructions whose values are a fusion's `outputs` outputs: the root's operands when the
+/// root is a `tuple` of that many values, else the (array-shaped) root.
+pub(crate) fn root_values(comp: &Computation, outputs: usize) -> Result<Vec<usize>, String> {
+    let root = &comp.instructions[comp.root];
+    match (&root.shape, root.opcode.as_str()) {
+        (Shape::Array(_), _) => Ok(vec![comp.root]),
+        (Shape::Tuple(_), "tuple") if root.operands.len() == outputs => Ok(root.operands.clone()),
+        _ => Err("the root is neither an array, a tuple nor a reduce".into()),
+    }
+}
+
+/// The heroes instruction `i` is computed from: the instructions `is_hero` accepts, reached
+/// from `i` through elementwise ops and `get-tuple-element`s of a hero. A hero reached through
+/// any other op is an error naming the emitter (`emitter`) that does not fuse it.
+pub(crate) fn epilogue_heroes(
+    comp: &Computation,
+    i: usize,
+    is_hero: &dyn Fn(usize) -> bool,
+    emitter: &str,
+) -> Result<Vec<usize>, String> {
+    let mut heroes = Vec::new();
+    let mut pending = vec![i];
+    let mut seen = vec![false; comp.instructions.len()];
+    while let Some(i) = pending.pop() {
+        if std::mem::replace(&mut seen[i], true) {
+            continue;
+        }
+        let instr = &comp.instructions[i];
+        if is_hero(i) {
+            heroes.push(i);
+            continue;
+        }
+        let through = match instr.opcode.as_str() {
+            "get-tuple-element" => is_hero(instr.operands[0]),
+            _ => instruction_kind(instr) == Some(OpKind::Elementwise) && instr.opcode != "map",
+        };
+        if through {
+            pending.extend(instr.operands.iter().copied());
+        } else if reaches_hero(comp, i, is_hero) {
+            return Err(format!(
+                "a {emitter} is read through {} ({}), which the {emitter} emitter does not fuse after it",
+                instr.name, instr.opcode
+            ));
+        }
+    }
+    Ok(heroes)
+}
+
+/// Whether a hero (an instruction `is_hero` accepts) is among instruction `i` and the
+/// instructions it reads (in `comp`).
+pub(crate) fn reaches_hero(comp: &Computation, i: usize, is_hero: &dyn Fn(usize) -> bool) -> bool {
+    let mut pending = vec![i];
+    let mut seen = vec![false; comp.instructions.len()];
+    while let Some(i) = pending.pop() {
+        if std::mem::replace(&mut seen[i], true) {
+            continue;
+        }
+        if is_hero(i) {
+            return true;
+        }
+        pending.extend(comp.instructions[i].operands.iter().copied());
+    }
+    false
+}

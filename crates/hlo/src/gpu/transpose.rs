@@ -1,0 +1,334 @@
+//! The transpose emitter's plan: which fusions it writes and the thread-id maps of its reads
+//! and writes.
+//!
+//! A fusion goes to the transpose emitter when its outputs are elementwise functions (an
+//! *epilogue*) of one *hero*: a `transpose`, or a `copy` that changes the layout, that moves the
+//! minor-most dimension in memory. In layout order, after dropping dimensions of size 1 and
+//! merging dimensions that stay adjacent in both the hero's operand and its result, the hero
+//! must be `[Y, X] -> [X, Y]` or `[Z, Y, X] -> [Z, X, Y]`, as in XLA.
+//!
+//! A block of `32 × 8` threads moves one `32 × 32` tile of one batch element `z`: thread
+//! `(x, y)` reads rows `y, y + 8, y + 16, y + 24` of the tile at column `x` (adjacent along the
+//! operand's minor dimension, coalesced) into a shared tile, and after a barrier writes rows
+//! `y + 8k` of the transposed tile at column `x`, adjacent along the result's minor dimension.
+//! The blocks are one-dimensional: `bl_x` runs over the batch, then the tile rows, then the
+//! tile columns. Anything else stays with the loop emitter, and the plan says why.
+
+use xla_indexing_core::{ArithError, Expr, IndexingMap, Interval, Var};
+
+use super::launch::{Device, LaunchDimensions};
+use super::epilogue::{epilogue_heroes, root_values};
+use super::reduction::SharedBuffer;
+use super::reduction::{ceil_div, check_launch, id_vars, int, logical_index, uint};
+use super::thread_map::SYMBOL_NAMES;
+use crate::module::{Computation, Module};
+use crate::shape::{ArrayShape, Shape};
+
+/// Side of a tile: a block moves `TILE × TILE` elements.
+pub const TILE: u64 = 32;
+/// Rows of threads of a block: each thread moves `TILE / BLOCK_ROWS` rows of its tile.
+pub const BLOCK_ROWS: u64 = 8;
+
+/// The transpose emitter's plan of one fusion.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TransposePlan {
+    /// The hero: the `transpose` or `copy` instruction of the fused computation.
+    pub hero: usize,
+    /// The instruction whose elements the read map indexes: the hero's operand, or the source
+    /// of the `transpose`s and `copy`s before it that only change the layout (bitcasts).
+    pub source: usize,
+    /// Per kernel output, the instruction whose value it stores (the epilogue's root).
+    pub outputs: Vec<usize>,
+    /// The source's sizes in layout order: `[Z, Y, X]` (`Z` is 1 for a 2-d transpose).
+    pub sizes: [i64; 3],
+    /// The launch.
+    pub launch: LaunchDimensions,
+    /// `(thread ids)[chunk_id, unroll_id] -> (source index)`: the element a thread reads
+    /// into the shared tile at each row step (`unroll_id` has the one value 0).
+    pub read_map: IndexingMap,
+    /// `(thread ids)[chunk_id, unroll_id] -> (output index)`: the element a thread writes from
+    /// the shared tile at each row step, with the constraints under which it writes.
+    pub write_map: IndexingMap,
+    /// The read map's index over every thread of the launch, without the constraints: the
+    /// launch attribute's map.
+    pub launch_map: IndexingMap,
+    /// The shared tile: `TILE × (TILE + 1)` elements of the hero's type (padded against bank
+    /// conflicts).
+    pub tile: SharedBuffer,
+}
+
+/// The hero's logical dimensions in runs that move together, in the operand's layout order:
+/// `[Z, Y, X]` with `Z` empty for a 2-d transpose.
+type Runs = [Vec<usize>; 3];
+
+/// The transpose emitter's plan of the fusion computed by computation `c` with `outputs`
+/// outputs, `Ok(None)` when no `transpose` or `copy` of the fusion moves elements in memory;
+/// `Err` says why the transpose emitter does not take it (the loop emitter then does).
+pub fn plan_transpose(
+    module: &Module,
+    c: usize,
+    outputs: usize,
+    device: &Device,
+) -> Result<Option<TransposePlan>, String> {
+    let comp = &module.computations[c];
+    let moves = |k: usize| physical_order(comp, k).is_some_and(|o| o.len() > 1);
+    if !(0..comp.instructions.len()).any(moves) {
+        return Ok(None);
+    }
+    let mut sources = Vec::new();
+    let mut heroes = Vec::new();
+    for i in root_values(comp, outputs)? {
+        let found = epilogue_heroes(comp, i, &moves, "transpose")?;
+        if found.is_empty() {
+            return Err(format!(
+                "output {} does not depend on a transpose",
+                comp.instructions[i].name
+            ));
+        }
+        sources.push(i);
+        heroes.extend(found);
+    }
+    heroes.sort_unstable();
+    heroes.dedup();
+    let [hero] = heroes[..] else {
+        return Err("the outputs depend on more than one transpose".into());
+    };
+    let source = hero_source(comp, hero).ok_or("the transpose reads a tuple")?;
+    let runs = tiled_runs(comp, hero, &source)?;
+    check_outputs(comp, hero, &sources)?;
+    let (launch, read_map, write_map, sizes) =
+        maps(&source.shape.dims, &source.perm, &runs).map_err(|e| format!("thread maps: {e}"))?;
+    check_launch(&launch, device)?;
+    let ids = id_vars(&launch).map_err(|e| format!("thread maps: {e}"))?;
+    let launch_map = IndexingMap::new(
+        read_map.results().to_vec(),
+        ids,
+        read_map.range_vars().to_vec(),
+        Vec::new(),
+    );
+    let element = comp.instructions[hero]
+        .shape
+        .as_array()
+        .map(|a| a.element.clone())
+        .ok_or("the transpose is a tuple")?;
+    Ok(Some(TransposePlan {
+        tile: SharedBuffer {
+            dims: vec![TILE, TILE + 1],
+            element,
+        },
+        hero,
+        source: source.instr,
+        outputs: sources,
+        sizes,
+        launch,
+        read_map,
+        write_map,
+        launch_map,
+    }))
+}
+
+/// What a hero reads: an instruction, its shape, and the dimension of it each of the hero's
+/// result dimensions takes.
+struct Source<'a> {
+    instr: usize,
+    shape: &'a ArrayShape,
+    perm: Vec<usize>,
+}
+
+/// The operand of instruction `k` when it is a `transpose` or `copy` of an array (a `copy`
+/// takes dimension `d` from dimension `d`); `None` for other ops and tuples.
+fn hero_operand(comp: &Computation, k: usize) -> Option<Source<'_>> {
+    let instr = &comp.instructions[k];
+    let operand = *instr.operands.first()?;
+    let Shape::Array(shape) = &comp.instructions[operand].shape else {
+        return None;
+    };
+    let perm = match instr.opcode.as_str() {
+        "copy" => (0..shape.dims.len()).collect(),
+        "transpose" => instr
+            .ints("dimensions")?
+            .iter()
+            .map(|&d| usize::try_from(d).ok().filter(|&d| d < shape.dims.len()))
+            .collect::<Option<Vec<_>>>()?,
+        _ => return None,
+    };
+    Some(Source {
+        instr: operand,
+        shape,
+        perm,
+    })
+}
+
+/// What hero `k` moves: its operand, or, through `transpose`s and `copy`s that move nothing in
+/// memory (layout changes that are bitcasts), their source, with the dimensions composed. Both
+/// routes to a kernel then agree: HLO's `transpose` to a column-major layout and `copy` back
+/// reads the elements StableHLO's plain `transpose` reads.
+fn hero_source(comp: &Computation, k: usize) -> Option<Source<'_>> {
+    let mut source = hero_operand(comp, k)?;
+    while physical_order(comp, source.instr).is_some_and(|o| o.len() <= 1) {
+        let inner = hero_operand(comp, source.instr)?;
+        let perm = source.perm.iter().map(|&d| inner.perm[d]).collect();
+        source = Source { perm, ..inner };
+    }
+    Some(source)
+}
+
+/// How instruction `k` (a `transpose` or `copy`) moves its operand in memory (see
+/// [`runs_of`]); `None` for other ops.
+fn physical_order(comp: &Computation, k: usize) -> Option<Vec<(Vec<usize>, usize)>> {
+    let Shape::Array(result) = &comp.instructions[k].shape else {
+        return None;
+    };
+    runs_of(&hero_operand(comp, k)?, result)
+}
+
+/// How `result` lies in memory against `source`: the runs of the source's logical dimensions
+/// (size 1 dropped) that stay adjacent in both layouts, in the source's layout order, each with
+/// its place in the result's layout order. One run means nothing moves (a bitcast).
+fn runs_of(source: &Source<'_>, result: &ArrayShape) -> Option<Vec<(Vec<usize>, usize)>> {
+    let (operand, perm) = (source.shape, &source.perm);
+    let wide = |d: &usize| operand.dims[*d] != 1;
+    let from: Vec<usize> = operand
+        .layout_or_default()
+        .major_to_minor()
+        .into_iter()
+        .filter(wide)
+        .collect();
+    let to: Vec<usize> = result
+        .layout_or_default()
+        .major_to_minor()
+        .into_iter()
+        .map(|d| perm.get(d).copied())
+        .collect::<Option<Vec<_>>>()?
+        .into_iter()
+        .filter(wide)
+        .collect();
+    let place = |d: usize| to.iter().position(|&t| t == d);
+    let mut runs: Vec<Vec<usize>> = Vec::new();
+    for &d in &from {
+        match runs.last_mut() {
+            Some(run) if place(d) == place(*run.last()?).map(|p| p + 1) => run.push(d),
+            _ => runs.push(vec![d]),
+        }
+    }
+    let mut starts: Vec<usize> = runs.iter().filter_map(|r| place(r[0])).collect();
+    starts.sort_unstable();
+    runs.into_iter()
+        .map(|r| {
+            let at = starts.iter().position(|&s| Some(s) == place(r[0]))?;
+            Some((r, at))
+        })
+        .collect()
+}
+
+/// The runs of hero `hero` reading `source` as `[Z, Y, X]` when it is `[Y, X] -> [X, Y]` or
+/// `[Z, Y, X] -> [Z, X, Y]` in layout order; else why the transpose emitter does not tile it.
+fn tiled_runs(comp: &Computation, hero: usize, source: &Source<'_>) -> Result<Runs, String> {
+    let Shape::Array(result) = &comp.instructions[hero].shape else {
+        return Err("the transpose is a tuple".into());
+    };
+    let order = runs_of(source, result).unwrap_or_default();
+    let places: Vec<usize> = order.iter().map(|(_, at)| *at).collect();
+    let mut runs = order.into_iter().map(|(r, _)| r);
+    let mut next = || runs.next().unwrap_or_default();
+    match places[..] {
+        [1, 0] => Ok([Vec::new(), next(), next()]),
+        [0, 2, 1] => Ok([next(), next(), next()]),
+        _ if places.last() == Some(&(places.len() - 1)) => Err(format!(
+            "{} keeps the minor-most dimension in place ({places:?} in layout order), which \
+             the loop emitter reads and writes coalesced",
+            comp.instructions[hero].name
+        )),
+        _ => Err(format!(
+            "{} moves its dimensions in layout order as {places:?}, not [1, 0] or [0, 2, 1]",
+            comp.instructions[hero].name
+        )),
+    }
+}
+
+/// Every output has the hero's dimensions and layout, so that its writes are the hero's.
+fn check_outputs(comp: &Computation, hero: usize, outputs: &[usize]) -> Result<(), String> {
+    let Shape::Array(h) = &comp.instructions[hero].shape else {
+        return Err("the transpose is a tuple".into());
+    };
+    for &o in outputs {
+        let instr = &comp.instructions[o];
+        let same = match &instr.shape {
+            Shape::Array(s) => {
+                s.dims == h.dims
+                    && s.layout_or_default().major_to_minor()
+                        == h.layout_or_default().major_to_minor()
+            }
+            Shape::Tuple(_) => false,
+        };
+        if !same {
+            return Err(format!(
+                "output {} ({}) lies in memory unlike the transpose ({h})",
+                instr.name, instr.shape
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The constraints of a tile's element: its row and column within the arrays' `Y` and `X`.
+type Bounds = [(Expr, Interval); 2];
+
+/// The launch, the read map, the write map and the `[Z, Y, X]` sizes of a hero whose operand
+/// has dimensions `dims`, whose result dimension `d` is operand dimension `perm[d]`, and whose
+/// runs are `runs`.
+fn maps(
+    dims: &[i64],
+    perm: &[usize],
+    runs: &Runs,
+) -> Result<(LaunchDimensions, IndexingMap, IndexingMap, [i64; 3]), ArithError> {
+    let size = |run: &Vec<usize>| run.iter().map(|&d| dims[d]).product::<i64>();
+    let sizes = [size(&runs[0]), size(&runs[1]), size(&runs[2])];
+    let [_, ys, xs] = sizes;
+    let t = int(TILE)?;
+    let (tiles_y, tiles_x) = (ceil_div(ys, t), ceil_div(xs, t));
+    let per_batch = tiles_y.checked_mul(tiles_x).ok_or(ArithError::Overflow)?;
+    let blocks = sizes[0]
+        .checked_mul(per_batch)
+        .ok_or(ArithError::Overflow)?;
+    let launch = LaunchDimensions {
+        blocks: [uint(blocks)?, 1, 1],
+        threads: [TILE, BLOCK_ROWS, 1],
+    };
+    let (th_x, th_y, bl_x, chunk) = (Expr::dim(0), Expr::dim(1), Expr::dim(3), Expr::sym(0));
+    let z = bl_x.floor_div(per_batch)?;
+    let y0 = bl_x.floor_div(tiles_x)?.modulo(tiles_y)?.checked_scale(t)?;
+    let x0 = bl_x.modulo(tiles_x)?.checked_scale(t)?;
+    let row = th_y.checked_add(&chunk.checked_scale(int(BLOCK_ROWS)?)?)?;
+    let ids = id_vars(&launch)?;
+    let symbols = vec![
+        Var::named(Interval::upto(int(TILE / BLOCK_ROWS)?), SYMBOL_NAMES[0]),
+        Var::named(Interval::point(0), SYMBOL_NAMES[1]),
+    ];
+    let at = |y: Expr, x: Expr| -> Result<(Vec<Expr>, Bounds), ArithError> {
+        let parts = [
+            (z.clone(), runs[0].clone()),
+            (y.clone(), runs[1].clone()),
+            (x.clone(), runs[2].clone()),
+        ];
+        let bounds = [(y, Interval::upto(ys)), (x, Interval::upto(xs))];
+        Ok((logical_index(dims, &parts)?, bounds))
+    };
+    let map = |index: Vec<Expr>, bounds: Bounds| {
+        let mut m = IndexingMap::new(index, ids.clone(), symbols.clone(), Vec::new());
+        for (e, iv) in bounds {
+            m.add_constraint(e, iv);
+        }
+        m.simplify();
+        m
+    };
+    let (read_index, read_bounds) = at(y0.checked_add(&row)?, x0.checked_add(&th_x)?)?;
+    let (written, write_bounds) = at(y0.checked_add(&th_x)?, x0.checked_add(&row)?)?;
+    let write_index = perm.iter().map(|&d| written[d].clone()).collect();
+    Ok((
+        launch,
+        map(read_index, read_bounds),
+        map(write_index, write_bounds),
+        sizes,
+    ))
+}
