@@ -1,8 +1,9 @@
 // Kernels that xla-indexing-lower-fusion generates from xla_indexing.fusion ops lower to PTX for
-// sm_90 that ptxas accepts (ptxas from PyPI's nvidia-cuda-nvcc-cu12; no GPU needed): a loop
-// fusion (transpose, reshape, add) and a reduction with its maximum reducer (the reduction
-// emitter: 16 threads per row of 16, 16 rows per block, a shuffle tree). The fusions (the
-// host side) stay in the module; only the gpu.module becomes a binary.
+// sm_90 that ptxas accepts (ptxas from PyPI's nvidia-cuda-nvcc-cu12; no GPU needed): a fusion
+// of a transpose, a reshape and an add (the transpose emitter: a tile through shared memory)
+// and a reduction with its maximum reducer (the reduction emitter: 16 threads per row of 16,
+// 16 rows per block, a shuffle tree). The fusions (the host side) stay in the module; only the
+// gpu.module becomes a binary.
 
 // REQUIRES: ptxas
 // RUN: mlir-opt %s %plugins --allow-unregistered-dialect --pass-pipeline='builtin.module(xla-indexing-lower-fusion, xla-indexing-simplify, xla-indexing-lower-apply, xla-indexing-launch-grid, gpu.module(convert-scf-to-cf, lower-affine, convert-gpu-to-nvvm, canonicalize, cse, reconcile-unrealized-casts), xla-indexing-launch-grid, nvvm-attach-target{chip=sm_90 features=+ptx80}, gpu-module-to-binary{format=isa})' -o %t.mlir
@@ -18,7 +19,8 @@
 // PTX: .target sm_90
 // PTX-NOT: .maxntid
 // PTX: .visible .entry transpose_add(
-// PTX: .reqntid 128, 1, 1
+// PTX: .reqntid 32, 8, 1
+// PTX: bar.sync 0
 // PTX: .visible .entry row_max(
 // PTX: .reqntid 256, 1, 1
 // PTX: max.NaN.f32

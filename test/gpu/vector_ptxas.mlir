@@ -1,7 +1,7 @@
 // Elementwise kernels on aligned buffers read and write a thread's unrolled group with vector
 // accesses (ld.global.v4 / st.global.v4) where the plan proves the group's elements adjacent
-// and the first aligned to 16 bytes; ptxas accepts the PTX for sm_80 and sm_90. The transposed
-// operand stays scalar (a group's elements are 4096 apart); an [8,128] output is smaller than
+// and the first aligned to 16 bytes; ptxas accepts the PTX for sm_80 and sm_90. The operand
+// read with a stride stays scalar (a group's elements are 2 apart); an [8,128] output is smaller than
 // one wave of resident threads, so XLA's loop emitter does not unroll it and there is no
 // group to vectorize.
 
@@ -22,7 +22,7 @@
 // PLAN: reads: vector of 4 (16 bytes aligned)
 // PLAN: <- operand 1
 // PLAN: reads: vector of 4 (16 bytes aligned)
-// PLAN-LABEL: transpose_add_fusion
+// PLAN-LABEL: strided_add_fusion
 // PLAN: stores: vector of 4 (16 bytes aligned)
 // PLAN: <- operand 0
 // PLAN: reads: scalar: elements of a thread's group are not adjacent in the buffer
@@ -37,7 +37,7 @@
 // MLIR-COUNT-2: vector.load {{.*}} {alignment = 16 : i64} : memref<16777216xf32>, vector<4xf32>
 // MLIR-NOT: memref.load
 // MLIR: vector.store {{.*}} {alignment = 16 : i64} : memref<16777216xf32>, vector<4xf32>
-// MLIR-LABEL: gpu.func @transpose_add_fusion
+// MLIR-LABEL: gpu.func @strided_add_fusion
 // MLIR-COUNT-4: memref.load %arg0
 // MLIR: vector.store
 // MLIR-LABEL: gpu.func @small_fusion
@@ -49,7 +49,7 @@
 // PTX-COUNT-2: ld.global.v4.b32
 // PTX-NOT: ld.global
 // PTX: st.global.v4.b32
-// PTX-LABEL: .entry transpose_add_fusion(
+// PTX-LABEL: .entry strided_add_fusion(
 // PTX-DAG: ld.global.v4.b32
 // PTX-DAG: ld.global.b32
 // PTX: st.global.v4.b32

@@ -326,7 +326,6 @@ fn output_sources(
         .collect()
 }
 
-
 /// A hero's input: its dimensions, its layout (major to minor) and the reduced dimensions.
 type InputLayout = (Vec<i64>, Vec<usize>, Vec<usize>);
 
@@ -453,7 +452,10 @@ fn delinearize(value: &Expr, sizes: &[i64]) -> Result<Vec<Expr>, ArithError> {
 
 /// The logical index (of rank `dims.len()`) whose layout-ordered runs of dimensions `parts`
 /// (each a value and its logical dimensions, major first) take the digits of their values.
-pub(crate) fn logical_index(dims: &[i64], parts: &[(Expr, Vec<usize>)]) -> Result<Vec<Expr>, ArithError> {
+pub(crate) fn logical_index(
+    dims: &[i64],
+    parts: &[(Expr, Vec<usize>)],
+) -> Result<Vec<Expr>, ArithError> {
     let mut index = vec![Expr::zero(); dims.len()];
     for (value, which) in parts {
         let sizes: Vec<i64> = which.iter().map(|&d| dims[d]).collect();

@@ -16,8 +16,8 @@
 
 use xla_indexing_core::{ArithError, Expr, IndexingMap, Interval, Var};
 
-use super::launch::{Device, LaunchDimensions};
 use super::epilogue::{epilogue_heroes, root_values};
+use super::launch::{Device, LaunchDimensions};
 use super::reduction::SharedBuffer;
 use super::reduction::{ceil_div, check_launch, id_vars, int, logical_index, uint};
 use super::thread_map::SYMBOL_NAMES;
