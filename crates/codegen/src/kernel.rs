@@ -6,7 +6,10 @@
 use xla_indexing_core::{IndexingMap, Interval};
 use xla_indexing_hlo::{
     HloError, Module,
-    gpu::{EmitterPlan, KernelPlan, launch::LaunchDimensions, thread_map::UNROLL_SYMBOL},
+    gpu::{
+        EmitterPlan, KernelPlan, launch::LaunchDimensions, reduction::SharedBuffer,
+        thread_map::UNROLL_SYMBOL,
+    },
     shape::Shape,
 };
 
@@ -15,7 +18,7 @@ use super::body::Body;
 use super::elemental::{Emitter, Frame, Index};
 use super::reduction::reduction_function;
 use super::transpose::transpose_function;
-use super::types::memref_type;
+use super::types::{Element, memref_type};
 use super::vector::Lanes;
 
 /// The six thread-id values, as `gpu.thread_id` and `gpu.block_id` name them.
@@ -189,7 +192,7 @@ pub(crate) fn signature(module: &Module, plan: &KernelPlan) -> Result<Signature,
 /// The opening line of a kernel's `gpu.func` (closed by the caller): its buffers, its shared
 /// buffers (`workgroup` attributions, each `(SSA name, memref type)`) and its launch attribute
 /// of `launch` and `map`.
-pub(crate) fn function_header(
+fn function_header(
     symbol: &str,
     params: &[(String, String)],
     outputs: &[(String, String)],
@@ -207,6 +210,59 @@ pub(crate) fn function_header(
         signature_text(params, outputs),
         launch_attribute(launch, map)
     )
+}
+
+/// A kernel of the reduction or transpose emitter, begun: its `gpu.func` header, an emitter
+/// whose frame holds the thread ids, its output buffers and its shared buffers.
+pub(crate) struct Begun<'m> {
+    pub text: String,
+    pub emitter: Emitter<'m>,
+    pub outputs: Vec<(String, String)>,
+    pub shared: Vec<(String, String)>,
+}
+
+/// Begins `plan`'s kernel `symbol`: the header with the plan's `shared` buffers as workgroup
+/// memory (`%shared0`, ...) and `launch_map` in its launch attribute, and the thread ids.
+pub(crate) fn begin_kernel<'m>(
+    module: &'m Module,
+    plan: &KernelPlan,
+    symbol: &str,
+    (shared, launch_map): (&[SharedBuffer], &IndexingMap),
+    options: &CodegenOptions,
+) -> Result<Begun<'m>, HloError> {
+    let kernel = &plan.kernel;
+    let Signature { params, outputs } = signature(module, plan)?;
+    let shared = shared
+        .iter()
+        .enumerate()
+        .map(|(k, b)| {
+            let dims: Vec<String> = b.dims.iter().map(u64::to_string).collect();
+            let element = Element::of(&b.element)
+                .map_err(|e| kernel.error(format!("cannot be lowered: {e}")))?;
+            Ok((
+                format!("%shared{k}"),
+                format!(
+                    "memref<{}x{}, #gpu.address_space<workgroup>>",
+                    dims.join("x"),
+                    element.mlir
+                ),
+            ))
+        })
+        .collect::<Result<Vec<_>, HloError>>()?;
+    let text = function_header(symbol, &params, &outputs, &shared, &plan.launch, launch_map);
+    let mut body = Body::at_depth(3);
+    let dims = thread_ids(&mut body);
+    let frame = Frame {
+        dims,
+        syms: Vec::new(),
+    };
+    let emitter = Emitter::new(module, body, frame, params, options.simplify);
+    Ok(Begun {
+        text,
+        emitter,
+        outputs,
+        shared,
+    })
 }
 
 /// `%a : memref<...>, %b : memref<...>`, a workgroup attribution list.

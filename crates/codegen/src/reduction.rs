@@ -45,10 +45,8 @@ use xla_indexing_hlo::{
 
 use super::CodegenOptions;
 use super::body::{Body, Scalar};
-use super::elemental::{Emitter, Frame, Index};
-use super::kernel::{
-    Signature, close_loop, first_lanes, function_header, open_loop, signature, thread_ids,
-};
+use super::elemental::{Emitter, Index};
+use super::kernel::{Begun, begin_kernel, close_loop, first_lanes, open_loop};
 use super::scalar::Typed;
 use super::types::{Class, Element, PRED};
 use super::vector::Lanes;
@@ -101,24 +99,18 @@ pub fn reduction_function(
         .map(|(&h, &flagged)| hero(module, c, h, flagged))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| kernel.error(format!("cannot be lowered: {e}")))?;
-    let Signature { params, outputs } = signature(module, plan)?;
-    let shared =
-        shared_buffers(reduction).map_err(|e| kernel.error(format!("cannot be lowered: {e}")))?;
-    let mut text = function_header(
+    let Begun {
+        mut text,
+        emitter: mut e,
+        outputs,
+        shared,
+    } = begin_kernel(
+        module,
+        plan,
         symbol,
-        &params,
-        &outputs,
-        &shared,
-        &plan.launch,
-        &reduction.launch_map,
-    );
-    let mut body = Body::at_depth(3);
-    let ids = thread_ids(&mut body);
-    let frame = Frame {
-        dims: ids,
-        syms: Vec::new(),
-    };
-    let mut e = Emitter::new(module, body, frame, params, options.simplify);
+        (&reduction.shared, &reduction.launch_map),
+        options,
+    )?;
     let write = Index {
         map: reduction.write_map.clone(),
         rts: Vec::new(),
@@ -220,28 +212,6 @@ fn hero(module: &Module, c: usize, h: usize, flagged: bool) -> Result<Hero, Stri
 fn partial_types(h: &Hero) -> Vec<&'static str> {
     let flag = (!h.identity).then_some("i1");
     h.elements.iter().map(|e| e.mlir).chain(flag).collect()
-}
-
-/// The plan's shared buffers as workgroup memrefs, `(SSA name, memref type)`, in the order of
-/// the heroes' [`partial_types`].
-fn shared_buffers(reduction: &ReductionPlan) -> Result<Vec<(String, String)>, String> {
-    reduction
-        .shared
-        .iter()
-        .enumerate()
-        .map(|(k, b)| {
-            let dims: Vec<String> = b.dims.iter().map(u64::to_string).collect();
-            let element = Element::of(&b.element)?;
-            Ok((
-                format!("%shared{k}"),
-                format!(
-                    "memref<{}x{}, #gpu.address_space<workgroup>>",
-                    dims.join("x"),
-                    element.mlir
-                ),
-            ))
-        })
-        .collect()
 }
 
 /// The names of a partial result's values and flag, in the order of [`partial_types`].

@@ -21,14 +21,10 @@ use xla_indexing_hlo::{
 };
 
 use super::CodegenOptions;
-use super::body::Body;
-use super::elemental::{Emitter, Frame, Index};
-use super::kernel::{Signature, close_loop, function_header, open_loop, signature, thread_ids};
+use super::elemental::{Emitter, Index};
+use super::kernel::{Begun, begin_kernel, close_loop, open_loop};
 use super::scalar::Typed;
 use super::types::Element;
-
-/// The shared tile's SSA name.
-const TILE_NAME: &str = "%tile";
 
 /// The `gpu.func` of a kernel the transpose emitter writes (see the module comment).
 pub fn transpose_function(
@@ -40,29 +36,21 @@ pub fn transpose_function(
 ) -> Result<String, HloError> {
     let kernel = &plan.kernel;
     let c = kernel.computation;
-    let element = Element::of(&transpose.tile.element)
-        .map_err(|e| kernel.error(format!("cannot be lowered: {e}")))?;
-    let tile_type = format!(
-        "memref<{}x{}x{}, #gpu.address_space<workgroup>>",
-        transpose.tile.dims[0], transpose.tile.dims[1], element.mlir
-    );
-    let Signature { params, outputs } = signature(module, plan)?;
-    let shared = [(TILE_NAME.to_string(), tile_type.clone())];
-    let mut text = function_header(
+    let Begun {
+        mut text,
+        emitter: mut e,
+        outputs,
+        shared,
+    } = begin_kernel(
+        module,
+        plan,
         symbol,
-        &params,
-        &outputs,
-        &shared,
-        &plan.launch,
-        &transpose.launch_map,
-    );
-    let mut body = Body::at_depth(3);
-    let dims = thread_ids(&mut body);
-    let frame = Frame {
-        dims,
-        syms: Vec::new(),
-    };
-    let mut e = Emitter::new(module, body, frame, params, options.simplify);
+        (std::slice::from_ref(&transpose.tile), &transpose.launch_map),
+        options,
+    )?;
+    let (tile, tile_type) = &shared[0];
+    let element = Element::of(&transpose.tile.element)
+        .map_err(|e| plan.kernel.error(format!("cannot be lowered: {e}")))?;
     let read = Index {
         map: transpose.read_map.clone(),
         rts: Vec::new(),
@@ -71,7 +59,7 @@ pub fn transpose_function(
     let value = e.value(c, transpose.source, &read)?;
     let row = tile_row(&mut e, &read.map)?;
     e.body.line(format!(
-        "memref.store {}, {TILE_NAME}[{row}, {}] : {tile_type}",
+        "memref.store {}, {tile}[{row}, {}] : {tile_type}",
         value.value.name, e.frame.dims[0]
     ));
     close_loop(&mut e);
@@ -86,7 +74,7 @@ pub fn transpose_function(
         "moved",
         element.mlir,
         format!(
-            "memref.load {TILE_NAME}[{}, {row}] : {tile_type}",
+            "memref.load {tile}[{}, {row}] : {tile_type}",
             e.frame.dims[0]
         ),
     );

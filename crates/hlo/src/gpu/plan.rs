@@ -314,7 +314,8 @@ fn free_operands(comp: &crate::module::Computation, i: usize, heroes: &[usize]) 
 }
 
 /// The parameter leaves instruction `from` reads, with the thread maps through `read_map` (thread
-/// ids to `from`'s elements).
+/// ids to `from`'s elements); a thread reads the elements of its step's `unroll_id`s together,
+/// as one vector where the maps prove it.
 fn operand_plans(
     module: &Module,
     kernel: &Kernel,
@@ -322,59 +323,74 @@ fn operand_plans(
     from: usize,
     read_map: &IndexingMap,
 ) -> Result<Vec<OperandPlan>, HloError> {
-    let comp = &module.computations[kernel.computation];
-    let mut out = Vec::new();
-    for p in composer.instruction_to_parameters(kernel.computation, from, 0)? {
-        if p.maps.accesses.is_empty() && p.maps.undefined.is_none() {
-            continue;
+    let unroll = read_map
+        .range_vars()
+        .get(super::thread_map::UNROLL_SYMBOL)
+        .map_or(1, |v| v.bounds.count() as u64);
+    let vectorization = |a: &Access, shape: &ArrayShape| {
+        if unroll <= 1 {
+            Vectorization::Scalar("one element per step".into())
+        } else if !a.runtime.is_empty() {
+            Vectorization::Scalar("the index depends on runtime values".into())
+        } else {
+            vectorize(read_map, &a.map, shape, unroll)
         }
-        let param = comp
-            .parameter(p.parameter)
-            .map(|i| &comp.instructions[i].shape)
-            .ok_or_else(|| kernel.error(format!("has no parameter {}", p.parameter)))?;
-        let thread_maps = p
-            .maps
-            .accesses
-            .iter()
-            .map(|a| Access::plain(read_map.clone()).then(a))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| kernel.error(format!("thread map of parameter {}: {e}", p.parameter)))?;
-        let unroll = read_map
-            .range_vars()
-            .get(super::thread_map::UNROLL_SYMBOL)
-            .map_or(1, |v| v.bounds.count());
-        let shape = param.leaves()[p.leaf].clone();
-        let vectors = p
-            .maps
-            .accesses
-            .iter()
-            .map(|a| {
-                if unroll <= 1 {
-                    return Ok(Vectorization::Scalar("one element per step".into()));
-                }
-                if !a.runtime.is_empty() {
-                    return Ok(Vectorization::Scalar(
-                        "the index depends on runtime values".into(),
-                    ));
-                }
-                let mut map = read_map.compose(&a.map)?;
-                map.simplify();
-                Ok(vectorize(read_map, &map, &shape, unroll as u64))
-            })
-            .collect::<Result<Vec<_>, ComposeError>>()
-            .map_err(|e| kernel.error(format!("thread map of parameter {}: {e}", p.parameter)))?;
-        out.push(OperandPlan {
-            parameter: p.parameter,
-            leaf: matches!(param, Shape::Tuple(_)).then_some(p.leaf),
-            shape,
-            read_map: read_map.clone(),
-            output_maps: p.maps.accesses,
-            thread_maps,
-            undefined: p.maps.undefined,
-            vectors,
-        });
-    }
-    Ok(out)
+    };
+    composer
+        .instruction_to_parameters(kernel.computation, from, 0)?
+        .into_iter()
+        .filter(|p| !p.maps.accesses.is_empty() || p.maps.undefined.is_some())
+        .map(|p| operand_plan(module, kernel, p, read_map, &vectorization))
+        .collect()
+}
+
+/// The plan of reading one parameter leaf through `read_map` then its maps `p`; `vectorization`
+/// says how a thread's group reads through each access (over all of `read_map`'s variables).
+fn operand_plan(
+    module: &Module,
+    kernel: &Kernel,
+    p: crate::fusion::ParameterMaps,
+    read_map: &IndexingMap,
+    vectorization: &dyn Fn(&Access, &ArrayShape) -> Vectorization,
+) -> Result<OperandPlan, HloError> {
+    let comp = &module.computations[kernel.computation];
+    let error = |e: &dyn std::fmt::Display| {
+        kernel.error(format!("thread map of parameter {}: {e}", p.parameter))
+    };
+    let param = comp
+        .parameter(p.parameter)
+        .map(|i| &comp.instructions[i].shape)
+        .ok_or_else(|| kernel.error(format!("has no parameter {}", p.parameter)))?;
+    let thread_maps = p
+        .maps
+        .accesses
+        .iter()
+        .map(|a| Access::plain(read_map.clone()).then(a))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| error(&e))?;
+    let shape = param.leaves()[p.leaf].clone();
+    // Over the read map's variables, all kept (`thread_maps` drop the unused ones).
+    let vectors = p
+        .maps
+        .accesses
+        .iter()
+        .map(|a| {
+            let mut map = read_map.compose(&a.map)?;
+            map.simplify();
+            Ok(vectorization(&Access { map, ..a.clone() }, &shape))
+        })
+        .collect::<Result<Vec<_>, ComposeError>>()
+        .map_err(|e| error(&e))?;
+    Ok(OperandPlan {
+        parameter: p.parameter,
+        leaf: matches!(param, Shape::Tuple(_)).then_some(p.leaf),
+        shape,
+        read_map: read_map.clone(),
+        output_maps: p.maps.accesses,
+        thread_maps,
+        undefined: p.maps.undefined,
+        vectors,
+    })
 }
 
 /// The loop emitter's kernel; `fallback` says why the reduction emitter does not take it.
@@ -438,47 +454,11 @@ fn loop_kernel(
             });
             continue;
         }
-        let mut operands = Vec::new();
-        for p in composer.computation_output_to_input(kernel.computation, k)? {
-            let param = comp
-                .parameter(p.parameter)
-                .map(|i| &comp.instructions[i].shape)
-                .ok_or_else(|| kernel.error(format!("has no parameter {}", p.parameter)))?;
-            let thread_maps = p
-                .maps
-                .accesses
-                .iter()
-                .map(|a| Access::plain(thread_map.clone()).then(a))
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(|e| {
-                    kernel.error(format!("thread map of parameter {}: {e}", p.parameter))
-                })?;
-            let shape = param.leaves()[p.leaf].clone();
-            // Over the thread map's variables, all kept (`thread_maps` drop the unused ones).
-            let vectors = p
-                .maps
-                .accesses
-                .iter()
-                .map(|a| {
-                    let mut map = thread_map.compose(&a.map)?;
-                    map.simplify();
-                    Ok(vectorization(&Access { map, ..a.clone() }, &shape))
-                })
-                .collect::<Result<Vec<_>, ComposeError>>()
-                .map_err(|e| {
-                    kernel.error(format!("thread map of parameter {}: {e}", p.parameter))
-                })?;
-            operands.push(OperandPlan {
-                parameter: p.parameter,
-                leaf: matches!(param, Shape::Tuple(_)).then_some(p.leaf),
-                shape,
-                read_map: thread_map.clone(),
-                output_maps: p.maps.accesses,
-                thread_maps,
-                undefined: p.maps.undefined,
-                vectors,
-            });
-        }
+        let operands = composer
+            .computation_output_to_input(kernel.computation, k)?
+            .into_iter()
+            .map(|p| operand_plan(module, &kernel, p, &thread_map, &vectorization))
+            .collect::<Result<Vec<_>, _>>()?;
         outputs.push(OutputPlan {
             output: k,
             shape: shape.clone(),
