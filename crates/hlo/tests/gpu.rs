@@ -41,6 +41,17 @@ fn box_points(bounds: &[(i64, i64)]) -> Vec<Vec<i64>> {
     out
 }
 
+/// The 128-byte transactions one step's element `addresses` (of `bits` each) fall in, and the
+/// fewest that could carry their bytes.
+fn step_cost(addresses: &BTreeSet<i64>, bits: i128) -> (u64, u64) {
+    let segments: BTreeSet<i128> = addresses
+        .iter()
+        .map(|&a| (a as i128 * bits).div_euclid(1024))
+        .collect();
+    let ideal = (addresses.len() as i128 * bits + 1023) / 1024;
+    (segments.len() as u64, ideal as u64)
+}
+
 /// The transactions and ideal of the first warp, step by step, from first principles: for the
 /// loop emitter from the output's layout order, for the others from the emitter's read map.
 fn brute_coalescing(
@@ -89,12 +100,9 @@ fn brute_coalescing(
                     addresses.insert(op.iter().zip(&strides).map(|(i, s)| i * s).sum::<i64>());
                 }
             }
-            let segments: BTreeSet<i128> = addresses
-                .iter()
-                .map(|&a| (a as i128 * bits(&operand.element)).div_euclid(1024))
-                .collect();
-            transactions += segments.len() as u64;
-            ideal += ((addresses.len() as i128 * bits(&operand.element) + 1023) / 1024) as u64;
+            let (t, i) = step_cost(&addresses, bits(&operand.element));
+            transactions += t;
+            ideal += i;
         }
     }
     (transactions, ideal)
@@ -138,12 +146,9 @@ fn brute_read_map(
                     addresses.insert(at.iter().zip(&strides).map(|(i, s)| i * s).sum::<i64>());
                 }
             }
-            let segments: BTreeSet<i128> = addresses
-                .iter()
-                .map(|&a| (a as i128 * bits(&operand.element)).div_euclid(1024))
-                .collect();
-            transactions += segments.len() as u64;
-            ideal += ((addresses.len() as i128 * bits(&operand.element) + 1023) / 1024) as u64;
+            let (t, i) = step_cost(&addresses, bits(&operand.element));
+            transactions += t;
+            ideal += i;
         }
     }
     (transactions, ideal)

@@ -427,14 +427,7 @@ pub fn evaluate(module: &Module, c: usize, params: &[Array]) -> Result<Vec<Outpu
                 _ => return Err(format!("{}: not a tuple", instr.name)),
             }
         } else if instr.opcode == "reduce" && matches!(instr.shape, Shape::Tuple(_)) {
-            let operands: Vec<&Array> = instr
-                .operands
-                .iter()
-                .map(|&o| match &values[o] {
-                    Some((Value::Array(a), _)) => Ok(a),
-                    _ => Err(format!("{}: tuple operands are not evaluated", instr.name)),
-                })
-                .collect::<Result<_, _>>()?;
+            let operands = array_operands(instr, &values)?;
             Value::Tuple(
                 variadic_reduce(module, instr, &operands)
                     .map_err(|e| format!("{}: {e}", instr.name))?,
@@ -449,14 +442,7 @@ pub fn evaluate(module: &Module, c: usize, params: &[Array]) -> Result<Vec<Outpu
             }
             Value::Tuple(leaves)
         } else {
-            let operands: Vec<&Array> = instr
-                .operands
-                .iter()
-                .map(|&o| match &values[o] {
-                    Some((Value::Array(a), _)) => Ok(a),
-                    _ => Err(format!("{}: tuple operands are not evaluated", instr.name)),
-                })
-                .collect::<Result<_, _>>()?;
+            let operands = array_operands(instr, &values)?;
             Value::Array(
                 instruction(module, comp, instr, &operands, params)
                     .map_err(|e| format!("{}: {e}", instr.name))?,
@@ -482,6 +468,21 @@ pub fn evaluate(module: &Module, c: usize, params: &[Array]) -> Result<Vec<Outpu
         }
         None => Err(format!("the root of {} was not computed", comp.name)),
     }
+}
+
+/// The arrays `instr`'s operands computed to (an error names a tuple among them).
+fn array_operands<'v>(
+    instr: &Instruction,
+    values: &'v [Option<(Value, bool)>],
+) -> Result<Vec<&'v Array>, String> {
+    instr
+        .operands
+        .iter()
+        .map(|&o| match &values[o] {
+            Some((Value::Array(a), _)) => Ok(a),
+            _ => Err(format!("{}: tuple operands are not evaluated", instr.name)),
+        })
+        .collect()
 }
 
 /// Whether computation `c` holds an approximate op.
