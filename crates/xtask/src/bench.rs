@@ -98,21 +98,8 @@ fn simplify(root: &Path) -> Result<()> {
     let target = crate::target_dir(root);
     let python = install_peers(&target.join("bench-venv"))?;
 
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    run::checked(Command::new(&cargo).current_dir(root).args([
-        "build",
-        "--release",
-        "-p",
-        "xla-indexing-cli",
-    ]))?;
-    run::checked(Command::new(&cargo).current_dir(root).args([
-        "build",
-        "--release",
-        "-p",
-        "xla-indexing-core",
-        "--example",
-        "simplify_corpus",
-    ]))?;
+    run::build_release(root, "xla-indexing-cli", &[])?;
+    run::build_release(root, "xla-indexing-core", &["--example", "simplify_corpus"])?;
 
     let out = target.join("bench");
     fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;

@@ -87,3 +87,15 @@ where
         .success()
         .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
 }
+
+/// `cargo build --release -p PACKAGE` (with `extra` arguments, such as `--example NAME`) in
+/// `root`, failing when the build fails.
+pub fn build_release(root: &std::path::Path, package: &str, extra: &[&str]) -> Result<()> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    checked(
+        Command::new(&cargo)
+            .current_dir(root)
+            .args(["build", "--release", "-p", package])
+            .args(extra),
+    )
+}

@@ -70,13 +70,7 @@ pub fn run(root: &Path, tools: &Tools, static_part: impl FnOnce() -> Result<()>)
 /// Compiles every `bench/gpu/run/*.hlo` to PTX for [`CHIP`] with the release CLI and writes
 /// the PTX and the manifest of each into `target/bench/gpu-run/`; returns that folder.
 fn build(root: &Path, target: &Path, libdevice: &Path) -> Result<PathBuf> {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    run::checked(Command::new(&cargo).current_dir(root).args([
-        "build",
-        "--release",
-        "-p",
-        "xla-indexing-cli",
-    ]))?;
+    run::build_release(root, "xla-indexing-cli", &[])?;
     let cli = target.join("release/xla-indexing");
     let out = target.join("bench/gpu-run");
     fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;

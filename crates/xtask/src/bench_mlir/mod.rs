@@ -202,13 +202,7 @@ pub fn bench(root: &Path, target: &Path) -> Result<()> {
     if !Path::new(MLIR_OPT).exists() {
         bail!("{MLIR_OPT} is missing: run `cargo xtask setup` (it installs mlir-22-tools)");
     }
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    run::checked(Command::new(&cargo).current_dir(root).args([
-        "build",
-        "--release",
-        "-p",
-        "xla-indexing-plugin",
-    ]))?;
+    run::build_release(root, "xla-indexing-plugin", &[])?;
     let plugin = target.join("release/libxla_indexing_plugin.so");
     let out = target.join("bench");
     fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
