@@ -183,11 +183,13 @@ struct Frame<'m> {
 /// What the finished [`Frame`] of a region becomes in the body around it.
 enum Nest<'m> {
     /// The region of an op of the enclosing body, whose line is `head`, the region, `tail`;
-    /// `result` is the op's value.
+    /// `result` is the op's value (its `results` results taken apart when there are several,
+    /// as a variadic `reduce` has).
     Region {
         head: String,
         tail: String,
         result: String,
+        results: usize,
     },
     /// The body of an `xla_indexing.fusion` for instruction `instr` of the enclosing body.
     Fusion {
@@ -407,6 +409,15 @@ impl<'m> Importer<'m> {
     ) -> Written<'m> {
         let body = &frame.body;
         let computation = body.computation;
+        // An element of a taken-apart tuple is that value (the tuple is not put back together).
+        if instr.opcode == "get-tuple-element" {
+            let source = instr.operands.first().and_then(|o| body.values.get(o));
+            if let (Some(Value::Many(elements)), Some(index)) = (source, instr.int("index"))
+                && let Some(element) = usize::try_from(index).ok().and_then(|i| elements.get(i))
+            {
+                return Written::Value(Value::One(element.clone()));
+            }
+        }
         let operand_shapes: Vec<&Shape> = instr
             .operands
             .iter()
@@ -428,14 +439,6 @@ impl<'m> Importer<'m> {
                 return Written::Value(Value::One(operands[0].clone()));
             }
             "tuple" => return Written::Value(Value::Many(operands)),
-            "get-tuple-element" => {
-                let source = instr.operands.first().and_then(|o| body.values.get(o));
-                if let (Some(Value::Many(elements)), Some(index)) = (source, instr.int("index"))
-                    && let Some(element) = usize::try_from(index).ok().and_then(|i| elements.get(i))
-                {
-                    return Written::Value(Value::One(element.clone()));
-                }
-            }
             "fusion" => return self.fusion(frame, names, instr, operands, &operand_shapes),
             _ => {}
         }
@@ -443,21 +446,37 @@ impl<'m> Importer<'m> {
         let (name, properties, region) = self.translate(instr, &operand_shapes);
         let operand_types: Vec<String> = operand_shapes.iter().map(|s| mlir_type(s)).collect();
         let indent = &frame.body.indent;
-        let mut head = format!("{indent}{result} = \"{name}\"({})", operands.join(", "));
+        // An op with a region and a tuple shape (a variadic reduce) has one result per leaf.
+        let (defined, result_type, results) = match (&instr.shape, &region) {
+            (Shape::Tuple(leaves), Some(_)) if leaves.len() > 1 => {
+                let types: Vec<String> = leaves.iter().map(mlir_type).collect();
+                (
+                    format!("{result}:{}", leaves.len()),
+                    format!("({})", types.join(", ")),
+                    leaves.len(),
+                )
+            }
+            _ => (result.clone(), mlir_type(&instr.shape), 1),
+        };
+        let mut head = format!("{indent}{defined} = \"{name}\"({})", operands.join(", "));
         if !properties.is_empty() {
             let _ = write!(head, " <{{{}}}>", properties.join(", "));
         }
         let tail = format!(
-            " : ({}) -> {} {}\n",
+            " : ({}) -> {result_type} {}\n",
             operand_types.join(", "),
-            mlir_type(&instr.shape),
             self.location(instr)
         );
         match region {
             Some(reducer) => {
                 let head = format!("{head} ({{\n");
                 let tail = format!("{indent}}}){tail}");
-                let nest = Nest::Region { head, tail, result };
+                let nest = Nest::Region {
+                    head,
+                    tail,
+                    result,
+                    results,
+                };
                 Written::Nested(self.open_frame(reducer, nested_indent(indent), names), nest)
             }
             None => {
@@ -626,14 +645,23 @@ fn close<'m>(
     let inner = &done.body.indent;
     let entry = format!("{indent}^bb0({}):\n{}", done.params.join(", "), done.text);
     let value = match nest {
-        Nest::Region { head, tail, result } => {
+        Nest::Region {
+            head,
+            tail,
+            result,
+            results,
+        } => {
             let _ = write!(
                 outer.text,
                 "{head}{entry}{inner}\"stablehlo.return\"({}) : ({}) -> ()\n{tail}",
                 values.join(", "),
                 types.join(", ")
             );
-            Value::One(result)
+            if results > 1 {
+                Value::Many((0..results).map(|k| format!("{result}#{k}")).collect())
+            } else {
+                Value::One(result)
+            }
         }
         Nest::Fusion {
             instr,
