@@ -5,23 +5,16 @@
 //! evaluation. Without `mlir-runner` only the lowering is checked, and the test says so. Maps with
 //! `min` and `max` are lowered and run both ways: as `arith` ops and as `affine` ops.
 
-use std::{
-    fmt::Write as _,
-    io::Write as _,
-    path::Path,
-    process::{Command, Stdio},
-};
+mod common;
+
+use std::fmt::Write as _;
 
 use xla_indexing_core::{
     Expr, IndexingMap, Interval, Var,
     rng::{ExprShape, SplitMix64},
 };
-use xla_indexing_passes::opt::{OptOptions, run_pipeline};
 
-const RUNNER: &str = "/usr/lib/llvm-22/bin/mlir-runner";
-const RUNNER_UTILS: &str = "/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so";
-const TO_LLVM: &str =
-    "builtin.module(lower-affine, convert-scf-to-cf, convert-to-llvm, reconcile-unrealized-casts)";
+use common::runner::{self, TO_LLVM, run};
 
 /// Maps per program; `XLA_INDEXING_PROPTEST_CASES` raises the number of maps for long runs.
 const MAPS_PER_PROGRAM: u64 = 40;
@@ -93,43 +86,7 @@ fn points(rng: &mut SplitMix64, map: &IndexingMap) -> Vec<Vec<i64>> {
 }
 
 fn opt(source: &str, pipeline: &str) -> String {
-    match run_pipeline(
-        source,
-        "lower_apply_narrow.mlir",
-        pipeline,
-        OptOptions::default(),
-    ) {
-        Ok(output) => output.text,
-        Err(e) => panic!("{pipeline} failed: {e}: {e:?}\n{source}"),
-    }
-}
-
-fn run(llvm: &str) -> String {
-    let mut child = Command::new(RUNNER)
-        .args([
-            "-e",
-            "main",
-            "-entry-point-result=void",
-            &format!("-shared-libs={RUNNER_UTILS}"),
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("mlir-runner starts");
-    child
-        .stdin
-        .take()
-        .expect("stdin is piped")
-        .write_all(llvm.as_bytes())
-        .expect("mlir-runner reads the program");
-    let output = child.wait_with_output().expect("mlir-runner runs");
-    assert!(
-        output.status.success(),
-        "mlir-runner failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).expect("the output is text")
+    runner::opt(source, "lower_apply_narrow.mlir", pipeline)
 }
 
 /// Lowers and runs one program of random maps; returns how many results were computed on
@@ -224,8 +181,7 @@ fn program(
 /// Runs `lowered` (when `mlir-runner` is installed) and compares what it prints with
 /// `expected`; `context` says which program failed.
 fn assert_runs_as_evaluated(lowered: &str, expected: &str, context: &str) {
-    if !(Path::new(RUNNER).exists() && Path::new(RUNNER_UTILS).exists()) {
-        eprintln!("{RUNNER} is missing: the lowered maps were not executed");
+    if !runner::runner_for("lower_apply_narrow") {
         return;
     }
     let actual = run(&opt(lowered, TO_LLVM));

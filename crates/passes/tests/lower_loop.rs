@@ -6,24 +6,17 @@
 //! `index-bitwidth` settings are run. Without `mlir-runner` the lowering is still checked (it
 //! succeeds and leaves no `xla_indexing` op), and the test says that it did not execute.
 
-use std::{
-    fmt::Write as _,
-    io::Write as _,
-    path::Path,
-    process::{Command, Stdio},
-};
+mod common;
+
+use std::fmt::Write as _;
 
 use expect_test::expect_file;
 use xla_indexing_core::{
     Expr, IndexingMap, Interval, Var,
     rng::{ExprShape, SplitMix64},
 };
-use xla_indexing_passes::opt::{OptOptions, run_pipeline};
 
-const RUNNER: &str = "/usr/lib/llvm-22/bin/mlir-runner";
-const RUNNER_UTILS: &str = "/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so";
-const TO_LLVM: &str =
-    "builtin.module(lower-affine, convert-scf-to-cf, convert-to-llvm, reconcile-unrealized-casts)";
+use common::runner::{self, TO_LLVM, run};
 
 /// The modulus of the hash (the program's `arith.remsi` is Rust's `%`).
 const P: i64 = 1_000_000_007;
@@ -333,15 +326,7 @@ func.func @print(%id: index, %h: index, %n: index) {
 }
 
 fn opt(source: &str, pipeline: &str) -> String {
-    match run_pipeline(
-        source,
-        "lower_loop_property.mlir",
-        pipeline,
-        OptOptions::default(),
-    ) {
-        Ok(output) => output.text,
-        Err(e) => panic!("{pipeline} failed: {e}: {e:?}\n{source}"),
-    }
+    runner::opt(source, "lower_loop_property.mlir", pipeline)
 }
 
 /// The function `@name` of a printed module.
@@ -360,34 +345,6 @@ fn function(module: &str, name: &str) -> String {
     out
 }
 
-fn run(llvm: &str) -> String {
-    let mut child = Command::new(RUNNER)
-        .args([
-            "-e",
-            "main",
-            "-entry-point-result=void",
-            &format!("-shared-libs={RUNNER_UTILS}"),
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("mlir-runner starts");
-    child
-        .stdin
-        .take()
-        .expect("stdin is piped")
-        .write_all(llvm.as_bytes())
-        .expect("mlir-runner reads the program");
-    let output = child.wait_with_output().expect("mlir-runner runs");
-    assert!(
-        output.status.success(),
-        "mlir-runner failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).expect("the output is text")
-}
-
 /// Lowers and runs `cases` with each `index-bitwidth`, comparing with brute force.
 fn check(seed: u64, n_cases: usize) {
     let mut rng = SplitMix64::new(seed);
@@ -401,7 +358,7 @@ fn check(seed: u64, n_cases: usize) {
             format!("{id}, {h}, {n}\n")
         })
         .collect();
-    let executable = Path::new(RUNNER).exists() && Path::new(RUNNER_UTILS).exists();
+    let executable = runner::runner_for("lower_loop");
     for bitwidth in [32, 64] {
         let pipeline =
             format!("builtin.module(xla-indexing-lower-apply{{index-bitwidth={bitwidth}}})");
@@ -411,7 +368,6 @@ fn check(seed: u64, n_cases: usize) {
             "seed {seed}: an xla_indexing op is left:\n{lowered}"
         );
         if !executable {
-            eprintln!("{RUNNER} is missing: the lowered loops were not executed");
             continue;
         }
         let actual = run(&opt(&lowered, TO_LLVM));
@@ -471,8 +427,7 @@ fn nested_and_unknown_dims_visit_exactly_their_domain() {
     assert!(!lowered.contains("xla_indexing."), "{lowered}");
     // The ten cases differ only in their arguments: one function shows the lowered nest.
     expect_file!["snapshots/lower_loop_nested.mlir"].assert_eq(&function(&lowered, "case0"));
-    if !(Path::new(RUNNER).exists() && Path::new(RUNNER_UTILS).exists()) {
-        eprintln!("{RUNNER} is missing: the lowered loops were not executed");
+    if !runner::runner_for("nested_and_unknown_dims_visit_exactly_their_domain") {
         return;
     }
     let actual = run(&opt(&lowered, TO_LLVM));

@@ -40,6 +40,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use super::hlo_eval::{Array, Ty, V, element_count};
+use super::runner;
 
 /// One buffer argument of a kernel.
 #[derive(Clone, Debug, PartialEq)]
@@ -1337,8 +1338,8 @@ impl Tools {
         let root = Path::new("/usr/lib/llvm-22");
         let tools = Tools {
             mlir_opt: root.join("bin/mlir-opt"),
-            mlir_runner: root.join("bin/mlir-runner"),
-            runner_utils: root.join("lib/libmlir_c_runner_utils.so"),
+            mlir_runner: PathBuf::from(runner::RUNNER),
+            runner_utils: PathBuf::from(runner::RUNNER_UTILS),
         };
         for p in [&tools.mlir_opt, &tools.mlir_runner, &tools.runner_utils] {
             if !p.is_file() {

@@ -2,3 +2,4 @@
 
 pub mod cpu;
 pub mod hlo_eval;
+pub mod runner;
