@@ -730,11 +730,14 @@ impl Interp<'_> {
                 let ty = text.rsplit("-> ").next().unwrap_or("");
                 let (shape, element) = tiles::shaped(ty).context("a masked load of no vector")?;
                 let mut lanes = Vec::new();
-                for k in 0..tiles::count(&shape) {
-                    lanes.push(match mask.lane(k)? {
-                        Value::Int(0) => pass.lane(k)?,
-                        Value::Int(_) => self.load((buf, off + k as i64), element),
-                        _ => bail!("a mask that depends on data"),
+                for (k, on) in mask_lanes(&mask, tiles::count(&shape))?
+                    .into_iter()
+                    .enumerate()
+                {
+                    lanes.push(if on {
+                        self.load((buf, off + k as i64), element)
+                    } else {
+                        pass.lane(k)?
                     });
                 }
                 set(env, vec![Value::vector(&shape, lanes)]);
@@ -748,11 +751,12 @@ impl Interp<'_> {
                 let ty = text.rsplit(" : ").next().unwrap_or("");
                 let ty = ty.split(',').next().unwrap_or("");
                 let (shape, element) = tiles::shaped(ty).context("a masked store of no vector")?;
-                for k in 0..tiles::count(&shape) {
-                    match mask.lane(k)? {
-                        Value::Int(0) => {}
-                        Value::Int(_) => self.store((buf, off + k as i64), element, value.lane(k)?),
-                        _ => bail!("a mask that depends on data"),
+                for (k, on) in mask_lanes(&mask, tiles::count(&shape))?
+                    .into_iter()
+                    .enumerate()
+                {
+                    if on {
+                        self.store((buf, off + k as i64), element, value.lane(k)?);
                     }
                 }
             }
@@ -1668,6 +1672,17 @@ fn integer(name: &str, text: &str, args: &[i64], width: u32) -> Result<i64> {
         _ => bail!("the integer op {name} is not interpreted"),
     };
     Ok(wrap(v, width))
+}
+
+/// Whether each of the `count` lanes of `mask` (an `i1` vector known without data) is on.
+fn mask_lanes(mask: &Value, count: usize) -> Result<Vec<bool>> {
+    (0..count)
+        .map(|k| match mask.lane(k)? {
+            Value::Int(0) => Ok(false),
+            Value::Int(_) => Ok(true),
+            _ => bail!("a mask that depends on data"),
+        })
+        .collect()
 }
 
 #[cfg(test)]
