@@ -47,7 +47,7 @@ use super::CodegenOptions;
 use super::body::{Body, Scalar};
 use super::elemental::{Emitter, Index};
 use super::kernel::{Begun, begin_kernel, close_loop, first_lanes, open_loop};
-use super::scalar::Typed;
+use super::scalar::{Typed, select};
 use super::types::{Class, Element, PRED};
 use super::vector::Lanes;
 
@@ -264,23 +264,6 @@ fn initial_values(
             Ok(Partial { values, met })
         })
         .collect()
-}
-
-/// `select(condition, a, b)` of two values of one type.
-fn select(body: &mut Body, condition: &str, a: &Typed, b: &Typed) -> Typed {
-    let t = a.element.mlir;
-    let value = body.op(
-        "pick",
-        t,
-        format!(
-            "arith.select {condition}, {}, {} : {t}",
-            a.value.name, b.value.name
-        ),
-    );
-    Typed {
-        value,
-        element: a.element,
-    }
 }
 
 /// Hero `h`'s partial result `acc` combined with `other` (the reducer applied to both; with

@@ -69,14 +69,7 @@ pub fn elementwise(
             format!("arith.bitcast {} : {ty} to {}", a.value.name, result.mlir),
         ),
         ("compare", _) => compare(body, attr, a, &args[1])?,
-        ("select", _) => body.op(
-            "v",
-            args[1].element.mlir,
-            format!(
-                "arith.select {}, {}, {} : {}",
-                a.value.name, args[1].value.name, args[2].value.name, args[1].element.mlir
-            ),
-        ),
+        ("select", _) => select(body, &a.value.name, &args[1], &args[2]).value,
         ("clamp", _) => {
             let x = &args[1];
             let low = max(body, x, &args[0]);
@@ -175,6 +168,23 @@ pub fn elementwise(
         (op, Class::Float) => return transcendental(body, op, args),
         (op, _) => return Err(format!("{op} of {} values is not lowered", e.mlir)),
     })
+}
+
+/// `condition ? a : b` (`arith.select`) of two values of one type; `condition` is an `i1`.
+pub fn select(body: &mut Body, condition: &str, a: &Typed, b: &Typed) -> Typed {
+    let t = a.element.mlir;
+    let value = body.op(
+        "v",
+        t,
+        format!(
+            "arith.select {condition}, {}, {} : {t}",
+            a.value.name, b.value.name
+        ),
+    );
+    Typed {
+        value,
+        element: a.element,
+    }
 }
 
 /// Float functions: in f32 for half-precision operands, then rounded back.
