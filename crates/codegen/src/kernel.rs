@@ -294,10 +294,22 @@ pub(crate) fn thread_ids(body: &mut Body) -> Vec<String> {
         .collect()
 }
 
+/// An `xla_indexing.loop` opened by [`open_loop`]: the names of its index, of the values it
+/// carries inside the body, and of its results (one per carried value).
+pub(crate) struct OpenLoop {
+    pub index: Vec<String>,
+    pub carried: Vec<String>,
+    pub results: Vec<String>,
+}
+
 /// Opens an `xla_indexing.loop` over `map`'s thread ids and symbols (`[chunk_id, unroll_id]`,
-/// or none), makes the symbols the
-/// frame's and opens a scope for the body; returns the names of the loop's index.
-pub(crate) fn open_loop(e: &mut Emitter, map: &IndexingMap) -> Vec<String> {
+/// or none) carrying `iter_args` (each an initial value and its type), makes the symbols the
+/// frame's and opens a scope for the body.
+pub(crate) fn open_loop(
+    e: &mut Emitter,
+    map: &IndexingMap,
+    iter_args: &[(String, &str)],
+) -> OpenLoop {
     let syms: Vec<String> = ["chunk", "unroll"]
         .iter()
         .take(map.range_vars().len())
@@ -309,21 +321,54 @@ pub(crate) fn open_loop(e: &mut Emitter, map: &IndexingMap) -> Vec<String> {
     } else {
         format!("[{}]", syms.join(", "))
     };
+    let carried: Vec<String> = iter_args.iter().map(|_| e.body.fresh("acc")).collect();
+    let name = e.body.fresh("carried");
+    let (results, defined) = match iter_args.len() {
+        0 => (Vec::new(), String::new()),
+        1 => (vec![name.clone()], format!("{name} = ")),
+        n => (
+            (0..n).map(|k| format!("{name}#{k}")).collect(),
+            format!("{name}:{n} = "),
+        ),
+    };
+    let carrying = if iter_args.is_empty() {
+        String::new()
+    } else {
+        let args: Vec<String> = carried
+            .iter()
+            .zip(iter_args)
+            .map(|(a, (init, _))| format!("{a} = {init}"))
+            .collect();
+        let types: Vec<&str> = iter_args.iter().map(|(_, t)| *t).collect();
+        format!(" iter_args({}) -> ({})", args.join(", "), types.join(", "))
+    };
     e.body.open(format!(
-        "xla_indexing.loop ({}){syms_text} -> ({}) in #xla_indexing.map<\"{map}\"> {{",
+        "{defined}xla_indexing.loop ({}){syms_text} -> ({}) in #xla_indexing.map<\"{map}\">{carrying} {{",
         e.frame.dims.join(", "),
         index.join(", ")
     ));
     e.frame.syms = syms;
     e.enter_scope();
-    index
+    OpenLoop {
+        index,
+        carried,
+        results,
+    }
 }
 
-/// Closes the loop of [`open_loop`].
-pub(crate) fn close_loop(e: &mut Emitter) {
+/// Closes the loop of [`open_loop`], yielding `values` of `types` (the carried values' next).
+pub(crate) fn close_loop(e: &mut Emitter, values: &[String], types: &[&str]) {
     e.leave_scope();
     e.frame.syms.clear();
-    e.body.line("xla_indexing.yield");
+    e.body.line(if values.is_empty() {
+        "xla_indexing.yield".to_string()
+    } else {
+        format!(
+            "xla_indexing.yield {} : {}",
+            values.join(", "),
+            types.join(", ")
+        )
+    });
     e.body.close("}", false);
 }
 

@@ -327,59 +327,18 @@ fn read_loop(
     } else {
         read_map.clone()
     };
-    let syms: Vec<String> = ["chunk", "unroll"]
-        .iter()
-        .map(|s| e.body.fresh(s))
-        .collect();
-    let results: Vec<String> = read_map
-        .results()
-        .iter()
-        .map(|_| e.body.fresh("i"))
-        .collect();
-    let starts: Vec<String> = inits.iter().flat_map(partial_names).collect();
     let types: Vec<&str> = heroes.iter().flat_map(partial_types).collect();
-    let carried: Vec<String> = starts.iter().map(|_| e.body.fresh("acc")).collect();
-    let name = e.body.fresh("partial");
-    let count = starts.len();
-    let iter_args: Vec<String> = carried
+    let iter_args: Vec<(String, &str)> = inits
         .iter()
-        .zip(&starts)
-        .map(|(a, init)| format!("{a} = {init}"))
+        .flat_map(partial_names)
+        .zip(types.iter().copied())
         .collect();
-    let head = format!(
-        "xla_indexing.loop ({})[{}] -> ({}) in #xla_indexing.map<\"{loop_map}\">",
-        e.frame.dims.join(", "),
-        syms.join(", "),
-        results.join(", "),
-    );
-    e.body.open(match count {
-        0 => format!("{head} {{"),
-        1 => format!(
-            "{name} = {head} iter_args({}) -> ({}) {{",
-            iter_args.join(", "),
-            types.join(", ")
-        ),
-        _ => format!(
-            "{name}:{count} = {head} iter_args({}) -> ({}) {{",
-            iter_args.join(", "),
-            types.join(", ")
-        ),
-    });
-    e.frame.syms = syms;
-    e.enter_scope();
+    let open = open_loop(e, &loop_map, &iter_args);
     let at = Index {
         map: read_map.clone(),
         rts: Vec::new(),
     };
-    let mut taken = 0;
-    let mut partials: Vec<Partial> = heroes
-        .iter()
-        .map(|h| {
-            let n = partial_types(h).len();
-            taken += n;
-            partial_of(h, &carried[taken - n..taken])
-        })
-        .collect();
+    let mut partials = partials_of(heroes, &open.carried);
     if lanes {
         let names = (0..width).map(|k| e.body.index(k as i64).name).collect();
         let depth = (e.body.regions(), e.scope_depth());
@@ -415,37 +374,22 @@ fn read_loop(
     }
     e.lanes = None;
     let next: Vec<String> = partials.iter().flat_map(partial_names).collect();
-    e.leave_scope();
-    e.frame.syms.clear();
-    e.body.line(if count == 0 {
-        "xla_indexing.yield".to_string()
-    } else {
-        format!(
-            "xla_indexing.yield {} : {}",
-            next.join(", "),
-            types.join(", ")
-        )
-    });
-    e.body.close("}", false);
-    let names: Vec<String> = (0..count)
-        .map(|k| {
-            if count == 1 {
-                name.clone()
-            } else {
-                format!("{name}#{k}")
-            }
-        })
-        .collect();
+    close_loop(e, &next, &types);
+    Ok(partials_of(heroes, &open.results))
+}
+
+/// The heroes' partial results from the names of their values and flags, hero after hero (in
+/// [`partial_types`] order).
+fn partials_of(heroes: &[Hero], names: &[String]) -> Accumulators {
     let mut taken = 0;
-    Ok(heroes
+    heroes
         .iter()
         .map(|h| {
             let n = partial_types(h).len();
-            let p = partial_of(h, &names[taken..taken + n]);
             taken += n;
-            p
+            partial_of(h, &names[taken - n..taken])
         })
-        .collect())
+        .collect()
 }
 
 /// Hero `h`'s partial result `acc` with the hero's inputs at `at` folded in (with flags, the
@@ -585,23 +529,17 @@ fn load_partials(
     at: &str,
     shared: &[(String, String)],
 ) -> Accumulators {
-    let mut k = 0;
-    heroes
+    let types: Vec<&str> = heroes.iter().flat_map(partial_types).collect();
+    let names: Vec<String> = types
         .iter()
-        .map(|h| {
-            let names: Vec<String> = partial_types(h)
-                .into_iter()
-                .map(|t| {
-                    let (buffer, ty) = &shared[k];
-                    k += 1;
-                    e.body
-                        .op("slot", t, format!("memref.load {buffer}[{at}] : {ty}"))
-                        .name
-                })
-                .collect();
-            partial_of(h, &names)
+        .zip(shared)
+        .map(|(t, (buffer, ty))| {
+            e.body
+                .op("slot", t, format!("memref.load {buffer}[{at}] : {ty}"))
+                .name
         })
-        .collect()
+        .collect();
+    partials_of(heroes, &names)
 }
 
 /// The partial results combined across `width` neighbouring lanes (a power of two, at most a
@@ -736,7 +674,7 @@ fn write_outputs(
     outputs: &[(String, String)],
     write: &Index,
 ) -> Result<(), HloError> {
-    let index = open_loop(e, &write.map);
+    let index = open_loop(e, &write.map, &[]).index;
     for (source, (name, ty)) in reduction.outputs.iter().zip(outputs) {
         let value = match *source {
             OutputSource::Side(_) | OutputSource::Normalized(_) => continue,
@@ -756,7 +694,7 @@ fn write_outputs(
             index.join(", ")
         ));
     }
-    close_loop(e);
+    close_loop(e, &[], &[]);
     Ok(())
 }
 

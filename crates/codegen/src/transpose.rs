@@ -55,20 +55,20 @@ pub fn transpose_function(
         map: transpose.read_map.clone(),
         rts: Vec::new(),
     };
-    open_loop(&mut e, &read.map);
+    open_loop(&mut e, &read.map, &[]);
     let value = e.value(c, transpose.source, &read)?;
     let row = tile_row(&mut e, &read.map)?;
     e.body.line(format!(
         "memref.store {}, {tile}[{row}, {}] : {tile_type}",
         value.value.name, e.frame.dims[0]
     ));
-    close_loop(&mut e);
+    close_loop(&mut e, &[], &[]);
     e.body.line("gpu.barrier");
     let write = Index {
         map: transpose.write_map.clone(),
         rts: Vec::new(),
     };
-    let index = open_loop(&mut e, &write.map);
+    let index = open_loop(&mut e, &write.map, &[]).index;
     let row = tile_row(&mut e, &write.map)?;
     let moved = e.body.op(
         "moved",
@@ -94,7 +94,7 @@ pub fn transpose_function(
             index.join(", ")
         ));
     }
-    close_loop(&mut e);
+    close_loop(&mut e, &[], &[]);
     e.body.line("gpu.return");
     text.push_str(&e.body.into_text());
     text.push_str("    }\n");
