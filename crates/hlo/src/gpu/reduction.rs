@@ -213,13 +213,7 @@ pub fn plan_reduction(
     }
     let (launch, read_map, write_map) =
         maps(&kind, &dims, &layout, &reduced).map_err(|e| format!("thread maps: {e}"))?;
-    let ids = id_vars(&launch).map_err(|e| format!("thread maps: {e}"))?;
-    let launch_map = IndexingMap::new(
-        read_map.results().to_vec(),
-        ids,
-        read_map.range_vars().to_vec(),
-        Vec::new(),
-    );
+    let launch_map = launch_map(&launch, &read_map)?;
     check_launch(&launch, device)?;
     let flagged = heroes
         .iter()
@@ -420,6 +414,21 @@ fn row_vector(row_length: i64, bits: u64) -> u64 {
         .filter(|&v| v <= widest)
         .find(|&v| row_length % v as i64 == 0 && row_length >= 32 * v as i64)
         .unwrap_or(1)
+}
+
+/// `read_map`'s index over every thread of `launch`, without its constraints (which may narrow
+/// a dim to the threads that read): a launch attribute's map, whose dims must match the launch.
+pub(crate) fn launch_map(
+    launch: &LaunchDimensions,
+    read_map: &IndexingMap,
+) -> Result<IndexingMap, String> {
+    let ids = id_vars(launch).map_err(|e| format!("thread maps: {e}"))?;
+    Ok(IndexingMap::new(
+        read_map.results().to_vec(),
+        ids,
+        read_map.range_vars().to_vec(),
+        Vec::new(),
+    ))
 }
 
 /// The six thread-id dims of a launch, each over all the ids the launch has.

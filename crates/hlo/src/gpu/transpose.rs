@@ -19,7 +19,7 @@ use xla_indexing_core::{ArithError, Expr, IndexingMap, Interval, Var};
 use super::epilogue::{epilogue_heroes, root_values};
 use super::launch::{Device, LaunchDimensions};
 use super::reduction::SharedBuffer;
-use super::reduction::{ceil_div, check_launch, id_vars, int, logical_index, uint};
+use super::reduction::{ceil_div, check_launch, id_vars, int, launch_map, logical_index, uint};
 use super::thread_map::SYMBOL_NAMES;
 use crate::module::{Computation, Module};
 use crate::shape::{ArrayShape, Shape};
@@ -99,13 +99,7 @@ pub fn plan_transpose(
     let (launch, read_map, write_map, sizes) =
         maps(&source.shape.dims, &source.perm, &runs).map_err(|e| format!("thread maps: {e}"))?;
     check_launch(&launch, device)?;
-    let ids = id_vars(&launch).map_err(|e| format!("thread maps: {e}"))?;
-    let launch_map = IndexingMap::new(
-        read_map.results().to_vec(),
-        ids,
-        read_map.range_vars().to_vec(),
-        Vec::new(),
-    );
+    let launch_map = launch_map(&launch, &read_map)?;
     let element = comp.instructions[hero]
         .shape
         .as_array()
