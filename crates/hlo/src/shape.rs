@@ -59,6 +59,17 @@ impl ArrayShape {
             .clone()
             .unwrap_or_else(|| Layout::default_for_rank(self.rank()))
     }
+
+    /// Whether the layout is the default one: major to minor in dimension order, untiled.
+    pub fn has_default_layout(&self) -> bool {
+        let layout = self.layout_or_default();
+        layout.tiles.is_empty()
+            && layout
+                .major_to_minor()
+                .iter()
+                .enumerate()
+                .all(|(i, &d)| i == d)
+    }
 }
 
 impl Shape {

@@ -110,7 +110,9 @@ fn hlo_route(module: &Module, name: &str) -> Result<Vec<Kernel>, String> {
                 Shape::Array(shape) => Some(shape),
                 Shape::Tuple(_) => None,
             });
-        parameters.chain(&plan.kernel.outputs).all(is_row_major)
+        parameters
+            .chain(&plan.kernel.outputs)
+            .all(ArrayShape::has_default_layout)
     });
     Ok(kernels(&printed.text)
         .into_iter()
@@ -120,17 +122,6 @@ fn hlo_route(module: &Module, name: &str) -> Result<Vec<Kernel>, String> {
             ..kernel
         })
         .collect())
-}
-
-/// Whether a shape's layout is the default one (major to minor in dimension order, untiled).
-fn is_row_major(shape: &ArrayShape) -> bool {
-    let layout = shape.layout_or_default();
-    layout.tiles.is_empty()
-        && layout
-            .major_to_minor()
-            .iter()
-            .enumerate()
-            .all(|(i, &d)| i == d)
 }
 
 /// The kernels of the MLIR route, printed by MLIR; or its error messages.

@@ -550,7 +550,7 @@ impl<'m> Importer<'m> {
                 ("stablehlo.get_tuple_element".into(), properties, None)
             }),
             "bitcast" => {
-                let default = |s: &Shape| s.as_array().is_some_and(has_default_layout);
+                let default = |s: &Shape| s.as_array().is_some_and(ArrayShape::has_default_layout);
                 (default(&instr.shape) && operand_shapes.first().is_some_and(|s| default(s)))
                     .then(|| ("stablehlo.reshape".into(), Vec::new(), None))
             }
@@ -749,17 +749,6 @@ fn generic<'a>(opcode: &str) -> Translated<'a> {
         Vec::new(),
         None,
     )
-}
-
-/// Whether a shape's layout is the default one (major to minor in dimension order, untiled).
-fn has_default_layout(shape: &ArrayShape) -> bool {
-    let layout = shape.layout_or_default();
-    layout.tiles.is_empty()
-        && layout
-            .major_to_minor()
-            .iter()
-            .enumerate()
-            .all(|(i, &d)| i == d)
 }
 
 /// A symbol name: bare when MLIR allows it, else quoted.
