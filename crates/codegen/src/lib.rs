@@ -45,6 +45,18 @@ pub struct CodegenOptions {
     pub vectorize: bool,
 }
 
+/// The default chip, every kernel, maps simplified, vector accesses where the plan proves them.
+impl Default for CodegenOptions {
+    fn default() -> CodegenOptions {
+        CodegenOptions {
+            device: Device::default(),
+            fusion: None,
+            simplify: true,
+            vectorize: true,
+        }
+    }
+}
+
 /// The kernels of `module` as one MLIR module holding a `gpu.module @kernels`; a kernel's name
 /// is its fusion's, with characters PTX does not allow replaced by `_`. A fusion that cannot be
 /// lowered is an error naming it and the reason. Each kernel is written on a thread with a

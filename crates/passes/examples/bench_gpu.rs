@@ -195,12 +195,7 @@ fn vector_row(name: &str, scalar: &Counts, vector: &Counts) {
 /// `out.ptx`.
 fn measure(text: &str, lowering: IndexLowering, out: &Path) -> Result<Counts, String> {
     let options = CompileOptions {
-        codegen: CodegenOptions {
-            device: Device::default(),
-            fusion: None,
-            simplify: true,
-            vectorize: true,
-        },
+        codegen: CodegenOptions::default(),
         chip: "sm_90".into(),
         emit: Emit::Ptx,
         libdevice: std::env::var_os("XLA_INDEXING_LIBDEVICE").map(Into::into),

@@ -51,12 +51,7 @@ fn hlo_files(dir: &Path) -> Vec<PathBuf> {
 }
 
 fn options() -> CodegenOptions {
-    CodegenOptions {
-        device: Device::default(),
-        fusion: None,
-        simplify: true,
-        vectorize: true,
-    }
+    CodegenOptions::default()
 }
 
 /// What a module's check counted.

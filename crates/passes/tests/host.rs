@@ -45,12 +45,7 @@ ENTRY %main (x: f32[4,8], y: f32[32]) -> (f32[32], f32[32], f32[32], f32[8,4]) {
 
 fn options() -> CompileOptions {
     CompileOptions {
-        codegen: CodegenOptions {
-            device: Device::default(),
-            fusion: None,
-            simplify: true,
-            vectorize: true,
-        },
+        codegen: CodegenOptions::default(),
         chip: "sm_90".into(),
         emit: Emit::Host,
         libdevice: None,

@@ -21,7 +21,7 @@ use std::{
 use xla_indexing_codegen::{CodegenOptions, kernels_text};
 use xla_indexing_hlo::{
     Module,
-    gpu::{Device, plan_module},
+    gpu::plan_module,
     parse_module,
     shape::{ArrayShape, Shape},
 };
@@ -92,12 +92,7 @@ fn kernels(printed: &str) -> Vec<Kernel> {
 /// The kernels of the HLO route, printed by MLIR, and whether each one's fused computation has
 /// a parameter or an output that is not row-major.
 fn hlo_route(module: &Module, name: &str) -> Result<Vec<Kernel>, String> {
-    let options = CodegenOptions {
-        device: Device::default(),
-        fusion: None,
-        simplify: true,
-        vectorize: true,
-    };
+    let options = CodegenOptions::default();
     let text = kernels_text(module, &options).map_err(|e| e.to_string())?;
     let printed = run_pipeline(&text, name, "builtin.module()", OptOptions::default())
         .map_err(|e| format!("{e}: {e:?}"))?;

@@ -345,19 +345,24 @@ fn function(module: &str, name: &str) -> String {
     out
 }
 
-/// Lowers and runs `cases` with each `index-bitwidth`, comparing with brute force.
-fn check(seed: u64, n_cases: usize) {
-    let mut rng = SplitMix64::new(seed);
-    let cases: Vec<Case> = (0..n_cases).map(|_| random_case(&mut rng)).collect();
-    let source = program(&cases);
-    let expected: String = cases
+/// What the program of `cases` prints: per case its number, hash and count (brute force).
+fn printed(cases: &[Case]) -> String {
+    cases
         .iter()
         .enumerate()
         .map(|(id, case)| {
             let (h, n) = expected(case);
             format!("{id}, {h}, {n}\n")
         })
-        .collect();
+        .collect()
+}
+
+/// Lowers and runs `cases` with each `index-bitwidth`, comparing with brute force.
+fn check(seed: u64, n_cases: usize) {
+    let mut rng = SplitMix64::new(seed);
+    let cases: Vec<Case> = (0..n_cases).map(|_| random_case(&mut rng)).collect();
+    let source = program(&cases);
+    let expected = printed(&cases);
     let executable = runner::runner_for("lower_loop");
     for bitwidth in [32, 64] {
         let pipeline =
@@ -431,13 +436,6 @@ fn nested_and_unknown_dims_visit_exactly_their_domain() {
         return;
     }
     let actual = run(&opt(&lowered, TO_LLVM));
-    let expected: String = cases
-        .iter()
-        .enumerate()
-        .map(|(id, case)| {
-            let (h, n) = expected(case);
-            format!("{id}, {h}, {n}\n")
-        })
-        .collect();
+    let expected = printed(&cases);
     assert_eq!(expected, actual);
 }
