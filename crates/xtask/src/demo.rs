@@ -47,6 +47,10 @@ done < examples/simplify.maps"#,
         title: "XLA's own CPU kernel of a pad with interior padding (its emitter dump), lowered with its index arithmetic as a whole: one division where XLA's pipeline leaves two",
         command: "xla-indexing opt test/xla/Inputs/padint.broadcast_multiply_fusion.mlir --pass-pipeline='builtin.module(xla-indexing-lower-xla)'",
     },
+    Step {
+        title: "GPU kernels by XLA's emitters: a row sum (warp shuffles) and a column sum (a shared tile), every read and store coalesced",
+        command: "xla-indexing launch examples/hlo/row_column_sums.hlo | grep -E '^[a-z_]+ \\(calls|emitter:|shared memory:' && \\\n  xla-indexing coalescing examples/hlo/row_column_sums.hlo | grep -v 'warp offsets'",
+    },
 ];
 
 /// Runs the demo.
