@@ -169,6 +169,41 @@ fn iota_replica_groups_are_kept_as_written() {
     assert_eq!(ag.ints("dimensions"), Some(&[0][..]));
 }
 
+/// As XLA's parser: a `tuple` or `get-tuple-element` written without its shape gets the one its
+/// operands give (in any order of definition), and a broadcast of a scalar without
+/// `dimensions=` repeats it everywhere.
+#[test]
+fn infers_what_xla_infers() {
+    let m = parse_module(
+        "ENTRY e {\n  ROOT r = tuple(b, g)\n  x = f32[] parameter(0)\n  y = s32[3]{0} parameter(1)\n  \
+         t = tuple(x, y)\n  g = get-tuple-element(t), index=1\n  b = f32[4,2] broadcast(x)\n}",
+    )
+    .unwrap();
+    let comp = &m.computations[m.entry];
+    let shape = |name: &str| {
+        let i = comp
+            .instructions
+            .iter()
+            .position(|i| i.name == name)
+            .unwrap();
+        comp.instructions[i].shape.to_string()
+    };
+    assert_eq!(shape("t"), "(f32[], s32[3]{0})");
+    assert_eq!(shape("g"), "s32[3]{0}");
+    assert_eq!(shape("r"), "(f32[4,2], s32[3]{0})");
+    let b = comp.instructions.iter().find(|i| i.name == "b").unwrap();
+    assert_eq!(b.ints("dimensions"), Some(&[][..]));
+    let options = Options {
+        instruction: Some("b".into()),
+        ..Options::default()
+    };
+    let report = analyze_module(&m, &options).unwrap().to_text();
+    assert!(
+        report.contains("(d0, d1) -> (), domain: d0 in [0, 3], d1 in [0, 1]"),
+        "{report}"
+    );
+}
+
 /// Parses and returns the error, which must be a parse error, with its location.
 fn parse_error(text: &str) -> (usize, usize, String) {
     let e = parse_module(text).unwrap_err();
@@ -260,6 +295,24 @@ fn malformed_modules_name_line_and_column() {
             "written as f32[3]",
         ),
         ("", 1, 1, "has none"),
+        (
+            "ENTRY e {\n  x = f32[2] parameter(0)\n  y = negate(x)\n}",
+            3,
+            3,
+            "expected the shape of 'y': it is inferred only for tuple and get-tuple-element",
+        ),
+        (
+            "ENTRY e {\n  x = f32[2] parameter(0)\n  t = tuple(x)\n  g = get-tuple-element(t), index=1\n}",
+            4,
+            3,
+            "index=1 of 'g' is outside its operand's 1 elements",
+        ),
+        (
+            "ENTRY e {\n  x = f32[2] parameter(0)\n  g = get-tuple-element(x), index=0\n}",
+            3,
+            3,
+            "reads f32[2], which is not a tuple",
+        ),
     ];
     for (text, line, column, message) in cases {
         let (l, c, m) = parse_error(text);

@@ -24,6 +24,8 @@ struct RawInstruction<'a> {
     instr: Instruction,
     operands: Vec<OperandRef<'a>>,
     name_offset: usize,
+    /// Whether the text gives the shape; XLA's parser infers it otherwise (see [`infer_shape`]).
+    shape_written: bool,
 }
 
 /// Parses a module. See the crate documentation for the accepted text.
@@ -233,10 +235,13 @@ fn instruction<'a>(c: &mut Cursor<'a>) -> R<RawInstruction<'a>> {
     c.skip_trivia()?;
     c.expect('=')?;
     c.skip_trivia()?;
-    if !values::at_shape(c) {
-        return Err(c.expected(&format!("the shape of '{name}'")));
-    }
-    let shape = values::shape(c)?;
+    let shape_written = values::at_shape(c);
+    // An unwritten shape is inferred once the operands are known (`infer_shape`).
+    let shape = if shape_written {
+        values::shape(c)?
+    } else {
+        Shape::Tuple(Vec::new())
+    };
     c.skip_trivia()?;
     let opcode = c.name()?.to_string();
     c.skip_trivia()?;
@@ -273,6 +278,7 @@ fn instruction<'a>(c: &mut Cursor<'a>) -> R<RawInstruction<'a>> {
         },
         operands,
         name_offset,
+        shape_written,
     })
 }
 
@@ -333,17 +339,6 @@ fn resolve(c: &Cursor<'_>, (mut comp, raw): RawComputation<'_>) -> R<Computation
                     format!("unknown operand '{}' in '{}'", op.name, comp.name),
                 )
             })?;
-            if let Some(written) = &op.shape
-                && !same_dims(written, &raw[i].instr.shape)
-            {
-                return Err(c.error_at(
-                    op.offset,
-                    format!(
-                        "operand '{}' is written as {written} but defined as {}",
-                        op.name, raw[i].instr.shape
-                    ),
-                ));
-            }
             instr.operands.push(i);
         }
         if let Some(n) = instr.parameter_number
@@ -388,8 +383,92 @@ fn resolve(c: &Cursor<'_>, (mut comp, raw): RawComputation<'_>) -> R<Computation
             format!("instruction '{}' depends on itself", raw[i].instr.name),
         )
     })?;
+    for &i in &comp.post_order {
+        if !raw[i].shape_written {
+            instructions[i].shape =
+                infer_shape(&instructions, i).map_err(|why| c.error_at(raw[i].name_offset, why))?;
+        }
+        if instructions[i].opcode == "broadcast" && instructions[i].attr("dimensions").is_none() {
+            scalar_broadcast_dimensions(&mut instructions, i);
+        }
+    }
+    for (r, instr) in raw.iter().zip(&instructions) {
+        for (op, &i) in r.operands.iter().zip(&instr.operands) {
+            if let Some(written) = &op.shape
+                && !same_dims(written, &instructions[i].shape)
+            {
+                return Err(c.error_at(
+                    op.offset,
+                    format!(
+                        "operand '{}' is written as {written} but defined as {}",
+                        op.name, instructions[i].shape
+                    ),
+                ));
+            }
+        }
+    }
     comp.instructions = instructions;
     Ok(comp)
+}
+
+/// The shape of instruction `i` written without one, as XLA's parser infers it from the
+/// operands (already known: `i` comes after them in post order): a `tuple` of its operands'
+/// shapes, or the element a `get-tuple-element` takes. Any other op must be written with its
+/// shape.
+fn infer_shape(instructions: &[Instruction], i: usize) -> Result<Shape, String> {
+    let instr = &instructions[i];
+    let operand = |k: usize| &instructions[instr.operands[k]];
+    match instr.opcode.as_str() {
+        "tuple" => Ok(Shape::Tuple(
+            (0..instr.operands.len())
+                .map(|k| operand(k).shape.clone())
+                .collect(),
+        )),
+        "get-tuple-element" if instr.operands.len() == 1 => {
+            let index = instr
+                .int("index")
+                .ok_or_else(|| format!("get-tuple-element '{}' needs index=N", instr.name))?;
+            match &operand(0).shape {
+                Shape::Tuple(leaves) => usize::try_from(index)
+                    .ok()
+                    .and_then(|k| leaves.get(k))
+                    .cloned()
+                    .ok_or_else(|| {
+                        format!(
+                            "index={index} of '{}' is outside its operand's {} elements",
+                            instr.name,
+                            leaves.len()
+                        )
+                    }),
+                shape => Err(format!(
+                    "get-tuple-element '{}' reads {shape}, which is not a tuple",
+                    instr.name
+                )),
+            }
+        }
+        op => Err(format!(
+            "expected the shape of '{}': it is inferred only for tuple and get-tuple-element, not {op}",
+            instr.name
+        )),
+    }
+}
+
+/// Gives a `broadcast` of a scalar written without `dimensions=` the empty list, which XLA's
+/// parser takes as its default there (every result dimension repeats the scalar). A broadcast
+/// of anything else keeps missing it, and its map reports that.
+fn scalar_broadcast_dimensions(instructions: &mut [Instruction], i: usize) {
+    let scalar = instructions[i]
+        .operands
+        .first()
+        .is_some_and(|&o| matches!(&instructions[o].shape, Shape::Array(a) if a.dims.is_empty()));
+    if scalar {
+        let pos = instructions[i].pos;
+        instructions[i].attrs.push(Attr {
+            key: "dimensions".into(),
+            value: AttrValue::Ints(Vec::new()),
+            pos,
+        });
+    }
 }
 
 /// Whether two shapes have the same structure and dimension sizes (layouts may differ).
