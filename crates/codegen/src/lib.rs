@@ -10,17 +10,20 @@
 #![warn(missing_docs)]
 
 mod body;
+mod concatenate;
 mod elemental;
+mod emitter_base;
 mod host;
 mod kernel;
+mod loop_emitter;
 mod reduction;
 mod scalar;
 mod transpose;
 mod types;
 mod vector;
 
+pub use emitter_base::launch_attribute;
 pub use host::{Buffer, BufferRole, HostValue, LaunchList, Step, byte_size, launch_list};
-pub use kernel::launch_attribute;
 
 use xla_indexing_hlo::{
     HloError, Module,

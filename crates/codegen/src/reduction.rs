@@ -46,7 +46,7 @@ use xla_indexing_hlo::{
 use super::CodegenOptions;
 use super::body::{Body, Scalar};
 use super::elemental::{Emitter, Index};
-use super::kernel::{Begun, begin_kernel, close_loop, first_lanes, open_loop};
+use super::emitter_base::{Begun, begin_kernel, close_loop, first_lanes, open_loop};
 use super::scalar::{Typed, select};
 use super::types::{Class, Element, PRED};
 use super::vector::Lanes;
@@ -357,7 +357,7 @@ fn read_loop(
     for (s, values) in stores.iter().zip(&stored) {
         let (buffer, ty) = s.buffer;
         if lanes {
-            e.store_lanes(buffer, ty, s.shape, values, s.store)
+            e.store_lanes((buffer, ty, s.shape), read_map, values, s.store)
                 .map_err(|err| HloError::Usage(format!("output store: {err}")))?;
         } else {
             let index = e

@@ -22,7 +22,7 @@ use xla_indexing_hlo::{
 
 use super::CodegenOptions;
 use super::elemental::{Emitter, Index};
-use super::kernel::{Begun, begin_kernel, close_loop, open_loop};
+use super::emitter_base::{Begun, begin_kernel, close_loop, open_loop};
 use super::scalar::Typed;
 use super::types::Element;
 

@@ -201,21 +201,20 @@ impl Emitter<'_> {
         Ok(Typed { value, element })
     }
 
-    /// Stores `values`, one per lane, into output `name: ty` (of `shape`) at the thread map's
-    /// index: one `vector.store` per group when `store` is a vector, else one `memref.store`
-    /// per lane.
+    /// Stores `values`, one per lane, into output `name: ty` (of `shape`) at the index `map`
+    /// gives (over the thread map's variables): one `vector.store` per group when `store` is a
+    /// vector, else one `memref.store` per lane.
     pub(crate) fn store_lanes(
         &mut self,
-        name: &str,
-        ty: &str,
-        shape: &ArrayShape,
+        (name, ty, shape): (&str, &str, &ArrayShape),
+        map: &IndexingMap,
         values: &[Typed],
         store: &Vectorization,
     ) -> Result<(), String> {
-        let Some(lanes) = &self.lanes else {
+        if self.lanes.is_none() {
             return Err("the kernel does not compute lanes".into());
-        };
-        let map = lanes.thread_map.clone();
+        }
+        let map = map.clone();
         match store {
             Vectorization::Vector {
                 lanes: width,

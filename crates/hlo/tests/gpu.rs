@@ -492,13 +492,11 @@ fn transpose_coalescing(path: &str) -> Vec<(String, String, bool, u64, u64)> {
                 let what = format!("read {}", op.parameter);
                 (what, &op.read_map, &op.output_maps[0].map, &op.shape)
             });
-            let write = (
-                format!("write {}", o.output),
-                &o.write_map,
-                &identity,
-                &o.shape,
-            );
-            for (what, read_map, map, shape) in ops.chain([write]) {
+            let writes = o
+                .write_maps
+                .iter()
+                .map(|w| (format!("write {}", o.output), w, &identity, &o.shape));
+            for (what, read_map, map, shape) in ops.chain(writes) {
                 let c = analyze_access(read_map, map, shape, &Device::h100()).unwrap();
                 let want = brute_read_map(read_map, map, shape);
                 assert_eq!((c.transactions, c.ideal), want, "{path} {what}");

@@ -1,4 +1,4 @@
-//! GPU maths of the kernels XLA's emitters write (loop, reduction, transpose): which emitter
+//! GPU maths of the kernels XLA's emitters write (loop, reduction, transpose, concatenate): which emitter
 //! takes a fusion, launch dimensions, thread-id indexing maps of reads and stores, coalescing,
 //! propagation of output tiles to operand tiles, and the vector accesses of unrolled threads.
 //!
@@ -9,6 +9,7 @@
 
 pub mod chips;
 pub mod coalescing;
+pub mod concatenate;
 mod epilogue;
 pub mod identity;
 pub mod kernel;

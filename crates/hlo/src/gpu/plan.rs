@@ -5,6 +5,7 @@
 
 use xla_indexing_core::{ComposeError, IndexingMap};
 
+use super::concatenate::{ConcatenatePlan, plan_concatenate};
 use super::kernel::{Kernel, element_bits, kernels};
 use super::launch::{Device, LaunchDimensions, UnrollInputs, launch_dimensions, unroll_factor};
 use super::reduction::{OutputSource, ReductionPlan, plan_reduction};
@@ -52,10 +53,12 @@ pub enum EmitterPlan {
     Reduction(Box<ReductionPlan>),
     /// The transpose emitter: a block moves a tile through shared memory.
     Transpose(Box<TransposePlan>),
+    /// The concatenate emitter: one loop per operand of a concatenate.
+    Concatenate(Box<ConcatenatePlan>),
 }
 
 impl EmitterPlan {
-    /// `loop`, `row reduction`, `column reduction` or `transpose`.
+    /// `loop`, `row reduction`, `column reduction`, `transpose` or `concatenate`.
     pub fn name(&self) -> &'static str {
         match self {
             EmitterPlan::Loop { .. } => "loop",
@@ -64,6 +67,7 @@ impl EmitterPlan {
                 super::reduction::ReductionKind::Column { .. } => "column reduction",
             },
             EmitterPlan::Transpose(_) => "transpose",
+            EmitterPlan::Concatenate(_) => "concatenate",
         }
     }
 }
@@ -80,8 +84,9 @@ pub struct OutputPlan {
     /// Why the output has no thread maps (its dimensions differ from output 0's).
     pub skipped: Option<String>,
     /// Thread ids to the element of the output each thread stores, with the constraints under
-    /// which it stores.
-    pub write_map: IndexingMap,
+    /// which it stores: one map per store of the kernel (the concatenate emitter stores once
+    /// per operand, the other emitters once).
+    pub write_maps: Vec<IndexingMap>,
     /// How a thread stores its group of elements of this output.
     pub store: Vectorization,
 }
@@ -131,8 +136,9 @@ pub fn plan_module(module: &Module, device: &Device) -> Result<Vec<KernelPlan>, 
         .collect()
 }
 
-/// The plan of one kernel: the reduction emitter's when it takes the fusion, else the
-/// transpose emitter's when it takes it, else the loop emitter's. A launch that exceeds the device's limits, or arithmetic that overflows, is an
+/// The plan of one kernel, as XLA picks the emitter: the reduction emitter's when it takes the
+/// fusion, else the transpose emitter's, else the concatenate emitter's, else the loop
+/// emitter's. A launch that exceeds the device's limits, or arithmetic that overflows, is an
 /// error naming the kernel.
 pub fn plan_kernel(
     module: &Module,
@@ -144,7 +150,14 @@ pub fn plan_kernel(
         Ok(None) => {
             match plan_transpose(module, kernel.computation, kernel.outputs.len(), device) {
                 Ok(Some(transpose)) => transpose_kernel(module, kernel, transpose),
-                Ok(None) => loop_kernel(module, kernel, device, None),
+                Ok(None) => {
+                    match plan_concatenate(module, kernel.computation, kernel.outputs.len(), device)
+                    {
+                        Ok(Some(concat)) => concatenate_kernel(module, kernel, concat),
+                        Ok(None) => loop_kernel(module, kernel, device, None),
+                        Err(why) => loop_kernel(module, kernel, device, Some(why)),
+                    }
+                }
                 Err(why) => loop_kernel(module, kernel, device, Some(why)),
             }
         }
@@ -187,7 +200,7 @@ fn transpose_kernel(
             shape: shape.clone(),
             operands,
             skipped: None,
-            write_map: transpose.write_map.clone(),
+            write_maps: vec![transpose.write_map.clone()],
             store: Vectorization::Scalar("the transpose emitter stores elements one by one".into()),
         });
     }
@@ -199,6 +212,44 @@ fn transpose_kernel(
         thread_map: transpose.read_map.clone(),
         emitter: EmitterPlan::Transpose(Box::new(transpose)),
         outputs,
+    })
+}
+
+/// The concatenate emitter's kernel: each operand of the hero is read through its loop's read
+/// map (the epilogue is a chain of ops of one operand, which read nothing else).
+fn concatenate_kernel(
+    module: &Module,
+    kernel: Kernel,
+    concat: ConcatenatePlan,
+) -> Result<KernelPlan, HloError> {
+    let comp = &module.computations[kernel.computation];
+    let mut composer = Composer::new(module);
+    let mut operands = Vec::new();
+    for l in &concat.loops {
+        operands.extend(operand_plans(
+            module,
+            &kernel,
+            &mut composer,
+            l.operand,
+            &l.read_map,
+        )?);
+    }
+    let output = OutputPlan {
+        output: 0,
+        shape: kernel.outputs[0].clone(),
+        operands,
+        skipped: None,
+        write_maps: concat.loops.iter().map(|l| l.write_map.clone()).collect(),
+        store: Vectorization::Scalar("the concatenate emitter stores elements one by one".into()),
+    };
+    Ok(KernelPlan {
+        computation: comp.name.clone(),
+        kernel,
+        unroll: concat.unroll,
+        launch: concat.launch,
+        thread_map: concat.launch_map.clone(),
+        emitter: EmitterPlan::Concatenate(Box::new(concat)),
+        outputs: vec![output],
     })
 }
 
@@ -264,7 +315,7 @@ fn reduction_kernel(
             shape: shape.clone(),
             operands,
             skipped: None,
-            write_map: write_map.clone(),
+            write_maps: vec![write_map.clone()],
             store: match source {
                 OutputSource::Side(_) | OutputSource::Normalized(_) if unroll > 1 => {
                     vectorize(&reduction.read_map, &reduction.read_map, shape, unroll)
@@ -441,31 +492,33 @@ fn loop_kernel(
     let mut composer = Composer::new(module);
     let mut outputs = Vec::new();
     for (k, shape) in kernel.outputs.iter().enumerate() {
-        if shape.dims != first.dims {
+        let Some(write_map) = root_write_map(&thread_map, &first, shape)
+            .map_err(|e| kernel.error(format!("write map of output {k}: {e}")))?
+        else {
             outputs.push(OutputPlan {
                 output: k,
                 shape: shape.clone(),
                 operands: Vec::new(),
                 skipped: Some(format!(
-                    "its dimensions differ from output 0 ({first}), whose thread map the kernel uses"
+                    "its elements are not those of output 0 ({first}) in another shape, whose thread map the kernel uses"
                 )),
-                write_map: thread_map.clone(),
+                write_maps: vec![thread_map.clone()],
                 store: Vectorization::Scalar("not written".into()),
             });
             continue;
-        }
+        };
         let operands = composer
             .computation_output_to_input(kernel.computation, k)?
             .into_iter()
-            .map(|p| operand_plan(module, &kernel, p, &thread_map, &vectorization))
+            .map(|p| operand_plan(module, &kernel, p, &write_map, &vectorization))
             .collect::<Result<Vec<_>, _>>()?;
         outputs.push(OutputPlan {
             output: k,
             shape: shape.clone(),
             operands,
             skipped: None,
-            write_map: thread_map.clone(),
-            store: vectorization(&Access::plain(thread_map.clone()), shape),
+            store: vectorization(&Access::plain(write_map.clone()), shape),
+            write_maps: vec![write_map],
         });
     }
     Ok(KernelPlan {
@@ -477,6 +530,27 @@ fn loop_kernel(
         thread_map,
         outputs,
     })
+}
+
+/// The loop emitter's write map of an output of shape `root`, given the thread map over output
+/// 0 (of shape `first`): the thread map itself where the dimensions are the same, else, as XLA
+/// indexes the roots of a multi-output loop fusion, the thread map through the bitcast from
+/// output 0 to the root (the element at the same place in memory). `None` when no bitcast
+/// relates them (other element counts, tiled layouts).
+fn root_write_map(
+    thread_map: &IndexingMap,
+    first: &ArrayShape,
+    root: &ArrayShape,
+) -> Result<Option<IndexingMap>, ComposeError> {
+    if root.dims == first.dims {
+        return Ok(Some(thread_map.clone()));
+    }
+    let Some(bitcast) = crate::ops::bitcast_map(first, root)? else {
+        return Ok(None);
+    };
+    let mut map = thread_map.compose(&bitcast)?;
+    map.simplify();
+    Ok(Some(map))
 }
 
 /// Whether computation `c` (or one it calls, at any depth) holds an op that keeps the loop

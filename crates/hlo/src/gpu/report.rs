@@ -65,6 +65,9 @@ pub fn launch_json(plans: &[KernelPlan]) -> Value {
                     v["write_map"] = json!(t.write_map.to_string());
                     v["shared"] = shared_json(std::slice::from_ref(&t.tile));
                 }
+                EmitterPlan::Concatenate(c) => {
+                    v["write_maps"] = c.loops.iter().map(|l| json!(l.write_map.to_string())).collect();
+                }
                 EmitterPlan::Loop { .. } => {}
             }
             v["outputs"] = p
@@ -158,6 +161,15 @@ pub fn launch_text(plans: &[KernelPlan]) -> String {
                 t.write_map,
                 shared_text(std::slice::from_ref(&t.tile))
             )),
+            EmitterPlan::Concatenate(c) => {
+                out.push_str("  emitter: concatenate\n");
+                for (k, l) in c.loops.iter().enumerate() {
+                    out.push_str(&format!(
+                        "  loop over operand {k} (offset {}) write map: {}\n",
+                        l.offset, l.write_map
+                    ));
+                }
+            }
         }
         for o in &p.outputs {
             if let Some(s) = &o.skipped {
@@ -244,14 +256,16 @@ pub fn coalescing_entries<'a>(
                 }
             }
             let identity = xla_indexing_core::IndexingMap::identity(&o.shape.dims);
-            out.push(CoalescingEntry {
-                plan,
-                output: o.output,
-                operand: None,
-                map_index: 0,
-                result: analyze_access(&o.write_map, &identity, &o.shape, device)
-                    .map_err(|e| e.to_string()),
-            });
+            for (k, write_map) in o.write_maps.iter().enumerate() {
+                out.push(CoalescingEntry {
+                    plan,
+                    output: o.output,
+                    operand: None,
+                    map_index: k,
+                    result: analyze_access(write_map, &identity, &o.shape, device)
+                        .map_err(|e| e.to_string()),
+                });
+            }
         }
     }
     out
@@ -276,6 +290,9 @@ pub fn coalescing_json(entries: &[CoalescingEntry<'_>]) -> Value {
                 }
                 None => {
                     v["access"] = json!("store");
+                    if e.plan.outputs[e.output].write_maps.len() > 1 {
+                        v["map"] = json!(e.map_index);
+                    }
                     let shape = e.plan.outputs.iter().find(|o| o.output == e.output);
                     v["shape"] = json!(shape.map(|o| o.shape.to_string()));
                 }
@@ -326,6 +343,10 @@ pub fn coalescing_text(entries: &[CoalescingEntry<'_>]) -> String {
                 operand_label(op),
                 op.shape,
                 e.map_index
+            ),
+            None if e.plan.outputs[e.output].write_maps.len() > 1 => format!(
+                "{} output {} store (map {})",
+                e.plan.kernel.name, e.output, e.map_index
             ),
             None => format!("{} output {} store", e.plan.kernel.name, e.output),
         };

@@ -1,0 +1,269 @@
+//! What every emitter's kernel shares: its buffers and `gpu.func` header (with the launch
+//! attribute and the shared buffers as workgroup memory), the thread and block ids, and the
+//! `xla_indexing.loop`s over thread-id maps that the emitters' bodies run in.
+
+use xla_indexing_core::{IndexingMap, Interval};
+use xla_indexing_hlo::{
+    HloError, Module,
+    gpu::{
+        KernelPlan, launch::LaunchDimensions, reduction::SharedBuffer, thread_map::UNROLL_SYMBOL,
+    },
+    shape::Shape,
+};
+
+use super::CodegenOptions;
+use super::body::Body;
+use super::elemental::{Emitter, Frame};
+use super::types::{Element, memref_type};
+
+/// The six thread-id values, as `gpu.thread_id` and `gpu.block_id` name them.
+const IDS: [(&str, &str); 6] = [
+    ("th_x", "gpu.thread_id x"),
+    ("th_y", "gpu.thread_id y"),
+    ("th_z", "gpu.thread_id z"),
+    ("bl_x", "gpu.block_id x"),
+    ("bl_y", "gpu.block_id y"),
+    ("bl_z", "gpu.block_id z"),
+];
+
+/// A kernel's buffers, each `(SSA name, memref type)`: the fused computation's parameters
+/// (`%argN`), then the outputs (`%outK`).
+pub(crate) struct Signature {
+    pub params: Vec<(String, String)>,
+    pub outputs: Vec<(String, String)>,
+}
+
+/// The buffers of `plan`'s kernel; a tuple-shaped parameter or an element type that is not
+/// lowered is an error naming the kernel.
+pub(crate) fn signature(module: &Module, plan: &KernelPlan) -> Result<Signature, HloError> {
+    let kernel = &plan.kernel;
+    let comp = &module.computations[kernel.computation];
+    let mut params = Vec::new();
+    for n in 0..comp.num_parameters() {
+        let i = comp
+            .parameter(n)
+            .ok_or_else(|| kernel.error(format!("cannot be lowered: parameter {n} is missing")))?;
+        let Shape::Array(shape) = &comp.instructions[i].shape else {
+            return Err(kernel.error(format!("cannot be lowered: parameter {n} is a tuple")));
+        };
+        let ty = memref_type(shape).map_err(|e| kernel.error(format!("cannot be lowered: {e}")))?;
+        params.push((format!("%arg{n}"), ty));
+    }
+    let mut outputs = Vec::new();
+    for (k, shape) in kernel.outputs.iter().enumerate() {
+        let ty = memref_type(shape).map_err(|e| kernel.error(format!("cannot be lowered: {e}")))?;
+        outputs.push((format!("%out{k}"), ty));
+    }
+    Ok(Signature { params, outputs })
+}
+
+/// The opening line of a kernel's `gpu.func` (closed by the caller): its buffers, its shared
+/// buffers (`workgroup` attributions, each `(SSA name, memref type)`) and its launch attribute
+/// of `launch` and `map`.
+pub(crate) fn function_header(
+    symbol: &str,
+    params: &[(String, String)],
+    outputs: &[(String, String)],
+    shared: &[(String, String)],
+    launch: &LaunchDimensions,
+    map: &IndexingMap,
+) -> String {
+    let workgroup = if shared.is_empty() {
+        String::new()
+    } else {
+        format!(" workgroup({})", typed_list(shared))
+    };
+    format!(
+        "    gpu.func @{symbol}({}){workgroup} kernel attributes {{xla_indexing.launch = {}}} {{\n",
+        signature_text(params, outputs),
+        launch_attribute(launch, map)
+    )
+}
+
+/// A kernel of the reduction or transpose emitter, begun: its `gpu.func` header, an emitter
+/// whose frame holds the thread ids, its output buffers and its shared buffers.
+pub(crate) struct Begun<'m> {
+    pub text: String,
+    pub emitter: Emitter<'m>,
+    pub outputs: Vec<(String, String)>,
+    pub shared: Vec<(String, String)>,
+}
+
+/// Begins `plan`'s kernel `symbol`: the header with the plan's `shared` buffers as workgroup
+/// memory (`%shared0`, ...) and `launch_map` in its launch attribute, and the thread ids.
+pub(crate) fn begin_kernel<'m>(
+    module: &'m Module,
+    plan: &KernelPlan,
+    symbol: &str,
+    (shared, launch_map): (&[SharedBuffer], &IndexingMap),
+    options: &CodegenOptions,
+) -> Result<Begun<'m>, HloError> {
+    let kernel = &plan.kernel;
+    let Signature { params, outputs } = signature(module, plan)?;
+    let shared = shared
+        .iter()
+        .enumerate()
+        .map(|(k, b)| {
+            let dims: Vec<String> = b.dims.iter().map(u64::to_string).collect();
+            let element = Element::of(&b.element)
+                .map_err(|e| kernel.error(format!("cannot be lowered: {e}")))?;
+            Ok((
+                format!("%shared{k}"),
+                format!(
+                    "memref<{}x{}, #gpu.address_space<workgroup>>",
+                    dims.join("x"),
+                    element.mlir
+                ),
+            ))
+        })
+        .collect::<Result<Vec<_>, HloError>>()?;
+    let text = function_header(symbol, &params, &outputs, &shared, &plan.launch, launch_map);
+    let mut body = Body::at_depth(3);
+    let dims = thread_ids(&mut body);
+    let frame = Frame {
+        dims,
+        syms: Vec::new(),
+    };
+    let emitter = Emitter::new(module, body, frame, params, options.simplify);
+    Ok(Begun {
+        text,
+        emitter,
+        outputs,
+        shared,
+    })
+}
+
+/// `%a : memref<...>, %b : memref<...>`, a workgroup attribution list.
+fn typed_list(values: &[(String, String)]) -> String {
+    values
+        .iter()
+        .map(|(name, ty)| format!("{name} : {ty}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `%arg0: memref<...>, ..., %out0: memref<...>`.
+fn signature_text(params: &[(String, String)], outputs: &[(String, String)]) -> String {
+    params
+        .iter()
+        .chain(outputs)
+        .map(|(name, ty)| format!("{name}: {ty}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Writes the six thread and block ids and returns their names.
+pub(crate) fn thread_ids(body: &mut Body) -> Vec<String> {
+    IDS.iter()
+        .map(|(name, op)| {
+            body.line(format!("%{name} = {op}"));
+            format!("%{name}")
+        })
+        .collect()
+}
+
+/// An `xla_indexing.loop` opened by [`open_loop`]: the names of its index, of the values it
+/// carries inside the body, and of its results (one per carried value).
+pub(crate) struct OpenLoop {
+    pub index: Vec<String>,
+    pub carried: Vec<String>,
+    pub results: Vec<String>,
+}
+
+/// Opens an `xla_indexing.loop` over `map`'s thread ids and symbols (`[chunk_id, unroll_id]`,
+/// or none) carrying `iter_args` (each an initial value and its type), makes the symbols the
+/// frame's and opens a scope for the body.
+pub(crate) fn open_loop(
+    e: &mut Emitter,
+    map: &IndexingMap,
+    iter_args: &[(String, &str)],
+) -> OpenLoop {
+    let syms: Vec<String> = ["chunk", "unroll"]
+        .iter()
+        .take(map.range_vars().len())
+        .map(|s| e.body.fresh(s))
+        .collect();
+    let index: Vec<String> = map.results().iter().map(|_| e.body.fresh("i")).collect();
+    let syms_text = if syms.is_empty() {
+        String::new()
+    } else {
+        format!("[{}]", syms.join(", "))
+    };
+    let carried: Vec<String> = iter_args.iter().map(|_| e.body.fresh("acc")).collect();
+    let name = e.body.fresh("carried");
+    let (results, defined) = match iter_args.len() {
+        0 => (Vec::new(), String::new()),
+        1 => (vec![name.clone()], format!("{name} = ")),
+        n => (
+            (0..n).map(|k| format!("{name}#{k}")).collect(),
+            format!("{name}:{n} = "),
+        ),
+    };
+    let carrying = if iter_args.is_empty() {
+        String::new()
+    } else {
+        let args: Vec<String> = carried
+            .iter()
+            .zip(iter_args)
+            .map(|(a, (init, _))| format!("{a} = {init}"))
+            .collect();
+        let types: Vec<&str> = iter_args.iter().map(|(_, t)| *t).collect();
+        format!(" iter_args({}) -> ({})", args.join(", "), types.join(", "))
+    };
+    e.body.open(format!(
+        "{defined}xla_indexing.loop ({}){syms_text} -> ({}) in #xla_indexing.map<\"{map}\">{carrying} {{",
+        e.frame.dims.join(", "),
+        index.join(", ")
+    ));
+    e.frame.syms = syms;
+    e.enter_scope();
+    OpenLoop {
+        index,
+        carried,
+        results,
+    }
+}
+
+/// Closes the loop of [`open_loop`], yielding `values` of `types` (the carried values' next).
+pub(crate) fn close_loop(e: &mut Emitter, values: &[String], types: &[&str]) {
+    e.leave_scope();
+    e.frame.syms.clear();
+    e.body.line(if values.is_empty() {
+        "xla_indexing.yield".to_string()
+    } else {
+        format!(
+            "xla_indexing.yield {} : {}",
+            values.join(", "),
+            types.join(", ")
+        )
+    });
+    e.body.close("}", false);
+}
+
+/// The thread loop of a kernel that computes its lanes one by one: `map` with `unroll_id` fixed
+/// to 0, so that the loop runs once per group (the plan vectorizes only where a group runs all
+/// its lanes or none, `xla_indexing_hlo::gpu::vector::lanes_run_together`).
+pub(crate) fn first_lanes(map: &IndexingMap) -> IndexingMap {
+    let mut range_vars = map.range_vars().to_vec();
+    range_vars[UNROLL_SYMBOL].bounds = Interval::point(0);
+    let mut first = IndexingMap::new(
+        map.results().to_vec(),
+        map.dims().to_vec(),
+        range_vars,
+        map.rt_vars().to_vec(),
+    );
+    for (e, iv) in map.constraints() {
+        first.add_constraint(e.clone(), *iv);
+    }
+    first
+}
+
+/// `#xla_indexing.launch<block = [...], grid = [...], map = "...">`.
+pub fn launch_attribute(launch: &LaunchDimensions, map: &xla_indexing_core::IndexingMap) -> String {
+    let list = |v: &[u64; 3]| format!("[{}, {}, {}]", v[0], v[1], v[2]);
+    format!(
+        "#xla_indexing.launch<block = {}, grid = {}, map = \"{map}\">",
+        list(&launch.threads),
+        list(&launch.blocks)
+    )
+}

@@ -1,0 +1,148 @@
+//! The loop emitter: each thread computes the elements the thread-id map gives it on its own.
+//! The kernel is the thread ids, the thread loop over the thread-id map, and per output a store
+//! of the root's value at the element the thread writes. When the plan vectorizes some access,
+//! the loop runs over a thread's groups and its body computes the lanes one by one, sharing
+//! vector loads and stores (`vector.rs`).
+
+use xla_indexing_hlo::{
+    HloError, Module,
+    gpu::{KernelPlan, thread_map::UNROLL_SYMBOL},
+};
+
+use super::CodegenOptions;
+use super::body::Body;
+use super::elemental::{Emitter, Frame, Index};
+use super::emitter_base::{Signature, first_lanes, function_header, signature, thread_ids};
+use super::vector::Lanes;
+
+/// The `gpu.func` of a kernel the loop emitter writes, indented for a `gpu.module` body;
+/// `options` say whether composed maps are simplified before they are written and whether the
+/// plan's vector accesses are used.
+pub(crate) fn loop_function(
+    module: &Module,
+    plan: &KernelPlan,
+    symbol: &str,
+    options: &CodegenOptions,
+) -> Result<String, HloError> {
+    let kernel = &plan.kernel;
+    let comp = &module.computations[kernel.computation];
+    if let Some(skipped) = plan
+        .outputs
+        .iter()
+        .find_map(|o| o.skipped.as_ref().map(|r| (o.output, r)))
+    {
+        return Err(kernel.error(format!(
+            "cannot be lowered: output {} {}",
+            skipped.0, skipped.1
+        )));
+    }
+    let Signature {
+        params: buffers,
+        outputs,
+    } = signature(module, plan)?;
+    let root = comp.root;
+    let roots: Vec<usize> = match kernel.outputs.len() {
+        1 => vec![root],
+        n if comp.instructions[root].opcode == "tuple"
+            && comp.instructions[root].operands.len() == n =>
+        {
+            comp.instructions[root].operands.clone()
+        }
+        n => {
+            return Err(kernel.error(format!(
+                "cannot be lowered: {n} outputs but the root is not a tuple of {n} values"
+            )));
+        }
+    };
+
+    let map = &plan.thread_map;
+    let lanes = options.vectorize && plan.vectorized() && map.range_vars().len() > UNROLL_SYMBOL;
+    let loop_map = if lanes { first_lanes(map) } else { map.clone() };
+    let mut text = function_header(symbol, &buffers, &outputs, &[], &plan.launch, map);
+    let mut body = Body::at_depth(3);
+    let ids = thread_ids(&mut body);
+    let syms: Vec<String> = (0..map.range_vars().len())
+        .map(|k| {
+            map.range_vars()[k]
+                .name
+                .clone()
+                .map_or_else(|| format!("%s{k}"), |n| format!("%{n}"))
+        })
+        .collect();
+    let out_index: Vec<String> = (0..map.results().len()).map(|k| format!("%o{k}")).collect();
+    let syms_text = if syms.is_empty() {
+        String::new()
+    } else {
+        format!("[{}]", syms.join(", "))
+    };
+    body.open(format!(
+        "xla_indexing.loop ({}){syms_text} -> ({}) in #xla_indexing.map<\"{loop_map}\"> {{",
+        ids.join(", "),
+        out_index.join(", ")
+    ));
+    let frame = Frame { dims: ids, syms };
+    let mut emitter = Emitter::new(module, body, frame, buffers, options.simplify);
+    // Each output at its write map: the thread map, or for a root of other dimensions the
+    // thread map through the bitcast from output 0 to it.
+    let indices: Vec<Index> = plan
+        .outputs
+        .iter()
+        .map(|o| Index {
+            map: o.write_maps[0].clone(),
+            rts: Vec::new(),
+        })
+        .collect();
+    if lanes {
+        let names = (0..plan.unroll)
+            .map(|k| emitter.body.index(k as i64).name)
+            .collect();
+        let regions = emitter.body.regions();
+        emitter.lanes = Some(Lanes::new(
+            map.clone(),
+            plan.unroll,
+            names,
+            (regions, emitter.scope_depth()),
+        ));
+        let mut values = vec![Vec::new(); roots.len()];
+        for k in 0..plan.unroll as usize {
+            emitter.set_lane(k);
+            for ((r, v), index) in roots.iter().zip(&mut values).zip(&indices) {
+                v.push(emitter.value(kernel.computation, *r, index)?);
+            }
+        }
+        for (((v, (name, ty)), (out, shape)), index) in values
+            .iter()
+            .zip(&outputs)
+            .zip(plan.outputs.iter().zip(&kernel.outputs))
+            .zip(&indices)
+        {
+            emitter
+                .store_lanes((name, ty, shape), &index.map, v, &out.store)
+                .map_err(|e| {
+                    kernel.error(format!("cannot be lowered: output {}: {e}", out.output))
+                })?;
+        }
+    } else {
+        for ((r, (name, ty)), index) in roots.iter().zip(&outputs).zip(&indices) {
+            let value = emitter.value(kernel.computation, *r, index)?;
+            let at = if index.map == *map {
+                out_index.clone()
+            } else {
+                emitter
+                    .materialize(index)
+                    .map_err(|e| kernel.error(format!("cannot be lowered: output index: {e}")))?
+            };
+            emitter.body.line(format!(
+                "memref.store {}, {name}[{}] : {ty}",
+                value.value.name,
+                at.join(", ")
+            ));
+        }
+    }
+    emitter.body.line("xla_indexing.yield");
+    emitter.body.close("}", false);
+    emitter.body.line("gpu.return");
+    text.push_str(&emitter.body.into_text());
+    text.push_str("    }\n");
+    Ok(text)
+}
