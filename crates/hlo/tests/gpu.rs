@@ -467,6 +467,11 @@ fn transposes_move_every_element_once_through_the_tile() {
             "copied_fusion"
         ]
     );
+    // [2, 1, 0], [1, 3, 0, 2] and batch runs on both sides of the tiled ones.
+    assert_eq!(
+        check_transposes("crates/passes/tests/data/codegen/transposes_general.hlo"),
+        ["f0", "f1", "f2"]
+    );
     assert_eq!(
         check_transposes("examples/hlo/transpose_add.hlo"),
         ["transpose_fusion"]
@@ -558,7 +563,7 @@ fn transposes_the_emitter_does_not_tile_stay_with_the_loop_emitter_saying_why() 
         minor_kept.emitter,
         EmitterPlan::Loop {
             fallback: Some(
-                "t keeps the minor-most dimension in place ([1, 0, 2] in layout order), which the loop emitter reads and writes coalesced"
+                "t keeps the minor-most dimension in place ([1, 0, 2] in layout order), which the transpose emitter does not tile"
                     .into()
             )
         }

@@ -4,8 +4,10 @@
 //! A fusion goes to the transpose emitter when its outputs are elementwise functions (an
 //! *epilogue*) of one *hero*: a `transpose`, or a `copy` that changes the layout, that moves the
 //! minor-most dimension in memory. In layout order, after dropping dimensions of size 1 and
-//! merging dimensions that stay adjacent in both the hero's operand and its result, the hero
-//! must be `[Y, X] -> [X, Y]` or `[Z, Y, X] -> [Z, X, Y]`, as in XLA.
+//! merging dimensions that stay adjacent in both the hero's operand and its result, the
+//! operand's minor-most run is `X`, the run that becomes the result's minor-most is `Y`, and
+//! the other runs together are the batch `Z`: `[Y, X] -> [X, Y]`, `[Z, Y, X] -> [Z, X, Y]`,
+//! and as XLA's emitter any other permutation that moves `X` (`[2, 1, 0]`, `[1, 3, 0, 2]`).
 //!
 //! A block of `32 × 8` threads moves one `32 × 32` tile of one batch element `z`: thread
 //! `(x, y)` reads rows `y, y + 8, y + 16, y + 24` of the tile at column `x` (adjacent along the
@@ -215,28 +217,42 @@ fn runs_of(source: &Source<'_>, result: &ArrayShape) -> Option<Vec<(Vec<usize>, 
         .collect()
 }
 
-/// The runs of hero `hero` reading `source` as `[Z, Y, X]` when it is `[Y, X] -> [X, Y]` or
-/// `[Z, Y, X] -> [Z, X, Y]` in layout order; else why the transpose emitter does not tile it.
+/// The runs of hero `hero` reading `source` as `[Z, Y, X]`: `X` the source's minor-most run,
+/// `Y` the run that becomes the result's minor-most, and `Z` every other run, in the source's
+/// layout order (the batch a block's tile belongs to). Any permutation that moves the minor-most
+/// run is tiled so, `[1, 0]`, `[0, 2, 1]`, `[2, 1, 0]` or `[1, 3, 0, 2]` in layout order alike;
+/// one that keeps it in place is not.
 fn tiled_runs(comp: &Computation, hero: usize, source: &Source<'_>) -> Result<Runs, String> {
     let Shape::Array(result) = &comp.instructions[hero].shape else {
         return Err("the transpose is a tuple".into());
     };
     let order = runs_of(source, result).unwrap_or_default();
     let places: Vec<usize> = order.iter().map(|(_, at)| *at).collect();
-    let mut runs = order.into_iter().map(|(r, _)| r);
-    let mut next = || runs.next().unwrap_or_default();
-    match places[..] {
-        [1, 0] => Ok([Vec::new(), next(), next()]),
-        [0, 2, 1] => Ok([next(), next(), next()]),
-        _ if places.last() == Some(&(places.len() - 1)) => Err(format!(
+    let last = places.len().saturating_sub(1);
+    match places.last() {
+        None | Some(0) if places.len() <= 1 => Err(format!(
+            "{} moves nothing in memory",
+            comp.instructions[hero].name
+        )),
+        Some(&p) if p == last => Err(format!(
             "{} keeps the minor-most dimension in place ({places:?} in layout order), which \
-             the loop emitter reads and writes coalesced",
+             the transpose emitter does not tile",
             comp.instructions[hero].name
         )),
-        _ => Err(format!(
-            "{} moves its dimensions in layout order as {places:?}, not [1, 0] or [0, 2, 1]",
-            comp.instructions[hero].name
-        )),
+        _ => {
+            let mut runs: Runs = Default::default();
+            for (k, (run, at)) in order.into_iter().enumerate() {
+                let slot = if k == last {
+                    2
+                } else if at == last {
+                    1
+                } else {
+                    0
+                };
+                runs[slot].extend(run);
+            }
+            Ok(runs)
+        }
     }
 }
 
