@@ -343,8 +343,13 @@ class Program:
             raise
 
     def run_kernel(self, k):
-        """Launches kernel `k` of the manifest."""
-        self.gpu.launch(self.functions[k], self.manifest["kernels"][k], self.pointers)
+        """Fills kernel `k`'s outputs that start as a copy of an input (a scatter's operand),
+        then launches it."""
+        kernel = self.manifest["kernels"][k]
+        for c in kernel.get("fills", []):
+            nbytes = self.manifest["buffers"][c["out"]]["bytes"]
+            self.gpu.copy(self.pointers[c["out"]], self.pointers[c["source"]], nbytes)
+        self.gpu.launch(self.functions[k], kernel, self.pointers)
 
     def run(self):
         """Launches every kernel in order, then the copies into out-parameters."""

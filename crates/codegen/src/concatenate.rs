@@ -12,7 +12,7 @@ use xla_indexing_hlo::{
 
 use super::CodegenOptions;
 use super::elemental::Index;
-use super::emitter_base::{Begun, begin_kernel, close_loop, open_loop};
+use super::emitter_base::{Begun, begin_kernel, close_loop, end_kernel, open_loop};
 
 /// The `gpu.func` of a kernel the concatenate emitter writes (see the module comment).
 pub fn concatenate_function(
@@ -24,7 +24,7 @@ pub fn concatenate_function(
 ) -> Result<String, HloError> {
     let c = plan.kernel.computation;
     let Begun {
-        mut text,
+        text,
         emitter: mut e,
         outputs,
         ..
@@ -50,8 +50,5 @@ pub fn concatenate_function(
         ));
         close_loop(&mut e, &[], &[]);
     }
-    e.body.line("gpu.return");
-    text.push_str(&e.body.into_text());
-    text.push_str("    }\n");
-    Ok(text)
+    Ok(end_kernel(text, e))
 }

@@ -133,6 +133,15 @@ pub(crate) fn begin_kernel<'m>(
     })
 }
 
+/// The text of a kernel begun with `header` (its `gpu.func` line) whose body `e` has written:
+/// the body, `gpu.return` and the closing brace.
+pub(crate) fn end_kernel(mut header: String, mut e: Emitter) -> String {
+    e.body.line("gpu.return");
+    header.push_str(&e.body.into_text());
+    header.push_str("    }\n");
+    header
+}
+
 /// `%a : memref<...>, %b : memref<...>`, a workgroup attribution list.
 fn typed_list(values: &[(String, String)]) -> String {
     values

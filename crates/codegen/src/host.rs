@@ -11,7 +11,9 @@
 //! `gpu.dealloc` after the last launch. Tuples and `get-tuple-element` only regroup buffers; a
 //! `bitcast` is a `memref.reinterpret_cast` of its operand's buffer (same element type, same
 //! byte size). A root leaf that no fusion writes directly (a parameter, a bitcast, a buffer
-//! returned twice) is copied into its out-parameter with `gpu.memcpy`. The ops are the
+//! returned twice) is copied into its out-parameter with `gpu.memcpy`; so is a scatter's
+//! operand into the scatter kernel's output before its launch (XLA gives the two one buffer;
+//! the kernel only combines the updates into it). The ops are the
 //! synchronous forms; upstream's `gpu-async-region` and `gpu-to-llvm` make them the GPU
 //! runtime's calls (`mgpuMemAlloc`, `mgpuLaunchKernel`, ...).
 
@@ -19,7 +21,7 @@ use std::collections::BTreeMap;
 
 use xla_indexing_hlo::{
     HloError, Module,
-    gpu::{KernelPlan, kernel::element_bits},
+    gpu::{EmitterPlan, KernelPlan, kernel::element_bits},
     module::Instruction,
     shape::ArrayShape,
 };
@@ -100,6 +102,14 @@ pub enum Step {
         /// The view.
         value: HostValue,
         /// The value viewed.
+        source: HostValue,
+    },
+    /// Fills output `out` of the next launch with `source`, the scatter's operand, which XLA
+    /// gives the scatter kernel's output as its buffer (the kernel only combines the updates).
+    Fill {
+        /// The kernel's output.
+        out: HostValue,
+        /// The scatter's operand.
         source: HostValue,
     },
     /// Copies `source` into the out-parameter `out`.
@@ -247,6 +257,12 @@ pub fn launch_list(module: &Module, plans: &[KernelPlan]) -> Result<LaunchList, 
                         None => host.alloc(instr, k, shape)?,
                     };
                     results.push(v);
+                }
+                if let EmitterPlan::Scatter(scatter) = &plan.emitter {
+                    host.steps.push(Step::Fill {
+                        out: results[0].clone(),
+                        source: args[scatter.operand_parameter].clone(),
+                    });
                 }
                 args.extend(results.iter().cloned());
                 host.steps.push(Step::Launch { kernel: p, args });
@@ -452,7 +468,7 @@ fn write_host(list: &LaunchList, plans: &[KernelPlan], symbols: &[String]) -> St
                 source.ty,
                 value.ty
             ),
-            Step::Copy { out, source } => format!(
+            Step::Copy { out, source } | Step::Fill { out, source } => format!(
                 "gpu.memcpy {}, {} : {}, {}",
                 out.name, source.name, out.ty, source.ty
             ),

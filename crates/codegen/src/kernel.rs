@@ -9,6 +9,7 @@ use super::CodegenOptions;
 use super::concatenate::concatenate_function;
 use super::loop_emitter::loop_function;
 use super::reduction::reduction_function;
+use super::scatter::scatter_function;
 use super::transpose::transpose_function;
 
 /// The `gpu.func` of one kernel, indented for a `gpu.module` body, written by the emitter its
@@ -25,5 +26,6 @@ pub fn kernel_function(
         EmitterPlan::Reduction(r) => reduction_function(module, plan, r, symbol, options),
         EmitterPlan::Transpose(t) => transpose_function(module, plan, t, symbol, options),
         EmitterPlan::Concatenate(c) => concatenate_function(module, plan, c, symbol, options),
+        EmitterPlan::Scatter(s) => scatter_function(module, plan, s, symbol, options),
     }
 }

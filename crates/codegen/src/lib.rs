@@ -18,6 +18,7 @@ mod kernel;
 mod loop_emitter;
 mod reduction;
 mod scalar;
+mod scatter;
 mod transpose;
 mod types;
 mod vector;

@@ -12,7 +12,9 @@ use xla_indexing_hlo::{
 use super::CodegenOptions;
 use super::body::Body;
 use super::elemental::{Emitter, Frame, Index};
-use super::emitter_base::{Signature, first_lanes, function_header, signature, thread_ids};
+use super::emitter_base::{
+    Signature, end_kernel, first_lanes, function_header, signature, thread_ids,
+};
 use super::vector::Lanes;
 
 /// The `gpu.func` of a kernel the loop emitter writes, indented for a `gpu.module` body;
@@ -58,7 +60,7 @@ pub(crate) fn loop_function(
     let map = &plan.thread_map;
     let lanes = options.vectorize && plan.vectorized() && map.range_vars().len() > UNROLL_SYMBOL;
     let loop_map = if lanes { first_lanes(map) } else { map.clone() };
-    let mut text = function_header(symbol, &buffers, &outputs, &[], &plan.launch, map);
+    let text = function_header(symbol, &buffers, &outputs, &[], &plan.launch, map);
     let mut body = Body::at_depth(3);
     let ids = thread_ids(&mut body);
     let syms: Vec<String> = (0..map.range_vars().len())
@@ -141,8 +143,5 @@ pub(crate) fn loop_function(
     }
     emitter.body.line("xla_indexing.yield");
     emitter.body.close("}", false);
-    emitter.body.line("gpu.return");
-    text.push_str(&emitter.body.into_text());
-    text.push_str("    }\n");
-    Ok(text)
+    Ok(end_kernel(text, emitter))
 }

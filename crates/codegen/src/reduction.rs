@@ -46,7 +46,7 @@ use xla_indexing_hlo::{
 use super::CodegenOptions;
 use super::body::{Body, Scalar};
 use super::elemental::{Emitter, Index};
-use super::emitter_base::{Begun, begin_kernel, close_loop, first_lanes, open_loop};
+use super::emitter_base::{Begun, begin_kernel, close_loop, end_kernel, first_lanes, open_loop};
 use super::scalar::{Typed, select};
 use super::types::{Class, Element, PRED};
 use super::vector::Lanes;
@@ -100,7 +100,7 @@ pub fn reduction_function(
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| kernel.error(format!("cannot be lowered: {e}")))?;
     let Begun {
-        mut text,
+        text,
         emitter: mut e,
         outputs,
         shared,
@@ -171,10 +171,7 @@ pub fn reduction_function(
         read_loop(&mut e, module, c, &[], &[], read, &normalized)?;
     }
     write_outputs(&mut e, c, reduction, (&heroes, &finals), &outputs, &write)?;
-    e.body.line("gpu.return");
-    text.push_str(&e.body.into_text());
-    text.push_str("    }\n");
-    Ok(text)
+    Ok(end_kernel(text, e))
 }
 
 /// The hero `h` of computation `c`; `flagged` when its partial results carry a flag.

@@ -22,7 +22,7 @@ use xla_indexing_hlo::{
 
 use super::CodegenOptions;
 use super::elemental::{Emitter, Index};
-use super::emitter_base::{Begun, begin_kernel, close_loop, open_loop};
+use super::emitter_base::{Begun, begin_kernel, close_loop, end_kernel, open_loop};
 use super::scalar::Typed;
 use super::types::Element;
 
@@ -37,7 +37,7 @@ pub fn transpose_function(
     let kernel = &plan.kernel;
     let c = kernel.computation;
     let Begun {
-        mut text,
+        text,
         emitter: mut e,
         outputs,
         shared,
@@ -95,10 +95,7 @@ pub fn transpose_function(
         ));
     }
     close_loop(&mut e, &[], &[]);
-    e.body.line("gpu.return");
-    text.push_str(&e.body.into_text());
-    text.push_str("    }\n");
-    Ok(text)
+    Ok(end_kernel(text, e))
 }
 
 /// The tile row a thread moves at the current step of a loop over `map`:

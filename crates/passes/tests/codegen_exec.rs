@@ -25,7 +25,7 @@ use common::{
 use xla_indexing_codegen::{CodegenOptions, kernels_text};
 use xla_indexing_hlo::{
     HloError, Module,
-    gpu::{Device, KernelPlan, plan_module},
+    gpu::{Device, EmitterPlan, KernelPlan, plan_module},
     parse_module,
 };
 use xla_indexing_passes::opt::{OptOptions, run_pipeline};
@@ -121,17 +121,28 @@ fn check_module_mutated(
         ));
     }
     let mut inputs = Vec::new();
+    let mut initial = Vec::new();
     let mut expected = Vec::new();
     for (plan, kernel) in plans.iter().zip(&cpu_kernels) {
         let (n, outputs) = reference(&module, plan, kernel).map_err(|e| format!("{name}: {e}"))?;
         inputs.push(n);
+        initial.push(initial_outputs(plan));
         expected.push(outputs);
     }
     let program =
-        cpu::program(&aliases, cpu_kernels, inputs).map_err(|e| format!("{name}: {e}"))?;
+        cpu::program(&aliases, cpu_kernels, inputs, initial).map_err(|e| format!("{name}: {e}"))?;
     let printed =
         cpu::run(tools, &mutate(program.text.clone()), &dir).map_err(|e| format!("{name}: {e}"))?;
     compare(&name, &program, &expected, &printed)
+}
+
+/// The outputs of `plan`'s kernel that start as a copy of one of its inputs, as (output, input)
+/// pairs: a scatter's output, whose buffer XLA shares with the scatter's operand parameter.
+fn initial_outputs(plan: &KernelPlan) -> Vec<(usize, usize)> {
+    match &plan.emitter {
+        EmitterPlan::Scatter(s) => vec![(0, s.operand_parameter)],
+        _ => Vec::new(),
+    }
 }
 
 /// The inputs of `plan`'s kernel checked against its buffers, and the expected outputs.
@@ -561,6 +572,143 @@ fn a_misaligned_vector_access_is_reported() {
     assert!(
         err.contains("ERROR: vector access at offset not aligned to 16 bytes"),
         "{err}"
+    );
+}
+
+/// Scatters whose every element is known by hand: rows of a window of the whole row (two
+/// updates on row 3 add up; starts 16 and -1 drop theirs), windows of two columns inserted on
+/// dimension 0 (the start column 3 puts the window past the end: dropped, not clamped), an
+/// implicit index vector of unsigned indices with a combiner that is not commutative (the
+/// current element minus the update, in the updates' order; 255 and 16 drop theirs), and a
+/// batching dimension.
+const SCATTERS: &str = r#"
+HloModule m
+%add (a: f32[], b: f32[]) -> f32[] {
+  %a = f32[] parameter(0)
+  %b = f32[] parameter(1)
+  ROOT %sum = f32[] add(%a, %b)
+}
+%sub (c: f32[], d: f32[]) -> f32[] {
+  %c = f32[] parameter(0)
+  %d = f32[] parameter(1)
+  ROOT %difference = f32[] subtract(%c, %d)
+}
+%fused (p0: f32[16,4], p1: s32[5,1], p2: f32[5,1,4], p3: s32[5,2], p4: f32[5,2], p5: u8[5], p6: f32[5,4], p7: f32[2,3], p8: s32[2,1], p9: f32[2]) -> (f32[16,4], f32[16,4], f32[16,4], f32[2,3]) {
+  %p0 = f32[16,4]{1,0} parameter(0)
+  %p1 = s32[5,1]{1,0} parameter(1)
+  %p2 = f32[5,1,4]{2,1,0} parameter(2)
+  %p3 = s32[5,2]{1,0} parameter(3)
+  %p4 = f32[5,2]{1,0} parameter(4)
+  %p5 = u8[5]{0} parameter(5)
+  %p6 = f32[5,4]{1,0} parameter(6)
+  %p7 = f32[2,3]{1,0} parameter(7)
+  %p8 = s32[2,1]{1,0} parameter(8)
+  %p9 = f32[2]{0} parameter(9)
+  %rows = f32[16,4]{1,0} scatter(%p0, %p1, %p2), update_window_dims={1,2}, inserted_window_dims={}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=%add
+  %pairs = f32[16,4]{1,0} scatter(%p0, %p3, %p4), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0,1}, index_vector_dim=1, to_apply=%add
+  %implicit = f32[16,4]{1,0} scatter(%p0, %p5, %p6), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=%sub
+  %batched = f32[2,3]{1,0} scatter(%p7, %p8, %p9), update_window_dims={}, inserted_window_dims={1}, input_batching_dims={0}, scatter_indices_batching_dims={0}, scatter_dims_to_operand_dims={1}, index_vector_dim=1, to_apply=%add
+  ROOT %t = (f32[16,4]{1,0}, f32[16,4]{1,0}, f32[16,4]{1,0}, f32[2,3]{1,0}) tuple(%rows, %pairs, %implicit, %batched)
+}
+ENTRY %main (x: f32[16,4]) -> f32[16,4] {
+  ROOT %x = f32[16,4]{1,0} parameter(0)
+}
+"#;
+
+#[test]
+fn the_reference_scatters_as_xla() {
+    let module = parse_module(SCATTERS).expect("the module parses");
+    let fused = module.computation("fused").expect("the fused computation");
+    let array = |ty: Ty, dims: &[i64], data: &[f64]| hlo_eval::Array {
+        ty,
+        dims: dims.to_vec(),
+        data: data
+            .iter()
+            .map(|&x| {
+                if ty.is_float() {
+                    V::F(x)
+                } else {
+                    V::I(x as i128)
+                }
+            })
+            .collect(),
+    };
+    // Operand element (r, c) is 4r + c; update element (i, .., c) is 100(i + 1) + c, 1000(i +
+    // 1) + c and 10(i + 1) + c.
+    let numbers = |n: usize, f: &dyn Fn(usize) -> f64| (0..n).map(f).collect::<Vec<_>>();
+    let params = [
+        array(Ty::F32, &[16, 4], &numbers(64, &|n| n as f64)),
+        array(Ty::S(32), &[5, 1], &[3.0, 15.0, 16.0, 3.0, -1.0]),
+        array(
+            Ty::F32,
+            &[5, 1, 4],
+            &numbers(20, &|n| (100 * (n / 4 + 1) + n % 4) as f64),
+        ),
+        array(
+            Ty::S(32),
+            &[5, 2],
+            &[2.0, 0.0, 2.0, 2.0, 2.0, 3.0, -1.0, 0.0, 7.0, 1.0],
+        ),
+        array(
+            Ty::F32,
+            &[5, 2],
+            &numbers(10, &|n| (1000 * (n / 2 + 1) + n % 2) as f64),
+        ),
+        array(Ty::U(8), &[5], &[0.0, 255.0, 15.0, 0.0, 16.0]),
+        array(
+            Ty::F32,
+            &[5, 4],
+            &numbers(20, &|n| (10 * (n / 4 + 1) + n % 4) as f64),
+        ),
+        array(Ty::F32, &[2, 3], &[0.0, 1.0, 2.0, 3.0, 4.0, 5.0]),
+        array(Ty::S(32), &[2, 1], &[2.0, 5.0]),
+        array(Ty::F32, &[2], &[0.5, 0.25]),
+    ];
+    let outputs = hlo_eval::evaluate(&module, fused, &params).expect("evaluates");
+    let at = |k: usize, r: i64, c: i64| outputs[k].array.at(&[r, c]).float();
+    for c in 0..4 {
+        let x = c as f64;
+        // Rows 3 (twice) and 15; the others keep the operand.
+        assert_eq!(
+            at(0, 3, c),
+            12.0 + x + 100.0 + x + 400.0 + x,
+            "rows (3, {c})"
+        );
+        assert_eq!(at(0, 15, c), 60.0 + x + 200.0 + x, "rows (15, {c})");
+        assert_eq!(at(0, 0, c), x, "rows (0, {c})");
+        assert_eq!(at(0, 14, c), 56.0 + x, "rows (14, {c})");
+        // Row 0 minus the updates 0 and 3, row 15 minus update 2.
+        assert_eq!(
+            at(2, 0, c),
+            x - (10.0 + x) - (40.0 + x),
+            "implicit (0, {c})"
+        );
+        assert_eq!(at(2, 15, c), 60.0 + x - (30.0 + x), "implicit (15, {c})");
+        assert_eq!(at(2, 1, c), 4.0 + x, "implicit (1, {c})");
+    }
+    // (2, 0) and (2, 2) land; (2, 3) and (-1, 0) are dropped; (7, 1) lands on columns 1 and 2.
+    let pairs = [
+        ((2, 0), 1008.0),
+        ((2, 1), 1010.0),
+        ((2, 2), 2010.0),
+        ((2, 3), 2012.0),
+        ((7, 0), 28.0),
+        ((7, 1), 5029.0),
+        ((7, 2), 5031.0),
+        ((7, 3), 31.0),
+        ((15, 3), 63.0),
+    ];
+    for ((r, c), want) in pairs {
+        assert_eq!(at(1, r, c), want, "pairs ({r}, {c})");
+    }
+    let changed = (0..64)
+        .filter(|&n| outputs[1].array.data[n] != params[0].data[n])
+        .count();
+    assert_eq!(changed, 6, "pairs");
+    // Batch 0 adds 0.5 at column 2; batch 1's column 5 is out of range.
+    assert_eq!(
+        outputs[3].array.data,
+        [0.0, 1.0, 2.5, 3.0, 4.0, 5.0].map(V::F).to_vec()
     );
 }
 

@@ -54,7 +54,7 @@ fn f32_bits(v: f32) -> u64 {
 /// between the runs with the outputs preset to zeros and to ones (an element not written).
 fn run(tools: &Tools, name: &str, lowered: &str, inputs: usize) -> Result<Vec<u64>, String> {
     let (aliases, kernels) = cpu::kernels(tools, lowered)?;
-    let program = cpu::program(&aliases, kernels, vec![inputs])?;
+    let program = cpu::program(&aliases, kernels, vec![inputs], vec![Vec::new()])?;
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join("cpu_barriers")
         .join(name);

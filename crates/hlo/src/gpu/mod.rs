@@ -1,4 +1,4 @@
-//! GPU maths of the kernels XLA's emitters write (loop, reduction, transpose, concatenate): which emitter
+//! GPU maths of the kernels XLA's emitters write (loop, reduction, transpose, concatenate, scatter): which emitter
 //! takes a fusion, launch dimensions, thread-id indexing maps of reads and stores, coalescing,
 //! propagation of output tiles to operand tiles, and the vector accesses of unrolled threads.
 //!
@@ -18,6 +18,7 @@ pub mod plan;
 pub mod reduction;
 pub mod report;
 pub mod roles;
+pub mod scatter;
 pub mod thread_map;
 pub mod tiles;
 pub mod transpose;

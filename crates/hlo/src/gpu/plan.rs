@@ -9,6 +9,7 @@ use super::concatenate::{ConcatenatePlan, plan_concatenate};
 use super::kernel::{Kernel, element_bits, kernels};
 use super::launch::{Device, LaunchDimensions, UnrollInputs, launch_dimensions, unroll_factor};
 use super::reduction::{OutputSource, ReductionPlan, plan_reduction};
+use super::scatter::{ScatterPlan, plan_scatter};
 use super::thread_map::thread_id_map;
 use super::transpose::{TransposePlan, plan_transpose};
 use super::vector::{Vectorization, lanes_run_together, vectorize};
@@ -55,10 +56,12 @@ pub enum EmitterPlan {
     Transpose(Box<TransposePlan>),
     /// The concatenate emitter: one loop per operand of a concatenate.
     Concatenate(Box<ConcatenatePlan>),
+    /// The scatter emitter: one thread per update element.
+    Scatter(Box<ScatterPlan>),
 }
 
 impl EmitterPlan {
-    /// `loop`, `row reduction`, `column reduction`, `transpose` or `concatenate`.
+    /// `loop`, `row reduction`, `column reduction`, `transpose`, `concatenate` or `scatter`.
     pub fn name(&self) -> &'static str {
         match self {
             EmitterPlan::Loop { .. } => "loop",
@@ -68,6 +71,7 @@ impl EmitterPlan {
             },
             EmitterPlan::Transpose(_) => "transpose",
             EmitterPlan::Concatenate(_) => "concatenate",
+            EmitterPlan::Scatter(_) => "scatter",
         }
     }
 }
@@ -137,8 +141,8 @@ pub fn plan_module(module: &Module, device: &Device) -> Result<Vec<KernelPlan>, 
 }
 
 /// The plan of one kernel, as XLA picks the emitter: the reduction emitter's when it takes the
-/// fusion, else the transpose emitter's, else the concatenate emitter's, else the loop
-/// emitter's. A launch that exceeds the device's limits, or arithmetic that overflows, is an
+/// fusion, else the transpose emitter's, else the scatter emitter's, else the concatenate
+/// emitter's, else the loop emitter's. A launch that exceeds the device's limits, or arithmetic that overflows, is an
 /// error naming the kernel.
 pub fn plan_kernel(
     module: &Module,
@@ -150,14 +154,7 @@ pub fn plan_kernel(
         Ok(None) => {
             match plan_transpose(module, kernel.computation, kernel.outputs.len(), device) {
                 Ok(Some(transpose)) => transpose_kernel(module, kernel, transpose),
-                Ok(None) => {
-                    match plan_concatenate(module, kernel.computation, kernel.outputs.len(), device)
-                    {
-                        Ok(Some(concat)) => concatenate_kernel(module, kernel, concat),
-                        Ok(None) => loop_kernel(module, kernel, device, None),
-                        Err(why) => loop_kernel(module, kernel, device, Some(why)),
-                    }
-                }
+                Ok(None) => other_kernel(module, kernel, device),
                 Err(why) => loop_kernel(module, kernel, device, Some(why)),
             }
         }
@@ -215,6 +212,86 @@ fn transpose_kernel(
     })
 }
 
+/// The plan of a kernel that neither the reduction nor the transpose emitter takes: the
+/// scatter emitter's, else the concatenate emitter's, else the loop emitter's.
+fn other_kernel(module: &Module, kernel: Kernel, device: &Device) -> Result<KernelPlan, HloError> {
+    let (c, outputs) = (kernel.computation, kernel.outputs.len());
+    match plan_scatter(module, c, outputs, device) {
+        Ok(Some(scatter)) => return scatter_kernel(module, kernel, scatter),
+        Ok(None) => {}
+        Err(why) => return loop_kernel(module, kernel, device, Some(why)),
+    }
+    match plan_concatenate(module, c, outputs, device) {
+        Ok(Some(concat)) => concatenate_kernel(module, kernel, concat),
+        Ok(None) => loop_kernel(module, kernel, device, None),
+        Err(why) => loop_kernel(module, kernel, device, Some(why)),
+    }
+}
+
+/// The scatter emitter's kernel: the updates are read through the thread map, the indices
+/// where the write map's runtime variables come from; the output is written through the write
+/// map, and its elements are read there too (the combiner's current values).
+fn scatter_kernel(
+    module: &Module,
+    kernel: Kernel,
+    scatter: ScatterPlan,
+) -> Result<KernelPlan, HloError> {
+    let comp = &module.computations[kernel.computation];
+    let mut composer = Composer::new(module);
+    let mut operands = operand_plans(
+        module,
+        &kernel,
+        &mut composer,
+        scatter.updates,
+        &scatter.thread_map,
+    )?;
+    for rt in &scatter.write.runtime {
+        operands.extend(operand_plans(
+            module,
+            &kernel,
+            &mut composer,
+            scatter.indices,
+            &rt.map,
+        )?);
+    }
+    let output = only_output(
+        &kernel,
+        operands,
+        vec![scatter.write.map.clone()],
+        format!(
+            "the scatter emitter combines one update at a time ({})",
+            scatter.combiner.name()
+        ),
+    );
+    Ok(KernelPlan {
+        computation: comp.name.clone(),
+        kernel,
+        unroll: 1,
+        launch: scatter.launch,
+        thread_map: scatter.thread_map.clone(),
+        emitter: EmitterPlan::Scatter(Box::new(scatter)),
+        outputs: vec![output],
+    })
+}
+
+/// The plan of a kernel's only output, written through `write_maps` element by element (`why`
+/// says so) and reading `operands`.
+fn only_output(
+    kernel: &Kernel,
+    operands: Vec<OperandPlan>,
+    write_maps: Vec<IndexingMap>,
+    why: String,
+) -> OutputPlan {
+    OutputPlan {
+        output: 0,
+        shape: kernel.outputs[0].clone(),
+        operands,
+        skipped: None,
+        write_maps,
+        store: Vectorization::Scalar(why),
+    }
+}
+
 /// The concatenate emitter's kernel: each operand of the hero is read through its loop's read
 /// map (the epilogue is a chain of ops of one operand, which read nothing else).
 fn concatenate_kernel(
@@ -234,14 +311,12 @@ fn concatenate_kernel(
             &l.read_map,
         )?);
     }
-    let output = OutputPlan {
-        output: 0,
-        shape: kernel.outputs[0].clone(),
+    let output = only_output(
+        &kernel,
         operands,
-        skipped: None,
-        write_maps: concat.loops.iter().map(|l| l.write_map.clone()).collect(),
-        store: Vectorization::Scalar("the concatenate emitter stores elements one by one".into()),
-    };
+        concat.loops.iter().map(|l| l.write_map.clone()).collect(),
+        "the concatenate emitter stores elements one by one".into(),
+    );
     Ok(KernelPlan {
         computation: comp.name.clone(),
         kernel,

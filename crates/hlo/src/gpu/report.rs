@@ -68,6 +68,11 @@ pub fn launch_json(plans: &[KernelPlan]) -> Value {
                 EmitterPlan::Concatenate(c) => {
                     v["write_maps"] = c.loops.iter().map(|l| json!(l.write_map.to_string())).collect();
                 }
+                EmitterPlan::Scatter(s) => {
+                    v["write_map"] = json!(s.write.map.to_string());
+                    v["combiner"] = json!(s.combiner.name());
+                    v["operand_parameter"] = json!(s.operand_parameter);
+                }
                 EmitterPlan::Loop { .. } => {}
             }
             v["outputs"] = p
@@ -161,6 +166,17 @@ pub fn launch_text(plans: &[KernelPlan]) -> String {
                 t.write_map,
                 shared_text(std::slice::from_ref(&t.tile))
             )),
+            EmitterPlan::Scatter(s) => {
+                out.push_str(&format!(
+                    "  emitter: scatter ({}; the output starts as parameter {})\n  write map: {}\n",
+                    s.combiner.name(),
+                    s.operand_parameter,
+                    s.write.map
+                ));
+                for (k, rt) in s.write.runtime.iter().enumerate() {
+                    out.push_str(&format!("    rt{k}: {} at {}\n", rt.instruction, rt.map));
+                }
+            }
             EmitterPlan::Concatenate(c) => {
                 out.push_str("  emitter: concatenate\n");
                 for (k, l) in c.loops.iter().enumerate() {

@@ -20,12 +20,15 @@
 //! `@main` allocates every buffer with the kernel's memref type (strided layouts included,
 //! through `memref.reinterpret_cast` of a flat allocation), fills the inputs with
 //! [`input_value`], and runs every kernel twice: each time it fills the outputs with a
-//! different bit pattern (all zeros, then all ones), runs every block of the grid in turn (its
+//! different bit pattern (all zeros, then all ones), except the outputs that the caller says
+//! start as a copy of an input (a scatter's output, whose buffer XLA shares with its operand),
+//! which it copies from that input instead, runs every block of the grid in turn (its
 //! workgroup memory filled with all ones, NaNs, first, so that reading what no thread wrote shows)
 //! and in each block every phase for every thread of the block before the next phase, and prints
 //! every output element's bits, in row-major order of its logical index. An element that the
-//! kernel does not write differs between the two runs. A kernel without barriers and shuffles is
-//! one phase: one call per thread of the grid.
+//! kernel does not write differs between the two runs, except in an output copied from an input
+//! (where it keeps the input's value). A kernel without barriers and shuffles is one phase: one
+//! call per thread of the grid.
 //!
 //! Every `vector.load` and `vector.store` (which `generate-runtime-verification` does not check)
 //! is preceded by checks of its own: its offset is a multiple of the alignment it claims (in
@@ -1126,12 +1129,22 @@ fn width(element: &str) -> Result<u32, String> {
 }
 
 /// The CPU program of `kernels` (from [`kernels`]) with `inputs[k]` input buffers for kernel
-/// `k`.
+/// `k`; `initial[k]` lists the outputs of kernel `k` that start as a copy of one of its inputs,
+/// as (output, input) pairs numbered among the kernel's outputs and inputs (a scatter's output,
+/// whose buffer XLA shares with its operand); the other outputs start as bit patterns.
 pub fn program(
     aliases: &[String],
     kernels: Vec<Kernel>,
     inputs: Vec<usize>,
+    initial: Vec<Vec<(usize, usize)>>,
 ) -> Result<Program, String> {
+    if initial.len() != kernels.len() {
+        return Err(format!(
+            "the initial outputs of {} kernels given for {} kernels",
+            initial.len(),
+            kernels.len()
+        ));
+    }
     let mut text = String::new();
     for a in aliases {
         let _ = writeln!(text, "{a}");
@@ -1142,7 +1155,7 @@ pub fn program(
         text.push_str(&k.function);
     }
     let mut m = Emitter::new("%m");
-    for (kernel, &n_inputs) in kernels.iter().zip(&inputs) {
+    for ((kernel, &n_inputs), copies) in kernels.iter().zip(&inputs).zip(&initial) {
         m.line(format!("// {}", kernel.symbol));
         let mut views = Vec::new();
         let mut flats = Vec::new();
@@ -1183,9 +1196,20 @@ pub fn program(
         }
         let outputs = &kernel.buffers[n_inputs..];
         let output_views = &views[n_inputs..kernel.buffers.len()];
+        for &(o, i) in copies {
+            if o >= outputs.len() || i >= n_inputs {
+                return Err(format!(
+                    "@{}: output {o} cannot start as input {i}",
+                    kernel.symbol
+                ));
+            }
+        }
         for pattern in [false, true] {
-            for (b, view) in outputs.iter().zip(output_views) {
-                fill_pattern(&mut m, b, view, pattern)?;
+            for (o, (b, view)) in outputs.iter().zip(output_views).enumerate() {
+                match copies.iter().find(|c| c.0 == o) {
+                    Some(&(_, i)) => copy_buffer(&mut m, &kernel.buffers[i], &views[i], b, view)?,
+                    None => fill_pattern(&mut m, b, view, pattern)?,
+                }
             }
             // The grid, z outermost; in each block, its workgroup memory holds garbage (NaNs)
             // and every phase runs for all its threads before the next.
@@ -1294,6 +1318,29 @@ fn fill_pattern(m: &mut Emitter, b: &Buffer, view: &str, ones: bool) -> Result<(
         ivs.join(", "),
         b.memref
     ));
+    m.close_loops(b.dims.len());
+    Ok(())
+}
+
+/// Copies every element of `from` (of buffer `a`) to the same index of `to` (of buffer `b`, which
+/// has `a`'s dimensions and element type, in any layout).
+fn copy_buffer(
+    m: &mut Emitter,
+    a: &Buffer,
+    from: &str,
+    b: &Buffer,
+    to: &str,
+) -> Result<(), String> {
+    if a.dims != b.dims || a.element != b.element {
+        return Err(format!(
+            "{} cannot start as a copy of {}",
+            b.memref, a.memref
+        ));
+    }
+    let (ivs, _) = m.open_loops(&b.dims);
+    let ivs = ivs.join(", ");
+    let v = m.op(format!("memref.load {from}[{ivs}] : {}", a.memref));
+    m.line(format!("memref.store {v}, {to}[{ivs}] : {}", b.memref));
     m.close_loops(b.dims.len());
     Ok(())
 }

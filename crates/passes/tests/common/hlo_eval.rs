@@ -815,6 +815,7 @@ fn instruction(
             })
         }
         "dot" => dot(instr, ty, &dims, operands[0], operands[1]),
+        "scatter" => scatter(module, instr, ty, &dims, operands),
         _ => elementwise(instr, op, ty, &dims, operands),
     }
 }
@@ -864,6 +865,98 @@ fn dot(instr: &Instruction, ty: Ty, dims: &[i64], l: &Array, r: &Array) -> Resul
         }
         Ok(acc)
     })
+}
+
+/// `scatter` of one operand: a copy of the operand into which every update element, in
+/// row-major order of the updates, is combined by `to_apply` (the current element, then the
+/// update) at `start + window`. The update's scatter dimensions (those not in
+/// `update_window_dims`) pick the index vector from the indices (the whole of
+/// `index_vector_dim`, or one element where it is the indices' rank); component `k` starts
+/// operand dimension `scatter_dims_to_operand_dims[k]`, and each of `input_batching_dims` starts
+/// at the update's coordinate of the paired `scatter_indices_batching_dims` dimension. The
+/// window walks the operand dimensions that are neither in `inserted_window_dims` nor batching
+/// ones, in order, by the `update_window_dims`. As XLA does, an update whose whole window does
+/// not fit in the operand at its start (inserted and batching dimensions have windows of 1) is
+/// dropped, not clamped.
+fn scatter(
+    module: &Module,
+    instr: &Instruction,
+    ty: Ty,
+    dims: &[i64],
+    operands: &[&Array],
+) -> Result<Array, String> {
+    let &[operand, indices, updates] = operands else {
+        return Err("variadic scatters are not evaluated".into());
+    };
+    if operand.ty != ty || operand.dims != dims {
+        return Err("the result does not have the operand's shape".into());
+    }
+    let window_dims = int_list(instr, "update_window_dims")?;
+    let inserted = int_list(instr, "inserted_window_dims")?;
+    let to_operand = int_list(instr, "scatter_dims_to_operand_dims")?;
+    let batching = int_list(instr, "input_batching_dims")?;
+    let indices_batching = int_list(instr, "scatter_indices_batching_dims")?;
+    let ivd = instr.int("index_vector_dim").ok_or("no index_vector_dim")? as usize;
+    let rank = dims.len();
+    let vector = match ivd.cmp(&indices.dims.len()) {
+        std::cmp::Ordering::Less => indices.dims[ivd],
+        std::cmp::Ordering::Equal => 1,
+        std::cmp::Ordering::Greater => return Err(format!("index_vector_dim={ivd}")),
+    };
+    // The update dimensions of the scatter position: the indices' dimensions but the index
+    // vector's, in order.
+    let scatter_dims: Vec<usize> = (0..updates.dims.len())
+        .filter(|d| !window_dims.contains(&(*d as i64)))
+        .collect();
+    // The operand dimensions the window walks, in order of `update_window_dims`.
+    let walked: Vec<usize> = (0..rank)
+        .filter(|d| !inserted.contains(&(*d as i64)) && !batching.contains(&(*d as i64)))
+        .collect();
+    let in_range = |list: &[i64], n: usize| list.iter().all(|&d| (0..n as i64).contains(&d));
+    if walked.len() != window_dims.len()
+        || scatter_dims.len() + usize::from(ivd < indices.dims.len()) != indices.dims.len()
+        || to_operand.len() as i64 != vector
+        || batching.len() != indices_batching.len()
+        || indices_batching.contains(&(ivd as i64))
+        || !in_range(window_dims, updates.dims.len())
+        || !in_range(to_operand, rank)
+        || !in_range(batching, rank)
+        || !in_range(indices_batching, indices.dims.len())
+    {
+        return Err("the dimension numbers do not fit the shapes".into());
+    }
+    let mut window_size = vec![1; rank];
+    for (&d, &u) in walked.iter().zip(window_dims) {
+        window_size[d] = updates.dims[u as usize];
+    }
+    let mut result = operand.clone();
+    let tys = [operand.ty, updates.ty];
+    for u in Indices::new(&updates.dims) {
+        let position: Vec<i64> = scatter_dims.iter().map(|&d| u[d]).collect();
+        let mut start = vec![0i128; rank];
+        for (k, &d) in to_operand.iter().enumerate() {
+            let mut at = position.clone();
+            if ivd < indices.dims.len() {
+                at.insert(ivd, k as i64);
+            }
+            start[d as usize] = indices.at(&at).int();
+        }
+        for (&d, &i) in batching.iter().zip(indices_batching) {
+            let i = i as usize;
+            start[d as usize] = position[i - usize::from(i > ivd)] as i128;
+        }
+        let fits = (0..rank).all(|d| (0..=(dims[d] - window_size[d]) as i128).contains(&start[d]));
+        if !fits {
+            continue;
+        }
+        let mut full: Vec<i64> = start.iter().map(|&s| s as i64).collect();
+        for (&d, &w) in walked.iter().zip(window_dims) {
+            full[d] += u[w as usize];
+        }
+        let at = linear(dims, &full) as usize;
+        result.data[at] = apply(module, instr, &[result.data[at], updates.at(&u)], &tys)?;
+    }
+    Ok(result)
 }
 
 /// The value of a scalar literal of type `ty` written `text`.

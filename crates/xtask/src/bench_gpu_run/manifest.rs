@@ -76,6 +76,8 @@ pub fn manifest(module: &Module, program: &Program) -> Result<Value> {
     };
     let mut kernels = Vec::new();
     let mut copies = Vec::new();
+    // Fills of the next kernel's outputs (a scatter's), done before it runs.
+    let mut fills = Vec::new();
     for step in &list.steps {
         match step {
             Step::Launch { kernel, args } => {
@@ -101,10 +103,14 @@ pub fn manifest(module: &Module, program: &Program) -> Result<Value> {
                     "args": described,
                     "bytes_read": unique_bytes(&args[..inputs]),
                     "bytes_written": unique_bytes(&args[inputs..]),
+                    "fills": std::mem::take(&mut fills),
                 }));
             }
             Step::Copy { out, source } => {
                 copies.push(json!({"out": out.buffer, "source": source.buffer}));
+            }
+            Step::Fill { out, source } => {
+                fills.push(json!({"out": out.buffer, "source": source.buffer}));
             }
             Step::Alloc(_) | Step::View { .. } => {}
         }

@@ -1,0 +1,106 @@
+//! The scatter emitter's plans: one thread per update element (checked by enumeration), the
+//! combiner XLA's emitter would use, and the scatters it leaves to the loop emitter, saying why.
+
+use std::collections::HashSet;
+
+use xla_indexing_hlo::gpu::{
+    Device, EmitterPlan, plan_module,
+    scatter::{Combiner, ScatterPlan},
+};
+use xla_indexing_hlo::parse_module;
+
+const MODULE: &str = "crates/passes/tests/data/codegen/scatter.hlo";
+
+fn plans(text: &str) -> Vec<EmitterPlan> {
+    let m = parse_module(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    plan_module(&m, &Device::h100())
+        .unwrap()
+        .into_iter()
+        .map(|p| p.emitter)
+        .collect()
+}
+
+fn scatter(e: &EmitterPlan) -> &ScatterPlan {
+    match e {
+        EmitterPlan::Scatter(s) => s,
+        other => panic!("not the scatter emitter: {other:?}"),
+    }
+}
+
+#[test]
+fn every_update_element_has_one_thread_and_the_combiner_xla_uses() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let text = std::fs::read_to_string(root.join(MODULE)).unwrap();
+    let plans = plans(&text);
+    let combiners: Vec<Combiner> = plans.iter().map(|p| scatter(p).combiner).collect();
+    assert_eq!(
+        combiners,
+        [
+            Combiner::AtomicAdd,
+            Combiner::Store,
+            Combiner::CompareAndSwap,
+            Combiner::Unique,
+            Combiner::AtomicAdd,
+            Combiner::CompareAndSwap,
+        ]
+    );
+    for p in &plans {
+        let s = scatter(p);
+        assert_eq!(s.operand_parameter, 0);
+        let mut seen = HashSet::new();
+        for (ids, syms) in s.thread_map.domain_points(1 << 20).unwrap() {
+            let update = s.thread_map.evaluate(&ids, &syms).unwrap();
+            assert!(seen.insert(update.clone()), "{update:?} twice");
+            // Each index-vector component is read at the update's scatter position.
+            for rt in &s.write.runtime {
+                assert!(rt.map.evaluate(&ids, &syms).is_some());
+            }
+        }
+        let threads = s.launch.total_threads().unwrap() as usize;
+        assert!(
+            !seen.is_empty() && seen.len() <= threads,
+            "{} of {threads}",
+            seen.len()
+        );
+    }
+}
+
+#[test]
+fn scatters_the_emitter_does_not_write_stay_with_the_loop_emitter_saying_why() {
+    let module = |root: &str, params: &str, combiner: &str| {
+        format!(
+            "HloModule m\ncomb {{\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT r = f32[] {combiner}\n}}\n\
+             fused {{\n{params}  ROOT s = {root}\n}}\nENTRY e {{\n  x = f32[8] parameter(0)\n  i = s32[3,1] parameter(1)\n  u = f32[3] parameter(2)\n  \
+             ROOT f = f32[8] fusion(x, i, u), kind=kInput, calls=fused\n}}\n"
+        )
+    };
+    let params =
+        "  x = f32[8] parameter(0)\n  i = s32[3,1] parameter(1)\n  u = f32[3] parameter(2)\n";
+    let scatter = "f32[8] scatter(x, i, u), update_window_dims={}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=comb";
+    let why = |text: String| match &plans(&text)[0] {
+        EmitterPlan::Loop {
+            fallback: Some(why),
+        } => why.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert!(
+        why(module(scatter, params, "maximum(a, b)")).contains("compare-and-swap loop"),
+        "float maximum"
+    );
+    let computed = params.replace(
+        "x = f32[8] parameter(0)",
+        "p = f32[8] parameter(0)\n  x = f32[8] negate(p)",
+    );
+    assert!(
+        why(module(scatter, &computed, "add(a, b)")).contains("computed in the fusion"),
+        "computed operand"
+    );
+    assert_eq!(
+        scatter_of(&module(scatter, params, "add(a, b)")).combiner,
+        Combiner::AtomicAdd
+    );
+}
+
+fn scatter_of(text: &str) -> ScatterPlan {
+    scatter(&plans(text)[0]).clone()
+}
