@@ -7,11 +7,12 @@
 //!
 //! The launch covers the largest operand (the first of the longest along the concatenated
 //! dimension), as the loop emitter would cover it, with an unroll factor that divides every
-//! operand's size along that dimension. The kernel runs one loop per operand: thread `t` reads
-//! element `e` of the largest operand's thread map from operand `k` where `e` lies within it, and
-//! stores the epilogue's value at `e` shifted by operand `k`'s offset along the dimension. Each
-//! operand is read once, with no compare or select per element, where the loop emitter reads the
-//! output's element through a chain of conditions.
+//! operand's size along that dimension. The plan describes one loop per operand, as XLA's
+//! emitter runs them: thread `t` reads element `e` of the largest operand's thread map from
+//! operand `k` where `e` lies within it, and stores the epilogue's value at `e` shifted by
+//! operand `k`'s offset along the dimension (the code generator runs them as branches of one
+//! loop, sharing `e`). Each operand is read once, with no compare or select per element, where
+//! the loop emitter reads the output's element through a chain of conditions.
 
 use xla_indexing_core::interval::gcd;
 use xla_indexing_core::{Expr, IndexingMap, Interval};
