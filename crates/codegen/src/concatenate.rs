@@ -47,11 +47,12 @@ pub fn concatenate_function(
         .max()
         .unwrap_or(0);
     for l in &concat.loops {
-        let dims = comp.instructions[l.operand]
+        let instr = &comp.instructions[l.operand];
+        let dims = instr
             .array()
             .map(|s| s.dims.clone())
             .filter(|d| d.len() == largest)
-            .ok_or_else(|| fail(format!("operand {} is no array", l.offset)))?;
+            .ok_or_else(|| fail(format!("operand {} is no array of its rank", instr.name)))?;
         let size = dims[concat.dimension];
         let branch = size < longest;
         if branch {

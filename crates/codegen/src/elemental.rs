@@ -429,8 +429,8 @@ impl<'m> Emitter<'m> {
         })
     }
 
-    /// `callee` (a reducer or a `map`'s computation) applied to scalars.
-    fn apply(
+    /// `callee` (a reducer, a `map`'s or a scatter's computation) applied to scalars.
+    pub(crate) fn apply(
         &mut self,
         instr: &Instruction,
         callee: &str,

@@ -80,8 +80,9 @@ pub(crate) fn function_header(
     )
 }
 
-/// A kernel of the reduction or transpose emitter, begun: its `gpu.func` header, an emitter
-/// whose frame holds the thread ids, its output buffers and its shared buffers.
+/// A kernel of the reduction, transpose, concatenate or scatter emitter, begun: its `gpu.func`
+/// header, an emitter whose frame holds the thread ids, its output buffers and its shared
+/// buffers.
 pub(crate) struct Begun<'m> {
     pub text: String,
     pub emitter: Emitter<'m>,

@@ -97,11 +97,7 @@ pub fn scatter_function(
             .cloned()
             .ok_or_else(|| fail("the scatter has no to_apply".into()))?;
         let combine = |e: &mut Emitter, current: Typed| {
-            e.apply_all(instr, &callee, vec![current, update.clone()], &at_update)
-                .and_then(|mut v| match v.len() {
-                    1 => Ok(v.remove(0)),
-                    n => Err(fail(format!("{callee} returns {n} values"))),
-                })
+            e.apply(instr, &callee, vec![current, update.clone()], &at_update)
         };
         let mlir = element.mlir;
         match scatter.combiner {

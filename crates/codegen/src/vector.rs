@@ -214,7 +214,6 @@ impl Emitter<'_> {
         if self.lanes.is_none() {
             return Err("the kernel does not compute lanes".into());
         }
-        let map = map.clone();
         match store {
             Vectorization::Vector {
                 lanes: width,
@@ -225,7 +224,7 @@ impl Emitter<'_> {
                     let element = chunk[0].element;
                     let vector = format!("vector<{width}x{}>", element.mlir);
                     let (view, view_ty, at) =
-                        self.vector_address(name, ty, shape, &map, (group * width) as u64)?;
+                        self.vector_address(name, ty, shape, map, (group * width) as u64)?;
                     let names: Vec<&str> = chunk.iter().map(|v| v.value.name.as_str()).collect();
                     let packed = self.body.op(
                         "vec",

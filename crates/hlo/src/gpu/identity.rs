@@ -3,11 +3,11 @@
 //! once.
 
 use super::kernel::element_bits;
-use crate::module::{Instruction, Module};
+use crate::module::{Computation, Instruction, Module};
 
 /// What kind of number an element type holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Class {
+pub(crate) enum Class {
     Pred,
     Signed,
     Unsigned,
@@ -15,7 +15,7 @@ enum Class {
 }
 
 /// The class and bits of XLA element type `element` (`f32`, `s8`, `pred`, ...).
-fn class_of(element: &str) -> Option<(Class, u32)> {
+pub(crate) fn class_of(element: &str) -> Option<(Class, u32)> {
     let bits = u32::try_from(element_bits(element)?).ok()?;
     let class = match element.chars().next()? {
         _ if element == "pred" => Class::Pred,
@@ -38,17 +38,10 @@ pub fn is_identity(module: &Module, callee: &str, init: &Instruction, element: &
     let Some(c) = module.computation(callee) else {
         return false;
     };
-    let comp = &module.computations[c];
-    let root = &comp.instructions[comp.root];
-    let params: Vec<Option<usize>> = root
-        .operands
-        .iter()
-        .map(|&o| comp.instructions[o].parameter_number)
-        .collect();
-    if comp.num_parameters() != 2
-        || !(params == [Some(0), Some(1)] || params == [Some(1), Some(0)])
-        || init.opcode != "constant"
-    {
+    let Some(root) = binary_of_parameters(&module.computations[c]) else {
+        return false;
+    };
+    if init.opcode != "constant" {
         return false;
     }
     let Some(literal) = init.literal.as_deref().map(str::trim) else {
@@ -64,6 +57,20 @@ pub fn is_identity(module: &Module, callee: &str, init: &Instruction, element: &
         _ => return false,
     };
     want.matches(literal, class, bits)
+}
+
+/// The root of computation `comp` when it is one op of its two parameters, in either order (a
+/// reducer's or a combiner's `op(a, b)`).
+pub(crate) fn binary_of_parameters(comp: &Computation) -> Option<&Instruction> {
+    let root = &comp.instructions[comp.root];
+    let params: Vec<Option<usize>> = root
+        .operands
+        .iter()
+        .map(|&o| comp.instructions[o].parameter_number)
+        .collect();
+    let binary = comp.num_parameters() == 2
+        && (params == [Some(0), Some(1)] || params == [Some(1), Some(0)]);
+    binary.then_some(root)
 }
 
 /// The identities [`is_identity`] knows.

@@ -149,17 +149,32 @@ pub fn plan_kernel(
     kernel: Kernel,
     device: &Device,
 ) -> Result<KernelPlan, HloError> {
-    match plan_reduction(module, kernel.computation, kernel.outputs.len(), device) {
-        Ok(Some(reduction)) => reduction_kernel(module, kernel, reduction),
-        Ok(None) => {
-            match plan_transpose(module, kernel.computation, kernel.outputs.len(), device) {
-                Ok(Some(transpose)) => transpose_kernel(module, kernel, transpose),
-                Ok(None) => other_kernel(module, kernel, device),
-                Err(why) => loop_kernel(module, kernel, device, Some(why)),
-            }
+    let (c, outputs) = (kernel.computation, kernel.outputs.len());
+    // Each emitter in turn takes the fusion (`Some`), passes it on (`None`), or refuses it and
+    // says why (the loop emitter then writes it with that reason).
+    let fallback = 'refused: {
+        match plan_reduction(module, c, outputs, device) {
+            Ok(Some(reduction)) => return reduction_kernel(module, kernel, reduction),
+            Ok(None) => {}
+            Err(why) => break 'refused Some(why),
         }
-        Err(why) => loop_kernel(module, kernel, device, Some(why)),
-    }
+        match plan_transpose(module, c, outputs, device) {
+            Ok(Some(transpose)) => return transpose_kernel(module, kernel, transpose),
+            Ok(None) => {}
+            Err(why) => break 'refused Some(why),
+        }
+        match plan_scatter(module, c, outputs, device) {
+            Ok(Some(scatter)) => return scatter_kernel(module, kernel, scatter),
+            Ok(None) => {}
+            Err(why) => break 'refused Some(why),
+        }
+        match plan_concatenate(module, c, outputs, device) {
+            Ok(Some(concat)) => return concatenate_kernel(module, kernel, concat),
+            Ok(None) => None,
+            Err(why) => Some(why),
+        }
+    };
+    loop_kernel(module, kernel, device, fallback)
 }
 
 /// The transpose emitter's kernel: the hero's source is read through the plan's read map;
@@ -210,22 +225,6 @@ fn transpose_kernel(
         emitter: EmitterPlan::Transpose(Box::new(transpose)),
         outputs,
     })
-}
-
-/// The plan of a kernel that neither the reduction nor the transpose emitter takes: the
-/// scatter emitter's, else the concatenate emitter's, else the loop emitter's.
-fn other_kernel(module: &Module, kernel: Kernel, device: &Device) -> Result<KernelPlan, HloError> {
-    let (c, outputs) = (kernel.computation, kernel.outputs.len());
-    match plan_scatter(module, c, outputs, device) {
-        Ok(Some(scatter)) => return scatter_kernel(module, kernel, scatter),
-        Ok(None) => {}
-        Err(why) => return loop_kernel(module, kernel, device, Some(why)),
-    }
-    match plan_concatenate(module, c, outputs, device) {
-        Ok(Some(concat)) => concatenate_kernel(module, kernel, concat),
-        Ok(None) => loop_kernel(module, kernel, device, None),
-        Err(why) => loop_kernel(module, kernel, device, Some(why)),
-    }
 }
 
 /// The scatter emitter's kernel: the updates are read through the thread map, the indices

@@ -14,11 +14,12 @@
 
 use xla_indexing_core::IndexingMap;
 
+use super::identity::{Class, binary_of_parameters, class_of};
 use super::launch::{Device, LaunchDimensions, launch_dimensions};
 use super::thread_map::thread_id_map;
 use crate::access::Access;
 use crate::attrs::AttrValue;
-use crate::module::{Computation, Module};
+use crate::module::Module;
 use crate::ops::{OpContext, Outcome, input_to_output};
 use crate::shape::Shape;
 
@@ -134,7 +135,7 @@ pub fn plan_scatter(
         operand_parameter,
         indices,
         updates,
-        combiner: combiner(module, comp, hero)?,
+        combiner: combiner(&cx)?,
         launch,
         thread_map,
         write,
@@ -161,32 +162,19 @@ fn compose_access(
     })
 }
 
-/// How scatter `i` combines its updates (see [`Combiner`]).
-fn combiner(module: &Module, comp: &Computation, i: usize) -> Result<Combiner, String> {
-    let scatter = &comp.instructions[i];
-    let name = scatter
-        .called("to_apply")
-        .first()
-        .ok_or_else(|| format!("{} has no to_apply", scatter.name))?;
-    let c = module
-        .computation(name)
-        .ok_or_else(|| format!("{}: unknown computation {name}", scatter.name))?;
-    let callee = &module.computations[c];
+/// How the scatter of `cx` combines its updates (see [`Combiner`]).
+fn combiner(cx: &OpContext<'_>) -> Result<Combiner, String> {
+    let scatter = cx.instr;
+    let callee = &cx.module.computations[cx.called("to_apply").map_err(|e| e.message())?];
+    let name = &callee.name;
     let root = &callee.instructions[callee.root];
-    let parameter = |k: usize, n: usize| {
-        let p = &callee.instructions[k];
-        p.opcode == "parameter" && p.parameter_number == Some(n)
-    };
-    if parameter(callee.root, 1) {
+    if root.opcode == "parameter" && root.parameter_number == Some(1) {
         return Ok(Combiner::Store);
     }
     if matches!(scatter.attr("unique_indices"), Some(AttrValue::Raw(v)) if v == "true") {
         return Ok(Combiner::Unique);
     }
-    let adds_parameters = root.opcode == "add"
-        && root.operands.len() == 2
-        && ((parameter(root.operands[0], 0) && parameter(root.operands[1], 1))
-            || (parameter(root.operands[0], 1) && parameter(root.operands[1], 0)));
+    let adds_parameters = binary_of_parameters(callee).is_some_and(|r| r.opcode == "add");
     let atomic_type = root.array().is_some_and(|s| {
         matches!(
             s.element.as_str(),
@@ -196,9 +184,8 @@ fn combiner(module: &Module, comp: &Computation, i: usize) -> Result<Combiner, S
     if adds_parameters && atomic_type {
         return Ok(Combiner::AtomicAdd);
     }
-    let integer = root
-        .array()
-        .is_some_and(|s| s.element.starts_with('s') || s.element.starts_with('u'));
+    let class = root.array().and_then(|s| class_of(&s.element));
+    let integer = matches!(class, Some((Class::Signed | Class::Unsigned, _)));
     if !integer {
         return Err(format!(
             "{} combines {} elements with {name} through a compare-and-swap loop, which the scatter emitter writes for integers only",
