@@ -38,22 +38,31 @@
 // MLIR: memref.store %[[S]], %{{.*}}[%[[O0]], %[[O1]]] : memref<20x10xf32>
 // MLIR: gpu.return
 
-// The column sum goes to the reduction emitter: thread (x, y) of a 32 x 32 block sums rows
-// y, y + 32, ... of column x (adjacent columns per warp), the partial sums go through a shared
-// tile transposed, and warp y sums column y with shuffles; lane 0 stores it.
-// REDUCE: gpu.func @column_sum(%[[IN:.*]]: memref<300x64xf32>, %[[OUT:.*]]: memref<64xf32>) workgroup(%[[TILE:.*]] : memref<32x33xf32, #gpu.address_space<workgroup>>)
-// REDUCE-SAME: block = [32, 32, 1], grid = [2, 1, 1]
-// REDUCE: %[[SUM:.*]] = xla_indexing.loop ({{.*}})[%[[R:.*]], %{{.*}}] -> ({{.*}}) in #xla_indexing.map<"{{.*}}"> iter_args(%[[ACC:.*]] = %{{.*}}) -> (f32) {
-// REDUCE-NEXT: %[[I:.*]]:2 = xla_indexing.apply_indexing #xla_indexing.map<"(th_x, th_y, bl_x)[chunk_id] -> (th_y + chunk_id * 32, th_x + bl_x * 32), {{.*}}">
-// REDUCE-NEXT: %[[V:.*]] = memref.load %[[IN]][%[[I]]#0, %[[I]]#1] : memref<300x64xf32>
-// REDUCE-NEXT: %[[S:.*]] = arith.addf %[[ACC]], %[[V]] : f32
-// REDUCE-NEXT: xla_indexing.yield %[[S]] : f32
-// REDUCE: memref.store %[[SUM]], %[[TILE]][%thread_id_y, %thread_id_x]
+// The column sum goes to the reduction emitter, tiled as XLA tiles it: lane l of warp w of a
+// 1024-thread block sums rows w, w + 32, ... of columns 2l and 2l + 1 (one 2-wide vector load,
+// a partial sum per column), the partial sums go through a shared 32 x 65 tile transposed, and
+// warp w sums columns 2w and 2w + 1 with shuffles; lane 0 stores them.
+// REDUCE: gpu.func @column_sum(%[[IN:.*]]: memref<300x64xf32>, %[[OUT:.*]]: memref<64xf32>) workgroup(%[[TILE:.*]] : memref<32x65xf32, #gpu.address_space<workgroup>>)
+// REDUCE-SAME: block = [1024, 1, 1], grid = [1, 1, 1]
+// REDUCE: %[[SUM:.*]]:2 = xla_indexing.loop ({{.*}})[%[[R:.*]], %{{.*}}] -> ({{.*}}) in #xla_indexing.map<"{{.*}}"> iter_args(%[[A0:.*]] = %{{.*}}, %[[A1:.*]] = %{{.*}}) -> (f32, f32) {
+// REDUCE: %[[V:.*]] = vector.load {{.*}} : memref<19200xf32>, vector<2xf32>
+// REDUCE: %[[E0:.*]] = vector.extract %[[V]][0]
+// REDUCE-NEXT: arith.addf %[[A0]], %[[E0]] : f32
+// REDUCE: %[[E1:.*]] = vector.extract %[[V]][1]
+// REDUCE-NEXT: arith.addf %[[A1]], %[[E1]] : f32
+// REDUCE: %[[ST:.*]]:2 = xla_indexing.apply_indexing #xla_indexing.map<"(th_x) -> (th_x mod 32, (th_x floordiv 32) * 2)
+// REDUCE-NEXT: memref.store %[[SUM]]#0, %[[TILE]][%[[ST]]#0, %[[ST]]#1]
+// REDUCE: memref.store %[[SUM]]#1, %[[TILE]]
 // REDUCE-NEXT: gpu.barrier
-// REDUCE-NEXT: memref.load %[[TILE]][%thread_id_x, %thread_id_y]
+// REDUCE-NEXT: %[[LD:.*]]:2 = xla_indexing.apply_indexing #xla_indexing.map<"(th_x) -> (th_x floordiv 32, (th_x mod 32) * 2)
+// REDUCE-NEXT: memref.load %[[TILE]][%[[LD]]#0, %[[LD]]#1]
 // REDUCE-COUNT-5: gpu.shuffle xor
-// REDUCE: xla_indexing.loop ({{.*}}) -> (%[[O:.*]]) in #xla_indexing.map<"(th_x, th_y, th_z, bl_x, bl_y, bl_z) -> (th_y + bl_x * 32), domain: th_x in [0, 0]
+// REDUCE: memref.load %[[TILE]]
+// REDUCE-COUNT-5: gpu.shuffle xor
+// REDUCE: xla_indexing.loop ({{.*}}) -> (%[[O:.*]]) in #xla_indexing.map<"(th_x, th_y, th_z, bl_x, bl_y, bl_z) -> ((th_x floordiv 32) * 2), {{.*}} th_x mod 32 in [0, 0]
 // REDUCE-NEXT: memref.store %{{.*}}, %[[OUT]][%[[O]]] : memref<64xf32>
+// REDUCE: xla_indexing.loop ({{.*}}) -> (%[[O1:.*]]) in #xla_indexing.map<"(th_x, th_y, th_z, bl_x, bl_y, bl_z) -> ((th_x floordiv 32) * 2 + 1), {{.*}} th_x mod 32 in [0, 0]
+// REDUCE-NEXT: memref.store %{{.*}}, %[[OUT]][%[[O1]]] : memref<64xf32>
 
 // SMEM: @[[WG:.*]] = internal addrspace(3) global [1056 x float]
 // SMEM: define ptx_kernel void @bitcast_add_fusion(

@@ -1,22 +1,23 @@
-//! The reduction emitter (`xla_indexing_hlo::gpu::reduction` plans it): a kernel in which the
-//! threads of a row's group, or of a column tile, reduce together.
+//! The reduction emitter (`xla_indexing_hlo::gpu::reduction` plans it, with XLA's tilings): a
+//! kernel in which the threads of a row's group, or of a column's lanes, reduce together.
 //!
 //! 1. Every thread folds the elements its read map gives it into its accumulators (one per
 //!    input of each hero) in an `xla_indexing.loop` over the map, the heroes' inputs computed
-//!    by the elemental emitter at each element.
+//!    by the elemental emitter at each element. A row's thread folds its vector's lanes into
+//!    one partial result; a column's thread keeps one per lane (`unroll_id`), each a column.
 //! 2. The partial results meet: a row's group through a `gpu.shuffle xor` tree (and, when the
-//!    group spans several warps, each warp's result through shared memory and a second tree);
-//!    a column tile through a shared `32 × 33` tile read transposed, so that warp `y` holds the
-//!    32 partial results of column `y`, and a shuffle tree.
+//!    group spans several warps, each warp's result through a shared slot per warp and a
+//!    second tree); a column's through the shared tile of the plan's exchange (stored where it
+//!    says, a barrier, loaded transposed) and a tree over the lanes that hold one column.
 //! 3. Every thread of a row's group ends up with the group's result (the trees leave it in
-//!    every lane; in a column tile, warp `y` has column `y`'s), which the elemental emitter is
-//!    given as the hero's value. Heroes of a later level
+//!    every lane; a column's in every lane of its run), which the elemental emitter is given
+//!    as the hero's value, per lane for columns. Heroes of a later level
 //!    (a softmax's sum of exponentials, which reads the row maximum through a broadcast) repeat
 //!    steps 1 and 2 in another pass over the row; outputs of the input's shape that read heroes
 //!    are stored in a last pass, at each element read; side outputs (which read none) in the
 //!    first.
 //! 4. The first thread of each group computes the epilogue at the element its write map gives
-//!    it and stores the outputs of the heroes' shape.
+//!    it (per lane for columns) and stores the outputs of the heroes' shape.
 //!
 //! Shuffles and barriers are at the top of the kernel's body, run by every thread (threads with
 //! no element keep the reducer's initial values), as the hardware needs. Values narrower than
@@ -36,8 +37,8 @@ use xla_indexing_hlo::{
     HloError, Instruction, Module,
     gpu::{
         KernelPlan, LaunchDimensions,
-        reduction::{OutputSource, ReductionKind, ReductionPlan, WARP, id_vars},
-        thread_map::UNROLL_SYMBOL,
+        reduction::{Exchange, OutputSource, ReductionKind, ReductionPlan, WARP, id_vars},
+        thread_map::{UNROLL_SYMBOL, fix_range_var},
         vector::Vectorization,
     },
     shape::ArrayShape,
@@ -111,10 +112,22 @@ pub fn reduction_function(
         (&reduction.shared, &reduction.launch_map),
         options,
     )?;
-    let write = Index {
-        map: reduction.write_map.clone(),
-        rts: Vec::new(),
+    // A column's thread writes one element per lane; the write map at lane 0 stands for all
+    // where only the thread ids matter.
+    let lanes = reduction.kind.vector() as usize;
+    let separate = reduction.exchange.is_some();
+    let lane_write = |lane: usize| -> Result<Index, HloError> {
+        let map = if separate {
+            fix_range_var(&reduction.write_map, 0, lane as i64).map_err(overflow)?
+        } else {
+            reduction.write_map.clone()
+        };
+        Ok(Index {
+            map,
+            rts: Vec::new(),
+        })
     };
+    let write = lane_write(0)?;
     let inits = initial_values(&mut e, c, &heroes, &write)?;
     let stored = |wanted: fn(&OutputSource) -> Option<usize>| -> Vec<Stored> {
         reduction
@@ -140,8 +153,13 @@ pub fn reduction_function(
         OutputSource::Normalized(i) => Some(i),
         _ => None,
     });
-    let read = (&reduction.read_map, options.vectorize);
-    let mut finals = Vec::new();
+    let read = Reads {
+        map: &reduction.read_map,
+        vectorize: options.vectorize,
+        separate: separate && lanes > 1,
+    };
+    // Per lane, per hero, its results.
+    let mut finals: Vec<Vec<Vec<Typed>>> = vec![Vec::new(); if separate { lanes } else { 1 }];
     let mut first = 0;
     for level in 1..=reduction.level.last().copied().unwrap_or(0) {
         let count = reduction.level.iter().filter(|&&l| l == level).count();
@@ -149,28 +167,39 @@ pub fn reduction_function(
         let pass_inits = &inits[first..first + count];
         let slots: usize = heroes[..first].iter().map(|h| partial_types(h).len()).sum();
         let stores = if level == 1 { side.as_slice() } else { &[] };
-        let partial = read_loop(&mut e, module, c, pass, pass_inits, read, stores)?;
+        let partial = read_loop(&mut e, module, c, (pass, pass_inits), &read, stores)?;
         let reduced = combine(
             &mut e,
-            module,
-            c,
+            (module, c),
             reduction,
-            pass,
+            (pass, pass_inits),
             partial,
             &shared[slots.min(shared.len())..],
         )?;
-        for ((h, init), acc) in pass.iter().zip(pass_inits).zip(&reduced) {
-            let instr = &module.computations[c].instructions[h.instr];
-            let values = final_values(&mut e, instr, h, init, acc, &write)?;
-            give_hero(&mut e, module, c, h, &values);
-            finals.push(values);
+        for (lane, accs) in reduced.iter().enumerate() {
+            for ((h, init), acc) in pass.iter().zip(pass_inits).zip(accs) {
+                let instr = &module.computations[c].instructions[h.instr];
+                let values = final_values(&mut e, instr, h, init, acc, &write)?;
+                if !separate {
+                    give_hero(&mut e, module, c, h, &values);
+                }
+                finals[lane].push(values);
+            }
         }
         first += count;
     }
     if !normalized.is_empty() {
-        read_loop(&mut e, module, c, &[], &[], read, &normalized)?;
+        read_loop(&mut e, module, c, (&[], &[]), &read, &normalized)?;
     }
-    write_outputs(&mut e, c, reduction, (&heroes, &finals), &outputs, &write)?;
+    for (lane, lane_finals) in finals.iter().enumerate() {
+        if separate {
+            for (h, values) in heroes.iter().zip(lane_finals) {
+                give_hero(&mut e, module, c, h, values);
+            }
+        }
+        let at = lane_write(lane)?;
+        write_outputs(&mut e, c, reduction, (&heroes, lane_finals), &outputs, &at)?;
+    }
     Ok(end_kernel(text, e))
 }
 
@@ -303,48 +332,69 @@ fn merge(
     })
 }
 
-/// Step 1: the loop over the read map folding each thread's elements into its partial results.
-/// With `vectorize`, a read map whose `unroll_id` takes several values (a row's vector) is
-/// looped over with `unroll_id` 0 and the lanes folded one by one, sharing vector loads where
-/// the maps prove them (`vector.rs`). Each output of `stores` is stored at every element read
+/// How a kernel reads its elements: the read map, whether vector accesses are on, and
+/// whether each lane (`unroll_id`) keeps its own partial result (a column's lanes are columns).
+struct Reads<'a> {
+    map: &'a IndexingMap,
+    vectorize: bool,
+    separate: bool,
+}
+
+/// Step 1: the loop over the read map folding each thread's elements into its partial results,
+/// per lane when `read.separate` (else one). With vector accesses on, or separate lanes, a read
+/// map whose `unroll_id` takes several values is looped over with `unroll_id` 0 and the lanes
+/// emitted one by one, sharing vector loads where the maps prove them (`vector.rs`); a row's
+/// lanes fold into one partial result. Each output of `stores` is stored at every element read
 /// (a thread's lanes with one vector store where the plan proves it).
 fn read_loop(
     e: &mut Emitter,
     module: &Module,
     c: usize,
-    heroes: &[Hero],
-    inits: &[Partial],
-    (read_map, vectorize): (&IndexingMap, bool),
+    (heroes, inits): (&[Hero], &[Partial]),
+    read: &Reads,
     stores: &[Stored],
-) -> Result<Accumulators, HloError> {
-    let width = read_map.range_vars()[UNROLL_SYMBOL].bounds.count();
-    let lanes = vectorize && width > 1;
+) -> Result<Vec<Accumulators>, HloError> {
+    let read_map = read.map;
+    let width = read_map.range_vars()[UNROLL_SYMBOL].bounds.count() as usize;
+    let lanes = (read.vectorize || read.separate) && width > 1;
     let loop_map = if lanes {
         first_lanes(read_map)
     } else {
         read_map.clone()
     };
+    let copies = if read.separate { width } else { 1 };
     let types: Vec<&str> = heroes.iter().flat_map(partial_types).collect();
-    let iter_args: Vec<(String, &str)> = inits
-        .iter()
-        .flat_map(partial_names)
-        .zip(types.iter().copied())
+    let lane_types: Vec<&str> = (0..copies).flat_map(|_| types.iter().copied()).collect();
+    let iter_args: Vec<(String, &str)> = (0..copies)
+        .flat_map(|_| inits.iter().flat_map(partial_names))
+        .zip(lane_types.iter().copied())
         .collect();
     let open = open_loop(e, &loop_map, &iter_args);
     let at = Index {
         map: read_map.clone(),
         rts: Vec::new(),
     };
-    let mut partials = partials_of(heroes, &open.carried);
+    let per_lane = |names: &[String]| -> Vec<Accumulators> {
+        let n = types.len();
+        (0..copies)
+            .map(|k| partials_of(heroes, &names[k * n..(k + 1) * n]))
+            .collect()
+    };
+    let mut partials = per_lane(&open.carried);
     if lanes {
         let names = (0..width).map(|k| e.body.index(k as i64).name).collect();
         let depth = (e.body.regions(), e.scope_depth());
-        e.lanes = Some(Lanes::new(read_map.clone(), width as u64, names, depth));
+        let mut l = Lanes::new(read_map.clone(), width as u64, names, depth);
+        if !read.vectorize {
+            l = l.scalar();
+        }
+        e.lanes = Some(l);
     }
     let mut stored: Vec<Vec<Typed>> = vec![Vec::new(); stores.len()];
-    for lane in 0..(if lanes { width as usize } else { 1 }) {
+    for lane in 0..(if lanes { width } else { 1 }) {
         e.set_lane(lane);
-        for (h, acc) in heroes.iter().zip(&mut partials) {
+        let accs = &mut partials[if read.separate { lane } else { 0 }];
+        for (h, acc) in heroes.iter().zip(accs.iter_mut()) {
             *acc = fold(e, module, c, h, acc, &at)?;
         }
         for (s, values) in stores.iter().zip(&mut stored) {
@@ -370,9 +420,9 @@ fn read_loop(
         }
     }
     e.lanes = None;
-    let next: Vec<String> = partials.iter().flat_map(partial_names).collect();
-    close_loop(e, &next, &types);
-    Ok(partials_of(heroes, &open.results))
+    let next: Vec<String> = partials.iter().flatten().flat_map(partial_names).collect();
+    close_loop(e, &next, &lane_types);
+    Ok(per_lane(&open.results))
 }
 
 /// The heroes' partial results from the names of their values and flags, hero after hero (in
@@ -423,70 +473,138 @@ fn fold(
     })
 }
 
-/// Step 2: the partial results of a row's group or a column tile combined; the first thread
-/// of each group holds the result.
-#[allow(clippy::too_many_arguments)]
+/// Step 2: the partial results of a row's group, or of a column's lanes, combined (per lane);
+/// every thread of a row's group, and the first lane of a column's, holds the result.
 fn combine(
     e: &mut Emitter,
-    module: &Module,
-    c: usize,
+    (module, c): (&Module, usize),
     reduction: &ReductionPlan,
-    heroes: &[Hero],
-    partial: Accumulators,
+    (heroes, inits): (&[Hero], &[Partial]),
+    partial: Vec<Accumulators>,
     shared: &[(String, String)],
-) -> Result<Accumulators, HloError> {
+) -> Result<Vec<Accumulators>, HloError> {
+    let thread = match reduction.exchange {
+        Some(_) => fix_range_var(&reduction.write_map, 0, 0).map_err(overflow)?,
+        None => reduction.write_map.clone(),
+    };
     let at = Index {
-        map: reduction.write_map.with_results(Vec::new()),
+        map: thread.with_results(Vec::new()),
         rts: Vec::new(),
     };
     let tree = |e: &mut Emitter, values: Accumulators, width: u64| {
         shuffle_tree(e, module, c, heroes, values, width, &at)
     };
-    match reduction.kind {
-        ReductionKind::Row { group, .. } if group <= WARP => tree(e, partial, group),
-        ReductionKind::Row { group, .. } => {
-            let warped = tree(e, partial, WARP)?;
-            // Lane 0 of each warp keeps its warp's result in the warp's slot.
-            let th_x = Expr::dim(0);
-            let warp = WARP as i64;
-            let lane = id_value(e, &reduction.launch, th_x.modulo(warp).map_err(overflow)?)?;
-            let slot = id_value(
-                e,
-                &reduction.launch,
-                th_x.floor_div(warp).map_err(overflow)?,
-            )?;
-            let zero = e.body.index(0);
-            let first = e.body.op(
-                "lane0",
-                "i1",
-                format!("arith.cmpi eq, {lane}, {} : index", zero.name),
-            );
-            e.body.open(format!("scf.if {} {{", first.name));
-            store_partials(e, &warped, shared, &slot);
-            e.body.close("}", false);
-            e.body.line("gpu.barrier");
-            // Every lane reads one of its group's slots (lane mod warps), so that each aligned
-            // run of `warps` lanes holds them all and the tree leaves the group's result in
-            // every lane: later passes over the row and the epilogue read it in any thread.
-            let warps = group / WARP;
-            let source = th_x
-                .floor_div(group as i64)
-                .and_then(|g| g.checked_scale(warps as i64))
-                .and_then(|g| g.checked_add(&th_x.modulo(warps as i64)?))
-                .map_err(overflow)?;
-            let source = id_value(e, &reduction.launch, source)?;
-            let slots = load_partials(e, heroes, &source, shared);
-            tree(e, slots, warps)
-        }
-        ReductionKind::Column { .. } => {
-            let ids = e.frame.dims.clone();
-            store_partials(e, &partial, shared, &format!("{}, {}", ids[1], ids[0]));
-            e.body.line("gpu.barrier");
-            let at = format!("{}, {}", ids[0], ids[1]);
-            let transposed = load_partials(e, heroes, &at, shared);
-            tree(e, transposed, WARP)
-        }
+    if let Some(x) = &reduction.exchange {
+        return exchange(e, heroes, x, partial, shared, tree);
     }
+    let ReductionKind::Row { group, .. } = reduction.kind
+    else {
+        return Err(HloError::Usage("a column reduction without an exchange".into()));
+    };
+    let [partial] = <[Accumulators; 1]>::try_from(partial)
+        .map_err(|_| HloError::Usage("a row's thread has one partial result".into()))?;
+    if group <= WARP {
+        return Ok(vec![tree(e, partial, group)?]);
+    }
+    let warped = tree(e, partial, WARP)?;
+    // Lane 0 of each warp keeps its warp's result in its row's slot of the warp.
+    let (th_x, warp, g) = (Expr::dim(0), WARP as i64, group as i64);
+    let launch = &reduction.launch;
+    let lane = id_value(e, launch, th_x.modulo(warp).map_err(overflow)?)?;
+    let row = id_value(e, launch, th_x.floor_div(g).map_err(overflow)?)?;
+    let slot = th_x
+        .modulo(g)
+        .and_then(|l| l.floor_div(warp))
+        .map_err(overflow)?;
+    let slot = id_value(e, launch, slot)?;
+    let zero = e.body.index(0);
+    let first = e.body.op(
+        "lane0",
+        "i1",
+        format!("arith.cmpi eq, {lane}, {} : index", zero.name),
+    );
+    e.body.open(format!("scf.if {} {{", first.name));
+    store_partials(e, &warped, shared, &format!("{row}, {slot}"));
+    e.body.close("}", false);
+    e.body.line("gpu.barrier");
+    // Lane `l` of every warp of the row reads slot `l mod span` (`span` the warps rounded up
+    // to a power of two; slots past the warps give the initial values, which have met no
+    // element), so that each aligned run of `span` lanes holds them all and the tree leaves the
+    // group's result in every lane: later passes over the row and the epilogue read it in any
+    // thread.
+    let warps = group / WARP;
+    let span = warps.next_power_of_two();
+    let source = id_value(e, launch, th_x.modulo(span as i64).map_err(overflow)?)?;
+    if span == warps {
+        let slots = load_partials(e, heroes, &format!("{row}, {source}"), shared);
+        return Ok(vec![tree(e, slots, span)?]);
+    }
+    let last = e.body.index(warps as i64 - 1);
+    let clamped = e.body.op(
+        "slot",
+        "index",
+        format!("arith.minui {source}, {} : index", last.name),
+    );
+    let count = e.body.index(warps as i64);
+    let valid = e.body.op(
+        "valid",
+        "i1",
+        format!("arith.cmpi ult, {source}, {} : index", count.name),
+    );
+    let loaded = load_partials(e, heroes, &format!("{row}, {}", clamped.name), shared);
+    let slots = loaded
+        .iter()
+        .zip(inits)
+        .map(|(l, init)| Partial {
+            values: l
+                .values
+                .iter()
+                .zip(&init.values)
+                .map(|(v, i)| select(&mut e.body, &valid.name, v, i))
+                .collect(),
+            met: l.met.as_ref().map(|m| {
+                e.body
+                    .op("met", "i1", format!("arith.andi {m}, {} : i1", valid.name))
+                    .name
+            }),
+        })
+        .collect();
+    Ok(vec![tree(e, slots, span)?])
+}
+
+/// A column's partial results through the shared tile: every lane's stored where the exchange
+/// says, a barrier, every lane's loaded where it says and combined across its `lanes`
+/// adjacent lanes by `tree`.
+fn exchange(
+    e: &mut Emitter,
+    heroes: &[Hero],
+    x: &Exchange,
+    partial: Vec<Accumulators>,
+    shared: &[(String, String)],
+    tree: impl Fn(&mut Emitter, Accumulators, u64) -> Result<Accumulators, HloError>,
+) -> Result<Vec<Accumulators>, HloError> {
+    let tile_index = |e: &mut Emitter, map: &IndexingMap, lane: usize| -> Result<String, HloError> {
+        let map = fix_range_var(map, 0, lane as i64).map_err(overflow)?;
+        let names = e
+            .materialize(&Index {
+                map,
+                rts: Vec::new(),
+            })
+            .map_err(|err| HloError::Usage(format!("shared tile index: {err}")))?;
+        Ok(names.join(", "))
+    };
+    for (lane, accs) in partial.iter().enumerate() {
+        let at = tile_index(e, &x.store, lane)?;
+        store_partials(e, accs, shared, &at);
+    }
+    e.body.line("gpu.barrier");
+    (0..partial.len())
+        .map(|lane| {
+            let at = tile_index(e, &x.load, lane)?;
+            let loaded = load_partials(e, heroes, &at, shared);
+            tree(e, loaded, x.lanes)
+        })
+        .collect()
 }
 
 /// Stores every value and flag of `partials` in its shared buffer at index `at`.

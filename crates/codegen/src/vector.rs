@@ -43,6 +43,9 @@ pub struct Lanes {
     regions: usize,
     /// How many of the emitter's scopes are open in the thread loop's body.
     scopes: usize,
+    /// Whether accesses the plan proves are vector loads and stores (else every lane's are
+    /// scalar).
+    vectors: bool,
     /// Per buffer, its one-dimensional view: SSA name and memref type.
     views: HashMap<String, (String, String)>,
     /// The vector loads made so far: (buffer, map, group) to the vector's SSA name.
@@ -68,10 +71,19 @@ impl Lanes {
             lane: 0,
             regions,
             scopes,
+            vectors: true,
             views: HashMap::new(),
             loads: HashMap::new(),
             offsets: HashMap::new(),
         }
+    }
+}
+
+impl Lanes {
+    /// The same lanes with scalar accesses only (each lane's own `memref.load` and store).
+    pub fn scalar(mut self) -> Lanes {
+        self.vectors = false;
+        self
     }
 }
 
@@ -100,6 +112,9 @@ impl Emitter<'_> {
         };
         if !index.rts.is_empty() || !self.at_top(lanes.regions, lanes.scopes) {
             return Ok(None);
+        }
+        if !lanes.vectors {
+            return self.scalar_lane(name, ty, index, element).map(Some);
         }
         let Vectorization::Vector {
             lanes: width,
@@ -211,10 +226,11 @@ impl Emitter<'_> {
         values: &[Typed],
         store: &Vectorization,
     ) -> Result<(), String> {
-        if self.lanes.is_none() {
+        let Some(lanes) = &self.lanes else {
             return Err("the kernel does not compute lanes".into());
-        }
-        match store {
+        };
+        let scalar = Vectorization::Scalar("vector accesses are off".into());
+        match if lanes.vectors { store } else { &scalar } {
             Vectorization::Vector {
                 lanes: width,
                 bytes,

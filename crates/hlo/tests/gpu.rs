@@ -203,10 +203,10 @@ fn coalescing_of_reductions_unrolled_and_strided_reads_matches_the_enumeration()
     assert_eq!(
         sums,
         vec![
-            // The reduction emitter: a row's group reads adjacent 4-vectors, a column tile's
-            // warp adjacent columns.
-            ("row_sum".into(), 0, true, 4, 4),
-            ("column_sum".into(), 0, true, 10, 10)
+            // The reduction emitter as XLA tiles it: a row's warp reads adjacent 2-vectors of
+            // f32, a column tile's warp adjacent pairs of columns.
+            ("row_sum".into(), 0, true, 10, 10),
+            ("column_sum".into(), 0, true, 20, 20)
         ]
     );
     let other = check_coalescing("examples/hlo/unrolled_f16.hlo");

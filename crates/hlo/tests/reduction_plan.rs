@@ -29,55 +29,42 @@ fn plan(text: &str) -> ReductionPlan {
     }
 }
 
-/// The threads that combine their partial results: a row's group, or a column of a tile.
-fn reader_key(kind: &ReductionKind, ids: &[i64]) -> (i64, i64) {
-    match kind {
-        ReductionKind::Row { group, .. } => (ids[3], ids[0] / *group as i64),
-        ReductionKind::Column { .. } => (ids[3], ids[0]),
-    }
+/// A value of input element `e` whose sums tell elements apart.
+fn value(e: &[i64]) -> i128 {
+    e.iter().fold(17i128, |acc, &i| acc * 1_000_003 + i128::from(i) * 7 + 1)
 }
 
-/// The group whose result a writing thread holds.
-fn writer_key(kind: &ReductionKind, ids: &[i64]) -> (i64, i64) {
-    match kind {
-        ReductionKind::Row { group, .. } => (ids[3], ids[0] / *group as i64),
-        ReductionKind::Column { .. } => (ids[3], ids[1]),
-    }
+/// The blocks and threads of the map's domain points: (block x, thread x).
+fn ids_of(ids: &[i64]) -> (i64, i64) {
+    (ids[3], ids[0])
 }
 
-/// Checks the plan of reducing `input` along `reduced` (see the module comment).
+/// Runs the plan of reducing `input` (with `layout`) along `reduced` as the kernel does, with
+/// sums: every thread folds what its read map gives it (a row's thread one partial result, a
+/// column's one per lane), the partial results meet (a row's group, or through the exchange's
+/// tile and `lanes` adjacent lanes), the writers store; every output must be written once
+/// with the sum of exactly the elements that reduce into it.
 fn check(input: &[i64], layout: &str, reduced: &[usize]) {
-    let dims = input
-        .iter()
-        .map(i64::to_string)
-        .collect::<Vec<_>>()
-        .join(",");
+    let join = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
     let kept: Vec<i64> = (0..input.len())
         .filter(|d| !reduced.contains(d))
         .map(|d| input[d])
         .collect();
-    let out = kept
-        .iter()
-        .map(i64::to_string)
-        .collect::<Vec<_>>()
-        .join(",");
     let red = reduced
         .iter()
         .map(usize::to_string)
         .collect::<Vec<_>>()
         .join(",");
-    let r = plan(&module(&dims, layout, &red, &out));
-    let mut writer: HashMap<Vec<i64>, (i64, i64)> = HashMap::new();
-    for (ids, syms) in r.write_map.domain_points(1 << 22).unwrap() {
-        let o = r.write_map.evaluate(&ids, &syms).unwrap();
-        let before = writer.insert(o.clone(), writer_key(&r.kind, &ids));
-        assert!(before.is_none(), "{input:?}: output {o:?} written twice");
-    }
-    assert_eq!(
-        writer.len() as i64,
-        kept.iter().product::<i64>(),
-        "{input:?}: outputs written"
-    );
+    let r = plan(&module(&join(input), layout, &red, &join(&kept)));
+    let kept_of = |e: &[i64]| -> Vec<i64> {
+        (0..input.len())
+            .filter(|d| !reduced.contains(d))
+            .map(|d| e[d])
+            .collect()
+    };
+    // Step 1: partial results per (block, thread, lane).
+    let columns = r.exchange.is_some();
+    let mut partial: HashMap<(i64, i64, i64), i128> = HashMap::new();
     let mut read: HashMap<Vec<i64>, u32> = HashMap::new();
     for (ids, syms) in r.read_map.domain_points(1 << 22).unwrap() {
         let e = r.read_map.evaluate(&ids, &syms).unwrap();
@@ -85,15 +72,9 @@ fn check(input: &[i64], layout: &str, reduced: &[usize]) {
             e.iter().zip(input).all(|(&i, &n)| (0..n).contains(&i)),
             "{input:?}: {e:?} out of bounds"
         );
-        let o: Vec<i64> = (0..input.len())
-            .filter(|d| !reduced.contains(d))
-            .map(|d| e[d])
-            .collect();
-        assert_eq!(
-            writer.get(&o),
-            Some(&reader_key(&r.kind, &ids)),
-            "{input:?}: {e:?} read by {ids:?} is not combined by the writer of {o:?}"
-        );
+        let (b, t) = ids_of(&ids);
+        let lane = if columns { syms[1] } else { 0 };
+        *partial.entry((b, t, lane)).or_default() += value(&e);
         *read.entry(e).or_default() += 1;
     }
     assert_eq!(
@@ -101,10 +82,52 @@ fn check(input: &[i64], layout: &str, reduced: &[usize]) {
         input.iter().product::<i64>(),
         "{input:?}: elements read"
     );
-    assert!(
-        read.values().all(|&n| n == 1),
-        "{input:?}: an element read twice"
-    );
+    assert!(read.values().all(|&n| n == 1), "{input:?}: an element read twice");
+    // Step 2: the partial results meet.
+    let threads = r.launch.threads[0] as i64;
+    let combined = |b: i64, t: i64, lane: i64| -> i128 {
+        match (&r.kind, &r.exchange) {
+            (ReductionKind::Row { group, .. }, _) => {
+                let g = *group as i64;
+                (t / g * g..t / g * g + g)
+                    .map(|u| partial.get(&(b, u, 0)).copied().unwrap_or(0))
+                    .sum()
+            }
+            (_, Some(x)) => {
+                let at = |map: &xla_indexing_core::IndexingMap, u: i64, s: i64| {
+                    map.evaluate(&[u, 0, 0, b, 0, 0], &[s]).unwrap()
+                };
+                let mut tile: HashMap<Vec<i64>, i128> = HashMap::new();
+                for u in 0..threads {
+                    for s in 0..r.kind.vector() as i64 {
+                        let before = tile.insert(
+                            at(&x.store, u, s),
+                            partial.get(&(b, u, s)).copied().unwrap_or(0),
+                        );
+                        assert!(before.is_none(), "{input:?}: two stores at one place");
+                    }
+                }
+                let w = x.lanes as i64;
+                (t / w * w..t / w * w + w)
+                    .map(|u| tile[&at(&x.load, u, lane)])
+                    .sum()
+            }
+            _ => panic!("a column without an exchange"),
+        }
+    };
+    // Step 3: the writers store.
+    let mut written: HashMap<Vec<i64>, i128> = HashMap::new();
+    for (ids, syms) in r.write_map.domain_points(1 << 22).unwrap() {
+        let o = r.write_map.evaluate(&ids, &syms).unwrap();
+        let (b, t) = ids_of(&ids);
+        let before = written.insert(o.clone(), combined(b, t, syms.first().copied().unwrap_or(0)));
+        assert!(before.is_none(), "{input:?}: output {o:?} written twice");
+    }
+    let mut expected: HashMap<Vec<i64>, i128> = HashMap::new();
+    for e in read.keys() {
+        *expected.entry(kept_of(e)).or_default() += value(e);
+    }
+    assert_eq!(written, expected, "{input:?} ({:?}): the outputs", r.kind);
 }
 
 #[test]
@@ -121,6 +144,10 @@ fn row_reductions_read_each_element_once_in_the_writers_group() {
     // Reduced dimensions on both sides of the kept one: rows of runs.
     check(&[4, 5, 6], "2,1,0", &[0, 2]);
     check(&[3, 7, 256], "2,1,0", &[0, 2]);
+    // Multi-row reductions: rows of a power of two within a warp.
+    check(&[300, 8], "1,0", &[1]);
+    check(&[5000, 4], "1,0", &[1]);
+    check(&[3, 100, 16], "2,1,0", &[0, 2]);
 }
 
 #[test]
@@ -130,45 +157,78 @@ fn column_reductions_read_each_element_once_in_the_writers_column() {
     check(&[20, 36], "0,1", &[1]);
     check(&[65, 33], "1,0", &[0]);
     check(&[2, 3, 4, 5, 6], "4,3,2,1,0", &[1, 2]);
+    // Vectors of two columns.
+    check(&[70, 130], "1,0", &[0]);
+    check(&[3, 33, 64], "2,1,0", &[1]);
+    // Small column reductions: the kept size divides a warp.
+    check(&[100, 64, 2], "2,1,0", &[1]);
+    check(&[40, 8], "1,0", &[0]);
+    check(&[3, 50, 16], "2,1,0", &[1]);
+    check(&[2, 33, 32], "2,1,0", &[1]);
 }
 
 #[test]
 fn kinds_follow_the_layout() {
+    // XLA's row reduction: a warp per row (about 16 elements per thread), 2-wide vectors for
+    // f32 inputs, the 4 rows in one block.
     let row = plan(&module("4,256", "1,0", "1", "4"));
     assert_eq!(
         row.kind,
         ReductionKind::Row {
             rows: 4,
             row_length: 256,
-            group: 64,
-            vector: 4
+            group: 32,
+            rows_per_block: 4,
+            vector: 2
         }
     );
-    assert_eq!(row.launch.threads, [256, 1, 1]);
-    // Rows too short for a warp of 4-vectors, or of a length 4 does not divide, are read one
-    // element per step.
-    let odd = plan(&module("4,250", "1,0", "1", "4"));
-    assert!(
-        matches!(odd.kind, ReductionKind::Row { vector: 2, .. }),
-        "{:?}",
-        odd.kind
+    assert_eq!(row.launch.threads, [128, 1, 1]);
+    assert!(row.shared.is_empty(), "{:?}", row.shared);
+    // Rows of a length 2 does not divide, or too short for every lane to get a vector, are
+    // read one element per step.
+    for short in ["4,251", "4,36"] {
+        let p = plan(&module(short, "1,0", "1", "4"));
+        assert!(
+            matches!(p.kind, ReductionKind::Row { vector: 1, .. }),
+            "{short}: {:?}",
+            p.kind
+        );
+    }
+    // A long row: 256 threads (8 warps meeting in an 1 x 8 shared tile).
+    let long = plan(&module("4,4096", "1,0", "1", "4"));
+    assert_eq!(long.launch.threads, [256, 1, 1]);
+    assert_eq!(long.shared[0].dims, vec![1, 8]);
+    // XLA's multi-row reduction: rows of 8 within a warp.
+    let multi = plan(&module("4096,8", "1,0", "1", "4096"));
+    assert_eq!(multi.kind.name(), "multi-row reduction");
+    // XLA's small column reduction: the kept size 4 divides a warp.
+    let small = plan(&module("4,256", "0,1", "1", "4"));
+    assert_eq!(
+        small.kind,
+        ReductionKind::SmallColumn {
+            batch: 1,
+            reduced: 256,
+            kept: 4,
+            vector: 1,
+            threads: 128,
+            shared_rows: 32
+        }
     );
-    let short = plan(&module("4,36", "1,0", "1", "4"));
-    assert!(
-        matches!(short.kind, ReductionKind::Row { vector: 1, .. }),
-        "{:?}",
-        short.kind
-    );
-    let column = plan(&module("4,256", "0,1", "1", "4"));
+    assert_eq!(small.launch.threads, [128, 1, 1]);
+    assert_eq!(small.shared[0].dims, vec![32, 5]);
+    // XLA's column reduction: 32 x 32 threads, 2 columns per thread, a 32 x 65 tile.
+    let column = plan(&module("256,64", "1,0", "0", "64"));
     assert_eq!(
         column.kind,
         ReductionKind::Column {
             batch: 1,
             reduced: 256,
-            kept: 4
+            kept: 64,
+            vector: 2
         }
     );
-    assert_eq!(column.launch.threads, [32, 32, 1]);
+    assert_eq!(column.launch.threads, [1024, 1, 1]);
+    assert_eq!(column.shared[0].dims, vec![32, 65]);
 }
 
 #[test]

@@ -61,14 +61,12 @@ pub enum EmitterPlan {
 }
 
 impl EmitterPlan {
-    /// `loop`, `row reduction`, `column reduction`, `transpose`, `concatenate` or `scatter`.
+    /// `loop`, the reduction family (`row reduction`, `multi-row reduction`, `column reduction`,
+    /// `small column reduction`), `transpose`, `concatenate` or `scatter`.
     pub fn name(&self) -> &'static str {
         match self {
             EmitterPlan::Loop { .. } => "loop",
-            EmitterPlan::Reduction(r) => match r.kind {
-                super::reduction::ReductionKind::Row { .. } => "row reduction",
-                super::reduction::ReductionKind::Column { .. } => "column reduction",
-            },
+            EmitterPlan::Reduction(r) => r.kind.name(),
             EmitterPlan::Transpose(_) => "transpose",
             EmitterPlan::Concatenate(_) => "concatenate",
             EmitterPlan::Scatter(_) => "scatter",

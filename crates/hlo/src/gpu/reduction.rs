@@ -11,15 +11,18 @@
 //!
 //! * **Row reduction**: the reduced dimensions are the minor-most ones, so each output element
 //!   reduces one contiguous row (or, with reduced dimensions also before the kept ones, a row of
-//!   contiguous runs). A group of `g` threads (a power of two up to a block) shares a
-//!   row: thread `lane` of the group reads elements `lane, lane + g, ...`, so that a warp's reads
-//!   are adjacent; the group's partial results meet through warp shuffles and, for groups larger
-//!   than a warp, through shared memory.
+//!   contiguous runs). A group of threads shares a row: thread `lane` of the group reads
+//!   vectors `lane, lane + group, ...`, so that a warp's reads are adjacent; the group's partial
+//!   results meet through warp shuffles and, for groups of several warps, through shared
+//!   memory (a slot per warp).
 //! * **Column reduction**: the reduced dimensions lie between kept ones, `[batch, reduced,
-//!   kept]` in layout order. A block of 32 × 32 threads owns 32 adjacent kept elements: thread
-//!   `(x, y)` reads rows `y, y + 32, ...` of column `x` (adjacent columns, coalesced), the partial
-//!   sums go through a shared 32 × 33 tile transposed, and warp `y` reduces column `y` with
-//!   shuffles.
+//!   kept]` in layout order. Each thread reads `vector` adjacent columns, each with its own
+//!   partial result; the partial results of a column meet in a shared tile read transposed and
+//!   a shuffle tree.
+//!
+//! The family, the threads, the vector width and the shared tile are XLA's
+//! ([`super::reduction_tiling`]): row, multi-row (a row within a warp), column and small column
+//! (the kept size divides a warp) reductions.
 //!
 //! A reduce may read another through a broadcast of its row value over the reduced dimensions
 //! (a softmax subtracts its row maximum before summing exponentials, then divides by the sum):
@@ -39,43 +42,15 @@ use super::epilogue::{reaches_hero, root_values};
 use super::identity::is_identity;
 use super::kernel::element_bits;
 use super::launch::{Device, LaunchDimensions};
+pub use super::reduction_tiling::{Components, IoBits, ReductionKind};
+use super::reduction_tiling::tiling;
 use super::roles::{HeroInput, Role, roles};
 use super::thread_map::{DIM_NAMES, SYMBOL_NAMES};
 use crate::module::{Computation, Module};
 use crate::shape::Shape;
 
-/// Threads of a row-reduction block.
-pub const ROW_BLOCK: u64 = 256;
-/// Side of a column-reduction tile: a block is `COLUMN_TILE × COLUMN_TILE` threads.
-pub const COLUMN_TILE: u64 = 32;
 /// Threads of a warp (the shuffle trees assume it).
 pub const WARP: u64 = 32;
-
-/// How the reduced elements lie, in the heroes' input layout.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ReductionKind {
-    /// `rows` rows of `row_length` adjacent elements; `group` threads reduce one row.
-    Row {
-        /// Rows (output elements).
-        rows: i64,
-        /// Elements of a row.
-        row_length: i64,
-        /// Threads that reduce one row (a power of two, at most [`ROW_BLOCK`]).
-        group: u64,
-        /// Adjacent elements a thread reads at each step (`unroll_id`), one vector access
-        /// where the maps prove it: 4, 2 or 1, dividing `row_length`.
-        vector: u64,
-    },
-    /// `batch × reduced × kept` in layout order; the kept elements are adjacent.
-    Column {
-        /// Elements of the kept dimensions before the reduced ones.
-        batch: i64,
-        /// Elements reduced into each output element.
-        reduced: i64,
-        /// Elements of the kept dimensions after the reduced ones (adjacent in memory).
-        kept: i64,
-    },
-}
 
 /// The reduction emitter's plan of one fusion.
 #[derive(Clone, Debug, PartialEq)]
@@ -101,10 +76,26 @@ pub struct ReductionPlan {
     pub flagged: Vec<bool>,
     /// The shared memory the partial results meet in: per hero its values, then its flag.
     pub shared: Vec<SharedBuffer>,
+    /// For columns, how the partial results of each lane (`unroll_id`) meet in the shared
+    /// tile; `None` for rows (whose warps meet in a slot per warp).
+    pub exchange: Option<Exchange>,
     /// The read map's index over every thread of the launch, without the constraints (which
     /// may narrow a dim to the threads that read): the launch attribute's map, whose dims must
     /// match the launch.
     pub launch_map: IndexingMap,
+}
+
+/// How a column reduction's partial results meet: thread `t`'s partial result of lane `s` is
+/// stored at `store(t)[s]` of the shared tile; after a barrier, each thread loads `load(t)[s]`
+/// and `lanes` adjacent lanes of a warp combine what they loaded with shuffles.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Exchange {
+    /// `(thread ids)[unroll_id] -> (tile index)` of the stores.
+    pub store: IndexingMap,
+    /// `(thread ids)[unroll_id] -> (tile index)` of the loads.
+    pub load: IndexingMap,
+    /// Adjacent lanes that combine (a power of two, at most a warp).
+    pub lanes: u64,
 }
 
 /// One buffer of a block's shared memory.
@@ -195,34 +186,35 @@ pub fn plan_reduction(
     if heroes.is_empty() {
         return Err("no output depends on a reduction".into());
     }
-    let bits = comp.instructions[comp.instructions[first].operands[0]]
-        .shape
-        .as_array()
-        .and_then(|a| element_bits(&a.element))
-        .unwrap_or(64);
-    let kind = classify(&dims, &layout, &reduced, bits)?;
+    let components = classify(&dims, &layout, &reduced)?;
+    let kind = tiling(components, &io_bits(comp, &heroes), device);
     let passes = level.last().copied().unwrap_or(1);
     let normalized = sources
         .iter()
         .any(|s| matches!(s, OutputSource::Normalized(_)));
-    if matches!(kind, ReductionKind::Column { .. }) && (passes > 1 || normalized) {
+    if !matches!(kind, ReductionKind::Row { .. }) && (passes > 1 || normalized) {
         return Err(
             "a column reduction's result is read per element (only rows are reduced in passes)"
                 .into(),
         );
     }
-    let (launch, read_map, write_map) =
-        maps(&kind, &dims, &layout, &reduced).map_err(|e| format!("thread maps: {e}"))?;
+    let Maps {
+        launch,
+        read: read_map,
+        write: write_map,
+        exchange,
+    } = maps(&kind, &dims, &layout, &reduced).map_err(|e| format!("thread maps: {e}"))?;
     let launch_map = launch_map(&launch, &read_map)?;
     check_launch(&launch, device)?;
     let flagged = heroes
         .iter()
         .map(|&h| !initial_values_are_identities(module, comp, h))
         .collect::<Vec<_>>();
-    let shared = shared_buffers(comp, &heroes, &flagged, &kind, &launch);
+    let shared = shared_buffers(comp, &heroes, &flagged, (&kind, exchange.as_ref()));
     Ok(Some(ReductionPlan {
         flagged,
         shared,
+        exchange,
         heroes,
         level,
         outputs: sources,
@@ -248,23 +240,75 @@ fn initial_values_are_identities(module: &Module, comp: &Computation, h: usize) 
         .all(|(&init, leaf)| is_identity(module, reducer, &comp.instructions[init], &leaf.element))
 }
 
+/// The bit widths of computation `comp`'s parameters and outputs, and whether a hero reads a
+/// complex value: what XLA's vector choice reads.
+fn io_bits(comp: &Computation, heroes: &[usize]) -> IoBits {
+    let narrowest = |shapes: &mut dyn Iterator<Item = &Shape>| {
+        shapes
+            .flat_map(Shape::leaves)
+            .filter_map(|leaf| element_bits(&leaf.element))
+            .min()
+    };
+    let parameters = comp
+        .instructions
+        .iter()
+        .filter(|i| i.opcode == "parameter")
+        .map(|i| &i.shape);
+    let complex = heroes.iter().any(|&h| {
+        comp.instructions[h].operands.iter().any(|&o| {
+            comp.instructions[o]
+                .shape
+                .leaves()
+                .iter()
+                .any(|l| l.element.starts_with('c'))
+        })
+    });
+    IoBits {
+        smallest_input: narrowest(&mut { parameters }),
+        smallest_output: narrowest(&mut std::iter::once(&comp.instructions[comp.root].shape))
+            .unwrap_or(32),
+        complex,
+    }
+}
+
 /// The shared buffers of the heroes' partial results (per hero its values, then its flag when
-/// `flagged`): a slot per warp when a row's group spans several warps, a 32 × 33 tile (padded
-/// against bank conflicts) for a column reduction, none for groups within a warp.
+/// `flagged`): a row's slot per warp (`rows_per_block x warps`, padded by one against bank
+/// conflicts when the warps fill all 32 banks), a column's tile as its exchange stores into
+/// (padded likewise), none for rows within a warp.
 fn shared_buffers(
     comp: &Computation,
     heroes: &[usize],
     flagged: &[bool],
-    kind: &ReductionKind,
-    launch: &LaunchDimensions,
+    (kind, exchange): (&ReductionKind, Option<&Exchange>),
 ) -> Vec<SharedBuffer> {
-    let dims = match *kind {
-        ReductionKind::Row { group, .. } if group > WARP => {
-            vec![launch.threads.iter().product::<u64>() / WARP]
-        }
-        ReductionKind::Row { .. } => return Vec::new(),
-        ReductionKind::Column { .. } => vec![COLUMN_TILE, COLUMN_TILE + 1],
+    let mut dims = match (kind, exchange) {
+        (ReductionKind::Row { group, .. }, _) if *group <= WARP => return Vec::new(),
+        (
+            ReductionKind::Row {
+                group,
+                rows_per_block,
+                ..
+            },
+            _,
+        ) => vec![*rows_per_block, group / WARP],
+        (_, Some(exchange)) => tile_dims(exchange),
+        (_, None) => return Vec::new(),
     };
+    let padding = match *kind {
+        ReductionKind::SmallColumn {
+            threads,
+            vector,
+            kept,
+            ..
+        } if threads != WARP || vector != 1 => {
+            Some(u64::try_from(ceil_div(kept, int(threads * vector).unwrap_or(1))).unwrap_or(1))
+        }
+        ReductionKind::SmallColumn { .. } => Some(0),
+        _ => None,
+    };
+    if let Some(last) = dims.last_mut() {
+        *last += padding.unwrap_or(u64::from(*last % WARP == 0));
+    }
     let mut out = Vec::new();
     for (&h, &flag) in heroes.iter().zip(flagged) {
         let leaves = comp.instructions[h].shape.leaves();
@@ -277,6 +321,17 @@ fn shared_buffers(
         }
     }
     out
+}
+
+/// The extent of the tile an exchange stores into: one more than the largest index of each
+/// dimension.
+fn tile_dims(exchange: &Exchange) -> Vec<u64> {
+    exchange
+        .store
+        .results()
+        .iter()
+        .map(|r| u64::try_from(exchange.store.expr_range(r).hi + 1).unwrap_or(1))
+        .collect()
 }
 
 /// Per output, its source: the root's operands when the root is a tuple, the root's leaves when
@@ -351,14 +406,9 @@ fn hero_input(comp: &Computation, hero: usize) -> Result<InputLayout, String> {
     ))
 }
 
-/// Row or column, from the reduced dimensions' places in the layout (dimensions of size 1 go
-/// with either side).
-fn classify(
-    dims: &[i64],
-    major_to_minor: &[usize],
-    reduced: &[usize],
-    bits: u64,
-) -> Result<ReductionKind, String> {
+/// The row or column components, from the reduced dimensions' places in the layout
+/// (dimensions of size 1 go with either side).
+fn classify(dims: &[i64], major_to_minor: &[usize], reduced: &[usize]) -> Result<Components, String> {
     // Runs of (reduced?, product of sizes), major to minor.
     let mut runs: Vec<(bool, i64)> = Vec::new();
     for &d in major_to_minor.iter().filter(|&&d| dims[d] != 1) {
@@ -370,50 +420,29 @@ fn classify(
     }
     // A row of `segments` runs of `segment` adjacent elements (the reduced dimensions before
     // the kept ones give the runs); vectors stay within a run.
-    let row = |rows: i64, segments: i64, segment: i64| {
-        let row_length = segments * segment;
-        let vector = row_vector(segment, bits);
-        let per_thread = u64::try_from(row_length.max(1)).unwrap_or(u64::MAX) / vector;
-        ReductionKind::Row {
-            rows,
-            row_length,
-            group: per_thread.next_power_of_two().min(ROW_BLOCK),
-            vector,
-        }
+    let row = |rows: i64, segments: i64, segment: i64| Components::Row {
+        rows,
+        segments,
+        segment,
+    };
+    let column = |batch: i64, reduced: i64, kept: i64| Components::Column {
+        batch,
+        reduced,
+        kept,
     };
     Ok(match runs.as_slice() {
         [] | [(false, _)] => row(runs.first().map_or(1, |r| r.1), 1, 1),
         [(true, r)] => row(1, 1, *r),
         [(false, k), (true, r)] => row(*k, 1, *r),
         [(true, major), (false, k), (true, r)] => row(*k, *major, *r),
-        [(true, r), (false, k)] => ReductionKind::Column {
-            batch: 1,
-            reduced: *r,
-            kept: *k,
-        },
-        [(false, b), (true, r), (false, k)] => ReductionKind::Column {
-            batch: *b,
-            reduced: *r,
-            kept: *k,
-        },
+        [(true, r), (false, k)] => column(1, *r, *k),
+        [(false, b), (true, r), (false, k)] => column(*b, *r, *k),
         _ => {
             return Err(
                 "the reduced dimensions are not one run of the layout next to the kept ones".into(),
             );
         }
     })
-}
-
-/// The adjacent elements of a row a thread reads at each step: 4 (or 2) when that divides the
-/// row and the row gives every lane of a warp a full vector, for elements of at most 32 bits
-/// (2 for 64-bit ones, 16 bytes at most); else 1.
-fn row_vector(row_length: i64, bits: u64) -> u64 {
-    let widest: u64 = if bits > 32 { 2 } else { 4 };
-    [4u64, 2]
-        .into_iter()
-        .filter(|&v| v <= widest)
-        .find(|&v| row_length % v as i64 == 0 && row_length >= 32 * v as i64)
-        .unwrap_or(1)
 }
 
 /// `read_map`'s index over every thread of `launch`, without its constraints (which may narrow
@@ -476,7 +505,8 @@ pub(crate) fn logical_index(
 }
 
 /// What a kind's launch gives the maps: the loop's chunks, the runs of the read and written
-/// index with their values, and the constraints of reading and writing.
+/// index with their values (the written one may read the lane, symbol 0), the constraints of
+/// reading and writing, and a column's exchange.
 struct Spread {
     launch: LaunchDimensions,
     /// Elements a thread reads per step (`unroll_id`'s values).
@@ -484,8 +514,13 @@ struct Spread {
     chunks: i64,
     read: Vec<(Expr, Vec<usize>)>,
     write: Vec<(Expr, Vec<usize>)>,
+    /// Lanes of the write map (`None`: it has no symbol, a row's thread writes one element).
+    write_lanes: Option<u64>,
     read_constraints: Vec<(Expr, Interval)>,
     write_constraints: Vec<(Expr, Interval)>,
+    /// A column's exchange: the tile indices of the stores and of the loads, and the lanes
+    /// that combine.
+    exchange: Option<(Vec<Expr>, Vec<Expr>, u64)>,
 }
 
 /// `a / b` rounded up, for `a >= 0` and `b > 0`.
@@ -501,31 +536,35 @@ pub(crate) fn uint(v: i64) -> Result<u64, ArithError> {
     u64::try_from(v).map_err(|_| ArithError::Overflow)
 }
 
-/// A row reduction: `group` threads per row, rows side by side in 1-d blocks of whole warps;
-/// each thread reads `vector` adjacent elements per step.
-fn spread_rows(
-    (rows, row_length, group, vector): (i64, i64, u64, u64),
-    kept: Vec<usize>,
-    reduced: Vec<usize>,
-) -> Result<Spread, ArithError> {
+/// A row reduction: `group` threads per row, `rows_per_block` rows side by side in a 1-d
+/// block; each thread reads `vector` adjacent elements per step.
+fn spread_rows(kind: &ReductionKind, kept: Vec<usize>, reduced: Vec<usize>) -> Result<Spread, ArithError> {
+    let ReductionKind::Row {
+        rows,
+        row_length,
+        group,
+        rows_per_block,
+        vector,
+    } = *kind
+    else {
+        return Err(ArithError::Overflow);
+    };
     let (th_x, bl_x, chunk, unroll) = (Expr::dim(0), Expr::dim(3), Expr::sym(0), Expr::sym(1));
     let v = int(vector)?;
     let g = int(group)?;
-    let warp = int(WARP)?;
-    let threads = ceil_div(
-        rows.max(1).checked_mul(g).ok_or(ArithError::Overflow)?,
-        warp,
-    )
-    .checked_mul(warp)
-    .ok_or(ArithError::Overflow)?
-    .min(int(ROW_BLOCK)?);
-    let rows_per_block = threads / g;
+    let per_block = int(rows_per_block)?;
     let launch = LaunchDimensions {
-        blocks: [uint(ceil_div(rows.max(1), rows_per_block))?, 1, 1],
-        threads: [uint(threads)?, 1, 1],
+        blocks: [uint(ceil_div(rows.max(1), per_block))?, 1, 1],
+        threads: [
+            rows_per_block
+                .checked_mul(group)
+                .ok_or(ArithError::Overflow)?,
+            1,
+            1,
+        ],
     };
     let row = bl_x
-        .checked_scale(rows_per_block)?
+        .checked_scale(per_block)?
         .checked_add(&th_x.floor_div(g)?)?;
     let k = chunk
         .checked_scale(g)?
@@ -549,34 +588,43 @@ fn spread_rows(
         ],
         read: vec![(row.clone(), kept.clone()), (k, reduced)],
         write: vec![(row, kept)],
+        write_lanes: None,
+        exchange: None,
     })
 }
 
-/// A column reduction: `COLUMN_TILE × COLUMN_TILE` blocks, one per batch element and tile of
-/// adjacent kept elements.
+/// A column reduction: blocks of 32 x 32 threads (one dimension), one per batch element and
+/// run of `32 x vector` adjacent kept elements; lane `l` of warp `w` reads rows `w + 32 i` of
+/// columns `l * vector + s`. The tile is stored at `[l, w * vector + s]` and loaded transposed,
+/// so that warp `w` combines the 32 partial results of column `w * vector + s`.
 fn spread_columns(
-    (batch, reduced_size, kept_size): (i64, i64, i64),
+    (batch, reduced_size, kept_size, vector): (i64, i64, i64, u64),
     (major_kept, reduced, minor_kept): (Vec<usize>, Vec<usize>, Vec<usize>),
 ) -> Result<Spread, ArithError> {
-    let (th_x, th_y, bl_x, chunk) = (Expr::dim(0), Expr::dim(1), Expr::dim(3), Expr::sym(0));
-    let t = int(COLUMN_TILE)?;
-    let tiles = ceil_div(kept_size.max(1), t);
-    let blocks = batch
-        .max(1)
-        .checked_mul(tiles)
-        .ok_or(ArithError::Overflow)?;
+    let (th, bl_x, chunk, unroll) = (Expr::dim(0), Expr::dim(3), Expr::sym(0), Expr::sym(1));
+    let t = int(WARP)?;
+    let v = int(vector)?;
+    let (lane, warp) = (th.modulo(t)?, th.floor_div(t)?);
+    let tiles = ceil_div(kept_size.max(1), t.checked_mul(v).ok_or(ArithError::Overflow)?);
+    let blocks = batch.max(1).checked_mul(tiles).ok_or(ArithError::Overflow)?;
     let launch = LaunchDimensions {
         blocks: [uint(blocks)?, 1, 1],
-        threads: [COLUMN_TILE, COLUMN_TILE, 1],
+        threads: [WARP * WARP, 1, 1],
     };
     let b = bl_x.floor_div(tiles)?;
     let tile = bl_x.modulo(tiles)?.checked_scale(t)?;
-    let n = tile.checked_add(&th_x)?;
-    let written = tile.checked_add(&th_y)?;
-    let k = chunk.checked_scale(t)?.checked_add(&th_y)?;
+    let n = tile.checked_add(&lane)?.checked_scale(v)?.checked_add(&unroll)?;
+    let lane_sym = Expr::sym(0);
+    let written = tile
+        .checked_add(&warp)?
+        .checked_scale(v)?
+        .checked_add(&lane_sym)?;
+    let k = chunk.checked_scale(t)?.checked_add(&warp)?;
+    let store = vec![lane.clone(), warp.checked_scale(v)?.checked_add(&lane_sym)?];
+    let load = vec![warp, lane.checked_scale(v)?.checked_add(&lane_sym)?];
     Ok(Spread {
         launch,
-        vector: 1,
+        vector,
         chunks: ceil_div(reduced_size.max(1), t),
         read_constraints: vec![
             (n.clone(), Interval::upto(kept_size.max(1))),
@@ -584,7 +632,7 @@ fn spread_columns(
         ],
         write_constraints: vec![
             (written.clone(), Interval::upto(kept_size.max(1))),
-            (th_x, Interval::point(0)),
+            (lane, Interval::point(0)),
         ],
         read: vec![
             (b.clone(), major_kept.clone()),
@@ -592,16 +640,82 @@ fn spread_columns(
             (n, minor_kept.clone()),
         ],
         write: vec![(b, major_kept), (written, minor_kept)],
+        write_lanes: Some(vector),
+        exchange: Some((store, load, WARP)),
     })
 }
 
-/// The launch, the read map and the write map of `kind`.
+/// A small column reduction: one block of `threads` per batch element; thread `t` reads
+/// elements `t * vector + s + i * vector * threads` of the `reduced x kept` elements (each lane
+/// `s` one column's partial result), stores lane `s` at its place in the `shared_rows x kept`
+/// tile, and `shared_rows` adjacent lanes combine the loads of one column.
+fn spread_small_columns(
+    kind: &ReductionKind,
+    (major_kept, reduced, minor_kept): (Vec<usize>, Vec<usize>, Vec<usize>),
+) -> Result<Spread, ArithError> {
+    let ReductionKind::SmallColumn {
+        batch,
+        reduced: reduced_size,
+        kept,
+        vector,
+        threads,
+        shared_rows,
+    } = *kind
+    else {
+        return Err(ArithError::Overflow);
+    };
+    let (th, bl_x, chunk, unroll) = (Expr::dim(0), Expr::dim(3), Expr::sym(0), Expr::sym(1));
+    let (v, t, r) = (int(vector)?, int(threads)?, int(shared_rows)?);
+    let step = v.checked_mul(t).ok_or(ArithError::Overflow)?;
+    let linear = th
+        .checked_scale(v)?
+        .checked_add(&unroll)?
+        .checked_add(&chunk.checked_scale(step)?)?;
+    let k = linear.floor_div(kept)?;
+    let n = linear.modulo(kept)?;
+    let lane_sym = Expr::sym(0);
+    let stored = th.checked_scale(v)?.checked_add(&lane_sym)?;
+    let loaded = th.checked_add(&lane_sym.checked_scale(t)?)?;
+    let written = loaded.floor_div(r)?;
+    let b = bl_x;
+    Ok(Spread {
+        launch: LaunchDimensions {
+            blocks: [uint(batch.max(1))?, 1, 1],
+            threads: [threads, 1, 1],
+        },
+        vector,
+        chunks: ceil_div(
+            reduced_size.max(1).checked_mul(kept).ok_or(ArithError::Overflow)?,
+            step,
+        ),
+        read_constraints: vec![(k.clone(), Interval::upto(reduced_size.max(1)))],
+        write_constraints: vec![(th.modulo(r)?, Interval::point(0))],
+        read: vec![(b.clone(), major_kept.clone()), (k, reduced), (n, minor_kept.clone())],
+        write: vec![(b, major_kept), (written.clone(), minor_kept)],
+        write_lanes: Some(vector),
+        exchange: Some((
+            vec![stored.floor_div(kept)?, stored.modulo(kept)?],
+            vec![loaded.modulo(r)?, written],
+            shared_rows,
+        )),
+    })
+}
+
+/// What [`maps`] gives: the launch, the read and write maps, a column's exchange.
+struct Maps {
+    launch: LaunchDimensions,
+    read: IndexingMap,
+    write: IndexingMap,
+    exchange: Option<Exchange>,
+}
+
+/// The launch, the read map, the write map and the exchange of `kind`.
 fn maps(
     kind: &ReductionKind,
     dims: &[i64],
     major_to_minor: &[usize],
     reduced: &[usize],
-) -> Result<(LaunchDimensions, IndexingMap, IndexingMap), ArithError> {
+) -> Result<Maps, ArithError> {
     let is_reduced = |d: &usize| reduced.contains(d);
     let kept: Vec<usize> = major_to_minor
         .iter()
@@ -609,27 +723,24 @@ fn maps(
         .filter(|d| !is_reduced(d))
         .collect();
     let reduced_dims: Vec<usize> = major_to_minor.iter().copied().filter(is_reduced).collect();
+    // Kept dimensions before the first reduced one (of size > 1) are a column's batch.
+    let first_reduced = major_to_minor
+        .iter()
+        .position(|d| is_reduced(d) && dims[*d] != 1)
+        .unwrap_or(0);
+    let (major, minor): (Vec<usize>, Vec<usize>) = kept
+        .iter()
+        .partition(|d| major_to_minor.iter().position(|x| x == *d) < Some(first_reduced));
     let spread = match *kind {
-        ReductionKind::Row {
-            rows,
-            row_length,
-            group,
-            vector,
-        } => spread_rows((rows, row_length, group, vector), kept, reduced_dims)?,
+        ReductionKind::Row { .. } => spread_rows(kind, kept, reduced_dims)?,
         ReductionKind::Column {
             batch,
             reduced: size,
             kept: kept_size,
-        } => {
-            // Kept dimensions before the first reduced one (of size > 1) are the batch.
-            let first_reduced = major_to_minor
-                .iter()
-                .position(|d| is_reduced(d) && dims[*d] != 1)
-                .unwrap_or(0);
-            let (major, minor): (Vec<usize>, Vec<usize>) = kept
-                .iter()
-                .partition(|d| major_to_minor.iter().position(|x| x == *d) < Some(first_reduced));
-            spread_columns((batch, size, kept_size), (major, reduced_dims, minor))?
+            vector,
+        } => spread_columns((batch, size, kept_size, vector), (major, reduced_dims, minor))?,
+        ReductionKind::SmallColumn { .. } => {
+            spread_small_columns(kind, (major, reduced_dims, minor))?
         }
     };
     let ids = id_vars(&spread.launch)?;
@@ -647,17 +758,38 @@ fn maps(
         read.add_constraint(e, iv);
     }
     read.simplify();
+    let lanes = spread
+        .write_lanes
+        .map(|n| Ok::<_, ArithError>(vec![Var::named(Interval::upto(int(n)?), SYMBOL_NAMES[1])]))
+        .transpose()?
+        .unwrap_or_default();
+    let over_lanes = |results: Vec<Expr>| {
+        let mut map = IndexingMap::new(results, ids.clone(), lanes.clone(), Vec::new());
+        map.simplify();
+        map
+    };
     let written = logical_index(dims, &spread.write)?;
-    let write_index = (0..dims.len())
-        .filter(|d| !is_reduced(d))
-        .map(|d| written[d].clone())
-        .collect();
-    let mut write = IndexingMap::new(write_index, ids, Vec::new(), Vec::new());
+    let mut write = over_lanes(
+        (0..dims.len())
+            .filter(|d| !is_reduced(d))
+            .map(|d| written[d].clone())
+            .collect(),
+    );
     for (e, iv) in spread.write_constraints {
         write.add_constraint(e, iv);
     }
     write.simplify();
-    Ok((spread.launch, read, write))
+    let exchange = spread.exchange.map(|(store, load, lanes)| Exchange {
+        store: over_lanes(store),
+        load: over_lanes(load),
+        lanes,
+    });
+    Ok(Maps {
+        launch: spread.launch,
+        read,
+        write,
+        exchange,
+    })
 }
 
 /// The launch within the device's limits.

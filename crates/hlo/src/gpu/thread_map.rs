@@ -125,6 +125,41 @@ pub fn restrict_to_warp(map: &IndexingMap, lanes: u64) -> Result<IndexingMap, Ar
     Ok(warp)
 }
 
+/// `map` with range variable `i` fixed to `value`: the variable is substituted in the results
+/// and constraints and dropped (the later ones move up); the result is simplified. A value
+/// outside the variable's range gives a known-empty map.
+pub fn fix_range_var(map: &IndexingMap, i: usize, value: i64) -> Result<IndexingMap, ArithError> {
+    let dims: Vec<Expr> = (0..map.dims().len() as u32).map(Expr::dim).collect();
+    let syms: Vec<Expr> = (0..map.num_symbols())
+        .map(|k| match k.cmp(&i) {
+            std::cmp::Ordering::Less => Expr::sym(k as u32),
+            std::cmp::Ordering::Equal => Expr::constant(value),
+            std::cmp::Ordering::Greater => Expr::sym(k as u32 - 1),
+        })
+        .collect();
+    let subst = |e: &Expr| e.substitute(&dims, &syms);
+    let mut range_vars = map.range_vars().to_vec();
+    let fixed = (i < range_vars.len()).then(|| range_vars.remove(i));
+    let mut out = IndexingMap::new(
+        map.results()
+            .iter()
+            .map(subst)
+            .collect::<Result<Vec<_>, _>>()?,
+        map.dims().to_vec(),
+        range_vars,
+        map.rt_vars().to_vec(),
+    );
+    if map.is_known_empty() || fixed.is_some_and(|v| !v.bounds.contains(value)) {
+        out.mark_empty();
+        return Ok(out);
+    }
+    for (e, iv) in map.constraints() {
+        out.add_constraint(subst(e)?, *iv);
+    }
+    out.simplify();
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -203,5 +238,30 @@ mod tests {
              domain: th_x in [0, 31], chunk_id in [0, 0], unroll_id in [0, 3]",
         );
         assert_eq!(warp, want, "{warp}");
+    }
+
+    #[test]
+    fn fixing_a_range_var_agrees_with_the_map_at_every_point() {
+        let map = parsed(
+            "(d0)[s0, s1, s2] -> (d0 * 4 + s1, s0 - s2 mod 3), domain: d0 in [0, 5], s0 in [0, 2], \
+             s1 in [0, 3], s2 in [0, 4], d0 + s1 in [0, 6]",
+        );
+        for value in 0..4 {
+            let fixed = fix_range_var(&map, 1, value).unwrap();
+            assert_eq!(fixed.range_vars().len(), 2);
+            let mut points = 0;
+            for (dims, syms) in map.domain_points(1 << 16).unwrap() {
+                if syms[1] != value {
+                    continue;
+                }
+                let rest = [syms[0], syms[2]];
+                assert!(fixed.contains(&dims, &rest), "{fixed} at {dims:?} {rest:?}");
+                assert_eq!(fixed.evaluate(&dims, &rest), map.evaluate(&dims, &syms));
+                points += 1;
+            }
+            let all = fixed.domain_points(1 << 16).unwrap().len();
+            assert_eq!(all, points, "{fixed}: points outside the original domain");
+        }
+        assert!(fix_range_var(&map, 1, 4).unwrap().is_known_empty());
     }
 }
