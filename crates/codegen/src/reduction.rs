@@ -32,13 +32,13 @@
 //! group's result is the reducer applied once to the initial value and the partial result (or
 //! the initial value alone when no element was met), as HLO's semantics apply it.
 
-use xla_indexing_core::{Expr, IndexingMap};
+use xla_indexing_core::{Expr, IndexingMap, Interval};
 use xla_indexing_hlo::{
     HloError, Instruction, Module,
     gpu::{
         KernelPlan, LaunchDimensions,
         reduction::{Exchange, OutputSource, ReductionKind, ReductionPlan, WARP, id_vars},
-        thread_map::{UNROLL_SYMBOL, fix_range_var},
+        thread_map::{BL_Y, UNROLL_SYMBOL, fix_range_var},
         vector::Vectorization,
     },
     shape::ArrayShape,
@@ -62,6 +62,7 @@ struct Stored<'a> {
 }
 
 /// One hero: the reduce, its inputs and initial values, its reducer.
+#[derive(Clone)]
 struct Hero {
     instr: usize,
     inputs: Vec<usize>,
@@ -113,92 +114,128 @@ pub fn reduction_function(
         options,
     )?;
     // A column's thread writes one element per lane; the write map at lane 0 stands for all
-    // where only the thread ids matter.
+    // where only the thread ids matter. Each reduction group runs in its row of blocks: its
+    // maps are constrained to `bl_y` = its number.
     let lanes = reduction.kind.vector() as usize;
     let separate = reduction.exchange.is_some();
-    let lane_write = |lane: usize| -> Result<Index, HloError> {
+    let groups = reduction.output_groups.iter().max().map_or(1, |g| g + 1);
+    let in_group = |map: IndexingMap, group: usize| -> IndexingMap {
+        if groups == 1 {
+            return map;
+        }
+        let mut map = map;
+        map.add_constraint(Expr::dim(BL_Y as u32), Interval::point(group as i64));
+        map.simplify();
+        map
+    };
+    let lane_write = |lane: usize, group: usize| -> Result<Index, HloError> {
         let map = if separate {
             fix_range_var(&reduction.write_map, 0, lane as i64).map_err(overflow)?
         } else {
             reduction.write_map.clone()
         };
         Ok(Index {
-            map,
+            map: in_group(map, group),
             rts: Vec::new(),
         })
     };
-    let write = lane_write(0)?;
+    let write = lane_write(0, 0)?;
     let inits = initial_values(&mut e, c, &heroes, &write)?;
-    let stored = |wanted: fn(&OutputSource) -> Option<usize>| -> Vec<Stored> {
-        reduction
-            .outputs
-            .iter()
-            .zip(&outputs)
-            .zip(&plan.outputs)
-            .filter_map(|((source, buffer), out)| {
-                Some(Stored {
-                    instr: wanted(source)?,
-                    buffer,
-                    shape: &out.shape,
-                    store: &out.store,
+    // Each hero's shared buffers: its values', then its flag's.
+    let mut slots = Vec::new();
+    for h in &heroes {
+        let first = slots.last().map_or(0, |r: &std::ops::Range<usize>| r.end);
+        slots.push(first..first + partial_types(h).len());
+    }
+    for group in 0..groups {
+        let stored = |wanted: fn(&OutputSource) -> Option<usize>| -> Vec<Stored> {
+            reduction
+                .outputs
+                .iter()
+                .zip(&reduction.output_groups)
+                .zip(&outputs)
+                .zip(&plan.outputs)
+                .filter(|(((_, g), _), _)| **g == group)
+                .filter_map(|(((source, _), buffer), out)| {
+                    Some(Stored {
+                        instr: wanted(source)?,
+                        buffer,
+                        shape: &out.shape,
+                        store: &out.store,
+                    })
                 })
-            })
-            .collect()
-    };
-    let side = stored(|s| match *s {
-        OutputSource::Side(i) => Some(i),
-        _ => None,
-    });
-    let normalized = stored(|s| match *s {
-        OutputSource::Normalized(i) => Some(i),
-        _ => None,
-    });
-    let read = Reads {
-        map: &reduction.read_map,
-        vectorize: options.vectorize,
-        separate: separate && lanes > 1,
-    };
-    // Per lane, per hero, its results.
-    let mut finals: Vec<Vec<Vec<Typed>>> = vec![Vec::new(); if separate { lanes } else { 1 }];
-    let mut first = 0;
-    for level in 1..=reduction.level.last().copied().unwrap_or(0) {
-        let count = reduction.level.iter().filter(|&&l| l == level).count();
-        let pass = &heroes[first..first + count];
-        let pass_inits = &inits[first..first + count];
-        let slots: usize = heroes[..first].iter().map(|h| partial_types(h).len()).sum();
-        let stores = if level == 1 { side.as_slice() } else { &[] };
-        let partial = read_loop(&mut e, module, c, (pass, pass_inits), &read, stores)?;
-        let reduced = combine(
-            &mut e,
-            (module, c),
-            reduction,
-            (pass, pass_inits),
-            partial,
-            &shared[slots.min(shared.len())..],
-        )?;
-        for (lane, accs) in reduced.iter().enumerate() {
-            for ((h, init), acc) in pass.iter().zip(pass_inits).zip(accs) {
-                let instr = &module.computations[c].instructions[h.instr];
-                let values = final_values(&mut e, instr, h, init, acc, &write)?;
-                if !separate {
-                    give_hero(&mut e, module, c, h, &values);
+                .collect()
+        };
+        let side = stored(|s| match *s {
+            OutputSource::Side(i) => Some(i),
+            _ => None,
+        });
+        let normalized = stored(|s| match *s {
+            OutputSource::Normalized(i) => Some(i),
+            _ => None,
+        });
+        let read_map = in_group(reduction.read_map.clone(), group);
+        let read = Reads {
+            map: &read_map,
+            vectorize: options.vectorize,
+            separate: separate && lanes > 1,
+        };
+        let members: Vec<usize> = (0..heroes.len())
+            .filter(|&k| reduction.hero_groups[k] == group)
+            .collect();
+        let group_heroes: Vec<Hero> = members.iter().map(|&k| heroes[k].clone()).collect();
+        // Per lane, per hero of the group, its results.
+        let mut finals: Vec<Vec<Vec<Typed>>> = vec![Vec::new(); if separate { lanes } else { 1 }];
+        let deepest = members.iter().map(|&k| reduction.level[k]).max().unwrap_or(0);
+        for level in 1..=deepest {
+            let in_pass: Vec<usize> = members
+                .iter()
+                .copied()
+                .filter(|&k| reduction.level[k] == level)
+                .collect();
+            let pass: Vec<Hero> = in_pass.iter().map(|&k| heroes[k].clone()).collect();
+            let pass_inits: Vec<Partial> = in_pass.iter().map(|&k| inits[k].clone()).collect();
+            let pass_shared: Vec<(String, String)> = in_pass
+                .iter()
+                .flat_map(|&k| shared.get(slots[k].clone()).unwrap_or(&[]).iter().cloned())
+                .collect();
+            let stores = if level == 1 { side.as_slice() } else { &[] };
+            let partial = read_loop(&mut e, module, c, (&pass, &pass_inits), &read, stores)?;
+            let reduced = combine(
+                &mut e,
+                (module, c),
+                reduction,
+                (&pass, &pass_inits),
+                partial,
+                &pass_shared,
+            )?;
+            for (lane, accs) in reduced.iter().enumerate() {
+                for ((h, init), acc) in pass.iter().zip(&pass_inits).zip(accs) {
+                    let instr = &module.computations[c].instructions[h.instr];
+                    let values = final_values(&mut e, instr, h, init, acc, &write)?;
+                    if !separate {
+                        give_hero(&mut e, module, c, h, &values);
+                    }
+                    finals[lane].push(values);
                 }
-                finals[lane].push(values);
             }
         }
-        first += count;
-    }
-    if !normalized.is_empty() {
-        read_loop(&mut e, module, c, (&[], &[]), &read, &normalized)?;
-    }
-    for (lane, lane_finals) in finals.iter().enumerate() {
-        if separate {
-            for (h, values) in heroes.iter().zip(lane_finals) {
-                give_hero(&mut e, module, c, h, values);
-            }
+        if deepest == 0 && !side.is_empty() {
+            read_loop(&mut e, module, c, (&[], &[]), &read, &side)?;
         }
-        let at = lane_write(lane)?;
-        write_outputs(&mut e, c, reduction, (&heroes, lane_finals), &outputs, &at)?;
+        if !normalized.is_empty() {
+            read_loop(&mut e, module, c, (&[], &[]), &read, &normalized)?;
+        }
+        for (lane, lane_finals) in finals.iter().enumerate() {
+            if separate {
+                for (h, values) in group_heroes.iter().zip(lane_finals) {
+                    give_hero(&mut e, module, c, h, values);
+                }
+            }
+            let at = lane_write(lane, group)?;
+            let wanted = |o: usize| reduction.output_groups[o] == group;
+            write_outputs(&mut e, c, reduction, (&group_heroes, lane_finals), (&outputs, &wanted), &at)?;
+        }
     }
     Ok(end_kernel(text, e))
 }
@@ -786,11 +823,14 @@ fn write_outputs(
     c: usize,
     reduction: &ReductionPlan,
     (heroes, finals): (&[Hero], &[Vec<Typed>]),
-    outputs: &[(String, String)],
+    (outputs, wanted): (&[(String, String)], &dyn Fn(usize) -> bool),
     write: &Index,
 ) -> Result<(), HloError> {
     let index = open_loop(e, &write.map, &[]).index;
-    for (source, (name, ty)) in reduction.outputs.iter().zip(outputs) {
+    for (o, (source, (name, ty))) in reduction.outputs.iter().zip(outputs).enumerate() {
+        if !wanted(o) {
+            continue;
+        }
         let value = match *source {
             OutputSource::Side(_) | OutputSource::Normalized(_) => continue,
             OutputSource::Epilogue(i) => e.value(c, i, write)?,

@@ -323,3 +323,37 @@ fn an_empty_input_stays_with_the_loop_emitter() {
     let why = fallback(&module("4,0", "1,0", "1", "4"));
     assert!(why.contains("no elements"), "{why}");
 }
+
+#[test]
+fn outputs_that_share_no_instruction_are_reduction_groups_in_rows_of_blocks() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../passes/tests/data/codegen/reduction_groups.hlo"
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    let m = parse_module(&text).unwrap();
+    let plans = plan_module(&m, &Device::h100()).unwrap();
+    let groups: Vec<(String, Vec<usize>, Vec<usize>, u64)> = plans
+        .iter()
+        .map(|p| match &p.emitter {
+            EmitterPlan::Reduction(r) => (
+                p.kernel.name.clone(),
+                r.output_groups.clone(),
+                r.hero_groups.clone(),
+                r.launch.blocks[1],
+            ),
+            other => panic!("{}: {other:?}", p.kernel.name),
+        })
+        .collect();
+    assert_eq!(
+        groups,
+        vec![
+            // An unrelated side output is a group of its own.
+            ("column_and_copy_fusion".into(), vec![0, 1], vec![0], 2),
+            // Two reductions of one parameter are one group.
+            ("sum_and_max_fusion".into(), vec![0, 0], vec![0, 0], 1),
+            // Sums of two parameters share only their initial value, a constant.
+            ("two_sums_fusion".into(), vec![0, 1], vec![0, 1], 2),
+        ]
+    );
+}

@@ -16,6 +16,7 @@ pub mod kernel;
 pub mod launch;
 pub mod plan;
 pub mod reduction;
+mod reduction_groups;
 pub mod reduction_tiling;
 pub mod report;
 pub mod roles;

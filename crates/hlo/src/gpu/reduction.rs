@@ -39,6 +39,7 @@
 use xla_indexing_core::{ArithError, Expr, IndexingMap, Interval, Var};
 
 use super::epilogue::{reaches_hero, root_values};
+use super::reduction_groups::reduction_groups;
 use super::identity::is_identity;
 use super::kernel::element_bits;
 use super::launch::{Device, LaunchDimensions};
@@ -62,6 +63,11 @@ pub struct ReductionPlan {
     pub level: Vec<usize>,
     /// Per kernel output, where its value comes from.
     pub outputs: Vec<OutputSource>,
+    /// Per kernel output, its reduction group ([`super::reduction_groups`]): the row of blocks
+    /// (`bl_y`) that computes it.
+    pub output_groups: Vec<usize>,
+    /// Per hero, its reduction group.
+    pub hero_groups: Vec<usize>,
     /// The row or column shape of the reduction.
     pub kind: ReductionKind,
     /// The launch.
@@ -198,12 +204,32 @@ pub fn plan_reduction(
                 .into(),
         );
     }
+    let roots: Vec<(usize, bool)> = sources
+        .iter()
+        .map(|s| match *s {
+            OutputSource::Epilogue(i) | OutputSource::Normalized(i) => (i, true),
+            OutputSource::Side(i) => (i, false),
+            OutputSource::Leaf { hero, .. } => (hero, true),
+        })
+        .collect();
+    let output_groups = reduction_groups(comp, &roots);
+    let hero_groups = heroes
+        .iter()
+        .map(|&h| {
+            roots
+                .iter()
+                .zip(&output_groups)
+                .find(|((root, _), _)| reaches_hero(comp, *root, &|k| k == h))
+                .map_or(0, |(_, &g)| g)
+        })
+        .collect();
+    let groups = output_groups.iter().max().map_or(1, |g| g + 1);
     let Maps {
         launch,
         read: read_map,
         write: write_map,
         exchange,
-    } = maps(&kind, &dims, &layout, &reduced).map_err(|e| format!("thread maps: {e}"))?;
+    } = maps(&kind, (&dims, &layout, &reduced), groups).map_err(|e| format!("thread maps: {e}"))?;
     let launch_map = launch_map(&launch, &read_map)?;
     check_launch(&launch, device)?;
     let flagged = heroes
@@ -218,6 +244,8 @@ pub fn plan_reduction(
         heroes,
         level,
         outputs: sources,
+        output_groups,
+        hero_groups,
         kind,
         launch,
         read_map,
@@ -709,12 +737,12 @@ struct Maps {
     exchange: Option<Exchange>,
 }
 
-/// The launch, the read map, the write map and the exchange of `kind`.
+/// The launch, the read map, the write map and the exchange of `kind` over the input's `dims`
+/// (with their layout and the reduced ones), for `groups` reduction groups (rows of blocks).
 fn maps(
     kind: &ReductionKind,
-    dims: &[i64],
-    major_to_minor: &[usize],
-    reduced: &[usize],
+    (dims, major_to_minor, reduced): (&[i64], &[usize], &[usize]),
+    groups: usize,
 ) -> Result<Maps, ArithError> {
     let is_reduced = |d: &usize| reduced.contains(d);
     let kept: Vec<usize> = major_to_minor
@@ -731,7 +759,7 @@ fn maps(
     let (major, minor): (Vec<usize>, Vec<usize>) = kept
         .iter()
         .partition(|d| major_to_minor.iter().position(|x| x == *d) < Some(first_reduced));
-    let spread = match *kind {
+    let mut spread = match *kind {
         ReductionKind::Row { .. } => spread_rows(kind, kept, reduced_dims)?,
         ReductionKind::Column {
             batch,
@@ -743,6 +771,7 @@ fn maps(
             spread_small_columns(kind, (major, reduced_dims, minor))?
         }
     };
+    spread.launch.blocks[1] = groups as u64;
     let ids = id_vars(&spread.launch)?;
     let symbols = vec![
         Var::named(Interval::upto(spread.chunks), SYMBOL_NAMES[0]),

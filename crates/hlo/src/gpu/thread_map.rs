@@ -20,6 +20,8 @@ pub const SYMBOL_NAMES: [&str; 2] = ["chunk_id", "unroll_id"];
 
 /// The dimension of `th_x` (the first), for restricting maps to one warp.
 pub const TH_X: usize = 0;
+/// The block id `bl_y`'s dimension in the six ids.
+pub const BL_Y: usize = 4;
 /// The range-variable index of `unroll_id`.
 pub const UNROLL_SYMBOL: usize = 1;
 
