@@ -1,4 +1,4 @@
-//! A reader of printed MLIR, enough for [`super::eval`]: functions, their regions and blocks,
+//! A reader of printed MLIR, enough for [`crate::interp`]: functions, their regions and blocks,
 //! and each op as its results, its name, its text and its regions. It relies on MLIR's printer
 //! writing one op per line, a region's ops between a line ending in `{` and a line starting
 //! with `}`, and block labels (`^bb1(%0: index):`) on lines of their own.

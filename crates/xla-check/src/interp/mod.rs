@@ -1,7 +1,7 @@
 //! Checks that two versions of a kernel compute their indices alike, by running both on the
 //! same inputs in an interpreter of the ops such kernels hold: `arith` and LLVM integer ops,
 //! `cf`, `scf.for`/`scf.if`/`scf.forall`, calls, `xla.apply_indexing` (and ours, through
-//! [`super::map`]), `llvm.getelementptr`/`load`/`store` (XLA's last stage) and
+//! [`crate::map`]), `llvm.getelementptr`/`load`/`store` (XLA's last stage) and
 //! `tensor.extract`/`insert`/`collapse_shape` (ours); for the tiled emitter's kernels, LLVM's vectors (masked
 //! loads and stores, shuffles, arrays of vectors, memref descriptors) on XLA's side and tiles
 //! (`xtile.extract`/`insert`, StableHLO's transpose, broadcast, iota, reshape and elementwise
@@ -35,10 +35,10 @@ use std::{
 
 use anyhow::{Context, Result, anyhow, bail};
 
-use super::{
+use crate::{
     ir::{self, Block, Func, Module, Op, Region, values},
     map::Map,
-    tiles,
+    shape,
 };
 
 /// The buffer number of the first argument without a slice of its own.
@@ -386,7 +386,7 @@ fn run_entry(module: &Module, slices: &[Option<i64>], rotation: usize) -> Result
             })
         } else if ty.starts_with("memref<") {
             let (shape, _) =
-                tiles::shaped(ty).with_context(|| format!("argument {name} of type {ty}"))?;
+                shape::shaped(ty).with_context(|| format!("argument {name} of type {ty}"))?;
             Value::Memref {
                 buf,
                 shape: shape.into(),
@@ -693,11 +693,11 @@ impl Interp<'_> {
             "llvm.mlir.zero" | "llvm.mlir.poison" | "llvm.mlir.undef" | "ub.poison" => {
                 // A vector, or an LLVM array of vectors, of nothing.
                 let ty = text.rsplit(" : ").next().unwrap_or("");
-                let shape = tiles::shaped(ty)
+                let shape = shape::shaped(ty)
                     .map(|(shape, _)| shape)
-                    .or_else(|| tiles::aggregate(ty));
+                    .or_else(|| shape::aggregate(ty));
                 let v = match shape {
-                    Some(shape) => Value::vector(&shape, vec![nothing(); tiles::count(&shape)]),
+                    Some(shape) => Value::vector(&shape, vec![nothing(); shape::count(&shape)]),
                     None => nothing(),
                 };
                 set(env, vec![v]);
@@ -716,7 +716,7 @@ impl Interp<'_> {
                 };
                 let (base, sub) = sub_block(&shape, &position(text)?)?;
                 let mut elems = elems.to_vec();
-                for k in 0..tiles::count(&sub) {
+                for k in 0..shape::count(&sub) {
                     elems[base + k] = value.lane(k)?;
                 }
                 set(env, vec![Value::vector(&shape, elems)]);
@@ -728,9 +728,9 @@ impl Interp<'_> {
                 let (buf, off) = self.pointer(env, pointer)?;
                 let (mask, pass) = (self.get(env, mask)?, self.get(env, pass)?);
                 let ty = text.rsplit("-> ").next().unwrap_or("");
-                let (shape, element) = tiles::shaped(ty).context("a masked load of no vector")?;
+                let (shape, element) = shape::shaped(ty).context("a masked load of no vector")?;
                 let mut lanes = Vec::new();
-                for (k, on) in mask_lanes(&mask, tiles::count(&shape))?
+                for (k, on) in mask_lanes(&mask, shape::count(&shape))?
                     .into_iter()
                     .enumerate()
                 {
@@ -750,8 +750,8 @@ impl Interp<'_> {
                 let (value, mask) = (self.get(env, value)?, self.get(env, mask)?);
                 let ty = text.rsplit(" : ").next().unwrap_or("");
                 let ty = ty.split(',').next().unwrap_or("");
-                let (shape, element) = tiles::shaped(ty).context("a masked store of no vector")?;
-                for (k, on) in mask_lanes(&mask, tiles::count(&shape))?
+                let (shape, element) = shape::shaped(ty).context("a masked store of no vector")?;
+                for (k, on) in mask_lanes(&mask, shape::count(&shape))?
                     .into_iter()
                     .enumerate()
                 {
@@ -811,7 +811,7 @@ impl Interp<'_> {
             "xtile.insert" => self.tile_insert(op, env)?,
             "tensor.from_elements" => {
                 let ty = text.rsplit(" : ").next().unwrap_or("");
-                let (shape, _) = tiles::shaped(ty).context("from_elements of no tensor")?;
+                let (shape, _) = shape::shaped(ty).context("from_elements of no tensor")?;
                 let elems = operands
                     .iter()
                     .map(|n| self.get(env, n))
@@ -831,9 +831,9 @@ impl Interp<'_> {
             "llvm.load" => {
                 let (buf, off) = self.pointer(env, operands.first().context("load")?)?;
                 let ty = text.rsplit("-> ").next().unwrap_or("").trim();
-                let v = match tiles::shaped(ty) {
+                let v = match shape::shaped(ty) {
                     Some((shape, element)) => {
-                        let lanes = (0..tiles::count(&shape))
+                        let lanes = (0..shape::count(&shape))
                             .map(|k| self.load((buf, off + k as i64), element))
                             .collect();
                         Value::vector(&shape, lanes)
@@ -851,9 +851,9 @@ impl Interp<'_> {
                 let ty = text.rsplit(" : ").next().unwrap_or("");
                 let ty = ty.split(',').next().unwrap_or("").trim();
                 let v = self.get(env, value)?;
-                match tiles::shaped(ty) {
+                match shape::shaped(ty) {
                     Some((shape, element)) => {
-                        for k in 0..tiles::count(&shape) {
+                        for k in 0..shape::count(&shape) {
                             self.store((buf, off + k as i64), element, v.lane(k)?);
                         }
                     }
@@ -879,9 +879,9 @@ impl Interp<'_> {
                 // row-major offsets), with the shape of the result type.
                 let mut tensor = self.tensor(env, operands.first().context("collapse_shape")?)?;
                 let ty = text.rsplit(" into ").next().unwrap_or("");
-                let (shape, _) = tiles::shaped(ty.split(" loc(").next().unwrap_or(ty))
+                let (shape, _) = shape::shaped(ty.split(" loc(").next().unwrap_or(ty))
                     .with_context(|| format!("the result type of {text}"))?;
-                if tiles::count(&shape) != tiles::count(&tensor.shape) {
+                if shape::count(&shape) != shape::count(&tensor.shape) {
                     bail!("{text} changes the number of elements");
                 }
                 tensor.shape = shape.into();
@@ -961,7 +961,7 @@ impl Interp<'_> {
             }
             Value::Vector { shape, elems } => {
                 let (base, sub) = sub_block(&shape, &position)?;
-                let part = elems[base..base + tiles::count(&sub)].to_vec();
+                let part = elems[base..base + shape::count(&sub)].to_vec();
                 Ok(if sub.is_empty() {
                     part.into_iter().next().unwrap_or_else(nothing)
                 } else {
@@ -1015,7 +1015,7 @@ impl Interp<'_> {
             .map(|k| offsets[k] + index[k] * strides[k])
             .collect();
         let inside = at.iter().zip(shape).all(|(i, n)| (0..*n).contains(i));
-        inside.then(|| tiles::flat(&at, shape))
+        inside.then(|| shape::flat(&at, shape))
     }
 
     /// `xtile.extract %m[offsets] [sizes] [strides] : memref<..> -> tensor<..>`: the tile;
@@ -1033,7 +1033,7 @@ impl Interp<'_> {
         let element = ty
             .split(" -> ")
             .next()
-            .and_then(tiles::shaped)
+            .and_then(shape::shaped)
             .map(|(_, e)| e.to_owned())
             .context("extract from no memref type")?;
         if window.iter().any(|l| l.len() != shape.len()) {
@@ -1041,8 +1041,8 @@ impl Interp<'_> {
         }
         let sizes = window[1].clone();
         let mut lanes = Vec::new();
-        for at in 0..tiles::count(&sizes) as i64 {
-            let index = tiles::unflat(at, &sizes);
+        for at in 0..shape::count(&sizes) as i64 {
+            let index = shape::unflat(at, &sizes);
             lanes.push(match Self::tile_element(&shape, &window, &index) {
                 Some(off) => self.load((buf, off), &element),
                 None => nothing(),
@@ -1067,12 +1067,12 @@ impl Interp<'_> {
             .text
             .rsplit(" -> ")
             .next()
-            .and_then(tiles::shaped)
+            .and_then(shape::shaped)
             .map(|(_, e)| e.to_owned())
             .context("insert into no memref type")?;
         let sizes = window[1].clone();
-        for at in 0..tiles::count(&sizes) {
-            let index = tiles::unflat(at as i64, &sizes);
+        for at in 0..shape::count(&sizes) {
+            let index = shape::unflat(at as i64, &sizes);
             if let Some(off) = Self::tile_element(&shape, &window, &index) {
                 self.store((buf, off), &element, tile.lane(at)?);
             }
@@ -1084,7 +1084,7 @@ impl Interp<'_> {
     fn stablehlo(&self, op: &Op, operands: &[&str], env: &Env) -> Result<Value> {
         let text = &op.text;
         let result = text.rsplit("-> ").next().unwrap_or("");
-        let (out, element) = tiles::shaped(result).context("a result of no tensor type")?;
+        let (out, element) = shape::shaped(result).context("a result of no tensor type")?;
         let vector = |k: usize| -> Result<Tile> {
             match self.get(env, operands.get(k).context("an operand")?)? {
                 Value::Vector { shape, elems } => Ok((shape, elems)),
@@ -1094,17 +1094,17 @@ impl Interp<'_> {
         let name = op.name.trim_start_matches("stablehlo.");
         Ok(match name {
             "transpose" => {
-                let permutation = tiles::array_attr(text, "permutation").context("permutation")?;
+                let permutation = shape::array_attr(text, "permutation").context("permutation")?;
                 let permutation: Vec<usize> = permutation.iter().map(|&p| p as usize).collect();
                 let (shape, elems) = vector(0)?;
-                let (shape, elems) = tiles::transpose(&shape, &elems, &permutation);
+                let (shape, elems) = shape::transpose(&shape, &elems, &permutation);
                 Value::vector(&shape, elems)
             }
             "broadcast_in_dim" => {
-                let dims = tiles::array_attr(text, "broadcast_dimensions").context("dimensions")?;
+                let dims = shape::array_attr(text, "broadcast_dimensions").context("dimensions")?;
                 let dims: Vec<usize> = dims.iter().map(|&d| d as usize).collect();
                 let (shape, elems) = vector(0)?;
-                Value::vector(&out, tiles::broadcast(&shape, &elems, &dims, &out))
+                Value::vector(&out, shape::broadcast(&shape, &elems, &dims, &out))
             }
             "reshape" => {
                 let (_, elems) = vector(0)?;
@@ -1118,7 +1118,7 @@ impl Interp<'_> {
                     .and_then(|d| d.parse::<usize>().ok())
                     .context("iota_dimension")?;
                 let width = int_width(element, self.module.index_width).context("a float iota")?;
-                let lanes = tiles::iota(&out, dim)
+                let lanes = shape::iota(&out, dim)
                     .into_iter()
                     .map(|v| Value::Int(wrap(v, width)))
                     .collect();
@@ -1143,7 +1143,7 @@ impl Interp<'_> {
                 };
                 let width = int_width(element, self.module.index_width);
                 let mut lanes = Vec::new();
-                for k in 0..tiles::count(&out) {
+                for k in 0..shape::count(&out) {
                     let lane = args.iter().map(|a| a.lane(k)).collect::<Result<Vec<_>>>()?;
                     let ints: Option<Vec<i64>> = lane
                         .iter()
@@ -1433,14 +1433,14 @@ impl Interp<'_> {
             .iter()
             .map(|n| self.get(env, n))
             .collect::<Result<Vec<_>>>()?;
-        let ty = tiles::element_types(text.rsplit(" : ").next().unwrap_or("").trim());
+        let ty = shape::element_types(text.rsplit(" : ").next().unwrap_or("").trim());
         let shape = args.iter().find_map(|a| match a {
             Value::Vector { shape, .. } => Some(shape.clone()),
             _ => None,
         });
         match shape {
             Some(shape) => {
-                let lanes = (0..tiles::count(&shape))
+                let lanes = (0..shape::count(&shape))
                     .map(|k| {
                         let lane = args.iter().map(|a| a.lane(k)).collect::<Result<Vec<_>>>()?;
                         self.scalar(op, &ty, &lane)
@@ -1507,7 +1507,7 @@ fn lanewise_union(args: &[Value]) -> Result<Value> {
     let Some(shape) = shape else {
         return union(args);
     };
-    let lanes = (0..tiles::count(&shape))
+    let lanes = (0..shape::count(&shape))
         .map(|k| union(&args.iter().map(|a| a.lane(k)).collect::<Result<Vec<_>>>()?))
         .collect::<Result<Vec<_>>>()?;
     Ok(Value::vector(&shape, lanes))
@@ -1530,7 +1530,7 @@ fn sub_block(shape: &[i64], position: &[usize]) -> Result<(usize, Vec<i64>)> {
     }
     let sub = shape[position.len()..].to_vec();
     let index: Vec<i64> = position.iter().map(|&p| p as i64).collect();
-    let base = tiles::flat(&index, &shape[..position.len()]) as usize * tiles::count(&sub);
+    let base = shape::flat(&index, &shape[..position.len()]) as usize * shape::count(&sub);
     Ok((base, sub))
 }
 
@@ -1553,14 +1553,14 @@ fn select(args: &[Value]) -> Result<Value> {
 fn constant(op: &Op, module: &Module) -> Result<Value> {
     let text = &op.text;
     let ty = text.rsplit(" : ").next().unwrap_or("").trim();
-    if let Some((shape, element)) = tiles::shaped(ty) {
+    if let Some((shape, element)) = shape::shaped(ty) {
         // `dense<[1, 2]> : vector<2xi32>`, `dense<0.0> : tensor<4xf32>` (a splat).
-        let items = tiles::dense_items(text).context("a shaped constant that is not dense")?;
+        let items = shape::dense_items(text).context("a shaped constant that is not dense")?;
         let lanes = items
             .iter()
             .map(|item| literal(item, element, module.index_width))
             .collect::<Result<Vec<_>>>()?;
-        let n = tiles::count(&shape);
+        let n = shape::count(&shape);
         let lanes = match lanes.len() {
             1 => vec![lanes[0].clone(); n],
             len if len == n => lanes,

@@ -1,4 +1,4 @@
-//! XLA's indexing maps as [`super::eval`] runs them: `(d0, d1)[s0] -> (expr, ...), domain: ...`
+//! XLA's indexing maps as [`crate::interp`] runs them: `(d0, d1)[s0] -> (expr, ...), domain: ...`
 //! with `+`, `-`, `*`, `floordiv` and `/` (rounding down), `ceildiv`, `mod` and `%` (never
 //! negative for a positive divisor), `min(...)`, `max(...)`, constants and the map's
 //! variables. The domain is not read: applying a map does not check it.
