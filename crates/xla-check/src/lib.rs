@@ -7,12 +7,10 @@
 //! * [`llvm_text`] rewrites XLA's LLVM IR into the syntax LLVM 22 reads;
 //! * [`interp`] runs two versions of a kernel and compares what they write;
 //! * [`shape`] holds the shapes of vectors and tiles and the shape ops on them;
-//! * [`map`] applies XLA's indexing maps.
 
 pub mod count;
 pub mod dump;
 pub mod interp;
 pub mod ir;
 pub mod llvm_text;
-pub mod map;
 pub mod shape;

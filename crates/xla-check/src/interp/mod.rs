@@ -1,7 +1,7 @@
 //! Checks that two versions of a kernel compute their indices alike, by running both on the
 //! same inputs in an interpreter of the ops such kernels hold: `arith` and LLVM integer ops,
-//! `cf`, `scf.for`/`scf.if`/`scf.forall`, calls, `xla.apply_indexing` (and ours, through
-//! [`crate::map`]), `llvm.getelementptr`/`load`/`store` (XLA's last stage) and
+//! `cf`, `scf.for`/`scf.if`/`scf.forall`, calls, `xla.apply_indexing` (and ours; their maps read
+//! by the project's own parser, [`IndexingMap::parse`]), `llvm.getelementptr`/`load`/`store` (XLA's last stage) and
 //! `tensor.extract`/`insert`/`collapse_shape` (ours); for the tiled emitter's kernels, LLVM's vectors (masked
 //! loads and stores, shuffles, arrays of vectors, memref descriptors) on XLA's side and tiles
 //! (`xtile.extract`/`insert`, StableHLO's transpose, broadcast, iota, reshape and elementwise
@@ -34,10 +34,10 @@ use std::{
 };
 
 use anyhow::{Context, Result, anyhow, bail};
+use xla_indexing_core::IndexingMap;
 
 use crate::{
     ir::{self, Block, Func, Module, Op, Region, values},
-    map::Map,
     shape,
 };
 
@@ -514,7 +514,7 @@ struct Interp<'m> {
     /// The element type of each of XLA's buffers, from its stores.
     elements: HashMap<u32, String>,
     /// The maps of `apply_indexing` ops, by their line.
-    maps: HashMap<usize, Rc<Map>>,
+    maps: HashMap<usize, Rc<IndexingMap>>,
     steps: u64,
     /// The rotation of integer inputs, and whether one has been read.
     rotation: usize,
@@ -650,7 +650,7 @@ impl Interp<'_> {
                     .iter()
                     .map(|n| self.int(env, n))
                     .collect::<Result<Vec<_>>>()?;
-                let results = map.apply(&args)?;
+                let results = apply(&map, &args)?;
                 let width = self.module.index_width;
                 set(
                     env,
@@ -1176,7 +1176,7 @@ impl Interp<'_> {
     }
 
     /// The map an `apply_indexing` op applies, inline (`<"...">`) or through an alias.
-    fn map(&mut self, op: &Op) -> Result<Rc<Map>> {
+    fn map(&mut self, op: &Op) -> Result<Rc<IndexingMap>> {
         if let Some(map) = self.maps.get(&op.line) {
             return Ok(map.clone());
         }
@@ -1195,7 +1195,7 @@ impl Interp<'_> {
             .and_then(|(_, rest)| rest.split_once("\">"))
             .map(|(inner, _)| inner)
             .context("no map text")?;
-        let map = Rc::new(Map::parse(inner)?);
+        let map = Rc::new(IndexingMap::parse(inner)?);
         self.maps.insert(op.line, map.clone());
         Ok(map)
     }
@@ -1511,6 +1511,22 @@ fn lanewise_union(args: &[Value]) -> Result<Value> {
         .map(|k| union(&args.iter().map(|a| a.lane(k)).collect::<Result<Vec<_>>>()?))
         .collect::<Result<Vec<_>>>()?;
     Ok(Value::vector(&shape, lanes))
+}
+
+/// The results of `map` at `values` (its dimensions, then its symbols); its domain is not
+/// checked.
+fn apply(map: &IndexingMap, values: &[i64]) -> Result<Vec<i64>> {
+    let dims = map.dims().len();
+    if values.len() != dims + map.num_symbols() {
+        bail!(
+            "a map of {} variables applied to {}",
+            dims + map.num_symbols(),
+            values.len()
+        );
+    }
+    let (dims, symbols) = values.split_at(dims);
+    map.evaluate(dims, symbols)
+        .with_context(|| format!("{map} overflows at {values:?}"))
 }
 
 /// The position `[i, j]` of `llvm.extractvalue`/`insertvalue`.
@@ -1945,6 +1961,25 @@ module {
             writes.keys().copied().collect::<Vec<_>>(),
             vec![(OWN_BUFFERS, 3)]
         );
+    }
+
+    /// XLA's spelling (`/` and `%`, rounding down) and a unary minus on the operand after it,
+    /// as the project's parser reads them.
+    #[test]
+    fn maps_in_xla_spelling() {
+        let map = IndexingMap::parse(
+            "(d0, d1)[s0] -> ((d0 - 1) / 2, (d0 - 1) mod 2, d1 ceildiv 4, -d0 % 3, min(d1, s0 * 2)), domain: d0 in [0, 9], d1 in [0, 6], s0 in [0, 3]",
+        )
+        .unwrap();
+        assert_eq!(apply(&map, &[0, 5, 1]).unwrap(), vec![-1, 1, 2, 0, 2]);
+        assert_eq!(apply(&map, &[4, 3, 3]).unwrap(), vec![1, 1, 1, 2, 3]);
+        assert!(apply(&map, &[1, 2]).is_err());
+        let named = IndexingMap::parse(
+            "(pid, tid) -> (((pid * 30 + tid) mod 30) floordiv 15), domain: pid in [0, 1], tid in [0, 29]",
+        )
+        .unwrap();
+        assert_eq!(apply(&named, &[0, 29]).unwrap(), vec![1]);
+        assert_eq!(apply(&named, &[1, 14]).unwrap(), vec![0]);
     }
 
     /// An in-place kernel: XLA has merged its two arguments of slice 0 into one pointer.
