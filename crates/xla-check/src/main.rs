@@ -2,7 +2,7 @@
 //!
 //! * `xla-check bench --dumps DIR --out DIR --xla-indexing BIN` runs every kernel of an XLA
 //!   dump through XLA's pipeline and ours, prints the table and fails on a difference (see
-//!   [`bench`]); `cargo xtask bench xla` makes the dump and runs it.
+//!   [`bench`](mod@bench)); `cargo xtask bench xla` makes the dump and runs it.
 //! * `xla-check compare XLA OURS [--emitted FILE]` runs two versions of one kernel (files of
 //!   printed MLIR, such as those the bench writes under `OUT/{xla,ours}/`) and says whether
 //!   they write the same; it exits with 1 unless they do.
@@ -13,7 +13,7 @@ use std::{fs, path::PathBuf, process::ExitCode};
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
-use xla_indexing_xla_check::interp::{self as check, Check};
+use xla_indexing_xla_check::check::{self, Check};
 
 #[derive(Parser)]
 #[command(

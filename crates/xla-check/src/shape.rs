@@ -13,7 +13,7 @@ pub fn shaped(ty: &str) -> Option<(Vec<i64>, &str)> {
     if inner.contains(',') || inner.contains('<') {
         return None;
     }
-    let (dims, element) = crate::ir::shaped(inner);
+    let (dims, element) = crate::ir::split_shaped(inner);
     let dims = dims
         .iter()
         .map(|d| d.parse().ok())

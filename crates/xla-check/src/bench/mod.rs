@@ -8,9 +8,9 @@
 //!    kernels hold, is read) and [`OURS`]: `xla-indexing-lower-xla`, then `canonicalize`,
 //!    `cse` and `symbol-dce` (XLA's pipeline runs all three too; the last erases the functions
 //!    no call is left to). Loops stay `scf.for` (the tiled emitter's `xtile.entry_func` holds
-//!    one block, so `convert-scf-to-cf` cannot run on it); [`count`] counts each as the compare
+//!    one block, so `convert-scf-to-cf` cannot run on it); [`count`](xla_indexing_xla_check::count) counts each as the compare
 //!    and the increment it becomes in `cf`, as on XLA's side.
-//! 2. Counts, on both, divisions and remainders and index ops (see [`count`] for the exact
+//! 2. Counts, on both, divisions and remainders and index ops (see [`count`](xla_indexing_xla_check::count) for the exact
 //!    definitions) and, after LLVM's `opt -O3`, LLVM's `udiv`, `sdiv`, `urem`, `srem`: XLA's
 //!    from its `*.ir-no-opt.ll` (in LLVM 22's syntax, see [`llvm_text`]), ours lowered by
 //!    [`tools::TO_LLVM`] and `mlir-translate`.
@@ -30,9 +30,9 @@ use std::{fs, path::Path};
 
 use anyhow::{Context, Result};
 use xla_indexing_xla_check::{
+    check::{self, Check},
     count::{Counts, count_mlir},
     dump::{self, Kernel},
-    interp::{self as check, Check},
     llvm_text,
 };
 

@@ -12,7 +12,7 @@
 use std::{fmt::Write as _, fs, path::Path};
 
 use anyhow::{Context, Result, bail};
-use xla_indexing_xla_check::{count::Counts, dump, interp::Check};
+use xla_indexing_xla_check::{check::Check, count::Counts, dump};
 
 use super::{OURS, Row};
 
