@@ -99,92 +99,144 @@ impl Totals {
 /// Prints the table, writes the JSON, and fails on a failure of ours, a difference or an
 /// unmet acceptance.
 pub(super) fn report(rows: &[Row], out: &Path) -> Result<()> {
-    let opt = |v: Option<usize>| v.map_or("-".to_owned(), |v| v.to_string());
-    let mut totals: Vec<Totals> = Vec::new();
-    let mut json_rows = Vec::new();
-    for (title, belongs) in GROUPS {
-        println!("\n{title}");
-        println!(
-            "{:<62} {:<20} {:>7} {:>7} {:>8} {:>8} {:>7} {:>7}  check",
-            "kernel", "emitter", "div XLA", "ours", "idx XLA", "ours", "O3 XLA", "ours"
-        );
-        let mut sums = Totals::default();
-        for row in rows.iter().filter(|r| belongs(&r.emitter)) {
-            sums.add(row);
-            let (div, idx) = match &row.ours {
-                Ok(c) => (c.divisions.to_string(), c.index_ops.to_string()),
-                Err(_) => ("failed".to_owned(), "failed".to_owned()),
-            };
-            println!(
-                "{:<62} {:<20} {:>7} {:>7} {:>8} {:>8} {:>7} {:>7}  {}",
-                row.name,
-                row.emitter.to_string(),
-                row.xla.divisions,
-                div,
-                row.xla.index_ops,
-                idx,
-                opt(row.llvm.0),
-                opt(row.llvm.1),
-                row.check
-            );
-            json_rows.push(json_row(row));
-        }
-        println!(
-            "{:<62} {:<20} {:>7} {:>7} {:>8} {:>8} {:>7} {:>7}",
-            format!("total ({} kernels)", sums.kernels),
-            "",
-            sums.xla.divisions,
-            if sums.ran == sums.kernels {
-                sums.ours.divisions.to_string()
-            } else {
-                "-".into()
-            },
-            sums.xla.index_ops,
-            if sums.ran == sums.kernels {
-                sums.ours.index_ops.to_string()
-            } else {
-                "-".into()
-            },
-            sums.llvm_xla.0,
-            if sums.llvm_kernels == sums.kernels {
-                sums.llvm.1.to_string()
-            } else {
-                "-".into()
-            },
-        );
-        println!(
-            "divisions and remainders: XLA {} in {} of {} kernels; ours ran on {} kernels, where XLA leaves {} and ours {} (in {} kernels); index ops there: XLA {}, ours {}",
-            sums.xla.divisions,
-            sums.with_divisions.0,
-            sums.kernels,
-            sums.ran,
-            sums.xla_ran.divisions,
-            sums.ours.divisions,
-            sums.with_divisions.1,
-            sums.xla_ran.index_ops,
-            sums.ours.index_ops,
-        );
-        println!(
-            "after opt -O3: XLA {} on the {} kernels with LLVM IR; on the {} kernels both sides reach: XLA {}, ours {}",
-            sums.llvm_xla.0, sums.llvm_xla.1, sums.llvm_kernels, sums.llvm.0, sums.llvm.1
-        );
-        let [same, differ, unchecked] = sums.checks;
-        println!(
-            "checks of ours against XLA's: {same} same, {differ} differ, {unchecked} unchecked"
-        );
-        let [same, differ, unchecked] = sums.self_checks;
-        if same + differ + unchecked > 0 {
-            println!(
-                "the checker on XLA's own pipeline (before LowerTensorsPass against its last stage): {same} same, {differ} differ, {unchecked} unchecked"
-            );
-        }
-        totals.push(sums);
-    }
+    let groups: Vec<(&str, Vec<&Row>)> = GROUPS
+        .iter()
+        .map(|(title, belongs)| {
+            (
+                *title,
+                rows.iter().filter(|r| belongs(&r.emitter)).collect(),
+            )
+        })
+        .collect();
+    let totals: Vec<Totals> = groups
+        .iter()
+        .map(|(title, rows)| print_group(title, rows))
+        .collect();
     for row in rows {
         if let Some(check @ (Check::Differs(_) | Check::Unchecked(_))) = &row.self_check {
             println!("{}: the checker on XLA's own stages: {check}", row.name);
         }
     }
+    let in_table_order: Vec<&Row> = groups
+        .iter()
+        .flat_map(|(_, rows)| rows.iter().copied())
+        .collect();
+    write_json(&in_table_order, out)?;
+    print_goals(rows, &totals);
+    verdict(rows, &totals[0])
+}
+
+/// Prints a group's table and summary: its kernels' rows, their totals, the checks.
+fn print_group(title: &str, rows: &[&Row]) -> Totals {
+    let opt = |v: Option<usize>| v.map_or("-".to_owned(), |v| v.to_string());
+    // A sum of ours, when it covers the whole group.
+    let whole = |complete: bool, v: usize| if complete { v.to_string() } else { "-".into() };
+    println!("\n{title}");
+    println!(
+        "{:<62} {:<20} {:>7} {:>7} {:>8} {:>8} {:>7} {:>7}  check",
+        "kernel", "emitter", "div XLA", "ours", "idx XLA", "ours", "O3 XLA", "ours"
+    );
+    let mut sums = Totals::default();
+    for row in rows {
+        sums.add(row);
+        let (div, idx) = match &row.ours {
+            Ok(c) => (c.divisions.to_string(), c.index_ops.to_string()),
+            Err(_) => ("failed".to_owned(), "failed".to_owned()),
+        };
+        println!(
+            "{:<62} {:<20} {:>7} {:>7} {:>8} {:>8} {:>7} {:>7}  {}",
+            row.name,
+            row.emitter.to_string(),
+            row.xla.divisions,
+            div,
+            row.xla.index_ops,
+            idx,
+            opt(row.llvm.0),
+            opt(row.llvm.1),
+            row.check
+        );
+    }
+    let ran_all = sums.ran == sums.kernels;
+    println!(
+        "{:<62} {:<20} {:>7} {:>7} {:>8} {:>8} {:>7} {:>7}",
+        format!("total ({} kernels)", sums.kernels),
+        "",
+        sums.xla.divisions,
+        whole(ran_all, sums.ours.divisions),
+        sums.xla.index_ops,
+        whole(ran_all, sums.ours.index_ops),
+        sums.llvm_xla.0,
+        whole(sums.llvm_kernels == sums.kernels, sums.llvm.1),
+    );
+    println!(
+        "divisions and remainders: XLA {} in {} of {} kernels; ours ran on {} kernels, where XLA leaves {} and ours {} (in {} kernels); index ops there: XLA {}, ours {}",
+        sums.xla.divisions,
+        sums.with_divisions.0,
+        sums.kernels,
+        sums.ran,
+        sums.xla_ran.divisions,
+        sums.ours.divisions,
+        sums.with_divisions.1,
+        sums.xla_ran.index_ops,
+        sums.ours.index_ops,
+    );
+    println!(
+        "after opt -O3: XLA {} on the {} kernels with LLVM IR; on the {} kernels both sides reach: XLA {}, ours {}",
+        sums.llvm_xla.0, sums.llvm_xla.1, sums.llvm_kernels, sums.llvm.0, sums.llvm.1
+    );
+    let [same, differ, unchecked] = sums.checks;
+    println!("checks of ours against XLA's: {same} same, {differ} differ, {unchecked} unchecked");
+    let [same, differ, unchecked] = sums.self_checks;
+    if same + differ + unchecked > 0 {
+        println!(
+            "the checker on XLA's own pipeline (before LowerTensorsPass against its last stage): {same} same, {differ} differ, {unchecked} unchecked"
+        );
+    }
+    sums
+}
+
+/// Writes the figures of `rows` to `out/xla.json`.
+fn write_json(rows: &[&Row], out: &Path) -> Result<()> {
+    let rows: Vec<String> = rows.iter().map(|row| json_row(row)).collect();
+    let json = format!(
+        "{{\"pipeline\": \"{}\", \"kernels\": [\n{}\n]}}\n",
+        OURS,
+        rows.join(",\n")
+    );
+    let path = out.join("xla.json");
+    fs::write(&path, json).with_context(|| format!("writing {}", path.display()))
+}
+
+/// Prints whether each group meets its goal: the loop family's acceptance, the tiled
+/// emitter's goal (the same test).
+fn print_goals(rows: &[Row], totals: &[Totals]) {
+    let goals = [("acceptance (loop family)", false), ("goal (tiled)", true)];
+    for ((title, tiled), group) in goals.into_iter().zip(totals) {
+        let more: Vec<&str> = rows
+            .iter()
+            .filter(|r| r.emitter.is_tiled() == tiled)
+            .filter(|r| matches!(&r.ours, Ok(o) if o.divisions > r.xla.divisions))
+            .map(|r| r.name.as_str())
+            .collect();
+        println!(
+            "{title}: {} (ours ran on {} of {} kernels, {} divisions and remainders against XLA's {} there; kernels where ours leaves more: {})",
+            if group.accepted() { "met" } else { "not met" },
+            group.ran,
+            group.kernels,
+            group.ours.divisions,
+            group.xla_ran.divisions,
+            if more.is_empty() {
+                "none".to_owned()
+            } else {
+                more.join(", ")
+            }
+        );
+    }
+}
+
+/// Fails when our pipeline failed on a kernel, when a check found a difference (on ours or
+/// on XLA's own stages), or when the loop family (`loop_family`) misses its acceptance.
+fn verdict(rows: &[Row], loop_family: &Totals) -> Result<()> {
     let reasons: Vec<String> = rows
         .iter()
         .filter_map(|r| match (&r.ours, &r.check) {
@@ -199,46 +251,13 @@ pub(super) fn report(rows: &[Row], out: &Path) -> Result<()> {
             },
         })
         .collect();
-    let json = format!(
-        "{{\"pipeline\": \"{}\", \"kernels\": [\n{}\n]}}\n",
-        OURS,
-        json_rows.join(",\n")
-    );
-    let json_path = out.join("xla.json");
-    fs::write(&json_path, json).with_context(|| format!("writing {}", json_path.display()))?;
-    let more = |tiled: bool| -> Vec<&str> {
-        rows.iter()
-            .filter(|r| r.emitter.is_tiled() == tiled)
-            .filter(|r| matches!(&r.ours, Ok(o) if o.divisions > r.xla.divisions))
-            .map(|r| r.name.as_str())
-            .collect()
-    };
-    for (k, (title, tiled)) in [("acceptance (loop family)", false), ("goal (tiled)", true)]
-        .into_iter()
-        .enumerate()
-    {
-        let group = &totals[k];
-        println!(
-            "{title}: {} (ours ran on {} of {} kernels, {} divisions and remainders against XLA's {} there; kernels where ours leaves more: {})",
-            if group.accepted() { "met" } else { "not met" },
-            group.ran,
-            group.kernels,
-            group.ours.divisions,
-            group.xla_ran.divisions,
-            if more(tiled).is_empty() {
-                "none".to_owned()
-            } else {
-                more(tiled).join(", ")
-            }
-        );
-    }
-    let mut verdict = String::new();
-    for reason in reasons.iter().take(20) {
-        let _ = writeln!(verdict, "  {reason}");
-    }
     if !reasons.is_empty() {
+        let mut listed = String::new();
+        for reason in reasons.iter().take(20) {
+            let _ = writeln!(listed, "  {reason}");
+        }
         bail!(
-            "{} kernels failed or differ{}:\n{verdict}",
+            "{} kernels failed or differ{}:\n{listed}",
             reasons.len(),
             if reasons.len() > 20 {
                 " (the first 20)"
@@ -247,7 +266,7 @@ pub(super) fn report(rows: &[Row], out: &Path) -> Result<()> {
             }
         );
     }
-    if !totals[0].accepted() {
+    if !loop_family.accepted() {
         bail!("acceptance not met (loop family)");
     }
     Ok(())
