@@ -20,10 +20,13 @@ use std::{
 /// A dump that cannot be read.
 #[derive(Debug, thiserror::Error)]
 pub enum DumpError {
+    /// A file or directory of the dump that cannot be read.
     #[error("reading {}: {source}", path.display())]
     Io { path: PathBuf, source: io::Error },
+    /// A pass log without XLA's last MLIR stage.
     #[error("{} has no IR before {LAST_PASS}", log.display())]
     NoLastStage { log: PathBuf },
+    /// A directory without kernels.
     #[error("no kernel in {} (no *.mlir-passes.log)", dir.display())]
     NoKernel { dir: PathBuf },
 }

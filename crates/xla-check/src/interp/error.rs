@@ -16,7 +16,7 @@ pub enum RunError {
     #[error("the op {name} is not interpreted")]
     UnknownOp { name: String },
     /// An `apply_indexing`'s map that the project's parser rejects.
-    #[error("{0}")]
+    #[error(transparent)]
     Map(#[from] ParseError),
     /// What the interpreter does not run (control flow on float data, a dynamic offset, ...),
     /// or op text it cannot read: a limit of the interpreter, not a verdict on the kernel.

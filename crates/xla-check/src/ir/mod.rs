@@ -13,16 +13,22 @@ pub use self::text::{bracket_lists, bracketed, matching, split_shaped, split_top
 /// Text the reader cannot make into a module, at a 1-based line.
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ReadError {
+    /// A `func.func` without `@name`.
     #[error("line {line}: a function without a name")]
     NoName { line: usize },
+    /// A function without its argument list.
     #[error("line {line}: a function without arguments")]
     NoArguments { line: usize },
+    /// A bracket that is not closed.
     #[error("line {line}: unbalanced")]
     Unbalanced { line: usize },
+    /// An argument that is not `%name: type`.
     #[error("line {line}: `{text}` is not `%name: type`")]
     NotTyped { line: usize, text: String },
+    /// A line that starts with a value but assigns nothing.
     #[error("line {line}: results without `=`: `{text}`")]
     NoAssignment { line: usize, text: String },
+    /// The text ends inside a region.
     #[error("a region is not closed")]
     Unclosed,
 }
