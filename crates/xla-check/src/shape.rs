@@ -1,4 +1,4 @@
-//! Shapes for [`super::eval`]'s vectors (XLA's tiled code) and tiles (ours): shaped types,
+//! Shapes for [`crate::interp`]'s vectors (XLA's tiled code) and tiles (ours): shaped types,
 //! row-major positions, and the shape ops of the tiled emitter's kernels (transpose, broadcast,
 //! iota) on elements of any kind.
 
@@ -13,7 +13,7 @@ pub fn shaped(ty: &str) -> Option<(Vec<i64>, &str)> {
     if inner.contains(',') || inner.contains('<') {
         return None;
     }
-    let (dims, element) = super::ir::shaped(inner);
+    let (dims, element) = crate::ir::split_shaped(inner);
     let dims = dims
         .iter()
         .map(|d| d.parse().ok())
@@ -118,7 +118,7 @@ pub fn iota(shape: &[i64], dim: usize) -> Vec<i64> {
 /// 1, 2, 3, 4; a splat `dense<0.0>` gives one item).
 pub fn dense_items(text: &str) -> Option<Vec<&str>> {
     let start = text.find("dense<")? + "dense<".len();
-    let end = super::ir::matching(text, start - 1)?;
+    let end = crate::ir::matching(text, start - 1)?;
     Some(
         text[start..end]
             .split([',', '[', ']'])

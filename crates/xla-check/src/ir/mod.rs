@@ -1,11 +1,37 @@
-//! A reader of printed MLIR, enough for [`super::eval`]: functions, their regions and blocks,
+//! A reader of printed MLIR, enough for [`crate::interp`]: functions, their regions and blocks,
 //! and each op as its results, its name, its text and its regions. It relies on MLIR's printer
 //! writing one op per line, a region's ops between a line ending in `{` and a line starting
 //! with `}`, and block labels (`^bb1(%0: index):`) on lines of their own.
 
+mod text;
+
 use std::collections::HashMap;
 
-use anyhow::{Context, Result, bail};
+use self::text::top_level;
+pub use self::text::{bracket_lists, bracketed, matching, split_shaped, split_top, values};
+
+/// Text the reader cannot make into a module, at a 1-based line.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ReadError {
+    /// A `func.func` without `@name`.
+    #[error("line {line}: a function without a name")]
+    NoName { line: usize },
+    /// A function without its argument list.
+    #[error("line {line}: a function without arguments")]
+    NoArguments { line: usize },
+    /// A bracket that is not closed.
+    #[error("line {line}: unbalanced")]
+    Unbalanced { line: usize },
+    /// An argument that is not `%name: type`.
+    #[error("line {line}: `{text}` is not `%name: type`")]
+    NotTyped { line: usize, text: String },
+    /// A line that starts with a value but assigns nothing.
+    #[error("line {line}: results without `=`: `{text}`")]
+    NoAssignment { line: usize, text: String },
+    /// The text ends inside a region.
+    #[error("a region is not closed")]
+    Unclosed,
+}
 
 /// A function with a body.
 #[derive(Debug)]
@@ -49,6 +75,14 @@ pub struct Op {
     pub line: usize,
 }
 
+impl Op {
+    /// The SSA values its text names, in order: its operands (and, for ops with regions, the
+    /// values their headers bind).
+    pub fn operands(&self) -> Vec<&str> {
+        values(&self.text)
+    }
+}
+
 /// A module's functions, the bit width of its `index` (from `dlti.dl_spec`, else 64) and its
 /// attribute aliases (`#indexing_map = #xla.indexing_map<"...">`), by name.
 #[derive(Debug)]
@@ -66,7 +100,7 @@ impl Module {
 }
 
 /// Reads the printed module `text`.
-pub fn parse(text: &str) -> Result<Module> {
+pub fn parse(text: &str) -> Result<Module, ReadError> {
     let lines: Vec<&str> = text.lines().collect();
     let index_width = text
         .split("dlti.dl_spec<index = ")
@@ -100,18 +134,17 @@ pub fn parse(text: &str) -> Result<Module> {
         let name = rest
             .strip_prefix('@')
             .and_then(|r| r.split('(').next())
-            .with_context(|| format!("line {i}: a function without a name"))?;
-        let open = rest.find('(').context("a function without arguments")?;
-        let close = matching(rest, open).with_context(|| format!("line {i}: unbalanced"))?;
+            .ok_or(ReadError::NoName { line: i })?;
+        let open = rest.find('(').ok_or(ReadError::NoArguments { line: i })?;
+        let close = matching(rest, open).ok_or(ReadError::Unbalanced { line: i })?;
         let arg_texts: Vec<&str> = split_top(&rest[open + 1..close])
             .into_iter()
             .filter(|a| !a.is_empty())
             .collect();
         let args = arg_texts
             .iter()
-            .map(|a| typed_value(a))
-            .collect::<Result<Vec<_>>>()
-            .with_context(|| format!("line {i}"))?;
+            .map(|a| typed_value(a, i))
+            .collect::<Result<Vec<_>, _>>()?;
         let slices = arg_texts
             .iter()
             .map(|a| {
@@ -145,7 +178,7 @@ pub fn parse(text: &str) -> Result<Module> {
 
 /// Reads a region from `lines[*i]` up to its closing line, which it consumes; returns the
 /// region and the closing line.
-fn read_region<'a>(lines: &[&'a str], i: &mut usize) -> Result<(Region, &'a str)> {
+fn read_region<'a>(lines: &[&'a str], i: &mut usize) -> Result<(Region, &'a str), ReadError> {
     let mut region = Region {
         blocks: vec![Block::default()],
     };
@@ -163,12 +196,12 @@ fn read_region<'a>(lines: &[&'a str], i: &mut usize) -> Result<(Region, &'a str)
             let label = line.split(['(', ':']).next().unwrap_or(line).to_owned();
             let args = match line.find('(') {
                 Some(open) => {
-                    let close = matching(line, open)
-                        .with_context(|| format!("line {number}: unbalanced"))?;
+                    let close =
+                        matching(line, open).ok_or(ReadError::Unbalanced { line: number })?;
                     split_top(&line[open + 1..close])
                         .into_iter()
-                        .map(typed_value)
-                        .collect::<Result<Vec<_>>>()?
+                        .map(|a| typed_value(a, number))
+                        .collect::<Result<Vec<_>, _>>()?
                 }
                 None => Vec::new(),
             };
@@ -187,9 +220,12 @@ fn read_region<'a>(lines: &[&'a str], i: &mut usize) -> Result<(Region, &'a str)
         }
         let (results, rest) = match line.strip_prefix('%') {
             Some(_) => {
-                let (results, rest) = line
-                    .split_once(" = ")
-                    .with_context(|| format!("line {number}: `{line}`"))?;
+                let (results, rest) =
+                    line.split_once(" = ")
+                        .ok_or_else(|| ReadError::NoAssignment {
+                            line: number,
+                            text: line.to_owned(),
+                        })?;
                 (expand_results(results), rest)
             }
             None => (Vec::new(), line),
@@ -219,7 +255,7 @@ fn read_region<'a>(lines: &[&'a str], i: &mut usize) -> Result<(Region, &'a str)
             line: number,
         });
     }
-    bail!("a region is not closed")
+    Err(ReadError::Unclosed)
 }
 
 /// The bounds of an `xla.range = [L : index, U : index]` in `text`.
@@ -248,103 +284,21 @@ fn expand_results(results: &str) -> Vec<String> {
     names
 }
 
-/// `%name: type {attributes}` as the name and the type.
-fn typed_value(text: &str) -> Result<(String, String)> {
+/// `%name: type {attributes}` (on line `line`) as the name and the type.
+fn typed_value(text: &str, line: usize) -> Result<(String, String), ReadError> {
     let (name, ty) = text
         .trim()
         .split_once(':')
-        .with_context(|| format!("`{text}` is not `%name: type`"))?;
+        .ok_or_else(|| ReadError::NotTyped {
+            line,
+            text: text.to_owned(),
+        })?;
     let ty = ty.trim();
     let ty = match top_level(ty, '{') {
         Some(at) => ty[..at].trim(),
         None => ty,
     };
     Ok((name.trim().to_owned(), ty.to_owned()))
-}
-
-/// The index of the bracket closing the one at `open`.
-pub fn matching(text: &str, open: usize) -> Option<usize> {
-    let mut depth = 0i32;
-    for (k, c) in text[open..].char_indices() {
-        let at = open + k;
-        match c {
-            '(' | '[' | '{' | '<' => depth += 1,
-            // The arrow of a function type.
-            '>' if text[..at].ends_with('-') => {}
-            ')' | ']' | '}' | '>' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(at);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
-}
-
-/// The first occurrence of `c` outside brackets.
-fn top_level(text: &str, c: char) -> Option<usize> {
-    let mut depth = 0i32;
-    for (k, ch) in text.char_indices() {
-        if ch == c && depth == 0 {
-            return Some(k);
-        }
-        match ch {
-            '(' | '[' | '{' | '<' => depth += 1,
-            ')' | ']' | '}' => depth -= 1,
-            '>' if !text[..k].ends_with('-') => depth -= 1,
-            _ => {}
-        }
-    }
-    None
-}
-
-/// `text` split at its commas outside brackets, each part trimmed.
-pub fn split_top(text: &str) -> Vec<&str> {
-    let mut parts = Vec::new();
-    let mut rest = text;
-    while let Some(at) = top_level(rest, ',') {
-        parts.push(rest[..at].trim());
-        rest = &rest[at + 1..];
-    }
-    if !rest.trim().is_empty() {
-        parts.push(rest.trim());
-    }
-    parts
-}
-
-/// A shaped type's `4x5xindex` as its dimensions' text and its element type (`index`).
-pub fn shaped(text: &str) -> (Vec<&str>, &str) {
-    let mut dims = Vec::new();
-    let mut rest = text;
-    while let Some((dim, after)) = rest.split_once('x') {
-        if dim.is_empty() || !dim.chars().all(|c| c.is_ascii_digit() || c == '?') {
-            break;
-        }
-        dims.push(dim);
-        rest = after;
-    }
-    (dims, rest)
-}
-
-/// The SSA values (`%x`, `%x#1`) named in `text`, in order.
-pub fn values(text: &str) -> Vec<&str> {
-    let mut found = Vec::new();
-    let bytes = text.as_bytes();
-    let mut k = 0;
-    while k < bytes.len() {
-        if bytes[k] == b'%' {
-            let end = text[k + 1..]
-                .find(|c: char| !(c.is_alphanumeric() || "_$.-#".contains(c)))
-                .map_or(text.len(), |n| k + 1 + n);
-            found.push(&text[k..end]);
-            k = end;
-        } else {
-            k += 1;
-        }
-    }
-    found
 }
 
 #[cfg(test)]
@@ -398,24 +352,5 @@ mod tests {
         assert_eq!(ops[1].results, vec!["%2#0", "%2#1"]);
         assert_eq!(ops[1].regions[0].blocks[0].ops[0].name, "scf.yield");
         assert_eq!(ops[2].name, "return");
-    }
-
-    #[test]
-    fn values_and_top_level_commas() {
-        assert_eq!(
-            values("tensor.insert %v into %t[%i, %c-7] : tensor<2x3xf32>"),
-            vec!["%v", "%t", "%i", "%c-7"]
-        );
-        assert_eq!(split_top("0, %16"), vec!["0", "%16"]);
-        assert_eq!(shaped("5x7xindex"), (vec!["5", "7"], "index"));
-        assert_eq!(shaped("f32"), (vec![], "f32"));
-        assert_eq!(shaped("?x2xi1"), (vec!["?", "2"], "i1"));
-        let gep = "%arg0[0, %16] : (!llvm.ptr, i64) -> !llvm.ptr";
-        assert_eq!(matching(gep, 5), Some(12));
-        assert_eq!(matching("(a) -> (b)", 0), Some(2));
-        assert_eq!(
-            split_top("%a: tensor<2x3xf32>, %b: index"),
-            vec!["%a: tensor<2x3xf32>", "%b: index"]
-        );
     }
 }

@@ -150,7 +150,7 @@ fn last_type(types: &str) -> Option<&str> {
 fn integer_width(ty: &str) -> Option<u32> {
     let ty = ty.trim();
     let element = match ty.strip_prefix("vector<") {
-        Some(rest) => crate::bench_xla::ir::shaped(rest.trim_end_matches('>')).1,
+        Some(rest) => crate::ir::split_shaped(rest.trim_end_matches('>')).1,
         None => ty,
     };
     if element == "index" {

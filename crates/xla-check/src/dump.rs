@@ -13,11 +13,31 @@
 //! `xla_cpu_emitter__EMITTER__hlo_opcode__OPCODE`.
 
 use std::{
-    fmt, fs,
+    fmt, fs, io,
     path::{Path, PathBuf},
 };
 
-use anyhow::{Context, Result, bail};
+/// A dump that cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum DumpError {
+    /// A file or directory of the dump that cannot be read.
+    #[error("reading {}: {source}", path.display())]
+    Io { path: PathBuf, source: io::Error },
+    /// A pass log without XLA's last MLIR stage.
+    #[error("{} has no IR before {LAST_PASS}", log.display())]
+    NoLastStage { log: PathBuf },
+    /// A directory without kernels.
+    #[error("no kernel in {} (no *.mlir-passes.log)", dir.display())]
+    NoKernel { dir: PathBuf },
+}
+
+/// `fs::read_to_string`, its error naming the file.
+fn read(path: &Path) -> Result<String, DumpError> {
+    fs::read_to_string(path).map_err(|source| DumpError::Io {
+        path: path.to_owned(),
+        source,
+    })
+}
 
 /// The pass whose input is XLA's last MLIR stage: after it, the kernel is LLVM dialect only.
 const LAST_PASS: &str = "LowerToLLVMCPUPass";
@@ -92,11 +112,14 @@ pub struct Kernel {
 }
 
 /// The kernels of the dump in `dir`, sorted by name.
-pub fn kernels(dir: &Path) -> Result<Vec<Kernel>> {
+pub fn kernels(dir: &Path) -> Result<Vec<Kernel>, DumpError> {
+    let io = |source| DumpError::Io {
+        path: dir.to_owned(),
+        source,
+    };
     let mut kernels = Vec::new();
-    let entries = fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))?;
-    for entry in entries {
-        let path = entry?.path();
+    for entry in fs::read_dir(dir).map_err(io)? {
+        let path = entry.map_err(io)?.path();
         let Some(prefix) = path
             .file_name()
             .and_then(|n| n.to_str())
@@ -106,12 +129,10 @@ pub fn kernels(dir: &Path) -> Result<Vec<Kernel>> {
             continue;
         };
         let pre_optimization = dir.join(format!("{prefix}-pre-optimization.mlir"));
-        let module = fs::read_to_string(&pre_optimization)
-            .with_context(|| format!("reading {}", pre_optimization.display()))?;
-        let log =
-            fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+        let module = read(&pre_optimization)?;
+        let log = read(&path)?;
         let last_stage = stage_before(&log, LAST_PASS)
-            .with_context(|| format!("{} has no IR before {LAST_PASS}", path.display()))?;
+            .ok_or_else(|| DumpError::NoLastStage { log: path.clone() })?;
         let llvm_no_opt = Some(dir.join(format!("{prefix}.ir-no-opt.ll"))).filter(|p| p.is_file());
         kernels.push(Kernel {
             name: kernel_name(&prefix),
@@ -123,7 +144,9 @@ pub fn kernels(dir: &Path) -> Result<Vec<Kernel>> {
         });
     }
     if kernels.is_empty() {
-        bail!("no kernel in {} (no *.mlir-passes.log)", dir.display());
+        return Err(DumpError::NoKernel {
+            dir: dir.to_owned(),
+        });
     }
     kernels.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(kernels)
