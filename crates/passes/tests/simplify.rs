@@ -177,7 +177,8 @@ fn constants_of_i1_fold_as_mlir_reads_them() {
             return %c-1_i64, %true, %c-1_i64 : i64, i1, i64
           }
         }
-    "#]].assert_eq(&out);
+    "#]]
+    .assert_eq(&out);
 }
 
 #[test]
@@ -198,5 +199,6 @@ fn arith_on_i128_constants_is_read_exactly() {
             return %c10_i128 : i128
           }
         }
-    "#]].assert_eq(&out);
+    "#]]
+    .assert_eq(&out);
 }

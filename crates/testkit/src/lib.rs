@@ -8,6 +8,8 @@
 //!   `affine`, `xla_indexing.apply_indexing`, `scf.if`), chains of ops whose values have random
 //!   numbers of uses, with the value of every result at every point of their arguments' small
 //!   domains.
+//! * [`evaluate`] (feature `mlir`): the reference semantics of index arithmetic, a function of
+//!   `arith`, `affine`, `apply_indexing` and `scf.if` ops evaluated at a point.
 //! * [`invariants`]: what each layer keeps on any input (see there for the features).
 //! * [`corpus`]: replaying the committed fuzz corpora in plain tests.
 //! * [`tools`]: tests that need a tool fail without it under `cargo xtask test` and CI.
@@ -15,6 +17,8 @@
 #![warn(missing_docs)]
 
 pub mod corpus;
+#[cfg(feature = "mlir")]
+pub mod evaluate;
 #[cfg(feature = "core")]
 pub mod index_program;
 pub mod invariants;

@@ -304,9 +304,8 @@ mod tests {
     use super::*;
     use melior::ir::{BlockLike, RegionLike};
     use xla_indexing_core::interval::{as_unsigned, wrap_signed};
-    use xla_indexing_mlir::evaluate::evaluate_function;
     use xla_indexing_mlir::session::{OptOptions, Session};
-    use xla_indexing_testkit::rng::SplitMix64;
+    use xla_indexing_testkit::{evaluate::evaluate_function, rng::SplitMix64};
 
     /// The types of the operands of binary ops and comparisons, and their widths.
     const TYPES: [(&str, u32); 5] = [

@@ -8,7 +8,7 @@
 //!   inside it, and every map of a report verifies.
 //! * [`loops`] (feature `loops`): Tensor Comprehensions and schedule text likewise.
 //! * [`stablehlo_text`] (feature `stablehlo-text`): StableHLO's pretty form keeps its lines.
-//! * [`passes`] (feature `mlir`): the index passes keep every value where it is defined.
+//! * [`passes`] (feature `passes`): the index passes keep every value where it is defined.
 
 #[cfg(feature = "hlo")]
 pub mod hlo;
@@ -16,7 +16,7 @@ pub mod hlo;
 pub mod loops;
 #[cfg(feature = "core")]
 pub mod maps;
-#[cfg(feature = "mlir")]
+#[cfg(feature = "passes")]
 pub mod passes;
 #[cfg(feature = "stablehlo-text")]
 pub mod stablehlo_text;
