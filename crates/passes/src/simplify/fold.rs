@@ -121,23 +121,23 @@ fn width(value: Value) -> Option<u32> {
     int_width(value.r#type()).filter(|w| (1..=64).contains(w))
 }
 
-/// An `addi`, `subi` or `muli` of `a` and `b`: `wrapped` (the low bits of the exact result)
-/// unless a flag fails: `nsw` where `signed` (the exact result of the signed values) is `None`
-/// or leaves the type, `nuw` where `unsigned` (of the unsigned values) is `None` or leaves it.
+/// An `addi`, `subi` or `muli` of `a` and `b`: `wrapped` on their bits (the low bits of the
+/// exact result) unless a flag fails: `nsw` where `signed` on their signed values overflows
+/// (`None`) or leaves the type, `nuw` where `unsigned` on their unsigned values does.
 fn wrapping(
     a: Bits,
+    b: Bits,
     flags: Flags,
-    wrapped: u64,
-    signed: Option<i64>,
-    unsigned: Option<u64>,
+    wrapped: fn(u64, u64) -> u64,
+    signed: fn(i64, i64) -> Option<i64>,
+    unsigned: fn(u64, u64) -> Option<u64>,
 ) -> Option<Bits> {
-    if flags.nsw && signed.and_then(|s| a.signed_exact(s)).is_none() {
+    let fits_signed = || signed(a.signed(), b.signed()).and_then(|s| a.signed_exact(s));
+    let fits_unsigned = || unsigned(a.unsigned(), b.unsigned()).and_then(|u| a.unsigned_exact(u));
+    if (flags.nsw && fits_signed().is_none()) || (flags.nuw && fits_unsigned().is_none()) {
         return None;
     }
-    if flags.nuw && unsigned.and_then(|u| a.unsigned_exact(u)).is_none() {
-        return None;
-    }
-    Bits::new(wrapped, a.width)
+    Bits::new(wrapped(a.bits, b.bits), a.width)
 }
 
 /// `addi a, b = (a + b) mod 2^w`; poison (not folded) with `nsw` where the signed sum leaves
@@ -145,10 +145,11 @@ fn wrapping(
 fn add(a: Bits, b: Bits, flags: Flags) -> Option<Bits> {
     wrapping(
         a,
+        b,
         flags,
-        a.bits.wrapping_add(b.bits),
-        a.signed().checked_add(b.signed()),
-        a.unsigned().checked_add(b.unsigned()),
+        u64::wrapping_add,
+        i64::checked_add,
+        u64::checked_add,
     )
 }
 
@@ -157,10 +158,11 @@ fn add(a: Bits, b: Bits, flags: Flags) -> Option<Bits> {
 fn sub(a: Bits, b: Bits, flags: Flags) -> Option<Bits> {
     wrapping(
         a,
+        b,
         flags,
-        a.bits.wrapping_sub(b.bits),
-        a.signed().checked_sub(b.signed()),
-        a.unsigned().checked_sub(b.unsigned()),
+        u64::wrapping_sub,
+        i64::checked_sub,
+        u64::checked_sub,
     )
 }
 
@@ -169,10 +171,11 @@ fn sub(a: Bits, b: Bits, flags: Flags) -> Option<Bits> {
 fn mul(a: Bits, b: Bits, flags: Flags) -> Option<Bits> {
     wrapping(
         a,
+        b,
         flags,
-        a.bits.wrapping_mul(b.bits),
-        a.signed().checked_mul(b.signed()),
-        a.unsigned().checked_mul(b.unsigned()),
+        u64::wrapping_mul,
+        i64::checked_mul,
+        u64::checked_mul,
     )
 }
 
@@ -239,22 +242,24 @@ fn ceil_div_unsigned(a: Bits, b: Bits) -> Option<Bits> {
 }
 
 /// `cmpi predicate, a, b`: an `i1`, 1 where the comparison holds. The predicates are MLIR's
-/// `arith::CmpIPredicate`: 0 `eq`, 1 `ne`, 2 to 5 `slt`, `sle`, `sgt`, `sge` on the signed
-/// values, 6 to 9 `ult`, `ule`, `ugt`, `uge` on the unsigned ones; another is not folded.
+/// `arith::CmpIPredicate`: 0 `eq` and 1 `ne`, then `lt`, `le`, `gt`, `ge` in that order, first
+/// on the signed values (2 to 5: `slt` ... `sge`), then on the unsigned ones (6 to 9: `ult`
+/// ... `uge`); another is not folded. Equality is the same read either way.
 fn compare(predicate: i64, a: Bits, b: Bits) -> Option<Bits> {
-    let (sa, sb, ua, ub) = (a.signed(), b.signed(), a.unsigned(), b.unsigned());
-    let holds = match predicate {
-        0 => ua == ub,
-        1 => ua != ub,
-        2 => sa < sb,
-        3 => sa <= sb,
-        4 => sa > sb,
-        5 => sa >= sb,
-        6 => ua < ub,
-        7 => ua <= ub,
-        8 => ua > ub,
-        9 => ua >= ub,
+    let order = match predicate {
+        2..=5 => a.signed().cmp(&b.signed()),
+        0 | 1 | 6..=9 => a.unsigned().cmp(&b.unsigned()),
         _ => return None,
+    };
+    let holds = match predicate {
+        0 => order.is_eq(),
+        1 => order.is_ne(),
+        p => match (p - 2) % 4 {
+            0 => order.is_lt(),
+            1 => order.is_le(),
+            2 => order.is_gt(),
+            _ => order.is_ge(),
+        },
     };
     Bits::new(u64::from(holds), 1)
 }
@@ -302,7 +307,7 @@ mod tests {
     //! nothing where the evaluator finds the value undefined.
 
     use super::*;
-    use melior::ir::{BlockLike, RegionLike};
+    use melior::ir::{BlockLike, Module, RegionLike};
     use xla_indexing_core::interval::{as_unsigned, wrap_signed};
     use xla_indexing_mlir::session::{OptOptions, Session};
     use xla_indexing_testkit::{evaluate::evaluate_function, rng::SplitMix64};
@@ -342,40 +347,59 @@ mod tests {
         i64::try_from(reading).unwrap_or_else(|_| wrap_signed(reading, width) as i64)
     }
 
+    /// A function of the op `op` alone: its operands `%a`, `%b`, `%c` are the arguments, of
+    /// the types `operands`, and it returns the op's result `%r`, of the type `result`.
+    fn function(op: &str, operands: &[&str], result: &str) -> String {
+        let arguments: Vec<String> = ["a", "b", "c"]
+            .iter()
+            .zip(operands)
+            .map(|(name, ty)| format!("%{name}: {ty}"))
+            .collect();
+        format!(
+            "func.func @f({}) -> {result} {{\n  %r = {op}\n  return %r : {result}\n}}",
+            arguments.join(", ")
+        )
+    }
+
+    /// Runs `check` on the module of `source` and its function's first op.
+    fn with_op<T>(source: &str, check: impl FnOnce(&Module, OperationRef) -> T) -> T {
+        let session = Session::new("fold", OptOptions::default());
+        let module = session
+            .parse(source)
+            .unwrap_or_else(|e| panic!("{source}: {e:?}"));
+        let function = module.body().first_operation().expect("the function");
+        let body = function.region(0).ok().and_then(|r| r.first_block());
+        check(
+            &module,
+            body.and_then(|b| b.first_operation()).expect("the op"),
+        )
+    }
+
     /// Checks the fold of `op` (the text of one op over `%a`, `%b`, `%c`, of the types
     /// `operands` with their widths, defining a `result`) against the evaluator at random
     /// operands; returns how many folded.
     fn matches_evaluation(op: &str, operands: &[(&str, u32)], result: &str) -> usize {
-        let arguments: Vec<String> = ["a", "b", "c"]
-            .iter()
-            .zip(operands)
-            .map(|(name, (ty, _))| format!("%{name}: {ty}"))
-            .collect();
-        let source = format!(
-            "func.func @f({}) -> {result} {{\n  %r = {op}\n  return %r : {result}\n}}",
-            arguments.join(", ")
-        );
-        let session = Session::new("fold", OptOptions::default());
-        let module = session
-            .parse(&source)
-            .unwrap_or_else(|e| panic!("{source}: {e:?}"));
-        let function = module.body().first_operation().expect("the function");
-        let body = function.region(0).ok().and_then(|r| r.first_block());
-        let folded_op = body.and_then(|b| b.first_operation()).expect("the op");
-        let mut rng = SplitMix64::new(source.len() as u64);
-        let mut folded = 0;
-        for _ in 0..xla_indexing_testkit::proptest_cases(300) {
-            let values: Vec<i64> = operands
-                .iter()
-                .map(|(_, width)| operand(&mut rng, *width))
-                .collect();
-            let want = evaluate_function(&module, "f", &values)
-                .unwrap_or_else(|e| panic!("{source}: {e}"))[0];
-            let got = fold(&folded_op, &values).map(Bits::signed);
-            assert_eq!(got, want, "{op} at {values:?}");
-            folded += usize::from(got.is_some());
-        }
-        folded
+        let types: Vec<&str> = operands.iter().map(|(ty, _)| *ty).collect();
+        let source = function(op, &types, result);
+        with_op(&source, |module, folded_op| {
+            let seed = source
+                .bytes()
+                .fold(0u64, |h, b| h.wrapping_mul(0x100_0000_01b3) ^ u64::from(b));
+            let mut rng = SplitMix64::new(seed);
+            let mut folded = 0;
+            for _ in 0..xla_indexing_testkit::proptest_cases(300) {
+                let values: Vec<i64> = operands
+                    .iter()
+                    .map(|(_, width)| operand(&mut rng, *width))
+                    .collect();
+                let want = evaluate_function(module, "f", &values)
+                    .unwrap_or_else(|e| panic!("{source}: {e}"))[0];
+                let got = fold(&folded_op, &values).map(Bits::signed);
+                assert_eq!(got, want, "{op} at {values:?}");
+                folded += usize::from(got.is_some());
+            }
+            folded
+        })
     }
 
     /// Checks the binary op `name` on every type, with each of `flags`.
@@ -403,68 +427,35 @@ mod tests {
         }
     }
 
-    #[test]
-    fn fold_addi_matches_evaluation() {
-        binary("addi", &FLAGS);
+    /// One test per binary rule: `test: op, flags` checks `arith.op` on every type with each
+    /// of `flags`.
+    macro_rules! binary_rules {
+        ($($test:ident: $op:literal, $flags:expr;)*) => {$(
+            #[test]
+            fn $test() {
+                binary($op, $flags);
+            }
+        )*};
     }
 
-    #[test]
-    fn fold_subi_matches_evaluation() {
-        binary("subi", &FLAGS);
-    }
-
-    #[test]
-    fn fold_muli_matches_evaluation() {
-        binary("muli", &FLAGS);
-    }
-
-    #[test]
-    fn fold_divsi_matches_evaluation() {
-        binary("divsi", &[""]);
-    }
-
-    #[test]
-    fn fold_remsi_matches_evaluation() {
-        binary("remsi", &[""]);
-    }
-
-    #[test]
-    fn fold_floordivsi_matches_evaluation() {
-        binary("floordivsi", &[""]);
-    }
-
-    #[test]
-    fn fold_ceildivsi_matches_evaluation() {
-        binary("ceildivsi", &[""]);
-    }
-
-    #[test]
-    fn fold_divui_matches_evaluation() {
-        binary("divui", &[""]);
-    }
-
-    #[test]
-    fn fold_remui_matches_evaluation() {
-        binary("remui", &[""]);
-    }
-
-    #[test]
-    fn fold_ceildivui_matches_evaluation() {
-        binary("ceildivui", &[""]);
-    }
-
-    #[test]
-    fn fold_min_max_match_evaluation() {
-        for name in ["minsi", "maxsi", "minui", "maxui"] {
-            binary(name, &[""]);
-        }
-    }
-
-    #[test]
-    fn fold_bitwise_ops_match_evaluation() {
-        for name in ["andi", "ori", "xori"] {
-            binary(name, &[""]);
-        }
+    binary_rules! {
+        fold_addi_matches_evaluation: "addi", &FLAGS;
+        fold_subi_matches_evaluation: "subi", &FLAGS;
+        fold_muli_matches_evaluation: "muli", &FLAGS;
+        fold_divsi_matches_evaluation: "divsi", &[""];
+        fold_remsi_matches_evaluation: "remsi", &[""];
+        fold_floordivsi_matches_evaluation: "floordivsi", &[""];
+        fold_ceildivsi_matches_evaluation: "ceildivsi", &[""];
+        fold_divui_matches_evaluation: "divui", &[""];
+        fold_remui_matches_evaluation: "remui", &[""];
+        fold_ceildivui_matches_evaluation: "ceildivui", &[""];
+        fold_minsi_matches_evaluation: "minsi", &[""];
+        fold_maxsi_matches_evaluation: "maxsi", &[""];
+        fold_minui_matches_evaluation: "minui", &[""];
+        fold_maxui_matches_evaluation: "maxui", &[""];
+        fold_andi_matches_evaluation: "andi", &[""];
+        fold_ori_matches_evaluation: "ori", &[""];
+        fold_xori_matches_evaluation: "xori", &[""];
     }
 
     #[test]
@@ -514,5 +505,23 @@ mod tests {
             "trunci",
             &[("i64", "i32"), ("i32", "i8"), ("i32", "i1"), ("i64", "i1")],
         );
+    }
+
+    #[test]
+    fn fold_leaves_wide_types_and_other_ops_alone() {
+        for (op, operands, result) in [
+            ("arith.addi %a, %b : i128", &["i128", "i128"][..], "i128"),
+            (
+                "arith.muli %a, %b : vector<2xi32>",
+                &["vector<2xi32>"; 2],
+                "vector<2xi32>",
+            ),
+            ("arith.shli %a, %b : i32", &["i32", "i32"], "i32"),
+            ("arith.constant 3 : i32", &[], "i32"),
+        ] {
+            with_op(&function(op, operands, result), |_, op| {
+                assert_eq!(fold(&op, &[5, 1]), None, "{op}");
+            });
+        }
     }
 }
