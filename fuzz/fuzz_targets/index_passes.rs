@@ -5,6 +5,7 @@
 //! nothing crashes, and where a function runs its values are unchanged.
 
 use xla_indexing_passes::opt::{OptOptions, Session};
+use xla_indexing_testkit::invariants::passes::fuzz_index_passes;
 
 thread_local! {
     /// One MLIR context for the whole run: making one registers every dialect and pass.
@@ -12,5 +13,5 @@ thread_local! {
 }
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    SESSION.with(|session| xla_indexing_testkit::invariants::fuzz_index_passes(session, data))
+    SESSION.with(|session| fuzz_index_passes(session, data))
 });

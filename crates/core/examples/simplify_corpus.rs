@@ -21,8 +21,8 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 
 use xla_indexing_core::print::DefaultNames;
-use xla_indexing_core::rng::SplitMix64;
 use xla_indexing_core::{Expr, IndexingMap, Interval, Var};
+use xla_indexing_testkit::rng::SplitMix64;
 
 /// Inputs of the simplifier examples (`crates/core/tests/simplifier_examples.rs`) and the
 /// examples of the `simplify --jsonl` protocol.

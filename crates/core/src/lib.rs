@@ -24,11 +24,9 @@
 
 pub mod expr;
 pub mod interval;
-pub mod invariants;
 pub mod map;
 pub mod print;
 pub mod range;
-pub mod rng;
 pub mod simplify;
 pub mod stack;
 pub mod text;

@@ -17,7 +17,7 @@ fn replay(target: &str, check: fn(&[u8])) {
 fn map_parser_corpus() {
     replay(
         "map_parser",
-        xla_indexing_core::invariants::map_text_round_trips,
+        xla_indexing_testkit::invariants::maps::map_text_round_trips,
     );
 }
 
@@ -25,6 +25,6 @@ fn map_parser_corpus() {
 fn simplifier_corpus() {
     replay(
         "simplifier",
-        xla_indexing_core::invariants::simplification_is_sound,
+        xla_indexing_testkit::invariants::maps::simplification_is_sound,
     );
 }

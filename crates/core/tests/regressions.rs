@@ -8,9 +8,8 @@ use std::time::Duration;
 
 use xla_indexing_core::interval::{gcd, lcm};
 use xla_indexing_core::simplify::Budget;
-use xla_indexing_core::{
-    DimNames, Expr, IndexingMap, Interval, Var, invariants, parse_expr, parse_expr_in,
-};
+use xla_indexing_core::{DimNames, Expr, IndexingMap, Interval, Var, parse_expr, parse_expr_in};
+use xla_indexing_testkit::invariants::maps;
 
 fn parse(text: &str) -> IndexingMap {
     IndexingMap::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"))
@@ -46,7 +45,7 @@ fn simplify_never_panics_on_i64_min_or_huge_products() {
         "(d0, d1, d2, d3) -> (d0 * 9223372036854775807 + d1 * 9223372036854775807 + d2 * 9223372036854775807 + d3), domain: d0 in [-9223372036854775808, 9223372036854775807], d1 in [-9223372036854775808, 9223372036854775807], d2 in [-9223372036854775808, 9223372036854775807], d3 in [0, 1]",
     ];
     for text in inputs {
-        invariants::simplification_is_sound(text.as_bytes());
+        maps::simplification_is_sound(text.as_bytes());
     }
     assert_eq!(
         simplified(inputs[0]).to_string(),
@@ -66,7 +65,7 @@ fn rewrites_that_could_overflow_are_skipped() {
         Some(vec![5_722_995_493_989_326_185])
     );
     assert_eq!(after.evaluate(&[d0], &[]), before.evaluate(&[d0], &[]));
-    invariants::simplification_is_sound(text.as_bytes());
+    maps::simplification_is_sound(text.as_bytes());
     // The same rewrite is taken where it cannot overflow.
     assert_eq!(
         simplified("(d0) -> (d0 floordiv -7 + d0 + 7), domain: d0 in [89, 1000]").results()[0],
@@ -165,7 +164,7 @@ fn i64_min_prints_as_text_that_reads_back() {
             .unwrap(),
         Interval::new(i64::MIN, 0),
     );
-    invariants::map_text_round_trips(map.to_string().as_bytes());
+    maps::map_text_round_trips(map.to_string().as_bytes());
     assert_eq!(parse_expr("-9223372036854775808", &[]), Ok(min));
     let error = parse_expr("-(-9223372036854775808)", &[]).unwrap_err();
     assert!(error.message.contains("out of the range of i64"), "{error}");

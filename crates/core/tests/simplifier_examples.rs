@@ -113,7 +113,7 @@ fn xla_mod_sum_example_beaten() {
     );
     assert!(got.cost() < xla.cost());
     let original = IndexingMap::parse(input).unwrap();
-    let mut rng = xla_indexing_core::rng::SplitMix64::new(5);
+    let mut rng = xla_indexing_testkit::rng::SplitMix64::new(5);
     for _ in 0..100_000 {
         let s: Vec<i64> = original
             .range_vars()

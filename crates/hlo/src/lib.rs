@@ -11,7 +11,6 @@ pub mod direction;
 pub mod error;
 pub mod fusion;
 pub mod gpu;
-pub mod invariants;
 pub mod known;
 pub mod layout;
 pub mod module;

@@ -11,10 +11,10 @@ use std::collections::BTreeSet;
 use common::reference::{Index, ScatterSpec, all_indices, computation_tags, deps};
 use common::{instruction_report, maps_of, module_text, parse};
 use xla_indexing_core::IndexingMap;
-use xla_indexing_core::rng::SplitMix64;
 use xla_indexing_hlo::access::Access;
 use xla_indexing_hlo::fusion::MapSet;
 use xla_indexing_hlo::{Direction, Module, Options, analyze_module};
+use xla_indexing_testkit::rng::SplitMix64;
 
 const OUT2IN: Direction = Direction::OutputToInput;
 const IN2OUT: Direction = Direction::InputToOutput;

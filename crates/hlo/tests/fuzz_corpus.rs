@@ -17,6 +17,6 @@ fn replay(target: &str, check: fn(&[u8])) {
 fn hlo_parser_corpus() {
     replay(
         "hlo_parser",
-        xla_indexing_hlo::invariants::hlo_text_is_handled,
+        xla_indexing_testkit::invariants::hlo::hlo_text_is_handled,
     );
 }

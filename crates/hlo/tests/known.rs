@@ -6,8 +6,8 @@ mod common;
 use common::{assert_maps, instruction_report, maps_of, parse};
 use std::collections::BTreeSet;
 
-use xla_indexing_core::rng::SplitMix64;
 use xla_indexing_hlo::{Direction, Options, analyze_module};
+use xla_indexing_testkit::rng::SplitMix64;
 
 const OUT2IN: Direction = Direction::OutputToInput;
 

@@ -9,7 +9,6 @@
 #![warn(missing_docs)]
 
 pub mod error;
-pub mod invariants;
 pub mod lex;
 pub mod symbolic;
 pub mod tc;

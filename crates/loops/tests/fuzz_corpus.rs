@@ -17,7 +17,7 @@ fn replay(target: &str, check: fn(&[u8])) {
 fn tc_parser_corpus() {
     replay(
         "tc_parser",
-        xla_indexing_loops::invariants::tc_text_is_handled,
+        xla_indexing_testkit::invariants::loops::tc_text_is_handled,
     );
 }
 
@@ -25,6 +25,6 @@ fn tc_parser_corpus() {
 fn sched_parser_corpus() {
     replay(
         "sched_parser",
-        xla_indexing_loops::invariants::sched_text_is_handled,
+        xla_indexing_testkit::invariants::loops::sched_text_is_handled,
     );
 }

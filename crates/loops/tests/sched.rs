@@ -4,9 +4,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::json;
-use xla_indexing_core::rng::SplitMix64;
 use xla_indexing_loops::sched::{self, BoundsReport};
 use xla_indexing_loops::{ErrorKind, LoopsError};
+use xla_indexing_testkit::rng::SplitMix64;
 
 fn report(text: &str) -> BoundsReport {
     let r = sched::infer_bounds(&sched::parse(text).expect("parses")).expect("infers");

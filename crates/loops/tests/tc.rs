@@ -3,9 +3,9 @@
 use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
-use xla_indexing_core::rng::SplitMix64;
 use xla_indexing_loops::tc::ast::Ex;
 use xla_indexing_loops::{ErrorKind, tc};
+use xla_indexing_testkit::rng::SplitMix64;
 
 fn infer(text: &str, sizes: &[(&str, i64)]) -> tc::RangeReport {
     let sizes: BTreeMap<String, i64> = sizes.iter().map(|(k, v)| (k.to_string(), *v)).collect();

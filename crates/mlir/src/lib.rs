@@ -10,8 +10,6 @@
 //!   [`IndexingMap`](xla_indexing_core::IndexingMap)s.
 //! * [`launch_attribute`] / [`attribute_launch`]: `#xla_indexing.launch<block = [..], grid = [..],
 //!   map = "...">` attributes to and from [`KernelLaunch`]es (launch dimensions and thread-id map).
-//! * [`evaluate`]: the integer arithmetic of a function evaluated at a point (the reference
-//!   semantics of the index passes' tests and fuzzing).
 //! * [`ir`]: reading, querying and changing IR (names, constants, attributes, types, uses,
 //!   dominance, side effects, ops moved and erased), the one place for lifetime stretching and
 //!   identity keys, and diagnostics at a location.
@@ -36,7 +34,6 @@
 pub mod affine;
 mod attribute;
 pub mod dialect;
-pub mod evaluate;
 mod ffi;
 pub mod guard;
 pub mod handles;

@@ -533,10 +533,8 @@ mod tests {
 
     use super::*;
     use xla_indexing_core::interval::{as_unsigned, wrap_signed};
-    use xla_indexing_core::{
-        IndexingMap, Var,
-        rng::{ExprShape, SplitMix64},
-    };
+    use xla_indexing_core::{IndexingMap, Var};
+    use xla_indexing_testkit::rng::{ExprShape, SplitMix64};
 
     /// Runs `plan` at the point `values` (of the variables), or says which op misbehaved.
     fn run(plan: &Plan, width: u32, values: &dyn Fn(VarRef) -> i64) -> Result<i64, String> {

@@ -1,11 +1,11 @@
 //! Replays the committed corpus and crash inputs of the `index_passes` fuzz target through the
-//! invariant it checks (`xla_indexing_testkit::invariants::fuzz_index_passes`).
+//! invariant it checks (`xla_indexing_testkit::invariants::passes::fuzz_index_passes`).
 
 use std::path::Path;
 
 use xla_indexing_passes::opt::OptOptions;
 use xla_indexing_testkit::corpus::replay_corpus;
-use xla_indexing_testkit::invariants::fuzz_index_passes;
+use xla_indexing_testkit::invariants::passes::fuzz_index_passes;
 
 #[test]
 fn index_passes_corpus() {

@@ -9,10 +9,8 @@ mod common;
 
 use std::fmt::Write as _;
 
-use xla_indexing_core::{
-    Expr, IndexingMap, Interval, Var,
-    rng::{ExprShape, SplitMix64},
-};
+use xla_indexing_core::{Expr, IndexingMap, Interval, Var};
+use xla_indexing_testkit::rng::{ExprShape, SplitMix64};
 
 use common::runner::{self, TO_LLVM, run};
 

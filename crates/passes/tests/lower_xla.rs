@@ -4,8 +4,9 @@
 //! made of give, wherever those are defined (inside their maps' domains), and the lowering
 //! divides no more often than the test says.
 
-use xla_indexing_mlir::{evaluate::evaluate_function, session::OptOptions};
+use xla_indexing_mlir::session::OptOptions;
 use xla_indexing_passes::opt::{run_pipeline, session};
+use xla_indexing_testkit::evaluate::evaluate_function;
 
 /// Index computations of XLA's kernels, each a function of its indices.
 const KERNELS: &str = r#"

@@ -154,3 +154,51 @@ fn annotate_attaches_the_hlo_maps() {
         }
     "#]].assert_eq(&out);
 }
+
+#[test]
+fn constants_of_i1_fold_as_mlir_reads_them() {
+    // `true` is -1 read signed: `extsi` gives -1, `slt true, false` holds, `minsi` is `true`.
+    let out = simplify(
+        r#"func.func @f() -> (i64, i1, i64) {
+  %t = arith.constant true
+  %f = arith.constant false
+  %e = arith.extsi %t : i1 to i64
+  %c = arith.cmpi slt, %t, %f : i1
+  %m = arith.minsi %t, %f : i1
+  %x = arith.extsi %m : i1 to i64
+  return %e, %c, %x : i64, i1, i64
+}"#,
+    );
+    expect![[r#"
+        module {
+          func.func @f() -> (i64, i1, i64) {
+            %c-1_i64 = arith.constant -1 : i64
+            %true = arith.constant true
+            return %c-1_i64, %true, %c-1_i64 : i64, i1, i64
+          }
+        }
+    "#]]
+    .assert_eq(&out);
+}
+
+#[test]
+fn arith_on_i128_constants_is_read_exactly() {
+    // The folder leaves types of more than 64 bits alone (it once crashed on them); the sum is
+    // read as an expression, whose value fits.
+    let out = simplify(
+        r#"func.func @f() -> i128 {
+  %a = arith.constant 5 : i128
+  %b = arith.addi %a, %a : i128
+  return %b : i128
+}"#,
+    );
+    expect![[r#"
+        module {
+          func.func @f() -> i128 {
+            %c10_i128 = arith.constant 10 : i128
+            return %c10_i128 : i128
+          }
+        }
+    "#]]
+    .assert_eq(&out);
+}

@@ -7,7 +7,7 @@
 //! `XLA_INDEXING_PROPTEST_CASES` raises the number of programs for long runs.
 
 use xla_indexing_passes::opt::OptOptions;
-use xla_indexing_testkit::invariants::generated_program_is_kept;
+use xla_indexing_testkit::invariants::passes::generated_program_is_kept;
 
 /// Cases in all; `XLA_INDEXING_PROPTEST_CASES` raises it for long runs.
 fn cases() -> u64 {

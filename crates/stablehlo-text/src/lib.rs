@@ -25,7 +25,6 @@ mod convert;
 pub use convert::MAX_REGION_DEPTH;
 mod cursor;
 mod generic;
-pub mod invariants;
 mod ops;
 
 /// Text that is not StableHLO's pretty form where it must be: where and why.

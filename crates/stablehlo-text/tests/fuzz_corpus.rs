@@ -3,8 +3,8 @@
 
 use std::path::Path;
 
-use xla_indexing_stablehlo_text::invariants::pretty_text_is_handled;
 use xla_indexing_testkit::corpus::replay_corpus;
+use xla_indexing_testkit::invariants::stablehlo_text::pretty_text_is_handled;
 
 #[test]
 fn stablehlo_text_corpus() {

@@ -6,8 +6,8 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 
-use xla_indexing_stablehlo_text::invariants::pretty_text_is_handled;
 use xla_indexing_stablehlo_text::to_generic;
+use xla_indexing_testkit::invariants::stablehlo_text::pretty_text_is_handled;
 
 /// xorshift64*: reproducible without a dependency.
 struct Rng(u64);

@@ -15,8 +15,9 @@ use xla_indexing_core::{
     Expr, IndexingMap, Interval, Var,
     interval::{as_unsigned, wrap_signed},
     print::DefaultNames,
-    rng::{ExprShape, SplitMix64},
 };
+
+use crate::rng::{ExprShape, SplitMix64};
 
 /// A generated function and its values.
 #[derive(Clone, Debug)]

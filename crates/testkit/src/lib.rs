@@ -1,20 +1,29 @@
-//! Test support (a dev-dependency of every crate, and the fuzz targets' library).
+//! Test oracles and test support: a dev-dependency of every crate whose tests need them, and the
+//! fuzz targets' library. Product crates hold no oracles; each layer's are here, behind a
+//! feature named after the layer, so that a crate's tests depend on the layers they check and
+//! no further.
 //!
-//! * [`index_program`]: random functions of index arithmetic (`arith`, `affine`,
-//!   `xla_indexing.apply_indexing`, `scf.if`), chains of ops whose values have random numbers of
-//!   uses, with the value of every result at every point of their arguments' small domains.
+//! * [`rng`] (feature `core`): a seeded generator, and random quasi-affine expressions.
+//! * [`index_program`] (feature `core`): random functions of index arithmetic (`arith`,
+//!   `affine`, `xla_indexing.apply_indexing`, `scf.if`), chains of ops whose values have random
+//!   numbers of uses, with the value of every result at every point of their arguments' small
+//!   domains.
+//! * [`evaluate`] (feature `mlir`): the reference semantics of index arithmetic, a function of
+//!   `arith`, `affine`, `apply_indexing` and `scf.if` ops evaluated at a point.
+//! * [`invariants`]: what each layer keeps on any input (see there for the features).
 //! * [`corpus`]: replaying the committed fuzz corpora in plain tests.
-//! * `invariants` (feature `mlir`, on by default): what the MLIR passes must keep: running
-//!   them changes no value where the function's value is defined, never fails on valid input,
-//!   and reaches a fixed point.
 //! * [`tools`]: tests that need a tool fail without it under `cargo xtask test` and CI.
 
 #![warn(missing_docs)]
 
 pub mod corpus;
-pub mod index_program;
 #[cfg(feature = "mlir")]
+pub mod evaluate;
+#[cfg(feature = "core")]
+pub mod index_program;
 pub mod invariants;
+#[cfg(feature = "core")]
+pub mod rng;
 pub mod tools;
 
 /// How many random cases a property test runs: `default`, or `XLA_INDEXING_PROPTEST_CASES` for

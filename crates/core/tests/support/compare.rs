@@ -7,8 +7,8 @@
 use std::collections::BTreeSet;
 use std::fmt;
 
-use xla_indexing_core::rng::SplitMix64;
 use xla_indexing_core::{IndexingMap, Interval};
+use xla_indexing_testkit::rng::SplitMix64;
 
 use super::reference::RefMap;
 

@@ -3,15 +3,15 @@
 //!
 //! Every integer and index value is read as an expression over the function's roots (its loop
 //! variables, ids, arguments and the values it cannot read), composed through its producers
-//! whatever their number of uses, and simplified by the core's simplifier (`values.rs`, with
-//! the meaning of each op in `semantics.rs`). Then, with MLIR's greedy driver, each value is
-//! rewritten to its cheapest form (`rewrite.rs`): a constant, a root, a value already computed
-//! with the same expression, or a new computation over those, taken only when the function
-//! gets cheaper in divisions, ops and arithmetic and costlier in none (`cost.rs`). Comparisons,
-//! selects and `min`/`max` that the ranges decide are replaced by what they give, and `scf.if`
-//! and `affine.if` whose branch is decided by it (`decide.rs`); inside an `if`, its condition is
-//! a fact. The maps of `affine.load`, `affine.store` and `affine.for` are simplified in place
-//! (`affine_maps.rs`).
+//! whatever their number of uses, and simplified by the core's simplifier (`values.rs`, with the
+//! meaning of each op in `semantics.rs`, and `arith` ops of constants folded by `fold.rs`). Then,
+//! with MLIR's greedy driver, each value is rewritten to its cheapest form (`rewrite.rs`): a
+//! constant, a root, a value already computed with the same expression, or a new computation over
+//! those, taken only when the function gets cheaper in divisions, ops and arithmetic and costlier
+//! in none (`cost.rs`). Comparisons, selects and `min`/`max` that the ranges decide are replaced by
+//! what they give, and `scf.if` and `affine.if` whose branch is decided by it (`decide.rs`); inside
+//! an `if`, its condition is a fact. The maps of `affine.load`, `affine.store` and `affine.for` are
+//! simplified in place (`affine_maps.rs`).
 //!
 //! The analysis is built once per run and kept up to date as the patterns rewrite: the driver's
 //! listener reports every value it erases. The pass is op-agnostic: it works on whatever op it
@@ -22,6 +22,7 @@ mod conditions;
 mod cost;
 mod decide;
 mod depends;
+mod fold;
 mod forms;
 mod rewrite;
 mod semantics;

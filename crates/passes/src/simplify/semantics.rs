@@ -12,11 +12,11 @@ use xla_indexing_core::{Expr, Interval};
 
 use super::{
     conditions::{Pick, min_max_range},
+    fold::fold,
     values::{IndexValues, Known, Reading},
 };
 use xla_indexing_mlir::{
     affine::expr_from_affine,
-    evaluate::fold_arith,
     indexing_ops::{is_apply_indexing, op_map},
     ir::{affine_map_attribute, constant_value, op_name},
 };
@@ -49,7 +49,7 @@ impl IndexValues {
             let constants: Option<Vec<i64>> = (0..op.operand_count())
                 .map(|i| operand(self, i)?.expr.as_constant())
                 .collect();
-            if let Some(c) = constants.and_then(|c| fold_arith(op, &c)) {
+            if let Some(c) = constants.and_then(|c| fold(op, &c)).map(|c| c.signed()) {
                 return exact(
                     Expr::constant(if width == 1 { i64::from(c != 0) } else { c }),
                     &[],

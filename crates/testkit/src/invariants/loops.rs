@@ -1,10 +1,12 @@
-//! Invariants that hold for every input text. The `tc_parser` and `sched_parser` fuzz targets in
-//! `fuzz/` and the test that replays their corpora call these functions; a violation panics with
-//! a description of the input.
+//! What the loop-bound layer (`xla-indexing-loops`) keeps on any text: the `tc_parser` and
+//! `sched_parser` fuzz targets and the test that replays their corpora call these functions; a
+//! violation panics with a description of the input.
 
 use std::collections::BTreeMap;
 
-use crate::error::LoopsError;
+use xla_indexing_loops::{LoopsError, sched, tc};
+
+use super::assert_inside;
 
 /// Tensor Comprehensions text: parsing and range inference never panic, errors point inside the
 /// text, and a report prints as text and JSON.
@@ -12,7 +14,7 @@ pub fn tc_text_is_handled(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    match crate::tc::parse(text).and_then(|p| crate::tc::infer(&p, &BTreeMap::new())) {
+    match tc::parse(text).and_then(|p| tc::infer(&p, &BTreeMap::new())) {
         Ok(report) => {
             report.to_text();
             report.to_json();
@@ -27,7 +29,7 @@ pub fn sched_text_is_handled(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    match crate::sched::parse(text).and_then(|s| crate::sched::infer_bounds(&s)) {
+    match sched::parse(text).and_then(|s| sched::infer_bounds(&s)) {
         Ok(report) => {
             report.to_json();
             for printed in [report.to_text(), report.to_mlir()] {
@@ -40,23 +42,9 @@ pub fn sched_text_is_handled(data: &[u8]) {
     }
 }
 
-/// An error's line and column, when it has them, lie within `text` (one past the end of a line
-/// or of the text is where an unexpected end points).
+/// An error's line and column, when it has them (line 0 when it has none), lie within `text`.
 fn check_location(text: &str, e: &LoopsError) {
-    if e.line == 0 {
-        return;
+    if e.line != 0 {
+        assert_inside(text, e.line, e.column, str::len, e);
     }
-    let lines: Vec<&str> = text.split('\n').collect();
-    assert!(
-        e.line <= lines.len(),
-        "{text:?}: error {e} points at line {} of {}",
-        e.line,
-        lines.len()
-    );
-    let len = lines[e.line - 1].len();
-    assert!(
-        e.column >= 1 && e.column <= len + 1,
-        "{text:?}: error {e} points at column {} of a {len}-byte line",
-        e.column
-    );
 }

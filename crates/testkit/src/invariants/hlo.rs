@@ -1,8 +1,10 @@
-//! Invariants that hold for every input text. The `hlo_parser` fuzz target in `fuzz/` and the
-//! test that replays its corpus call [`hlo_text_is_handled`]; a violation panics with a
+//! What the HLO layer (`xla-indexing-hlo`) keeps on any text: the `hlo_parser` fuzz target and
+//! the test that replays its corpus call [`hlo_text_is_handled`]; a violation panics with a
 //! description of the input.
 
-use crate::{Direction, HloError, Options, analyze_module, parse_module};
+use xla_indexing_hlo::{Direction, HloError, Options, analyze_module, parse_module};
+
+use super::assert_inside;
 
 /// HLO text: parsing and the analysis of a parsed module, in both directions, never panic; every
 /// error that names a place names one inside the text; every map of a report verifies; reports
@@ -11,9 +13,14 @@ pub fn hlo_text_is_handled(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
+    let check_location = |e: &HloError| {
+        if let Some((line, column)) = e.location() {
+            assert_inside(text, line, column, str::len, e);
+        }
+    };
     let module = match parse_module(text) {
         Ok(module) => module,
-        Err(e) => return check_location(text, &e),
+        Err(e) => return check_location(&e),
     };
     for direction in [Direction::OutputToInput, Direction::InputToOutput] {
         let options = Options {
@@ -37,26 +44,7 @@ pub fn hlo_text_is_handled(data: &[u8]) {
                 report.to_text();
                 report.to_json();
             }
-            Err(e) => check_location(text, &e),
+            Err(e) => check_location(&e),
         }
     }
-}
-
-/// An error's line and column lie within `text` (one past the end of a line or of the text is
-/// where an unexpected end points).
-fn check_location(text: &str, e: &HloError) {
-    let Some((line, column)) = e.location() else {
-        return;
-    };
-    let lines: Vec<&str> = text.split('\n').collect();
-    assert!(
-        (1..=lines.len()).contains(&line),
-        "{text:?}: error {e} points at line {line} of {}",
-        lines.len()
-    );
-    assert!(
-        column >= 1 && column <= lines[line - 1].len() + 1,
-        "{text:?}: error {e} points at column {column} of a {}-byte line",
-        lines[line - 1].len()
-    );
 }

@@ -1,9 +1,9 @@
-//! Invariants that hold for every input. The fuzz targets in `fuzz/` and the tests that replay
-//! their corpora (`xla_indexing_testkit::corpus`) call these functions; a violation panics with
-//! a description of the input.
+//! What indexing maps (`xla-indexing-core`) keep on any text: the `map_parser` and `simplifier`
+//! fuzz targets and the tests that replay their corpora ([`crate::corpus`]) call these
+//! functions; a violation panics with a description of the input.
 
-use crate::interval::Interval;
-use crate::map::IndexingMap;
+use xla_indexing_core::{IndexingMap, Interval};
+
 use crate::rng::SplitMix64;
 
 /// Points tried per map when the domain is too large to enumerate.

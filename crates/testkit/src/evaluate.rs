@@ -1,5 +1,6 @@
 //! The integer arithmetic of a function, evaluated at a point: the reference semantics against
-//! which the index passes are tested and fuzzed.
+//! which the index passes, and the simplify pass's constant folder, are tested and fuzzed. It is
+//! written apart from what it checks, so that the two can disagree.
 //!
 //! [`evaluate`] runs a `func.func` whose arguments and results are integers or `index`, made of
 //! `arith` integer ops, `affine.apply`/`min`/`max`/`if`, `xla_indexing.apply_indexing` and
@@ -21,10 +22,8 @@ use xla_indexing_core::{
     Expr,
     interval::{as_unsigned, wrap_signed},
 };
-
-use crate::{
-    attribute::attribute_map,
-    indexing_ops,
+use xla_indexing_mlir::{
+    attribute_map, indexing_ops,
     ir::{
         RANGE_ATTRIBUTE, affine_map_attribute, argument_attribute, int_width, integer_attribute,
         integer_set_attribute, op_name, operations, range_attribute,
@@ -410,19 +409,6 @@ fn arith(
         _ => return Err(EvaluateError::Unsupported(name.into())),
     };
     Ok(value)
-}
-
-/// The value of the `arith` op `op` (with one integer result) on constant `operands`, wrapped
-/// to its type as MLIR computes it; `None` for another op or where the value is undefined.
-pub fn fold_arith(op: &OperationRef, operands: &[i64]) -> Option<i64> {
-    let name = op_name(op);
-    if !name.starts_with("arith.") || op.result_count() != 1 {
-        return None;
-    }
-    let width = width_of(op.result(0).ok()?.into()).ok()?;
-    let slots: Vec<Slot> = operands.iter().map(|&v| Some(i128::from(v))).collect();
-    let value = arith(&name, op, &slots, width).ok()??;
-    i64::try_from(wrap_signed(value, width)).ok()
 }
 
 /// A function of a module: its name and the range its `xla.range` attribute declares for each

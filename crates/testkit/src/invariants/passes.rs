@@ -4,13 +4,15 @@
 //!
 //! A function is checked when every argument declares its domain with `xla.range` and the
 //! domain has at most [`MAX_POINTS`] points: it is evaluated at all of them (see
-//! `xla_indexing_mlir::evaluate`) before and after each pipeline.
+//! [`crate::evaluate`]) before and after each pipeline.
 
-use xla_indexing_core::rng::SplitMix64;
-use xla_indexing_mlir::evaluate::{EvaluateError, evaluate_function, signatures};
 use xla_indexing_passes::opt::{OptError, Session};
 
-use crate::index_program::random_program;
+use crate::{
+    evaluate::{EvaluateError, evaluate_function, signatures},
+    index_program::random_program,
+    rng::SplitMix64,
+};
 
 /// The pipelines checked.
 pub const PIPELINES: [&str; 2] = [

@@ -1,8 +1,8 @@
 //! The reference evaluator on programs whose values are worked out by hand: where a value is
 //! undefined and where it is not.
 
-use xla_indexing_mlir::evaluate::evaluate_function;
 use xla_indexing_mlir::session::{OptOptions, Session};
+use xla_indexing_testkit::evaluate::evaluate_function;
 
 fn values(source: &str, arguments: &[i64]) -> Vec<Option<i64>> {
     let session = Session::new("evaluate", OptOptions::default());

@@ -2,7 +2,7 @@
 //! corpora: the same seed gives the same sequence on every machine, and [`ExprShape`], random
 //! quasi-affine expressions of a chosen make-up.
 
-use crate::Expr;
+use xla_indexing_core::Expr;
 
 /// SplitMix64.
 #[derive(Clone, Debug)]
