@@ -96,35 +96,17 @@ pub fn restrict_to_warp(map: &IndexingMap, lanes: u64) -> Result<IndexingMap, Ar
     let mut dims = vec![Expr::dim(0)];
     dims.extend((1..map.dims().len()).map(|_| Expr::zero()));
     let syms: Vec<Expr> = (0..map.num_symbols() as u32).map(Expr::sym).collect();
-    let subst = |e: &Expr| e.substitute(&dims, &syms);
-    let results = map
-        .results()
-        .iter()
-        .map(subst)
-        .collect::<Result<Vec<_>, _>>()?;
     let th_x = map
         .dims()
         .get(TH_X)
         .map(|v| v.bounds)
         .unwrap_or(Interval::point(0));
-    let mut warp = IndexingMap::new(
-        results,
-        vec![Var::named(
-            th_x.intersect(Interval::upto(lanes)),
-            DIM_NAMES[TH_X],
-        )],
-        map.range_vars().to_vec(),
-        map.rt_vars().to_vec(),
-    );
-    if map.is_known_empty() || map.dims().iter().skip(1).any(|v| !v.bounds.contains(0)) {
-        warp.mark_empty();
-        return Ok(warp);
-    }
-    for (e, iv) in map.constraints() {
-        warp.add_constraint(subst(e)?, *iv);
-    }
-    warp.simplify();
-    Ok(warp)
+    let th_x = vec![Var::named(
+        th_x.intersect(Interval::upto(lanes)),
+        DIM_NAMES[TH_X],
+    )];
+    let empty = map.dims().iter().skip(1).any(|v| !v.bounds.contains(0));
+    substituted(map, (&dims, &syms), (th_x, map.range_vars().to_vec()), empty)
 }
 
 /// `map` with range variable `i` fixed to `value`: the variable is substituted in the results
@@ -139,19 +121,32 @@ pub fn fix_range_var(map: &IndexingMap, i: usize, value: i64) -> Result<Indexing
             std::cmp::Ordering::Greater => Expr::sym(k as u32 - 1),
         })
         .collect();
-    let subst = |e: &Expr| e.substitute(&dims, &syms);
     let mut range_vars = map.range_vars().to_vec();
     let fixed = (i < range_vars.len()).then(|| range_vars.remove(i));
+    let empty = fixed.is_some_and(|v| !v.bounds.contains(value));
+    substituted(map, (&dims, &syms), (map.dims().to_vec(), range_vars), empty)
+}
+
+/// `map` with its dims and symbols replaced by `dims` and `syms` (in the results and the
+/// constraints), over the variables `dim_vars` and `range_vars`, simplified; known-empty when
+/// `map` is or `empty` says so.
+fn substituted(
+    map: &IndexingMap,
+    (dims, syms): (&[Expr], &[Expr]),
+    (dim_vars, range_vars): (Vec<Var>, Vec<Var>),
+    empty: bool,
+) -> Result<IndexingMap, ArithError> {
+    let subst = |e: &Expr| e.substitute(dims, syms);
     let mut out = IndexingMap::new(
         map.results()
             .iter()
             .map(subst)
             .collect::<Result<Vec<_>, _>>()?,
-        map.dims().to_vec(),
+        dim_vars,
         range_vars,
         map.rt_vars().to_vec(),
     );
-    if map.is_known_empty() || fixed.is_some_and(|v| !v.bounds.contains(value)) {
+    if map.is_known_empty() || empty {
         out.mark_empty();
         return Ok(out);
     }
