@@ -186,7 +186,11 @@ pub fn reduction_function(
         let group_heroes: Vec<Hero> = members.iter().map(|&k| heroes[k].clone()).collect();
         // Per lane, per hero of the group, its results.
         let mut finals: Vec<Vec<Vec<Typed>>> = vec![Vec::new(); if separate { lanes } else { 1 }];
-        let deepest = members.iter().map(|&k| reduction.level[k]).max().unwrap_or(0);
+        let deepest = members
+            .iter()
+            .map(|&k| reduction.level[k])
+            .max()
+            .unwrap_or(0);
         for level in 1..=deepest {
             let in_pass: Vec<usize> = members
                 .iter()
@@ -233,8 +237,8 @@ pub fn reduction_function(
                 }
             }
             let at = lane_write(lane, group)?;
-            let wanted = |o: usize| reduction.output_groups[o] == group;
-            write_outputs(&mut e, c, reduction, (&group_heroes, lane_finals), (&outputs, &wanted), &at)?;
+            let finals = (group_heroes.as_slice(), lane_finals.as_slice());
+            write_outputs(&mut e, c, reduction, finals, &outputs, group, &at)?;
         }
     }
     Ok(end_kernel(text, e))
@@ -534,9 +538,10 @@ fn combine(
     if let Some(x) = &reduction.exchange {
         return exchange(e, heroes, x, partial, shared, tree);
     }
-    let ReductionKind::Row { group, .. } = reduction.kind
-    else {
-        return Err(HloError::Usage("a column reduction without an exchange".into()));
+    let ReductionKind::Row { group, .. } = reduction.kind else {
+        return Err(HloError::Usage(
+            "a column reduction without an exchange".into(),
+        ));
     };
     let [partial] = <[Accumulators; 1]>::try_from(partial)
         .map_err(|_| HloError::Usage("a row's thread has one partial result".into()))?;
@@ -620,16 +625,17 @@ fn exchange(
     shared: &[(String, String)],
     tree: impl Fn(&mut Emitter, Accumulators, u64) -> Result<Accumulators, HloError>,
 ) -> Result<Vec<Accumulators>, HloError> {
-    let tile_index = |e: &mut Emitter, map: &IndexingMap, lane: usize| -> Result<String, HloError> {
-        let map = fix_range_var(map, 0, lane as i64).map_err(overflow)?;
-        let names = e
-            .materialize(&Index {
-                map,
-                rts: Vec::new(),
-            })
-            .map_err(|err| HloError::Usage(format!("shared tile index: {err}")))?;
-        Ok(names.join(", "))
-    };
+    let tile_index =
+        |e: &mut Emitter, map: &IndexingMap, lane: usize| -> Result<String, HloError> {
+            let map = fix_range_var(map, 0, lane as i64).map_err(overflow)?;
+            let names = e
+                .materialize(&Index {
+                    map,
+                    rts: Vec::new(),
+                })
+                .map_err(|err| HloError::Usage(format!("shared tile index: {err}")))?;
+            Ok(names.join(", "))
+        };
     for (lane, accs) in partial.iter().enumerate() {
         let at = tile_index(e, &x.store, lane)?;
         store_partials(e, accs, shared, &at);
@@ -823,14 +829,18 @@ fn write_outputs(
     c: usize,
     reduction: &ReductionPlan,
     (heroes, finals): (&[Hero], &[Vec<Typed>]),
-    (outputs, wanted): (&[(String, String)], &dyn Fn(usize) -> bool),
+    outputs: &[(String, String)],
+    group: usize,
     write: &Index,
 ) -> Result<(), HloError> {
     let index = open_loop(e, &write.map, &[]).index;
-    for (o, (source, (name, ty))) in reduction.outputs.iter().zip(outputs).enumerate() {
-        if !wanted(o) {
-            continue;
-        }
+    let of_group = reduction
+        .outputs
+        .iter()
+        .zip(outputs)
+        .zip(&reduction.output_groups)
+        .filter(|(_, g)| **g == group);
+    for ((source, (name, ty)), _) in of_group {
         let value = match *source {
             OutputSource::Side(_) | OutputSource::Normalized(_) => continue,
             OutputSource::Epilogue(i) => e.value(c, i, write)?,

@@ -8,12 +8,50 @@ use crate::shape::Shape;
 /// The instructions whose values are a fusion's `outputs` outputs: the root's operands when the
 /// root is a `tuple` of that many values, else the (array-shaped) root.
 pub(crate) fn root_values(comp: &Computation, outputs: usize) -> Result<Vec<usize>, String> {
-    let root = &comp.instructions[comp.root];
-    match (&root.shape, root.opcode.as_str()) {
-        (Shape::Array(_), _) => Ok(vec![comp.root]),
-        (Shape::Tuple(_), "tuple") if root.operands.len() == outputs => Ok(root.operands.clone()),
-        _ => Err("the root is neither an array, a tuple nor a reduce".into()),
+    root_leaves(comp, outputs)?
+        .into_iter()
+        .map(|(i, leaf)| match leaf {
+            None => Ok(i),
+            Some(_) => Err(format!(
+                "an output is a result of {}, whose value is a tuple",
+                comp.instructions[i].name
+            )),
+        })
+        .collect()
+}
+
+/// Per output of a fusion with `outputs` outputs, the instruction whose value it is and, for
+/// an instruction whose value is a tuple (a variadic reduce), which of its results: the leaves
+/// of the root, through nested `tuple`s, in order.
+pub(crate) fn root_leaves(
+    comp: &Computation,
+    outputs: usize,
+) -> Result<Vec<(usize, Option<usize>)>, String> {
+    let mut leaves = Vec::new();
+    let mut pending = vec![comp.root];
+    while let Some(i) = pending.pop() {
+        let instr = &comp.instructions[i];
+        match (&instr.shape, instr.opcode.as_str()) {
+            (Shape::Array(_), _) => leaves.push((i, None)),
+            (Shape::Tuple(_), "tuple") => pending.extend(instr.operands.iter().rev()),
+            (Shape::Tuple(parts), _) if parts.iter().all(|p| matches!(p, Shape::Array(_))) => {
+                leaves.extend((0..parts.len()).map(|k| (i, Some(k))));
+            }
+            _ => {
+                return Err(format!(
+                    "{} is a nested tuple that is not a tuple op",
+                    instr.name
+                ));
+            }
+        }
     }
+    if leaves.len() != outputs {
+        return Err(format!(
+            "the root has {} leaves for {outputs} outputs",
+            leaves.len()
+        ));
+    }
+    Ok(leaves)
 }
 
 /// The heroes instruction `i` is computed from: the instructions `is_hero` accepts, reached

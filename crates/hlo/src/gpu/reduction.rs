@@ -38,13 +38,13 @@
 
 use xla_indexing_core::{ArithError, Expr, IndexingMap, Interval, Var};
 
-use super::epilogue::{reaches_hero, root_values};
-use super::reduction_groups::reduction_groups;
+use super::epilogue::{reaches_hero, root_leaves};
 use super::identity::is_identity;
 use super::kernel::element_bits;
 use super::launch::{Device, LaunchDimensions};
-pub use super::reduction_tiling::{Components, IoBits, ReductionKind};
+use super::reduction_groups::reduction_groups;
 use super::reduction_tiling::tiling;
+pub use super::reduction_tiling::{Components, IoBits, ReductionKind};
 use super::roles::{HeroInput, Role, roles};
 use super::thread_map::{DIM_NAMES, SYMBOL_NAMES};
 use crate::module::{Computation, Module};
@@ -362,31 +362,28 @@ fn tile_dims(exchange: &Exchange) -> Vec<u64> {
         .collect()
 }
 
-/// Per output, its source: the root's operands when the root is a tuple, the root's leaves when
-/// it is a variadic reduce, else the root; each by its role (a value of the input's shape that
-/// depends on no hero is a side output).
+/// Per output, its source: the root's leaves (through nested tuples; a result of a variadic
+/// reduce is that hero's leaf), each by its role (a value of the input's shape that depends on
+/// no hero is a side output).
 fn output_sources(
     comp: &Computation,
     outputs: usize,
     roles: &[Role],
     dims: &[i64],
 ) -> Result<Vec<OutputSource>, String> {
-    let root = &comp.instructions[comp.root];
-    if matches!(root.shape, Shape::Tuple(_)) && root.opcode == "reduce" {
-        return Ok((0..outputs)
-            .map(|leaf| OutputSource::Leaf {
-                hero: comp.root,
-                leaf,
-            })
-            .collect());
-    }
-    let values = root_values(comp, outputs)?;
-    values
+    root_leaves(comp, outputs)?
         .into_iter()
-        .map(|i| match &roles[i] {
-            Role::Row(_) => Ok(OutputSource::Epilogue(i)),
-            Role::Element(_) => Ok(OutputSource::Normalized(i)),
-            Role::Free
+        .map(|(i, leaf)| match (leaf, &roles[i]) {
+            (Some(leaf), _) if comp.instructions[i].opcode == "reduce" => {
+                Ok(OutputSource::Leaf { hero: i, leaf })
+            }
+            (Some(_), _) => Err(format!(
+                "an output is a result of {}, a tuple that is not a reduce",
+                comp.instructions[i].name
+            )),
+            (None, Role::Row(_)) => Ok(OutputSource::Epilogue(i)),
+            (None, Role::Element(_)) => Ok(OutputSource::Normalized(i)),
+            (None, Role::Free)
                 if comp.instructions[i]
                     .shape
                     .as_array()
@@ -395,7 +392,7 @@ fn output_sources(
             {
                 Ok(OutputSource::Side(i))
             }
-            Role::Free => Err(format!(
+            (None, Role::Free) => Err(format!(
                 "output {} does not depend on a reduction and is not of the reduced input's shape",
                 comp.instructions[i].name
             )),
@@ -436,7 +433,11 @@ fn hero_input(comp: &Computation, hero: usize) -> Result<InputLayout, String> {
 
 /// The row or column components, from the reduced dimensions' places in the layout
 /// (dimensions of size 1 go with either side).
-fn classify(dims: &[i64], major_to_minor: &[usize], reduced: &[usize]) -> Result<Components, String> {
+fn classify(
+    dims: &[i64],
+    major_to_minor: &[usize],
+    reduced: &[usize],
+) -> Result<Components, String> {
     // Runs of (reduced?, product of sizes), major to minor.
     let mut runs: Vec<(bool, i64)> = Vec::new();
     for &d in major_to_minor.iter().filter(|&&d| dims[d] != 1) {
@@ -566,7 +567,11 @@ pub(crate) fn uint(v: i64) -> Result<u64, ArithError> {
 
 /// A row reduction: `group` threads per row, `rows_per_block` rows side by side in a 1-d
 /// block; each thread reads `vector` adjacent elements per step.
-fn spread_rows(kind: &ReductionKind, kept: Vec<usize>, reduced: Vec<usize>) -> Result<Spread, ArithError> {
+fn spread_rows(
+    kind: &ReductionKind,
+    kept: Vec<usize>,
+    reduced: Vec<usize>,
+) -> Result<Spread, ArithError> {
     let ReductionKind::Row {
         rows,
         row_length,
@@ -633,15 +638,24 @@ fn spread_columns(
     let t = int(WARP)?;
     let v = int(vector)?;
     let (lane, warp) = (th.modulo(t)?, th.floor_div(t)?);
-    let tiles = ceil_div(kept_size.max(1), t.checked_mul(v).ok_or(ArithError::Overflow)?);
-    let blocks = batch.max(1).checked_mul(tiles).ok_or(ArithError::Overflow)?;
+    let tiles = ceil_div(
+        kept_size.max(1),
+        t.checked_mul(v).ok_or(ArithError::Overflow)?,
+    );
+    let blocks = batch
+        .max(1)
+        .checked_mul(tiles)
+        .ok_or(ArithError::Overflow)?;
     let launch = LaunchDimensions {
         blocks: [uint(blocks)?, 1, 1],
         threads: [WARP * WARP, 1, 1],
     };
     let b = bl_x.floor_div(tiles)?;
     let tile = bl_x.modulo(tiles)?.checked_scale(t)?;
-    let n = tile.checked_add(&lane)?.checked_scale(v)?.checked_add(&unroll)?;
+    let n = tile
+        .checked_add(&lane)?
+        .checked_scale(v)?
+        .checked_add(&unroll)?;
     let lane_sym = Expr::sym(0);
     let written = tile
         .checked_add(&warp)?
@@ -713,12 +727,19 @@ fn spread_small_columns(
         },
         vector,
         chunks: ceil_div(
-            reduced_size.max(1).checked_mul(kept).ok_or(ArithError::Overflow)?,
+            reduced_size
+                .max(1)
+                .checked_mul(kept)
+                .ok_or(ArithError::Overflow)?,
             step,
         ),
         read_constraints: vec![(k.clone(), Interval::upto(reduced_size.max(1)))],
         write_constraints: vec![(th.modulo(r)?, Interval::point(0))],
-        read: vec![(b.clone(), major_kept.clone()), (k, reduced), (n, minor_kept.clone())],
+        read: vec![
+            (b.clone(), major_kept.clone()),
+            (k, reduced),
+            (n, minor_kept.clone()),
+        ],
         write: vec![(b, major_kept), (written.clone(), minor_kept)],
         write_lanes: Some(vector),
         exchange: Some((
@@ -766,7 +787,10 @@ fn maps(
             reduced: size,
             kept: kept_size,
             vector,
-        } => spread_columns((batch, size, kept_size, vector), (major, reduced_dims, minor))?,
+        } => spread_columns(
+            (batch, size, kept_size, vector),
+            (major, reduced_dims, minor),
+        )?,
         ReductionKind::SmallColumn { .. } => {
             spread_small_columns(kind, (major, reduced_dims, minor))?
         }

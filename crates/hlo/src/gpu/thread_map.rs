@@ -106,7 +106,12 @@ pub fn restrict_to_warp(map: &IndexingMap, lanes: u64) -> Result<IndexingMap, Ar
         DIM_NAMES[TH_X],
     )];
     let empty = map.dims().iter().skip(1).any(|v| !v.bounds.contains(0));
-    substituted(map, (&dims, &syms), (th_x, map.range_vars().to_vec()), empty)
+    substituted(
+        map,
+        (&dims, &syms),
+        (th_x, map.range_vars().to_vec()),
+        empty,
+    )
 }
 
 /// `map` with range variable `i` fixed to `value`: the variable is substituted in the results
@@ -124,7 +129,12 @@ pub fn fix_range_var(map: &IndexingMap, i: usize, value: i64) -> Result<Indexing
     let mut range_vars = map.range_vars().to_vec();
     let fixed = (i < range_vars.len()).then(|| range_vars.remove(i));
     let empty = fixed.is_some_and(|v| !v.bounds.contains(value));
-    substituted(map, (&dims, &syms), (map.dims().to_vec(), range_vars), empty)
+    substituted(
+        map,
+        (&dims, &syms),
+        (map.dims().to_vec(), range_vars),
+        empty,
+    )
 }
 
 /// `map` with its dims and symbols replaced by `dims` and `syms` (in the results and the

@@ -437,6 +437,10 @@ pub fn evaluate(module: &Module, c: usize, params: &[Array]) -> Result<Vec<Outpu
             for &o in &instr.operands {
                 match &values[o] {
                     Some((Value::Array(a), _)) => leaves.push(a.clone()),
+                    // The root's leaves, through a nested tuple of results.
+                    Some((Value::Tuple(inner), _)) if i == comp.root => {
+                        leaves.extend(inner.iter().cloned());
+                    }
                     _ => return Err(format!("{}: nested tuples are not evaluated", instr.name)),
                 }
             }
@@ -455,15 +459,25 @@ pub fn evaluate(module: &Module, c: usize, params: &[Array]) -> Result<Vec<Outpu
             array: a,
             approximate,
         }]),
-        Some((Value::Tuple(leaves), _)) => {
+        Some((Value::Tuple(leaves), approximate)) => {
             let root = &comp.instructions[comp.root];
+            // Per leaf, whether the operand it comes from is approximate (a variadic reduce
+            // root is one operand's leaves).
+            let per_leaf: Vec<bool> = if root.opcode == "tuple" {
+                root.operands
+                    .iter()
+                    .flat_map(|&o| match &values[o] {
+                        Some((Value::Tuple(inner), a)) => vec![*a; inner.len()],
+                        other => vec![other.as_ref().is_some_and(|v| v.1)],
+                    })
+                    .collect()
+            } else {
+                vec![approximate; leaves.len()]
+            };
             Ok(leaves
                 .into_iter()
-                .zip(&root.operands)
-                .map(|(array, &o)| Output {
-                    array,
-                    approximate: values[o].as_ref().is_some_and(|v| v.1),
-                })
+                .zip(per_leaf)
+                .map(|(array, approximate)| Output { array, approximate })
                 .collect())
         }
         None => Err(format!("the root of {} was not computed", comp.name)),
