@@ -71,6 +71,9 @@ struct Hero {
     elements: Vec<Element>,
     /// Whether the initial values are identities of the reducer (no flags are needed).
     identity: bool,
+    /// Where the hero reads inputs of another shape than the first hero's: the read map
+    /// through the bitcast to them (`None`: the read map itself).
+    reads: Option<Index>,
 }
 
 /// A hero's partial result: one value per input, and unless the initial value is an identity,
@@ -98,7 +101,11 @@ pub fn reduction_function(
         .heroes
         .iter()
         .zip(&reduction.flagged)
-        .map(|(&h, &flagged)| hero(module, c, h, flagged))
+        .zip(&reduction.input_maps)
+        .map(|((&h, &flagged), reads)| {
+            let reshaped = (*reads != reduction.read_map).then_some(reads);
+            hero(module, c, h, (flagged, reshaped))
+        })
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| kernel.error(format!("cannot be lowered: {e}")))?;
     let Begun {
@@ -244,8 +251,14 @@ pub fn reduction_function(
     Ok(end_kernel(text, e))
 }
 
-/// The hero `h` of computation `c`; `flagged` when its partial results carry a flag.
-fn hero(module: &Module, c: usize, h: usize, flagged: bool) -> Result<Hero, String> {
+/// The hero `h` of computation `c`; `flagged` when its partial results carry a flag, `reads`
+/// the map of its inputs' elements.
+fn hero(
+    module: &Module,
+    c: usize,
+    h: usize,
+    (flagged, reads): (bool, Option<&IndexingMap>),
+) -> Result<Hero, String> {
     let comp = &module.computations[c];
     let instr = &comp.instructions[h];
     let n = instr.operands.len() / 2;
@@ -272,6 +285,10 @@ fn hero(module: &Module, c: usize, h: usize, flagged: bool) -> Result<Hero, Stri
         reducer: reducer.clone(),
         elements,
         identity: !flagged,
+        reads: reads.map(|map| Index {
+            map: map.clone(),
+            rts: Vec::new(),
+        }),
     })
 }
 
@@ -490,6 +507,7 @@ fn fold(
     acc: &Partial,
     at: &Index,
 ) -> Result<Partial, HloError> {
+    let at = h.reads.as_ref().unwrap_or(at);
     let elements = h
         .inputs
         .iter()

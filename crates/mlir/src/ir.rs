@@ -34,8 +34,8 @@ use mlir_sys::{
     mlirOperationGetParentOperation, mlirOperationRemoveAttributeByName,
     mlirOperationSetAttributeByName, mlirShapedTypeGetDimSize, mlirShapedTypeGetElementType,
     mlirShapedTypeGetRank, mlirShapedTypeIsDynamicDim, mlirShapedTypeIsDynamicStrideOrOffset,
-    mlirTypeIsAComplex, mlirTypeIsAInteger, mlirTypeIsAMemRef, mlirTypeIsARankedTensor,
-    mlirValueGetFirstUse,
+    mlirTupleTypeGetNumTypes, mlirTupleTypeGetType, mlirTypeIsAComplex, mlirTypeIsAInteger,
+    mlirTypeIsAMemRef, mlirTypeIsARankedTensor, mlirTypeIsATuple, mlirValueGetFirstUse,
 };
 
 /// The identity of a value while it lives (its address; MLIR may reuse it once the value is
@@ -447,6 +447,23 @@ pub fn shape_of(ty: Type) -> Option<Shape> {
             element: Type::from_raw(mlirShapedTypeGetElementType(raw)),
             is_memref,
         })
+    }
+}
+
+/// The element types of a tuple type, or `None` for any other type.
+pub fn tuple_parts(ty: Type) -> Option<Vec<Type>> {
+    let raw = ty.to_raw();
+    // SAFETY: `ty` is live; its parts are read only from a tuple, within its count.
+    unsafe {
+        if !mlirTypeIsATuple(raw) {
+            return None;
+        }
+        let n = mlirTupleTypeGetNumTypes(raw);
+        Some(
+            (0..n)
+                .map(|i| Type::from_raw(mlirTupleTypeGetType(raw, i)))
+                .collect(),
+        )
     }
 }
 

@@ -360,6 +360,15 @@ impl<'m> Importer<'m> {
         let computation = body.computation;
         let shape = &computation.instructions[computation.root].shape;
         match (root, shape) {
+            // A nested tuple root returns its leaves.
+            (Value::Many(values), Shape::Tuple(elements)) if values.len() != elements.len() => {
+                let leaves = shape.leaves();
+                let types = leaves
+                    .into_iter()
+                    .map(|leaf| mlir_type(&Shape::Array(leaf.clone())))
+                    .collect();
+                (values, types)
+            }
             (Value::Many(values), Shape::Tuple(elements)) => {
                 (values, elements.iter().map(mlir_type).collect())
             }
@@ -412,11 +421,32 @@ impl<'m> Importer<'m> {
         // An element of a taken-apart tuple is that value (the tuple is not put back together).
         if instr.opcode == "get-tuple-element" {
             let source = instr.operands.first().and_then(|o| body.values.get(o));
+            let flat = |o: &usize| match &computation.instructions[*o].shape {
+                Shape::Tuple(parts) => parts.iter().all(|p| matches!(p, Shape::Array(_))),
+                Shape::Array(_) => false,
+            };
             if let (Some(Value::Many(elements)), Some(index)) = (source, instr.int("index"))
+                && instr.operands.first().is_some_and(flat)
                 && let Some(element) = usize::try_from(index).ok().and_then(|i| elements.get(i))
             {
                 return Written::Value(Value::One(element.clone()));
             }
+        }
+        // A root tuple of tuples (the results of variadic reductions) is its leaves, which the
+        // function returns one by one.
+        if instr.opcode == "tuple"
+            && std::ptr::eq(instr, &computation.instructions[computation.root])
+        {
+            let leaves = instr
+                .operands
+                .iter()
+                .flat_map(|o| match body.values.get(o) {
+                    Some(Value::One(v)) => vec![v.clone()],
+                    Some(Value::Many(vs)) => vs.clone(),
+                    None => Vec::new(),
+                })
+                .collect();
+            return Written::Value(Value::Many(leaves));
         }
         let operand_shapes: Vec<&Shape> = instr
             .operands

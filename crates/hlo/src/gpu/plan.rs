@@ -337,12 +337,11 @@ fn reduction_kernel(
     let comp = &module.computations[c];
     let mut composer = Composer::new(module);
     let mut hero_reads = Vec::new();
-    for &h in &reduction.heroes {
+    for (&h, read) in reduction.heroes.iter().zip(&reduction.input_maps) {
         let instr = &comp.instructions[h];
         for &input in &instr.operands[..instr.operands.len() / 2] {
             let mut reads = Vec::new();
             for free in free_operands(comp, input, &reduction.heroes) {
-                let read = &reduction.read_map;
                 reads.extend(operand_plans(module, &kernel, &mut composer, free, read)?);
             }
             // Heroes reading one parameter alike share the load (the emitter computes it once).

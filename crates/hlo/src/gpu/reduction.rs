@@ -77,6 +77,10 @@ pub struct ReductionPlan {
     pub read_map: IndexingMap,
     /// `(thread ids) -> (output index)`, with the constraints under which the thread writes.
     pub write_map: IndexingMap,
+    /// Per hero, the read map in its inputs' indices: the read map itself, or for a hero whose
+    /// inputs have another shape (of the same components), the read map through the bitcast to
+    /// it.
+    pub input_maps: Vec<IndexingMap>,
     /// Per hero, whether its partial results carry a flag saying whether they met an element
     /// (its initial values are not identities of its reducer, [`super::identity`]).
     pub flagged: Vec<bool>,
@@ -166,13 +170,22 @@ pub fn plan_reduction(
         return Ok(None);
     };
     let (dims, layout, reduced) = hero_input(comp, first)?;
+    let components = classify(&dims, &layout, &reduced)?;
+    // Heroes whose inputs have other shapes but the same components (XLA reads them through
+    // the bitcast of the first hero's input to theirs).
+    let mut reshaped = Vec::new();
     for &h in &reduces[1..] {
-        if hero_input(comp, h)? != (dims.clone(), layout.clone(), reduced.clone()) {
+        let (d, l, r) = hero_input(comp, h)?;
+        if (&d, &l, &r) == (&dims, &layout, &reduced) {
+            continue;
+        }
+        if classify(&d, &l, &r)? != components {
             return Err(format!(
                 "{} and {} reduce different inputs or dimensions",
                 comp.instructions[first].name, comp.instructions[h].name
             ));
         }
+        reshaped.push(h);
     }
     if dims.contains(&0) {
         return Err("the reduced input has no elements".into());
@@ -192,12 +205,17 @@ pub fn plan_reduction(
     if heroes.is_empty() {
         return Err("no output depends on a reduction".into());
     }
-    let components = classify(&dims, &layout, &reduced)?;
     let kind = tiling(components, &io_bits(comp, &heroes), device);
     let passes = level.last().copied().unwrap_or(1);
     let normalized = sources
         .iter()
         .any(|s| matches!(s, OutputSource::Normalized(_)));
+    if !reshaped.is_empty() && (passes > 1 || normalized) {
+        return Err(format!(
+            "{} reduces an input of another shape and a reduction is read per element",
+            comp.instructions[reshaped[0]].name
+        ));
+    }
     if !matches!(kind, ReductionKind::Row { .. }) && (passes > 1 || normalized) {
         return Err(
             "a column reduction's result is read per element (only rows are reduced in passes)"
@@ -231,6 +249,34 @@ pub fn plan_reduction(
         exchange,
     } = maps(&kind, (&dims, &layout, &reduced), groups).map_err(|e| format!("thread maps: {e}"))?;
     let launch_map = launch_map(&launch, &read_map)?;
+    let input_maps = heroes
+        .iter()
+        .map(|&h| {
+            if !reshaped.contains(&h) {
+                return Ok(read_map.clone());
+            }
+            let operand_shape = |h: usize| {
+                let input = comp.instructions[h].operands[0];
+                comp.instructions[input].shape.as_array().cloned()
+            };
+            let (Some(from), Some(to)) = (operand_shape(first), operand_shape(h)) else {
+                return Err("a hero's input is a tuple".to_string());
+            };
+            let bitcast = crate::ops::bitcast_map(&from, &to)
+                .map_err(|e| format!("thread maps: {e}"))?
+                .ok_or_else(|| {
+                    format!(
+                        "the input of {} is not a bitcast of the first hero's",
+                        comp.instructions[h].name
+                    )
+                })?;
+            let mut map = read_map
+                .compose(&bitcast)
+                .map_err(|e| format!("thread maps: {e}"))?;
+            map.simplify();
+            Ok(map)
+        })
+        .collect::<Result<Vec<_>, String>>()?;
     check_launch(&launch, device)?;
     let flagged = heroes
         .iter()
@@ -246,6 +292,7 @@ pub fn plan_reduction(
         outputs: sources,
         output_groups,
         hero_groups,
+        input_maps,
         kind,
         launch,
         read_map,

@@ -4,7 +4,7 @@
 use melior::ir::Type;
 use std::fmt::Write as _;
 use xla_indexing_hlo::shape::Shape;
-use xla_indexing_mlir::ir::shape_of;
+use xla_indexing_mlir::ir::{shape_of, tuple_parts};
 
 /// The MLIR type of an HLO shape: `tensor<10x20xf32>`, `tuple<...>`.
 pub fn mlir_type(shape: &Shape) -> String {
@@ -60,8 +60,16 @@ pub fn mlir_element(hlo: &str) -> String {
     })
 }
 
-/// The HLO shape of a ranked, static tensor type (`f32[10,20]`), or `None`.
+/// The HLO shape of a ranked, static tensor type (`f32[10,20]`) or of a tuple of them (nested
+/// at any depth: `(f32[2], (s32[3], f32[]))`), or `None`.
 pub fn hlo_shape(ty: Type) -> Option<String> {
+    if let Some(parts) = tuple_parts(ty) {
+        let parts = parts
+            .into_iter()
+            .map(hlo_shape)
+            .collect::<Option<Vec<_>>>()?;
+        return Some(format!("({})", parts.join(", ")));
+    }
     let shape = shape_of(ty).filter(|s| !s.is_memref)?;
     let dims: Vec<String> = shape.static_sizes()?.iter().map(i64::to_string).collect();
     Some(format!(
