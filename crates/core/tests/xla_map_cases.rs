@@ -69,17 +69,27 @@ fn run(case: &Case) -> Outcome {
         "expr-classes" => expr_classes(case).map(Pass::from),
         other => Err(format!("unknown op `{other}`")),
     };
-    // A documented difference is one whatever the op: `differs` (on purpose) or `xla-wrong`.
-    let documented = case.get("differs").is_some() || case.get("xla-wrong").is_some();
+    // A documented difference is one whatever the op: `differs` (on purpose) or `xla-wrong`;
+    // an input that is not quasi-affine is counted apart (`unsupported`).
+    let documented = if case.get("unsupported").is_some() {
+        Some(Verdict::Unsupported)
+    } else if case.get("differs").is_some() || case.get("xla-wrong").is_some() {
+        Some(Verdict::Difference)
+    } else {
+        None
+    };
     result
-        .map(|pass| {
-            if documented {
-                Pass::new(Verdict::Difference, pass.note)
-            } else {
-                pass
-            }
+        .map(|pass| match documented {
+            Some(verdict) => Pass::new(verdict, pass.note),
+            None => pass,
         })
         .into()
+}
+
+/// Why we depart from XLA's expectation: on purpose (`differs`) or because XLA's input is not
+/// quasi-affine (`unsupported`).
+fn departure(case: &Case) -> Option<&str> {
+    case.get("differs").or_else(|| case.get("unsupported"))
 }
 
 // ---- Reading -------------------------------------------------------------------------------
@@ -778,7 +788,7 @@ fn verify(case: &Case) -> Result<String, String> {
         Vec::new(),
     );
     let got = map.verify();
-    if let Some(why) = case.get("differs") {
+    if let Some(why) = departure(case) {
         return match got {
             Ok(()) => Ok(format!("verifies: {map}; we differ on purpose: {why}")),
             Err(e) => Err(format!("fails to verify: {e}")),
@@ -834,7 +844,7 @@ fn expr_case(case: &Case) -> Result<Pass, String> {
     let input = case.require("input")?;
     let e = our_expr(case, input)?;
     let coverage = same_on_grid(&e, &ref_expr(input, &names)?, names.len(), "unsound")?;
-    if let Some(why) = case.get("differs") {
+    if let Some(why) = departure(case) {
         let want = case.require("expect")?;
         if same_on_grid(&e, &ref_expr(want, &names)?, names.len(), "").is_ok() {
             return Err(format!(
@@ -936,7 +946,7 @@ fn divmod(case: &Case) -> Result<String, String> {
             "{n}, {d}: we compute {got}, the reference {want:?}"
         ));
     }
-    if let Some(why) = case.get("differs") {
+    if let Some(why) = departure(case) {
         let xla_holds = if n % d == 0 { m == 0 } else { m > 0 };
         if xla_holds {
             return Err(format!(
@@ -1008,7 +1018,7 @@ fn used_vars(case: &Case) -> Result<String, String> {
 /// our reader must refuse it with an error (the reference reads it).
 fn reject(case: &Case) -> Result<String, String> {
     let input = case.require("input")?;
-    let why = case.require("differs")?;
+    let why = departure(case).ok_or("the case has no `differs` or `unsupported` directive")?;
     if input.contains("->") {
         ref_map(input)?;
         return match IndexingMap::parse(input) {
@@ -1066,7 +1076,7 @@ fn expr_classes(case: &Case) -> Result<String, String> {
         })
         .collect::<Result<Vec<_>, String>>()?;
     let note = check_classes(&items)?;
-    match case.get("differs") {
+    match departure(case) {
         Some(why) => Ok(format!("{note}; we differ on purpose: {why}")),
         None => Ok(note),
     }
