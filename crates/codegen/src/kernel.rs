@@ -12,6 +12,28 @@ use super::reduction::reduction_function;
 use super::scatter::scatter_function;
 use super::transpose::transpose_function;
 
+/// A loop kernel's error, with why the fusion's own emitter refused it (a scatter the loop
+/// emitter cannot write says why the scatter emitter did not take it).
+fn refused(error: HloError, fallback: &Option<String>) -> HloError {
+    match (error, fallback) {
+        (
+            HloError::Analysis {
+                instruction,
+                line,
+                column,
+                message,
+            },
+            Some(why),
+        ) => HloError::Analysis {
+            instruction,
+            line,
+            column,
+            message: format!("{message} (it stayed with the loop emitter: {why})"),
+        },
+        (error, _) => error,
+    }
+}
+
 /// The `gpu.func` of one kernel, indented for a `gpu.module` body, written by the emitter its
 /// plan names; `options` say whether composed maps are simplified before they are written and
 /// whether the plan's vector accesses are used.
@@ -22,7 +44,9 @@ pub fn kernel_function(
     options: &CodegenOptions,
 ) -> Result<String, HloError> {
     match &plan.emitter {
-        EmitterPlan::Loop { .. } => loop_function(module, plan, symbol, options),
+        EmitterPlan::Loop { fallback } => {
+            loop_function(module, plan, symbol, options).map_err(|e| refused(e, fallback))
+        }
         EmitterPlan::Reduction(r) => reduction_function(module, plan, r, symbol, options),
         EmitterPlan::Transpose(t) => transpose_function(module, plan, t, symbol, options),
         EmitterPlan::Concatenate(c) => concatenate_function(module, plan, c, symbol, options),
