@@ -109,6 +109,8 @@ pub struct Kernel {
     pub tensor_stage: Option<String>,
     /// XLA's LLVM IR before LLVM's optimizer, when the dump has it.
     pub llvm_no_opt: Option<PathBuf>,
+    /// XLA's LLVM IR after its own optimizer (what XLA ships), when the dump has it.
+    pub llvm_with_opt: Option<PathBuf>,
 }
 
 /// The kernels of the dump in `dir`, sorted by name.
@@ -133,7 +135,9 @@ pub fn kernels(dir: &Path) -> Result<Vec<Kernel>, DumpError> {
         let log = read(&path)?;
         let last_stage = stage_before(&log, LAST_PASS)
             .ok_or_else(|| DumpError::NoLastStage { log: path.clone() })?;
-        let llvm_no_opt = Some(dir.join(format!("{prefix}.ir-no-opt.ll"))).filter(|p| p.is_file());
+        let ll =
+            |stage: &str| Some(dir.join(format!("{prefix}.{stage}.ll"))).filter(|p| p.is_file());
+        let (llvm_no_opt, llvm_with_opt) = (ll("ir-no-opt"), ll("ir-with-opt"));
         kernels.push(Kernel {
             name: kernel_name(&prefix),
             emitter: Emitter::of_module(&module),
@@ -141,6 +145,7 @@ pub fn kernels(dir: &Path) -> Result<Vec<Kernel>, DumpError> {
             last_stage: last_stage.to_owned(),
             tensor_stage: stage_before(&log, TENSOR_PASS).map(str::to_owned),
             llvm_no_opt,
+            llvm_with_opt,
         });
     }
     if kernels.is_empty() {

@@ -13,7 +13,8 @@
 //! 2. Counts, on both, divisions and remainders and index ops (see [`count`](xla_indexing_xla_check::count) for the exact
 //!    definitions) and, after LLVM's `opt -O3`, LLVM's `udiv`, `sdiv`, `urem`, `srem`: XLA's
 //!    from its `*.ir-no-opt.ll` (in LLVM 22's syntax, see [`llvm_text`]), ours lowered by
-//!    [`tools::TO_LLVM`] and `mlir-translate`.
+//!    [`tools::TO_LLVM`] and `mlir-translate`; and those in XLA's own optimized IR
+//!    (`*.ir-with-opt.ll`), what XLA ships, which the report leads with.
 //! 3. Checks that ours computes the same indices as XLA's, by running both on the same inputs
 //!    over the kernel's whole domain (see [`check`]). The checker is first tried on XLA's own
 //!    pipeline: its last stage on tensors (before `LowerTensorsPass`) against its last stage,
@@ -31,7 +32,7 @@ use std::{fs, path::Path};
 use anyhow::{Context, Result};
 use xla_indexing_xla_check::{
     check::{self, Check},
-    count::{Counts, count_mlir},
+    count::{Counts, count_llvm, count_mlir},
     dump::{self, Kernel},
     llvm_text,
 };
@@ -51,6 +52,9 @@ struct Row {
     /// Divisions and remainders after `opt -O3`: XLA's and ours (`None` where a side could not
     /// be lowered or has no LLVM IR).
     llvm: (Option<usize>, Option<usize>),
+    /// Divisions and remainders in XLA's own optimized LLVM IR (`*.ir-with-opt.ll`, what XLA
+    /// ships), where the dump has it.
+    shipped: Option<usize>,
     check: Check,
     /// The checker on XLA's own stages (its last stage on tensors against its last stage),
     /// where it has one.
@@ -104,6 +108,12 @@ fn measure(kernel: &Kernel, tools: &Tools, out: &Path) -> Result<Row> {
         }
         None => None,
     };
+    let shipped = match &kernel.llvm_with_opt {
+        Some(ll) => Some(count_llvm(
+            &fs::read_to_string(ll).with_context(|| format!("reading {}", ll.display()))?,
+        )),
+        None => None,
+    };
     let emitted = fs::read_to_string(&kernel.pre_optimization)
         .with_context(|| format!("reading {}", kernel.pre_optimization.display()))?;
     let ours_text = tools.xla_indexing_opt(&kernel.pre_optimization, OURS);
@@ -139,6 +149,7 @@ fn measure(kernel: &Kernel, tools: &Tools, out: &Path) -> Result<Row> {
         xla,
         ours,
         llvm: (xla_llvm, ours_llvm),
+        shipped,
         check,
     })
 }
