@@ -4,10 +4,9 @@
 //! the loop runs over a thread's groups and its body computes the lanes one by one, sharing
 //! vector loads and stores (`vector.rs`).
 
-use xla_indexing_hlo::{
-    HloError, Module,
-    gpu::{KernelPlan, thread_map::UNROLL_SYMBOL},
-};
+use xla_indexing_hlo::{HloError, Module};
+
+use xla_indexing_gpu::{KernelPlan, thread_map::UNROLL_SYMBOL};
 
 use super::CodegenOptions;
 use super::body::Body;

@@ -1,4 +1,4 @@
-//! The reduction emitter (`xla_indexing_hlo::gpu::reduction` plans it, with XLA's tilings): a
+//! The reduction emitter (`xla_indexing_gpu::reduction` plans it, with XLA's tilings): a
 //! kernel in which the threads of a row's group, or of a column's lanes, reduce together.
 //!
 //! 1. Every thread folds the elements its read map gives it into its accumulators (one per
@@ -24,7 +24,7 @@
 //! 32 bits are shuffled as `i32`, 64-bit ones as two `i32` halves.
 //!
 //! The initial value is applied once per thread. That is exact when it is an identity of the
-//! reducer (`xla_indexing_hlo::gpu::identity`: 0 for `add`, `-inf` for `maximum`, ...).
+//! reducer (`xla_indexing_gpu::identity`: 0 for `add`, `-inf` for `maximum`, ...).
 //! Otherwise (a parameter, a variadic reducer such as argmax) each partial result carries a
 //! flag saying whether it has
 //! met an element: a flagged thread starts from its first element instead of the initial value,
@@ -33,16 +33,13 @@
 //! the initial value alone when no element was met), as HLO's semantics apply it.
 
 use xla_indexing_core::{Expr, IndexingMap, Interval};
-use xla_indexing_hlo::{
-    HloError, Instruction, Module,
-    gpu::{
-        KernelPlan, LaunchDimensions,
-        reduction::{Exchange, OutputSource, ReductionKind, ReductionPlan, WARP, id_vars},
-        thread_map::{BL_Y, UNROLL_SYMBOL, fix_range_var},
-        vector::Vectorization,
-    },
-    shape::ArrayShape,
+use xla_indexing_gpu::{
+    KernelPlan, LaunchDimensions,
+    reduction::{Exchange, OutputSource, ReductionKind, ReductionPlan, WARP, id_vars},
+    thread_map::{BL_Y, UNROLL_SYMBOL, fix_range_var},
+    vector::Vectorization,
 };
+use xla_indexing_hlo::{HloError, Instruction, Module, shape::ArrayShape};
 
 use super::CodegenOptions;
 use super::body::{Body, Scalar};
@@ -186,7 +183,11 @@ pub fn reduction_function(
         let group_heroes: Vec<Hero> = members.iter().map(|&k| heroes[k].clone()).collect();
         // Per lane, per hero of the group, its results.
         let mut finals: Vec<Vec<Vec<Typed>>> = vec![Vec::new(); if separate { lanes } else { 1 }];
-        let deepest = members.iter().map(|&k| reduction.level[k]).max().unwrap_or(0);
+        let deepest = members
+            .iter()
+            .map(|&k| reduction.level[k])
+            .max()
+            .unwrap_or(0);
         for level in 1..=deepest {
             let in_pass: Vec<usize> = members
                 .iter()
@@ -234,7 +235,14 @@ pub fn reduction_function(
             }
             let at = lane_write(lane, group)?;
             let wanted = |o: usize| reduction.output_groups[o] == group;
-            write_outputs(&mut e, c, reduction, (&group_heroes, lane_finals), (&outputs, &wanted), &at)?;
+            write_outputs(
+                &mut e,
+                c,
+                reduction,
+                (&group_heroes, lane_finals),
+                (&outputs, &wanted),
+                &at,
+            )?;
         }
     }
     Ok(end_kernel(text, e))
@@ -534,9 +542,10 @@ fn combine(
     if let Some(x) = &reduction.exchange {
         return exchange(e, heroes, x, partial, shared, tree);
     }
-    let ReductionKind::Row { group, .. } = reduction.kind
-    else {
-        return Err(HloError::Usage("a column reduction without an exchange".into()));
+    let ReductionKind::Row { group, .. } = reduction.kind else {
+        return Err(HloError::Usage(
+            "a column reduction without an exchange".into(),
+        ));
     };
     let [partial] = <[Accumulators; 1]>::try_from(partial)
         .map_err(|_| HloError::Usage("a row's thread has one partial result".into()))?;
@@ -620,16 +629,17 @@ fn exchange(
     shared: &[(String, String)],
     tree: impl Fn(&mut Emitter, Accumulators, u64) -> Result<Accumulators, HloError>,
 ) -> Result<Vec<Accumulators>, HloError> {
-    let tile_index = |e: &mut Emitter, map: &IndexingMap, lane: usize| -> Result<String, HloError> {
-        let map = fix_range_var(map, 0, lane as i64).map_err(overflow)?;
-        let names = e
-            .materialize(&Index {
-                map,
-                rts: Vec::new(),
-            })
-            .map_err(|err| HloError::Usage(format!("shared tile index: {err}")))?;
-        Ok(names.join(", "))
-    };
+    let tile_index =
+        |e: &mut Emitter, map: &IndexingMap, lane: usize| -> Result<String, HloError> {
+            let map = fix_range_var(map, 0, lane as i64).map_err(overflow)?;
+            let names = e
+                .materialize(&Index {
+                    map,
+                    rts: Vec::new(),
+                })
+                .map_err(|err| HloError::Usage(format!("shared tile index: {err}")))?;
+            Ok(names.join(", "))
+        };
     for (lane, accs) in partial.iter().enumerate() {
         let at = tile_index(e, &x.store, lane)?;
         store_partials(e, accs, shared, &at);

@@ -1,4 +1,4 @@
-//! Vector accesses of an unrolled thread's group (`xla_indexing_hlo::gpu::vector`).
+//! Vector accesses of an unrolled thread's group (`xla_indexing_gpu::vector`).
 //!
 //! When the plan vectorizes some access of a kernel, the thread loop runs over the groups
 //! (`unroll_id` fixed to 0) and its body computes the group's elements lane by lane, with
@@ -16,13 +16,11 @@
 use std::collections::HashMap;
 
 use xla_indexing_core::{Expr, IndexingMap};
-use xla_indexing_hlo::{
-    gpu::{
-        thread_map::UNROLL_SYMBOL,
-        vector::{Vectorization, linear_offset, vectorize},
-    },
-    shape::ArrayShape,
+use xla_indexing_gpu::{
+    thread_map::UNROLL_SYMBOL,
+    vector::{Vectorization, linear_offset, vectorize},
 };
+use xla_indexing_hlo::shape::ArrayShape;
 
 use super::elemental::{Emitter, Index};
 use super::scalar::Typed;

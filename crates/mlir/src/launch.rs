@@ -16,7 +16,7 @@ use melior::{
     ir::{Attribute, attribute::AttributeLike},
 };
 use xla_indexing_core::{IndexingMap, ParseError};
-use xla_indexing_hlo::gpu::LaunchDimensions;
+use xla_indexing_gpu::LaunchDimensions;
 
 use crate::{attribute::AttributeError, ffi};
 
@@ -104,10 +104,8 @@ pub fn attribute_launch(attribute: Attribute) -> Result<KernelLaunch, AttributeE
 
 #[cfg(test)]
 mod tests {
-    use xla_indexing_hlo::{
-        gpu::{Device, launch_dimensions, thread_id_map},
-        layout::Layout,
-    };
+    use xla_indexing_gpu::{Device, launch_dimensions, thread_id_map};
+    use xla_indexing_hlo::layout::Layout;
 
     use std::{cell::RefCell, rc::Rc};
 

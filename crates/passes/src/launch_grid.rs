@@ -13,7 +13,7 @@
 //!   `gpu-kernel-outlining` makes of a `gpu.launch` with constant sizes): the sizes are checked
 //!   likewise, and `nvvm.reqntid` and an `xla_indexing.launch` whose map is the linear thread
 //!   index of the grid are added, so that later passes have a thread map. Threads are numbered
-//!   as the loop kernels of `xla_indexing_hlo::gpu::thread_map` number them: x fastest across
+//!   as the loop kernels of `xla_indexing_gpu::thread_map` number them: x fastest across
 //!   all blocks, then y, then z (`th_x + bl_x * block.x + (th_y + bl_y * block.y) * block.x *
 //!   grid.x + ...`), and the map has the loop kernel's two range variables `chunk_id` and
 //!   `unroll_id`, single-valued. For block `[32, 4, 1]` and grid `[3, 2, 1]`:
@@ -55,10 +55,8 @@ use melior::{
     },
 };
 use xla_indexing_core::Interval;
-use xla_indexing_hlo::{
-    gpu::{Device, LaunchDimensions, thread_id_map, thread_map::DIM_NAMES},
-    layout::Layout,
-};
+use xla_indexing_gpu::{Device, LaunchDimensions, thread_id_map, thread_map::DIM_NAMES};
+use xla_indexing_hlo::layout::Layout;
 
 use super::{ChipOptions, PassFailure, chip_option};
 use xla_indexing_mlir::handles::{OpHandle, collect_ops, with_context};

@@ -46,7 +46,7 @@ pub mod simplify;
 use std::sync::Once;
 
 use melior::pass::Pass;
-use xla_indexing_hlo::gpu::{CHIPS, Chip, DEFAULT_CHIP, Device};
+use xla_indexing_gpu::{CHIPS, Chip, DEFAULT_CHIP, Device};
 use xla_indexing_mlir::pass_host::{self, Choices, PassOption, PassOptions, PassSpec};
 pub use xla_indexing_mlir::pass_host::{PassError, PassFailure};
 

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use xla_indexing_hlo::gpu::report;
+use xla_indexing_gpu::report;
 
 use super::ChipArg;
 use crate::diag::Failure;

@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use xla_indexing_hlo::gpu::{Device, KernelPlan, kernels, plan_kernel, report};
+use xla_indexing_gpu::{Device, KernelPlan, kernels, plan_kernel, report};
 
 use super::ChipArg;
 use crate::diag::Failure;

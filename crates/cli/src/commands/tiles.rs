@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use xla_indexing_hlo::gpu::report;
+use xla_indexing_gpu::report;
 
 use crate::diag::Failure;
 use crate::output::{Format, OutputArgs, SyntaxArg};

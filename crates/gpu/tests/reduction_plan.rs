@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use xla_indexing_hlo::gpu::{
+use xla_indexing_gpu::{
     Device, EmitterPlan, plan_module,
     reduction::{OutputSource, ReductionKind, ReductionPlan},
 };
@@ -31,7 +31,8 @@ fn plan(text: &str) -> ReductionPlan {
 
 /// A value of input element `e` whose sums tell elements apart.
 fn value(e: &[i64]) -> i128 {
-    e.iter().fold(17i128, |acc, &i| acc * 1_000_003 + i128::from(i) * 7 + 1)
+    e.iter()
+        .fold(17i128, |acc, &i| acc * 1_000_003 + i128::from(i) * 7 + 1)
 }
 
 /// The blocks and threads of the map's domain points: (block x, thread x).
@@ -82,7 +83,10 @@ fn check(input: &[i64], layout: &str, reduced: &[usize]) {
         input.iter().product::<i64>(),
         "{input:?}: elements read"
     );
-    assert!(read.values().all(|&n| n == 1), "{input:?}: an element read twice");
+    assert!(
+        read.values().all(|&n| n == 1),
+        "{input:?}: an element read twice"
+    );
     // Step 2: the partial results meet.
     let threads = r.launch.threads[0] as i64;
     let combined = |b: i64, t: i64, lane: i64| -> i128 {
@@ -120,7 +124,10 @@ fn check(input: &[i64], layout: &str, reduced: &[usize]) {
     for (ids, syms) in r.write_map.domain_points(1 << 22).unwrap() {
         let o = r.write_map.evaluate(&ids, &syms).unwrap();
         let (b, t) = ids_of(&ids);
-        let before = written.insert(o.clone(), combined(b, t, syms.first().copied().unwrap_or(0)));
+        let before = written.insert(
+            o.clone(),
+            combined(b, t, syms.first().copied().unwrap_or(0)),
+        );
         assert!(before.is_none(), "{input:?}: output {o:?} written twice");
     }
     let mut expected: HashMap<Vec<i64>, i128> = HashMap::new();

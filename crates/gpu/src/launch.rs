@@ -6,7 +6,7 @@
 //! `n = ceil(elements / unroll)`; the blocks are split across x and y so that x stays within its
 //! limit. A grid that would exceed a limit is an error, never a silently clamped launch.
 
-use super::chips::{Chip, DEFAULT_CHIP, UnknownChip};
+use crate::chips::{Chip, DEFAULT_CHIP, UnknownChip};
 
 /// The hardware facts the launch maths needs.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,7 +30,7 @@ pub struct Device {
 }
 
 impl Device {
-    /// The chip named `name` in the table of [`super::chips`] (`sm_90`).
+    /// The chip named `name` in the table of [`crate::chips`] (`sm_90`).
     pub fn for_chip(name: &str) -> Result<Device, UnknownChip> {
         Chip::named(name).map(Chip::device)
     }

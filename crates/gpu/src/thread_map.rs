@@ -9,8 +9,8 @@
 
 use xla_indexing_core::{ArithError, Expr, IndexingMap, Interval, Var};
 
-use super::launch::LaunchDimensions;
-use crate::layout::Layout;
+use crate::launch::LaunchDimensions;
+use xla_indexing_hlo::layout::Layout;
 
 /// The names of the six dimensions of a thread-id map, in order.
 pub const DIM_NAMES: [&str; 6] = ["th_x", "th_y", "th_z", "bl_x", "bl_y", "bl_z"];
@@ -106,7 +106,12 @@ pub fn restrict_to_warp(map: &IndexingMap, lanes: u64) -> Result<IndexingMap, Ar
         DIM_NAMES[TH_X],
     )];
     let empty = map.dims().iter().skip(1).any(|v| !v.bounds.contains(0));
-    substituted(map, (&dims, &syms), (th_x, map.range_vars().to_vec()), empty)
+    substituted(
+        map,
+        (&dims, &syms),
+        (th_x, map.range_vars().to_vec()),
+        empty,
+    )
 }
 
 /// `map` with range variable `i` fixed to `value`: the variable is substituted in the results
@@ -124,7 +129,12 @@ pub fn fix_range_var(map: &IndexingMap, i: usize, value: i64) -> Result<Indexing
     let mut range_vars = map.range_vars().to_vec();
     let fixed = (i < range_vars.len()).then(|| range_vars.remove(i));
     let empty = fixed.is_some_and(|v| !v.bounds.contains(value));
-    substituted(map, (&dims, &syms), (map.dims().to_vec(), range_vars), empty)
+    substituted(
+        map,
+        (&dims, &syms),
+        (map.dims().to_vec(), range_vars),
+        empty,
+    )
 }
 
 /// `map` with its dims and symbols replaced by `dims` and `syms` (in the results and the
@@ -160,7 +170,7 @@ fn substituted(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gpu::launch::{Device, launch_dimensions};
+    use crate::launch::{Device, launch_dimensions};
 
     fn parsed(text: &str) -> IndexingMap {
         IndexingMap::parse(text).unwrap_or_else(|e| panic!("{e}: {text}"))

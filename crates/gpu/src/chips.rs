@@ -9,7 +9,7 @@
 
 use std::ffi::CStr;
 
-use super::launch::Device;
+use crate::launch::Device;
 
 /// One chip: its `sm_NN` name and the facts that differ between chips.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -7,6 +7,8 @@
 //! buffer) and [`tiles::propagate`] work on maps alone, so passes that hold maps (rather than
 //! HLO) can call them.
 
+#![warn(missing_docs)]
+
 pub mod chips;
 pub mod coalescing;
 pub mod concatenate;

@@ -21,12 +21,12 @@
 //!   a shuffle tree.
 //!
 //! The family, the threads, the vector width and the shared tile are XLA's
-//! ([`super::reduction_tiling`]): row, multi-row (a row within a warp), column and small column
+//! ([`crate::reduction_tiling`]): row, multi-row (a row within a warp), column and small column
 //! (the kept size divides a warp) reductions.
 //!
 //! A reduce may read another through a broadcast of its row value over the reduced dimensions
 //! (a softmax subtracts its row maximum before summing exponentials, then divides by the sum):
-//! the heroes then fall into levels ([`super::roles`]), each a pass of the row's group over its
+//! the heroes then fall into levels ([`crate::roles`]), each a pass of the row's group over its
 //! row, the earlier heroes' results known to every thread of the group; outputs of the input's
 //! shape that read heroes (the softmax itself) are written in a last pass. So XLA's softmax and
 //! layer norm are one kernel each when XLA fuses them into one (as its Triton softmax fusion
@@ -38,17 +38,17 @@
 
 use xla_indexing_core::{ArithError, Expr, IndexingMap, Interval, Var};
 
-use super::epilogue::{reaches_hero, root_values};
-use super::reduction_groups::reduction_groups;
-use super::identity::is_identity;
-use super::kernel::element_bits;
-use super::launch::{Device, LaunchDimensions};
-pub use super::reduction_tiling::{Components, IoBits, ReductionKind};
-use super::reduction_tiling::tiling;
-use super::roles::{HeroInput, Role, roles};
-use super::thread_map::{DIM_NAMES, SYMBOL_NAMES};
-use crate::module::{Computation, Module};
-use crate::shape::Shape;
+use crate::epilogue::{reaches_hero, root_values};
+use crate::identity::is_identity;
+use crate::kernel::element_bits;
+use crate::launch::{Device, LaunchDimensions};
+use crate::reduction_groups::reduction_groups;
+use crate::reduction_tiling::tiling;
+pub use crate::reduction_tiling::{Components, IoBits, ReductionKind};
+use crate::roles::{HeroInput, Role, roles};
+use crate::thread_map::{DIM_NAMES, SYMBOL_NAMES};
+use xla_indexing_hlo::module::{Computation, Module};
+use xla_indexing_hlo::shape::Shape;
 
 /// Threads of a warp (the shuffle trees assume it).
 pub const WARP: u64 = 32;
@@ -63,7 +63,7 @@ pub struct ReductionPlan {
     pub level: Vec<usize>,
     /// Per kernel output, where its value comes from.
     pub outputs: Vec<OutputSource>,
-    /// Per kernel output, its reduction group ([`super::reduction_groups`]): the row of blocks
+    /// Per kernel output, its reduction group ([`crate::reduction_groups`]): the row of blocks
     /// (`bl_y`) that computes it.
     pub output_groups: Vec<usize>,
     /// Per hero, its reduction group.
@@ -78,7 +78,7 @@ pub struct ReductionPlan {
     /// `(thread ids) -> (output index)`, with the constraints under which the thread writes.
     pub write_map: IndexingMap,
     /// Per hero, whether its partial results carry a flag saying whether they met an element
-    /// (its initial values are not identities of its reducer, [`super::identity`]).
+    /// (its initial values are not identities of its reducer, [`crate::identity`]).
     pub flagged: Vec<bool>,
     /// The shared memory the partial results meet in: per hero its values, then its flag.
     pub shared: Vec<SharedBuffer>,
@@ -436,7 +436,11 @@ fn hero_input(comp: &Computation, hero: usize) -> Result<InputLayout, String> {
 
 /// The row or column components, from the reduced dimensions' places in the layout
 /// (dimensions of size 1 go with either side).
-fn classify(dims: &[i64], major_to_minor: &[usize], reduced: &[usize]) -> Result<Components, String> {
+fn classify(
+    dims: &[i64],
+    major_to_minor: &[usize],
+    reduced: &[usize],
+) -> Result<Components, String> {
     // Runs of (reduced?, product of sizes), major to minor.
     let mut runs: Vec<(bool, i64)> = Vec::new();
     for &d in major_to_minor.iter().filter(|&&d| dims[d] != 1) {
@@ -566,7 +570,11 @@ pub(crate) fn uint(v: i64) -> Result<u64, ArithError> {
 
 /// A row reduction: `group` threads per row, `rows_per_block` rows side by side in a 1-d
 /// block; each thread reads `vector` adjacent elements per step.
-fn spread_rows(kind: &ReductionKind, kept: Vec<usize>, reduced: Vec<usize>) -> Result<Spread, ArithError> {
+fn spread_rows(
+    kind: &ReductionKind,
+    kept: Vec<usize>,
+    reduced: Vec<usize>,
+) -> Result<Spread, ArithError> {
     let ReductionKind::Row {
         rows,
         row_length,
@@ -633,15 +641,24 @@ fn spread_columns(
     let t = int(WARP)?;
     let v = int(vector)?;
     let (lane, warp) = (th.modulo(t)?, th.floor_div(t)?);
-    let tiles = ceil_div(kept_size.max(1), t.checked_mul(v).ok_or(ArithError::Overflow)?);
-    let blocks = batch.max(1).checked_mul(tiles).ok_or(ArithError::Overflow)?;
+    let tiles = ceil_div(
+        kept_size.max(1),
+        t.checked_mul(v).ok_or(ArithError::Overflow)?,
+    );
+    let blocks = batch
+        .max(1)
+        .checked_mul(tiles)
+        .ok_or(ArithError::Overflow)?;
     let launch = LaunchDimensions {
         blocks: [uint(blocks)?, 1, 1],
         threads: [WARP * WARP, 1, 1],
     };
     let b = bl_x.floor_div(tiles)?;
     let tile = bl_x.modulo(tiles)?.checked_scale(t)?;
-    let n = tile.checked_add(&lane)?.checked_scale(v)?.checked_add(&unroll)?;
+    let n = tile
+        .checked_add(&lane)?
+        .checked_scale(v)?
+        .checked_add(&unroll)?;
     let lane_sym = Expr::sym(0);
     let written = tile
         .checked_add(&warp)?
@@ -713,12 +730,19 @@ fn spread_small_columns(
         },
         vector,
         chunks: ceil_div(
-            reduced_size.max(1).checked_mul(kept).ok_or(ArithError::Overflow)?,
+            reduced_size
+                .max(1)
+                .checked_mul(kept)
+                .ok_or(ArithError::Overflow)?,
             step,
         ),
         read_constraints: vec![(k.clone(), Interval::upto(reduced_size.max(1)))],
         write_constraints: vec![(th.modulo(r)?, Interval::point(0))],
-        read: vec![(b.clone(), major_kept.clone()), (k, reduced), (n, minor_kept.clone())],
+        read: vec![
+            (b.clone(), major_kept.clone()),
+            (k, reduced),
+            (n, minor_kept.clone()),
+        ],
         write: vec![(b, major_kept), (written.clone(), minor_kept)],
         write_lanes: Some(vector),
         exchange: Some((
@@ -766,7 +790,10 @@ fn maps(
             reduced: size,
             kept: kept_size,
             vector,
-        } => spread_columns((batch, size, kept_size, vector), (major, reduced_dims, minor))?,
+        } => spread_columns(
+            (batch, size, kept_size, vector),
+            (major, reduced_dims, minor),
+        )?,
         ReductionKind::SmallColumn { .. } => {
             spread_small_columns(kind, (major, reduced_dims, minor))?
         }

@@ -14,8 +14,8 @@
 //!   `rows x kept` shared tile); else a 32 x 32 tile of threads, each reading `vector` adjacent
 //!   columns.
 
-use super::launch::Device;
-use super::reduction::WARP;
+use crate::launch::Device;
+use crate::reduction::WARP;
 
 /// Threads of a block that XLA aims at when it puts several rows in a block.
 const BLOCK_TARGET: i64 = 256;

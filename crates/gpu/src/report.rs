@@ -2,16 +2,16 @@
 
 use serde_json::{Value, json};
 
-use super::coalescing::{AccessCoalescing, analyze_access};
-use super::kernel::Kernel;
-use super::launch::Device;
-use super::plan::{EmitterPlan, KernelPlan, OperandPlan};
-use super::reduction::SharedBuffer;
-use super::tiles::{OperandTile, TileError, output_tile, propagate};
-use crate::access::Access;
-use crate::error::HloError;
-use crate::fusion::Composer;
-use crate::module::Module;
+use crate::coalescing::{AccessCoalescing, analyze_access};
+use crate::kernel::Kernel;
+use crate::launch::Device;
+use crate::plan::{EmitterPlan, KernelPlan, OperandPlan};
+use crate::reduction::SharedBuffer;
+use crate::tiles::{OperandTile, TileError, output_tile, propagate};
+use xla_indexing_hlo::access::Access;
+use xla_indexing_hlo::error::HloError;
+use xla_indexing_hlo::fusion::Composer;
+use xla_indexing_hlo::module::Module;
 
 fn operand_label(op: &OperandPlan) -> String {
     match op.leaf {
@@ -395,7 +395,7 @@ pub struct KernelTiles {
     /// The tiled output's index among the kernel's outputs (0-based).
     pub output: usize,
     /// The output's tiling, or why the sizes do not tile it.
-    pub tile: Result<super::tiles::OutputTile, TileError>,
+    pub tile: Result<crate::tiles::OutputTile, TileError>,
     /// One entry per map of each parameter leaf the output reads (empty when it cannot be tiled).
     pub operands: Vec<TiledOperand>,
 }
@@ -423,7 +423,7 @@ pub fn tiles_of_module(
 ) -> Result<Vec<KernelTiles>, HloError> {
     let mut out = Vec::new();
     let mut composer = Composer::new(module);
-    let kernels = super::kernel::kernels(module);
+    let kernels = crate::kernel::kernels(module);
     for (done, kernel) in kernels.iter().enumerate() {
         let comp = &module.computations[kernel.computation];
         for (k, shape) in kernel.outputs.iter().enumerate() {
