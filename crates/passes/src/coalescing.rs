@@ -446,7 +446,7 @@ impl<'c, 'a> MapBuilder<'c, 'a> {
     /// The map of `results` over the launch's ids and the loops' range variables, restricted to
     /// where the load runs.
     fn finish(self, results: Vec<Expr>, launch: &KernelLaunch) -> IndexingMap {
-        let sizes = launch.dims.threads.iter().chain(&launch.dims.blocks);
+        let sizes = launch.block.iter().chain(&launch.grid);
         let dims = sizes
             .zip(DIM_NAMES)
             .map(|(&n, name)| {
