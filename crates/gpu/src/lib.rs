@@ -9,18 +9,19 @@
 
 #![warn(missing_docs)]
 
+pub mod accesses;
 pub mod chips;
 pub mod coalescing;
 pub mod concatenate;
 mod epilogue;
 pub mod identity;
 pub mod kernel;
+pub mod kernel_tiles;
 pub mod launch;
 pub mod plan;
 pub mod reduction;
 mod reduction_groups;
 pub mod reduction_tiling;
-pub mod report;
 pub mod roles;
 pub mod scatter;
 pub mod thread_map;
