@@ -4,7 +4,7 @@
 use xla_indexing_core::IndexingMap;
 
 use crate::coalescing::{AccessCoalescing, analyze_access};
-use crate::launch::Device;
+use crate::device::Device;
 use crate::plan::{KernelPlan, OperandPlan};
 
 /// One analysed access (or why it could not be analysed).

@@ -18,8 +18,8 @@
 
 use xla_indexing_core::{Atom, ComposeError, Expr, IndexingMap, Var, VarRef};
 
+use crate::device::Device;
 use crate::kernel::element_bits;
-use crate::launch::Device;
 use crate::thread_map::{UNROLL_SYMBOL, restrict_to_warp};
 use xla_indexing_hlo::layout::{Layout, LayoutError};
 use xla_indexing_hlo::shape::ArrayShape;

@@ -17,7 +17,8 @@
 use xla_indexing_core::interval::gcd;
 use xla_indexing_core::{Expr, IndexingMap, Interval};
 
-use crate::launch::{Device, LaunchDimensions, UnrollInputs, launch_dimensions, unroll_factor};
+use crate::device::Device;
+use crate::launch::{LaunchDimensions, UnrollInputs, launch_dimensions, unroll_factor};
 use crate::thread_map::thread_id_map;
 use xla_indexing_hlo::module::{Computation, Module};
 use xla_indexing_hlo::ops::{OpKind, instruction_kind};

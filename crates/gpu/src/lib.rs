@@ -13,6 +13,7 @@ pub mod accesses;
 pub mod chips;
 pub mod coalescing;
 pub mod concatenate;
+pub mod device;
 mod epilogue;
 pub mod identity;
 pub mod kernel;
@@ -31,8 +32,9 @@ pub mod vector;
 
 pub use chips::{CHIPS, Chip, DEFAULT_CHIP, UnknownChip, chip_names};
 pub use coalescing::{AccessCoalescing, Buffer, analyze_access, analyze_buffer_access};
+pub use device::Device;
 pub use kernel::{Kernel, element_bits, kernels};
-pub use launch::{Device, LaunchDimensions, LaunchError, launch_dimensions, unroll_factor};
+pub use launch::{LaunchDimensions, LaunchError, launch_dimensions, unroll_factor};
 pub use plan::{EmitterPlan, KernelPlan, plan_kernel, plan_module};
 pub use thread_map::{restrict_to_warp, thread_id_map};
 pub use tiles::{OperandTile, OutputTile, output_tile, propagate};

@@ -6,8 +6,9 @@
 use xla_indexing_core::{ComposeError, IndexingMap};
 
 use crate::concatenate::{ConcatenatePlan, plan_concatenate};
+use crate::device::Device;
 use crate::kernel::{Kernel, element_bits, kernels};
-use crate::launch::{Device, LaunchDimensions, UnrollInputs, launch_dimensions, unroll_factor};
+use crate::launch::{LaunchDimensions, UnrollInputs, launch_dimensions, unroll_factor};
 use crate::reduction::{OutputSource, ReductionPlan, plan_reduction};
 use crate::scatter::{ScatterPlan, plan_scatter};
 use crate::thread_map::thread_id_map;

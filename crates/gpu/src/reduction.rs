@@ -38,20 +38,18 @@
 
 use xla_indexing_core::{ArithError, Expr, IndexingMap, Interval, Var};
 
+use crate::device::Device;
 use crate::epilogue::{reaches_hero, root_values};
 use crate::identity::is_identity;
 use crate::kernel::element_bits;
-use crate::launch::{Device, LaunchDimensions};
+use crate::launch::LaunchDimensions;
 use crate::reduction_groups::reduction_groups;
 use crate::reduction_tiling::tiling;
-pub use crate::reduction_tiling::{Components, IoBits, ReductionKind};
+pub use crate::reduction_tiling::{Components, IoBits, ReductionKind, WARP};
 use crate::roles::{HeroInput, Role, roles};
 use crate::thread_map::{DIM_NAMES, SYMBOL_NAMES};
 use xla_indexing_hlo::module::{Computation, Module};
 use xla_indexing_hlo::shape::Shape;
-
-/// Threads of a warp (the shuffle trees assume it).
-pub const WARP: u64 = 32;
 
 /// The reduction emitter's plan of one fusion.
 #[derive(Clone, Debug, PartialEq)]

@@ -14,8 +14,9 @@
 
 use xla_indexing_core::IndexingMap;
 
+use crate::device::Device;
 use crate::identity::{Class, binary_of_parameters, class_of};
-use crate::launch::{Device, LaunchDimensions, launch_dimensions};
+use crate::launch::{LaunchDimensions, launch_dimensions};
 use crate::thread_map::thread_id_map;
 use xla_indexing_hlo::access::Access;
 use xla_indexing_hlo::attrs::AttrValue;

@@ -170,7 +170,8 @@ fn substituted(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::launch::{Device, launch_dimensions};
+    use crate::device::Device;
+    use crate::launch::launch_dimensions;
 
     fn parsed(text: &str) -> IndexingMap {
         IndexingMap::parse(text).unwrap_or_else(|e| panic!("{e}: {text}"))

@@ -18,8 +18,9 @@
 
 use xla_indexing_core::{ArithError, Expr, IndexingMap, Interval, Var};
 
+use crate::device::Device;
 use crate::epilogue::{epilogue_heroes, root_values};
-use crate::launch::{Device, LaunchDimensions};
+use crate::launch::LaunchDimensions;
 use crate::reduction::SharedBuffer;
 use crate::reduction::{ceil_div, check_launch, id_vars, int, launch_map, logical_index, uint};
 use crate::thread_map::SYMBOL_NAMES;

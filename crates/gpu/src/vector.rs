@@ -203,7 +203,8 @@ fn prove(thread_map: &IndexingMap, offset: &Expr, lanes: u64, unroll: u64) -> Pr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::launch::{Device, launch_dimensions};
+    use crate::device::Device;
+    use crate::launch::launch_dimensions;
     use crate::thread_map::thread_id_map;
     use xla_indexing_hlo::layout::Layout;
 
