@@ -29,7 +29,7 @@ use melior::ir::{
     BlockLike, BlockRef, OperationRef, Type, TypeLike, Value, ValueLike, operation::OperationLike,
 };
 use xla_indexing_core::{Atom, Expr, IndexingMap, Interval, Var, VarRef};
-use xla_indexing_mlir::handles::{BlockHandle, OpHandle, ValueHandle};
+use xla_indexing_mlir::handles::{BlockHandle, OpHandle, ValueHandle, value_key};
 
 use super::{
     super::ranges::{Ranges, fits},
@@ -37,9 +37,7 @@ use super::{
     semantics::Read,
 };
 use xla_indexing_mlir::indexing_ops::is_apply_indexing;
-use xla_indexing_mlir::ir::{
-    blocks_of, defining_op, int_width, parent_block, users, value_key, walk_nested,
-};
+use xla_indexing_mlir::ir::{blocks_of, defining_op, int_width, parent_block, users, walk_nested};
 use xla_indexing_mlir::rewrite::Changed;
 
 /// `expr in interval`, over roots.
