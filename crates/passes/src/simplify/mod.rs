@@ -24,6 +24,7 @@ mod decide;
 mod depends;
 mod fold;
 mod forms;
+mod known;
 mod rewrite;
 mod semantics;
 mod values;
