@@ -15,6 +15,7 @@ mod elemental;
 mod emitter_base;
 mod host;
 mod kernel;
+mod lanes;
 mod loop_emitter;
 mod reduction;
 mod scalar;

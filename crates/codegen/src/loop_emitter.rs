@@ -14,7 +14,7 @@ use super::elemental::{Emitter, Frame, Index};
 use super::emitter_base::{
     Signature, end_kernel, first_lanes, function_header, signature, thread_ids,
 };
-use super::vector::Lanes;
+use super::lanes::Lanes;
 
 /// The `gpu.func` of a kernel the loop emitter writes, indented for a `gpu.module` body;
 /// `options` say whether composed maps are simplified before they are written and whether the

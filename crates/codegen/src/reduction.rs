@@ -45,9 +45,9 @@ use super::CodegenOptions;
 use super::body::{Body, Scalar};
 use super::elemental::{Emitter, Index};
 use super::emitter_base::{Begun, begin_kernel, close_loop, end_kernel, first_lanes, open_loop};
+use super::lanes::Lanes;
 use super::scalar::{Typed, select};
 use super::types::{Class, Element, PRED};
-use super::vector::Lanes;
 
 /// An output stored at each element read (a side or normalized output): its instruction, its
 /// buffer `(SSA name, memref type)`, its shape and how the plan stores a thread's vector.
