@@ -826,6 +826,10 @@ fn shuffle_xor(body: &mut Body, v: &Typed, offset: u64) -> Typed {
     Typed { value, element: e }
 }
 
+/// The kernel's outputs (buffer name and memref type), and which of them a reduction group
+/// stores.
+type GroupOutputs<'a> = (&'a [(String, String)], &'a dyn Fn(usize) -> bool);
+
 /// Step 3: the outputs of the heroes' shape stored by the first thread of each group, at its
 /// write map's element (the heroes' results `finals` are given to the elemental emitter).
 fn write_outputs(
@@ -833,7 +837,7 @@ fn write_outputs(
     c: usize,
     reduction: &ReductionPlan,
     (heroes, finals): (&[Hero], &[Vec<Typed>]),
-    (outputs, wanted): (&[(String, String)], &dyn Fn(usize) -> bool),
+    (outputs, wanted): GroupOutputs,
     write: &Index,
 ) -> Result<(), HloError> {
     let index = open_loop(e, &write.map, &[]).index;
