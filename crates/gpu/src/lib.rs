@@ -1,6 +1,9 @@
-//! GPU maths of the kernels XLA's emitters write (loop, reduction, transpose, concatenate, scatter): which emitter
-//! takes a fusion, launch dimensions, thread-id indexing maps of reads and stores, coalescing,
-//! propagation of output tiles to operand tiles, and the vector accesses of unrolled threads.
+//! GPU planning of the kernels XLA's emitters write (loop, reduction, transpose, concatenate,
+//! scatter), on the HLO module and fusion maps of `xla_indexing_hlo`: which emitter takes a
+//! fusion, launch dimensions on a chip's [`Device`], thread-id indexing maps of reads and stores,
+//! coalescing, propagation of output tiles to operand tiles, and the vector accesses of unrolled
+//! threads. It writes neither IR (the code generator writes kernels from its plans) nor reports
+//! (the CLI writes them from [`accesses`], [`kernel_tiles`] and the plans).
 //!
 //! [`plan::plan_module`] gives, per fusion, the launch and the thread-to-operand maps;
 //! [`coalescing::analyze_access`] (or [`coalescing::analyze_buffer_access`] for any strided

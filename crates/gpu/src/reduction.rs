@@ -61,7 +61,7 @@ pub struct ReductionPlan {
     pub level: Vec<usize>,
     /// Per kernel output, where its value comes from.
     pub outputs: Vec<OutputSource>,
-    /// Per kernel output, its reduction group ([`crate::reduction_groups`]): the row of blocks
+    /// Per kernel output, its reduction group (`reduction_groups.rs`): the row of blocks
     /// (`bl_y`) that computes it.
     pub output_groups: Vec<usize>,
     /// Per hero, its reduction group.
