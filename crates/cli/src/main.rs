@@ -2,6 +2,7 @@
 
 mod commands;
 mod diag;
+mod gpu_report;
 mod libdevice;
 mod output;
 mod progress;

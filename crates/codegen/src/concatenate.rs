@@ -1,4 +1,4 @@
-//! The concatenate emitter (`xla_indexing_hlo::gpu::concatenate` plans it): one loop over the
+//! The concatenate emitter (`xla_indexing_gpu::concatenate` plans it): one loop over the
 //! largest operand's thread map, and in it one branch per operand of the hero. Each thread's
 //! element `e` of the launch map is computed once; in branch `k`, taken where `e` lies within
 //! operand `k` (a compare along the concatenated dimension, none for an operand as long as the
@@ -9,10 +9,8 @@
 //! ids); sharing `e` leaves one division per dimension however many operands there are.
 
 use xla_indexing_core::{Expr, IndexingMap};
-use xla_indexing_hlo::{
-    HloError, Module,
-    gpu::{KernelPlan, concatenate::ConcatenatePlan},
-};
+use xla_indexing_gpu::{KernelPlan, concatenate::ConcatenatePlan};
+use xla_indexing_hlo::{HloError, Module};
 
 use super::CodegenOptions;
 use super::elemental::{Frame, Index};

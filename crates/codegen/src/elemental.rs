@@ -25,9 +25,9 @@ use xla_indexing_hlo::{
 };
 
 use super::body::{Body, Scalar};
+use super::lanes::Lanes;
 use super::scalar::{Typed, convert, elementwise, float_literal};
 use super::types::{Class, Element};
-use super::vector::Lanes;
 
 /// The loop variables in scope, as SSA names: the kernel's thread ids (the dims of every
 /// [`Index`]) and the range variables of the enclosing loops (their symbols).

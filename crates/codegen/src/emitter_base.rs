@@ -3,13 +3,10 @@
 //! `xla_indexing.loop`s over thread-id maps that the emitters' bodies run in.
 
 use xla_indexing_core::{IndexingMap, Interval};
-use xla_indexing_hlo::{
-    HloError, Module,
-    gpu::{
-        KernelPlan, launch::LaunchDimensions, reduction::SharedBuffer, thread_map::UNROLL_SYMBOL,
-    },
-    shape::Shape,
+use xla_indexing_gpu::{
+    KernelPlan, launch::LaunchDimensions, reduction::SharedBuffer, thread_map::UNROLL_SYMBOL,
 };
+use xla_indexing_hlo::{HloError, Module, shape::Shape};
 
 use super::CodegenOptions;
 use super::body::Body;
@@ -252,7 +249,7 @@ pub(crate) fn close_loop(e: &mut Emitter, values: &[String], types: &[&str]) {
 
 /// The thread loop of a kernel that computes its lanes one by one: `map` with `unroll_id` fixed
 /// to 0, so that the loop runs once per group (the plan vectorizes only where a group runs all
-/// its lanes or none, `xla_indexing_hlo::gpu::vector::lanes_run_together`).
+/// its lanes or none, `xla_indexing_gpu::vector::lanes_run_together`).
 pub(crate) fn first_lanes(map: &IndexingMap) -> IndexingMap {
     let mut range_vars = map.range_vars().to_vec();
     range_vars[UNROLL_SYMBOL].bounds = Interval::point(0);

@@ -19,12 +19,9 @@
 
 use std::collections::BTreeMap;
 
-use xla_indexing_hlo::{
-    HloError, Module,
-    gpu::{EmitterPlan, KernelPlan, kernel::element_bits},
-    module::Instruction,
-    shape::ArrayShape,
-};
+use xla_indexing_hlo::{HloError, Module, module::Instruction, shape::ArrayShape};
+
+use xla_indexing_gpu::{EmitterPlan, KernelPlan, kernel::element_bits};
 
 use super::types::memref_type;
 

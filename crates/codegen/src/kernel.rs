@@ -1,9 +1,8 @@
 //! One fusion as a `gpu.func`: the emitter its plan names writes it.
 
-use xla_indexing_hlo::{
-    HloError, Module,
-    gpu::{EmitterPlan, KernelPlan},
-};
+use xla_indexing_hlo::{HloError, Module};
+
+use xla_indexing_gpu::{EmitterPlan, KernelPlan};
 
 use super::CodegenOptions;
 use super::concatenate::concatenate_function;

@@ -1,6 +1,6 @@
 //! Code generation: the fusions of an HLO module as GPU kernels.
 //!
-//! Each kernel is a `gpu.func` whose threads run the thread-id map of `xla_indexing_hlo::gpu`
+//! Each kernel is a `gpu.func` whose threads run the thread-id map of `xla_indexing_gpu`
 //! (an `xla_indexing.loop` over the thread ids and the per-thread chunk and unroll loop) and
 //! compute the elements they write with the elemental emitter (`elemental.rs`): every
 //! parameter is read through one `xla_indexing.apply_indexing` of the thread-id map composed
@@ -15,6 +15,7 @@ mod elemental;
 mod emitter_base;
 mod host;
 mod kernel;
+mod lanes;
 mod loop_emitter;
 mod reduction;
 mod scalar;
@@ -26,10 +27,9 @@ mod vector;
 pub use emitter_base::launch_attribute;
 pub use host::{Buffer, BufferRole, HostValue, LaunchList, Step, byte_size, launch_list};
 
-use xla_indexing_hlo::{
-    HloError, Module,
-    gpu::{Device, KernelPlan, plan_module},
-};
+use xla_indexing_hlo::{HloError, Module};
+
+use xla_indexing_gpu::{Device, KernelPlan, plan_module};
 
 use xla_indexing_core::stack::on_large_stack;
 use xla_indexing_hlo::names::UniqueNames;

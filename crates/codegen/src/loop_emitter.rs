@@ -4,10 +4,9 @@
 //! the loop runs over a thread's groups and its body computes the lanes one by one, sharing
 //! vector loads and stores (`vector.rs`).
 
-use xla_indexing_hlo::{
-    HloError, Module,
-    gpu::{KernelPlan, thread_map::UNROLL_SYMBOL},
-};
+use xla_indexing_hlo::{HloError, Module};
+
+use xla_indexing_gpu::{KernelPlan, thread_map::UNROLL_SYMBOL};
 
 use super::CodegenOptions;
 use super::body::Body;
@@ -15,7 +14,7 @@ use super::elemental::{Emitter, Frame, Index};
 use super::emitter_base::{
     Signature, end_kernel, first_lanes, function_header, signature, thread_ids,
 };
-use super::vector::Lanes;
+use super::lanes::Lanes;
 
 /// The `gpu.func` of a kernel the loop emitter writes, indented for a `gpu.module` body;
 /// `options` say whether composed maps are simplified before they are written and whether the

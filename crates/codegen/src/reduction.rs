@@ -1,4 +1,4 @@
-//! The reduction emitter (`xla_indexing_hlo::gpu::reduction` plans it, with XLA's tilings): a
+//! The reduction emitter (`xla_indexing_gpu::reduction` plans it, with XLA's tilings): a
 //! kernel in which the threads of a row's group, or of a column's lanes, reduce together.
 //!
 //! 1. Every thread folds the elements its read map gives it into its accumulators (one per
@@ -24,7 +24,7 @@
 //! 32 bits are shuffled as `i32`, 64-bit ones as two `i32` halves.
 //!
 //! The initial value is applied once per thread. That is exact when it is an identity of the
-//! reducer (`xla_indexing_hlo::gpu::identity`: 0 for `add`, `-inf` for `maximum`, ...).
+//! reducer (`xla_indexing_gpu::identity`: 0 for `add`, `-inf` for `maximum`, ...).
 //! Otherwise (a parameter, a variadic reducer such as argmax) each partial result carries a
 //! flag saying whether it has
 //! met an element: a flagged thread starts from its first element instead of the initial value,
@@ -33,24 +33,21 @@
 //! the initial value alone when no element was met), as HLO's semantics apply it.
 
 use xla_indexing_core::{Expr, IndexingMap, Interval};
-use xla_indexing_hlo::{
-    HloError, Instruction, Module,
-    gpu::{
-        KernelPlan, LaunchDimensions,
-        reduction::{Exchange, OutputSource, ReductionKind, ReductionPlan, WARP, id_vars},
-        thread_map::{BL_Y, UNROLL_SYMBOL, fix_range_var},
-        vector::Vectorization,
-    },
-    shape::ArrayShape,
+use xla_indexing_gpu::{
+    KernelPlan, LaunchDimensions,
+    reduction::{Exchange, OutputSource, ReductionKind, ReductionPlan, WARP, id_vars},
+    thread_map::{BL_Y, UNROLL_SYMBOL, fix_range_var},
+    vector::Vectorization,
 };
+use xla_indexing_hlo::{HloError, Instruction, Module, shape::ArrayShape};
 
 use super::CodegenOptions;
 use super::body::{Body, Scalar};
 use super::elemental::{Emitter, Index};
 use super::emitter_base::{Begun, begin_kernel, close_loop, end_kernel, first_lanes, open_loop};
+use super::lanes::Lanes;
 use super::scalar::{Typed, select};
 use super::types::{Class, Element, PRED};
-use super::vector::Lanes;
 
 /// An output stored at each element read (a side or normalized output): its instruction, its
 /// buffer `(SSA name, memref type)`, its shape and how the plan stores a thread's vector.

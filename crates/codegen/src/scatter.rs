@@ -1,4 +1,4 @@
-//! The scatter emitter (`xla_indexing_hlo::gpu::scatter` plans it): one thread per update
+//! The scatter emitter (`xla_indexing_gpu::scatter` plans it): one thread per update
 //! element. Each thread
 //!
 //! 1. computes its update (the elemental emitter runs any fused prologue) and reads its index
@@ -13,12 +13,11 @@
 //!
 //! The output buffer must hold the scatter's operand when the kernel starts (XLA aliases them).
 
-use xla_indexing_hlo::{
-    HloError, Module,
-    gpu::{
-        KernelPlan,
-        scatter::{Combiner, ScatterPlan},
-    },
+use xla_indexing_hlo::{HloError, Module};
+
+use xla_indexing_gpu::{
+    KernelPlan,
+    scatter::{Combiner, ScatterPlan},
 };
 
 use super::CodegenOptions;

@@ -1,4 +1,4 @@
-//! The transpose emitter (`xla_indexing_hlo::gpu::transpose` plans it): a block moves one
+//! The transpose emitter (`xla_indexing_gpu::transpose` plans it): a block moves one
 //! `32 × 32` tile through shared memory.
 //!
 //! 1. Every thread computes the hero's source (the elemental emitter runs any fused prologue)
@@ -12,13 +12,11 @@
 //! of a partial tile from reading or writing past the arrays.
 
 use xla_indexing_core::{Expr, IndexingMap};
-use xla_indexing_hlo::{
-    HloError, Module,
-    gpu::{
-        KernelPlan,
-        transpose::{BLOCK_ROWS, TransposePlan},
-    },
+use xla_indexing_gpu::{
+    KernelPlan,
+    transpose::{BLOCK_ROWS, TransposePlan},
 };
+use xla_indexing_hlo::{HloError, Module};
 
 use super::CodegenOptions;
 use super::elemental::{Emitter, Index};

@@ -1,4 +1,4 @@
-//! Vector accesses of an unrolled thread's group (`xla_indexing_hlo::gpu::vector`).
+//! Vector accesses of an unrolled thread's group (`xla_indexing_gpu::vector`).
 //!
 //! When the plan vectorizes some access of a kernel, the thread loop runs over the groups
 //! (`unroll_id` fixed to 0) and its body computes the group's elements lane by lane, with
@@ -13,79 +13,16 @@
 //! arithmetic as the unrolled loop did; reads under conditions or in inner loops are per lane
 //! as before, and so are the stores of outputs that stay scalar.
 
-use std::collections::HashMap;
-
 use xla_indexing_core::{Expr, IndexingMap};
-use xla_indexing_hlo::{
-    gpu::{
-        thread_map::UNROLL_SYMBOL,
-        vector::{Vectorization, linear_offset, vectorize},
-    },
-    shape::ArrayShape,
+use xla_indexing_gpu::{
+    thread_map::UNROLL_SYMBOL,
+    vector::{Vectorization, linear_offset, vectorize},
 };
+use xla_indexing_hlo::shape::ArrayShape;
 
 use super::elemental::{Emitter, Index};
 use super::scalar::Typed;
 use super::types::Element;
-
-/// The lanes of a thread's group while the kernel computes them one by one.
-#[derive(Debug)]
-pub struct Lanes {
-    /// The kernel's thread-id map: where the plan's proofs hold.
-    thread_map: IndexingMap,
-    /// Elements per thread.
-    unroll: u64,
-    /// Per lane, the `index` constant that stands for `unroll_id`.
-    names: Vec<String>,
-    /// The lane being emitted.
-    lane: usize,
-    /// How many regions deep the thread loop's body is.
-    regions: usize,
-    /// How many of the emitter's scopes are open in the thread loop's body.
-    scopes: usize,
-    /// Whether accesses the plan proves are vector loads and stores (else every lane's are
-    /// scalar).
-    vectors: bool,
-    /// Per buffer, its one-dimensional view: SSA name and memref type.
-    views: HashMap<String, (String, String)>,
-    /// The vector loads made so far: (buffer, map, group) to the vector's SSA name.
-    loads: HashMap<(String, String, u64), String>,
-    /// The scalar reads' offsets computed so far: (buffer, map) to one offset per lane.
-    offsets: HashMap<(String, String), Vec<String>>,
-}
-
-impl Lanes {
-    /// The lanes of a kernel with `thread_map` and `unroll` elements per thread; `names` are the
-    /// lanes' `index` constants, `(regions, scopes)` the depth of the thread loop's body in
-    /// regions and in the emitter's scopes.
-    pub fn new(
-        thread_map: IndexingMap,
-        unroll: u64,
-        names: Vec<String>,
-        (regions, scopes): (usize, usize),
-    ) -> Lanes {
-        Lanes {
-            thread_map,
-            unroll,
-            names,
-            lane: 0,
-            regions,
-            scopes,
-            vectors: true,
-            views: HashMap::new(),
-            loads: HashMap::new(),
-            offsets: HashMap::new(),
-        }
-    }
-}
-
-impl Lanes {
-    /// The same lanes with scalar accesses only (each lane's own `memref.load` and store).
-    pub fn scalar(mut self) -> Lanes {
-        self.vectors = false;
-        self
-    }
-}
 
 impl Emitter<'_> {
     /// Emits lane `k` from now on: `unroll_id` stands for its constant.

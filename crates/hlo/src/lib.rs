@@ -10,7 +10,6 @@ pub mod check;
 pub mod direction;
 pub mod error;
 pub mod fusion;
-pub mod gpu;
 pub mod known;
 pub mod layout;
 pub mod module;

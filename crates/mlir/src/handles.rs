@@ -61,6 +61,17 @@ identity!(OpHandle, "op");
 identity!(BlockHandle, "block");
 identity!(ValueHandle, "value");
 
+/// The identity of a value while it lives (its address; MLIR may reuse it once the value is
+/// erased).
+pub fn value_key(value: Value) -> usize {
+    ValueHandle::of(value).key()
+}
+
+/// The identity of an op while it lives.
+pub fn op_key(op: &OperationRef) -> usize {
+    OpHandle::of(op).key()
+}
+
 impl OpHandle {
     /// The handle of `op`.
     pub fn of<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> OpHandle {

@@ -38,17 +38,6 @@ use mlir_sys::{
     mlirTypeIsAMemRef, mlirTypeIsARankedTensor, mlirTypeIsATuple, mlirValueGetFirstUse,
 };
 
-/// The identity of a value while it lives (its address; MLIR may reuse it once the value is
-/// erased).
-pub fn value_key(value: Value) -> usize {
-    crate::handles::ValueHandle::of(value).key()
-}
-
-/// The identity of an op while it lives.
-pub fn op_key(op: &OperationRef) -> usize {
-    crate::handles::OpHandle::of(op).key()
-}
-
 /// The ops that use `value`, once per use, in use-list order.
 pub fn users<'c: 'a, 'a>(
     value: Value<'c, 'a>,

@@ -1,5 +1,6 @@
 //! `#xla_indexing.launch<block = [..], grid = [..], map = "...">` attributes to and from a
-//! [`KernelLaunch`]: a kernel's launch dimensions and its thread-id indexing map.
+//! [`KernelLaunch`]: a kernel's block and grid sizes and its thread-id indexing map, held as the
+//! attribute holds them (the GPU planner's launch types are not this crate's: the passes convert).
 //!
 //! ```mlir
 //! gpu.func @fusion(...) kernel attributes {xla_indexing.launch = #xla_indexing.launch<
@@ -16,7 +17,6 @@ use melior::{
     ir::{Attribute, attribute::AttributeLike},
 };
 use xla_indexing_core::{IndexingMap, ParseError};
-use xla_indexing_hlo::gpu::LaunchDimensions;
 
 use crate::{attribute::AttributeError, ffi};
 
@@ -27,8 +27,10 @@ pub const LAUNCH_ATTRIBUTE: &str = "xla_indexing.launch";
 /// from `(th_x, th_y, th_z, bl_x, bl_y, bl_z)[range vars]` to what a thread computes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct KernelLaunch {
-    /// Threads per block and blocks per grid.
-    pub dims: LaunchDimensions,
+    /// Threads per block along x, y and z (the attribute's `block`).
+    pub block: [u64; 3],
+    /// Blocks per grid along x, y and z (the attribute's `grid`).
+    pub grid: [u64; 3],
     /// The thread-id map.
     pub map: IndexingMap,
 }
@@ -44,14 +46,14 @@ pub fn launch_attribute<'c>(
     let rejected = || {
         AttributeError::LaunchRejected(format!(
             "block {:?}, grid {:?}, map {text}",
-            launch.dims.threads, launch.dims.blocks
+            launch.block, launch.grid
         ))
     };
     let sizes = |v: [u64; 3]| -> Option<[i64; 3]> {
         let [x, y, z] = v.map(|n| i64::try_from(n).ok());
         Some([x?, y?, z?])
     };
-    let (Some(block), Some(grid)) = (sizes(launch.dims.threads), sizes(launch.dims.blocks)) else {
+    let (Some(block), Some(grid)) = (sizes(launch.block), sizes(launch.grid)) else {
         return Err(rejected());
     };
     let string = StringRef::new(&text);
@@ -87,10 +89,8 @@ pub fn attribute_launch(attribute: Attribute) -> Result<KernelLaunch, AttributeE
         // sizes each.
         [0, 1, 2].map(|axis| u64::try_from(unsafe { get(raw, axis) }).unwrap_or(0))
     };
-    let dims = LaunchDimensions {
-        threads: sizes(ffi::mlirXlaIndexingLaunchAttrGetBlock),
-        blocks: sizes(ffi::mlirXlaIndexingLaunchAttrGetGrid),
-    };
+    let block = sizes(ffi::mlirXlaIndexingLaunchAttrGetBlock);
+    let grid = sizes(ffi::mlirXlaIndexingLaunchAttrGetGrid);
     // SAFETY: `raw` is an `#xla_indexing.launch`.
     // The text is owned by the attribute's context.
     let text = unsafe { ffi::string_of(ffi::mlirXlaIndexingLaunchAttrGetMap(raw)) }
@@ -99,25 +99,29 @@ pub fn attribute_launch(attribute: Attribute) -> Result<KernelLaunch, AttributeE
         column: e.column,
         message: e.message.clone(),
     })?;
-    Ok(KernelLaunch { dims, map })
+    Ok(KernelLaunch { block, grid, map })
 }
 
 #[cfg(test)]
 mod tests {
-    use xla_indexing_hlo::{
-        gpu::{Device, launch_dimensions, thread_id_map},
-        layout::Layout,
-    };
-
     use std::{cell::RefCell, rc::Rc};
 
     use super::*;
     use crate::session::full_context as context;
 
+    /// The launch the GPU planner gives a loop kernel writing an `f32[8,128]` on an H100.
     fn loop_kernel_launch() -> KernelLaunch {
-        let dims = launch_dimensions(1024, 1, &Device::h100()).unwrap();
-        let map = thread_id_map(&dims, 1, &[8, 128], &Layout::default_for_rank(2)).unwrap();
-        KernelLaunch { dims, map }
+        let map = IndexingMap::parse(
+            "(th_x, th_y, th_z, bl_x, bl_y, bl_z)[chunk_id, unroll_id] -> (bl_x, th_x), domain: \
+             th_x in [0, 127], th_y in [0, 0], th_z in [0, 0], bl_x in [0, 7], bl_y in [0, 0], \
+             bl_z in [0, 0], chunk_id in [0, 0], unroll_id in [0, 0]",
+        )
+        .unwrap();
+        KernelLaunch {
+            block: [128, 1, 1],
+            grid: [8, 1, 1],
+            map,
+        }
     }
 
     #[test]
@@ -154,7 +158,7 @@ mod tests {
     fn launch_attribute_rejects_zero_sizes_and_other_arities() {
         let context = context();
         let mut launch = loop_kernel_launch();
-        launch.dims.blocks[1] = 0;
+        launch.grid[1] = 0;
         let (result, errors) = errors_of(&context, || launch_attribute(&context, &launch));
         assert!(matches!(result, Err(AttributeError::LaunchRejected(_))));
         assert_eq!(errors, ["launch grid size along y must be positive, got 0"]);

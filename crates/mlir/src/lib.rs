@@ -9,7 +9,7 @@
 //! * [`map_attribute`] / [`attribute_map`]: `#xla_indexing.map<"...">` attributes to and from
 //!   [`IndexingMap`](xla_indexing_core::IndexingMap)s.
 //! * [`launch_attribute`] / [`attribute_launch`]: `#xla_indexing.launch<block = [..], grid = [..],
-//!   map = "...">` attributes to and from [`KernelLaunch`]es (launch dimensions and thread-id map).
+//!   map = "...">` attributes to and from [`KernelLaunch`]es (block and grid sizes, thread-id map).
 //! * [`ir`]: reading, querying and changing IR (names, constants, attributes, types, uses,
 //!   dominance, side effects, ops moved and erased), the one place for lifetime stretching and
 //!   identity keys, and diagnostics at a location.

@@ -40,7 +40,7 @@ impl From<PatternError> for PassFailure {
     }
 }
 
-/// What the greedy driver changed, by identity ([`crate::ir::value_key`], [`crate::ir::op_key`], a block's address).
+/// What the greedy driver changed, by identity ([`crate::handles::value_key`], [`crate::handles::op_key`], a block's address).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Changed {
     /// A value that goes (an erased op's result, an erased block's argument).

@@ -22,7 +22,8 @@
 use std::{collections::BTreeMap, fs, path::Path, time::Instant};
 
 use xla_indexing_codegen::{CodegenOptions, kernels_text};
-use xla_indexing_hlo::{gpu::Device, gpu::plan_module, parse_module};
+use xla_indexing_gpu::{Device, plan_module};
+use xla_indexing_hlo::parse_module;
 use xla_indexing_passes::compile::{CompileOptions, Emit, IndexLowering, compile_kernels};
 
 /// Counts in one compiled kernel.

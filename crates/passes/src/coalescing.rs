@@ -1,6 +1,6 @@
 //! `xla-indexing-coalescing`: reports, as a remark at every `memref.load` of a `gpu.func` that
 //! carries an `xla_indexing.launch`, whether the warp's reads are coalesced, by the analysis of
-//! `xla-indexing coalescing FILE.hlo` ([`xla_indexing_hlo::gpu::analyze_buffer_access`]):
+//! `xla-indexing coalescing FILE.hlo` ([`xla_indexing_gpu::analyze_buffer_access`]):
 //!
 //! ```text
 //! remark: xla-indexing-coalescing: coalesced, 1 transactions, ideal 1
@@ -43,7 +43,7 @@ use melior::ir::{
     operation::{OperationLike, WalkOrder},
 };
 use xla_indexing_core::{Expr, IndexingMap, Interval, Var};
-use xla_indexing_hlo::gpu::{
+use xla_indexing_gpu::{
     AccessCoalescing, Buffer, Device, analyze_buffer_access, thread_map::DIM_NAMES,
 };
 
@@ -446,7 +446,7 @@ impl<'c, 'a> MapBuilder<'c, 'a> {
     /// The map of `results` over the launch's ids and the loops' range variables, restricted to
     /// where the load runs.
     fn finish(self, results: Vec<Expr>, launch: &KernelLaunch) -> IndexingMap {
-        let sizes = launch.dims.threads.iter().chain(&launch.dims.blocks);
+        let sizes = launch.block.iter().chain(&launch.grid);
         let dims = sizes
             .zip(DIM_NAMES)
             .map(|(&n, name)| {

@@ -19,10 +19,8 @@ use melior::ir::{
     Module, RegionLike,
     operation::{OperationLike, WalkOrder, WalkResult},
 };
-use xla_indexing_hlo::{
-    HloError, Module as HloModule,
-    gpu::{Chip, UnknownChip},
-};
+use xla_indexing_gpu::{Chip, UnknownChip};
+use xla_indexing_hlo::{HloError, Module as HloModule};
 use xla_indexing_mlir::ir::{gpu_object, operations};
 
 use crate::opt::{Message, OptError, OptOptions, Session, session};

@@ -13,10 +13,7 @@ use melior::ir::{
     operation::{OperationLike, WalkOrder, WalkResult},
 };
 use xla_indexing_core::{Atom, Expr, IndexingMap, VarRef};
-use xla_indexing_mlir::{
-    indexing_ops::is_apply_indexing,
-    ir::{op_name, value_key},
-};
+use xla_indexing_mlir::{handles::value_key, indexing_ops::is_apply_indexing, ir::op_name};
 
 use super::{arith::collect_divisions, ranges::apply_indexing_maps};
 

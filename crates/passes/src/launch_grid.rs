@@ -13,7 +13,7 @@
 //!   `gpu-kernel-outlining` makes of a `gpu.launch` with constant sizes): the sizes are checked
 //!   likewise, and `nvvm.reqntid` and an `xla_indexing.launch` whose map is the linear thread
 //!   index of the grid are added, so that later passes have a thread map. Threads are numbered
-//!   as the loop kernels of `xla_indexing_hlo::gpu::thread_map` number them: x fastest across
+//!   as the loop kernels of `xla_indexing_gpu::thread_map` number them: x fastest across
 //!   all blocks, then y, then z (`th_x + bl_x * block.x + (th_y + bl_y * block.y) * block.x *
 //!   grid.x + ...`), and the map has the loop kernel's two range variables `chunk_id` and
 //!   `unroll_id`, single-valued. For block `[32, 4, 1]` and grid `[3, 2, 1]`:
@@ -55,10 +55,8 @@ use melior::{
     },
 };
 use xla_indexing_core::Interval;
-use xla_indexing_hlo::{
-    gpu::{Device, LaunchDimensions, thread_id_map, thread_map::DIM_NAMES},
-    layout::Layout,
-};
+use xla_indexing_gpu::{Device, LaunchDimensions, thread_id_map, thread_map::DIM_NAMES};
+use xla_indexing_hlo::layout::Layout;
 
 use super::{ChipOptions, PassFailure, chip_option};
 use xla_indexing_mlir::handles::{OpHandle, collect_ops, with_context};
@@ -145,8 +143,8 @@ fn kernel(context: &Context, op: &OperationRef, device: &Device) -> Result<(), S
             let launch = read_launch(attribute)?;
             check(&launch, device)?;
             for (name, known, given, what) in [
-                (KNOWN_BLOCK_SIZE, known_block, launch.dims.threads, "block"),
-                (KNOWN_GRID_SIZE, known_grid, launch.dims.blocks, "grid"),
+                (KNOWN_BLOCK_SIZE, known_block, launch.block, "block"),
+                (KNOWN_GRID_SIZE, known_grid, launch.grid, "grid"),
             ] {
                 if let Some(known) = known.filter(|&k| k != given) {
                     return Err(format!(
@@ -168,16 +166,16 @@ fn kernel(context: &Context, op: &OperationRef, device: &Device) -> Result<(), S
         }
     };
     if let Some(reqntid) = op.attribute(REQNTID).ok().and_then(dense_array)
-        && !same_sizes(&reqntid, launch.dims.threads)
+        && !same_sizes(&reqntid, launch.block)
     {
         return Err(format!(
             "{REQNTID} {reqntid:?} disagrees with the launch's block {}",
-            sizes(launch.dims.threads)
+            sizes(launch.block)
         ));
     }
-    let threads = i32_array(context, launch.dims.threads)?;
+    let threads = i32_array(context, launch.block)?;
     set_attribute(op, KNOWN_BLOCK_SIZE, threads);
-    set_attribute(op, KNOWN_GRID_SIZE, i32_array(context, launch.dims.blocks)?);
+    set_attribute(op, KNOWN_GRID_SIZE, i32_array(context, launch.grid)?);
     set_attribute(op, REQNTID, threads);
     Ok(())
 }
@@ -192,11 +190,11 @@ fn launch_op(context: &Context, op: &OperationRef, device: &Device) -> Result<()
         Ok(attribute) => {
             let launch = read_launch(attribute)?;
             check(&launch, device)?;
-            if launch.dims != dims {
+            if dimensions(&launch) != dims {
                 return Err(format!(
                     "the launch's block {} and grid {} disagree with the op's block {} and grid {}",
-                    sizes(launch.dims.threads),
-                    sizes(launch.dims.blocks),
+                    sizes(launch.block),
+                    sizes(launch.grid),
                     sizes(dims.threads),
                     sizes(dims.blocks)
                 ));
@@ -223,12 +221,12 @@ fn write_launch<'c>(context: &'c Context, launch: &KernelLaunch) -> Result<Attri
 /// Checks the sizes of `launch` against `device`, and the bounds of its map's dimensions
 /// against the sizes.
 fn check(launch: &KernelLaunch, device: &Device) -> Result<(), String> {
-    check_limits(launch.dims, device)?;
+    check_limits(dimensions(launch), device)?;
     for (i, var) in launch.map.dims().iter().enumerate() {
         let (count, what) = if i < 3 {
-            (launch.dims.threads[i], "threads per block")
+            (launch.block[i], "threads per block")
         } else {
-            (launch.dims.blocks[i - 3], "blocks")
+            (launch.grid[i - 3], "blocks")
         };
         let count = i64::try_from(count).unwrap_or(i64::MAX);
         if var.bounds != Interval::upto(count) {
@@ -244,6 +242,14 @@ fn check(launch: &KernelLaunch, device: &Device) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The launch dimensions of the planner for the sizes of `launch`.
+fn dimensions(launch: &KernelLaunch) -> LaunchDimensions {
+    LaunchDimensions {
+        blocks: launch.grid,
+        threads: launch.block,
+    }
 }
 
 /// Checks launch sizes against the device's limits.
@@ -267,7 +273,11 @@ fn linear_launch(dims: LaunchDimensions, device: &Device) -> Result<KernelLaunch
         .ok_or_else(|| "the grid has more threads than an index can count".to_string())?;
     let map = thread_id_map(&dims, 1, &[total], &Layout::default_for_rank(1))
         .map_err(|e| format!("the linear thread map of the grid: {e}"))?;
-    Ok(KernelLaunch { dims, map })
+    Ok(KernelLaunch {
+        block: dims.threads,
+        grid: dims.blocks,
+        map,
+    })
 }
 
 /// The sizes in the attribute `name` (`known_block_size` or `known_grid_size`) of a `gpu.func`.

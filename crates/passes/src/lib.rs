@@ -46,7 +46,7 @@ pub mod simplify;
 use std::sync::Once;
 
 use melior::pass::Pass;
-use xla_indexing_hlo::gpu::{CHIPS, Chip, DEFAULT_CHIP, Device};
+use xla_indexing_gpu::{CHIPS, DEFAULT_CHIP, Device};
 use xla_indexing_mlir::pass_host::{self, Choices, PassOption, PassOptions, PassSpec};
 pub use xla_indexing_mlir::pass_host::{PassError, PassFailure};
 
@@ -80,7 +80,7 @@ impl PassOptions for ChipOptions {
         let device = usize::try_from(value)
             .ok()
             .and_then(|i| CHIPS.get(i))
-            .map(Chip::device)
+            .map(Device::of)
             .ok_or_else(|| format!("chip option value {value} names no chip"))?;
         Ok(ChipOptions { device })
     }

@@ -62,7 +62,8 @@ use melior::{
         operation::{OperationLike, WalkOrder},
     },
 };
-use xla_indexing_hlo::{HloError, gpu::Device, parse_module};
+use xla_indexing_gpu::Device;
+use xla_indexing_hlo::{HloError, parse_module};
 use xla_indexing_mlir::handles::{BlockHandle, OpHandle, collect_ops, with_context};
 use xla_indexing_mlir::ir::{op_name, operations, parent_op, set_attribute};
 

@@ -23,11 +23,12 @@ use xla_indexing_core::{Expr, IndexingMap, Interval, Var, VarRef};
 
 use xla_indexing_mlir::{
     affine::expr_from_affine,
+    handles::value_key,
     indexing_ops::{is_apply_indexing, is_loop, op_map},
     ir::{
         RANGE_ATTRIBUTE, affine_map_attribute, argument_attribute, block_parent_op, defining_op,
         dense_array, gpu_dimension, int_width, integer_attribute, op_name, parent_op,
-        range_attribute, value_key,
+        range_attribute,
     },
 };
 
@@ -136,7 +137,7 @@ impl Ranges {
         Ranges::default()
     }
 
-    /// Forgets the range of the value with this key (see [`xla_indexing_mlir::ir::value_key`]), which is
+    /// Forgets the range of the value with this key (see [`xla_indexing_mlir::handles::value_key`]), which is
     /// being erased: its memory may hold another value next.
     pub fn forget(&mut self, key: usize) {
         self.memo.remove(&key);

@@ -23,11 +23,8 @@ use common::{
     hlo_eval::{self, Output, Ty, V, delinear, element_count, minor_to_major, ty_of},
 };
 use xla_indexing_codegen::{CodegenOptions, kernels_text};
-use xla_indexing_hlo::{
-    HloError, Module,
-    gpu::{Device, EmitterPlan, KernelPlan, plan_module},
-    parse_module,
-};
+use xla_indexing_gpu::{Device, EmitterPlan, KernelPlan, plan_module};
+use xla_indexing_hlo::{HloError, Module, parse_module};
 use xla_indexing_passes::opt::{OptOptions, run_pipeline};
 use xla_indexing_testkit::tools::require;
 

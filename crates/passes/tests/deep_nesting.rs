@@ -11,7 +11,8 @@ use std::thread;
 
 use deep_inputs::{chain, nest, nest_root_line};
 use xla_indexing_codegen::{CodegenOptions, kernels_text};
-use xla_indexing_hlo::{HloError, Module, gpu::Device, parse_module};
+use xla_indexing_gpu::Device;
+use xla_indexing_hlo::{HloError, Module, parse_module};
 use xla_indexing_passes::opt::{OptOptions, check_parses, run_pipeline};
 use xla_indexing_translate::import::import_module;
 

@@ -19,10 +19,9 @@ use std::{
 };
 
 use xla_indexing_codegen::{CodegenOptions, kernels_text};
+use xla_indexing_gpu::plan_module;
 use xla_indexing_hlo::{
-    Module,
-    gpu::plan_module,
-    parse_module,
+    Module, parse_module,
     shape::{ArrayShape, Shape},
 };
 use xla_indexing_passes::opt::{OptError, OptOptions, run_pipeline};

@@ -30,7 +30,7 @@ const XLA_FLAGS: &str = "--xla_dump_emitter_re=.* --xla_dump_hlo_module_re=jit_.
 /// Runs the benchmark.
 pub fn bench(root: &Path, target: &Path) -> Result<()> {
     let python =
-        crate::bench::install_pinned(&python312()?, &target.join("jaxenv"), JAX, "jax.txt")?;
+        crate::venv::install_pinned(&python312()?, &target.join("jaxenv"), JAX, "jax.txt")?;
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     run::checked(Command::new(&cargo).current_dir(root).args([
         "build",

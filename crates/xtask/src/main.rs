@@ -18,6 +18,7 @@ mod demo;
 mod run;
 mod setup;
 mod test;
+mod venv;
 
 use std::{
     path::{Path, PathBuf},

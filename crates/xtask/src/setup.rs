@@ -11,6 +11,7 @@ use std::{
 use anyhow::{Context, Result, bail};
 
 use crate::run;
+use crate::venv::install_pinned;
 
 /// The Debian packages of the build recipe (docs/architecture.md, "Build"), the one list of the
 /// project.
@@ -35,6 +36,12 @@ pub const DEBIAN_PACKAGES: &[&str] = &[
 
 /// ptxas (no GPU needed) comes from this PyPI package.
 const PTXAS_PACKAGE: &str = "nvidia-cuda-nvcc-cu12==12.9.86";
+
+/// The GPU runner's packages, pinned. cuda-python 12.9 loads with any driver of CUDA 12 or later.
+const RUNNER_PACKAGES: &[&str] = &["cuda-python==12.9.10", "numpy==2.4.6"];
+
+/// The GPU runner's venv under the target directory of the workspace.
+pub const RUNNER_VENV: &str = "bench-gpu-venv";
 
 /// What setup provides beyond the Debian packages.
 pub struct Tools {
@@ -66,7 +73,7 @@ pub fn setup(root: &Path) -> Result<Tools> {
         .map(|nvcc| nvcc.join("nvvm/libdevice/libdevice.10.bc"))
         .filter(|p| p.is_file())
         .with_context(|| format!("{PTXAS_PACKAGE} installed no libdevice"))?;
-    let runner_python = crate::bench_gpu_run::install_runner_packages(root)?;
+    let runner_python = install_runner_packages(root)?;
     eprintln!(
         "xtask: setup done (ptxas: {}, libdevice: {}, GPU runner: {})",
         ptxas.display(),
@@ -78,6 +85,17 @@ pub fn setup(root: &Path) -> Result<Tools> {
         libdevice,
         runner_python,
     })
+}
+
+/// Installs the GPU runner's packages into the venv [`RUNNER_VENV`] (here, so that the runner's
+/// tests find them); returns its python.
+fn install_runner_packages(root: &Path) -> Result<PathBuf> {
+    install_pinned(
+        "python3".as_ref(),
+        &crate::target_dir(root).join(RUNNER_VENV),
+        RUNNER_PACKAGES,
+        "gpu-runner-packages.txt",
+    )
 }
 
 /// The packages among `packages` that dpkg does not list as installed.

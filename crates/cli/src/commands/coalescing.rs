@@ -2,10 +2,11 @@
 
 use std::path::PathBuf;
 
-use xla_indexing_hlo::gpu::report;
+use xla_indexing_gpu::accesses::coalescing_entries;
 
 use super::ChipArg;
 use crate::diag::Failure;
+use crate::gpu_report;
 use crate::output::{Format, OutputArgs, SyntaxArg};
 use crate::progress::{Progress, QuietArg};
 
@@ -37,16 +38,13 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let mut progress = Progress::new("coalescing", plans.len(), args.progress.quiet);
     let mut entries = Vec::new();
     for plan in &plans {
-        entries.extend(report::coalescing_entries(
-            std::slice::from_ref(plan),
-            &device,
-        ));
+        entries.extend(coalescing_entries(std::slice::from_ref(plan), &device));
         progress.tick();
     }
     drop(progress);
     let out = match args.output.format {
-        Format::Text => report::coalescing_text(&entries),
-        Format::Json => report::coalescing_json(&entries).to_string(),
+        Format::Text => gpu_report::coalescing::text(&entries),
+        Format::Json => gpu_report::coalescing::json(&entries).to_string(),
     };
     args.output.write(&args.syntax.respell(&out))
 }

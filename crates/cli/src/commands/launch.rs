@@ -2,10 +2,11 @@
 
 use std::path::{Path, PathBuf};
 
-use xla_indexing_hlo::gpu::{Device, KernelPlan, kernels, plan_kernel, report};
+use xla_indexing_gpu::{Device, KernelPlan, kernels, plan_kernel};
 
 use super::ChipArg;
 use crate::diag::Failure;
+use crate::gpu_report;
 use crate::output::{Format, OutputArgs, SyntaxArg};
 use crate::progress::{Progress, QuietArg};
 
@@ -37,8 +38,8 @@ pub struct Args {
 pub fn run(args: Args) -> Result<(), Failure> {
     let plans = plans(&args.file, &args.chip.device(), "launch", args.progress)?;
     let out = match args.output.format {
-        Format::Text => report::launch_text(&plans),
-        Format::Json => report::launch_json(&plans).to_string(),
+        Format::Text => gpu_report::launch::text(&plans),
+        Format::Json => gpu_report::launch::json(&plans).to_string(),
     };
     args.output.write(&args.syntax.respell(&out))
 }

@@ -12,7 +12,7 @@ pub mod render;
 pub mod simplify;
 pub mod tiles;
 
-use xla_indexing_hlo::gpu::{Chip, DEFAULT_CHIP, Device, UnknownChip};
+use xla_indexing_gpu::{Chip, DEFAULT_CHIP, Device, UnknownChip};
 
 use crate::diag::{Diagnostic, Exit, Failure};
 

@@ -2,9 +2,10 @@
 
 use std::path::PathBuf;
 
-use xla_indexing_hlo::gpu::report;
+use xla_indexing_gpu::kernel_tiles::tiles_of_module;
 
 use crate::diag::Failure;
+use crate::gpu_report;
 use crate::output::{Format, OutputArgs, SyntaxArg};
 use crate::progress::{Progress, QuietArg};
 
@@ -36,14 +37,14 @@ pub struct Args {
 pub fn run(args: Args) -> Result<(), Failure> {
     let (text, module) = super::read_module(&args.file)?;
     let mut progress = Progress::new("tiles", 0, args.progress.quiet);
-    let all = report::tiles_of_module(&module, &args.tile, &mut |done, total| {
+    let all = tiles_of_module(&module, &args.tile, &mut |done, total| {
         progress.update(done, total)
     })
     .map_err(|e| super::hlo_failure(e, &args.file, &text))?;
     drop(progress);
     let out = match args.output.format {
-        Format::Text => report::tiles_text(&all),
-        Format::Json => report::tiles_json(&all).to_string(),
+        Format::Text => gpu_report::tiles::text(&all),
+        Format::Json => gpu_report::tiles::json(&all).to_string(),
     };
     args.output.write(&args.syntax.respell(&out))
 }

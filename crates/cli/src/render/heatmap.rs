@@ -7,7 +7,7 @@
 use std::fmt::Write;
 
 use xla_indexing_core::IndexingMap;
-use xla_indexing_hlo::gpu::{Device, analyze_access, kernels, plan_kernel};
+use xla_indexing_gpu::{Device, analyze_access, kernels, plan_kernel};
 use xla_indexing_hlo::{Direction, Module, Options, analyze_module};
 
 use super::RenderError;

@@ -1,5 +1,5 @@
-//! Generated HLO modules of any depth, shared by the deep-input tests of the HLO crate and the
-//! MLIR crate (which includes this file by path).
+//! Generated HLO modules of any depth, shared by the deep-input tests of the HLO crate and of
+//! the GPU and passes crates (which include this file by path).
 #![allow(dead_code)]
 
 /// A module whose entry applies `c0` to its parameter with `op` (`fusion` with `calls=`, or

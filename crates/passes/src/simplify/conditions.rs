@@ -8,7 +8,8 @@ use std::rc::Rc;
 use melior::ir::{BlockLike, BlockRef, OperationRef, RegionLike, Value, operation::OperationLike};
 use xla_indexing_core::{Expr, Interval};
 
-use super::values::{Fact, IndexValues, Known};
+use super::known::{Fact, Known};
+use super::values::IndexValues;
 use xla_indexing_mlir::{
     affine::expr_from_affine,
     ir::{affine_map_attribute, defining_op, integer_set_attribute, op_name},

@@ -23,7 +23,8 @@ use super::{
         ranges::narrowed,
     },
     cost::{Cost, arith_op_cost, has_strict_affine_user},
-    values::{IndexValues, Known},
+    known::Known,
+    values::IndexValues,
 };
 use xla_indexing_mlir::{
     affine::{affine_from_expr, expr_from_affine},

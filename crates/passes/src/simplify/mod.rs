@@ -24,6 +24,7 @@ mod decide;
 mod depends;
 mod fold;
 mod forms;
+mod known;
 mod rewrite;
 mod semantics;
 mod values;
@@ -41,9 +42,10 @@ use self::{
 };
 use super::PassFailure;
 use xla_indexing_mlir::{
+    handles::op_key,
     indexing_ops::{APPLY_INDEXING, XLA_APPLY_INDEXING},
     ir::emit_warning,
-    ir::{op_key, op_name, walk_nested},
+    ir::{op_name, walk_nested},
     pass_entry,
     pass_host::{PassOption, PassSpec},
     rewrite::{Changed, Greedy, PatternError, RewriteFn, apply_tracking},

@@ -27,7 +27,8 @@ use xla_indexing_core::{Expr, VarRef};
 use super::{
     cost::{Cost, dying_cost, has_strict_affine_user, op_cost, used_results},
     forms::{Kind, LeafType, global_candidate, local_candidate, materialize, reusable},
-    values::{IndexValues, Known},
+    known::Known,
+    values::IndexValues,
 };
 use xla_indexing_mlir::{
     affine::expr_from_affine,

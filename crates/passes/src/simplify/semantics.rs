@@ -13,22 +13,14 @@ use xla_indexing_core::{Expr, Interval};
 use super::{
     conditions::{Pick, min_max_range},
     fold::fold,
-    values::{IndexValues, Known, Reading},
+    known::{Known, Read, Reading},
+    values::IndexValues,
 };
 use xla_indexing_mlir::{
     affine::expr_from_affine,
     indexing_ops::{is_apply_indexing, op_map},
     ir::{affine_map_attribute, constant_value, op_name},
 };
-
-/// How an op result is read.
-pub enum Read {
-    /// As an expression over roots.
-    Exact(Reading),
-    /// As a root, within this range (beyond what [`Ranges`](super::super::ranges::Ranges)
-    /// finds).
-    Root(Interval),
-}
 
 impl IndexValues {
     /// How result `index` of `op` is read.

@@ -25,25 +25,18 @@ use std::{
     rc::Rc,
 };
 
-use melior::ir::{
-    BlockLike, BlockRef, OperationRef, Type, TypeLike, Value, ValueLike, operation::OperationLike,
-};
+use melior::ir::{BlockLike, BlockRef, OperationRef, Value, ValueLike, operation::OperationLike};
 use xla_indexing_core::{Atom, Expr, IndexingMap, Interval, Var, VarRef};
-use xla_indexing_mlir::handles::{BlockHandle, OpHandle, ValueHandle};
+use xla_indexing_mlir::handles::{BlockHandle, OpHandle, ValueHandle, value_key};
 
 use super::{
     super::ranges::{Ranges, fits},
     depends::{Dependents, Depends},
-    semantics::Read,
+    known::{Fact, Known, Read, Reading, type_key},
 };
 use xla_indexing_mlir::indexing_ops::is_apply_indexing;
-use xla_indexing_mlir::ir::{
-    blocks_of, defining_op, int_width, parent_block, users, value_key, walk_nested,
-};
+use xla_indexing_mlir::ir::{blocks_of, defining_op, int_width, parent_block, users, walk_nested};
 use xla_indexing_mlir::rewrite::Changed;
-
-/// `expr in interval`, over roots.
-pub type Fact = (Expr, Interval);
 
 /// Deepest chain of producers composed into one expression; deeper values are roots.
 const MAX_DEPTH: usize = 64;
@@ -63,39 +56,6 @@ const MAX_FACTS: usize = 16;
 struct BlockFacts {
     facts: Rc<[Fact]>,
     depends: Depends,
-}
-
-/// What is known of one integer or index value.
-#[derive(Clone, Debug)]
-pub struct Known {
-    /// The value as an expression over roots, simplified (exact wherever [`Known::facts`] and
-    /// the facts of the value's block hold). A root's expression is its own dimension.
-    pub expr: Expr,
-    /// The values it can take.
-    pub range: Interval,
-    /// What may be assumed wherever the value is used (sorted, without repeats).
-    pub facts: Rc<[Fact]>,
-    /// Whether the expression is exactly what the op computes from its operands' expressions:
-    /// simplifying found nothing more.
-    pub settled: bool,
-    /// Bits of its type (`index` counts as 64).
-    pub width: u32,
-    ty: usize,
-    /// The roots what is known was found from: those of its operands and of the facts of its
-    /// block, and its own if it is one.
-    depends: Depends,
-}
-
-impl Known {
-    /// Whether `value` has this value's type.
-    pub fn same_type(&self, value: Value) -> bool {
-        type_key(value.r#type()) == self.ty
-    }
-
-    /// Whether every fact of `other` is one of this value's: where these hold, so do those.
-    pub fn assumes(&self, other: &Known) -> bool {
-        other.facts.iter().all(|f| self.facts.contains(f))
-    }
 }
 
 struct Root {
@@ -577,25 +537,6 @@ impl IndexValues {
     }
 }
 
-/// An op result as an expression over roots, with the facts it brings.
-pub struct Reading {
-    pub expr: Expr,
-    pub facts: Vec<Fact>,
-}
-
-impl Reading {
-    /// A reading of `expr` that brings the facts of `operands`.
-    pub fn of(expr: Expr, operands: &[&Known]) -> Reading {
-        Reading {
-            expr,
-            facts: operands
-                .iter()
-                .flat_map(|k| k.facts.iter().cloned())
-                .collect(),
-        }
-    }
-}
-
 /// Facts sorted, without repeats, at most [`MAX_FACTS`] (dropping facts only weakens what is
 /// assumed).
 fn normalized(mut facts: Vec<Fact>) -> Vec<Fact> {
@@ -705,9 +646,4 @@ fn within_terms(e: &Expr, limit: usize) -> bool {
     }
     let mut left = limit;
     count(e, &mut left)
-}
-
-/// The identity of a type.
-pub fn type_key(ty: Type) -> usize {
-    ty.to_raw().ptr as usize
 }

@@ -21,10 +21,8 @@
 use anyhow::{Result, anyhow};
 use serde_json::{Value, json};
 use xla_indexing_codegen::{BufferRole, HostValue, Step, kernel_symbols, launch_list};
-use xla_indexing_hlo::{
-    Module,
-    gpu::{Device, UnknownChip, plan_module},
-};
+use xla_indexing_gpu::{Device, UnknownChip, plan_module};
+use xla_indexing_hlo::Module;
 
 /// Where a manifest's program comes from and what it is called.
 pub struct Program<'a> {

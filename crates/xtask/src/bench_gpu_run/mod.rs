@@ -24,28 +24,11 @@ use anyhow::{Context, Result, bail};
 
 use crate::{run, setup::Tools};
 
-/// The runner's packages, pinned. cuda-python 12.9 loads with any driver of CUDA 12 or later.
-const PACKAGES: &[&str] = &["cuda-python==12.9.10", "numpy==2.4.6"];
-
 /// The chip the PTX is compiled for (H100 and H200).
 pub const CHIP: &str = "sm_90";
 
 /// The runner's exit status when there is no GPU.
 pub const NO_GPU: i32 = 3;
-
-/// The runner's venv under the target directory of `root`.
-pub const VENV: &str = "bench-gpu-venv";
-
-/// Installs the runner's packages into the venv [`VENV`] (`cargo xtask setup` does, so that
-/// the runner's tests find them); returns its python.
-pub fn install_runner_packages(root: &Path) -> Result<PathBuf> {
-    crate::bench::install_pinned(
-        "python3".as_ref(),
-        &crate::target_dir(root).join(VENV),
-        PACKAGES,
-        "gpu-runner-packages.txt",
-    )
-}
 
 /// Builds the PTX and manifests, then runs the runner with `tools`; with no GPU, runs
 /// `static_part`.

@@ -202,7 +202,7 @@ fn manifests_match_the_ptx_entries() {
 /// The runner's venv python, made by `cargo xtask setup`.
 fn runner_python() -> Result<PathBuf, String> {
     let python = crate::target_dir(&root())
-        .join(super::VENV)
+        .join(crate::setup::RUNNER_VENV)
         .join("bin/python");
     if python.is_file() {
         Ok(python)

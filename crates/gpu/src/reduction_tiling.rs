@@ -14,8 +14,10 @@
 //!   `rows x kept` shared tile); else a 32 x 32 tile of threads, each reading `vector` adjacent
 //!   columns.
 
-use super::launch::Device;
-use super::reduction::WARP;
+use crate::device::Device;
+
+/// Threads of a warp (the tilings and the shuffle trees assume it).
+pub const WARP: u64 = 32;
 
 /// Threads of a block that XLA aims at when it puts several rows in a block.
 const BLOCK_TARGET: i64 = 256;

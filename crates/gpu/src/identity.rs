@@ -2,8 +2,8 @@
 //! per thread (as the reduction emitter's partial results do) gives the value of applying it
 //! once.
 
-use super::kernel::element_bits;
-use crate::module::{Computation, Instruction, Module};
+use crate::kernel::element_bits;
+use xla_indexing_hlo::module::{Computation, Instruction, Module};
 
 /// What kind of number an element type holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -127,7 +127,7 @@ impl Identity {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parse_module;
+    use xla_indexing_hlo::parse_module;
 
     fn module(op: &str, ty: &str, init: &str) -> Module {
         parse_module(&format!(

@@ -17,11 +17,12 @@
 use xla_indexing_core::interval::gcd;
 use xla_indexing_core::{Expr, IndexingMap, Interval};
 
-use super::launch::{Device, LaunchDimensions, UnrollInputs, launch_dimensions, unroll_factor};
-use super::thread_map::thread_id_map;
-use crate::module::{Computation, Module};
-use crate::ops::{OpKind, instruction_kind};
-use crate::shape::Shape;
+use crate::device::Device;
+use crate::launch::{LaunchDimensions, UnrollInputs, launch_dimensions, unroll_factor};
+use crate::thread_map::thread_id_map;
+use xla_indexing_hlo::module::{Computation, Module};
+use xla_indexing_hlo::ops::{OpKind, instruction_kind};
+use xla_indexing_hlo::shape::Shape;
 
 /// The most operands of a concatenate that the emitter writes a loop for each of (XLA's limit).
 pub const MAX_OPERANDS: usize = 4;
@@ -115,7 +116,7 @@ pub fn plan_concatenate(
         .ok_or_else(|| format!("{largest} has too many elements"))?;
     let output_bits = comp.instructions[comp.root]
         .array()
-        .and_then(|s| super::kernel::element_bits(&s.element));
+        .and_then(|s| crate::kernel::element_bits(&s.element));
     let inputs = UnrollInputs {
         elements,
         blocks_unrolling: false,

@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use xla_indexing_hlo::gpu::{
+use xla_indexing_gpu::{
     Device, EmitterPlan, plan_module,
     reduction::{OutputSource, ReductionKind, ReductionPlan},
 };

@@ -5,9 +5,9 @@
 //! maximum). A reduce whose input reads another hero that way comes after it: the heroes fall
 //! into levels, each a pass over the row.
 
-use crate::module::{Computation, Instruction};
-use crate::ops::{OpKind, instruction_kind};
-use crate::shape::Shape;
+use xla_indexing_hlo::module::{Computation, Instruction};
+use xla_indexing_hlo::ops::{OpKind, instruction_kind};
+use xla_indexing_hlo::shape::Shape;
 
 /// What an instruction is to the reduction emitter.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -6,8 +6,8 @@
 //! broadcast of one) joins at most one reducing output, as XLA counts it: recomputing it is
 //! cheaper than putting reductions in one block.
 
-use crate::module::Computation;
-use crate::shape::Shape;
+use xla_indexing_hlo::module::Computation;
+use xla_indexing_hlo::shape::Shape;
 
 /// Per output, its group (numbered by first output), given the instruction of each output
 /// and whether it reduces.

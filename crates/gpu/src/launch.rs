@@ -6,47 +6,7 @@
 //! `n = ceil(elements / unroll)`; the blocks are split across x and y so that x stays within its
 //! limit. A grid that would exceed a limit is an error, never a silently clamped launch.
 
-use super::chips::{Chip, DEFAULT_CHIP, UnknownChip};
-
-/// The hardware facts the launch maths needs.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Device {
-    /// A name for reports (`sm_90`).
-    pub name: String,
-    /// Threads that run in lockstep (32 on NVIDIA GPUs).
-    pub warp_size: u64,
-    /// Threads per block, all three axes together.
-    pub threads_per_block_limit: u64,
-    /// Largest block count along x, y and z.
-    pub block_dim_limit: [u64; 3],
-    /// Streaming multiprocessors.
-    pub core_count: u64,
-    /// Resident threads per multiprocessor.
-    pub threads_per_core_limit: u64,
-    /// Largest unroll factor the loop emitter picks for a large output.
-    pub max_unroll: u64,
-    /// Bytes of one global-memory transaction.
-    pub transaction_bytes: u64,
-}
-
-impl Device {
-    /// The chip named `name` in the table of [`super::chips`] (`sm_90`).
-    pub fn for_chip(name: &str) -> Result<Device, UnknownChip> {
-        Chip::named(name).map(Chip::device)
-    }
-
-    /// An NVIDIA H100 SXM (sm_90): 132 multiprocessors of 2048 threads.
-    pub fn h100() -> Device {
-        Device::for_chip("sm_90").expect("sm_90 is in the table")
-    }
-}
-
-/// The default chip, [`DEFAULT_CHIP`].
-impl Default for Device {
-    fn default() -> Device {
-        Device::for_chip(DEFAULT_CHIP).expect("the default chip is in the table")
-    }
-}
+use crate::device::Device;
 
 /// Threads per block and blocks per grid, x first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

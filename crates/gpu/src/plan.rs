@@ -1,23 +1,24 @@
 //! The launch plan of a kernel: unroll factor, launch dimensions, thread-id map, and for every
 //! output and operand the maps from thread ids to the elements read (the thread map composed
 //! with the fusion's output-to-operand maps, simplified), and whether each access of an unrolled
-//! thread's group is one vector access ([`super::vector`]).
+//! thread's group is one vector access ([`crate::vector`]).
 
 use xla_indexing_core::{ComposeError, IndexingMap};
 
-use super::concatenate::{ConcatenatePlan, plan_concatenate};
-use super::kernel::{Kernel, element_bits, kernels};
-use super::launch::{Device, LaunchDimensions, UnrollInputs, launch_dimensions, unroll_factor};
-use super::reduction::{OutputSource, ReductionPlan, plan_reduction};
-use super::scatter::{ScatterPlan, plan_scatter};
-use super::thread_map::thread_id_map;
-use super::transpose::{TransposePlan, plan_transpose};
-use super::vector::{Vectorization, lanes_run_together, vectorize};
-use crate::access::Access;
-use crate::error::HloError;
-use crate::fusion::Composer;
-use crate::module::Module;
-use crate::shape::{ArrayShape, Shape};
+use crate::concatenate::{ConcatenatePlan, plan_concatenate};
+use crate::device::Device;
+use crate::kernel::{Kernel, element_bits, kernels};
+use crate::launch::{LaunchDimensions, UnrollInputs, launch_dimensions, unroll_factor};
+use crate::reduction::{OutputSource, ReductionPlan, plan_reduction};
+use crate::scatter::{ScatterPlan, plan_scatter};
+use crate::thread_map::thread_id_map;
+use crate::transpose::{TransposePlan, plan_transpose};
+use crate::vector::{Vectorization, lanes_run_together, vectorize};
+use xla_indexing_hlo::access::Access;
+use xla_indexing_hlo::error::HloError;
+use xla_indexing_hlo::fusion::Composer;
+use xla_indexing_hlo::module::Module;
+use xla_indexing_hlo::shape::{ArrayShape, Shape};
 
 /// Everything known about launching one kernel.
 #[derive(Clone, Debug, PartialEq)]
@@ -353,7 +354,7 @@ fn reduction_kernel(
         }
     }
     let mut outputs = Vec::new();
-    let unroll = reduction.read_map.range_vars()[super::thread_map::UNROLL_SYMBOL]
+    let unroll = reduction.read_map.range_vars()[crate::thread_map::UNROLL_SYMBOL]
         .bounds
         .count() as u64;
     for (k, (shape, source)) in kernel.outputs.iter().zip(&reduction.outputs).enumerate() {
@@ -412,7 +413,11 @@ fn reduction_kernel(
 /// The instructions `i` is computed from that depend on no hero, stopping at each: `i` itself
 /// when it depends on none, else what the ops on the way from `i` to the heroes read besides
 /// them. The emitter reads them at the element it computes `i` at (the heroes' values it has).
-fn free_operands(comp: &crate::module::Computation, i: usize, heroes: &[usize]) -> Vec<usize> {
+fn free_operands(
+    comp: &xla_indexing_hlo::module::Computation,
+    i: usize,
+    heroes: &[usize],
+) -> Vec<usize> {
     let mut depends = vec![false; comp.instructions.len()];
     for &k in &comp.post_order {
         let instr = &comp.instructions[k];
@@ -447,7 +452,7 @@ fn operand_plans(
 ) -> Result<Vec<OperandPlan>, HloError> {
     let unroll = read_map
         .range_vars()
-        .get(super::thread_map::UNROLL_SYMBOL)
+        .get(crate::thread_map::UNROLL_SYMBOL)
         .map_or(1, |v| v.bounds.count() as u64);
     let vectorization = |a: &Access, shape: &ArrayShape| {
         if unroll <= 1 {
@@ -471,7 +476,7 @@ fn operand_plans(
 fn operand_plan(
     module: &Module,
     kernel: &Kernel,
-    p: crate::fusion::ParameterMaps,
+    p: xla_indexing_hlo::fusion::ParameterMaps,
     read_map: &IndexingMap,
     vectorization: &dyn Fn(&Access, &ArrayShape) -> Vectorization,
 ) -> Result<OperandPlan, HloError> {
@@ -616,7 +621,7 @@ fn root_write_map(
     if root.dims == first.dims {
         return Ok(Some(thread_map.clone()));
     }
-    let Some(bitcast) = crate::ops::bitcast_map(first, root)? else {
+    let Some(bitcast) = xla_indexing_hlo::ops::bitcast_map(first, root)? else {
         return Ok(None);
     };
     let mut map = thread_map.compose(&bitcast)?;

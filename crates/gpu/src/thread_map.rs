@@ -9,8 +9,8 @@
 
 use xla_indexing_core::{ArithError, Expr, IndexingMap, Interval, Var};
 
-use super::launch::LaunchDimensions;
-use crate::layout::Layout;
+use crate::launch::LaunchDimensions;
+use xla_indexing_hlo::layout::Layout;
 
 /// The names of the six dimensions of a thread-id map, in order.
 pub const DIM_NAMES: [&str; 6] = ["th_x", "th_y", "th_z", "bl_x", "bl_y", "bl_z"];
@@ -170,7 +170,8 @@ fn substituted(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gpu::launch::{Device, launch_dimensions};
+    use crate::device::Device;
+    use crate::launch::launch_dimensions;
 
     fn parsed(text: &str) -> IndexingMap {
         IndexingMap::parse(text).unwrap_or_else(|e| panic!("{e}: {text}"))

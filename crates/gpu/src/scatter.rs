@@ -14,14 +14,15 @@
 
 use xla_indexing_core::IndexingMap;
 
-use super::identity::{Class, binary_of_parameters, class_of};
-use super::launch::{Device, LaunchDimensions, launch_dimensions};
-use super::thread_map::thread_id_map;
-use crate::access::Access;
-use crate::attrs::AttrValue;
-use crate::module::Module;
-use crate::ops::{OpContext, Outcome, input_to_output};
-use crate::shape::Shape;
+use crate::device::Device;
+use crate::identity::{Class, binary_of_parameters, class_of};
+use crate::launch::{LaunchDimensions, launch_dimensions};
+use crate::thread_map::thread_id_map;
+use xla_indexing_hlo::access::Access;
+use xla_indexing_hlo::attrs::AttrValue;
+use xla_indexing_hlo::module::Module;
+use xla_indexing_hlo::ops::{OpContext, Outcome, input_to_output};
+use xla_indexing_hlo::shape::Shape;
 
 /// The scatter emitter's plan of one fusion.
 #[derive(Clone, Debug, PartialEq)]

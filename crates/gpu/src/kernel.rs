@@ -3,9 +3,9 @@
 
 use std::collections::HashSet;
 
-use crate::error::HloError;
-use crate::module::{Instruction, Module};
-use crate::shape::ArrayShape;
+use xla_indexing_hlo::error::HloError;
+use xla_indexing_hlo::module::{Instruction, Module};
+use xla_indexing_hlo::shape::ArrayShape;
 
 /// One kernel to launch.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -86,7 +86,7 @@ pub fn kernels(module: &Module) -> Vec<Kernel> {
 
 fn kind(instr: &Instruction) -> Option<String> {
     match instr.attr("kind") {
-        Some(crate::attrs::AttrValue::Raw(k)) => Some(k.clone()),
+        Some(xla_indexing_hlo::attrs::AttrValue::Raw(k)) => Some(k.clone()),
         _ => None,
     }
 }

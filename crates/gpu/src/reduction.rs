@@ -21,12 +21,12 @@
 //!   a shuffle tree.
 //!
 //! The family, the threads, the vector width and the shared tile are XLA's
-//! ([`super::reduction_tiling`]): row, multi-row (a row within a warp), column and small column
+//! ([`crate::reduction_tiling`]): row, multi-row (a row within a warp), column and small column
 //! (the kept size divides a warp) reductions.
 //!
 //! A reduce may read another through a broadcast of its row value over the reduced dimensions
 //! (a softmax subtracts its row maximum before summing exponentials, then divides by the sum):
-//! the heroes then fall into levels ([`super::roles`]), each a pass of the row's group over its
+//! the heroes then fall into levels ([`crate::roles`]), each a pass of the row's group over its
 //! row, the earlier heroes' results known to every thread of the group; outputs of the input's
 //! shape that read heroes (the softmax itself) are written in a last pass. So XLA's softmax and
 //! layer norm are one kernel each when XLA fuses them into one (as its Triton softmax fusion
@@ -38,20 +38,18 @@
 
 use xla_indexing_core::{ArithError, Expr, IndexingMap, Interval, Var};
 
-use super::epilogue::{reaches_hero, root_leaves};
-use super::identity::is_identity;
-use super::kernel::element_bits;
-use super::launch::{Device, LaunchDimensions};
-use super::reduction_groups::reduction_groups;
-use super::reduction_tiling::tiling;
-pub use super::reduction_tiling::{Components, IoBits, ReductionKind};
-use super::roles::{HeroInput, Role, roles};
-use super::thread_map::{DIM_NAMES, SYMBOL_NAMES};
-use crate::module::{Computation, Module};
-use crate::shape::Shape;
-
-/// Threads of a warp (the shuffle trees assume it).
-pub const WARP: u64 = 32;
+use crate::device::Device;
+use crate::epilogue::{reaches_hero, root_leaves};
+use crate::identity::is_identity;
+use crate::kernel::element_bits;
+use crate::launch::LaunchDimensions;
+use crate::reduction_groups::reduction_groups;
+use crate::reduction_tiling::tiling;
+pub use crate::reduction_tiling::{Components, IoBits, ReductionKind, WARP};
+use crate::roles::{HeroInput, Role, roles};
+use crate::thread_map::{DIM_NAMES, SYMBOL_NAMES};
+use xla_indexing_hlo::module::{Computation, Module};
+use xla_indexing_hlo::shape::Shape;
 
 /// The reduction emitter's plan of one fusion.
 #[derive(Clone, Debug, PartialEq)]
@@ -63,7 +61,7 @@ pub struct ReductionPlan {
     pub level: Vec<usize>,
     /// Per kernel output, where its value comes from.
     pub outputs: Vec<OutputSource>,
-    /// Per kernel output, its reduction group ([`super::reduction_groups`]): the row of blocks
+    /// Per kernel output, its reduction group (`reduction_groups.rs`): the row of blocks
     /// (`bl_y`) that computes it.
     pub output_groups: Vec<usize>,
     /// Per hero, its reduction group.
@@ -82,7 +80,7 @@ pub struct ReductionPlan {
     /// it.
     pub input_maps: Vec<IndexingMap>,
     /// Per hero, whether its partial results carry a flag saying whether they met an element
-    /// (its initial values are not identities of its reducer, [`super::identity`]).
+    /// (its initial values are not identities of its reducer, [`crate::identity`]).
     pub flagged: Vec<bool>,
     /// The shared memory the partial results meet in: per hero its values, then its flag.
     pub shared: Vec<SharedBuffer>,
@@ -262,7 +260,7 @@ pub fn plan_reduction(
             let (Some(from), Some(to)) = (operand_shape(first), operand_shape(h)) else {
                 return Err("a hero's input is a tuple".to_string());
             };
-            let bitcast = crate::ops::bitcast_map(&from, &to)
+            let bitcast = xla_indexing_hlo::ops::bitcast_map(&from, &to)
                 .map_err(|e| format!("thread maps: {e}"))?
                 .ok_or_else(|| {
                     format!(

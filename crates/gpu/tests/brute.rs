@@ -1,12 +1,12 @@
 //! GPU maths checked by brute force: coalescing counts against the addresses a warp touches
 //! (enumerated from the output's layout order, the fusion's maps and the operand's physical
 //! layout), and propagated tiles against the elements each output tile reads. The fusion maps
-//! themselves are checked against reference semantics in `brute.rs`.
+//! themselves are checked against reference semantics in the HLO crate's `tests/brute.rs`.
 
 use std::collections::BTreeSet;
 
 use xla_indexing_core::IndexingMap;
-use xla_indexing_hlo::gpu::{
+use xla_indexing_gpu::{
     Device, EmitterPlan, KernelPlan, analyze_access, output_tile, plan::OperandPlan, plan_module,
     propagate,
 };
@@ -20,7 +20,7 @@ fn plans(path: &str) -> Vec<KernelPlan> {
 }
 
 fn bits(element: &str) -> i128 {
-    xla_indexing_hlo::gpu::element_bits(element).unwrap() as i128
+    xla_indexing_gpu::element_bits(element).unwrap() as i128
 }
 
 /// Every point `(range vars)` of a box, lexicographically.

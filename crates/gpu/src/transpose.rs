@@ -18,13 +18,14 @@
 
 use xla_indexing_core::{ArithError, Expr, IndexingMap, Interval, Var};
 
-use super::epilogue::{epilogue_heroes, root_values};
-use super::launch::{Device, LaunchDimensions};
-use super::reduction::SharedBuffer;
-use super::reduction::{ceil_div, check_launch, id_vars, int, launch_map, logical_index, uint};
-use super::thread_map::SYMBOL_NAMES;
-use crate::module::{Computation, Module};
-use crate::shape::{ArrayShape, Shape};
+use crate::device::Device;
+use crate::epilogue::{epilogue_heroes, root_values};
+use crate::launch::LaunchDimensions;
+use crate::reduction::SharedBuffer;
+use crate::reduction::{ceil_div, check_launch, id_vars, int, launch_map, logical_index, uint};
+use crate::thread_map::SYMBOL_NAMES;
+use xla_indexing_hlo::module::{Computation, Module};
+use xla_indexing_hlo::shape::{ArrayShape, Shape};
 
 /// Side of a tile: a block moves `TILE × TILE` elements.
 pub const TILE: u64 = 32;

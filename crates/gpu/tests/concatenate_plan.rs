@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use xla_indexing_hlo::gpu::{Device, EmitterPlan, concatenate::ConcatenatePlan, plan_module};
+use xla_indexing_gpu::{Device, EmitterPlan, concatenate::ConcatenatePlan, plan_module};
 use xla_indexing_hlo::parse_module;
 
 /// A module concatenating f32 operands of `sizes` along `dim` (the other dimensions `rest`,

@@ -23,16 +23,16 @@
 //! [`BUFFER_ALIGNMENT`] bytes (XLA aligns every buffer it passes to a kernel to at least 16
 //! bytes), so an element offset that is a multiple of `w` is an address aligned to `w × bytes ≤
 //! 16`. And the loop runs a thread's whole group or none of it: [`lanes_run_together`] holds
-//! when the output's element count is a multiple of `unroll`, which [`super::launch::unroll_factor`]
+//! when the output's element count is a multiple of `unroll`, which [`crate::launch::unroll_factor`]
 //! ensures except for the sub-byte widening.
 
 use std::fmt;
 
 use xla_indexing_core::{Expr, IndexingMap, Interval, VarRef};
 
-use super::kernel::element_bits;
-use super::thread_map::UNROLL_SYMBOL;
-use crate::shape::ArrayShape;
+use crate::kernel::element_bits;
+use crate::thread_map::UNROLL_SYMBOL;
+use xla_indexing_hlo::shape::ArrayShape;
 
 /// The widest vector access, in bytes (`ld.global.v4.b32`, `ld.global.v2.b64`).
 pub const MAX_VECTOR_BYTES: u64 = 16;
@@ -203,9 +203,10 @@ fn prove(thread_map: &IndexingMap, offset: &Expr, lanes: u64, unroll: u64) -> Pr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gpu::launch::{Device, launch_dimensions};
-    use crate::gpu::thread_map::thread_id_map;
-    use crate::layout::Layout;
+    use crate::device::Device;
+    use crate::launch::launch_dimensions;
+    use crate::thread_map::thread_id_map;
+    use xla_indexing_hlo::layout::Layout;
 
     /// The thread map of a row-major output of `dims` unrolled by `unroll`.
     fn thread_map(dims: &[i64], unroll: u64) -> IndexingMap {

@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use xla_indexing_hlo::gpu::{
+use xla_indexing_gpu::{
     Device, EmitterPlan, plan_module,
     scatter::{Combiner, ScatterPlan},
 };

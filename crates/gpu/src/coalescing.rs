@@ -18,11 +18,11 @@
 
 use xla_indexing_core::{Atom, ComposeError, Expr, IndexingMap, Var, VarRef};
 
-use super::kernel::element_bits;
-use super::launch::Device;
-use super::thread_map::{UNROLL_SYMBOL, restrict_to_warp};
-use crate::layout::{Layout, LayoutError};
-use crate::shape::ArrayShape;
+use crate::device::Device;
+use crate::kernel::element_bits;
+use crate::thread_map::{UNROLL_SYMBOL, restrict_to_warp};
+use xla_indexing_hlo::layout::{Layout, LayoutError};
+use xla_indexing_hlo::shape::ArrayShape;
 
 /// The most (lane, unroll, step) points evaluated for one access.
 pub const POINT_BUDGET: u64 = 1 << 22;
@@ -528,8 +528,8 @@ fn explain(moving: &[MovingDim], buffer: &Buffer, bits: u64, count: &Count) -> S
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gpu::{launch_dimensions, thread_id_map};
-    use crate::layout::Layout;
+    use crate::{launch_dimensions, thread_id_map};
+    use xla_indexing_hlo::layout::Layout;
 
     /// The thread map of a loop kernel writing an `f32[8, 128]` output row-major.
     fn thread_map() -> IndexingMap {

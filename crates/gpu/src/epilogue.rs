@@ -1,9 +1,9 @@
 //! The values a fusion's outputs are, and the heroes an output is an epilogue of: what the
 //! reduction and transpose emitters share when they take a fusion apart.
 
-use crate::module::Computation;
-use crate::ops::{OpKind, instruction_kind};
-use crate::shape::Shape;
+use xla_indexing_hlo::module::Computation;
+use xla_indexing_hlo::ops::{OpKind, instruction_kind};
+use xla_indexing_hlo::shape::Shape;
 
 /// The instructions whose values are a fusion's `outputs` outputs: the root's operands when the
 /// root is a `tuple` of that many values, else the (array-shaped) root.

@@ -1,5 +1,6 @@
 //! The NVIDIA chips the launch maths, coalescing and code generation know, from sm_70 to
-//! sm_100: one row per compute capability, with the hardware facts [`Device`] carries.
+//! sm_100: one row per compute capability, with the hardware facts that differ between them
+//! (the [`Device`](crate::device::Device) of a row adds those they share).
 //!
 //! Every chip of the table has warps of 32 threads, blocks of at most 1024 threads, grids of
 //! `2^31 - 1 x 65535 x 65535` blocks and 128-byte global-memory transactions; they differ in
@@ -8,8 +9,6 @@
 //! is one).
 
 use std::ffi::CStr;
-
-use super::launch::Device;
 
 /// One chip: its `sm_NN` name and the facts that differ between chips.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,20 +79,6 @@ impl Chip {
             .find(|c| c.name_str() == base)
             .ok_or_else(|| UnknownChip(name.to_string()))
     }
-
-    /// The device facts of this chip.
-    pub fn device(&self) -> Device {
-        Device {
-            name: self.name_str().to_string(),
-            warp_size: 32,
-            threads_per_block_limit: 1024,
-            block_dim_limit: [(1 << 31) - 1, 65535, 65535],
-            core_count: self.core_count,
-            threads_per_core_limit: self.threads_per_core_limit,
-            max_unroll: 4,
-            transaction_bytes: 128,
-        }
-    }
 }
 
 #[cfg(test)]
@@ -104,7 +89,6 @@ mod tests {
     fn every_chip_is_found_by_its_name_and_the_default_is_one() {
         for chip in CHIPS {
             assert_eq!(Chip::named(chip.name_str()), Ok(chip));
-            assert_eq!(chip.device().name, chip.name_str());
         }
         assert!(Chip::named(DEFAULT_CHIP).is_ok());
         assert_eq!(Chip::named("sm_90a").unwrap().name_str(), "sm_90");

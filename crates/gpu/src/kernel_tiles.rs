@@ -1,0 +1,100 @@
+//! A tile of every kernel's outputs propagated to the parameters each output reads (what
+//! `xla-indexing tiles` reports).
+
+use xla_indexing_hlo::access::Access;
+use xla_indexing_hlo::error::HloError;
+use xla_indexing_hlo::fusion::Composer;
+use xla_indexing_hlo::module::Module;
+
+use crate::kernel::{Kernel, kernels};
+use crate::tiles::{OperandTile, OutputTile, TileError, output_tile, propagate};
+
+/// The tiles of one kernel's output, or why it cannot be tiled.
+pub struct KernelTiles {
+    /// The kernel.
+    pub kernel: Kernel,
+    /// The fused computation's name.
+    pub computation: String,
+    /// The tiled output's index among the kernel's outputs (0-based).
+    pub output: usize,
+    /// The output's tiling, or why the sizes do not tile it.
+    pub tile: Result<OutputTile, TileError>,
+    /// One entry per map of each parameter leaf the output reads (empty when it cannot be tiled).
+    pub operands: Vec<TiledOperand>,
+}
+
+/// One map by which a parameter leaf is read, and the tile it gives.
+pub struct TiledOperand {
+    /// The parameter number (`N` of `parameter(N)`).
+    pub parameter: usize,
+    /// The leaf of the parameter's shape (0 for an array).
+    pub leaf: usize,
+    /// The leaf's shape as HLO text (empty when the computation lacks the parameter).
+    pub shape: String,
+    /// The output-to-operand access (absent where the maps are undefined).
+    pub access: Option<Access>,
+    /// The operand tile that one output tile reads, or why it cannot be expressed.
+    pub tile: Result<OperandTile, TileError>,
+}
+
+/// Propagates a tile of `sizes` from every kernel's outputs to their operands, calling
+/// `progress(done, total)` after each kernel.
+pub fn tiles_of_module(
+    module: &Module,
+    sizes: &[i64],
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Vec<KernelTiles>, HloError> {
+    let mut out = Vec::new();
+    let mut composer = Composer::new(module);
+    let kernels = kernels(module);
+    for (done, kernel) in kernels.iter().enumerate() {
+        let comp = &module.computations[kernel.computation];
+        for (k, shape) in kernel.outputs.iter().enumerate() {
+            let tile = output_tile(&shape.dims, sizes);
+            let mut operands = Vec::new();
+            if let Ok(t) = &tile {
+                for p in composer.computation_output_to_input(kernel.computation, k)? {
+                    let pshape = comp
+                        .parameter(p.parameter)
+                        .and_then(|i| {
+                            comp.instructions[i]
+                                .shape
+                                .leaves()
+                                .get(p.leaf)
+                                .map(|s| s.to_string())
+                        })
+                        .unwrap_or_default();
+                    for a in p.maps.accesses {
+                        let result = propagate(t, &a.map);
+                        operands.push(TiledOperand {
+                            parameter: p.parameter,
+                            leaf: p.leaf,
+                            shape: pshape.clone(),
+                            access: Some(a),
+                            tile: result,
+                        });
+                    }
+                    if let Some(u) = p.maps.undefined {
+                        let why = TileError(format!("maps undefined: {u}"));
+                        operands.push(TiledOperand {
+                            parameter: p.parameter,
+                            leaf: p.leaf,
+                            shape: pshape.clone(),
+                            access: None,
+                            tile: Err(why),
+                        });
+                    }
+                }
+            }
+            out.push(KernelTiles {
+                kernel: kernel.clone(),
+                computation: comp.name.clone(),
+                output: k,
+                tile,
+                operands,
+            });
+        }
+        progress(done + 1, kernels.len());
+    }
+    Ok(out)
+}
