@@ -8,12 +8,16 @@
 //! 3. Every thread loads `[th_x, row]` of the tile, the hero's value at the element its write
 //!    map gives it, gives it to the elemental emitter for the epilogue, and stores every output.
 //!
+//! A hero that keeps its minor-most run in place (`[1, 0, 2]`) moves a run of it per tile
+//! element: the tile is `32 × 33 × M` and both phases loop over `unroll_id` in it.
+//!
 //! Both phases are `xla_indexing.loop`s over the plan's maps, whose constraints keep the threads
 //! of a partial tile from reading or writing past the arrays.
 
 use xla_indexing_core::{Expr, IndexingMap};
 use xla_indexing_gpu::{
     KernelPlan,
+    thread_map::UNROLL_SYMBOL,
     transpose::{BLOCK_ROWS, TransposePlan},
 };
 use xla_indexing_hlo::{HloError, Module};
@@ -53,12 +57,20 @@ pub fn transpose_function(
         map: transpose.read_map.clone(),
         rts: Vec::new(),
     };
+    // A kept minor-most run is the tile's third index: `unroll_id`.
+    let kept = |e: &Emitter| {
+        (transpose.tile.dims.len() > 2)
+            .then(|| format!(", {}", e.frame.syms[UNROLL_SYMBOL]))
+            .unwrap_or_default()
+    };
     open_loop(&mut e, &read.map, &[]);
     let value = e.value(c, transpose.source, &read)?;
     let row = tile_row(&mut e, &read.map)?;
     e.body.line(format!(
-        "memref.store {}, {tile}[{row}, {}] : {tile_type}",
-        value.value.name, e.frame.dims[0]
+        "memref.store {}, {tile}[{row}, {}{}] : {tile_type}",
+        value.value.name,
+        e.frame.dims[0],
+        kept(&e)
     ));
     close_loop(&mut e, &[], &[]);
     e.body.line("gpu.barrier");
@@ -72,8 +84,9 @@ pub fn transpose_function(
         "moved",
         element.mlir,
         format!(
-            "memref.load {tile}[{}, {row}] : {tile_type}",
-            e.frame.dims[0]
+            "memref.load {tile}[{}, {row}{}] : {tile_type}",
+            e.frame.dims[0],
+            kept(&e)
         ),
     );
     e.give(

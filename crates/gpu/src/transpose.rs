@@ -8,6 +8,9 @@
 //! operand's minor-most run is `X`, the run that becomes the result's minor-most is `Y`, and
 //! the other runs together are the batch `Z`: `[Y, X] -> [X, Y]`, `[Z, Y, X] -> [Z, X, Y]`,
 //! and as XLA's emitter any other permutation that moves `X` (`[2, 1, 0]`, `[1, 3, 0, 2]`).
+//! A permutation that keeps the minor-most run `M` in place (`[1, 0, 2]`) is tiled as XLA's
+//! emitter tiles it when `M` is at most 8 bytes: the runs next to it are `Y` and `X`, and each
+//! element of the tile is a run of `M` (`unroll_id`).
 //!
 //! A block of `32 × 8` threads moves one `32 × 32` tile of one batch element `z`: thread
 //! `(x, y)` reads rows `y, y + 8, y + 16, y + 24` of the tile at column `x` (adjacent along the
@@ -20,6 +23,7 @@ use xla_indexing_core::{ArithError, Expr, IndexingMap, Interval, Var};
 
 use crate::device::Device;
 use crate::epilogue::{epilogue_heroes, root_values};
+use crate::kernel::element_bits;
 use crate::launch::LaunchDimensions;
 use crate::reduction::SharedBuffer;
 use crate::reduction::{ceil_div, check_launch, id_vars, int, launch_map, logical_index, uint};
@@ -42,12 +46,14 @@ pub struct TransposePlan {
     pub source: usize,
     /// Per kernel output, the instruction whose value it stores (the epilogue's root).
     pub outputs: Vec<usize>,
-    /// The source's sizes in layout order: `[Z, Y, X]` (`Z` is 1 for a 2-d transpose).
-    pub sizes: [i64; 3],
+    /// The source's sizes in layout order: `[Z, Y, X, M]` (`Z` is 1 for a 2-d transpose, `M`
+    /// the kept minor-most run, 1 when the hero moves it).
+    pub sizes: [i64; 4],
     /// The launch.
     pub launch: LaunchDimensions,
     /// `(thread ids)[chunk_id, unroll_id] -> (source index)`: the element a thread reads
-    /// into the shared tile at each row step (`unroll_id` has the one value 0).
+    /// into the shared tile at each row step (`unroll_id` runs over the kept minor-most run,
+    /// else has the one value 0).
     pub read_map: IndexingMap,
     /// `(thread ids)[chunk_id, unroll_id] -> (output index)`: the element a thread writes from
     /// the shared tile at each row step, with the constraints under which it writes.
@@ -56,13 +62,21 @@ pub struct TransposePlan {
     /// launch attribute's map.
     pub launch_map: IndexingMap,
     /// The shared tile: `TILE × (TILE + 1)` elements of the hero's type (padded against bank
-    /// conflicts).
+    /// conflicts), each a run of `M` elements when the hero keeps its minor-most run.
     pub tile: SharedBuffer,
 }
 
 /// The hero's logical dimensions in runs that move together, in the operand's layout order:
-/// `[Z, Y, X]` with `Z` empty for a 2-d transpose.
-type Runs = [Vec<usize>; 3];
+/// `[Z, Y, X, M]` with `Z` empty for a 2-d transpose and `M` the minor-most run when the hero
+/// keeps it in place (empty otherwise).
+type Runs = [Vec<usize>; 4];
+
+/// Most bytes of a kept minor-most run that a tile's element carries (XLA's
+/// `kMaxBytesInMostMinorDimension`).
+const MAX_KEPT_BYTES: i64 = 8;
+/// Fewest bytes a kept minor-most run times the smaller of the two tiled runs must give for
+/// the tile to pay (XLA's `kMinDimensionToTransposeTiled`).
+const MIN_KEPT_TILE_BYTES: i64 = 16;
 
 /// The transpose emitter's plan of the fusion computed by computation `c` with `outputs`
 /// outputs, `Ok(None)` when no `transpose` or `copy` of the fusion moves elements in memory;
@@ -108,9 +122,13 @@ pub fn plan_transpose(
         .as_array()
         .map(|a| a.element.clone())
         .ok_or("the transpose is a tuple")?;
+    let mut tile = vec![TILE, TILE + 1];
+    if sizes[3] > 1 {
+        tile.push(uint(sizes[3]).map_err(|e| format!("thread maps: {e}"))?);
+    }
     Ok(Some(TransposePlan {
         tile: SharedBuffer {
-            dims: vec![TILE, TILE + 1],
+            dims: tile,
             element,
         },
         hero,
@@ -218,43 +236,57 @@ fn runs_of(source: &Source<'_>, result: &ArrayShape) -> Option<Vec<(Vec<usize>, 
         .collect()
 }
 
-/// The runs of hero `hero` reading `source` as `[Z, Y, X]`: `X` the source's minor-most run,
-/// `Y` the run that becomes the result's minor-most, and `Z` every other run, in the source's
-/// layout order (the batch a block's tile belongs to). Any permutation that moves the minor-most
-/// run is tiled so, `[1, 0]`, `[0, 2, 1]`, `[2, 1, 0]` or `[1, 3, 0, 2]` in layout order alike;
-/// one that keeps it in place is not.
+/// The runs of hero `hero` reading `source` as `[Z, Y, X, M]`: `X` the source's minor-most
+/// run, `Y` the run that becomes the result's minor-most, and `Z` every other run, in the
+/// source's layout order (the batch a block's tile belongs to). Any permutation that moves the
+/// minor-most run is tiled so, `[1, 0]`, `[0, 2, 1]`, `[2, 1, 0]` or `[1, 3, 0, 2]` in layout
+/// order alike. One that keeps it in place (`[1, 0, 2]`) is tiled as XLA tiles it when the
+/// kept run `M` is small (at most 8 bytes) and the tile pays (`M`'s bytes times the smaller of
+/// the next two runs at least 16): `X` and `Y` are then the runs next to `M`, and each element
+/// of the tile is a run of `M`.
 fn tiled_runs(comp: &Computation, hero: usize, source: &Source<'_>) -> Result<Runs, String> {
     let Shape::Array(result) = &comp.instructions[hero].shape else {
         return Err("the transpose is a tuple".into());
     };
-    let order = runs_of(source, result).unwrap_or_default();
-    let places: Vec<usize> = order.iter().map(|(_, at)| *at).collect();
-    let last = places.len().saturating_sub(1);
-    match places.last() {
-        None | Some(0) if places.len() <= 1 => Err(format!(
-            "{} moves nothing in memory",
-            comp.instructions[hero].name
-        )),
-        Some(&p) if p == last => Err(format!(
-            "{} keeps the minor-most dimension in place ({places:?} in layout order), which \
-             the transpose emitter does not tile",
-            comp.instructions[hero].name
-        )),
-        _ => {
-            let mut runs: Runs = Default::default();
-            for (k, (run, at)) in order.into_iter().enumerate() {
-                let slot = if k == last {
-                    2
-                } else if at == last {
-                    1
-                } else {
-                    0
-                };
-                runs[slot].extend(run);
-            }
-            Ok(runs)
-        }
+    let name = &comp.instructions[hero].name;
+    let mut order = runs_of(source, result).unwrap_or_default();
+    if order.len() <= 1 {
+        return Err(format!("{name} moves nothing in memory"));
     }
+    let mut runs: Runs = Default::default();
+    let last = order.len() - 1;
+    if order[last].1 == last {
+        let (kept, _) = order.pop().unwrap_or_default();
+        let size = |run: &[usize]| run.iter().map(|&d| source.shape.dims[d]).product::<i64>();
+        let bytes = element_bits(&result.element).map_or(8, |b| (b as i64 / 8).max(1));
+        let kept_bytes = bytes * size(&kept);
+        let last = order.len() - 1;
+        let y = order
+            .iter()
+            .find(|(_, at)| *at == last)
+            .map_or(0, |(r, _)| size(r));
+        let x = order.last().map_or(0, |(r, _)| size(r));
+        if kept_bytes > MAX_KEPT_BYTES || kept_bytes * x.min(y) < MIN_KEPT_TILE_BYTES {
+            return Err(format!(
+                "{name} keeps the minor-most dimension in place with {kept_bytes} bytes per \
+                 element of a tile of {x} x {y}, which XLA's transpose emitter tiles only for \
+                 at most {MAX_KEPT_BYTES} bytes and {MIN_KEPT_TILE_BYTES} bytes times the smaller side"
+            ));
+        }
+        runs[3] = kept;
+    }
+    let last = order.len() - 1;
+    for (k, (run, at)) in order.into_iter().enumerate() {
+        let slot = if k == last {
+            2
+        } else if at == last {
+            1
+        } else {
+            0
+        };
+        runs[slot].extend(run);
+    }
+    Ok(runs)
 }
 
 /// Every output has the hero's dimensions and layout, so that its writes are the hero's.
@@ -285,17 +317,22 @@ fn check_outputs(comp: &Computation, hero: usize, outputs: &[usize]) -> Result<(
 /// The constraints of a tile's element: its row and column within the arrays' `Y` and `X`.
 type Bounds = [(Expr, Interval); 2];
 
-/// The launch, the read map, the write map and the `[Z, Y, X]` sizes of a hero whose operand
-/// has dimensions `dims`, whose result dimension `d` is operand dimension `perm[d]`, and whose
-/// runs are `runs`.
+/// The launch, the read map, the write map and the `[Z, Y, X, M]` sizes of a hero whose
+/// operand has dimensions `dims`, whose result dimension `d` is operand dimension `perm[d]`,
+/// and whose runs are `runs` (`unroll_id` runs over a kept minor-most run `M`).
 fn maps(
     dims: &[i64],
     perm: &[usize],
     runs: &Runs,
-) -> Result<(LaunchDimensions, IndexingMap, IndexingMap, [i64; 3]), ArithError> {
+) -> Result<(LaunchDimensions, IndexingMap, IndexingMap, [i64; 4]), ArithError> {
     let size = |run: &Vec<usize>| run.iter().map(|&d| dims[d]).product::<i64>();
-    let sizes = [size(&runs[0]), size(&runs[1]), size(&runs[2])];
-    let [_, ys, xs] = sizes;
+    let sizes = [
+        size(&runs[0]),
+        size(&runs[1]),
+        size(&runs[2]),
+        size(&runs[3]),
+    ];
+    let [_, ys, xs, kept] = sizes;
     let t = int(TILE)?;
     let (tiles_y, tiles_x) = (ceil_div(ys, t), ceil_div(xs, t));
     let per_batch = tiles_y.checked_mul(tiles_x).ok_or(ArithError::Overflow)?;
@@ -314,13 +351,14 @@ fn maps(
     let ids = id_vars(&launch)?;
     let symbols = vec![
         Var::named(Interval::upto(int(TILE / BLOCK_ROWS)?), SYMBOL_NAMES[0]),
-        Var::named(Interval::point(0), SYMBOL_NAMES[1]),
+        Var::named(Interval::upto(kept), SYMBOL_NAMES[1]),
     ];
     let at = |y: Expr, x: Expr| -> Result<(Vec<Expr>, Bounds), ArithError> {
         let parts = [
             (z.clone(), runs[0].clone()),
             (y.clone(), runs[1].clone()),
             (x.clone(), runs[2].clone()),
+            (Expr::sym(1), runs[3].clone()),
         ];
         let bounds = [(y, Interval::upto(ys)), (x, Interval::upto(xs))];
         Ok((logical_index(dims, &parts)?, bounds))
