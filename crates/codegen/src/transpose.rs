@@ -59,9 +59,11 @@ pub fn transpose_function(
     };
     // A kept minor-most run is the tile's third index: `unroll_id`.
     let kept = |e: &Emitter| {
-        (transpose.tile.dims.len() > 2)
-            .then(|| format!(", {}", e.frame.syms[UNROLL_SYMBOL]))
-            .unwrap_or_default()
+        if transpose.tile.dims.len() > 2 {
+            format!(", {}", e.frame.syms[UNROLL_SYMBOL])
+        } else {
+            String::new()
+        }
     };
     open_loop(&mut e, &read.map, &[]);
     let value = e.value(c, transpose.source, &read)?;
