@@ -1,7 +1,8 @@
 // Scatters go to the scatter emitter: one thread per update element, the update dropped where
 // its window does not fit at its start; an add of f32 is atom.global.add.f32, an integer
-// combiner without a hardware atomic a compare-and-swap loop (atom.cas), a set a plain store,
-// unique indices a load and a store. The host copies the operand into the output before the
+// combiner without a hardware atomic a compare-and-swap loop (atom.cas), a float maximum or
+// minimum a compare-and-swap loop on the float's bits (atom.gpu.cas.b32, .b64), a set a plain
+// store, unique indices a load and a store. The host copies the operand into the output before the
 // launch. ptxas accepts the kernels for sm_80 and sm_90.
 
 // REQUIRES: ptxas, xla-indexing-cli
@@ -29,6 +30,10 @@
 // HOST: gpu.memcpy [[OUT:%[a-z_0-9]+]], %arg0 : memref<16x4xf32>, memref<16x4xf32>
 // HOST-NEXT: gpu.launch_func @kernels::@f0 {{.*}} args(%arg0 : memref<16x4xf32>, %arg1 : memref<5x1xi32>, %arg2 : memref<5x1x4xf32>, [[OUT]] : memref<16x4xf32>)
 
+// PTX-LABEL: .entry f6(
+// PTX: atom.acq_rel.gpu.cas.b32
+// PTX-LABEL: .entry f7(
+// PTX: atom.acq_rel.gpu.cas.b64
 // PTX-LABEL: .entry f0(
 // PTX: atom.global.add.f32
 // PTX-LABEL: .entry f1(

@@ -9,7 +9,8 @@
 //! 3. combines it with the output element its write map gives: a `memref.store` when the
 //!    combiner returns the update, a load, the combiner and a store for unique indices, a
 //!    `memref.atomic_rmw` for an add the GPU does atomically (`atom.global.add`), and otherwise
-//!    a `memref.generic_atomic_rmw`, a compare-and-swap loop around the combiner.
+//!    a compare-and-swap loop around the combiner: `memref.generic_atomic_rmw` for integers,
+//!    an `llvm.cmpxchg` loop on the element's bits for 32- and 64-bit floats.
 //!
 //! The output buffer must hold the scatter's operand when the kernel starts (XLA aliases them).
 
@@ -18,6 +19,7 @@ use xla_indexing_hlo::{HloError, Module};
 use xla_indexing_gpu::{
     KernelPlan,
     scatter::{Combiner, ScatterPlan},
+    vector::linear_offset,
 };
 
 use super::CodegenOptions;
@@ -137,6 +139,18 @@ pub fn scatter_function(
                     ),
                 );
             }
+            Combiner::CompareAndSwap if element.class == Class::Float => {
+                let offset = linear_offset(&scatter.write.map, &plan.outputs[0].shape)
+                    .ok_or_else(|| fail("the output has no linear offsets".into()))?;
+                let at = e
+                    .materialize(&Index {
+                        map: scatter.write.map.with_results(vec![offset]),
+                        rts: landing.rts.clone(),
+                    })
+                    .map_err(|err| fail(format!("output offset: {err}")))?
+                    .join(", ");
+                float_swap_loop(&mut e, (out, out_ty, &at), element, combine)?;
+            }
             Combiner::CompareAndSwap => {
                 let old = e.body.fresh("old");
                 let current = e.body.fresh("current");
@@ -160,6 +174,110 @@ pub fn scatter_function(
     }
     close_loop(&mut e, &[], &[]);
     Ok(end_kernel(text, e))
+}
+
+/// The compare-and-swap loop of a float combiner on the element at offset `at` of buffer
+/// `out: out_ty`: MLIR's `generic_atomic_rmw` would compare floats, which LLVM's `cmpxchg`
+/// rejects, so the loop runs on the element's bits through a pointer to it: load the bits,
+/// combine their float with the update, `llvm.cmpxchg` the new bits against the loaded ones,
+/// and retry with what the exchange saw until it succeeds.
+fn float_swap_loop(
+    e: &mut Emitter,
+    (out, out_ty, at): (&str, &str, &str),
+    element: Element,
+    combine: impl Fn(&mut Emitter, Typed) -> Result<Typed, HloError>,
+) -> Result<(), HloError> {
+    let (mlir, int) = (element.mlir, format!("i{}", element.bits));
+    let pair = format!("!llvm.struct<({int}, i1)>");
+    let base = e.body.op(
+        "base",
+        "index",
+        format!("memref.extract_aligned_pointer_as_index {out} : {out_ty} -> index"),
+    );
+    let bytes = e.body.index(i64::from(element.bits / 8));
+    let offset = e.body.op(
+        "bytes",
+        "index",
+        format!("arith.muli {at}, {} : index", bytes.name),
+    );
+    let address = e.body.op(
+        "address",
+        "index",
+        format!("arith.addi {}, {} : index", base.name, offset.name),
+    );
+    let wide = e.body.op(
+        "address",
+        "i64",
+        format!("arith.index_cast {} : index to i64", address.name),
+    );
+    let ptr = e.body.op(
+        "ptr",
+        "!llvm.ptr",
+        format!("llvm.inttoptr {} : i64 to !llvm.ptr", wide.name),
+    );
+    let first = e.body.op(
+        "bits",
+        &int,
+        format!("llvm.load {} : !llvm.ptr -> {int}", ptr.name),
+    );
+    let (swapped, expected) = (e.body.fresh("swapped"), e.body.fresh("expected"));
+    e.body.open(format!(
+        "{swapped} = scf.while ({expected} = {}) : ({int}) -> {int} {{",
+        first.name
+    ));
+    e.enter_scope();
+    let current = e.body.op(
+        "current",
+        mlir,
+        format!("arith.bitcast {expected} : {int} to {mlir}"),
+    );
+    let new = combine(
+        e,
+        Typed {
+            value: current,
+            element,
+        },
+    )?;
+    let desired = e.body.op(
+        "desired",
+        &int,
+        format!("arith.bitcast {} : {mlir} to {int}", new.value.name),
+    );
+    let result = e.body.op(
+        "exchanged",
+        &pair,
+        format!(
+            "llvm.cmpxchg {}, {expected}, {} syncscope(\"device\") acq_rel monotonic : !llvm.ptr, {int}",
+            ptr.name, desired.name
+        ),
+    );
+    let seen = e.body.op(
+        "seen",
+        &int,
+        format!("llvm.extractvalue {}[0] : {pair}", result.name),
+    );
+    let done = e.body.op(
+        "done",
+        "i1",
+        format!("llvm.extractvalue {}[1] : {pair}", result.name),
+    );
+    let yes = e.body.constant("true", "i1");
+    let again = e.body.op(
+        "again",
+        "i1",
+        format!("arith.xori {}, {} : i1", done.name, yes.name),
+    );
+    e.body.line(format!(
+        "scf.condition({}) {} : {int}",
+        again.name, seen.name
+    ));
+    e.leave_scope();
+    e.body.close("} do {", true);
+    let next = e.body.fresh("next");
+    e.body.line(format!("^bb0({next}: {int}):"));
+    e.body.line(format!("scf.yield {next} : {int}"));
+    e.body.close("}", false);
+    Ok(())
 }
 
 /// An index-vector component as an `index`: sign-extended from a signed type, zero-extended

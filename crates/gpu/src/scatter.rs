@@ -61,8 +61,9 @@ pub enum Combiner {
     /// An `add` of a type the GPU adds atomically (`f32`, `f64`, `s32`, `u32`, `s64`, `u64`):
     /// `atom.global.add`.
     AtomicAdd,
-    /// Any other combiner of integers: a compare-and-swap loop around it (MLIR's
-    /// `generic_atomic_rmw` lowers floats to a `cmpxchg` of floats, which LLVM rejects).
+    /// Any other combiner of integers or of 32- and 64-bit floats: a compare-and-swap loop
+    /// around it (on a float's bits: MLIR's `generic_atomic_rmw` lowers floats to a `cmpxchg`
+    /// of floats, which LLVM rejects).
     CompareAndSwap,
 }
 
@@ -187,9 +188,12 @@ fn combiner(cx: &OpContext<'_>) -> Result<Combiner, String> {
     }
     let class = root.array().and_then(|s| class_of(&s.element));
     let integer = matches!(class, Some((Class::Signed | Class::Unsigned, _)));
-    if !integer {
+    let swappable_float = root
+        .array()
+        .is_some_and(|s| matches!(s.element.as_str(), "f32" | "f64"));
+    if !integer && !swappable_float {
         return Err(format!(
-            "{} combines {} elements with {name} through a compare-and-swap loop, which the scatter emitter writes for integers only",
+            "{} combines {} elements with {name} through a compare-and-swap loop, which the scatter emitter writes for integers and 32- and 64-bit floats only",
             scatter.name,
             root.array().map_or("tuple", |s| s.element.as_str())
         ));

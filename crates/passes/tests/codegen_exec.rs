@@ -806,22 +806,22 @@ ENTRY %main (x: f32[4], y: f32[4]) -> f32[4] {
             "float scatter the scatter emitter refuses",
             r#"
 HloModule m
-%mul (a: f32[], b: f32[]) -> f32[] {
-  %a = f32[] parameter(0)
-  %b = f32[] parameter(1)
-  ROOT %m = f32[] multiply(%a, %b)
+%mul (a: f16[], b: f16[]) -> f16[] {
+  %a = f16[] parameter(0)
+  %b = f16[] parameter(1)
+  ROOT %m = f16[] multiply(%a, %b)
 }
-%fused (p0: f32[10,4], p1: s32[3,1], p2: f32[3,4]) -> f32[10,4] {
-  %p0 = f32[10,4]{1,0} parameter(0)
+%fused (p0: f16[10,4], p1: s32[3,1], p2: f16[3,4]) -> f16[10,4] {
+  %p0 = f16[10,4]{1,0} parameter(0)
   %p1 = s32[3,1]{1,0} parameter(1)
-  %p2 = f32[3,4]{1,0} parameter(2)
-  ROOT %s = f32[10,4]{1,0} scatter(%p0, %p1, %p2), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=%mul
+  %p2 = f16[3,4]{1,0} parameter(2)
+  ROOT %s = f16[10,4]{1,0} scatter(%p0, %p1, %p2), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=%mul
 }
-ENTRY %main (a: f32[10,4], b: s32[3,1], c: f32[3,4]) -> f32[10,4] {
-  %a = f32[10,4]{1,0} parameter(0)
+ENTRY %main (a: f16[10,4], b: s32[3,1], c: f16[3,4]) -> f16[10,4] {
+  %a = f16[10,4]{1,0} parameter(0)
   %b = s32[3,1]{1,0} parameter(1)
-  %c = f32[3,4]{1,0} parameter(2)
-  ROOT %f = f32[10,4]{1,0} fusion(%a, %b, %c), kind=kLoop, calls=%fused
+  %c = f16[3,4]{1,0} parameter(2)
+  ROOT %f = f16[10,4]{1,0} fusion(%a, %b, %c), kind=kLoop, calls=%fused
 }
 "#,
             "s",
