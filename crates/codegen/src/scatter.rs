@@ -9,8 +9,8 @@
 //! 3. combines it with the output element its write map gives: a `memref.store` when the
 //!    combiner returns the update, a load, the combiner and a store for unique indices, a
 //!    `memref.atomic_rmw` for an add the GPU does atomically (`atom.global.add`), and otherwise
-//!    a compare-and-swap loop around the combiner: `memref.generic_atomic_rmw` for integers,
-//!    an `llvm.cmpxchg` loop on the element's bits for 32- and 64-bit floats.
+//!    a compare-and-swap loop around the combiner, an `llvm.cmpxchg` loop on the element's bits
+//!    at device scope.
 //!
 //! The output buffer must hold the scatter's operand when the kernel starts (XLA aliases them).
 
@@ -139,7 +139,7 @@ pub fn scatter_function(
                     ),
                 );
             }
-            Combiner::CompareAndSwap if element.class == Class::Float => {
+            Combiner::CompareAndSwap => {
                 let offset = linear_offset(&scatter.write.map, &plan.outputs[0].shape)
                     .ok_or_else(|| fail("the output has no linear offsets".into()))?;
                 let at = e
@@ -149,22 +149,7 @@ pub fn scatter_function(
                     })
                     .map_err(|err| fail(format!("output offset: {err}")))?
                     .join(", ");
-                float_swap_loop(&mut e, (out, out_ty, &at), element, combine)?;
-            }
-            Combiner::CompareAndSwap => {
-                let old = e.body.fresh("old");
-                let current = e.body.fresh("current");
-                e.body.open(format!(
-                    "{old} = memref.generic_atomic_rmw {out}[{index}] : {out_ty} {{"
-                ));
-                e.body.line(format!("^bb0({current}: {mlir}):"));
-                e.enter_scope();
-                let value = super::body::Scalar::new(current, mlir);
-                let new = combine(&mut e, Typed { value, element })?;
-                e.body
-                    .line(format!("memref.atomic_yield {} : {mlir}", new.value.name));
-                e.leave_scope();
-                e.body.close("}", false);
+                swap_loop(&mut e, (out, out_ty, &at), element, combine)?;
             }
         }
         e.leave_scope();
@@ -176,12 +161,12 @@ pub fn scatter_function(
     Ok(end_kernel(text, e))
 }
 
-/// The compare-and-swap loop of a float combiner on the element at offset `at` of buffer
-/// `out: out_ty`: MLIR's `generic_atomic_rmw` would compare floats, which LLVM's `cmpxchg`
-/// rejects, so the loop runs on the element's bits through a pointer to it: load the bits,
-/// combine their float with the update, `llvm.cmpxchg` the new bits against the loaded ones,
-/// and retry with what the exchange saw until it succeeds.
-fn float_swap_loop(
+/// The compare-and-swap loop of a combiner on the element at offset `at` of buffer
+/// `out: out_ty`, on the element's bits through a pointer to it: load the bits, combine their
+/// value with the update, `llvm.cmpxchg` the new bits against the loaded ones at device scope,
+/// and retry with what the exchange saw until it succeeds. (MLIR's `generic_atomic_rmw` would
+/// compare floats, which LLVM's `cmpxchg` rejects, and exchanges at system scope.)
+fn swap_loop(
     e: &mut Emitter,
     (out, out_ty, at): (&str, &str, &str),
     element: Element,
@@ -226,11 +211,16 @@ fn float_swap_loop(
         first.name
     ));
     e.enter_scope();
-    let current = e.body.op(
-        "current",
-        mlir,
-        format!("arith.bitcast {expected} : {int} to {mlir}"),
-    );
+    let float = element.class == Class::Float;
+    let current = if float {
+        e.body.op(
+            "current",
+            mlir,
+            format!("arith.bitcast {expected} : {int} to {mlir}"),
+        )
+    } else {
+        super::body::Scalar::new(expected.clone(), mlir)
+    };
     let new = combine(
         e,
         Typed {
@@ -238,11 +228,15 @@ fn float_swap_loop(
             element,
         },
     )?;
-    let desired = e.body.op(
-        "desired",
-        &int,
-        format!("arith.bitcast {} : {mlir} to {int}", new.value.name),
-    );
+    let desired = if float {
+        e.body.op(
+            "desired",
+            &int,
+            format!("arith.bitcast {} : {mlir} to {int}", new.value.name),
+        )
+    } else {
+        new.value.clone()
+    };
     let result = e.body.op(
         "exchanged",
         &pair,
