@@ -102,3 +102,18 @@ fn an_instruction_without_operands_says_why_it_has_no_maps() {
     "#]]
     .assert_eq(&stdout);
 }
+
+#[test]
+fn gpu_commands_refuse_an_unfused_module() {
+    let expected = "crates/cli/tests/data/train_step.before_opt.hlo:52:1: error: main: the module has no fusions: its entry computation holds 4 ops (partition-id, while, custom-call, ...), so it looks like HLO before XLA's fusion passes, whose kernels are not known yet; give the module XLA compiled instead: run with XLA_FLAGS=--xla_dump_to=DIR and pass DIR/module_*.gpu_after_optimizations.txt (or *.after_optimizations.txt)\n  ENTRY %main (weights.in: f32[4,8,16], x.in: f32[2,16]) -> (f32[2,16], f32[4,8,16]) {\n  ^\n";
+    for args in [
+        &["launch", MODULE][..],
+        &["coalescing", MODULE],
+        &["compile", MODULE],
+        &["tiles", MODULE, "--tile", "1,1"],
+    ] {
+        let (code, stdout, stderr) = run(args);
+        assert_eq!((code, stdout.as_str()), (1, ""), "{args:?}: {stderr}");
+        assert_eq!(stderr, expected, "{args:?}");
+    }
+}
