@@ -1,7 +1,8 @@
 //! A module as JAX gives it before XLA's fusion passes (`tests/data/train_step.before_opt.hlo`:
 //! while loops with constant trip counts, an all-reduce, custom calls, `partition-id`, an entry
 //! without fusions): warnings summarised, scoped to what was asked and silenced by `-q`; every
-//! `--instruction` answered; GPU commands refusing to plan an unfused module.
+//! `--instruction` answered; trip counts of while loops; GPU commands refusing to plan an
+//! unfused module.
 
 mod common;
 
@@ -37,7 +38,7 @@ fn module_warnings_are_one_line_per_kind_and_reason() {
             crates/cli/tests/data/train_step.before_opt.hlo:64:3: warning: main: output 0 to operand 0 and 1 more pairs: maps incomplete: x.sharded (line 64): custom-call has no indexing (an opaque custom call: what it reads is not in the HLO)
                 %x.sharded = f32[2,16]{1,0} custom-call(%x.out), custom_call_target="Sharding", sharding={replicated}
                 ^
-            crates/cli/tests/data/train_step.before_opt.hlo:62:3: warning: main: output 1 to operand 0: maps incomplete: decay (line 62): while has no indexing (control flow: the trip count is known only at run time)
+            crates/cli/tests/data/train_step.before_opt.hlo:62:3: warning: main: output 1 to operand 0: maps incomplete: decay (line 62): while has no indexing (control flow: maps through a loop's iterations are not composed); it runs 5 iterations (state element 0 from 0 by 2 while < 10)
                 %decay = (s32[], f32[4,8,16]{2,1,0}) while(%init.d), condition=%decay_cond, body=%decay_body
                 ^
         "#]],
@@ -115,5 +116,26 @@ fn gpu_commands_refuse_an_unfused_module() {
         let (code, stdout, stderr) = run(args);
         assert_eq!((code, stdout.as_str()), (1, ""), "{args:?}: {stderr}");
         assert_eq!(stderr, expected, "{args:?}");
+    }
+}
+
+#[test]
+fn a_while_with_a_constant_trip_count_says_how_many_iterations() {
+    for (name, expected) in [
+        (
+            "layers",
+            "it runs 4 iterations (state element 0 from 0 by 1 while < 4)",
+        ),
+        // `10 > k`, stepped by 2: turned into `k < 10`.
+        (
+            "decay",
+            "it runs 5 iterations (state element 0 from 0 by 2 while < 10)",
+        ),
+    ] {
+        let stdout = warns(
+            &["indexing", "-q", MODULE, "--instruction", name],
+            expect![[""]],
+        );
+        assert!(stdout.contains(expected), "{name}: {stdout}");
     }
 }

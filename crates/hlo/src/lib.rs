@@ -18,6 +18,7 @@ pub mod ops;
 pub mod parser;
 pub mod report;
 pub mod shape;
+pub mod trip_count;
 pub mod utilization;
 pub mod warnings;
 
