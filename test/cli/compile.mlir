@@ -3,7 +3,8 @@
 // transpose emitter (a shared 32 x 33 tile, read coalesced, a barrier, written transposed); its
 // MLIR parses back with the plugin, its LLVM IR has the tile in shared memory and no division,
 // a loop kernel's LLVM IR divides in 32 bits and once (the remainder is the dividend less 200
-// times the quotient), and bad requests are located errors with the documented exit codes.
+// times the quotient), and bad requests (an op that cannot be lowered, a module without fusions)
+// are located errors with the documented exit codes.
 
 // REQUIRES: xla-indexing-cli
 // RUN: %xla-indexing compile %S/../../examples/hlo/transpose_exp_add.hlo --emit mlir | FileCheck %s --check-prefix=MLIR
@@ -11,8 +12,10 @@
 // RUN: %xla-indexing compile %S/../../examples/hlo/row_column_sums.hlo --fusion column_sum --emit mlir | FileCheck %s --check-prefix=REDUCE
 // RUN: %xla-indexing compile %S/../../examples/hlo/transpose_exp_add.hlo --emit llvm | FileCheck %s --check-prefix=SMEM
 // RUN: %xla-indexing compile %S/../../examples/hlo/layouts_add.hlo --emit llvm | FileCheck %s --check-prefix=LLVM
+// RUN: %expect-exit 1 %xla-indexing compile %S/Inputs/sort_fusion.hlo
+// RUN: not %xla-indexing compile %S/Inputs/sort_fusion.hlo 2>&1 | FileCheck %s --check-prefix=NOLOWER
 // RUN: %expect-exit 1 %xla-indexing compile %S/Inputs/sort_and_call.hlo
-// RUN: not %xla-indexing compile %S/Inputs/sort_and_call.hlo 2>&1 | FileCheck %s --check-prefix=NOLOWER
+// RUN: not %xla-indexing compile %S/Inputs/sort_and_call.hlo 2>&1 | FileCheck %s --check-prefix=UNFUSED
 // RUN: %expect-exit 2 %xla-indexing compile %S/../../examples/hlo/transpose_exp_add.hlo --fusion nope
 // RUN: not %xla-indexing compile %S/../../examples/hlo/transpose_exp_add.hlo --fusion nope 2>&1 | FileCheck %s --check-prefix=NOFUSION
 // RUN: %expect-exit 2 %xla-indexing compile %S/../../examples/hlo/transpose_exp_add.hlo --chip gfx90a --emit ptx
@@ -83,5 +86,6 @@
 // LLVM-NOT: {{udiv|urem|sdiv|srem}}
 // LLVM: ret void
 
-// NOLOWER: sort_and_call.hlo:16:3: error: sorted: cannot be lowered: sort is not lowered
+// NOLOWER: sort_fusion.hlo:11:3: error: sorted: cannot be lowered: sort is not lowered
+// UNFUSED: sort_and_call.hlo:14:1: error: main: the module has no fusions: its entry computation holds 2 ops (sort, call), so it looks like HLO before XLA's fusion passes
 // NOFUSION: error: no fusion named nope; the kernels are: bitcast_add_fusion

@@ -19,10 +19,11 @@ fn interval() -> Duration {
         .map_or(INTERVAL, Duration::from_millis)
 }
 
-/// The option that silences progress, for every command that shows it.
+/// The option that silences progress and warnings, for every command that shows them.
 #[derive(Clone, Copy, Debug, clap::Args)]
 pub struct QuietArg {
-    /// No progress on stderr (shown only when stderr is a terminal).
+    /// No progress (shown only when stderr is a terminal) and no warnings on stderr; errors
+    /// still show.
     #[arg(short, long)]
     pub quiet: bool,
 }

@@ -37,7 +37,8 @@ impl Kernel {
 }
 
 /// Every kernel of the module in text order: the fusion instructions of computations that are
-/// not themselves fused; the entry computation alone when there is none.
+/// not themselves fused; the entry computation alone when there is none (the CLI refuses such a
+/// module first when its entry holds more than one op: [`crate::check_fused`]).
 pub fn kernels(module: &Module) -> Vec<Kernel> {
     let fused: HashSet<&str> = module
         .computations

@@ -31,6 +31,7 @@ pub mod scatter;
 pub mod thread_map;
 pub mod tiles;
 pub mod transpose;
+pub mod unfused;
 pub mod vector;
 
 pub use chips::{CHIPS, Chip, DEFAULT_CHIP, UnknownChip, chip_names};
@@ -41,4 +42,5 @@ pub use launch::{LaunchDimensions, LaunchError, launch_dimensions, unroll_factor
 pub use plan::{EmitterPlan, KernelPlan, plan_kernel, plan_module};
 pub use thread_map::{restrict_to_warp, thread_id_map};
 pub use tiles::{OperandTile, OutputTile, output_tile, propagate};
+pub use unfused::check_fused;
 pub use vector::{Vectorization, lanes_run_together, vectorize};

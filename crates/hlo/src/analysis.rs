@@ -52,38 +52,56 @@ pub fn analyze_module_with_progress(
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Report, HloError> {
     let known = KnownValues::new(module);
-    let computations = match &options.instruction {
-        Some(name) => vec![instruction_report(
-            module,
-            &mut Composer::new(module),
-            &known,
-            name,
-            options,
-        )?],
-        None => computation_reports(
-            module,
-            &known,
-            &targets(module, options)?,
-            options,
-            progress,
-        )?,
+    let (computations, scope) = match &options.instruction {
+        Some(name) => {
+            let (c, i) = find_instruction(module, name, options)?;
+            let report =
+                instruction_report(module, &mut Composer::new(module), &known, (c, i), options)?;
+            (vec![report], Scope::Instruction(c, i))
+        }
+        None => {
+            let targets = targets(module, options)?;
+            let reports = computation_reports(module, &known, &targets, options, progress)?;
+            let scope = match options.computation {
+                Some(_) => Scope::Computations(module.called_from(targets[0])),
+                None => Scope::Module,
+            };
+            (reports, scope)
+        }
     };
     Ok(Report {
         computations,
-        unsupported: unsupported(module),
+        unsupported: unsupported(module, &scope),
     })
 }
 
-/// Every instruction of the module whose op has no indexing.
-fn unsupported(module: &Module) -> Vec<Unsupported> {
+/// What the warnings of a report are about: what was asked for.
+enum Scope {
+    /// Every instruction of the module (the default analysis).
+    Module,
+    /// The instructions of the computations marked `true` (`--computation`: it and those it calls).
+    Computations(Vec<bool>),
+    /// One instruction: `(computation, instruction)` (`--instruction`).
+    Instruction(usize, usize),
+}
+
+/// Every instruction within `scope` whose op has no indexing.
+fn unsupported(module: &Module, scope: &Scope) -> Vec<Unsupported> {
+    let in_scope = |c: usize, i: usize| match scope {
+        Scope::Module => true,
+        Scope::Computations(called) => called[c],
+        Scope::Instruction(sc, si) => (c, i) == (*sc, *si),
+    };
     module
         .computations
         .iter()
-        .flat_map(|c| {
+        .enumerate()
+        .flat_map(|(ci, c)| {
             c.instructions
                 .iter()
-                .filter(|i| ops::instruction_kind(i).is_none())
-                .map(|i| Unsupported {
+                .enumerate()
+                .filter(move |&(ii, i)| in_scope(ci, ii) && ops::instruction_kind(i).is_none())
+                .map(|(_, i)| Unsupported {
                     instruction: i.name.clone(),
                     opcode: i.opcode.clone(),
                     computation: c.name.clone(),
@@ -352,13 +370,12 @@ fn parameter_instr(comp: &Computation, n: usize) -> usize {
     comp.parameter(n).unwrap_or(comp.root)
 }
 
-fn instruction_report(
+/// The `(computation, instruction)` named `name`, within `options.computation` when given.
+fn find_instruction(
     module: &Module,
-    composer: &mut Composer<'_>,
-    known: &KnownValues<'_>,
     name: &str,
     options: &Options,
-) -> Result<ComputationReport, HloError> {
+) -> Result<(usize, usize), HloError> {
     let mut found = module.find_instruction(name);
     if let Some(c) = &options.computation {
         let ci = module
@@ -366,15 +383,23 @@ fn instruction_report(
             .ok_or_else(|| HloError::Usage(format!("no computation named '{c}'")))?;
         found.retain(|(fc, _)| *fc == ci);
     }
-    let (c, i) = match found.as_slice() {
-        [one] => *one,
-        [] => return Err(HloError::Usage(format!("no instruction named '{name}'"))),
-        _ => {
-            return Err(HloError::Usage(format!(
-                "'{name}' names instructions in several computations; choose one with --computation"
-            )));
-        }
-    };
+    match found.as_slice() {
+        [one] => Ok(*one),
+        [] => Err(HloError::Usage(format!("no instruction named '{name}'"))),
+        _ => Err(HloError::Usage(format!(
+            "'{name}' names instructions in several computations; choose one with --computation"
+        ))),
+    }
+}
+
+/// The maps of instruction `i` of computation `c` (its operands are the targets).
+fn instruction_report(
+    module: &Module,
+    composer: &mut Composer<'_>,
+    known: &KnownValues<'_>,
+    (c, i): (usize, usize),
+    options: &Options,
+) -> Result<ComputationReport, HloError> {
     let comp = &module.computations[c];
     let instr = &comp.instructions[i];
     let cx = OpContext::new(module, comp, instr);

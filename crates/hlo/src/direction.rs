@@ -22,6 +22,14 @@ impl Direction {
         }
     }
 
+    /// What a map starts from and what it reaches: `("output", "operand")` for out2in.
+    pub fn ends(self) -> (&'static str, &'static str) {
+        match self {
+            Direction::OutputToInput => ("output", "operand"),
+            Direction::InputToOutput => ("operand", "output"),
+        }
+    }
+
     /// Parses `out2in` or `in2out`.
     pub fn parse(s: &str) -> Option<Direction> {
         match s {

@@ -18,7 +18,9 @@ pub mod ops;
 pub mod parser;
 pub mod report;
 pub mod shape;
+pub mod trip_count;
 pub mod utilization;
+pub mod warnings;
 
 pub use analysis::{Options, analyze_module, analyze_module_with_progress};
 pub use check::check_module;

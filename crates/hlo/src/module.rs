@@ -133,6 +133,26 @@ impl Module {
         }
     }
 
+    /// Which computations `c` reaches: itself and every computation its instructions name
+    /// (`calls=`, `to_apply=`, `body=`, ...), transitively, marked `true` by index.
+    pub fn called_from(&self, c: usize) -> Vec<bool> {
+        let mut reached = vec![false; self.computations.len()];
+        let mut todo = vec![c];
+        while let Some(c) = todo.pop() {
+            if std::mem::replace(&mut reached[c], true) {
+                continue;
+            }
+            for instr in &self.computations[c].instructions {
+                for a in &instr.attrs {
+                    if let AttrValue::Computations(names) = &a.value {
+                        todo.extend(names.iter().filter_map(|n| self.computation(n)));
+                    }
+                }
+            }
+        }
+        reached
+    }
+
     /// Every `(computation, instruction)` with the given name.
     pub fn find_instruction(&self, name: &str) -> Vec<(usize, usize)> {
         let mut out = Vec::new();

@@ -5,7 +5,6 @@ use serde_json::{Value, json};
 
 use crate::direction::Direction;
 use crate::fusion::MapSet;
-use crate::parser::cursor::Pos;
 use crate::shape::ArrayShape;
 use crate::utilization::Utilization;
 
@@ -31,16 +30,6 @@ pub struct Unsupported {
     pub line: usize,
     /// 1-based column where the instruction starts.
     pub column: usize,
-}
-
-/// A warning about the module: what the analysis skipped or could not map, at the instruction
-/// it is about when there is one (1-based line and column).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Warning {
-    /// The warning's text.
-    pub message: String,
-    /// Where the instruction the warning is about starts, when there is one.
-    pub at: Option<Pos>,
 }
 
 /// The maps of one fused computation, computation root or instruction.
@@ -112,40 +101,6 @@ impl Report {
         }
         out
     }
-
-    /// One warning per unsupported instruction and per target whose maps are incomplete.
-    pub fn warnings(&self) -> Vec<Warning> {
-        let mut w: Vec<Warning> = self
-            .unsupported
-            .iter()
-            .map(|u| Warning {
-                message: format!(
-                    "{} ({} in {}) has no indexing; skipped",
-                    u.instruction, u.opcode, u.computation
-                ),
-                at: Some(Pos {
-                    line: u.line,
-                    column: u.column,
-                }),
-            })
-            .collect();
-        for c in &self.computations {
-            for o in &c.outputs {
-                for op in &o.operands {
-                    if let Some(reason) = &op.maps.undefined {
-                        w.push(Warning {
-                            message: format!(
-                                "{}: output {} to operand {}: maps incomplete: {reason}",
-                                c.name, o.output, op.operand
-                            ),
-                            at: op.maps.undefined_at,
-                        });
-                    }
-                }
-            }
-        }
-        w
-    }
 }
 
 impl ComputationReport {
@@ -157,13 +112,23 @@ impl ComputationReport {
         })
     }
 
+    /// One block per output-operand pair, or one line saying why there is none (an instruction
+    /// without operands, such as `partition-id`, reads nothing).
     fn write_text(&self, out: &mut String) {
+        if self.outputs.iter().all(|o| o.operands.is_empty()) {
+            let why = match self.direction {
+                Direction::OutputToInput => "it reads no operand",
+                Direction::InputToOutput => "no operand reaches an output",
+            };
+            out.push_str(&format!(
+                "{} ({}): no maps: {why}\n",
+                self.name, self.direction
+            ));
+            return;
+        }
         for o in &self.outputs {
             for op in &o.operands {
-                let (from, to) = match self.direction {
-                    Direction::OutputToInput => ("output", "operand"),
-                    Direction::InputToOutput => ("operand", "output"),
-                };
+                let (from, to) = self.direction.ends();
                 out.push_str(&format!(
                     "{} ({}): {from} {}{} {} -> {to} {}{} {}\n",
                     self.name,
@@ -182,7 +147,8 @@ impl ComputationReport {
     }
 }
 
-fn leaf_suffix(leaf: Option<usize>) -> String {
+/// `.leaf` after an operand or output number, when it names a tuple leaf.
+pub(crate) fn leaf_suffix(leaf: Option<usize>) -> String {
     leaf.map(|l| format!(".{l}")).unwrap_or_default()
 }
 

@@ -15,6 +15,8 @@ use crate::progress::{Progress, QuietArg};
 /// is not coalesced: which operand, which dimension the lanes move along, what ratio.
 ///
 /// The warp's addresses follow the operand's layout (physical order, padding included).
+/// A module without fusions whose entry holds several ops (HLO before XLA's fusion passes) is
+/// an error at its entry (exit 1) that says how to dump the module XLA compiled.
 /// Example:
 ///   xla-indexing coalescing examples/hlo/transpose_exp_add.hlo
 #[derive(clap::Args, Debug)]

@@ -30,6 +30,8 @@ use crate::progress::{Progress, QuietArg};
 /// libdevice: --libdevice, XLA_INDEXING_LIBDEVICE, /usr/local/cuda, or the venv that
 /// `cargo xtask setup` makes beside this binary's build.
 /// A fusion the generator cannot lower is an error naming it and why (exit 1).
+/// A module without fusions whose entry holds several ops (HLO before XLA's fusion passes) is
+/// an error at its entry (exit 1) that says how to dump the module XLA compiled.
 /// Example:
 ///   xla-indexing compile examples/hlo/transpose_exp_add.hlo --emit ptx
 #[derive(clap::Args, Debug)]
@@ -63,7 +65,7 @@ enum EmitArg {
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
-    let (text, module) = super::read_module(&args.file)?;
+    let (text, module) = super::read_fused_module(&args.file)?;
     let options = CompileOptions {
         codegen: CodegenOptions {
             device: args.chip.device(),

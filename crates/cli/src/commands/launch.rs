@@ -18,6 +18,8 @@ use crate::progress::{Progress, QuietArg};
 /// elements are one aligned vector access (`vector of 4 (16 bytes aligned)`) or scalar, and why.
 ///
 /// A launch that would exceed a hardware limit is an error naming the fusion (exit 1).
+/// A module without fusions whose entry holds several ops (HLO before XLA's fusion passes) is
+/// an error at its entry (exit 1) that says how to dump the module XLA compiled.
 /// Example:
 ///   xla-indexing launch examples/hlo/transpose_exp_add.hlo
 #[derive(clap::Args, Debug)]
@@ -52,7 +54,7 @@ pub fn plans(
     label: &'static str,
     quiet: QuietArg,
 ) -> Result<Vec<KernelPlan>, Failure> {
-    let (text, module) = super::read_module(file)?;
+    let (text, module) = super::read_fused_module(file)?;
     let kernels = kernels(&module);
     let mut progress = Progress::new(label, kernels.len(), quiet.quiet);
     kernels

@@ -85,3 +85,14 @@ fn read_module(file: &std::path::Path) -> Result<(String, xla_indexing_hlo::Modu
         .map_err(|e| hlo_failure(e, file, &text))?;
     Ok((text, module))
 }
+
+/// [`read_module`] for the commands that plan GPU kernels: a module without fusions whose entry
+/// does more than one thing (HLO before XLA's fusion passes) is refused, at its entry
+/// computation, with exit 1 and how to dump the optimized module instead.
+fn read_fused_module(
+    file: &std::path::Path,
+) -> Result<(String, xla_indexing_hlo::Module), Failure> {
+    let (text, module) = read_module(file)?;
+    xla_indexing_gpu::check_fused(&module).map_err(|e| hlo_failure(e, file, &text))?;
+    Ok((text, module))
+}

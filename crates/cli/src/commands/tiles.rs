@@ -15,6 +15,8 @@ use crate::progress::{Progress, QuietArg};
 /// (and under which conditions) or over-approximates, or why it cannot be expressed.
 ///
 /// Outputs whose rank differs from the number of sizes are reported as not tiled.
+/// A module without fusions whose entry holds several ops (HLO before XLA's fusion passes) is
+/// an error at its entry (exit 1) that says how to dump the module XLA compiled.
 /// Example:
 ///   xla-indexing tiles examples/hlo/transpose_exp_add.hlo --tile 4,8
 #[derive(clap::Args, Debug)]
@@ -35,7 +37,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
-    let (text, module) = super::read_module(&args.file)?;
+    let (text, module) = super::read_fused_module(&args.file)?;
     let mut progress = Progress::new("tiles", 0, args.progress.quiet);
     let all = tiles_of_module(&module, &args.tile, &mut |done, total| {
         progress.update(done, total)

@@ -1,17 +1,23 @@
 //! What the CLI tests share.
 
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, Output};
 
-/// The stdout of a successful run of the binary with `args`, in the workspace root (so that
-/// `examples/...` paths resolve); fails the test with the binary's stderr otherwise.
-pub fn stdout(args: &[&str]) -> String {
+/// A run of the binary with `args`, in the workspace root (so that `examples/...` paths
+/// resolve).
+pub fn output(args: &[&str]) -> Output {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let out = Command::new(env!("CARGO_BIN_EXE_xla-indexing"))
+    Command::new(env!("CARGO_BIN_EXE_xla-indexing"))
         .args(args)
         .current_dir(root)
         .output()
-        .unwrap();
+        .unwrap()
+}
+
+/// The stdout of a successful run of the binary with `args`, in the workspace root; fails the
+/// test with the binary's stderr otherwise.
+pub fn stdout(args: &[&str]) -> String {
+    let out = output(args);
     assert!(
         out.status.success(),
         "{args:?}: {}",

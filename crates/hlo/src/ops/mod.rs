@@ -37,6 +37,7 @@ use crate::direction::Direction;
 use crate::error::HloError;
 use crate::module::{Computation, Instruction, Module};
 use crate::shape::ArrayShape;
+use crate::trip_count::known_trip_count;
 
 /// The families of ops with indexing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -374,6 +375,18 @@ fn source<T>(cx: &OpContext<'_>) -> Result<Outcome<Vec<T>>, HloError> {
     Ok(Outcome::Defined(Vec::new()))
 }
 
+/// Why an instruction has no maps: its opcode's reason, and for a `while` how many iterations it
+/// runs (when its condition and body prove it) or that only the run knows.
+fn no_maps(cx: &OpContext<'_>, why: String) -> String {
+    if cx.instr.opcode != "while" {
+        return why;
+    }
+    match known_trip_count(cx.module, cx.comp, cx.instr) {
+        Some(trips) => format!("{why}; it runs {trips}"),
+        None => format!("{why}; its trip count is known only at run time"),
+    }
+}
+
 /// Output-to-input maps of output leaf `leaf` of an instruction that is not a `fusion` or
 /// `call` (those are composed by [`crate::fusion`]).
 pub fn output_to_input(
@@ -383,7 +396,7 @@ pub fn output_to_input(
     use OpKind::*;
     let kind = match instruction_family(cx.instr) {
         Ok(kind) => kind,
-        Err(why) => return Ok(Outcome::NotDefined(why)),
+        Err(why) => return Ok(Outcome::NotDefined(no_maps(cx, why))),
     };
     let all = |v: Vec<(usize, IndexingMap)>| {
         Outcome::Defined(
@@ -448,7 +461,7 @@ pub fn input_to_output(
     use OpKind::*;
     let kind = match instruction_family(cx.instr) {
         Ok(kind) => kind,
-        Err(why) => return Ok(Outcome::NotDefined(why)),
+        Err(why) => return Ok(Outcome::NotDefined(no_maps(cx, why))),
     };
     let single = |map: IndexingMap| {
         Outcome::Defined(vec![ResultAccess {

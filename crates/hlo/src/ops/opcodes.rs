@@ -183,7 +183,7 @@ pub const OPCODES: &[(&str, Indexing)] = &[
     ("tuple", Family(Tuple)),
     (
         "while",
-        NotDefined("control flow: the trip count is known only at run time"),
+        NotDefined("control flow: maps through a loop's iterations are not composed"),
     ),
     ("xor", Family(Elementwise)),
 ];
