@@ -379,11 +379,7 @@ impl Machine {
         op: &OperationRef,
         operands: &[Slot],
     ) -> Result<Option<bool>, EvaluateError> {
-        let set = op
-            .attribute("condition")
-            .ok()
-            .and_then(integer_set_attribute)
-            .ok_or_else(|| EvaluateError::Malformed("no integer set".into()))?;
+        let set = read_attribute(op, "condition", integer_set_attribute)?;
         let Some(point) = defined(operands) else {
             return Ok(None);
         };
@@ -399,24 +395,27 @@ impl Machine {
     }
 }
 
+/// The attribute `name` of `op`, read by `read`.
+fn read_attribute<'c, T>(
+    op: &OperationRef<'c, '_>,
+    name: &str,
+    read: fn(melior::ir::Attribute<'c>) -> Option<T>,
+) -> Result<T, EvaluateError> {
+    op.attribute(name)
+        .ok()
+        .and_then(read)
+        .ok_or_else(|| EvaluateError::Malformed(format!("{} without {name}", op_name(op))))
+}
+
 /// The bounds and step of an `affine.for`: the largest value of its lower bound map, the
 /// least of its upper bound map, at their operands; `None` where undefined.
 fn affine_bounds(
     op: &OperationRef,
     operands: &[Slot],
 ) -> Result<Option<(i64, i64, i64)>, EvaluateError> {
-    let map = |name: &str| {
-        op.attribute(name)
-            .ok()
-            .and_then(affine_map_attribute)
-            .ok_or_else(|| EvaluateError::Malformed(format!("affine.for without {name}")))
-    };
-    let (lower, upper) = (map("lowerBoundMap")?, map("upperBoundMap")?);
-    let step = op
-        .attribute("step")
-        .ok()
-        .and_then(integer_attribute)
-        .ok_or_else(|| EvaluateError::Malformed("affine.for without a step".into()))?;
+    let lower = read_attribute(op, "lowerBoundMap", affine_map_attribute)?;
+    let upper = read_attribute(op, "upperBoundMap", affine_map_attribute)?;
+    let step = read_attribute(op, "step", integer_attribute)?;
     let Some(point) = defined(operands) else {
         return Ok(None);
     };
