@@ -11,6 +11,11 @@
 //! domain; an op on an undefined value is undefined. Affine maps are read as integer
 //! arithmetic: a map is undefined where its value, or the operand of a division or `mod` in it,
 //! leaves 64 bits (there its lowering, which wraps around, would give another value).
+//!
+//! [`evaluate_kernel`] runs a GPU kernel of index arithmetic at one [`KernelPoint`]: its
+//! `gpu.thread_id x` and `gpu.block_id x`, and one iteration of each `affine.for` or `scf.for`
+//! (loops that carry no values, so that iterations are independent); it gives what the
+//! kernel's `memref.store`s write there.
 
 use std::collections::HashMap;
 
@@ -25,8 +30,8 @@ use xla_indexing_core::{
 use xla_indexing_mlir::{
     attribute_map, indexing_ops,
     ir::{
-        RANGE_ATTRIBUTE, affine_map_attribute, argument_attribute, int_width, integer_attribute,
-        integer_set_attribute, op_name, operations, range_attribute,
+        RANGE_ATTRIBUTE, affine_map_attribute, argument_attribute, gpu_dimension, int_width,
+        integer_attribute, integer_set_attribute, op_name, operations, range_attribute,
     },
 };
 
@@ -77,9 +82,79 @@ pub fn evaluate(
         .collect())
 }
 
+/// A point of a GPU kernel: the x ids of its thread and block, and the iteration each loop
+/// runs, by the loop's depth (taken modulo the loop's trip count; 0 past the last given).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KernelPoint {
+    /// `gpu.thread_id x`.
+    pub thread: i64,
+    /// `gpu.block_id x`.
+    pub block: i64,
+    /// The iteration of the loops at depth 0, 1, ...
+    pub iterations: Vec<i64>,
+}
+
+/// What one `memref.store` writes: its first index and its value, `None` where undefined.
+pub type Store = (Option<i64>, Option<i64>);
+
+/// What a kernel writes at a point: its stores in order, and whether a branch or a loop bound
+/// on the way was undefined (then the stores are those of an arbitrary path).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KernelRun {
+    /// The stores, in the order they run.
+    pub stores: Vec<Store>,
+    /// Whether a branch condition or a loop bound was undefined.
+    pub undefined_path: bool,
+}
+
+impl KernelRun {
+    /// Whether `self` (a transformed kernel) writes what `reference` writes wherever the
+    /// reference's writes are defined.
+    pub fn refines(&self, reference: &KernelRun) -> bool {
+        reference.undefined_path
+            || (self.stores.len() == reference.stores.len()
+                && self
+                    .stores
+                    .iter()
+                    .zip(&reference.stores)
+                    .all(|(s, r)| (r.0.is_none() || s.0 == r.0) && (r.1.is_none() || s.1 == r.1)))
+    }
+}
+
+/// Runs the GPU kernel `function` (a `func.func` whose arguments are only stored into) at
+/// `point`; what it stores.
+pub fn evaluate_kernel(
+    function: &OperationRef,
+    point: &KernelPoint,
+) -> Result<KernelRun, EvaluateError> {
+    let body = function
+        .region(0)
+        .ok()
+        .and_then(|r| r.first_block())
+        .ok_or_else(|| EvaluateError::Malformed("the function has no body".into()))?;
+    let mut machine = Machine {
+        kernel: Some(point.clone()),
+        ..Machine::default()
+    };
+    for i in 0..body.argument_count() {
+        machine.set(body.argument(i).map_err(malformed)?.into(), None);
+    }
+    machine.run_block(body)?;
+    Ok(KernelRun {
+        stores: machine.stores,
+        undefined_path: machine.undefined_path,
+    })
+}
+
 #[derive(Default)]
 struct Machine {
     values: HashMap<usize, Slot>,
+    /// The point, when a kernel runs.
+    kernel: Option<KernelPoint>,
+    /// The depth of the loop whose body runs.
+    depth: usize,
+    stores: Vec<Store>,
+    undefined_path: bool,
 }
 
 fn width_of(value: Value) -> Result<u32, EvaluateError> {
@@ -129,6 +204,35 @@ impl Machine {
     /// The results of `op`.
     fn run_op(&mut self, op: &OperationRef, name: &str) -> Result<Vec<Slot>, EvaluateError> {
         let operands = self.operands(op)?;
+        match name {
+            "scf.if" | "affine.if" => return self.run_if(op, name, &operands),
+            "affine.for" | "scf.for" => return self.run_loop(op, name, &operands),
+            "memref.store" => {
+                let get = |i: usize| {
+                    operands
+                        .get(i)
+                        .copied()
+                        .flatten()
+                        .and_then(|v| i64::try_from(v).ok())
+                };
+                self.stores.push((get(2), get(0)));
+                return Ok(Vec::new());
+            }
+            "gpu.thread_id" | "gpu.block_id" => {
+                let point = self
+                    .kernel
+                    .as_ref()
+                    .filter(|_| gpu_dimension(op) == Some(0))
+                    .ok_or_else(|| EvaluateError::Unsupported(name.into()))?;
+                let id = if name == "gpu.thread_id" {
+                    point.thread
+                } else {
+                    point.block
+                };
+                return Ok(vec![Some(i128::from(id))]);
+            }
+            _ => {}
+        }
         let width = match op.result(0) {
             Ok(r) => width_of(r.into())?,
             Err(_) => return Err(EvaluateError::Unsupported(name.into())),
@@ -193,23 +297,80 @@ impl Machine {
                     .map(|e: &Expr| e.eval(dims, syms).map(i128::from))
                     .collect())
             }
-            "scf.if" | "affine.if" => {
-                let taken = if name == "scf.if" {
-                    operands.first().copied().flatten().map(|c| c != 0)
-                } else {
-                    self.affine_condition(op, &operands)?
-                };
-                let Some(taken) = taken else {
-                    return Ok(vec![None; op.result_count()]);
-                };
-                let region = op.region(usize::from(!taken)).map_err(malformed)?;
-                match region.first_block() {
-                    Some(block) => self.run_block(block),
-                    None => Ok(Vec::new()),
-                }
-            }
             _ => one(arith(name, op, &operands, width)?),
         }
+    }
+
+    /// The results of the `scf.if` or `affine.if` `op`: those of the region its condition
+    /// takes.
+    fn run_if(
+        &mut self,
+        op: &OperationRef,
+        name: &str,
+        operands: &[Slot],
+    ) -> Result<Vec<Slot>, EvaluateError> {
+        let taken = if name == "scf.if" {
+            operands.first().copied().flatten().map(|c| c != 0)
+        } else {
+            self.affine_condition(op, operands)?
+        };
+        let Some(taken) = taken else {
+            self.undefined_path = true;
+            return Ok(vec![None; op.result_count()]);
+        };
+        let region = op.region(usize::from(!taken)).map_err(malformed)?;
+        match region.first_block() {
+            Some(block) => self.run_block(block),
+            None => Ok(Vec::new()),
+        }
+    }
+
+    /// Runs the body of the `affine.for` or `scf.for` `op` (which carries no values) once, at
+    /// the iteration the kernel's point gives its depth.
+    fn run_loop(
+        &mut self,
+        op: &OperationRef,
+        name: &str,
+        operands: &[Slot],
+    ) -> Result<Vec<Slot>, EvaluateError> {
+        if op.result_count() != 0 {
+            return Err(EvaluateError::Unsupported(format!("{name} with results")));
+        }
+        let bounds = if name == "scf.for" {
+            defined(operands.get(..3).unwrap_or_default())
+                .map(|v| (v[0], v[1], v[2]))
+                .filter(|_| operands.len() == 3)
+        } else {
+            affine_bounds(op, operands)?
+        };
+        let Some((lower, upper, step)) = bounds else {
+            self.undefined_path = true;
+            return Ok(Vec::new());
+        };
+        let trips = if lower < upper && 0 < step {
+            (i128::from(upper) - i128::from(lower) + i128::from(step) - 1) / i128::from(step)
+        } else {
+            0
+        };
+        if trips == 0 {
+            return Ok(Vec::new());
+        }
+        let iteration = self
+            .kernel
+            .as_ref()
+            .and_then(|p| p.iterations.get(self.depth).copied())
+            .unwrap_or(0);
+        let iv = i128::from(lower) + i128::from(iteration).rem_euclid(trips) * i128::from(step);
+        let body = op
+            .region(0)
+            .ok()
+            .and_then(|r| r.first_block())
+            .ok_or_else(|| EvaluateError::Malformed(format!("{name} without a body")))?;
+        self.set(body.argument(0).map_err(malformed)?.into(), Some(iv));
+        self.depth += 1;
+        let ran = self.run_block(body);
+        self.depth -= 1;
+        ran.map(|_| Vec::new())
     }
 
     /// Whether the integer set of an `affine.if` holds at its operands.
@@ -218,11 +379,7 @@ impl Machine {
         op: &OperationRef,
         operands: &[Slot],
     ) -> Result<Option<bool>, EvaluateError> {
-        let set = op
-            .attribute("condition")
-            .ok()
-            .and_then(integer_set_attribute)
-            .ok_or_else(|| EvaluateError::Malformed("no integer set".into()))?;
+        let set = read_attribute(op, "condition", integer_set_attribute)?;
         let Some(point) = defined(operands) else {
             return Ok(None);
         };
@@ -236,6 +393,47 @@ impl Machine {
         }
         Ok(Some(holds))
     }
+}
+
+/// The attribute `name` of `op`, read by `read`.
+fn read_attribute<'c, T>(
+    op: &OperationRef<'c, '_>,
+    name: &str,
+    read: fn(melior::ir::Attribute<'c>) -> Option<T>,
+) -> Result<T, EvaluateError> {
+    op.attribute(name)
+        .ok()
+        .and_then(read)
+        .ok_or_else(|| EvaluateError::Malformed(format!("{} without {name}", op_name(op))))
+}
+
+/// The bounds and step of an `affine.for`: the largest value of its lower bound map, the
+/// least of its upper bound map, at their operands; `None` where undefined.
+fn affine_bounds(
+    op: &OperationRef,
+    operands: &[Slot],
+) -> Result<Option<(i64, i64, i64)>, EvaluateError> {
+    let lower = read_attribute(op, "lowerBoundMap", affine_map_attribute)?;
+    let upper = read_attribute(op, "upperBoundMap", affine_map_attribute)?;
+    let step = read_attribute(op, "step", integer_attribute)?;
+    let Some(point) = defined(operands) else {
+        return Ok(None);
+    };
+    let n_lower = lower.dim_count() + lower.symbol_count();
+    let Some((lower_operands, upper_operands)) = point.split_at_checked(n_lower) else {
+        return Err(EvaluateError::Malformed(
+            "affine.for with too few operands".into(),
+        ));
+    };
+    let values = |map: melior::ir::AffineMap, operands: &[i64]| -> Option<Vec<i64>> {
+        let (dims, syms) = operands.split_at(map.dim_count().min(operands.len()));
+        (0..map.result_count())
+            .map(|i| affine_value(map.result(i).ok()?, dims, syms))
+            .collect()
+    };
+    let lower = values(lower, lower_operands).and_then(|v| v.into_iter().max());
+    let upper = values(upper, upper_operands).and_then(|v| v.into_iter().min());
+    Ok(lower.zip(upper).map(|(l, u)| (l, u, step)))
 }
 
 /// The value of an affine expression, `None` where it is undefined: a division by zero, or a
@@ -447,6 +645,14 @@ pub fn evaluate_function(
         .find(|f| symbol_name(f).as_deref() == Some(name))
         .ok_or_else(|| EvaluateError::Malformed(format!("no function @{name}")))?;
     evaluate(&function, arguments)
+}
+
+/// The `func.func`s at the top of `module`, by name.
+pub fn named_functions<'c, 'a>(module: &'a Module<'c>) -> HashMap<String, OperationRef<'c, 'a>> {
+    functions(module)
+        .into_iter()
+        .filter_map(|f| Some((symbol_name(&f)?, f)))
+        .collect()
 }
 
 fn functions<'c, 'a>(module: &'a Module<'c>) -> Vec<OperationRef<'c, 'a>> {

@@ -9,7 +9,9 @@
 //!   numbers of uses, with the value of every result at every point of their arguments' small
 //!   domains.
 //! * [`evaluate`] (feature `mlir`): the reference semantics of index arithmetic, a function of
-//!   `arith`, `affine`, `apply_indexing` and `scf.if` ops evaluated at a point.
+//!   `arith`, `affine`, `apply_indexing` and `scf.if` ops evaluated at a point, and a GPU
+//!   kernel's stores at a point of its ids and loops (`examples/kernel_soundness.rs` checks
+//!   `cargo xtask bench mlir`'s outputs with it).
 //! * [`invariants`]: what each layer keeps on any input (see there for the features).
 //! * [`corpus`]: replaying the committed fuzz corpora in plain tests.
 //! * [`tools`]: tests that need a tool fail without it under `cargo xtask test` and CI.

@@ -2,7 +2,9 @@
 //! undefined and where it is not.
 
 use xla_indexing_mlir::session::{OptOptions, Session};
-use xla_indexing_testkit::evaluate::evaluate_function;
+use xla_indexing_testkit::evaluate::{
+    KernelPoint, KernelRun, evaluate_function, evaluate_kernel, named_functions,
+};
 
 fn values(source: &str, arguments: &[i64]) -> Vec<Option<i64>> {
     let session = Session::new("evaluate", OptOptions::default());
@@ -73,4 +75,50 @@ fn apply_indexing_is_undefined_outside_its_domain() {
         }"#;
     assert_eq!(values(source, &[13]), vec![Some(3)]);
     assert_eq!(values(source, &[16]), vec![None]);
+}
+
+/// A kernel runs one iteration of each loop (modulo its trip count) at its point and gives
+/// its stores in order; a store under a branch it does not take is not run.
+#[test]
+fn a_kernel_gives_its_stores_at_a_point() {
+    let source = r#"
+        func.func @k(%buf: memref<?xindex>) {
+          %tx = gpu.thread_id x upper_bound 64
+          %bx = gpu.block_id x upper_bound 8
+          %c1 = arith.constant 1 : index
+          %c4 = arith.constant 4 : index
+          affine.for %i = 0 to 2 {
+            affine.for %j = 1 to 8 step 2 {
+              %a = arith.addi %tx, %j : index
+              %q = arith.divui %a, %c4 : index
+              %ok = arith.cmpi eq, %q, %c1 : index
+              scf.if %ok {
+                memref.store %q, %buf[%tx] : memref<?xindex>
+              }
+              memref.store %a, %buf[%bx] : memref<?xindex>
+            }
+          }
+          return
+        }"#;
+    let session = Session::new("evaluate", OptOptions::default());
+    let module = session.parse(source).expect("the kernel parses");
+    let kernel = named_functions(&module)["k"];
+    let at = |thread, block, j| {
+        let point = KernelPoint {
+            thread,
+            block,
+            iterations: vec![0, j],
+        };
+        evaluate_kernel(&kernel, &point).expect("the kernel evaluates")
+    };
+    // j = 1 + 2 * (5 mod 4) = 3.
+    assert_eq!(
+        at(2, 7, 5),
+        KernelRun {
+            stores: vec![(Some(2), Some(1)), (Some(7), Some(5))],
+            undefined_path: false,
+        }
+    );
+    assert_eq!(at(9, 7, 0).stores, vec![(Some(7), Some(10))]);
+    assert!(!at(9, 7, 0).refines(&at(2, 7, 5)));
 }

@@ -2,8 +2,15 @@
 //! in families, one function each. Every function reads its thread and block ids (with
 //! `upper_bound`s) and runs two nested `affine.for` loops; its body computes index values of
 //! the kinds XLA's emitters and hand-written kernels compute, and stores the values it needs.
+//!
+//! A family written in `arith` comes with its `affine` twin, the same computation written as
+//! `affine.apply`, `affine.min`/`max` and `affine.if` (upstream's bound-aware algebra reads
+//! only those): each body is a list of [`Step`]s, written in either [`Form`].
 
-use std::fmt::Write as _;
+use std::{
+    collections::{BTreeMap, BTreeSet},
+    fmt::Write as _,
+};
 
 /// A tiny deterministic generator (SplitMix64), so the module is the same in every run.
 pub struct Rng(u64);
@@ -13,7 +20,7 @@ impl Rng {
         Rng(seed)
     }
 
-    fn next(&mut self) -> u64 {
+    pub fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -37,73 +44,148 @@ struct Sizes {
     c: i64,
 }
 
-/// A family: its name and the body of one of its functions (over `%tx < t`, `%bx < b`, the
-/// loop variables `%i < ti` and `%j < tj`, and the constants of [`prologue`]).
-pub struct Family {
-    pub name: &'static str,
-    body: fn(&mut Rng, &Sizes) -> String,
+/// How a body is written: in `arith` (and `scf.if`), or as its `affine` twin.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    Arith,
+    Affine,
 }
 
+impl Form {
+    /// Its name in the table.
+    pub fn name(self) -> &'static str {
+        match self {
+            Form::Arith => "arith",
+            Form::Affine => "affine",
+        }
+    }
+}
+
+/// The two loops around a body: `%i` and `%j`, with `ti` and `tj` iterations.
+#[derive(Clone, Copy)]
+enum Nest {
+    /// `%i < ti` and `%j < tj`.
+    Plain,
+    /// `%i` from 0 below `ti * c` in steps of `c` (the start of a tile), `%j < tj`.
+    Tiled,
+}
+
+/// A family: its name, the forms it is written in, its loops, and the body of one of its
+/// functions (over `%tx < t`, `%bx < b` and the loop variables `%i` and `%j`).
+pub struct Family {
+    pub name: &'static str,
+    pub forms: &'static [Form],
+    nest: Nest,
+    body: fn(&mut Rng, &Sizes) -> Vec<Step>,
+}
+
+/// Both forms: `arith`, and its `affine` twin.
+const TWINS: &[Form] = &[Form::Arith, Form::Affine];
+
+/// Written with `affine` ops only.
+const AFFINE: &[Form] = &[Form::Affine];
+
 /// The families, in the order the table lists them.
-pub const FAMILIES: [Family; 8] = [
-    Family {
-        name: "affine maps",
-        body: affine_maps,
-    },
-    Family {
-        name: "arith trees",
-        body: arith_trees,
-    },
-    Family {
-        name: "shared linear index",
-        body: shared_linear,
-    },
-    Family {
-        name: "apply chains",
-        body: apply_chains,
-    },
-    Family {
-        name: "warp and lane",
-        body: warp_lane,
-    },
-    Family {
-        name: "tiles",
-        body: tiles,
-    },
-    Family {
-        name: "guarded pads",
-        body: guarded_pads,
-    },
-    Family {
-        name: "min and max",
-        body: min_max,
-    },
+pub const FAMILIES: [Family; 11] = [
+    family("affine maps", AFFINE, Nest::Plain, affine_maps),
+    family("arith trees", TWINS, Nest::Plain, arith_trees),
+    family("shared linear index", TWINS, Nest::Plain, shared_linear),
+    family("apply chains", TWINS, Nest::Plain, apply_chains),
+    family("warp and lane", TWINS, Nest::Plain, warp_lane),
+    family("tiles", TWINS, Nest::Plain, tiles),
+    family("guarded pads", TWINS, Nest::Plain, guarded_pads),
+    family("min and max", TWINS, Nest::Plain, min_max),
+    family(
+        "loop induction variables",
+        AFFINE,
+        Nest::Tiled,
+        induction_variables,
+    ),
+    family(
+        "affine.min and affine.max",
+        AFFINE,
+        Nest::Tiled,
+        affine_min_max,
+    ),
+    family("affine.if", AFFINE, Nest::Plain, affine_if),
 ];
 
-/// Functions per family.
-pub const PER_FAMILY: usize = 1250;
+const fn family(
+    name: &'static str,
+    forms: &'static [Form],
+    nest: Nest,
+    body: fn(&mut Rng, &Sizes) -> Vec<Step>,
+) -> Family {
+    Family {
+        name,
+        forms,
+        nest,
+        body,
+    }
+}
 
-/// The module: [`PER_FAMILY`] functions of each family, each with sizes of its own.
-pub fn generate(seed: u64) -> String {
+/// A row of the table: a family in one of its forms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Row {
+    pub family: usize,
+    pub form: Form,
+}
+
+/// The rows, in the table's order: each family's forms in turn.
+pub fn rows() -> Vec<Row> {
+    FAMILIES
+        .iter()
+        .enumerate()
+        .flat_map(|(family, f)| f.forms.iter().map(move |&form| Row { family, form }))
+        .collect()
+}
+
+/// Functions per row.
+pub const PER_ROW: usize = 625;
+
+/// Where one generated function runs: its name and the extents of its thread id, block id and
+/// loops' iterations (each from 0).
+pub struct Domain {
+    pub name: String,
+    pub extents: [i64; 4],
+}
+
+/// A generated module: its text and the domain of each function.
+pub struct Module {
+    pub text: String,
+    pub domains: Vec<Domain>,
+}
+
+/// The module: [`PER_ROW`] functions of each row, each with sizes of its own.
+pub fn generate(seed: u64) -> Module {
     let mut rng = Rng::new(seed);
     let mut text = String::from(
         "// Generated by `cargo xtask bench mlir`: GPU-style computations of index arithmetic.\n",
     );
-    for n in 0..PER_FAMILY {
-        for (f, family) in FAMILIES.iter().enumerate() {
+    let mut domains = Vec::new();
+    let rows = rows();
+    for n in 0..PER_ROW {
+        for (r, row) in rows.iter().enumerate() {
             let sizes = Sizes::random(&mut rng);
-            let body = (family.body)(&mut rng, &sizes);
-            let _ = writeln!(text, "func.func @f{f}_{n}(%buf: memref<?xindex>) {{");
+            let family = &FAMILIES[row.family];
+            let body = write(row.form, &(family.body)(&mut rng, &sizes));
+            let name = format!("f{r}_{n}");
+            let _ = writeln!(text, "func.func @{name}(%buf: memref<?xindex>) {{");
             text.push_str(&prologue(&sizes));
-            text.push_str(&nest(&sizes, &body));
+            text.push_str(&nest(family.nest, &sizes, &body));
             text.push_str("  return\n}\n");
+            domains.push(Domain {
+                name,
+                extents: [sizes.t, sizes.b, sizes.ti, sizes.tj],
+            });
         }
     }
-    text
+    Module { text, domains }
 }
 
 /// The same kinds of computations in `functions` large functions: each holds `per_function`
-/// computations (of every family in turn), each in a loop nest of its own, over one prologue.
+/// computations (of every family in turn, in its first form), each in a loop nest of its own,
+/// over one prologue.
 pub fn generate_large(seed: u64, functions: usize, per_function: usize) -> String {
     let mut rng = Rng::new(seed);
     let mut text = String::from(
@@ -115,8 +197,8 @@ pub fn generate_large(seed: u64, functions: usize, per_function: usize) -> Strin
         text.push_str(&prologue(&sizes));
         for k in 0..per_function {
             let family = &FAMILIES[k % FAMILIES.len()];
-            let body = (family.body)(&mut rng, &sizes);
-            text.push_str(&nest(&sizes, &body));
+            let body = write(family.forms[0], &(family.body)(&mut rng, &sizes));
+            text.push_str(&nest(family.nest, &sizes, &body));
         }
         text.push_str("  return\n}\n");
     }
@@ -135,41 +217,240 @@ impl Sizes {
     }
 }
 
-/// The family index of a function name written by [`generate`].
-pub fn family_of(function: &str) -> Option<usize> {
+/// The row of a function name written by [`generate`].
+pub fn row_of(function: &str) -> Option<usize> {
     function.strip_prefix('f')?.split('_').next()?.parse().ok()
 }
 
-/// The ids and constants a function's computations use.
+/// The ids a function's computations use.
 fn prologue(s: &Sizes) -> String {
     format!(
-        "  %tx = gpu.thread_id x upper_bound {t}\n  %bx = gpu.block_id x upper_bound {b}\n  \
-         %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n  \
-         %c2 = arith.constant 2 : index\n  %ct = arith.constant {t} : index\n  \
-         %cc = arith.constant {c} : index\n  %c32 = arith.constant 32 : index\n  \
-         %ctj = arith.constant {tj} : index\n",
+        "  %tx = gpu.thread_id x upper_bound {t}\n  %bx = gpu.block_id x upper_bound {b}\n",
         t = s.t,
         b = s.b,
-        c = s.c,
-        tj = s.tj,
     )
 }
 
-/// `body` in the two loops `%i < ti` and `%j < tj` (the names in a loop's body are its own).
-fn nest(s: &Sizes, body: &str) -> String {
+/// `body` in the two loops of `kind` (the names in a loop's body are its own).
+fn nest(kind: Nest, s: &Sizes, body: &str) -> String {
+    let outer = match kind {
+        Nest::Plain => format!("0 to {}", s.ti),
+        Nest::Tiled => format!("0 to {} step {}", s.ti * s.c, s.c),
+    };
     format!(
-        "  affine.for %i = 0 to {ti} {{\n    affine.for %j = 0 to {tj} {{\n{body}    }}\n  }}\n",
-        ti = s.ti,
+        "  affine.for %i = {outer} {{\n    affine.for %j = 0 to {tj} {{\n{body}    }}\n  }}\n",
         tj = s.tj
     )
 }
 
-/// `memref.store` of each value at the thread's element.
-fn stores(values: &[&str]) -> String {
-    values
+/// An operand of a step: a value by name, or a constant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Term {
+    Value(&'static str),
+    Const(i64),
+}
+
+use Term::{Const, Value};
+
+/// An operation of two index values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Op {
+    Add,
+    Sub,
+    /// By a constant.
+    Mul,
+    /// Of a non-negative value by a positive constant (`divui`, `floordiv`).
+    Div,
+    /// Of a non-negative value by a positive constant (`remui`, `mod`).
+    Rem,
+    Min,
+    Max,
+}
+
+/// A comparison of two index values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pred {
+    Slt,
+    /// Unsigned `<` (the same as `Slt` on the non-negative values of the bodies).
+    Ult,
+    Eq,
+}
+
+/// One step of a body.
+enum Step {
+    /// `name = a op b`.
+    Let(&'static str, Op, Term, Term),
+    /// `name = a pred b`: in the `affine` form, the condition of the `affine.if`s that read it.
+    Compare(&'static str, Pred, Term, Term),
+    /// `name = condition ? a : b`.
+    Select(&'static str, &'static str, Term, Term),
+    /// The steps, run where the condition holds.
+    If(&'static str, Vec<Step>),
+    /// Stores a value at the thread's element.
+    Store(Term),
+    /// Text written as it is in either form.
+    Text(String),
+}
+
+/// `body` written in `form`: the constants it reads first, then its steps.
+fn write(form: Form, body: &[Step]) -> String {
+    let mut writer = Writer {
+        form,
+        conditions: BTreeMap::new(),
+        constants: BTreeSet::new(),
+    };
+    let steps = writer.steps(body, "      ");
+    let constants: String = writer
+        .constants
         .iter()
-        .map(|v| format!("      memref.store {v}, %buf[%tx] : memref<?xindex>\n"))
-        .collect()
+        .map(|c| format!("      %k{c} = arith.constant {c} : index\n"))
+        .collect();
+    constants + &steps
+}
+
+/// Writes steps in one form.
+struct Writer {
+    form: Form,
+    /// The comparisons seen, by name (the `affine` form writes them into `affine.if`s).
+    conditions: BTreeMap<&'static str, (Pred, Term, Term)>,
+    /// The constants read as SSA values.
+    constants: BTreeSet<i64>,
+}
+
+impl Writer {
+    /// `steps`, each line after `indent`.
+    fn steps(&mut self, steps: &[Step], indent: &str) -> String {
+        steps.iter().map(|step| self.step(step, indent)).collect()
+    }
+
+    fn step(&mut self, step: &Step, indent: &str) -> String {
+        match (step, self.form) {
+            (Step::Text(text), _) => text.clone(),
+            (Step::Store(v), _) => {
+                let v = self.ssa(*v);
+                format!("{indent}memref.store {v}, %buf[%tx] : memref<?xindex>\n")
+            }
+            (Step::Let(name, op, a, b), Form::Arith) => {
+                let op = match op {
+                    Op::Add => "addi",
+                    Op::Sub => "subi",
+                    Op::Mul => "muli",
+                    Op::Div => "divui",
+                    Op::Rem => "remui",
+                    Op::Min => "minsi",
+                    Op::Max => "maxsi",
+                };
+                let (a, b) = (self.ssa(*a), self.ssa(*b));
+                format!("{indent}{name} = arith.{op} {a}, {b} : index\n")
+            }
+            (Step::Compare(name, pred, a, b), Form::Arith) => {
+                let pred = match pred {
+                    Pred::Slt => "slt",
+                    Pred::Ult => "ult",
+                    Pred::Eq => "eq",
+                };
+                let (a, b) = (self.ssa(*a), self.ssa(*b));
+                format!("{indent}{name} = arith.cmpi {pred}, {a}, {b} : index\n")
+            }
+            (Step::Select(name, condition, a, b), Form::Arith) => {
+                let (a, b) = (self.ssa(*a), self.ssa(*b));
+                format!("{indent}{name} = arith.select {condition}, {a}, {b} : index\n")
+            }
+            (Step::If(condition, body), Form::Arith) => {
+                let inner = self.steps(body, &format!("{indent}  "));
+                format!("{indent}scf.if {condition} {{\n{inner}{indent}}}\n")
+            }
+            (Step::Let(name, op, a, b), Form::Affine) => {
+                let mut operands = Operands::default();
+                let (x, y) = (operands.dim(*a), operands.dim(*b));
+                let (kind, expr) = match op {
+                    Op::Add => ("apply", format!("{x} + {y}")),
+                    Op::Sub => ("apply", format!("{x} - {y}")),
+                    Op::Mul => ("apply", format!("{x} * {y}")),
+                    Op::Div => ("apply", format!("{x} floordiv {y}")),
+                    Op::Rem => ("apply", format!("{x} mod {y}")),
+                    Op::Min => ("min", format!("{x}, {y}")),
+                    Op::Max => ("max", format!("{x}, {y}")),
+                };
+                let (dims, values) = operands.lists();
+                format!(
+                    "{indent}{name} = affine.{kind} affine_map<({dims}) -> ({expr})>({values})\n"
+                )
+            }
+            (Step::Compare(name, pred, a, b), Form::Affine) => {
+                self.conditions.insert(name, (*pred, *a, *b));
+                String::new()
+            }
+            (Step::Select(name, condition, a, b), Form::Affine) => {
+                let set = self.set(condition);
+                let (a, b) = (self.ssa(*a), self.ssa(*b));
+                format!(
+                    "{indent}{name} = affine.if {set} -> index {{\n{indent}  affine.yield {a} : index\n{indent}}} else {{\n{indent}  affine.yield {b} : index\n{indent}}}\n"
+                )
+            }
+            (Step::If(condition, body), Form::Affine) => {
+                let set = self.set(condition);
+                let inner = self.steps(body, &format!("{indent}  "));
+                format!("{indent}affine.if {set} {{\n{inner}{indent}}}\n")
+            }
+        }
+    }
+
+    /// The SSA value of `term`.
+    fn ssa(&mut self, term: Term) -> String {
+        match term {
+            Value(name) => name.to_owned(),
+            Const(c) => {
+                self.constants.insert(c);
+                format!("%k{c}")
+            }
+        }
+    }
+
+    /// The integer set of the comparison `condition` and its operands, as `affine.if` reads
+    /// them.
+    fn set(&self, condition: &str) -> String {
+        let (pred, a, b) = self.conditions[condition];
+        let mut operands = Operands::default();
+        let (x, y) = (operands.dim(a), operands.dim(b));
+        let constraint = match pred {
+            Pred::Slt | Pred::Ult => format!("{y} - {x} - 1 >= 0"),
+            Pred::Eq => format!("{x} - {y} == 0"),
+        };
+        let (dims, values) = operands.lists();
+        format!("affine_set<({dims}) : ({constraint})>({values})")
+    }
+}
+
+/// The dimensions of an affine map or set being written: its value operands, in order.
+#[derive(Default)]
+struct Operands(Vec<&'static str>);
+
+impl Operands {
+    /// `term` in the map: a dimension for a value, the number for a constant.
+    fn dim(&mut self, term: Term) -> String {
+        match term {
+            Value(name) => {
+                let k = self.0.iter().position(|n| *n == name).unwrap_or_else(|| {
+                    self.0.push(name);
+                    self.0.len() - 1
+                });
+                format!("d{k}")
+            }
+            Const(c) => c.to_string(),
+        }
+    }
+
+    /// The dimension list and the operand list.
+    fn lists(&self) -> (String, String) {
+        let dims: Vec<String> = (0..self.0.len()).map(|k| format!("d{k}")).collect();
+        (dims.join(", "), self.0.join(", "))
+    }
+}
+
+/// `memref.store` of each value at the thread's element.
+fn stores(values: &[&'static str]) -> Vec<Step> {
+    values.iter().map(|v| Step::Store(Value(v))).collect()
 }
 
 fn apply(name: &str, map: &str, operands: &str) -> String {
@@ -178,7 +459,7 @@ fn apply(name: &str, map: &str, operands: &str) -> String {
 
 /// One `affine.apply` of the kinds XLA's emitters write (some have no simpler form), or a
 /// quotient that two maps use.
-fn affine_maps(rng: &mut Rng, s: &Sizes) -> String {
+fn affine_maps(rng: &mut Rng, s: &Sizes) -> Vec<Step> {
     let (t, c, tj) = (s.t, s.c, s.tj);
     let expr = match rng.next() % 9 {
         // The block and thread ids of a linearized id.
@@ -199,108 +480,288 @@ fn affine_maps(rng: &mut Rng, s: &Sizes) -> String {
         // A quotient two maps use (composing them copies its division).
         _ => {
             let k = rng.pick(&[3, 5, 6]);
-            return apply(
-                "%q",
-                &format!("(d0, d1) -> ((d0 + d1 * {t}) floordiv {k})"),
-                "%tx, %bx",
-            ) + &apply("%u", "(d0) -> (d0 + 1)", "%q")
-                + &apply("%w", "(d0, d1) -> (d0 * 2 + d1)", "%q, %j")
-                + &stores(&["%u", "%w"]);
+            let mut steps = vec![Step::Text(
+                apply(
+                    "%q",
+                    &format!("(d0, d1) -> ((d0 + d1 * {t}) floordiv {k})"),
+                    "%tx, %bx",
+                ) + &apply("%u", "(d0) -> (d0 + 1)", "%q")
+                    + &apply("%w", "(d0, d1) -> (d0 * 2 + d1)", "%q, %j"),
+            )];
+            steps.extend(stores(&["%u", "%w"]));
+            return steps;
         }
     };
-    apply(
-        "%v",
-        &format!("(d0, d1, d2, d3) -> ({expr})"),
-        "%tx, %bx, %i, %j",
-    ) + &stores(&["%v"])
+    stored_apply("d0, d1, d2, d3", &expr, "%tx, %bx, %i, %j")
 }
 
-/// The block and thread ids of a linearized id, as `arith` ops, added.
-fn arith_trees(_: &mut Rng, _: &Sizes) -> String {
-    "      %m = arith.muli %bx, %ct : index\n      %a = arith.addi %m, %tx : index\n      \
-     %q = arith.divui %a, %ct : index\n      %r = arith.remui %a, %ct : index\n      \
-     %v = arith.addi %q, %r : index\n"
-        .to_string()
-        + &stores(&["%v"])
+/// `%v`, the `affine.apply` of `(dims) -> (expr)` to `operands`, stored.
+fn stored_apply(dims: &str, expr: &str, operands: &str) -> Vec<Step> {
+    let mut steps = vec![Step::Text(apply(
+        "%v",
+        &format!("({dims}) -> ({expr})"),
+        operands,
+    ))];
+    steps.extend(stores(&["%v"]));
+    steps
+}
+
+use Op::{Add, Div, Max, Min, Mul, Rem, Sub};
+
+/// The block and thread ids of a linearized id, added.
+fn arith_trees(_: &mut Rng, s: &Sizes) -> Vec<Step> {
+    let t = Const(s.t);
+    let mut steps = vec![
+        Step::Let("%m", Mul, Value("%bx"), t),
+        Step::Let("%a", Add, Value("%m"), Value("%tx")),
+        Step::Let("%q", Div, Value("%a"), t),
+        Step::Let("%r", Rem, Value("%a"), t),
+        Step::Let("%v", Add, Value("%q"), Value("%r")),
+    ];
+    steps.extend(stores(&["%v"]));
+    steps
 }
 
 /// A linear index computed once, used three times and taken apart again.
-fn shared_linear(rng: &mut Rng, _: &Sizes) -> String {
-    if rng.next().is_multiple_of(2) {
-        "      %m = arith.muli %bx, %ct : index\n      %lin = arith.addi %m, %tx : index\n      \
-         %q = arith.divui %lin, %ct : index\n      %r = arith.remui %lin, %ct : index\n"
-            .to_string()
-            + &stores(&["%lin", "%q", "%r"])
+fn shared_linear(rng: &mut Rng, s: &Sizes) -> Vec<Step> {
+    let (outer, inner, extent) = if rng.next().is_multiple_of(2) {
+        ("%bx", "%tx", s.t)
     } else {
-        "      %m = arith.muli %i, %ctj : index\n      %lin = arith.addi %m, %j : index\n      \
-         %q = arith.divui %lin, %ctj : index\n      %r = arith.remui %lin, %ctj : index\n      \
-         %s = arith.addi %q, %lin : index\n"
-            .to_string()
-            + &stores(&["%s", "%q", "%r"])
+        ("%i", "%j", s.tj)
+    };
+    let mut steps = vec![
+        Step::Let("%m", Mul, Value(outer), Const(extent)),
+        Step::Let("%lin", Add, Value("%m"), Value(inner)),
+        Step::Let("%q", Div, Value("%lin"), Const(extent)),
+        Step::Let("%r", Rem, Value("%lin"), Const(extent)),
+    ];
+    if outer == "%bx" {
+        steps.extend(stores(&["%lin", "%q", "%r"]));
+    } else {
+        steps.push(Step::Let("%s", Add, Value("%q"), Value("%lin")));
+        steps.extend(stores(&["%s", "%q", "%r"]));
     }
+    steps
 }
 
 /// A reshape round trip through `apply_indexing` and `arith`: a linear id taken apart by
 /// `divui`/`remui`, put back together by a map, and taken apart again by another.
-fn apply_chains(rng: &mut Rng, s: &Sizes) -> String {
+fn apply_chains(rng: &mut Rng, s: &Sizes) -> Vec<Step> {
     let (t, b) = (s.t, s.b);
     let k = rng.pick(&[3, 5, 45, 100]);
-    format!(
-        "      %lin = xla_indexing.apply_indexing #xla_indexing.map<\"(d0, d1) -> (d1 * {t} + d0), domain: d0 in [0, {}], d1 in [0, {}]\">(%tx, %bx) : index\n      \
-         %ck = arith.constant {k} : index\n      %hi = arith.divui %lin, %ck : index\n      \
-         %lo = arith.remui %lin, %ck : index\n      \
-         %ids:2 = xla_indexing.apply_indexing #xla_indexing.map<\"(d0, d1) -> ((d0 * {k} + d1) floordiv {t}, (d0 * {k} + d1) mod {t}), domain: d0 in [0, {}], d1 in [0, {}]\">(%hi, %lo) : index, index\n",
-        t - 1,
-        b - 1,
-        (t * b - 1) / k,
-        k - 1
-    ) + &stores(&["%ids#0", "%ids#1", "%hi"])
+    let mut steps = vec![
+        Step::Text(format!(
+            "      %lin = xla_indexing.apply_indexing #xla_indexing.map<\"(d0, d1) -> (d1 * {t} + d0), domain: d0 in [0, {}], d1 in [0, {}]\">(%tx, %bx) : index\n",
+            t - 1,
+            b - 1
+        )),
+        Step::Let("%hi", Div, Value("%lin"), Const(k)),
+        Step::Let("%lo", Rem, Value("%lin"), Const(k)),
+        Step::Text(format!(
+            "      %ids:2 = xla_indexing.apply_indexing #xla_indexing.map<\"(d0, d1) -> ((d0 * {k} + d1) floordiv {t}, (d0 * {k} + d1) mod {t}), domain: d0 in [0, {}], d1 in [0, {}]\">(%hi, %lo) : index, index\n",
+            (t * b - 1) / k,
+            k - 1
+        )),
+    ];
+    steps.extend(stores(&["%ids#0", "%ids#1", "%hi"]));
+    steps
 }
 
 /// A global thread id split into warp and lane and put back together, and the block and the
 /// warp within it taken from those.
-fn warp_lane(_: &mut Rng, _: &Sizes) -> String {
-    "      %bt = arith.muli %bx, %ct : index\n      %gid = arith.addi %bt, %tx : index\n      \
-     %warp = arith.divui %gid, %c32 : index\n      %lane = arith.remui %gid, %c32 : index\n      \
-     %w = arith.muli %warp, %c32 : index\n      %back = arith.addi %w, %lane : index\n      \
-     %blk = arith.divui %back, %ct : index\n      %wpb = arith.divui %ct, %c32 : index\n      \
-     %wib = arith.remui %warp, %wpb : index\n"
-        .to_string()
-        + &stores(&["%warp", "%lane", "%blk", "%wib"])
+fn warp_lane(_: &mut Rng, s: &Sizes) -> Vec<Step> {
+    let (t, warp) = (Const(s.t), Const(32));
+    let mut steps = vec![
+        Step::Let("%bt", Mul, Value("%bx"), t),
+        Step::Let("%gid", Add, Value("%bt"), Value("%tx")),
+        Step::Let("%warp", Div, Value("%gid"), warp),
+        Step::Let("%lane", Rem, Value("%gid"), warp),
+        Step::Let("%w", Mul, Value("%warp"), warp),
+        Step::Let("%back", Add, Value("%w"), Value("%lane")),
+        Step::Let("%blk", Div, Value("%back"), t),
+        // The warps per block, `t / 32`.
+        Step::Let("%wib", Rem, Value("%warp"), Const(s.t / 32)),
+    ];
+    steps.extend(stores(&["%warp", "%lane", "%blk", "%wib"]));
+    steps
 }
 
 /// A tile index with several users, a remainder, and the tile put back together.
-fn tiles(_: &mut Rng, _: &Sizes) -> String {
-    "      %tile = arith.divui %tx, %cc : index\n      %r = arith.remui %tx, %cc : index\n      \
-     %t4 = arith.muli %tile, %cc : index\n      %u = arith.addi %t4, %r : index\n      \
-     %half = arith.divui %tile, %c2 : index\n      %v = arith.addi %u, %half : index\n"
-        .to_string()
-        + &stores(&["%tile", "%v"])
+fn tiles(_: &mut Rng, s: &Sizes) -> Vec<Step> {
+    let c = Const(s.c);
+    let mut steps = vec![
+        Step::Let("%tile", Div, Value("%tx"), c),
+        Step::Let("%r", Rem, Value("%tx"), c),
+        Step::Let("%t4", Mul, Value("%tile"), c),
+        Step::Let("%u", Add, Value("%t4"), Value("%r")),
+        Step::Let("%half", Div, Value("%tile"), Const(2)),
+        Step::Let("%v", Add, Value("%u"), Value("%half")),
+    ];
+    steps.extend(stores(&["%tile", "%v"]));
+    steps
 }
 
 /// XLA's pad emitter: a read guarded by `(d - 1) mod s == 0` of the element
 /// `((d - 1) floordiv s) * s + 1`, which is `d` inside the guard.
-fn guarded_pads(rng: &mut Rng, _: &Sizes) -> String {
-    let stride = rng.pick(&[2, 3, 4]);
-    format!(
-        "      %d = arith.addi %tx, %c1 : index\n      %cs = arith.constant {stride} : index\n      \
-         %t = arith.subi %d, %c1 : index\n      %m = arith.remui %t, %cs : index\n      \
-         %ok = arith.cmpi eq, %m, %c0 : index\n      scf.if %ok {{\n        \
-         %q = arith.divui %t, %cs : index\n        %q2 = arith.muli %q, %cs : index\n        \
-         %v = arith.addi %q2, %c1 : index\n        memref.store %v, %buf[%tx] : memref<?xindex>\n      }}\n"
-    )
+fn guarded_pads(rng: &mut Rng, _: &Sizes) -> Vec<Step> {
+    let stride = Const(rng.pick(&[2, 3, 4]));
+    vec![
+        Step::Let("%d", Add, Value("%tx"), Const(1)),
+        Step::Let("%t", Sub, Value("%d"), Const(1)),
+        Step::Let("%m", Rem, Value("%t"), stride),
+        Step::Compare("%ok", Pred::Eq, Value("%m"), Const(0)),
+        Step::If(
+            "%ok",
+            vec![
+                Step::Let("%q", Div, Value("%t"), stride),
+                Step::Let("%q2", Mul, Value("%q"), stride),
+                Step::Let("%v", Add, Value("%q2"), Const(1)),
+                Step::Store(Value("%v")),
+            ],
+        ),
+    ]
 }
 
-/// `min`, `cmpi`, `select` and `max` that the loop bounds decide, some only by the expressions
-/// (`j < j + 1`), a bounds check of a lane, and a block id behind a select it decides.
-fn min_max(_: &mut Rng, _: &Sizes) -> String {
-    "      %a = arith.addi %j, %c1 : index\n      %m = arith.minsi %a, %ctj : index\n      \
-     %lt = arith.cmpi slt, %j, %a : index\n      %s = arith.select %lt, %m, %c0 : index\n      \
-     %mx = arith.maxsi %s, %c0 : index\n      %lane = arith.remui %tx, %c32 : index\n      \
-     %in = arith.cmpi ult, %lane, %c32 : index\n      %l = arith.select %in, %lane, %c0 : index\n      \
-     %am = affine.min affine_map<(d0, d1) -> (d0 + d1, d1 + 100)>(%i, %j)\n      \
-     %bt = arith.muli %bx, %ct : index\n      %lin = arith.addi %bt, %tx : index\n      \
-     %pick = arith.select %lt, %lin, %c0 : index\n      %blk = arith.divui %pick, %ct : index\n"
-        .to_string()
-        + &stores(&["%mx", "%l", "%am", "%blk"])
+/// `min`, comparisons, selects and `max` that the loop bounds decide, some only by the
+/// expressions (`j < j + 1`), a bounds check of a lane, and a block id behind a select it
+/// decides.
+fn min_max(_: &mut Rng, s: &Sizes) -> Vec<Step> {
+    let mut steps = vec![
+        Step::Let("%a", Add, Value("%j"), Const(1)),
+        Step::Let("%m", Min, Value("%a"), Const(s.tj)),
+        Step::Compare("%lt", Pred::Slt, Value("%j"), Value("%a")),
+        Step::Select("%s", "%lt", Value("%m"), Const(0)),
+        Step::Let("%mx", Max, Value("%s"), Const(0)),
+        Step::Let("%lane", Rem, Value("%tx"), Const(32)),
+        Step::Compare("%in", Pred::Ult, Value("%lane"), Const(32)),
+        Step::Select("%l", "%in", Value("%lane"), Const(0)),
+        Step::Text(
+            "      %am = affine.min affine_map<(d0, d1) -> (d0 + d1, d1 + 100)>(%i, %j)\n".into(),
+        ),
+        Step::Let("%bt", Mul, Value("%bx"), Const(s.t)),
+        Step::Let("%lin", Add, Value("%bt"), Value("%tx")),
+        Step::Select("%pick", "%lt", Value("%lin"), Const(0)),
+        Step::Let("%blk", Div, Value("%pick"), Const(s.t)),
+    ];
+    steps.extend(stores(&["%mx", "%l", "%am", "%blk"]));
+    steps
+}
+
+/// Index arithmetic of a tiled loop's induction variable `%i` (a multiple of `c`): the
+/// algebra alone decides some, its step or bounds others, and some have no simpler form.
+fn induction_variables(rng: &mut Rng, s: &Sizes) -> Vec<Step> {
+    let (c, tj) = (s.c, s.tj);
+    let expr = match rng.next() % 6 {
+        // The offset within a tile of its start: 0 by the step.
+        0 => format!("(d0 + d1 * {c}) mod {c}"),
+        // A tile put back together: the algebra alone.
+        1 => format!("(d0 floordiv {c}) * {c} + d0 mod {c}"),
+        // The tile of an element of the tile: the step and the remainder's bound.
+        2 => format!("(d0 + d2 mod {c}) floordiv {c}"),
+        // The inner loop's index from a linear one: its bounds.
+        3 => format!("(d0 * {tj} + d1) mod {tj}"),
+        // Below the inner loop's bound: its bounds.
+        4 => format!("d1 floordiv {tj} + d0"),
+        // No simpler form: the tile's number.
+        _ => format!("d0 floordiv {c}"),
+    };
+    stored_apply("d0, d1, d2", &expr, "%i, %j, %tx")
+}
+
+/// Two `affine.min`s or `affine.max`s of tile sizes and loop variables, in a tiled loop over
+/// `ti * c` elements: most decided by the loops' bounds or the algebra, one (the last tile of
+/// `ti * c - 1` elements) not.
+fn affine_min_max(rng: &mut Rng, s: &Sizes) -> Vec<Step> {
+    let (c, n, tj) = (s.c, s.ti * s.c, s.tj);
+    let mut text = String::new();
+    for name in ["%x", "%y"] {
+        let (op, map) = match rng.next() % 5 {
+            // A full tile: `c` by the bounds.
+            0 => ("min", format!("(d0, d1, d2) -> ({c}, {n} - d0)")),
+            // The last tile is partial: no simpler form.
+            1 => ("min", format!("(d0, d1, d2) -> ({c}, {} - d0)", n - 1)),
+            // `i + j` by the inner loop's lower bound.
+            2 => ("max", "(d0, d1, d2) -> (d0 + d1, d0)".to_owned()),
+            // `j` by its bounds.
+            3 => ("min", format!("(d0, d1, d2) -> (d1, {})", tj - 1)),
+            // A remainder below its bound: the algebra.
+            _ => ("min", format!("(d0, d1, d2) -> (d2 mod {c}, {})", c - 1)),
+        };
+        let _ = writeln!(
+            text,
+            "      {name} = affine.{op} affine_map<{map}>(%i, %j, %tx)"
+        );
+    }
+    let mut steps = vec![Step::Text(text)];
+    steps.extend(stores(&["%x", "%y"]));
+    steps
+}
+
+/// Two `affine.if`s guarding stores: conditions the ids' or loops' bounds decide, one the
+/// algebra alone decides, and one nothing decides.
+fn affine_if(rng: &mut Rng, s: &Sizes) -> Vec<Step> {
+    let (t, c, ti, tj) = (s.t, s.c, s.ti, s.tj);
+    let mut text = String::new();
+    for _ in 0..2 {
+        let set = match rng.next() % 5 {
+            // Never: the thread id is below `t`.
+            0 => format!("(d0, d1, d2) : (d2 - {t} >= 0)"),
+            // Always: a tile put back together is the id.
+            1 => format!("(d0, d1, d2) : ((d2 floordiv {c}) * {c} + d2 mod {c} - d2 == 0)"),
+            // Always: the outer loop's bound.
+            2 => format!("(d0, d1, d2) : ({} - d0 >= 0)", ti - 1),
+            // Never: a linear index of the loops past its end.
+            3 => format!("(d0, d1, d2) : (d0 * {tj} + d1 - {} >= 0)", ti * tj),
+            // Not decided.
+            _ => "(d0, d1, d2) : (d2 mod 2 == 0)".to_owned(),
+        };
+        let _ = write!(
+            text,
+            "      affine.if affine_set<{set}>(%i, %j, %tx) {{\n        memref.store %j, %buf[%tx] : memref<?xindex>\n      }}\n"
+        );
+    }
+    vec![Step::Text(text)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A body's two forms compute the same: `arith` ops on SSA constants, and maps with the
+    /// constants in them, conditions as the sets of `affine.if`s.
+    #[test]
+    fn a_body_is_written_in_both_forms() {
+        let body = vec![
+            Step::Let("%q", Div, Value("%tx"), Const(4)),
+            Step::Compare("%ok", Pred::Slt, Value("%q"), Value("%j")),
+            Step::If(
+                "%ok",
+                vec![Step::Select("%s", "%ok", Value("%q"), Const(0))],
+            ),
+        ];
+        assert_eq!(
+            write(Form::Arith, &body),
+            "      %k0 = arith.constant 0 : index
+      %k4 = arith.constant 4 : index
+      %q = arith.divui %tx, %k4 : index
+      %ok = arith.cmpi slt, %q, %j : index
+      scf.if %ok {
+        %s = arith.select %ok, %q, %k0 : index
+      }
+"
+        );
+        assert_eq!(
+            write(Form::Affine, &body),
+            "      %k0 = arith.constant 0 : index
+      %q = affine.apply affine_map<(d0) -> (d0 floordiv 4)>(%tx)
+      affine.if affine_set<(d0, d1) : (d1 - d0 - 1 >= 0)>(%q, %j) {
+        %s = affine.if affine_set<(d0, d1) : (d1 - d0 - 1 >= 0)>(%q, %j) -> index {
+          affine.yield %q : index
+        } else {
+          affine.yield %k0 : index
+        }
+      }
+"
+        );
+    }
 }
