@@ -386,11 +386,17 @@ impl Expr {
 
     /// `self + other`.
     pub fn checked_add(&self, other: &Expr) -> Result<Expr> {
+        self.add_scaled(other, 1)
+    }
+
+    /// `self + k*other`, merged in one pass: the sum of `checked_add` and `checked_sub` without
+    /// building `k*other` first. Adding zero returns `self` as it is; adding to zero, `k*other`.
+    fn add_scaled(&self, other: &Expr, k: i64) -> Result<Expr> {
         if other.as_constant() == Some(0) {
             return Ok(self.clone());
         }
         if self.as_constant() == Some(0) {
-            return Ok(other.clone());
+            return other.checked_scale(k);
         }
         let (a, b) = (&self.0.terms, &other.0.terms);
         let mut out = Vec::with_capacity(a.len() + b.len());
@@ -402,11 +408,11 @@ impl Expr {
                     i += 1;
                 }
                 Ordering::Greater => {
-                    out.push(b[j].clone());
+                    out.push((b[j].0.clone(), mul_checked(b[j].1, k)?));
                     j += 1;
                 }
                 Ordering::Equal => {
-                    let c = add_checked(a[i].1, b[j].1)?;
+                    let c = add_checked(a[i].1, mul_checked(b[j].1, k)?)?;
                     if c != 0 {
                         out.push((a[i].0.clone(), c));
                     }
@@ -416,9 +422,23 @@ impl Expr {
             }
         }
         out.extend_from_slice(&a[i..]);
-        out.extend_from_slice(&b[j..]);
-        let sum = Self::from_sorted(out, add_checked(self.0.constant, other.0.constant)?);
-        Ok(sum.recombined())
+        for (atom, c) in &b[j..] {
+            out.push((atom.clone(), mul_checked(*c, k)?));
+        }
+        let constant = add_checked(self.0.constant, mul_checked(other.0.constant, k)?)?;
+        Ok(Self::from_sorted(out, constant).recombined())
+    }
+
+    /// `self - c*atom` for the coefficient `c` of `atom` in `self` (`self` when `atom` has no
+    /// term): the expression without that term, as [`Expr::checked_sub`] builds it but without
+    /// building `c*atom` first (and without overflow: nothing is multiplied).
+    pub fn without_term(&self, atom: &Atom) -> Expr {
+        let Some(i) = self.0.terms.iter().position(|(t, _)| t == atom) else {
+            return self.clone();
+        };
+        let mut terms = self.0.terms.clone();
+        terms.remove(i);
+        Self::from_sorted(terms, self.0.constant).recombined()
     }
 
     /// **recombine** at construction: `a*(x mod c) + a*c*(y floordiv c) = a*y` whenever `x - y` is
@@ -438,8 +458,20 @@ impl Expr {
     /// by `a*y`. `None` when no pair matches (or the result would overflow).
     fn recombine_pass(&self) -> Option<Expr> {
         let terms = &self.0.terms;
-        if !terms.iter().any(|(t, _)| matches!(t, Atom::Mod(..)))
-            || !terms.iter().any(|(t, _)| matches!(t, Atom::FloorDiv(..)))
+        // A pair needs `a*(x mod c)` and `a*c*(y floordiv c)`: checked on the divisors and
+        // coefficients before the arguments are compared.
+        let mod_key = |(t, a): &(Atom, i64)| match t {
+            Atom::Mod(_, c) => a.checked_mul(*c).map(|ac| (*c, ac)),
+            _ => None,
+        };
+        let div_key = |(t, b): &(Atom, i64)| match t {
+            Atom::FloorDiv(_, c) => Some((*c, *b)),
+            _ => None,
+        };
+        if !terms
+            .iter()
+            .filter_map(mod_key)
+            .any(|m| terms.iter().filter_map(div_key).any(|d| d == m))
         {
             return None;
         }
@@ -501,7 +533,7 @@ impl Expr {
 
     /// `self - other`.
     pub fn checked_sub(&self, other: &Expr) -> Result<Expr> {
-        self.checked_add(&other.checked_scale(-1)?)
+        self.add_scaled(other, -1)
     }
 
     /// `self + c`.

@@ -104,7 +104,7 @@ fn div_of_div_sum(x: &Expr, k: i64) -> Option<Expr> {
     let Atom::FloorDiv(y, a) = atom else {
         return None;
     };
-    let rest = x.checked_sub(&Expr::atom(atom.clone())).ok()?;
+    let rest = x.without_term(atom);
     let ak = a.checked_mul(k)?;
     y.checked_add(&rest.checked_scale(*a).ok()?)
         .ok()?
@@ -196,7 +196,7 @@ fn mod_of_div_in_div(x: &Expr, k: i64) -> Option<Expr> {
         return None;
     };
     let rewritten = y.modulo(a.checked_mul(*m)?).ok()?.floor_div(*a).ok()?;
-    let rest = x.checked_sub(&Expr::atom(atom.clone())).ok()?;
+    let rest = x.without_term(atom);
     div_of_div_sum(&rest.checked_add(&rewritten).ok()?, k)
 }
 
@@ -212,7 +212,7 @@ fn ceil_in_div(x: &Expr, k: i64) -> Option<Expr> {
         return None;
     };
     let as_floor = y.checked_add_const(a - 1).ok()?.floor_div(*a).ok()?;
-    let rest = x.checked_sub(&Expr::atom(atom.clone())).ok()?;
+    let rest = x.without_term(atom);
     div_of_div_sum(&rest.checked_add(&as_floor).ok()?, k)
 }
 
@@ -377,9 +377,7 @@ fn merge_exact_divisions(s: &Simplifier<'_, '_>, e: &Expr) -> Option<Expr> {
     let mut rest = e.clone();
     let mut dividend = Expr::zero();
     for (atom, x, k, a) in &exact {
-        rest = rest
-            .checked_sub(&Expr::atom((*atom).clone()).checked_scale(*a).ok()?)
-            .ok()?;
+        rest = rest.without_term(atom);
         let scale = a.checked_mul(l / k)?;
         dividend = dividend.checked_add(&x.checked_scale(scale).ok()?).ok()?;
     }
@@ -409,10 +407,7 @@ fn absorb_constant(e: &Expr) -> Option<Expr> {
             Atom::FloorDiv(..) => shifted.floor_div(*k).ok()?,
             _ => shifted.ceil_div(*k).ok()?,
         };
-        let rest = e
-            .checked_sub(&Expr::atom(atom.clone()).checked_scale(*a).ok()?)
-            .ok()?
-            .without_constant();
+        let rest = e.without_term(atom).without_constant();
         let candidate = rest.checked_add(&rebuilt.checked_scale(*a).ok()?).ok()?;
         (candidate.cost() < e.cost()).then_some(candidate)
     })
@@ -425,12 +420,7 @@ fn div_forms_in_context(e: &Expr) -> Option<Expr> {
     let mut best: Option<Expr> = None;
     for (atom, a) in e.terms() {
         let Atom::FloorDiv(x, k) = atom else { continue };
-        let Ok(without) = Expr::atom(atom.clone())
-            .checked_scale(*a)
-            .and_then(|t| e.checked_sub(&t))
-        else {
-            continue;
-        };
+        let without = e.without_term(atom);
         for (dividend, outside) in div_dividends(x, *k).into_iter().skip(1) {
             let Some(candidate) = dividend
                 .floor_div(*k)
@@ -469,11 +459,7 @@ fn recombine(e: &Expr) -> Option<Expr> {
             }
             let b = bc / c;
             let replaced = (|| {
-                let without = e
-                    .checked_sub(&Expr::atom(m_atom.clone()).checked_scale(*a).ok()?)
-                    .ok()?
-                    .checked_sub(&Expr::atom(d_atom.clone()).checked_scale(*bc).ok()?)
-                    .ok()?;
+                let without = e.without_term(m_atom).without_term(d_atom);
                 let by = y.checked_scale(b).ok()?;
                 let rest_mod = Expr::atom(m_atom.clone())
                     .checked_scale(a.checked_sub(b)?)
@@ -492,8 +478,7 @@ fn recombine(e: &Expr) -> Option<Expr> {
 /// `a*(y mod c) = a*y - a*c*(y floordiv c)`, from `y = c*(y floordiv c) + y mod c`. Always holds;
 /// the caller keeps it only when the sum becomes cheaper (e.g. `x - (x floordiv c)*c = x mod c`).
 fn expand_div_mod(e: &Expr, atom: &Atom, coef: i64) -> Option<Expr> {
-    let term = Expr::atom(atom.clone()).checked_scale(coef).ok()?;
-    let without = e.checked_sub(&term).ok()?;
+    let without = e.without_term(atom);
     let replacement = match atom {
         Atom::FloorDiv(y, c) if coef % c == 0 => {
             let b = coef / c;
