@@ -454,6 +454,11 @@ impl Expr {
         e
     }
 
+    /// Whether the sum holds a **recombine** pair, which [`Expr::checked_add`] would recombine.
+    pub(crate) fn has_recombine_pair(&self) -> bool {
+        self.recombine_pass().is_some()
+    }
+
     /// One pass of **recombine**: every `mod` term with a partner is replaced, with its partner,
     /// by `a*y`. `None` when no pair matches (or the result would overflow).
     fn recombine_pass(&self) -> Option<Expr> {

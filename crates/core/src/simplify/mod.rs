@@ -70,6 +70,7 @@ pub fn simplify_expr_with(e: &Expr, ev: &RangeEvaluator<'_>, budget: Budget) -> 
         ev,
         budget,
         atoms: RefCell::new(HashMap::default()),
+        passes: RefCell::new(HashMap::default()),
     };
     let mut best = e.clone();
     for _ in 0..budget.rounds {
@@ -96,6 +97,9 @@ pub(crate) struct Simplifier<'e, 'm> {
     /// The simplest form found for each atom so far: the same atom recurs across rounds and
     /// across the candidates of the rules, and its answer depends only on the domain.
     atoms: RefCell<HashMap<Atom, Expr, FastBuildHasher>>,
+    /// The result of [`Simplifier::once`] for each expression it was given: the arguments of
+    /// atoms recur (`x floordiv k` and `x mod k`), and a pass over a pass's result confirms it.
+    passes: RefCell<HashMap<Expr, Expr, FastBuildHasher>>,
 }
 
 impl Simplifier<'_, '_> {
@@ -107,6 +111,15 @@ impl Simplifier<'_, '_> {
 
     /// One bottom-up pass: simplify the inside of each atom, rewrite the atom, then the sum.
     pub(crate) fn once(&self, e: &Expr) -> Expr {
+        if let Some(r) = self.passes.borrow().get(e) {
+            return r.clone();
+        }
+        let r = self.once_uncached(e);
+        self.passes.borrow_mut().insert(e.clone(), r.clone());
+        r
+    }
+
+    fn once_uncached(&self, e: &Expr) -> Expr {
         if let Some(c) = self.ev.range(e).as_point() {
             return Expr::constant(c);
         }
@@ -123,13 +136,19 @@ impl Simplifier<'_, '_> {
         if self.budget.max_terms < e.terms().len() {
             return e.clone();
         }
+        let forms: Vec<Expr> = e.terms().iter().map(|(atom, _)| self.atom(atom)).collect();
+        // Every atom kept as it is and no pair to recombine: the sum would be `e` again.
+        if forms
+            .iter()
+            .zip(e.terms())
+            .all(|(form, (atom, _))| form.as_atom() == Some(atom))
+            && !e.has_recombine_pair()
+        {
+            return e.clone();
+        }
         let mut acc = Expr::constant(e.constant_term());
-        for (atom, coef) in e.terms() {
-            match self
-                .atom(atom)
-                .checked_scale(*coef)
-                .and_then(|t| acc.checked_add(&t))
-            {
+        for (form, (_, coef)) in forms.iter().zip(e.terms()) {
+            match form.checked_scale(*coef).and_then(|t| acc.checked_add(&t)) {
                 Ok(sum) => acc = sum,
                 Err(_) => return e.clone(),
             }
