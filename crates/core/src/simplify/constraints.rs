@@ -18,7 +18,11 @@ pub(crate) fn simplify_constraints(map: &mut IndexingMap, budget: Budget) {
         if map.known_empty || map.constraints.is_empty() {
             return;
         }
-        let each = tighten_by_each_constraint(map, budget);
+        // Enumerating the whole box finds the exact hull of the domain, which every
+        // constraint's own hull contains: the constraints alone are enumerated only where the
+        // whole box is too large (their hulls may shrink it enough).
+        let each =
+            map.box_size() > budget.enumeration_limit && tighten_by_each_constraint(map, budget);
         let whole = !map.known_empty && tighten_by_enumeration(map, budget.enumeration_limit);
         if !each && !whole {
             return;
@@ -348,22 +352,24 @@ fn tighten_by_each_constraint(map: &mut IndexingMap, budget: Budget) -> bool {
 /// bounds to the values that feasible points take. Constraints that then always hold go away.
 /// Returns whether anything changed.
 fn tighten_by_enumeration(map: &mut IndexingMap, limit: u128) -> bool {
-    let Some(points) = map.domain_points(limit) else {
+    let nd = map.dims.len();
+    let n = nd + map.num_symbols();
+    let mut hull = vec![Interval::new(i64::MAX, i64::MIN); n];
+    let mut found = false;
+    let enumerated = map.for_each_domain_point(limit, |d, s| {
+        found = true;
+        for (h, v) in hull.iter_mut().zip(d.iter().chain(s)) {
+            *h = Interval::new(h.lo.min(*v), h.hi.max(*v));
+        }
+    });
+    if !enumerated {
         return false;
-    };
-    if points.is_empty() {
+    }
+    if !found {
         map.mark_empty();
         return true;
     }
     let before = map.clone();
-    let nd = map.dims.len();
-    let n = nd + map.num_symbols();
-    let mut hull = vec![Interval::new(i64::MAX, i64::MIN); n];
-    for (d, s) in &points {
-        for (i, v) in d.iter().chain(s).enumerate() {
-            hull[i] = Interval::new(hull[i].lo.min(*v), hull[i].hi.max(*v));
-        }
-    }
     for (i, h) in hull.into_iter().enumerate() {
         let v = if i < nd {
             VarRef::Dim(i as u32)
