@@ -843,12 +843,20 @@ impl Expr {
     /// Counts of the expression's work, for the simplifier's cost model.
     pub fn cost(&self) -> Cost {
         let mut cost = Cost::default();
-        self.add_cost(&mut cost);
+        self.add_cost(&mut cost, true);
         cost
     }
 
-    fn add_cost(&self, cost: &mut Cost) {
-        let n = self.0.terms.len() + usize::from(self.0.constant != 0);
+    /// The cost of the expression without its constant summand (of
+    /// [`Expr::without_constant`]), without building that.
+    pub(crate) fn cost_without_constant(&self) -> Cost {
+        let mut cost = Cost::default();
+        self.add_cost(&mut cost, false);
+        cost
+    }
+
+    fn add_cost(&self, cost: &mut Cost, with_constant: bool) {
+        let n = self.0.terms.len() + usize::from(with_constant && self.0.constant != 0);
         cost.ops += n.saturating_sub(1);
         for (atom, coef) in &self.0.terms {
             if *coef != 1 {
@@ -860,12 +868,12 @@ impl Expr {
                 Atom::FloorDiv(..) | Atom::CeilDiv(..) | Atom::Mod(..) => {
                     cost.div_mods += 1;
                     cost.ops += 1;
-                    atom.operands().for_each(|x| x.add_cost(cost));
+                    atom.operands().for_each(|x| x.add_cost(cost, true));
                 }
                 Atom::Min(a, b) | Atom::Max(a, b) => {
                     cost.ops += 1;
-                    a.add_cost(cost);
-                    b.add_cost(cost);
+                    a.add_cost(cost, true);
+                    b.add_cost(cost, true);
                 }
             }
         }

@@ -217,7 +217,7 @@ impl Simplifier<'_, '_> {
     /// does not count: it merges with the constant of the sum the candidate stands in.
     pub(crate) fn cheapest(&self, candidates: impl IntoIterator<Item = Expr>) -> Option<Expr> {
         let mut candidates: Vec<Expr> = candidates.into_iter().collect();
-        candidates.sort_by_cached_key(|e| e.without_constant().cost());
+        candidates.sort_by_cached_key(Expr::cost_without_constant);
         candidates.into_iter().find(|e| self.is_safe(e))
     }
 }

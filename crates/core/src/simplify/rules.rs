@@ -56,11 +56,11 @@ fn bounded_remainder_splits(s: &Simplifier<'_, '_>, x: &Expr, k: i64) -> Vec<Spl
     gs.dedup();
     let mut out = Vec::new();
     for g in gs {
-        let (mult, rest): (Vec<_>, Vec<_>) =
-            x.terms().iter().cloned().partition(|(_, c)| c % g == 0);
-        if mult.is_empty() {
+        if x.terms().iter().all(|(_, c)| c % g != 0) {
             continue;
         }
+        let (mult, rest): (Vec<_>, Vec<_>) =
+            x.terms().iter().cloned().partition(|(_, c)| c % g == 0);
         let Ok(a) = Expr::linear(mult.into_iter().map(|(t, c)| (t, c / g)).collect(), 0) else {
             continue;
         };
@@ -125,13 +125,20 @@ fn div_dividends(x: &Expr, k: i64) -> Vec<(Expr, Expr)> {
         }
     };
     let c = x.constant_term();
-    for q in [floor_q(c, k), ceil_q(c, k)] {
+    // `q = 0` keeps `x` itself, and a multiple `c` of `k` gives one `q`: neither is built twice.
+    let (floor_c, ceil_c) = (floor_q(c, k), ceil_q(c, k));
+    let ceil_c = (ceil_c != floor_c).then_some(ceil_c);
+    for q in [Some(floor_c), ceil_c].into_iter().flatten() {
+        if q == 0 {
+            continue;
+        }
         if let Some(minus_qk) = q.checked_mul(k).and_then(i64::checked_neg)
             && let Ok(reduced) = x.checked_add_const(minus_qk)
         {
             push(reduced, Expr::constant(q));
         }
     }
+    let mut previous: Option<Vec<i64>> = None;
     for least in [false, true] {
         let quotient = |a: i64| {
             let q = floor_q(a, k);
@@ -141,12 +148,26 @@ fn div_dividends(x: &Expr, k: i64) -> Vec<(Expr, Expr)> {
                 q
             }
         };
+        // The constant's quotient last; all zero moves nothing, and the same quotients as the
+        // non-negative residues give the same dividend: neither is built.
+        let quotients: Vec<i64> = x
+            .terms()
+            .iter()
+            .map(|(_, a)| quotient(*a))
+            .chain([quotient(c)])
+            .collect();
+        if quotients.iter().all(|q| *q == 0) || previous.as_ref() == Some(&quotients) {
+            continue;
+        }
         let moved = x
             .terms()
             .iter()
-            .map(|(t, a)| (t.clone(), quotient(*a)))
+            .zip(&quotients)
+            .map(|((t, _), q)| (t.clone(), *q))
             .collect();
-        let Ok(moved) = Expr::linear(moved, quotient(c)) else {
+        let quotient_c = quotients[x.terms().len()];
+        previous = Some(quotients);
+        let Ok(moved) = Expr::linear(moved, quotient_c) else {
             continue;
         };
         if let Ok(scaled) = moved.checked_scale(k)
@@ -168,6 +189,19 @@ fn mod_arguments(x: &Expr, k: i64) -> Vec<Expr> {
     };
     let mut out = vec![x.clone()];
     for least in [true, false] {
+        // Residues equal to the coefficients and constant of `x` (or of an argument already
+        // tried) give nothing new: they are not built.
+        let same_as = |e: &Expr| {
+            e.constant_term() == residue(x.constant_term(), least)
+                && e.terms().len() == x.terms().len()
+                && e.terms()
+                    .iter()
+                    .zip(x.terms())
+                    .all(|((t, a), (u, b))| t == u && *a == residue(*b, least))
+        };
+        if out.iter().any(same_as) {
+            continue;
+        }
         let terms = x
             .terms()
             .iter()
@@ -223,7 +257,7 @@ pub(crate) fn floor_div(s: &Simplifier<'_, '_>, x: &Expr, k: i64) -> Expr {
         return e;
     }
     let mut candidates = Vec::new();
-    for (dividend, outside) in div_dividends(x, k) {
+    for (i, (dividend, outside)) in div_dividends(x, k).into_iter().enumerate() {
         let with_q = |e: Expr| e.checked_add(&outside).ok();
         if let Some(c) = div_in_period(s, &dividend, k) {
             return with_q(c).unwrap_or_else(fallback);
@@ -237,7 +271,10 @@ pub(crate) fn floor_div(s: &Simplifier<'_, '_>, x: &Expr, k: i64) -> Expr {
         candidates.extend(div_of_div_sum(&dividend, k).and_then(with_q));
         candidates.extend(mod_of_div_in_div(&dividend, k).and_then(with_q));
         candidates.extend(ceil_in_div(&dividend, k).and_then(with_q));
-        candidates.extend(dividend.floor_div(k).ok().and_then(with_q));
+        // The first dividend is `x` itself, whose division is the form as written, added below.
+        if i > 0 {
+            candidates.extend(dividend.floor_div(k).ok().and_then(with_q));
+        }
     }
     // The form as written comes first so that ties keep it.
     candidates.insert(0, x.floor_div(k).unwrap_or_else(|_| fallback()));
