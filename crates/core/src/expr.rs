@@ -360,6 +360,9 @@ impl Expr {
 
     /// The expression without its constant summand.
     pub fn without_constant(&self) -> Expr {
+        if self.0.constant == 0 {
+            return self.clone();
+        }
         Self::from_sorted(self.0.terms.clone(), 0)
     }
 
@@ -543,6 +546,9 @@ impl Expr {
 
     /// `self + c`.
     pub fn checked_add_const(&self, c: i64) -> Result<Expr> {
+        if c == 0 {
+            return Ok(self.clone());
+        }
         Ok(Self::from_sorted(
             self.0.terms.clone(),
             add_checked(self.0.constant, c)?,
@@ -588,6 +594,9 @@ impl Expr {
     /// coefficient or by what divides their atom (`min(6a, 4b)` is always even):
     /// `self ≡ result (mod k)`.
     fn without_multiples_of(&self, k: i64) -> Expr {
+        if self.0.terms.iter().all(|(a, c)| term_divisor(a, *c) % k != 0) {
+            return self.clone();
+        }
         let rest = self
             .0
             .terms
@@ -600,6 +609,9 @@ impl Expr {
 
     /// Divides every coefficient and the constant by `k`, which must divide them all.
     fn exact_div(&self, k: i64) -> Expr {
+        if k == 1 {
+            return self.clone();
+        }
         let terms = self
             .0
             .terms
@@ -612,6 +624,9 @@ impl Expr {
     /// Splits off the terms whose coefficient is a multiple of `k`, divided by `k`:
     /// `self = k * multiples + rest`.
     fn split_multiples(&self, k: i64) -> (Expr, Expr) {
+        if self.0.terms.iter().all(|(_, c)| c % k != 0) {
+            return (Expr::zero(), self.clone());
+        }
         let (mult, rest): (Vec<_>, Vec<_>) =
             self.0.terms.iter().cloned().partition(|(_, c)| c % k == 0);
         let mult = mult.into_iter().map(|(a, c)| (a, c / k)).collect();
