@@ -594,7 +594,12 @@ impl Expr {
     /// coefficient or by what divides their atom (`min(6a, 4b)` is always even):
     /// `self ≡ result (mod k)`.
     fn without_multiples_of(&self, k: i64) -> Expr {
-        if self.0.terms.iter().all(|(a, c)| term_divisor(a, *c) % k != 0) {
+        if self
+            .0
+            .terms
+            .iter()
+            .all(|(a, c)| term_divisor(a, *c) % k != 0)
+        {
             return self.clone();
         }
         let rest = self

@@ -8,13 +8,14 @@ use crate::expr::{ArithError, Atom, Expr, VarRef};
 use crate::interval::{Interval, ceil_div, floor_div, mod_floor, next_point};
 use crate::map::IndexingMap;
 
-use super::{Budget, simplify_expr_with};
+use super::{Budget, Memo, simplify_expr_in};
 
 /// Simplifies the constraints of `map` to a fixed point (bounded by the budget's rounds).
 pub(crate) fn simplify_constraints(map: &mut IndexingMap, budget: Budget) {
+    let mut memo = BoundsMemo::default();
     // Enumeration may fix variables to points, which lets the rules go further: one more round.
     for _ in 0..2 {
-        simplify_constraints_to_fixpoint(map, budget);
+        simplify_constraints_to_fixpoint(map, budget, &mut memo);
         if map.known_empty || map.constraints.is_empty() {
             return;
         }
@@ -30,7 +31,30 @@ pub(crate) fn simplify_constraints(map: &mut IndexingMap, budget: Budget) {
     }
 }
 
-fn simplify_constraints_to_fixpoint(map: &mut IndexingMap, budget: Budget) {
+/// The simplifier's [`Memo`] over a map's variable bounds alone (constraints are simplified
+/// without using constraints), kept while the bounds stay.
+#[derive(Default)]
+struct BoundsMemo {
+    bounds: Vec<Interval>,
+    memo: Memo,
+}
+
+impl BoundsMemo {
+    /// The memo for the current bounds of `map` (a fresh one if they changed).
+    fn over(&mut self, map: &IndexingMap) -> &Memo {
+        if !map
+            .all_vars()
+            .map(|v| v.bounds)
+            .eq(self.bounds.iter().copied())
+        {
+            self.bounds = map.all_vars().map(|v| v.bounds).collect();
+            self.memo = Memo::default();
+        }
+        &self.memo
+    }
+}
+
+fn simplify_constraints_to_fixpoint(map: &mut IndexingMap, budget: Budget, memo: &mut BoundsMemo) {
     for _ in 0..budget.rounds.max(1) {
         if map.known_empty {
             return;
@@ -43,8 +67,9 @@ fn simplify_constraints_to_fixpoint(map: &mut IndexingMap, budget: Budget) {
         for (e, iv) in constraints {
             // Constraints are simplified over the variable bounds alone: a constraint must not be
             // used to justify rewriting itself.
+            let memo = memo.over(map);
             let ev = map.range_evaluator(false);
-            let simplified = simplify_expr_with(&e, &ev, budget);
+            let simplified = simplify_expr_in(&e, &ev, budget, memo);
             let (e, iv) = match normalize(map, simplified.clone(), iv) {
                 // A point of the domain evaluates the constraint: a form that could overflow
                 // there would lose it.

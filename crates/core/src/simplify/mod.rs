@@ -66,12 +66,18 @@ pub fn simplify_expr(e: &Expr, ev: &RangeEvaluator<'_>) -> Expr {
 
 /// [`simplify_expr`] with an explicit budget.
 pub fn simplify_expr_with(e: &Expr, ev: &RangeEvaluator<'_>, budget: Budget) -> Expr {
-    let s = Simplifier {
-        ev,
-        budget,
-        atoms: RefCell::new(HashMap::default()),
-        passes: RefCell::new(HashMap::default()),
-    };
+    simplify_expr_in(e, ev, budget, &Memo::default())
+}
+
+/// [`simplify_expr_with`], reusing and extending `memo`, which must hold only what was found over
+/// the same ranges (the same variable bounds, and the same constraints if `ev` uses them).
+pub(crate) fn simplify_expr_in(
+    e: &Expr,
+    ev: &RangeEvaluator<'_>,
+    budget: Budget,
+    memo: &Memo,
+) -> Expr {
+    let s = Simplifier { ev, budget, memo };
     let mut best = e.clone();
     for _ in 0..budget.rounds {
         let next = s.once(&best);
@@ -91,15 +97,23 @@ pub fn simplify_expr_with(e: &Expr, ev: &RangeEvaluator<'_>, budget: Budget) -> 
     }
 }
 
-pub(crate) struct Simplifier<'e, 'm> {
-    pub(crate) ev: &'e RangeEvaluator<'m>,
-    pub(crate) budget: Budget,
+/// What the simplifier found over one domain. Every entry depends only on the ranges of the
+/// domain, so a memo serves every expression simplified over the same ranges (a map's
+/// constraints, round after round, while the bounds stay).
+#[derive(Default)]
+pub(crate) struct Memo {
     /// The simplest form found for each atom so far: the same atom recurs across rounds and
-    /// across the candidates of the rules, and its answer depends only on the domain.
+    /// across the candidates of the rules.
     atoms: RefCell<HashMap<Atom, Expr, FastBuildHasher>>,
     /// The result of [`Simplifier::once`] for each expression it was given: the arguments of
     /// atoms recur (`x floordiv k` and `x mod k`), and a pass over a pass's result confirms it.
     passes: RefCell<HashMap<Expr, Expr, FastBuildHasher>>,
+}
+
+pub(crate) struct Simplifier<'e, 'm> {
+    pub(crate) ev: &'e RangeEvaluator<'m>,
+    pub(crate) budget: Budget,
+    memo: &'e Memo,
 }
 
 impl Simplifier<'_, '_> {
@@ -111,11 +125,11 @@ impl Simplifier<'_, '_> {
 
     /// One bottom-up pass: simplify the inside of each atom, rewrite the atom, then the sum.
     pub(crate) fn once(&self, e: &Expr) -> Expr {
-        if let Some(r) = self.passes.borrow().get(e) {
+        if let Some(r) = self.memo.passes.borrow().get(e) {
             return r.clone();
         }
         let r = self.once_uncached(e);
-        self.passes.borrow_mut().insert(e.clone(), r.clone());
+        self.memo.passes.borrow_mut().insert(e.clone(), r.clone());
         r
     }
 
@@ -162,13 +176,13 @@ impl Simplifier<'_, '_> {
 
     /// The simplest safe form found for one atom (cached); the atom itself when no form is safe.
     pub(crate) fn atom(&self, atom: &Atom) -> Expr {
-        if let Some(e) = self.atoms.borrow().get(atom) {
+        if let Some(e) = self.memo.atoms.borrow().get(atom) {
             return e.clone();
         }
         let e = Some(self.atom_uncached(atom))
             .filter(|e| self.is_safe(e))
             .unwrap_or_else(|| Expr::atom(atom.clone()));
-        self.atoms.borrow_mut().insert(atom.clone(), e.clone());
+        self.memo.atoms.borrow_mut().insert(atom.clone(), e.clone());
         e
     }
 
