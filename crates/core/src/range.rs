@@ -171,9 +171,20 @@ impl Operands {
     }
 }
 
+/// The truncated quotient and remainder of `a / k`, `None` on overflow. Computed in `i64` where
+/// both fit (a division in `i128` is a call into the runtime library, many times slower).
+fn div_rem_wide(a: i128, k: i128) -> Option<(i128, i128)> {
+    if let (Ok(a), Ok(k)) = (i64::try_from(a), i64::try_from(k))
+        && let (Some(q), Some(r)) = (a.checked_div(k), a.checked_rem(k))
+    {
+        return Some((q.into(), r.into()));
+    }
+    Some((a.checked_div(k)?, a.checked_rem(k)?))
+}
+
 /// `floor(a / k)` in `i128`, `None` on overflow.
 fn floor_div_wide(a: i128, k: i128) -> Option<i128> {
-    let (q, r) = (a.checked_div(k)?, a.checked_rem(k)?);
+    let (q, r) = div_rem_wide(a, k)?;
     Some(if r != 0 && ((r < 0) != (k < 0)) {
         q - 1
     } else {
@@ -183,7 +194,7 @@ fn floor_div_wide(a: i128, k: i128) -> Option<i128> {
 
 /// `ceil(a / k)` in `i128`, `None` on overflow.
 fn ceil_div_wide(a: i128, k: i128) -> Option<i128> {
-    let (q, r) = (a.checked_div(k)?, a.checked_rem(k)?);
+    let (q, r) = div_rem_wide(a, k)?;
     Some(if r != 0 && ((r < 0) == (k < 0)) {
         q + 1
     } else {
@@ -193,7 +204,7 @@ fn ceil_div_wide(a: i128, k: i128) -> Option<i128> {
 
 /// `a mod k` with the sign of `k`, in `i128`, `None` on overflow.
 fn mod_floor_wide(a: i128, k: i128) -> Option<i128> {
-    let r = a.checked_rem(k)?;
+    let (_, r) = div_rem_wide(a, k)?;
     Some(if r != 0 && ((r < 0) != (k < 0)) {
         r + k
     } else {
