@@ -15,13 +15,14 @@ use crate::range::RangeEvaluator;
 /// Largest number of unknowns for which a fit is tried.
 const MAX_UNKNOWNS: usize = 4;
 
-/// The coefficients and constant of the affine function equal to `f` on the box `ranges`, if
-/// there is one and the box has at most `max_points` points.
+/// The coefficients (one per range, in an array of `MAX_UNKNOWNS`) and the constant of the
+/// affine function equal to `f` on the box `ranges`, if there is one, the box has at most
+/// `max_points` points and at most `MAX_UNKNOWNS` dimensions.
 fn fit_box(
     ranges: &[Interval],
     f: impl Fn(&[i64]) -> Option<i64>,
     max_points: u128,
-) -> Option<(Vec<i64>, i64)> {
+) -> Option<([i64; MAX_UNKNOWNS], i64)> {
     if ranges.len() > MAX_UNKNOWNS {
         return None;
     }
@@ -31,16 +32,19 @@ fn fit_box(
     if points > max_points {
         return None;
     }
-    let mut point: Vec<i64> = ranges.iter().map(|r| r.lo).collect();
-    let base = f(&point)?;
-    let mut coefficients = Vec::with_capacity(ranges.len());
+    let mut corner = [0; MAX_UNKNOWNS];
+    for (c, r) in corner.iter_mut().zip(ranges) {
+        *c = r.lo;
+    }
+    let point = &mut corner[..ranges.len()];
+    let base = f(point)?;
+    let mut coefficients = [0; MAX_UNKNOWNS];
     for (i, r) in ranges.iter().enumerate() {
         if r.lo == r.hi {
-            coefficients.push(0);
             continue;
         }
         point[i] = r.lo + 1;
-        coefficients.push(f(&point)?.checked_sub(base)?);
+        coefficients[i] = f(point)?.checked_sub(base)?;
         point[i] = r.lo;
     }
     let mut constant = base;
@@ -53,18 +57,22 @@ fn fit_box(
             .try_fold(constant, |acc, (x, c)| acc.checked_add(x.checked_mul(*c)?))
     };
     loop {
-        if f(&point)? != affine(&point)? {
+        if f(point)? != affine(point)? {
             return None;
         }
-        if !next_point(&mut point, ranges) {
+        if !next_point(point, ranges) {
             return Some((coefficients, constant));
         }
     }
 }
 
 /// `Σ c_i*u_i + b` as an expression.
-fn build(unknowns: Vec<Atom>, coefficients: Vec<i64>, constant: i64) -> Option<Expr> {
-    Expr::linear(unknowns.into_iter().zip(coefficients).collect(), constant).ok()
+fn build(
+    unknowns: impl Iterator<Item = Atom>,
+    coefficients: [i64; MAX_UNKNOWNS],
+    constant: i64,
+) -> Option<Expr> {
+    Expr::linear(unknowns.zip(coefficients).collect(), constant).ok()
 }
 
 /// The affine form of a whole expression over the box of its variables.
@@ -73,18 +81,17 @@ pub(crate) fn affine_fit(e: &Expr, ev: &RangeEvaluator<'_>, max_points: u128) ->
         return None;
     }
     let vars = e.distinct_vars();
+    if vars.len() > MAX_UNKNOWNS {
+        return None;
+    }
     let map = ev.map();
-    let ranges: Vec<Interval> = vars
-        .iter()
-        .map(|v| map.var(*v).map(|x| x.bounds))
-        .collect::<Option<_>>()?;
+    let mut ranges = [Interval::point(0); MAX_UNKNOWNS];
+    for (r, v) in ranges.iter_mut().zip(&vars) {
+        *r = map.var(*v)?.bounds;
+    }
     let f = |p: &[i64]| e.eval_at(&|v| Some(p[vars.binary_search(&v).ok()?]));
-    let (coefficients, constant) = fit_box(&ranges, f, max_points)?;
-    build(
-        vars.into_iter().map(Atom::Var).collect(),
-        coefficients,
-        constant,
-    )
+    let (coefficients, constant) = fit_box(&ranges[..vars.len()], f, max_points)?;
+    build(vars.into_iter().map(Atom::Var), coefficients, constant)
 }
 
 /// The affine form of one division or `mod` atom in the summands of its argument.
@@ -93,8 +100,13 @@ pub(crate) fn atom_fit(atom: &Atom, ev: &RangeEvaluator<'_>, max_points: u128) -
         Atom::Var(_) | Atom::Min(..) | Atom::Max(..) => return None,
         Atom::FloorDiv(x, k) | Atom::CeilDiv(x, k) | Atom::Mod(x, k) => (x, *k),
     };
-    let unknowns: Vec<Atom> = x.terms().iter().map(|(t, _)| t.clone()).collect();
-    let ranges: Vec<Interval> = unknowns.iter().map(|t| ev.atom_range(t)).collect();
+    if x.terms().len() > MAX_UNKNOWNS {
+        return None;
+    }
+    let mut ranges = [Interval::point(0); MAX_UNKNOWNS];
+    for (r, (t, _)) in ranges.iter_mut().zip(x.terms()) {
+        *r = ev.atom_range(t);
+    }
     let f = |p: &[i64]| {
         let value = x
             .terms()
@@ -109,6 +121,10 @@ pub(crate) fn atom_fit(atom: &Atom, ev: &RangeEvaluator<'_>, max_points: u128) -
             _ => mod_floor(value, k),
         })
     };
-    let (coefficients, constant) = fit_box(&ranges, f, max_points)?;
-    build(unknowns, coefficients, constant)
+    let (coefficients, constant) = fit_box(&ranges[..x.terms().len()], f, max_points)?;
+    build(
+        x.terms().iter().map(|(t, _)| t.clone()),
+        coefficients,
+        constant,
+    )
 }
