@@ -11,7 +11,22 @@ use crate::map::IndexingMap;
 use super::{Budget, Memo, simplify_expr_in};
 
 /// Simplifies the constraints of `map` to a fixed point (bounded by the budget's rounds).
-pub(crate) fn simplify_constraints(map: &mut IndexingMap, budget: Budget) {
+/// Returns whether the domain changed (bounds, constraints or emptiness); a map without
+/// constraints is left as it is.
+pub(crate) fn simplify_constraints(map: &mut IndexingMap, budget: Budget) -> bool {
+    if map.known_empty || map.constraints.is_empty() {
+        return false;
+    }
+    let before = (
+        map.constraints.clone(),
+        map.all_vars().map(|v| v.bounds).collect::<Vec<_>>(),
+    );
+    simplify_to_fixpoint(map, budget);
+    map.known_empty || map.constraints != before.0 || !map.all_vars().map(|v| v.bounds).eq(before.1)
+}
+
+/// [`simplify_constraints`] without the report.
+fn simplify_to_fixpoint(map: &mut IndexingMap, budget: Budget) {
     let mut memo = BoundsMemo::default();
     // Enumeration may fix variables to points, which lets the rules go further: one more round.
     for _ in 0..2 {
@@ -394,7 +409,7 @@ fn tighten_by_enumeration(map: &mut IndexingMap, limit: u128) -> bool {
         map.mark_empty();
         return true;
     }
-    let before = map.clone();
+    let mut changed = false;
     for (i, h) in hull.into_iter().enumerate() {
         let v = if i < nd {
             VarRef::Dim(i as u32)
@@ -402,14 +417,23 @@ fn tighten_by_enumeration(map: &mut IndexingMap, limit: u128) -> bool {
             VarRef::Sym((i - nd) as u32)
         };
         if let Some(var) = map.var_mut(v) {
-            var.bounds = var.bounds.intersect(h);
+            let narrowed = var.bounds.intersect(h);
+            changed |= narrowed != var.bounds;
+            var.bounds = narrowed;
         }
     }
-    let ev_map = map.clone();
-    let ev = ev_map.range_evaluator(false);
-    map.constraints
-        .retain(|e, iv| !iv.contains_interval(ev.range(e)));
-    *map != before
+    let always: Vec<Expr> = {
+        let ev = map.range_evaluator(false);
+        map.constraints
+            .iter()
+            .filter(|(e, iv)| iv.contains_interval(ev.range(e)))
+            .map(|(e, _)| e.clone())
+            .collect()
+    };
+    for e in &always {
+        map.constraints.remove(e);
+    }
+    changed || !always.is_empty()
 }
 
 impl IndexingMap {

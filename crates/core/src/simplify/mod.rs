@@ -245,19 +245,21 @@ impl IndexingMap {
 
     /// [`IndexingMap::simplify`] with an explicit budget.
     pub fn simplify_with(&mut self, budget: Budget) -> bool {
-        let before = self.clone();
-        constraints::simplify_constraints(self, budget);
-        if !self.known_empty {
-            let results: Vec<Expr> = {
-                let ev = self.range_evaluator(true);
-                self.results
-                    .iter()
-                    .map(|r| simplify_expr_with(r, &ev, budget))
-                    .collect()
-            };
-            self.results = results;
+        let domain_changed = constraints::simplify_constraints(self, budget);
+        if self.known_empty {
+            return domain_changed;
         }
-        *self != before
+        let results: Vec<Expr> = {
+            let ev = self.range_evaluator(true);
+            let memo = Memo::default();
+            self.results
+                .iter()
+                .map(|r| simplify_expr_in(r, &ev, budget, &memo))
+                .collect()
+        };
+        let results_changed = results != self.results;
+        self.results = results;
+        domain_changed || results_changed
     }
 
     /// The total cost of the results and constraints.
