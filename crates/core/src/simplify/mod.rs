@@ -179,9 +179,13 @@ impl Simplifier<'_, '_> {
         if let Some(e) = self.memo.atoms.borrow().get(atom) {
             return e.clone();
         }
-        let e = Some(self.atom_uncached(atom))
-            .filter(|e| self.is_safe(e))
-            .unwrap_or_else(|| Expr::atom(atom.clone()));
+        let e = self.atom_uncached(atom);
+        // The atom kept as it is needs no check: it is also what an unsafe form gives way to.
+        let e = if e.as_atom() == Some(atom) || self.is_safe(&e) {
+            e
+        } else {
+            Expr::atom(atom.clone())
+        };
         self.memo.atoms.borrow_mut().insert(atom.clone(), e.clone());
         e
     }

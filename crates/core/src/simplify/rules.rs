@@ -2,7 +2,7 @@
 //! which it holds; `x`, `y` are expressions, `k`, `c`, `g`, `m` positive constants, and `R(x)` is
 //! the range of `x` over the domain. Rules return candidate forms; the caller keeps the cheapest.
 
-use crate::expr::{Atom, Expr, Extremum};
+use crate::expr::{Atom, Cost, Expr, Extremum};
 use crate::interval::{ceil_div as ceil_q, floor_div as floor_q, gcd, mod_floor};
 
 use super::Simplifier;
@@ -375,14 +375,13 @@ pub(crate) fn simplify_sum(s: &Simplifier<'_, '_>, e: &Expr) -> Expr {
     if let Some(next) = safe(div_forms_in_context(&e)) {
         e = next;
     }
-    let alternatives: Vec<Expr> = e
-        .terms()
-        .iter()
-        .filter_map(|(atom, coef)| expand_div_mod(&e, atom, *coef))
-        .collect();
-    for alt in alternatives {
+    let cost = e.cost();
+    for (atom, coef) in e.terms() {
+        let Some(alt) = expand_div_mod(&e, atom, *coef) else {
+            continue;
+        };
         let alt = s.once_without_sum(&alt);
-        if alt.cost() < e.cost() && s.is_safe(&alt) {
+        if alt.cost() < cost && s.is_safe(&alt) {
             return alt;
         }
     }
@@ -454,11 +453,16 @@ fn absorb_constant(e: &Expr) -> Option<Expr> {
 /// multiples may cancel against other summands (`-d0 + (7*d0) floordiv 12 = (-5*d0) floordiv 12`
 /// with `k = 12`). Taken when the sum becomes cheaper.
 fn div_forms_in_context(e: &Expr) -> Option<Expr> {
-    let mut best: Option<Expr> = None;
+    let mut best: Option<(Expr, Cost)> = None;
+    let cost = e.cost();
     for (atom, a) in e.terms() {
         let Atom::FloorDiv(x, k) = atom else { continue };
+        let dividends = div_dividends(x, *k);
+        if dividends.len() < 2 {
+            continue;
+        }
         let without = e.without_term(atom);
-        for (dividend, outside) in div_dividends(x, *k).into_iter().skip(1) {
+        for (dividend, outside) in dividends.into_iter().skip(1) {
             let Some(candidate) = dividend
                 .floor_div(*k)
                 .ok()
@@ -468,12 +472,13 @@ fn div_forms_in_context(e: &Expr) -> Option<Expr> {
             else {
                 continue;
             };
-            if candidate.cost() < best.as_ref().unwrap_or(e).cost() {
-                best = Some(candidate);
+            let candidate_cost = candidate.cost();
+            if candidate_cost < best.as_ref().map_or(cost, |(_, c)| *c) {
+                best = Some((candidate, candidate_cost));
             }
         }
     }
-    best
+    best.map(|(e, _)| e)
 }
 
 /// **recombine**: `a*(x mod c) + b*c*(y floordiv c) = b*y + (a - b)*(x mod c)` when `x - y` is a
