@@ -209,12 +209,7 @@ impl Simplifier<'_, '_> {
             Atom::Min(a, b) => rules::extremum(self, Extremum::Min, &self.inner(a), &self.inner(b)),
             Atom::Max(a, b) => rules::extremum(self, Extremum::Max, &self.inner(a), &self.inner(b)),
         };
-        let fitted = match rewritten.as_atom() {
-            Some(a) => fit::atom_fit(a, self.ev, self.budget.atom_fit_points),
-            None => None,
-        };
-        fitted
-            .or_else(|| fit::affine_fit(&rewritten, self.ev, self.budget.expr_fit_points))
+        fit::affine_form(&rewritten, self.ev, &self.budget)
             .filter(|f| f.cost() <= rewritten.cost())
             .unwrap_or(rewritten)
     }
