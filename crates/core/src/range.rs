@@ -247,6 +247,22 @@ impl<'a> RangeEvaluator<'a> {
         self.span(e).to_interval()
     }
 
+    /// The one value of `e` when its range is a single point, as [`RangeEvaluator::range`] finds
+    /// it. A sum of ranges is a point only where every summand is, so the summands are looked at
+    /// one by one until one is not (the first, most of the time), unless a constraint bounds `e`
+    /// itself.
+    pub(crate) fn point(&self, e: &Expr) -> Option<i64> {
+        if self.constraint(e).is_none()
+            && e.terms().iter().any(|(atom, _)| {
+                let s = self.atom_span(atom);
+                s.lo != s.hi
+            })
+        {
+            return None;
+        }
+        self.range(e).as_point()
+    }
+
     /// The range of one atom's values, as [`RangeEvaluator::range`].
     pub fn atom_range(&self, atom: &Atom) -> Interval {
         self.atom_span(atom).to_interval()

@@ -134,7 +134,7 @@ impl Simplifier<'_, '_> {
     }
 
     fn once_uncached(&self, e: &Expr) -> Expr {
-        if let Some(c) = self.ev.range(e).as_point() {
+        if let Some(c) = self.ev.point(e) {
             return Expr::constant(c);
         }
         if self.budget.max_terms < e.terms().len() {
