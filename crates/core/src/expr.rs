@@ -389,13 +389,14 @@ impl Expr {
 
     /// `self + other`.
     pub fn checked_add(&self, other: &Expr) -> Result<Expr> {
-        self.add_scaled(other, 1)
+        self.checked_add_scaled(other, 1)
     }
 
-    /// `self + k*other`, merged in one pass: the sum of `checked_add` and `checked_sub` without
-    /// building `k*other` first. Adding zero returns `self` as it is; adding to zero, `k*other`.
-    fn add_scaled(&self, other: &Expr, k: i64) -> Result<Expr> {
-        if other.as_constant() == Some(0) {
+    /// `self + k*other`, merged in one pass without building `k*other` first (as
+    /// [`Expr::checked_add`] of [`Expr::checked_scale`] builds it). Adding zero returns `self` as
+    /// it is; adding to zero, `k*other`.
+    pub fn checked_add_scaled(&self, other: &Expr, k: i64) -> Result<Expr> {
+        if k == 0 || other.as_constant() == Some(0) {
             return Ok(self.clone());
         }
         if self.as_constant() == Some(0) {
@@ -541,7 +542,7 @@ impl Expr {
 
     /// `self - other`.
     pub fn checked_sub(&self, other: &Expr) -> Result<Expr> {
-        self.add_scaled(other, -1)
+        self.checked_add_scaled(other, -1)
     }
 
     /// `self + c`.
@@ -800,7 +801,7 @@ impl Expr {
                 Atom::Min(a, b) => Expr::min_of(&a.rewrite_vars(f)?, &b.rewrite_vars(f)?),
                 Atom::Max(a, b) => Expr::max_of(&a.rewrite_vars(f)?, &b.rewrite_vars(f)?),
             };
-            acc = acc.checked_add(&a.checked_scale(*coef)?)?;
+            acc = acc.checked_add_scaled(&a, *coef)?;
         }
         Ok(acc)
     }

@@ -162,7 +162,7 @@ impl Simplifier<'_, '_> {
         }
         let mut acc = Expr::constant(e.constant_term());
         for (form, (_, coef)) in forms.iter().zip(e.terms()) {
-            match form.checked_scale(*coef).and_then(|t| acc.checked_add(&t)) {
+            match acc.checked_add_scaled(form, *coef) {
                 Ok(sum) => acc = sum,
                 Err(_) => return e.clone(),
             }

@@ -106,10 +106,7 @@ fn div_of_div_sum(x: &Expr, k: i64) -> Option<Expr> {
     };
     let rest = x.without_term(atom);
     let ak = a.checked_mul(k)?;
-    y.checked_add(&rest.checked_scale(*a).ok()?)
-        .ok()?
-        .floor_div(ak)
-        .ok()
+    y.checked_add_scaled(&rest, *a).ok()?.floor_div(ak).ok()
 }
 
 /// **div-multiples-out**: `(Σ a_i*x_i + c) floordiv k = Σ q_i*x_i + q + (Σ r_i*x_i + r) floordiv k`
@@ -170,9 +167,7 @@ fn div_dividends(x: &Expr, k: i64) -> Vec<(Expr, Expr)> {
         let Ok(moved) = Expr::linear(moved, quotient_c) else {
             continue;
         };
-        if let Ok(scaled) = moved.checked_scale(k)
-            && let Ok(reduced) = x.checked_sub(&scaled)
-        {
+        if let Ok(reduced) = x.checked_add_scaled(&moved, -k) {
             push(reduced, moved);
         }
     }
@@ -415,7 +410,7 @@ fn merge_exact_divisions(s: &Simplifier<'_, '_>, e: &Expr) -> Option<Expr> {
     for (atom, x, k, a) in &exact {
         rest = rest.without_term(atom);
         let scale = a.checked_mul(l / k)?;
-        dividend = dividend.checked_add(&x.checked_scale(scale).ok()?).ok()?;
+        dividend = dividend.checked_add_scaled(x, scale).ok()?;
     }
     let merged = rest.checked_add(&dividend.floor_div(l).ok()?).ok()?;
     (merged.cost() < e.cost()).then_some(merged)
@@ -444,7 +439,7 @@ fn absorb_constant(e: &Expr) -> Option<Expr> {
             _ => shifted.ceil_div(*k).ok()?,
         };
         let rest = e.without_term(atom).without_constant();
-        let candidate = rest.checked_add(&rebuilt.checked_scale(*a).ok()?).ok()?;
+        let candidate = rest.checked_add_scaled(&rebuilt, *a).ok()?;
         (candidate.cost() < e.cost()).then_some(candidate)
     })
 }
@@ -467,8 +462,7 @@ fn div_forms_in_context(e: &Expr) -> Option<Expr> {
                 .floor_div(*k)
                 .ok()
                 .and_then(|d| d.checked_add(&outside).ok())
-                .and_then(|t| t.checked_scale(*a).ok())
-                .and_then(|t| without.checked_add(&t).ok())
+                .and_then(|t| without.checked_add_scaled(&t, *a).ok())
             else {
                 continue;
             };
@@ -502,11 +496,11 @@ fn recombine(e: &Expr) -> Option<Expr> {
             let b = bc / c;
             let replaced = (|| {
                 let without = e.without_term(m_atom).without_term(d_atom);
-                let by = y.checked_scale(b).ok()?;
-                let rest_mod = Expr::atom(m_atom.clone())
-                    .checked_scale(a.checked_sub(b)?)
-                    .ok()?;
-                without.checked_add(&by).ok()?.checked_add(&rest_mod).ok()
+                without
+                    .checked_add_scaled(y, b)
+                    .ok()?
+                    .checked_add_scaled(&Expr::atom(m_atom.clone()), a.checked_sub(b)?)
+                    .ok()
             })();
             if replaced.is_some() {
                 return replaced;
@@ -526,18 +520,13 @@ fn expand_div_mod(e: &Expr, atom: &Atom, coef: i64) -> Option<Expr> {
             let b = coef / c;
             y.checked_scale(b)
                 .ok()?
-                .checked_sub(&y.modulo(*c).ok()?.checked_scale(b).ok()?)
+                .checked_add_scaled(&y.modulo(*c).ok()?, b.checked_neg()?)
                 .ok()?
         }
         Atom::Mod(y, c) => y
             .checked_scale(coef)
             .ok()?
-            .checked_sub(
-                &y.floor_div(*c)
-                    .ok()?
-                    .checked_scale(coef.checked_mul(*c)?)
-                    .ok()?,
-            )
+            .checked_add_scaled(&y.floor_div(*c).ok()?, coef.checked_mul(*c)?.checked_neg()?)
             .ok()?,
         _ => return None,
     };
