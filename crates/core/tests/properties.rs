@@ -569,8 +569,9 @@ fn modulo_drops_extrema_of_multiples() {
     );
 }
 
-/// `checked_sub` and `without_term` build what adding the negated terms builds (the same normal
-/// form), and evaluate to the differences at every point of small random domains.
+/// `checked_add_scaled`, `checked_sub` and `without_term` build what adding the scaled or
+/// negated terms builds (the same normal form), and evaluate to the sums and differences at every
+/// point of small random domains.
 #[test]
 fn differences_evaluate_as_differences() {
     let mut rng = SplitMix64::new(0xd1ff);
@@ -580,6 +581,12 @@ fn differences_evaluate_as_differences() {
         let b = random_expr(&mut rng, 2, nd, ns);
         let diff = a.checked_sub(&b).unwrap();
         assert_eq!(diff, a.checked_add(&b.checked_scale(-1).unwrap()).unwrap());
+        let k = rng.range(-4, 4);
+        let scaled_sum = a.checked_add_scaled(&b, k).unwrap();
+        assert_eq!(
+            scaled_sum,
+            a.checked_add(&b.checked_scale(k).unwrap()).unwrap()
+        );
         let removed: Vec<(Expr, Expr, i64)> = a
             .terms()
             .iter()
@@ -601,6 +608,11 @@ fn differences_evaluate_as_differences() {
                 diff.eval(&d, &s),
                 Some(x - y),
                 "{a:?} - ({b:?}) at {d:?} {s:?}"
+            );
+            assert_eq!(
+                scaled_sum.eval(&d, &s),
+                Some(x + k * y),
+                "{a:?} + {k} * ({b:?}) at {d:?} {s:?}"
             );
             for (without, term, c) in &removed {
                 let t = term.eval(&d, &s).unwrap();
