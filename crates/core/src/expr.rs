@@ -360,6 +360,9 @@ impl Expr {
 
     /// The expression without its constant summand.
     pub fn without_constant(&self) -> Expr {
+        if self.0.constant == 0 {
+            return self.clone();
+        }
         Self::from_sorted(self.0.terms.clone(), 0)
     }
 
@@ -386,11 +389,18 @@ impl Expr {
 
     /// `self + other`.
     pub fn checked_add(&self, other: &Expr) -> Result<Expr> {
-        if other.as_constant() == Some(0) {
+        self.checked_add_scaled(other, 1)
+    }
+
+    /// `self + k*other`, merged in one pass without building `k*other` first (as
+    /// [`Expr::checked_add`] of [`Expr::checked_scale`] builds it). Adding zero returns `self` as
+    /// it is; adding to zero, `k*other`.
+    pub fn checked_add_scaled(&self, other: &Expr, k: i64) -> Result<Expr> {
+        if k == 0 || other.as_constant() == Some(0) {
             return Ok(self.clone());
         }
         if self.as_constant() == Some(0) {
-            return Ok(other.clone());
+            return other.checked_scale(k);
         }
         let (a, b) = (&self.0.terms, &other.0.terms);
         let mut out = Vec::with_capacity(a.len() + b.len());
@@ -402,11 +412,11 @@ impl Expr {
                     i += 1;
                 }
                 Ordering::Greater => {
-                    out.push(b[j].clone());
+                    out.push((b[j].0.clone(), mul_checked(b[j].1, k)?));
                     j += 1;
                 }
                 Ordering::Equal => {
-                    let c = add_checked(a[i].1, b[j].1)?;
+                    let c = add_checked(a[i].1, mul_checked(b[j].1, k)?)?;
                     if c != 0 {
                         out.push((a[i].0.clone(), c));
                     }
@@ -416,9 +426,23 @@ impl Expr {
             }
         }
         out.extend_from_slice(&a[i..]);
-        out.extend_from_slice(&b[j..]);
-        let sum = Self::from_sorted(out, add_checked(self.0.constant, other.0.constant)?);
-        Ok(sum.recombined())
+        for (atom, c) in &b[j..] {
+            out.push((atom.clone(), mul_checked(*c, k)?));
+        }
+        let constant = add_checked(self.0.constant, mul_checked(other.0.constant, k)?)?;
+        Ok(Self::from_sorted(out, constant).recombined())
+    }
+
+    /// `self - c*atom` for the coefficient `c` of `atom` in `self` (`self` when `atom` has no
+    /// term): the expression without that term, as [`Expr::checked_sub`] builds it but without
+    /// building `c*atom` first (and without overflow: nothing is multiplied).
+    pub fn without_term(&self, atom: &Atom) -> Expr {
+        let Some(i) = self.0.terms.iter().position(|(t, _)| t == atom) else {
+            return self.clone();
+        };
+        let mut terms = self.0.terms.clone();
+        terms.remove(i);
+        Self::from_sorted(terms, self.0.constant).recombined()
     }
 
     /// **recombine** at construction: `a*(x mod c) + a*c*(y floordiv c) = a*y` whenever `x - y` is
@@ -434,12 +458,29 @@ impl Expr {
         e
     }
 
+    /// Whether the sum holds a **recombine** pair, which [`Expr::checked_add`] would recombine.
+    pub(crate) fn has_recombine_pair(&self) -> bool {
+        self.recombine_pass().is_some()
+    }
+
     /// One pass of **recombine**: every `mod` term with a partner is replaced, with its partner,
     /// by `a*y`. `None` when no pair matches (or the result would overflow).
     fn recombine_pass(&self) -> Option<Expr> {
         let terms = &self.0.terms;
-        if !terms.iter().any(|(t, _)| matches!(t, Atom::Mod(..)))
-            || !terms.iter().any(|(t, _)| matches!(t, Atom::FloorDiv(..)))
+        // A pair needs `a*(x mod c)` and `a*c*(y floordiv c)`: checked on the divisors and
+        // coefficients before the arguments are compared.
+        let mod_key = |(t, a): &(Atom, i64)| match t {
+            Atom::Mod(_, c) => a.checked_mul(*c).map(|ac| (*c, ac)),
+            _ => None,
+        };
+        let div_key = |(t, b): &(Atom, i64)| match t {
+            Atom::FloorDiv(_, c) => Some((*c, *b)),
+            _ => None,
+        };
+        if !terms
+            .iter()
+            .filter_map(mod_key)
+            .any(|m| terms.iter().filter_map(div_key).any(|d| d == m))
         {
             return None;
         }
@@ -501,11 +542,14 @@ impl Expr {
 
     /// `self - other`.
     pub fn checked_sub(&self, other: &Expr) -> Result<Expr> {
-        self.checked_add(&other.checked_scale(-1)?)
+        self.checked_add_scaled(other, -1)
     }
 
     /// `self + c`.
     pub fn checked_add_const(&self, c: i64) -> Result<Expr> {
+        if c == 0 {
+            return Ok(self.clone());
+        }
         Ok(Self::from_sorted(
             self.0.terms.clone(),
             add_checked(self.0.constant, c)?,
@@ -551,6 +595,14 @@ impl Expr {
     /// coefficient or by what divides their atom (`min(6a, 4b)` is always even):
     /// `self ≡ result (mod k)`.
     fn without_multiples_of(&self, k: i64) -> Expr {
+        if self
+            .0
+            .terms
+            .iter()
+            .all(|(a, c)| term_divisor(a, *c) % k != 0)
+        {
+            return self.clone();
+        }
         let rest = self
             .0
             .terms
@@ -563,6 +615,9 @@ impl Expr {
 
     /// Divides every coefficient and the constant by `k`, which must divide them all.
     fn exact_div(&self, k: i64) -> Expr {
+        if k == 1 {
+            return self.clone();
+        }
         let terms = self
             .0
             .terms
@@ -575,6 +630,9 @@ impl Expr {
     /// Splits off the terms whose coefficient is a multiple of `k`, divided by `k`:
     /// `self = k * multiples + rest`.
     fn split_multiples(&self, k: i64) -> (Expr, Expr) {
+        if self.0.terms.iter().all(|(_, c)| c % k != 0) {
+            return (Expr::zero(), self.clone());
+        }
         let (mult, rest): (Vec<_>, Vec<_>) =
             self.0.terms.iter().cloned().partition(|(_, c)| c % k == 0);
         let mult = mult.into_iter().map(|(a, c)| (a, c / k)).collect();
@@ -743,7 +801,7 @@ impl Expr {
                 Atom::Min(a, b) => Expr::min_of(&a.rewrite_vars(f)?, &b.rewrite_vars(f)?),
                 Atom::Max(a, b) => Expr::max_of(&a.rewrite_vars(f)?, &b.rewrite_vars(f)?),
             };
-            acc = acc.checked_add(&a.checked_scale(*coef)?)?;
+            acc = acc.checked_add_scaled(&a, *coef)?;
         }
         Ok(acc)
     }
@@ -806,12 +864,20 @@ impl Expr {
     /// Counts of the expression's work, for the simplifier's cost model.
     pub fn cost(&self) -> Cost {
         let mut cost = Cost::default();
-        self.add_cost(&mut cost);
+        self.add_cost(&mut cost, true);
         cost
     }
 
-    fn add_cost(&self, cost: &mut Cost) {
-        let n = self.0.terms.len() + usize::from(self.0.constant != 0);
+    /// The cost of the expression without its constant summand (of
+    /// [`Expr::without_constant`]), without building that.
+    pub(crate) fn cost_without_constant(&self) -> Cost {
+        let mut cost = Cost::default();
+        self.add_cost(&mut cost, false);
+        cost
+    }
+
+    fn add_cost(&self, cost: &mut Cost, with_constant: bool) {
+        let n = self.0.terms.len() + usize::from(with_constant && self.0.constant != 0);
         cost.ops += n.saturating_sub(1);
         for (atom, coef) in &self.0.terms {
             if *coef != 1 {
@@ -823,12 +889,12 @@ impl Expr {
                 Atom::FloorDiv(..) | Atom::CeilDiv(..) | Atom::Mod(..) => {
                     cost.div_mods += 1;
                     cost.ops += 1;
-                    atom.operands().for_each(|x| x.add_cost(cost));
+                    atom.operands().for_each(|x| x.add_cost(cost, true));
                 }
                 Atom::Min(a, b) | Atom::Max(a, b) => {
                     cost.ops += 1;
-                    a.add_cost(cost);
-                    b.add_cost(cost);
+                    a.add_cost(cost, true);
+                    b.add_cost(cost, true);
                 }
             }
         }

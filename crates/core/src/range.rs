@@ -15,11 +15,16 @@ use crate::map::IndexingMap;
 /// [`RangeEvaluator::never_overflows`].
 pub struct RangeEvaluator<'a> {
     map: &'a IndexingMap,
-    use_constraints: bool,
+    /// The constraints used (none unless asked for), looked up by expression equality: a
+    /// handful, compared by their hashes first.
+    constraints: Vec<(&'a Expr, Interval)>,
+    /// The divisors `k` of the constraints `c * (x mod k) in [r, r]`, the only ones that
+    /// [`RangeEvaluator::shifted_residue`] can find.
+    residue_divisors: Vec<i64>,
 }
 
 /// A range of integers that may leave `i64`: `None` is an unbounded end.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Span {
     lo: Option<i128>,
     hi: Option<i128>,
@@ -136,9 +141,50 @@ impl Span {
     }
 }
 
+/// The spans of an atom's operands (at most two), without allocating.
+#[derive(Clone, Copy, Default)]
+struct Operands {
+    spans: [Span; 2],
+    len: usize,
+}
+
+impl Operands {
+    fn one(s: Span) -> Operands {
+        Operands {
+            spans: [s, Span::default()],
+            len: 1,
+        }
+    }
+
+    /// The span `f` gives each operand of `atom`; `None` when it gives none for one of them.
+    fn of(atom: &Atom, mut f: impl FnMut(&Expr) -> Option<Span>) -> Option<Operands> {
+        let mut out = Operands::default();
+        for x in atom.operands() {
+            out.spans[out.len] = f(x)?;
+            out.len += 1;
+        }
+        Some(out)
+    }
+
+    fn as_slice(&self) -> &[Span] {
+        &self.spans[..self.len]
+    }
+}
+
+/// The truncated quotient and remainder of `a / k`, `None` on overflow. Computed in `i64` where
+/// both fit (a division in `i128` is a call into the runtime library, many times slower).
+fn div_rem_wide(a: i128, k: i128) -> Option<(i128, i128)> {
+    if let (Ok(a), Ok(k)) = (i64::try_from(a), i64::try_from(k))
+        && let (Some(q), Some(r)) = (a.checked_div(k), a.checked_rem(k))
+    {
+        return Some((q.into(), r.into()));
+    }
+    Some((a.checked_div(k)?, a.checked_rem(k)?))
+}
+
 /// `floor(a / k)` in `i128`, `None` on overflow.
 fn floor_div_wide(a: i128, k: i128) -> Option<i128> {
-    let (q, r) = (a.checked_div(k)?, a.checked_rem(k)?);
+    let (q, r) = div_rem_wide(a, k)?;
     Some(if r != 0 && ((r < 0) != (k < 0)) {
         q - 1
     } else {
@@ -148,7 +194,7 @@ fn floor_div_wide(a: i128, k: i128) -> Option<i128> {
 
 /// `ceil(a / k)` in `i128`, `None` on overflow.
 fn ceil_div_wide(a: i128, k: i128) -> Option<i128> {
-    let (q, r) = (a.checked_div(k)?, a.checked_rem(k)?);
+    let (q, r) = div_rem_wide(a, k)?;
     Some(if r != 0 && ((r < 0) == (k < 0)) {
         q + 1
     } else {
@@ -158,7 +204,7 @@ fn ceil_div_wide(a: i128, k: i128) -> Option<i128> {
 
 /// `a mod k` with the sign of `k`, in `i128`, `None` on overflow.
 fn mod_floor_wide(a: i128, k: i128) -> Option<i128> {
-    let r = a.checked_rem(k)?;
+    let (_, r) = div_rem_wide(a, k)?;
     Some(if r != 0 && ((r < 0) != (k < 0)) {
         r + k
     } else {
@@ -170,9 +216,24 @@ impl<'a> RangeEvaluator<'a> {
     /// An evaluator over `map`'s variable bounds; with `use_constraints`, a constraint on exactly a
     /// sub-expression also narrows that sub-expression's range.
     pub fn new(map: &'a IndexingMap, use_constraints: bool) -> Self {
+        let constraints: Vec<(&Expr, Interval)> = if use_constraints {
+            map.constraints().iter().map(|(e, iv)| (e, *iv)).collect()
+        } else {
+            Vec::new()
+        };
+        let residue_divisors = constraints
+            .iter()
+            .filter_map(|(e, iv)| match e.terms() {
+                [(Atom::Mod(_, k), _)] if e.constant_term() == 0 && iv.as_point().is_some() => {
+                    Some(*k)
+                }
+                _ => None,
+            })
+            .collect();
         RangeEvaluator {
             map,
-            use_constraints,
+            constraints,
+            residue_divisors,
         }
     }
 
@@ -184,6 +245,22 @@ impl<'a> RangeEvaluator<'a> {
     /// The range of `e`'s values; the full range when it is unknown (see the type's documentation).
     pub fn range(&self, e: &Expr) -> Interval {
         self.span(e).to_interval()
+    }
+
+    /// The one value of `e` when its range is a single point, as [`RangeEvaluator::range`] finds
+    /// it. A sum of ranges is a point only where every summand is, so the summands are looked at
+    /// one by one until one is not (the first, most of the time), unless a constraint bounds `e`
+    /// itself.
+    pub(crate) fn point(&self, e: &Expr) -> Option<i64> {
+        if self.constraint(e).is_none()
+            && e.terms().iter().any(|(atom, _)| {
+                let s = self.atom_span(atom);
+                s.lo != s.hi
+            })
+        {
+            return None;
+        }
+        self.range(e).as_point()
     }
 
     /// The range of one atom's values, as [`RangeEvaluator::range`].
@@ -209,11 +286,11 @@ impl<'a> RangeEvaluator<'a> {
     }
 
     fn atom_span(&self, atom: &Atom) -> Span {
-        let args: Vec<Span> = match atom {
-            Atom::Var(v) => vec![self.var_span(*v)],
-            _ => atom.operands().map(|x| self.span(x)).collect(),
+        let args = match atom {
+            Atom::Var(v) => Operands::one(self.var_span(*v)),
+            _ => Operands::of(atom, |x| Some(self.span(x))).unwrap_or_default(),
         };
-        self.apply(atom, &args)
+        self.apply(atom, args.as_slice())
     }
 
     fn var_span(&self, v: VarRef) -> Span {
@@ -233,10 +310,13 @@ impl<'a> RangeEvaluator<'a> {
             // Not reached (`args` has one span per operand); nothing is known then.
             _ => Span { lo: None, hi: None },
         };
-        if !self.use_constraints || self.map.constraints().is_empty() {
+        if self.constraints.is_empty() {
             return r;
         }
-        let r = self.narrow(&Expr::atom(atom.clone()), r);
+        let r = match self.atom_constraint(atom) {
+            Some(c) => r.intersect(c),
+            None => r,
+        };
         match atom {
             Atom::Mod(x, k) => self.shifted_residue(x, *k).map_or(r, |p| r.intersect(p)),
             _ => r,
@@ -251,14 +331,11 @@ impl<'a> RangeEvaluator<'a> {
         }
         let mut acc = Span::exact(Interval::point(e.constant_term()));
         for (atom, coef) in e.terms() {
-            let args: Vec<Span> = match atom {
-                Atom::Var(v) => vec![self.var_span(*v)],
-                _ => atom
-                    .operands()
-                    .map(|x| Some(Span::exact(self.checked_range(x)?)))
-                    .collect::<Option<_>>()?,
+            let args = match atom {
+                Atom::Var(v) => Operands::one(self.var_span(*v)),
+                _ => Operands::of(atom, |x| Some(Span::exact(self.checked_range(x)?)))?,
             };
-            let product = self.apply(atom, &args).scale(*coef);
+            let product = self.apply(atom, args.as_slice()).scale(*coef);
             product.within_i64()?;
             acc = acc.add(product);
             acc.within_i64()?;
@@ -269,20 +346,29 @@ impl<'a> RangeEvaluator<'a> {
     /// `(x0 + c) mod k` is the point `(r + c) mod k` when a constraint fixes `x0 mod k` to `r`.
     fn shifted_residue(&self, x: &Expr, k: i64) -> Option<Interval> {
         let c = x.constant_term();
-        if c == 0 {
+        // The key below is `g * (y mod m)` for a divisor `m` of `k`.
+        if c == 0 || !self.residue_divisors.iter().any(|d| k % d == 0) {
             return None;
         }
         let key = x.checked_add_const(c.checked_neg()?).ok()?.modulo(k).ok()?;
-        let r = self.map.constraints().get(&key)?.as_point()?;
+        let r = self.constraint(&key)?.as_point()?;
         Some(Interval::point(mod_floor(r.checked_add(c)?, k)))
     }
 
     /// The interval of a constraint on exactly `e`, if constraints are used.
     fn constraint(&self, e: &Expr) -> Option<Interval> {
-        if !self.use_constraints {
-            return None;
-        }
-        self.map.constraints().get(e).copied()
+        self.constraints
+            .iter()
+            .find(|(c, _)| *c == e)
+            .map(|(_, iv)| *iv)
+    }
+
+    /// The interval of a constraint on exactly `1 * atom`, if constraints are used.
+    fn atom_constraint(&self, atom: &Atom) -> Option<Interval> {
+        self.constraints
+            .iter()
+            .find(|(c, _)| c.as_atom() == Some(atom))
+            .map(|(_, iv)| *iv)
     }
 
     fn narrow(&self, e: &Expr, r: Span) -> Span {

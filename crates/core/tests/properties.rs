@@ -568,3 +568,130 @@ fn modulo_drops_extrema_of_multiples() {
         "dropped only {dropped} of {total}"
     );
 }
+
+/// `checked_add_scaled`, `checked_sub` and `without_term` build what adding the scaled or
+/// negated terms builds (the same normal form), and evaluate to the sums and differences at every
+/// point of small random domains.
+#[test]
+fn differences_evaluate_as_differences() {
+    let mut rng = SplitMix64::new(0xd1ff);
+    for _ in 0..cases() {
+        let (map, nd, ns) = random_map_and_vars(&mut rng);
+        let a = random_expr(&mut rng, 2, nd, ns);
+        let b = random_expr(&mut rng, 2, nd, ns);
+        let diff = a.checked_sub(&b).unwrap();
+        assert_eq!(diff, a.checked_add(&b.checked_scale(-1).unwrap()).unwrap());
+        let k = rng.range(-4, 4);
+        let scaled_sum = a.checked_add_scaled(&b, k).unwrap();
+        assert_eq!(
+            scaled_sum,
+            a.checked_add(&b.checked_scale(k).unwrap()).unwrap()
+        );
+        let removed: Vec<(Expr, Expr, i64)> = a
+            .terms()
+            .iter()
+            .map(|(atom, c)| {
+                let term = Expr::atom(atom.clone());
+                let without = a.without_term(atom);
+                assert_eq!(
+                    without,
+                    a.checked_sub(&term.checked_scale(*c).unwrap()).unwrap()
+                );
+                (without, term, *c)
+            })
+            .collect();
+        for (d, s) in map.domain_points(1 << 20).expect("small domain") {
+            let (Some(x), Some(y)) = (a.eval(&d, &s), b.eval(&d, &s)) else {
+                continue;
+            };
+            assert_eq!(
+                diff.eval(&d, &s),
+                Some(x - y),
+                "{a:?} - ({b:?}) at {d:?} {s:?}"
+            );
+            assert_eq!(
+                scaled_sum.eval(&d, &s),
+                Some(x + k * y),
+                "{a:?} + {k} * ({b:?}) at {d:?} {s:?}"
+            );
+            for (without, term, c) in &removed {
+                let t = term.eval(&d, &s).unwrap();
+                assert_eq!(
+                    without.eval(&d, &s),
+                    Some(x - c * t),
+                    "{a:?} without {term:?}"
+                );
+            }
+        }
+    }
+}
+
+/// The range of an expression holds its value at every point of the domain, with and without
+/// the constraints; near the limits of i64 too (at the corners of the bounds and next to them),
+/// where the divisions of ranges leave 64 bits for 128.
+#[test]
+fn ranges_contain_every_value() {
+    let mut rng = SplitMix64::new(0x7a9e);
+    for _ in 0..cases() {
+        let (map, nd, ns) = random_map_and_vars(&mut rng);
+        let e = random_expr(&mut rng, 3, nd, ns);
+        let ranges = [false, true].map(|c| map.range_evaluator(c).range(&e));
+        for (d, s) in map.domain_points(1 << 20).expect("small domain") {
+            let Some(v) = e.eval(&d, &s) else { continue };
+            for r in ranges {
+                assert!(
+                    r.contains(v),
+                    "{e:?} = {v} at {d:?} {s:?}, outside {r:?} in {map}"
+                );
+            }
+        }
+        let huge = random_huge_map(&mut rng);
+        if huge.is_known_empty() {
+            continue;
+        }
+        let ranges = [false, true].map(|c| {
+            let ev = huge.range_evaluator(c);
+            huge.results()
+                .iter()
+                .map(|e| ev.range(e))
+                .collect::<Vec<_>>()
+        });
+        let near_ends = |v: &Var| {
+            let b = v.bounds;
+            [
+                b.lo,
+                b.lo.saturating_add(1),
+                b.lo / 2 + b.hi / 2,
+                b.hi.saturating_sub(1),
+                b.hi,
+            ]
+            .map(|x| x.clamp(b.lo, b.hi))
+        };
+        let corners: Vec<[i64; 5]> = huge.dims().iter().map(near_ends).collect();
+        let mut point = vec![0; corners.len()];
+        for n in 0..5usize.pow(corners.len() as u32) {
+            let mut rest = n;
+            for (p, c) in point.iter_mut().zip(&corners) {
+                *p = c[rest % 5];
+                rest /= 5;
+            }
+            if !huge.contains(&point, &[]) {
+                continue;
+            }
+            let results = huge.results().iter();
+            for (e, r) in results
+                .clone()
+                .zip(&ranges[0])
+                .chain(results.zip(&ranges[1]))
+            {
+                let Some(v) = e.eval(&point, &[]) else {
+                    continue;
+                };
+                assert!(
+                    r.contains(v),
+                    "{e:?} = {v} at {point:?}, outside {r:?} in {huge}"
+                );
+            }
+        }
+    }
+}

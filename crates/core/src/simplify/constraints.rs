@@ -8,17 +8,37 @@ use crate::expr::{ArithError, Atom, Expr, VarRef};
 use crate::interval::{Interval, ceil_div, floor_div, mod_floor, next_point};
 use crate::map::IndexingMap;
 
-use super::{Budget, simplify_expr_with};
+use super::{Budget, Memo, simplify_expr_in};
 
 /// Simplifies the constraints of `map` to a fixed point (bounded by the budget's rounds).
-pub(crate) fn simplify_constraints(map: &mut IndexingMap, budget: Budget) {
+/// Returns whether the domain changed (bounds, constraints or emptiness); a map without
+/// constraints is left as it is.
+pub(crate) fn simplify_constraints(map: &mut IndexingMap, budget: Budget) -> bool {
+    if map.known_empty || map.constraints.is_empty() {
+        return false;
+    }
+    let before = (
+        map.constraints.clone(),
+        map.all_vars().map(|v| v.bounds).collect::<Vec<_>>(),
+    );
+    simplify_to_fixpoint(map, budget);
+    map.known_empty || map.constraints != before.0 || !map.all_vars().map(|v| v.bounds).eq(before.1)
+}
+
+/// [`simplify_constraints`] without the report.
+fn simplify_to_fixpoint(map: &mut IndexingMap, budget: Budget) {
+    let mut memo = BoundsMemo::default();
     // Enumeration may fix variables to points, which lets the rules go further: one more round.
     for _ in 0..2 {
-        simplify_constraints_to_fixpoint(map, budget);
+        simplify_constraints_to_fixpoint(map, budget, &mut memo);
         if map.known_empty || map.constraints.is_empty() {
             return;
         }
-        let each = tighten_by_each_constraint(map, budget);
+        // Enumerating the whole box finds the exact hull of the domain, which every
+        // constraint's own hull contains: the constraints alone are enumerated only where the
+        // whole box is too large (their hulls may shrink it enough).
+        let each =
+            map.box_size() > budget.enumeration_limit && tighten_by_each_constraint(map, budget);
         let whole = !map.known_empty && tighten_by_enumeration(map, budget.enumeration_limit);
         if !each && !whole {
             return;
@@ -26,7 +46,30 @@ pub(crate) fn simplify_constraints(map: &mut IndexingMap, budget: Budget) {
     }
 }
 
-fn simplify_constraints_to_fixpoint(map: &mut IndexingMap, budget: Budget) {
+/// The simplifier's [`Memo`] over a map's variable bounds alone (constraints are simplified
+/// without using constraints), kept while the bounds stay.
+#[derive(Default)]
+struct BoundsMemo {
+    bounds: Vec<Interval>,
+    memo: Memo,
+}
+
+impl BoundsMemo {
+    /// The memo for the current bounds of `map` (a fresh one if they changed).
+    fn over(&mut self, map: &IndexingMap) -> &Memo {
+        if !map
+            .all_vars()
+            .map(|v| v.bounds)
+            .eq(self.bounds.iter().copied())
+        {
+            self.bounds = map.all_vars().map(|v| v.bounds).collect();
+            self.memo = Memo::default();
+        }
+        &self.memo
+    }
+}
+
+fn simplify_constraints_to_fixpoint(map: &mut IndexingMap, budget: Budget, memo: &mut BoundsMemo) {
     for _ in 0..budget.rounds.max(1) {
         if map.known_empty {
             return;
@@ -39,8 +82,9 @@ fn simplify_constraints_to_fixpoint(map: &mut IndexingMap, budget: Budget) {
         for (e, iv) in constraints {
             // Constraints are simplified over the variable bounds alone: a constraint must not be
             // used to justify rewriting itself.
+            let memo = memo.over(map);
             let ev = map.range_evaluator(false);
-            let simplified = simplify_expr_with(&e, &ev, budget);
+            let simplified = simplify_expr_in(&e, &ev, budget, memo);
             let (e, iv) = match normalize(map, simplified.clone(), iv) {
                 // A point of the domain evaluates the constraint: a form that could overflow
                 // there would lose it.
@@ -348,22 +392,24 @@ fn tighten_by_each_constraint(map: &mut IndexingMap, budget: Budget) -> bool {
 /// bounds to the values that feasible points take. Constraints that then always hold go away.
 /// Returns whether anything changed.
 fn tighten_by_enumeration(map: &mut IndexingMap, limit: u128) -> bool {
-    let Some(points) = map.domain_points(limit) else {
-        return false;
-    };
-    if points.is_empty() {
-        map.mark_empty();
-        return true;
-    }
-    let before = map.clone();
     let nd = map.dims.len();
     let n = nd + map.num_symbols();
     let mut hull = vec![Interval::new(i64::MAX, i64::MIN); n];
-    for (d, s) in &points {
-        for (i, v) in d.iter().chain(s).enumerate() {
-            hull[i] = Interval::new(hull[i].lo.min(*v), hull[i].hi.max(*v));
+    let mut found = false;
+    let enumerated = map.for_each_domain_point(limit, |d, s| {
+        found = true;
+        for (h, v) in hull.iter_mut().zip(d.iter().chain(s)) {
+            *h = Interval::new(h.lo.min(*v), h.hi.max(*v));
         }
+    });
+    if !enumerated {
+        return false;
     }
+    if !found {
+        map.mark_empty();
+        return true;
+    }
+    let mut changed = false;
     for (i, h) in hull.into_iter().enumerate() {
         let v = if i < nd {
             VarRef::Dim(i as u32)
@@ -371,14 +417,23 @@ fn tighten_by_enumeration(map: &mut IndexingMap, limit: u128) -> bool {
             VarRef::Sym((i - nd) as u32)
         };
         if let Some(var) = map.var_mut(v) {
-            var.bounds = var.bounds.intersect(h);
+            let narrowed = var.bounds.intersect(h);
+            changed |= narrowed != var.bounds;
+            var.bounds = narrowed;
         }
     }
-    let ev_map = map.clone();
-    let ev = ev_map.range_evaluator(false);
-    map.constraints
-        .retain(|e, iv| !iv.contains_interval(ev.range(e)));
-    *map != before
+    let always: Vec<Expr> = {
+        let ev = map.range_evaluator(false);
+        map.constraints
+            .iter()
+            .filter(|(e, iv)| iv.contains_interval(ev.range(e)))
+            .map(|(e, _)| e.clone())
+            .collect()
+    };
+    for e in &always {
+        map.constraints.remove(e);
+    }
+    changed || !always.is_empty()
 }
 
 impl IndexingMap {

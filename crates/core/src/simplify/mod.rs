@@ -66,11 +66,18 @@ pub fn simplify_expr(e: &Expr, ev: &RangeEvaluator<'_>) -> Expr {
 
 /// [`simplify_expr`] with an explicit budget.
 pub fn simplify_expr_with(e: &Expr, ev: &RangeEvaluator<'_>, budget: Budget) -> Expr {
-    let s = Simplifier {
-        ev,
-        budget,
-        atoms: RefCell::new(HashMap::default()),
-    };
+    simplify_expr_in(e, ev, budget, &Memo::default())
+}
+
+/// [`simplify_expr_with`], reusing and extending `memo`, which must hold only what was found over
+/// the same ranges (the same variable bounds, and the same constraints if `ev` uses them).
+pub(crate) fn simplify_expr_in(
+    e: &Expr,
+    ev: &RangeEvaluator<'_>,
+    budget: Budget,
+    memo: &Memo,
+) -> Expr {
+    let s = Simplifier { ev, budget, memo };
     let mut best = e.clone();
     for _ in 0..budget.rounds {
         let next = s.once(&best);
@@ -90,12 +97,23 @@ pub fn simplify_expr_with(e: &Expr, ev: &RangeEvaluator<'_>, budget: Budget) -> 
     }
 }
 
+/// What the simplifier found over one domain. Every entry depends only on the ranges of the
+/// domain, so a memo serves every expression simplified over the same ranges (a map's
+/// constraints, round after round, while the bounds stay).
+#[derive(Default)]
+pub(crate) struct Memo {
+    /// The simplest form found for each atom so far: the same atom recurs across rounds and
+    /// across the candidates of the rules.
+    atoms: RefCell<HashMap<Atom, Expr, FastBuildHasher>>,
+    /// The result of [`Simplifier::once`] for each expression it was given: the arguments of
+    /// atoms recur (`x floordiv k` and `x mod k`), and a pass over a pass's result confirms it.
+    passes: RefCell<HashMap<Expr, Expr, FastBuildHasher>>,
+}
+
 pub(crate) struct Simplifier<'e, 'm> {
     pub(crate) ev: &'e RangeEvaluator<'m>,
     pub(crate) budget: Budget,
-    /// The simplest form found for each atom so far: the same atom recurs across rounds and
-    /// across the candidates of the rules, and its answer depends only on the domain.
-    atoms: RefCell<HashMap<Atom, Expr, FastBuildHasher>>,
+    memo: &'e Memo,
 }
 
 impl Simplifier<'_, '_> {
@@ -107,7 +125,16 @@ impl Simplifier<'_, '_> {
 
     /// One bottom-up pass: simplify the inside of each atom, rewrite the atom, then the sum.
     pub(crate) fn once(&self, e: &Expr) -> Expr {
-        if let Some(c) = self.ev.range(e).as_point() {
+        if let Some(r) = self.memo.passes.borrow().get(e) {
+            return r.clone();
+        }
+        let r = self.once_uncached(e);
+        self.memo.passes.borrow_mut().insert(e.clone(), r.clone());
+        r
+    }
+
+    fn once_uncached(&self, e: &Expr) -> Expr {
+        if let Some(c) = self.ev.point(e) {
             return Expr::constant(c);
         }
         if self.budget.max_terms < e.terms().len() {
@@ -123,13 +150,19 @@ impl Simplifier<'_, '_> {
         if self.budget.max_terms < e.terms().len() {
             return e.clone();
         }
+        let forms: Vec<Expr> = e.terms().iter().map(|(atom, _)| self.atom(atom)).collect();
+        // Every atom kept as it is and no pair to recombine: the sum would be `e` again.
+        if forms
+            .iter()
+            .zip(e.terms())
+            .all(|(form, (atom, _))| form.as_atom() == Some(atom))
+            && !e.has_recombine_pair()
+        {
+            return e.clone();
+        }
         let mut acc = Expr::constant(e.constant_term());
-        for (atom, coef) in e.terms() {
-            match self
-                .atom(atom)
-                .checked_scale(*coef)
-                .and_then(|t| acc.checked_add(&t))
-            {
+        for (form, (_, coef)) in forms.iter().zip(e.terms()) {
+            match acc.checked_add_scaled(form, *coef) {
                 Ok(sum) => acc = sum,
                 Err(_) => return e.clone(),
             }
@@ -143,13 +176,17 @@ impl Simplifier<'_, '_> {
 
     /// The simplest safe form found for one atom (cached); the atom itself when no form is safe.
     pub(crate) fn atom(&self, atom: &Atom) -> Expr {
-        if let Some(e) = self.atoms.borrow().get(atom) {
+        if let Some(e) = self.memo.atoms.borrow().get(atom) {
             return e.clone();
         }
-        let e = Some(self.atom_uncached(atom))
-            .filter(|e| self.is_safe(e))
-            .unwrap_or_else(|| Expr::atom(atom.clone()));
-        self.atoms.borrow_mut().insert(atom.clone(), e.clone());
+        let e = self.atom_uncached(atom);
+        // The atom kept as it is needs no check: it is also what an unsafe form gives way to.
+        let e = if e.as_atom() == Some(atom) || self.is_safe(&e) {
+            e
+        } else {
+            Expr::atom(atom.clone())
+        };
+        self.memo.atoms.borrow_mut().insert(atom.clone(), e.clone());
         e
     }
 
@@ -172,12 +209,7 @@ impl Simplifier<'_, '_> {
             Atom::Min(a, b) => rules::extremum(self, Extremum::Min, &self.inner(a), &self.inner(b)),
             Atom::Max(a, b) => rules::extremum(self, Extremum::Max, &self.inner(a), &self.inner(b)),
         };
-        let fitted = match rewritten.as_atom() {
-            Some(a) => fit::atom_fit(a, self.ev, self.budget.atom_fit_points),
-            None => None,
-        };
-        fitted
-            .or_else(|| fit::affine_fit(&rewritten, self.ev, self.budget.expr_fit_points))
+        fit::affine_form(&rewritten, self.ev, &self.budget)
             .filter(|f| f.cost() <= rewritten.cost())
             .unwrap_or(rewritten)
     }
@@ -198,7 +230,7 @@ impl Simplifier<'_, '_> {
     /// does not count: it merges with the constant of the sum the candidate stands in.
     pub(crate) fn cheapest(&self, candidates: impl IntoIterator<Item = Expr>) -> Option<Expr> {
         let mut candidates: Vec<Expr> = candidates.into_iter().collect();
-        candidates.sort_by_cached_key(|e| e.without_constant().cost());
+        candidates.sort_by_cached_key(Expr::cost_without_constant);
         candidates.into_iter().find(|e| self.is_safe(e))
     }
 }
@@ -212,19 +244,21 @@ impl IndexingMap {
 
     /// [`IndexingMap::simplify`] with an explicit budget.
     pub fn simplify_with(&mut self, budget: Budget) -> bool {
-        let before = self.clone();
-        constraints::simplify_constraints(self, budget);
-        if !self.known_empty {
-            let results: Vec<Expr> = {
-                let ev = self.range_evaluator(true);
-                self.results
-                    .iter()
-                    .map(|r| simplify_expr_with(r, &ev, budget))
-                    .collect()
-            };
-            self.results = results;
+        let domain_changed = constraints::simplify_constraints(self, budget);
+        if self.known_empty {
+            return domain_changed;
         }
-        *self != before
+        let results: Vec<Expr> = {
+            let ev = self.range_evaluator(true);
+            let memo = Memo::default();
+            self.results
+                .iter()
+                .map(|r| simplify_expr_in(r, &ev, budget, &memo))
+                .collect()
+        };
+        let results_changed = results != self.results;
+        self.results = results;
+        domain_changed || results_changed
     }
 
     /// The total cost of the results and constraints.

@@ -2,7 +2,7 @@
 //! which it holds; `x`, `y` are expressions, `k`, `c`, `g`, `m` positive constants, and `R(x)` is
 //! the range of `x` over the domain. Rules return candidate forms; the caller keeps the cheapest.
 
-use crate::expr::{Atom, Expr, Extremum};
+use crate::expr::{Atom, Cost, Expr, Extremum};
 use crate::interval::{ceil_div as ceil_q, floor_div as floor_q, gcd, mod_floor};
 
 use super::Simplifier;
@@ -56,11 +56,11 @@ fn bounded_remainder_splits(s: &Simplifier<'_, '_>, x: &Expr, k: i64) -> Vec<Spl
     gs.dedup();
     let mut out = Vec::new();
     for g in gs {
-        let (mult, rest): (Vec<_>, Vec<_>) =
-            x.terms().iter().cloned().partition(|(_, c)| c % g == 0);
-        if mult.is_empty() {
+        if x.terms().iter().all(|(_, c)| c % g != 0) {
             continue;
         }
+        let (mult, rest): (Vec<_>, Vec<_>) =
+            x.terms().iter().cloned().partition(|(_, c)| c % g == 0);
         let Ok(a) = Expr::linear(mult.into_iter().map(|(t, c)| (t, c / g)).collect(), 0) else {
             continue;
         };
@@ -104,12 +104,9 @@ fn div_of_div_sum(x: &Expr, k: i64) -> Option<Expr> {
     let Atom::FloorDiv(y, a) = atom else {
         return None;
     };
-    let rest = x.checked_sub(&Expr::atom(atom.clone())).ok()?;
+    let rest = x.without_term(atom);
     let ak = a.checked_mul(k)?;
-    y.checked_add(&rest.checked_scale(*a).ok()?)
-        .ok()?
-        .floor_div(ak)
-        .ok()
+    y.checked_add_scaled(&rest, *a).ok()?.floor_div(ak).ok()
 }
 
 /// **div-multiples-out**: `(Σ a_i*x_i + c) floordiv k = Σ q_i*x_i + q + (Σ r_i*x_i + r) floordiv k`
@@ -125,13 +122,20 @@ fn div_dividends(x: &Expr, k: i64) -> Vec<(Expr, Expr)> {
         }
     };
     let c = x.constant_term();
-    for q in [floor_q(c, k), ceil_q(c, k)] {
+    // `q = 0` keeps `x` itself, and a multiple `c` of `k` gives one `q`: neither is built twice.
+    let (floor_c, ceil_c) = (floor_q(c, k), ceil_q(c, k));
+    let ceil_c = (ceil_c != floor_c).then_some(ceil_c);
+    for q in [Some(floor_c), ceil_c].into_iter().flatten() {
+        if q == 0 {
+            continue;
+        }
         if let Some(minus_qk) = q.checked_mul(k).and_then(i64::checked_neg)
             && let Ok(reduced) = x.checked_add_const(minus_qk)
         {
             push(reduced, Expr::constant(q));
         }
     }
+    let mut previous: Option<Vec<i64>> = None;
     for least in [false, true] {
         let quotient = |a: i64| {
             let q = floor_q(a, k);
@@ -141,17 +145,29 @@ fn div_dividends(x: &Expr, k: i64) -> Vec<(Expr, Expr)> {
                 q
             }
         };
+        // The constant's quotient last; all zero moves nothing, and the same quotients as the
+        // non-negative residues give the same dividend: neither is built.
+        let quotients: Vec<i64> = x
+            .terms()
+            .iter()
+            .map(|(_, a)| quotient(*a))
+            .chain([quotient(c)])
+            .collect();
+        if quotients.iter().all(|q| *q == 0) || previous.as_ref() == Some(&quotients) {
+            continue;
+        }
         let moved = x
             .terms()
             .iter()
-            .map(|(t, a)| (t.clone(), quotient(*a)))
+            .zip(&quotients)
+            .map(|((t, _), q)| (t.clone(), *q))
             .collect();
-        let Ok(moved) = Expr::linear(moved, quotient(c)) else {
+        let quotient_c = quotients[x.terms().len()];
+        previous = Some(quotients);
+        let Ok(moved) = Expr::linear(moved, quotient_c) else {
             continue;
         };
-        if let Ok(scaled) = moved.checked_scale(k)
-            && let Ok(reduced) = x.checked_sub(&scaled)
-        {
+        if let Ok(reduced) = x.checked_add_scaled(&moved, -k) {
             push(reduced, moved);
         }
     }
@@ -168,6 +184,19 @@ fn mod_arguments(x: &Expr, k: i64) -> Vec<Expr> {
     };
     let mut out = vec![x.clone()];
     for least in [true, false] {
+        // Residues equal to the coefficients and constant of `x` (or of an argument already
+        // tried) give nothing new: they are not built.
+        let same_as = |e: &Expr| {
+            e.constant_term() == residue(x.constant_term(), least)
+                && e.terms().len() == x.terms().len()
+                && e.terms()
+                    .iter()
+                    .zip(x.terms())
+                    .all(|((t, a), (u, b))| t == u && *a == residue(*b, least))
+        };
+        if out.iter().any(same_as) {
+            continue;
+        }
         let terms = x
             .terms()
             .iter()
@@ -196,7 +225,7 @@ fn mod_of_div_in_div(x: &Expr, k: i64) -> Option<Expr> {
         return None;
     };
     let rewritten = y.modulo(a.checked_mul(*m)?).ok()?.floor_div(*a).ok()?;
-    let rest = x.checked_sub(&Expr::atom(atom.clone())).ok()?;
+    let rest = x.without_term(atom);
     div_of_div_sum(&rest.checked_add(&rewritten).ok()?, k)
 }
 
@@ -212,7 +241,7 @@ fn ceil_in_div(x: &Expr, k: i64) -> Option<Expr> {
         return None;
     };
     let as_floor = y.checked_add_const(a - 1).ok()?.floor_div(*a).ok()?;
-    let rest = x.checked_sub(&Expr::atom(atom.clone())).ok()?;
+    let rest = x.without_term(atom);
     div_of_div_sum(&rest.checked_add(&as_floor).ok()?, k)
 }
 
@@ -223,7 +252,7 @@ pub(crate) fn floor_div(s: &Simplifier<'_, '_>, x: &Expr, k: i64) -> Expr {
         return e;
     }
     let mut candidates = Vec::new();
-    for (dividend, outside) in div_dividends(x, k) {
+    for (i, (dividend, outside)) in div_dividends(x, k).into_iter().enumerate() {
         let with_q = |e: Expr| e.checked_add(&outside).ok();
         if let Some(c) = div_in_period(s, &dividend, k) {
             return with_q(c).unwrap_or_else(fallback);
@@ -237,7 +266,10 @@ pub(crate) fn floor_div(s: &Simplifier<'_, '_>, x: &Expr, k: i64) -> Expr {
         candidates.extend(div_of_div_sum(&dividend, k).and_then(with_q));
         candidates.extend(mod_of_div_in_div(&dividend, k).and_then(with_q));
         candidates.extend(ceil_in_div(&dividend, k).and_then(with_q));
-        candidates.extend(dividend.floor_div(k).ok().and_then(with_q));
+        // The first dividend is `x` itself, whose division is the form as written, added below.
+        if i > 0 {
+            candidates.extend(dividend.floor_div(k).ok().and_then(with_q));
+        }
     }
     // The form as written comes first so that ties keep it.
     candidates.insert(0, x.floor_div(k).unwrap_or_else(|_| fallback()));
@@ -338,14 +370,13 @@ pub(crate) fn simplify_sum(s: &Simplifier<'_, '_>, e: &Expr) -> Expr {
     if let Some(next) = safe(div_forms_in_context(&e)) {
         e = next;
     }
-    let alternatives: Vec<Expr> = e
-        .terms()
-        .iter()
-        .filter_map(|(atom, coef)| expand_div_mod(&e, atom, *coef))
-        .collect();
-    for alt in alternatives {
+    let cost = e.cost();
+    for (atom, coef) in e.terms() {
+        let Some(alt) = expand_div_mod(&e, atom, *coef) else {
+            continue;
+        };
         let alt = s.once_without_sum(&alt);
-        if alt.cost() < e.cost() && s.is_safe(&alt) {
+        if alt.cost() < cost && s.is_safe(&alt) {
             return alt;
         }
     }
@@ -377,11 +408,9 @@ fn merge_exact_divisions(s: &Simplifier<'_, '_>, e: &Expr) -> Option<Expr> {
     let mut rest = e.clone();
     let mut dividend = Expr::zero();
     for (atom, x, k, a) in &exact {
-        rest = rest
-            .checked_sub(&Expr::atom((*atom).clone()).checked_scale(*a).ok()?)
-            .ok()?;
+        rest = rest.without_term(atom);
         let scale = a.checked_mul(l / k)?;
-        dividend = dividend.checked_add(&x.checked_scale(scale).ok()?).ok()?;
+        dividend = dividend.checked_add_scaled(x, scale).ok()?;
     }
     let merged = rest.checked_add(&dividend.floor_div(l).ok()?).ok()?;
     (merged.cost() < e.cost()).then_some(merged)
@@ -409,11 +438,8 @@ fn absorb_constant(e: &Expr) -> Option<Expr> {
             Atom::FloorDiv(..) => shifted.floor_div(*k).ok()?,
             _ => shifted.ceil_div(*k).ok()?,
         };
-        let rest = e
-            .checked_sub(&Expr::atom(atom.clone()).checked_scale(*a).ok()?)
-            .ok()?
-            .without_constant();
-        let candidate = rest.checked_add(&rebuilt.checked_scale(*a).ok()?).ok()?;
+        let rest = e.without_term(atom).without_constant();
+        let candidate = rest.checked_add_scaled(&rebuilt, *a).ok()?;
         (candidate.cost() < e.cost()).then_some(candidate)
     })
 }
@@ -422,31 +448,31 @@ fn absorb_constant(e: &Expr) -> Option<Expr> {
 /// multiples may cancel against other summands (`-d0 + (7*d0) floordiv 12 = (-5*d0) floordiv 12`
 /// with `k = 12`). Taken when the sum becomes cheaper.
 fn div_forms_in_context(e: &Expr) -> Option<Expr> {
-    let mut best: Option<Expr> = None;
+    let mut best: Option<(Expr, Cost)> = None;
+    let cost = e.cost();
     for (atom, a) in e.terms() {
         let Atom::FloorDiv(x, k) = atom else { continue };
-        let Ok(without) = Expr::atom(atom.clone())
-            .checked_scale(*a)
-            .and_then(|t| e.checked_sub(&t))
-        else {
+        let dividends = div_dividends(x, *k);
+        if dividends.len() < 2 {
             continue;
-        };
-        for (dividend, outside) in div_dividends(x, *k).into_iter().skip(1) {
+        }
+        let without = e.without_term(atom);
+        for (dividend, outside) in dividends.into_iter().skip(1) {
             let Some(candidate) = dividend
                 .floor_div(*k)
                 .ok()
                 .and_then(|d| d.checked_add(&outside).ok())
-                .and_then(|t| t.checked_scale(*a).ok())
-                .and_then(|t| without.checked_add(&t).ok())
+                .and_then(|t| without.checked_add_scaled(&t, *a).ok())
             else {
                 continue;
             };
-            if candidate.cost() < best.as_ref().unwrap_or(e).cost() {
-                best = Some(candidate);
+            let candidate_cost = candidate.cost();
+            if candidate_cost < best.as_ref().map_or(cost, |(_, c)| *c) {
+                best = Some((candidate, candidate_cost));
             }
         }
     }
-    best
+    best.map(|(e, _)| e)
 }
 
 /// **recombine**: `a*(x mod c) + b*c*(y floordiv c) = b*y + (a - b)*(x mod c)` when `x - y` is a
@@ -469,16 +495,12 @@ fn recombine(e: &Expr) -> Option<Expr> {
             }
             let b = bc / c;
             let replaced = (|| {
-                let without = e
-                    .checked_sub(&Expr::atom(m_atom.clone()).checked_scale(*a).ok()?)
+                let without = e.without_term(m_atom).without_term(d_atom);
+                without
+                    .checked_add_scaled(y, b)
                     .ok()?
-                    .checked_sub(&Expr::atom(d_atom.clone()).checked_scale(*bc).ok()?)
-                    .ok()?;
-                let by = y.checked_scale(b).ok()?;
-                let rest_mod = Expr::atom(m_atom.clone())
-                    .checked_scale(a.checked_sub(b)?)
-                    .ok()?;
-                without.checked_add(&by).ok()?.checked_add(&rest_mod).ok()
+                    .checked_add_scaled(&Expr::atom(m_atom.clone()), a.checked_sub(b)?)
+                    .ok()
             })();
             if replaced.is_some() {
                 return replaced;
@@ -492,25 +514,19 @@ fn recombine(e: &Expr) -> Option<Expr> {
 /// `a*(y mod c) = a*y - a*c*(y floordiv c)`, from `y = c*(y floordiv c) + y mod c`. Always holds;
 /// the caller keeps it only when the sum becomes cheaper (e.g. `x - (x floordiv c)*c = x mod c`).
 fn expand_div_mod(e: &Expr, atom: &Atom, coef: i64) -> Option<Expr> {
-    let term = Expr::atom(atom.clone()).checked_scale(coef).ok()?;
-    let without = e.checked_sub(&term).ok()?;
+    let without = e.without_term(atom);
     let replacement = match atom {
         Atom::FloorDiv(y, c) if coef % c == 0 => {
             let b = coef / c;
             y.checked_scale(b)
                 .ok()?
-                .checked_sub(&y.modulo(*c).ok()?.checked_scale(b).ok()?)
+                .checked_add_scaled(&y.modulo(*c).ok()?, b.checked_neg()?)
                 .ok()?
         }
         Atom::Mod(y, c) => y
             .checked_scale(coef)
             .ok()?
-            .checked_sub(
-                &y.floor_div(*c)
-                    .ok()?
-                    .checked_scale(coef.checked_mul(*c)?)
-                    .ok()?,
-            )
+            .checked_add_scaled(&y.floor_div(*c).ok()?, coef.checked_mul(*c)?.checked_neg()?)
             .ok()?,
         _ => return None,
     };
