@@ -316,8 +316,9 @@ fn initial_values_are_identities(module: &Module, comp: &Computation, h: usize) 
 /// The bit widths of computation `comp`'s parameters and outputs, and whether a hero reads a
 /// complex value: what XLA's vector choice reads.
 fn io_bits(comp: &Computation, heroes: &[usize]) -> IoBits {
-    let narrowest = |shapes: &mut dyn Iterator<Item = &Shape>| {
+    let narrowest = |shapes: Vec<&Shape>| {
         shapes
+            .into_iter()
             .flat_map(Shape::leaves)
             .filter_map(|leaf| element_bits(&leaf.element))
             .min()
@@ -326,7 +327,8 @@ fn io_bits(comp: &Computation, heroes: &[usize]) -> IoBits {
         .instructions
         .iter()
         .filter(|i| i.opcode == "parameter")
-        .map(|i| &i.shape);
+        .map(|i| &i.shape)
+        .collect();
     let complex = heroes.iter().any(|&h| {
         comp.instructions[h].operands.iter().any(|&o| {
             comp.instructions[o]
@@ -337,9 +339,8 @@ fn io_bits(comp: &Computation, heroes: &[usize]) -> IoBits {
         })
     });
     IoBits {
-        smallest_input: narrowest(&mut { parameters }),
-        smallest_output: narrowest(&mut std::iter::once(&comp.instructions[comp.root].shape))
-            .unwrap_or(32),
+        smallest_input: narrowest(parameters),
+        smallest_output: narrowest(vec![&comp.instructions[comp.root].shape]).unwrap_or(32),
         complex,
     }
 }
@@ -374,7 +375,7 @@ fn shared_buffers(
             kept,
             ..
         } if threads != WARP || vector != 1 => {
-            Some(u64::try_from(ceil_div(kept, int(threads * vector).unwrap_or(1))).unwrap_or(1))
+            Some(u64::try_from(kept).unwrap_or(1).div_ceil(threads * vector))
         }
         ReductionKind::SmallColumn { .. } => Some(0),
         _ => None,
