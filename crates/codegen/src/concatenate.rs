@@ -34,7 +34,7 @@ pub fn concatenate_function(
         outputs,
         ..
     } = begin_kernel(module, plan, symbol, (&[], &concat.launch_map), options)?;
-    let (name, ty) = &outputs[0];
+    let output = &outputs[0];
     let element = open_loop(&mut e, &concat.launch_map, &[]).index;
     let largest = concat.launch_map.results().len();
     let longest = concat
@@ -92,11 +92,7 @@ pub fn concatenate_function(
         let index = e
             .materialize(&write)
             .map_err(|err| fail(format!("output index: {err}")))?;
-        e.body.line(format!(
-            "memref.store {}, {name}[{}] : {ty}",
-            value.value.name,
-            index.join(", ")
-        ));
+        output.store(&mut e.body, &value.value.name, &index);
         e.frame = threads;
         e.leave_scope();
         if branch {

@@ -25,6 +25,7 @@ use xla_indexing_hlo::{
 };
 
 use super::body::{Body, Scalar};
+use super::global::GlobalBuffer;
 use super::lanes::Lanes;
 use super::scalar::{Typed, convert, elementwise, float_literal};
 use super::types::{Class, Element};
@@ -47,7 +48,7 @@ pub struct Index {
 
 /// Where parameters come from: the kernel's buffers, or the scalars a reducer is applied to.
 enum Params {
-    Buffers(Vec<(String, String)>),
+    Buffers(Vec<GlobalBuffer>),
     Scalars(Vec<Typed>),
 }
 
@@ -89,13 +90,13 @@ pub struct Emitter<'m> {
 }
 
 impl<'m> Emitter<'m> {
-    /// An emitter whose parameters are the buffers `(SSA name, memref type)`, in parameter order;
+    /// An emitter whose parameters are `buffers`, in parameter order;
     /// `simplify` says whether composed maps are simplified before they are written.
     pub fn new(
         module: &'m Module,
         body: Body,
         frame: Frame,
-        buffers: Vec<(String, String)>,
+        buffers: Vec<GlobalBuffer>,
         simplify: bool,
     ) -> Self {
         Emitter {
@@ -355,25 +356,20 @@ impl<'m> Emitter<'m> {
                 .cloned()
                 .ok_or_else(|| fail(instr, format!("the reducer has no parameter {n}"))),
             Some(Params::Buffers(buffers)) => {
-                let (name, ty) = buffers
+                let buffer = buffers
                     .get(n)
                     .cloned()
                     .ok_or_else(|| fail(instr, format!("the kernel has no parameter {n}")))?;
-                if let Some(shape) = instr.shape.as_array()
-                    && let Some(value) = self
-                        .vector_lane(&name, &ty, shape, index, element)
-                        .map_err(|e| fail(instr, e))?
+                if let Some(value) = self
+                    .vector_lane(&buffer, index, element)
+                    .map_err(|e| fail(instr, e))?
                 {
                     return Ok(value);
                 }
                 let at = self
                     .materialize(index)
                     .map_err(|e| fail(instr, e.to_string()))?;
-                let value = self.body.op(
-                    "v",
-                    element.mlir,
-                    format!("memref.load {name}[{}] : {ty}", at.join(", ")),
-                );
+                let value = buffer.load(&mut self.body, &at);
                 Ok(Typed { value, element })
             }
             None => Err(fail(instr, "no parameters in scope".into())),

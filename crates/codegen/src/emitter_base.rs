@@ -11,7 +11,8 @@ use xla_indexing_hlo::{HloError, Module, shape::Shape};
 use super::CodegenOptions;
 use super::body::Body;
 use super::elemental::{Emitter, Frame};
-use super::types::{Element, memref_type};
+use super::global::GlobalBuffer;
+use super::types::Element;
 
 /// The six thread-id values, as `gpu.thread_id` and `gpu.block_id` name them.
 const IDS: [(&str, &str); 6] = [
@@ -23,11 +24,11 @@ const IDS: [(&str, &str); 6] = [
     ("bl_z", "gpu.block_id z"),
 ];
 
-/// A kernel's buffers, each `(SSA name, memref type)`: the fused computation's parameters
-/// (`%argN`), then the outputs (`%outK`).
+/// A kernel's buffers: the fused computation's parameters (`%argN`), then the outputs
+/// (`%outK`).
 pub(crate) struct Signature {
-    pub params: Vec<(String, String)>,
-    pub outputs: Vec<(String, String)>,
+    pub params: Vec<GlobalBuffer>,
+    pub outputs: Vec<GlobalBuffer>,
 }
 
 /// The buffers of `plan`'s kernel; a tuple-shaped parameter or an element type that is not
@@ -43,13 +44,17 @@ pub(crate) fn signature(module: &Module, plan: &KernelPlan) -> Result<Signature,
         let Shape::Array(shape) = &comp.instructions[i].shape else {
             return Err(kernel.error(format!("cannot be lowered: parameter {n} is a tuple")));
         };
-        let ty = memref_type(shape).map_err(|e| kernel.error(format!("cannot be lowered: {e}")))?;
-        params.push((format!("%arg{n}"), ty));
+        params.push(
+            GlobalBuffer::new(format!("%arg{n}"), shape)
+                .map_err(|e| kernel.error(format!("cannot be lowered: {e}")))?,
+        );
     }
     let mut outputs = Vec::new();
     for (k, shape) in kernel.outputs.iter().enumerate() {
-        let ty = memref_type(shape).map_err(|e| kernel.error(format!("cannot be lowered: {e}")))?;
-        outputs.push((format!("%out{k}"), ty));
+        outputs.push(
+            GlobalBuffer::new(format!("%out{k}"), shape)
+                .map_err(|e| kernel.error(format!("cannot be lowered: {e}")))?,
+        );
     }
     Ok(Signature { params, outputs })
 }
@@ -59,8 +64,8 @@ pub(crate) fn signature(module: &Module, plan: &KernelPlan) -> Result<Signature,
 /// of `launch` and `map`.
 pub(crate) fn function_header(
     symbol: &str,
-    params: &[(String, String)],
-    outputs: &[(String, String)],
+    params: &[GlobalBuffer],
+    outputs: &[GlobalBuffer],
     shared: &[(String, String)],
     launch: &LaunchDimensions,
     map: &IndexingMap,
@@ -83,7 +88,7 @@ pub(crate) fn function_header(
 pub(crate) struct Begun<'m> {
     pub text: String,
     pub emitter: Emitter<'m>,
-    pub outputs: Vec<(String, String)>,
+    pub outputs: Vec<GlobalBuffer>,
     pub shared: Vec<(String, String)>,
 }
 
@@ -150,11 +155,11 @@ fn typed_list(values: &[(String, String)]) -> String {
 }
 
 /// `%arg0: memref<...>, ..., %out0: memref<...>`.
-fn signature_text(params: &[(String, String)], outputs: &[(String, String)]) -> String {
+fn signature_text(params: &[GlobalBuffer], outputs: &[GlobalBuffer]) -> String {
     params
         .iter()
         .chain(outputs)
-        .map(|(name, ty)| format!("{name}: {ty}"))
+        .map(|b| format!("{}: {}", b.name, b.ty))
         .collect::<Vec<_>>()
         .join(", ")
 }

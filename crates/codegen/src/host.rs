@@ -23,7 +23,7 @@ use xla_indexing_hlo::{HloError, Module, module::Instruction, shape::ArrayShape}
 
 use xla_indexing_gpu::{EmitterPlan, KernelPlan, kernel::element_bits};
 
-use super::types::memref_type;
+use super::types::{memref_layout, memref_type};
 
 /// Where a leaf of an entry instruction's value comes from, seen through tuples and
 /// `get-tuple-element`: the instruction that defines it, its leaf there, and whether a bitcast
@@ -100,6 +100,9 @@ pub enum Step {
         value: HostValue,
         /// The value viewed.
         source: HostValue,
+        /// The view's memref sizes and strides (its dimensions and layout, or one dimension
+        /// of bytes for packed elements).
+        layout: (Vec<i64>, Vec<i64>),
     },
     /// Fills output `out` of the next launch with `source`, the scatter's operand, which XLA
     /// gives the scatter kernel's output as its buffer (the kernel only combines the updates).
@@ -391,10 +394,12 @@ impl Builder {
         }
         let name = format!("%view{}", self.views);
         let v = Self::value(name, shape, source.buffer, instr)?;
+        let layout = memref_layout(shape).map_err(|e| error(instr, e))?;
         self.views += 1;
         self.steps.push(Step::View {
             value: v.clone(),
             source: source.clone(),
+            layout,
         });
         Ok(v)
     }
@@ -456,12 +461,16 @@ fn write_host(list: &LaunchList, plans: &[KernelPlan], symbols: &[String]) -> St
                     args.join(", ")
                 )
             }
-            Step::View { value, source } => format!(
+            Step::View {
+                value,
+                source,
+                layout: (sizes, strides),
+            } => format!(
                 "{} = memref.reinterpret_cast {} to offset: [0], sizes: [{}], strides: [{}] : {} to {}",
                 value.name,
                 source.name,
-                list_of(&value.shape.dims),
-                list_of(&value.strides),
+                list_of(sizes),
+                list_of(strides),
                 source.ty,
                 value.ty
             ),

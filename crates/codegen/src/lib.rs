@@ -13,6 +13,7 @@ mod body;
 mod concatenate;
 mod elemental;
 mod emitter_base;
+mod global;
 mod host;
 mod kernel;
 mod lanes;

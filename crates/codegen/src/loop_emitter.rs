@@ -111,20 +111,17 @@ pub(crate) fn loop_function(
                 v.push(emitter.value(kernel.computation, *r, index)?);
             }
         }
-        for (((v, (name, ty)), (out, shape)), index) in values
-            .iter()
-            .zip(&outputs)
-            .zip(plan.outputs.iter().zip(&kernel.outputs))
-            .zip(&indices)
+        for (((v, buffer), out), index) in
+            values.iter().zip(&outputs).zip(&plan.outputs).zip(&indices)
         {
             emitter
-                .store_lanes((name, ty, shape), &index.map, v, &out.store)
+                .store_lanes(buffer, &index.map, v, &out.store)
                 .map_err(|e| {
                     kernel.error(format!("cannot be lowered: output {}: {e}", out.output))
                 })?;
         }
     } else {
-        for ((r, (name, ty)), index) in roots.iter().zip(&outputs).zip(&indices) {
+        for ((r, buffer), index) in roots.iter().zip(&outputs).zip(&indices) {
             let value = emitter.value(kernel.computation, *r, index)?;
             let at = if index.map == *map {
                 out_index.clone()
@@ -133,11 +130,7 @@ pub(crate) fn loop_function(
                     .materialize(index)
                     .map_err(|e| kernel.error(format!("cannot be lowered: output index: {e}")))?
             };
-            emitter.body.line(format!(
-                "memref.store {}, {name}[{}] : {ty}",
-                value.value.name,
-                at.join(", ")
-            ));
+            buffer.store(&mut emitter.body, &value.value.name, &at);
         }
     }
     emitter.body.line("xla_indexing.yield");

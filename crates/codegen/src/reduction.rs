@@ -39,22 +39,22 @@ use xla_indexing_gpu::{
     thread_map::{BL_Y, UNROLL_SYMBOL, fix_range_var},
     vector::Vectorization,
 };
-use xla_indexing_hlo::{HloError, Instruction, Module, shape::ArrayShape};
+use xla_indexing_hlo::{HloError, Instruction, Module};
 
 use super::CodegenOptions;
 use super::body::{Body, Scalar};
 use super::elemental::{Emitter, Index};
 use super::emitter_base::{Begun, begin_kernel, close_loop, end_kernel, first_lanes, open_loop};
+use super::global::GlobalBuffer;
 use super::lanes::Lanes;
 use super::scalar::{Typed, select};
 use super::types::{Class, Element, PRED};
 
 /// An output stored at each element read (a side or normalized output): its instruction, its
-/// buffer `(SSA name, memref type)`, its shape and how the plan stores a thread's vector.
+/// buffer and how the plan stores a thread's vector.
 struct Stored<'a> {
     instr: usize,
-    buffer: &'a (String, String),
-    shape: &'a ArrayShape,
+    buffer: &'a GlobalBuffer,
     store: &'a Vectorization,
 }
 
@@ -164,7 +164,6 @@ pub fn reduction_function(
                     Some(Stored {
                         instr: wanted(source)?,
                         buffer,
-                        shape: &out.shape,
                         store: &out.store,
                     })
                 })
@@ -457,20 +456,15 @@ fn read_loop(
         }
     }
     for (s, values) in stores.iter().zip(&stored) {
-        let (buffer, ty) = s.buffer;
         if lanes {
-            e.store_lanes((buffer, ty, s.shape), read_map, values, s.store)
+            e.store_lanes(s.buffer, read_map, values, s.store)
                 .map_err(|err| HloError::Usage(format!("output store: {err}")))?;
         } else {
             let index = e
                 .materialize(&at)
                 .map_err(|err| HloError::Usage(format!("output index: {err}")))?;
             for v in values {
-                e.body.line(format!(
-                    "memref.store {}, {buffer}[{}] : {ty}",
-                    v.value.name,
-                    index.join(", ")
-                ));
+                s.buffer.store(&mut e.body, &v.value.name, &index);
             }
         }
     }
@@ -844,7 +838,7 @@ fn write_outputs(
     c: usize,
     reduction: &ReductionPlan,
     (heroes, finals): (&[Hero], &[Vec<Typed>]),
-    outputs: &[(String, String)],
+    outputs: &[GlobalBuffer],
     group: usize,
     write: &Index,
 ) -> Result<(), HloError> {
@@ -855,7 +849,7 @@ fn write_outputs(
         .zip(outputs)
         .zip(&reduction.output_groups)
         .filter(|(_, g)| **g == group);
-    for ((source, (name, ty)), _) in of_group {
+    for ((source, buffer), _) in of_group {
         let value = match *source {
             OutputSource::Side(_) | OutputSource::Normalized(_) => continue,
             OutputSource::Epilogue(i) => e.value(c, i, write)?,
@@ -868,11 +862,7 @@ fn write_outputs(
                     HloError::Usage(format!("output leaf {leaf} of a hero is missing"))
                 })?,
         };
-        e.body.line(format!(
-            "memref.store {}, {name}[{}] : {ty}",
-            value.value.name,
-            index.join(", ")
-        ));
+        buffer.store(&mut e.body, &value.value.name, &index);
     }
     close_loop(e, &[], &[]);
     Ok(())

@@ -23,8 +23,10 @@ use xla_indexing_gpu::{
 };
 
 use super::CodegenOptions;
+use super::body::{Body, Scalar};
 use super::elemental::{Emitter, Index};
 use super::emitter_base::{Begun, begin_kernel, close_loop, end_kernel, open_loop};
+use super::global::{GlobalBuffer, packed_position, replaced_half};
 use super::scalar::Typed;
 use super::types::{Class, Element};
 
@@ -45,8 +47,8 @@ pub fn scatter_function(
         outputs,
         ..
     } = begin_kernel(module, plan, symbol, (&[], &scatter.thread_map), options)?;
-    let (out, out_ty) = &outputs[0];
-    let element = Element::of(&kernel.outputs[0].element).map_err(fail)?;
+    let out = &outputs[0];
+    let element = out.element;
     let at_update = Index {
         map: scatter.thread_map.clone(),
         rts: Vec::new(),
@@ -89,8 +91,7 @@ pub fn scatter_function(
         };
         let index = e
             .materialize(&landing)
-            .map_err(|err| fail(format!("output index: {err}")))?
-            .join(", ");
+            .map_err(|err| fail(format!("output index: {err}")))?;
         let instr = &module.computations[c].instructions[scatter.hero];
         let callee = instr
             .called("to_apply")
@@ -100,18 +101,10 @@ pub fn scatter_function(
         let combine = |e: &mut Emitter, current: Typed| {
             e.apply(instr, &callee, vec![current, update.clone()], &at_update)
         };
-        let mlir = element.mlir;
         match scatter.combiner {
-            Combiner::Store => e.body.line(format!(
-                "memref.store {}, {out}[{index}] : {out_ty}",
-                update.value.name
-            )),
+            Combiner::Store => out.store(&mut e.body, &update.value.name, &index),
             Combiner::Unique => {
-                let current = e.body.op(
-                    "current",
-                    mlir,
-                    format!("memref.load {out}[{index}] : {out_ty}"),
-                );
+                let current = out.load(&mut e.body, &index);
                 let new = combine(
                     &mut e,
                     Typed {
@@ -119,10 +112,7 @@ pub fn scatter_function(
                         element,
                     },
                 )?;
-                e.body.line(format!(
-                    "memref.store {}, {out}[{index}] : {out_ty}",
-                    new.value.name
-                ));
+                out.store(&mut e.body, &new.value.name, &index);
             }
             Combiner::AtomicAdd => {
                 let kind = if element.class == Class::Float {
@@ -130,26 +120,27 @@ pub fn scatter_function(
                 } else {
                     "addi"
                 };
+                let (mlir, name, ty) = (element.mlir, &out.name, &out.ty);
                 e.body.op(
                     "old",
                     mlir,
                     format!(
-                        "memref.atomic_rmw {kind} {}, {out}[{index}] : ({mlir}, {out_ty}) -> {mlir}",
-                        update.value.name
+                        "memref.atomic_rmw {kind} {}, {name}[{}] : ({mlir}, {ty}) -> {mlir}",
+                        update.value.name,
+                        index.join(", ")
                     ),
                 );
             }
             Combiner::CompareAndSwap => {
-                let offset = linear_offset(&scatter.write.map, &plan.outputs[0].shape)
+                let offset = linear_offset(&scatter.write.map, &out.shape)
                     .ok_or_else(|| fail("the output has no linear offsets".into()))?;
                 let at = e
                     .materialize(&Index {
                         map: scatter.write.map.with_results(vec![offset]),
                         rts: landing.rts.clone(),
                     })
-                    .map_err(|err| fail(format!("output offset: {err}")))?
-                    .join(", ");
-                swap_loop(&mut e, (out, out_ty, &at), element, combine)?;
+                    .map_err(|err| fail(format!("output offset: {err}")))?;
+                swap_loop(&mut e, out, &at[0], combine)?;
             }
         }
         e.leave_scope();
@@ -161,49 +152,30 @@ pub fn scatter_function(
     Ok(end_kernel(text, e))
 }
 
-/// The compare-and-swap loop of a combiner on the element at offset `at` of buffer
-/// `out: out_ty`, on the element's bits through a pointer to it: load the bits, combine their
-/// value with the update, `llvm.cmpxchg` the new bits against the loaded ones at device scope,
-/// and retry with what the exchange saw until it succeeds. (MLIR's `generic_atomic_rmw` would
-/// compare floats, which LLVM's `cmpxchg` rejects, and exchanges at system scope.)
+/// The compare-and-swap loop of a combiner on the element at linear offset `at` of `out`, on
+/// the bits of the element (or, for packed elements, of the byte that holds it) through a
+/// pointer to them: load the bits, combine the element's value with the update, `llvm.cmpxchg`
+/// the new bits against the loaded ones at device scope, and retry with what the exchange saw
+/// until it succeeds. (MLIR's `generic_atomic_rmw` would compare floats, which LLVM's
+/// `cmpxchg` rejects, and exchanges at system scope.)
 fn swap_loop(
     e: &mut Emitter,
-    (out, out_ty, at): (&str, &str, &str),
-    element: Element,
+    out: &GlobalBuffer,
+    at: &str,
     combine: impl Fn(&mut Emitter, Typed) -> Result<Typed, HloError>,
 ) -> Result<(), HloError> {
-    let (mlir, int) = (element.mlir, format!("i{}", element.bits));
+    let element = out.element;
+    let (ptr, half) = element_pointer(&mut e.body, out, at);
+    let int = if half.is_some() {
+        "i8".to_string()
+    } else {
+        format!("i{}", element.bits)
+    };
     let pair = format!("!llvm.struct<({int}, i1)>");
-    let base = e.body.op(
-        "base",
-        "index",
-        format!("memref.extract_aligned_pointer_as_index {out} : {out_ty} -> index"),
-    );
-    let bytes = e.body.index(i64::from(element.bits / 8));
-    let offset = e.body.op(
-        "bytes",
-        "index",
-        format!("arith.muli {at}, {} : index", bytes.name),
-    );
-    let address = e.body.op(
-        "address",
-        "index",
-        format!("arith.addi {}, {} : index", base.name, offset.name),
-    );
-    let wide = e.body.op(
-        "address",
-        "i64",
-        format!("arith.index_cast {} : index to i64", address.name),
-    );
-    let ptr = e.body.op(
-        "ptr",
-        "!llvm.ptr",
-        format!("llvm.inttoptr {} : i64 to !llvm.ptr", wide.name),
-    );
     let first = e.body.op(
         "bits",
         &int,
-        format!("llvm.load {} : !llvm.ptr -> {int}", ptr.name),
+        format!("llvm.load {ptr} : !llvm.ptr -> {int}"),
     );
     let (swapped, expected) = (e.body.fresh("swapped"), e.body.fresh("expected"));
     e.body.open(format!(
@@ -211,38 +183,22 @@ fn swap_loop(
         first.name
     ));
     e.enter_scope();
-    let float = element.class == Class::Float;
-    let current = if float {
-        e.body.op(
-            "current",
-            mlir,
-            format!("arith.bitcast {expected} : {int} to {mlir}"),
-        )
-    } else {
-        super::body::Scalar::new(expected.clone(), mlir)
+    let current = Typed {
+        value: bits_to_element(&mut e.body, &expected, element, half.as_ref()),
+        element,
     };
-    let new = combine(
-        e,
-        Typed {
-            value: current,
-            element,
-        },
-    )?;
-    let desired = if float {
-        e.body.op(
-            "desired",
-            &int,
-            format!("arith.bitcast {} : {mlir} to {int}", new.value.name),
-        )
-    } else {
-        new.value.clone()
-    };
+    let new = combine(e, current)?;
+    let desired = element_to_bits(
+        &mut e.body,
+        &new.value.name,
+        element,
+        (&expected, half.as_ref()),
+    );
     let result = e.body.op(
         "exchanged",
         &pair,
         format!(
-            "llvm.cmpxchg {}, {expected}, {} syncscope(\"device\") acq_rel monotonic : !llvm.ptr, {int}",
-            ptr.name, desired.name
+            "llvm.cmpxchg {ptr}, {expected}, {desired} syncscope(\"device\") acq_rel monotonic : !llvm.ptr, {int}"
         ),
     );
     let seen = e.body.op(
@@ -272,6 +228,99 @@ fn swap_loop(
     e.body.line(format!("scf.yield {next} : {int}"));
     e.body.close("}", false);
     Ok(())
+}
+
+/// A pointer to the element at linear offset `at` of `out` and, for a packed element, the
+/// shift (`i8`) of its bits within the byte the pointer points to.
+fn element_pointer(body: &mut Body, out: &GlobalBuffer, at: &str) -> (String, Option<String>) {
+    let (name, ty) = (&out.name, &out.ty);
+    let base = body.op(
+        "base",
+        "index",
+        format!("memref.extract_aligned_pointer_as_index {name} : {ty} -> index"),
+    );
+    let (offset, half) = if out.is_packed() {
+        let (byte, shift) = packed_position(body, at, out.element.bits);
+        (byte, Some(shift))
+    } else {
+        let bytes = body.index(i64::from(out.element.bits / 8));
+        let offset = body.op(
+            "bytes",
+            "index",
+            format!("arith.muli {at}, {} : index", bytes.name),
+        );
+        (offset.name, None)
+    };
+    let address = body.op(
+        "address",
+        "index",
+        format!("arith.addi {}, {offset} : index", base.name),
+    );
+    let wide = body.op(
+        "address",
+        "i64",
+        format!("arith.index_cast {} : index to i64", address.name),
+    );
+    let ptr = body.op(
+        "ptr",
+        "!llvm.ptr",
+        format!("llvm.inttoptr {} : i64 to !llvm.ptr", wide.name),
+    );
+    (ptr.name, half)
+}
+
+/// The element whose bits are `bits` (or, with `half`, the element at that shift of the byte
+/// `bits`).
+fn bits_to_element(body: &mut Body, bits: &str, element: Element, half: Option<&String>) -> Scalar {
+    let mlir = element.mlir;
+    match half {
+        Some(shift) => {
+            let down = body.op("byte", "i8", format!("arith.shrui {bits}, {shift} : i8"));
+            body.op(
+                "current",
+                mlir,
+                format!("arith.trunci {} : i8 to {mlir}", down.name),
+            )
+        }
+        None if element.class == Class::Float => body.op(
+            "current",
+            mlir,
+            format!("arith.bitcast {bits} : i{} to {mlir}", element.bits),
+        ),
+        None => Scalar::new(bits, mlir),
+    }
+}
+
+/// The bits of `value` (or, with a shift, the byte `old` with the element at that shift
+/// replaced by `value`).
+fn element_to_bits(
+    body: &mut Body,
+    value: &str,
+    element: Element,
+    (old, half): (&str, Option<&String>),
+) -> String {
+    let mlir = element.mlir;
+    match half {
+        Some(shift) => {
+            let (keep, bits) = replaced_half(body, value, element, shift);
+            let kept = body.op("byte", "i8", format!("arith.andi {old}, {keep} : i8"));
+            body.op(
+                "desired",
+                "i8",
+                format!("arith.ori {}, {bits} : i8", kept.name),
+            )
+            .name
+        }
+        None if element.class == Class::Float => {
+            body.op(
+                "desired",
+                &format!("i{}", element.bits),
+                format!("arith.bitcast {value} : {mlir} to i{}", element.bits),
+            )
+            .name
+        }
+        None => value.to_string(),
+    }
 }
 
 /// An index-vector component as an `index`: sign-extended from a signed type, zero-extended

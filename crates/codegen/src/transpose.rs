@@ -99,13 +99,9 @@ pub fn transpose_function(
             element,
         },
     );
-    for (&source, (name, ty)) in transpose.outputs.iter().zip(&outputs) {
+    for (&source, buffer) in transpose.outputs.iter().zip(&outputs) {
         let value = e.value(c, source, &write)?;
-        e.body.line(format!(
-            "memref.store {}, {name}[{}] : {ty}",
-            value.value.name,
-            index.join(", ")
-        ));
+        buffer.store(&mut e.body, &value.value.name, &index);
     }
     close_loop(&mut e, &[], &[]);
     Ok(end_kernel(text, e))

@@ -41,6 +41,8 @@ impl Element {
             "u16" => (Unsigned, 16, "i16"),
             "u32" => (Unsigned, 32, "i32"),
             "u64" => (Unsigned, 64, "i64"),
+            "s4" => (Signed, 4, "i4"),
+            "u4" => (Unsigned, 4, "i4"),
             "f16" => (Float, 16, "f16"),
             "bf16" => (Float, 16, "bf16"),
             "f32" => (Float, 32, "f32"),
@@ -54,6 +56,12 @@ impl Element {
         self.class == Class::Float
     }
 
+    /// Whether two elements share a byte in memory (`s4`, `u4`): their buffers are bytes, and
+    /// each access picks its element's half (`buffer.rs`).
+    pub fn is_packed(self) -> bool {
+        self.bits < 8 && self.class != Class::Pred
+    }
+
     /// Whether integer comparisons and divisions are signed (pred and unsigned types are not).
     pub fn is_signed(self) -> bool {
         self.class == Class::Signed
@@ -61,24 +69,43 @@ impl Element {
 }
 
 /// The memref type of an array: its dimensions, element type and, when the layout is not
-/// row-major, its strides (`memref<8x128xf32, strided<[1, 8]>>`).
+/// row-major, its strides (`memref<8x128xf32, strided<[1, 8]>>`). Packed elements (`s4`)
+/// live in a flat buffer of bytes (`memref<16xi8>` for `s4[4,8]`), two to a byte.
 pub fn memref_type(shape: &ArrayShape) -> Result<String, String> {
     let element = Element::of(&shape.element)?;
-    let layout = shape.layout_or_default();
-    let strides = layout
-        .strides(&shape.dims)
-        .map_err(|e| format!("layout of {shape}: {e}"))?;
+    let (sizes, strides) = memref_layout(shape)?;
     let mut text = String::from("memref<");
-    for d in &shape.dims {
+    for d in &sizes {
         text.push_str(&format!("{d}x"));
     }
-    text.push_str(element.mlir);
-    if !is_row_major(&shape.dims, &strides) {
+    text.push_str(if element.is_packed() {
+        "i8"
+    } else {
+        element.mlir
+    });
+    if !is_row_major(&sizes, &strides) {
         let list: Vec<String> = strides.iter().map(i64::to_string).collect();
         text.push_str(&format!(", strided<[{}]>", list.join(", ")));
     }
     text.push('>');
     Ok(text)
+}
+
+/// The sizes and strides of an array's memref: the dimensions and the layout's strides, or
+/// for packed elements one dimension of bytes (the elements rounded up to a whole byte).
+pub fn memref_layout(shape: &ArrayShape) -> Result<(Vec<i64>, Vec<i64>), String> {
+    let element = Element::of(&shape.element)?;
+    let layout = shape.layout_or_default();
+    if element.is_packed() {
+        let elements = layout
+            .buffer_size(&shape.dims)
+            .map_err(|e| format!("layout of {shape}: {e}"))?;
+        return Ok((vec![(elements + 1) / 2], vec![1]));
+    }
+    let strides = layout
+        .strides(&shape.dims)
+        .map_err(|e| format!("layout of {shape}: {e}"))?;
+    Ok((shape.dims.clone(), strides))
 }
 
 /// Whether `strides` are those of the row-major layout of `dims`.
@@ -117,6 +144,20 @@ mod tests {
             memref_type(&shape("pred", &[], None)).unwrap(),
             "memref<i1>"
         );
+    }
+
+    #[test]
+    fn packed_elements_live_in_bytes() {
+        assert_eq!(
+            memref_type(&shape("s4", &[4, 7], None)).unwrap(),
+            "memref<14xi8>"
+        );
+        assert_eq!(
+            memref_type(&shape("u4", &[3, 3], Some(&[0, 1]))).unwrap(),
+            "memref<5xi8>"
+        );
+        assert!(Element::of("s4").unwrap().is_packed());
+        assert!(!Element::of("pred").unwrap().is_packed());
     }
 
     #[test]

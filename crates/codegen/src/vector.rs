@@ -13,16 +13,15 @@
 //! arithmetic as the unrolled loop did; reads under conditions or in inner loops are per lane
 //! as before, and so are the stores of outputs that stay scalar.
 
+use super::elemental::{Emitter, Index};
+use super::global::GlobalBuffer;
+use super::scalar::Typed;
+use super::types::Element;
 use xla_indexing_core::{Expr, IndexingMap};
 use xla_indexing_gpu::{
     thread_map::UNROLL_SYMBOL,
     vector::{Vectorization, linear_offset, vectorize},
 };
-use xla_indexing_hlo::shape::ArrayShape;
-
-use super::elemental::{Emitter, Index};
-use super::scalar::Typed;
-use super::types::Element;
 
 impl Emitter<'_> {
     /// Emits lane `k` from now on: `unroll_id` stands for its constant.
@@ -33,42 +32,41 @@ impl Emitter<'_> {
         }
     }
 
-    /// The current lane's element of buffer `name: ty` (of `shape`) read through `index`, taken
-    /// from the vector load of its group when the read is at the top of the thread loop and its
-    /// map vectorizes; `None` when it is read as a scalar.
+    /// The current lane's element of `buffer` read through `index`, taken from the vector load
+    /// of its group when the read is at the top of the thread loop and its map vectorizes;
+    /// `None` when it is read as a scalar (always for packed elements, which are read one by
+    /// one).
     pub(crate) fn vector_lane(
         &mut self,
-        name: &str,
-        ty: &str,
-        shape: &ArrayShape,
+        buffer: &GlobalBuffer,
         index: &Index,
         element: Element,
     ) -> Result<Option<Typed>, String> {
         let Some(lanes) = &self.lanes else {
             return Ok(None);
         };
-        if !index.rts.is_empty() || !self.at_top(lanes.regions, lanes.scopes) {
+        if !index.rts.is_empty() || !self.at_top(lanes.regions, lanes.scopes) || buffer.is_packed()
+        {
             return Ok(None);
         }
         if !lanes.vectors {
-            return self.scalar_lane(name, ty, index, element).map(Some);
+            return self.scalar_lane(buffer, index, element).map(Some);
         }
         let Vectorization::Vector {
             lanes: width,
             bytes,
-        } = vectorize(&lanes.thread_map, &index.map, shape, lanes.unroll)
+        } = vectorize(&lanes.thread_map, &index.map, &buffer.shape, lanes.unroll)
         else {
-            return self.scalar_lane(name, ty, index, element).map(Some);
+            return self.scalar_lane(buffer, index, element).map(Some);
         };
         let lane = lanes.lane as u64;
         let group = lane / width;
-        let key = (name.to_string(), index.map.to_string(), group);
+        let key = (buffer.name.clone(), index.map.to_string(), group);
         let vector = format!("vector<{width}x{}>", element.mlir);
         let loaded = match lanes.loads.get(&key) {
             Some(v) => v.clone(),
             None => {
-                let (view, view_ty, at) =
-                    self.vector_address(name, ty, shape, &index.map, group * width)?;
+                let (view, view_ty, at) = self.vector_address(buffer, &index.map, group * width)?;
                 let v = self.body.op(
                     "vec",
                     &vector,
@@ -94,15 +92,13 @@ impl Emitter<'_> {
         Ok(Some(Typed { value, element }))
     }
 
-    /// The current lane's element of buffer `name: ty` (of `shape`) read through `index` with
-    /// `memref.load`. The first lane that reads through `index` computes the indices of all
+    /// The current lane's element of `buffer` read through `index` with `memref.load`. The first lane that reads through `index` computes the indices of all
     /// lanes with one `apply_indexing`: simplified together, they share their arithmetic, and
     /// each lane's indices are results of that one op, which linear addressing needs (separate
     /// per-lane ops would be simplified into indices derived from one another's).
     fn scalar_lane(
         &mut self,
-        name: &str,
-        ty: &str,
+        buffer: &GlobalBuffer,
         index: &Index,
         element: Element,
     ) -> Result<Typed, String> {
@@ -112,7 +108,7 @@ impl Emitter<'_> {
             .map(|l| (l.unroll, l.lane))
             .ok_or("the kernel does not compute lanes")?;
         let rank = index.map.results().len();
-        let key = (name.to_string(), index.map.to_string());
+        let key = (buffer.name.clone(), index.map.to_string());
         let known = self
             .lanes
             .as_ref()
@@ -142,23 +138,16 @@ impl Emitter<'_> {
                 offsets
             }
         };
-        let value = self.body.op(
-            "v",
-            element.mlir,
-            format!(
-                "memref.load {name}[{}] : {ty}",
-                offsets[lane * rank..(lane + 1) * rank].join(", ")
-            ),
-        );
+        let value = buffer.load(&mut self.body, &offsets[lane * rank..(lane + 1) * rank]);
         Ok(Typed { value, element })
     }
 
-    /// Stores `values`, one per lane, into output `name: ty` (of `shape`) at the index `map`
-    /// gives (over the thread map's variables): one `vector.store` per group when `store` is a
-    /// vector, else one `memref.store` per lane.
+    /// Stores `values`, one per lane, into output `buffer` at the index `map` gives (over the
+    /// thread map's variables): one `vector.store` per group when `store` is a vector, else one
+    /// store per lane.
     pub(crate) fn store_lanes(
         &mut self,
-        (name, ty, shape): (&str, &str, &ArrayShape),
+        buffer: &GlobalBuffer,
         map: &IndexingMap,
         values: &[Typed],
         store: &Vectorization,
@@ -167,7 +156,11 @@ impl Emitter<'_> {
             return Err("the kernel does not compute lanes".into());
         };
         let scalar = Vectorization::Scalar("vector accesses are off".into());
-        match if lanes.vectors { store } else { &scalar } {
+        match if lanes.vectors && !buffer.is_packed() {
+            store
+        } else {
+            &scalar
+        } {
             Vectorization::Vector {
                 lanes: width,
                 bytes,
@@ -177,7 +170,7 @@ impl Emitter<'_> {
                     let element = chunk[0].element;
                     let vector = format!("vector<{width}x{}>", element.mlir);
                     let (view, view_ty, at) =
-                        self.vector_address(name, ty, shape, map, (group * width) as u64)?;
+                        self.vector_address(buffer, map, (group * width) as u64)?;
                     let names: Vec<&str> = chunk.iter().map(|v| v.value.name.as_str()).collect();
                     let packed = self.body.op(
                         "vec",
@@ -199,30 +192,25 @@ impl Emitter<'_> {
                             rts: Vec::new(),
                         })
                         .map_err(|e| e.to_string())?;
-                    self.body.line(format!(
-                        "memref.store {}, {name}[{}] : {ty}",
-                        value.value.name,
-                        at.join(", ")
-                    ));
+                    buffer.store(&mut self.body, &value.value.name, &at);
                 }
             }
         }
         Ok(())
     }
 
-    /// The one-dimensional view of buffer `name: ty` (made on first use) with its type, and the
-    /// SSA name of the element offset that `map` gives for lane `first`.
+    /// The one-dimensional view of `buffer` (made on first use) with its type, and the SSA name
+    /// of the element offset that `map` gives for lane `first`.
     fn vector_address(
         &mut self,
-        name: &str,
-        ty: &str,
-        shape: &ArrayShape,
+        buffer: &GlobalBuffer,
         map: &IndexingMap,
         first: u64,
     ) -> Result<(String, String, String), String> {
+        let shape = &buffer.shape;
         let offset =
             linear_offset(map, shape).ok_or_else(|| format!("{shape} has no linear offsets"))?;
-        let view = self.flat_view(name, ty, shape)?;
+        let view = self.flat_view(buffer)?;
         let lane = self.lanes.as_ref().map_or(0, |l| l.lane);
         self.set_lane(first as usize);
         let at = self.materialize(&Index {
@@ -234,14 +222,9 @@ impl Emitter<'_> {
         Ok((view.0, view.1, at.join(", ")))
     }
 
-    /// The one-dimensional view of buffer `name: ty` (of `shape`), made on first use: its SSA
-    /// name and memref type.
-    fn flat_view(
-        &mut self,
-        name: &str,
-        ty: &str,
-        shape: &ArrayShape,
-    ) -> Result<(String, String), String> {
+    /// The one-dimensional view of `buffer`, made on first use: its SSA name and memref type.
+    fn flat_view(&mut self, buffer: &GlobalBuffer) -> Result<(String, String), String> {
+        let (name, ty, shape) = (&buffer.name, &buffer.ty, &buffer.shape);
         Ok(match self.lanes.as_ref().and_then(|l| l.views.get(name)) {
             Some(v) => v.clone(),
             None => {
@@ -249,8 +232,7 @@ impl Emitter<'_> {
                     .layout_or_default()
                     .buffer_size(&shape.dims)
                     .map_err(|e| format!("{shape}: {e}"))?;
-                let element = Element::of(&shape.element)?;
-                let view_ty = format!("memref<{size}x{}>", element.mlir);
+                let view_ty = format!("memref<{size}x{}>", buffer.element.mlir);
                 let v = self.body.op(
                     "flat",
                     &view_ty,
@@ -260,7 +242,7 @@ impl Emitter<'_> {
                 );
                 let view = (v.name, view_ty);
                 if let Some(lanes) = &mut self.lanes {
-                    lanes.views.insert(name.to_string(), view.clone());
+                    lanes.views.insert(name.clone(), view.clone());
                 }
                 view
             }

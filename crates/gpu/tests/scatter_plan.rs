@@ -86,13 +86,13 @@ fn scatters_the_emitter_does_not_write_stay_with_the_loop_emitter_saying_why() {
         } => why.clone(),
         other => panic!("{other:?}"),
     };
-    // A 16-bit float has no compare-and-swap loop here; 32- and 64-bit floats have one.
-    let half = module(scatter, params, "maximum(a, b)").replace("f32", "f16");
-    assert!(why(half).contains("compare-and-swap loop"), "f16 maximum");
-    assert_eq!(
-        scatter_of(&module(scatter, params, "maximum(a, b)")).combiner,
-        Combiner::CompareAndSwap
-    );
+    // Complex elements have no compare-and-swap loop here; 16-, 32- and 64-bit floats have one.
+    let complex = module(scatter, params, "add(a, b)").replace("f32", "c64");
+    assert!(why(complex).contains("compare-and-swap loop"), "c64 add");
+    for float in ["f16", "bf16", "f32", "f64"] {
+        let text = module(scatter, params, "maximum(a, b)").replace("f32", float);
+        assert_eq!(scatter_of(&text).combiner, Combiner::CompareAndSwap, "{float}");
+    }
     let computed = params.replace(
         "x = f32[8] parameter(0)",
         "p = f32[8] parameter(0)\n  x = f32[8] negate(p)",

@@ -55,6 +55,24 @@ pub struct Buffer {
     pub element: String,
     /// Element strides (row-major ones when the type has no `strided` layout).
     pub strides: Vec<i64>,
+    /// Whether the elements (of `element`, narrower than a byte) are packed two to a byte of
+    /// the memref, a flat `memref<Kxi8>`, in the order of `strides`: element `n` of the
+    /// layout in the low bits of byte `n / 2` when `n` is even, the high bits when odd.
+    pub packed: bool,
+}
+
+impl Buffer {
+    /// The packed buffer of `element`s (`i4`) of `dims` in the layout of `strides`, whose
+    /// memref is `memref`.
+    pub fn packed(memref: &str, dims: &[i64], element: &str, strides: Vec<i64>) -> Buffer {
+        Buffer {
+            memref: memref.to_string(),
+            dims: dims.to_vec(),
+            element: element.to_string(),
+            strides,
+            packed: true,
+        }
+    }
 }
 
 /// One kernel, as a CPU function.
@@ -155,6 +173,7 @@ pub fn parse_memref(text: &str) -> Result<Buffer, String> {
         dims,
         element,
         strides,
+        packed: false,
     })
 }
 
@@ -1160,6 +1179,12 @@ pub fn program(
         let mut views = Vec::new();
         let mut flats = Vec::new();
         for b in &kernel.buffers {
+            if b.packed {
+                let flat = m.op(format!("memref.alloc() : {}", b.memref));
+                flats.push((flat.clone(), b.memref.clone()));
+                views.push(flat);
+                continue;
+            }
             let size = 1 + b
                 .dims
                 .iter()
@@ -1263,6 +1288,10 @@ fn reversed(sizes: [u64; 3]) -> [i64; 3] {
 
 /// Stores [`input_value`] of parameter `p` at every element of `view`.
 fn fill_input(m: &mut Emitter, p: usize, b: &Buffer, view: &str) -> Result<(), String> {
+    if b.packed {
+        // Each element's store keeps the other half of its byte: the bytes start as zeros.
+        fill_bytes(m, b, view, 0);
+    }
     let (a, c, modulus) = formula(p);
     let (ivs, lin) = m.open_loops(&b.dims);
     let n = m.op(format!("arith.index_cast {lin} : index to i64"));
@@ -1290,17 +1319,17 @@ fn fill_input(m: &mut Emitter, p: usize, b: &Buffer, view: &str) -> Result<(), S
             }
         }
     };
-    m.line(format!(
-        "memref.store {value}, {view}[{}] : {}",
-        ivs.join(", "),
-        b.memref
-    ));
+    store_element(m, b, view, &ivs, &value);
     m.close_loops(b.dims.len());
     Ok(())
 }
 
 /// Stores all-zero or all-one bits at every element of `view`.
 fn fill_pattern(m: &mut Emitter, b: &Buffer, view: &str, ones: bool) -> Result<(), String> {
+    if b.packed {
+        fill_bytes(m, b, view, if ones { -1 } else { 0 });
+        return Ok(());
+    }
     let bits = width(&b.element)?;
     let int = format!("i{bits}");
     let raw = m.op(format!(
@@ -1331,29 +1360,91 @@ fn copy_buffer(
     b: &Buffer,
     to: &str,
 ) -> Result<(), String> {
-    if a.dims != b.dims || a.element != b.element {
+    if a.dims != b.dims || a.element != b.element || a.packed != b.packed {
         return Err(format!(
             "{} cannot start as a copy of {}",
             b.memref, a.memref
         ));
     }
     let (ivs, _) = m.open_loops(&b.dims);
-    let ivs = ivs.join(", ");
-    let v = m.op(format!("memref.load {from}[{ivs}] : {}", a.memref));
-    m.line(format!("memref.store {v}, {to}[{ivs}] : {}", b.memref));
+    let v = load_element(m, a, from, &ivs);
+    store_element(m, b, to, &ivs, &v);
     m.close_loops(b.dims.len());
     Ok(())
+}
+
+/// Stores the byte `value` at every byte of the packed buffer `view`.
+fn fill_bytes(m: &mut Emitter, b: &Buffer, view: &str, value: i64) {
+    let bytes = (b.dims.iter().product::<i64>() + 1) / 2;
+    let v = m.op(format!("arith.constant {value} : i8"));
+    let (ivs, _) = m.open_loops(&[bytes]);
+    m.line(format!(
+        "memref.store {v}, {view}[{}] : {}",
+        ivs[0], b.memref
+    ));
+    m.close_loops(1);
+}
+
+/// The element of `view` at `ivs`.
+fn load_element(m: &mut Emitter, b: &Buffer, view: &str, ivs: &[String]) -> String {
+    if !b.packed {
+        return m.op(format!(
+            "memref.load {view}[{}] : {}",
+            ivs.join(", "),
+            b.memref
+        ));
+    }
+    let (byte, shift) = packed_place(m, b, ivs);
+    let loaded = m.op(format!("memref.load {view}[{byte}] : {}", b.memref));
+    let down = m.op(format!("arith.shrui {loaded}, {shift} : i8"));
+    m.op(format!("arith.trunci {down} : i8 to {}", b.element))
+}
+
+/// Stores `value` at `ivs` of `view`; a packed element replaces its half of the byte.
+fn store_element(m: &mut Emitter, b: &Buffer, view: &str, ivs: &[String], value: &str) {
+    if !b.packed {
+        m.line(format!(
+            "memref.store {value}, {view}[{}] : {}",
+            ivs.join(", "),
+            b.memref
+        ));
+        return;
+    }
+    let (byte, shift) = packed_place(m, b, ivs);
+    let old = m.op(format!("memref.load {view}[{byte}] : {}", b.memref));
+    let wide = m.op(format!("arith.extui {value} : {} to i8", b.element));
+    let bits = m.op(format!("arith.shli {wide}, {shift} : i8"));
+    let ones = m.op("arith.constant 15 : i8");
+    let half = m.op(format!("arith.shli {ones}, {shift} : i8"));
+    let all = m.op("arith.constant -1 : i8");
+    let keep = m.op(format!("arith.xori {half}, {all} : i8"));
+    let kept = m.op(format!("arith.andi {old}, {keep} : i8"));
+    let new = m.op(format!("arith.ori {kept}, {bits} : i8"));
+    m.line(format!("memref.store {new}, {view}[{byte}] : {}", b.memref));
+}
+
+/// The byte of packed `b` that holds the element at `ivs`, and its shift in the byte (`i8`).
+fn packed_place(m: &mut Emitter, b: &Buffer, ivs: &[String]) -> (String, String) {
+    let mut n = m.index(0);
+    for (iv, &stride) in ivs.iter().zip(&b.strides) {
+        let s = m.index(stride);
+        let term = m.op(format!("arith.muli {iv}, {s} : index"));
+        n = m.op(format!("arith.addi {n}, {term} : index"));
+    }
+    let two = m.index(2);
+    let byte = m.op(format!("arith.divui {n}, {two} : index"));
+    let odd = m.op(format!("arith.remui {n}, {two} : index"));
+    let odd = m.op(format!("arith.index_castui {odd} : index to i8"));
+    let four = m.op("arith.constant 4 : i8");
+    let shift = m.op(format!("arith.muli {odd}, {four} : i8"));
+    (byte, shift)
 }
 
 /// Prints the bits of every element of `view`, one per line, row-major.
 fn print_buffer(m: &mut Emitter, b: &Buffer, view: &str) -> Result<(), String> {
     let bits = width(&b.element)?;
     let (ivs, _) = m.open_loops(&b.dims);
-    let v = m.op(format!(
-        "memref.load {view}[{}] : {}",
-        ivs.join(", "),
-        b.memref
-    ));
+    let v = load_element(m, b, view, &ivs);
     let int = format!("i{bits}");
     let v = if b.element.starts_with('i') {
         v

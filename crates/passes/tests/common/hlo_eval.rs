@@ -32,6 +32,8 @@ impl Ty {
     pub fn of(name: &str) -> Option<Ty> {
         Some(match name {
             "pred" => Ty::Pred,
+            "s4" => Ty::S(4),
+            "u4" => Ty::U(4),
             "s8" => Ty::S(8),
             "s16" => Ty::S(16),
             "s32" => Ty::S(32),
