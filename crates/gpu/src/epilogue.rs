@@ -2,7 +2,6 @@
 //! reduction and transpose emitters share when they take a fusion apart.
 
 use xla_indexing_hlo::module::Computation;
-use xla_indexing_hlo::ops::{OpKind, instruction_kind};
 use xla_indexing_hlo::shape::Shape;
 
 /// The instructions whose values are a fusion's `outputs` outputs: the root's operands when the
@@ -52,43 +51,6 @@ pub(crate) fn root_leaves(
         ));
     }
     Ok(leaves)
-}
-
-/// The heroes instruction `i` is computed from: the instructions `is_hero` accepts, reached
-/// from `i` through elementwise ops and `get-tuple-element`s of a hero. A hero reached through
-/// any other op is an error naming the emitter (`emitter`) that does not fuse it.
-pub(crate) fn epilogue_heroes(
-    comp: &Computation,
-    i: usize,
-    is_hero: &dyn Fn(usize) -> bool,
-    emitter: &str,
-) -> Result<Vec<usize>, String> {
-    let mut heroes = Vec::new();
-    let mut pending = vec![i];
-    let mut seen = vec![false; comp.instructions.len()];
-    while let Some(i) = pending.pop() {
-        if std::mem::replace(&mut seen[i], true) {
-            continue;
-        }
-        let instr = &comp.instructions[i];
-        if is_hero(i) {
-            heroes.push(i);
-            continue;
-        }
-        let through = match instr.opcode.as_str() {
-            "get-tuple-element" => is_hero(instr.operands[0]),
-            _ => instruction_kind(instr) == Some(OpKind::Elementwise) && instr.opcode != "map",
-        };
-        if through {
-            pending.extend(instr.operands.iter().copied());
-        } else if reaches_hero(comp, i, is_hero) {
-            return Err(format!(
-                "a {emitter} is read through {} ({}), which the {emitter} emitter does not fuse after it",
-                instr.name, instr.opcode
-            ));
-        }
-    }
-    Ok(heroes)
 }
 
 /// Whether a hero (an instruction `is_hero` accepts) is among instruction `i` and the

@@ -7,6 +7,7 @@ use xla_indexing_core::{ComposeError, IndexingMap};
 
 use crate::concatenate::{ConcatenatePlan, plan_concatenate};
 use crate::device::Device;
+use crate::epilogue::reaches_hero;
 use crate::kernel::{Kernel, element_bits, kernels};
 use crate::launch::{LaunchDimensions, UnrollInputs, launch_dimensions, unroll_factor};
 use crate::reduction::{OutputSource, ReductionPlan, plan_reduction};
@@ -176,9 +177,9 @@ pub fn plan_kernel(
     loop_kernel(module, kernel, device, fallback)
 }
 
-/// The transpose emitter's kernel: the hero's source is read through the plan's read map;
-/// every output is written through its write map, the epilogue's other operands read at the
-/// written element.
+/// The transpose emitter's kernel: each hero's source is read through its read map; every
+/// output is written through its write map, reading the heroes it is computed from and the
+/// epilogue's other operands where it writes (a side output reads everything there).
 fn transpose_kernel(
     module: &Module,
     kernel: Kernel,
@@ -187,31 +188,35 @@ fn transpose_kernel(
     let c = kernel.computation;
     let comp = &module.computations[c];
     let mut composer = Composer::new(module);
-    let hero_reads = operand_plans(
-        module,
-        &kernel,
-        &mut composer,
-        transpose.source,
-        &transpose.read_map,
-    )?;
+    let mut hero_reads = Vec::new();
+    for h in &transpose.heroes {
+        hero_reads.push(operand_plans(
+            module,
+            &kernel,
+            &mut composer,
+            h.source,
+            &h.read_map,
+        )?);
+    }
     let mut outputs = Vec::new();
-    for (k, (shape, &source)) in kernel.outputs.iter().zip(&transpose.outputs).enumerate() {
-        let mut operands = hero_reads.clone();
-        for s in free_operands(comp, source, &[transpose.hero]) {
-            operands.extend(operand_plans(
-                module,
-                &kernel,
-                &mut composer,
-                s,
-                &transpose.write_map,
-            )?);
+    for (k, (shape, out)) in kernel.outputs.iter().zip(&transpose.outputs).enumerate() {
+        let mut operands = Vec::new();
+        if out.moved {
+            for (h, reads) in transpose.heroes.iter().zip(&hero_reads) {
+                if reaches_hero(comp, out.root, &|i| i == h.hero) {
+                    operands.extend(reads.iter().cloned());
+                }
+            }
+        }
+        for (instr, map) in &out.free_reads {
+            operands.extend(operand_plans(module, &kernel, &mut composer, *instr, map)?);
         }
         outputs.push(OutputPlan {
             output: k,
             shape: shape.clone(),
             operands,
             skipped: None,
-            write_maps: vec![transpose.write_map.clone()],
+            write_maps: vec![out.write_map.clone()],
             store: Vectorization::Scalar("the transpose emitter stores elements one by one".into()),
         });
     }
@@ -220,7 +225,7 @@ fn transpose_kernel(
         kernel,
         unroll: 1,
         launch: transpose.launch,
-        thread_map: transpose.read_map.clone(),
+        thread_map: transpose.read_map().clone(),
         emitter: EmitterPlan::Transpose(Box::new(transpose)),
         outputs,
     })

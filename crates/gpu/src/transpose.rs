@@ -22,13 +22,14 @@
 use xla_indexing_core::{ArithError, Expr, IndexingMap, Interval, Var};
 
 use crate::device::Device;
-use crate::epilogue::{epilogue_heroes, root_values};
+use crate::epilogue::{reaches_hero, root_values};
 use crate::kernel::element_bits;
 use crate::launch::LaunchDimensions;
 use crate::reduction::SharedBuffer;
 use crate::reduction::{ceil_div, check_launch, id_vars, int, launch_map, logical_index, uint};
 use crate::thread_map::SYMBOL_NAMES;
 use xla_indexing_hlo::module::{Computation, Module};
+use xla_indexing_hlo::ops::{OpKind, bitcast_map, instruction_kind, reshape_map};
 use xla_indexing_hlo::shape::{ArrayShape, Shape};
 
 /// Side of a tile: a block moves `TILE × TILE` elements.
@@ -39,31 +40,68 @@ pub const BLOCK_ROWS: u64 = 8;
 /// The transpose emitter's plan of one fusion.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TransposePlan {
-    /// The hero: the `transpose` or `copy` instruction of the fused computation.
+    /// The transposes the block moves through shared memory, each with its own tile; all
+    /// are tiled alike (the same `[Z, Y, X, M]` sizes), so one launch moves them together.
+    pub heroes: Vec<TransposeHero>,
+    /// Per kernel output, what it stores and where.
+    pub outputs: Vec<TransposeOutput>,
+    /// The sources' sizes in layout order: `[Z, Y, X, M]` (`Z` is 1 for a 2-d transpose, `M`
+    /// the kept minor-most run, 1 when the heroes move it).
+    pub sizes: [i64; 4],
+    /// The launch.
+    pub launch: LaunchDimensions,
+    /// The first hero's read map over every thread of the launch, without the constraints:
+    /// the launch attribute's map.
+    pub launch_map: IndexingMap,
+}
+
+/// One transpose the block moves through a shared tile.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TransposeHero {
+    /// The `transpose` or `copy` instruction of the fused computation.
     pub hero: usize,
     /// The instruction whose elements the read map indexes: the hero's operand, or the source
     /// of the `transpose`s and `copy`s before it that only change the layout (bitcasts).
     pub source: usize,
-    /// Per kernel output, the instruction whose value it stores (the epilogue's root).
-    pub outputs: Vec<usize>,
-    /// The source's sizes in layout order: `[Z, Y, X, M]` (`Z` is 1 for a 2-d transpose, `M`
-    /// the kept minor-most run, 1 when the hero moves it).
-    pub sizes: [i64; 4],
-    /// The launch.
-    pub launch: LaunchDimensions,
     /// `(thread ids)[chunk_id, unroll_id] -> (source index)`: the element a thread reads
     /// into the shared tile at each row step (`unroll_id` runs over the kept minor-most run,
     /// else has the one value 0).
     pub read_map: IndexingMap,
-    /// `(thread ids)[chunk_id, unroll_id] -> (output index)`: the element a thread writes from
-    /// the shared tile at each row step, with the constraints under which it writes.
+    /// `(thread ids)[chunk_id, unroll_id] -> (hero index)`: the element of the hero a thread
+    /// holds after the barrier at each row step, with the constraints under which it holds one.
     pub write_map: IndexingMap,
-    /// The read map's index over every thread of the launch, without the constraints: the
-    /// launch attribute's map.
-    pub launch_map: IndexingMap,
     /// The shared tile: `TILE × (TILE + 1)` elements of the hero's type (padded against bank
     /// conflicts), each a run of `M` elements when the hero keeps its minor-most run.
     pub tile: SharedBuffer,
+}
+
+/// What one output of a transpose fusion stores.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TransposeOutput {
+    /// The instruction whose value the output is.
+    pub root: usize,
+    /// Whether the output is computed from the heroes (stored after the barrier, from the
+    /// tiles) or is a side output that reads none of them (stored before the barrier, at the
+    /// elements the block reads, as XLA's emitter stores it).
+    pub moved: bool,
+    /// `(thread ids)[chunk_id, unroll_id] -> (output index)`: the element a thread stores at
+    /// each step, with the constraints under which it stores.
+    pub write_map: IndexingMap,
+    /// The instructions the output reads besides the heroes, each with the map from thread ids
+    /// to its element (the output's epilogue reads them where it stores).
+    pub free_reads: Vec<(usize, IndexingMap)>,
+}
+
+impl TransposePlan {
+    /// The first hero's read map: the thread map of the kernel's first phase.
+    pub fn read_map(&self) -> &IndexingMap {
+        &self.heroes[0].read_map
+    }
+
+    /// The first hero's write map: the thread map of the kernel's second phase.
+    pub fn write_map(&self) -> &IndexingMap {
+        &self.heroes[0].write_map
+    }
 }
 
 /// The hero's logical dimensions in runs that move together, in the operand's layout order:
@@ -81,6 +119,10 @@ const MIN_KEPT_TILE_BYTES: i64 = 16;
 /// The transpose emitter's plan of the fusion computed by computation `c` with `outputs`
 /// outputs, `Ok(None)` when no `transpose` or `copy` of the fusion moves elements in memory;
 /// `Err` says why the transpose emitter does not take it (the loop emitter then does).
+///
+/// Every output is computed from the heroes through elementwise ops, bitcasts and reshapes (an
+/// epilogue), or reads none of them (a side output, which must be a bitcast of the first hero's
+/// source in size, as XLA's emitter requires). The heroes must tile alike.
 pub fn plan_transpose(
     module: &Module,
     c: usize,
@@ -92,54 +134,273 @@ pub fn plan_transpose(
     if !(0..comp.instructions.len()).any(moves) {
         return Ok(None);
     }
-    let mut sources = Vec::new();
-    let mut heroes = Vec::new();
-    for i in root_values(comp, outputs)? {
-        let found = epilogue_heroes(comp, i, &moves, "transpose")?;
-        if found.is_empty() {
-            return Err(format!(
-                "output {} does not depend on a transpose",
-                comp.instructions[i].name
-            ));
+    // The heroes: the transposes the emitter tiles. One it does not tile (a large kept
+    // minor-most run) is computed where it is read, as any other op.
+    let mut tiled = Vec::new();
+    let mut refused = None;
+    for k in (0..comp.instructions.len()).filter(|&k| moves(k)) {
+        let source = hero_source(comp, k).ok_or("the transpose reads a tuple")?;
+        match tiled_runs(comp, k, &source) {
+            Ok(runs) => tiled.push((k, source, runs)),
+            Err(why) => refused = refused.or(Some(why)),
         }
-        sources.push(i);
-        heroes.extend(found);
     }
-    heroes.sort_unstable();
-    heroes.dedup();
-    let [hero] = heroes[..] else {
-        return Err("the outputs depend on more than one transpose".into());
+    let is_hero = |k: usize| tiled.iter().any(|(h, _, _)| *h == k);
+    let roots = root_values(comp, outputs)?;
+    let mut paths = Vec::new();
+    for &root in &roots {
+        paths.push(epilogue_path(comp, root, &is_hero)?);
+    }
+    tiled.retain(|(h, _, _)| roots.iter().any(|&r| reaches_hero(comp, r, &|k| k == *h)));
+    if tiled.is_empty() {
+        return Err(refused.unwrap_or_else(|| "no output depends on a transpose".into()));
+    }
+    let mut heroes: Vec<TransposeHero> = Vec::new();
+    let mut geometry: Option<([i64; 4], LaunchDimensions)> = None;
+    for (hero, source, runs) in &tiled {
+        let (launch, read_map, write_map, sizes) = maps(&source.shape.dims, &source.perm, runs)
+            .map_err(|e| format!("thread maps: {e}"))?;
+        match &geometry {
+            None => geometry = Some((sizes, launch)),
+            Some((first, _)) if *first != sizes => {
+                return Err(format!(
+                    "the transposes {} and {} are tiled differently ([Z, Y, X, M] = {first:?} and {sizes:?})",
+                    comp.instructions[tiled[0].0].name, comp.instructions[*hero].name
+                ));
+            }
+            Some(_) => {}
+        }
+        let element = comp.instructions[*hero]
+            .shape
+            .as_array()
+            .map(|a| a.element.clone())
+            .ok_or("the transpose is a tuple")?;
+        let mut tile = vec![TILE, TILE + 1];
+        if sizes[3] > 1 {
+            tile.push(uint(sizes[3]).map_err(|e| format!("thread maps: {e}"))?);
+        }
+        heroes.push(TransposeHero {
+            hero: *hero,
+            source: source.instr,
+            read_map,
+            write_map,
+            tile: SharedBuffer {
+                dims: tile,
+                element,
+            },
+        });
+    }
+    let Some((sizes, launch)) = geometry else {
+        return Err("no output depends on a transpose".into());
     };
-    let source = hero_source(comp, hero).ok_or("the transpose reads a tuple")?;
-    let runs = tiled_runs(comp, hero, &source)?;
-    check_outputs(comp, hero, &sources)?;
-    let (launch, read_map, write_map, sizes) =
-        maps(&source.shape.dims, &source.perm, &runs).map_err(|e| format!("thread maps: {e}"))?;
     check_launch(&launch, device)?;
-    let launch_map = launch_map(&launch, &read_map)?;
-    let element = comp.instructions[hero]
-        .shape
-        .as_array()
-        .map(|a| a.element.clone())
-        .ok_or("the transpose is a tuple")?;
-    let mut tile = vec![TILE, TILE + 1];
-    if sizes[3] > 1 {
-        tile.push(uint(sizes[3]).map_err(|e| format!("thread maps: {e}"))?);
-    }
+    let launch_map = launch_map(&launch, &heroes[0].read_map)?;
+    let outputs = roots
+        .iter()
+        .zip(paths)
+        .map(|(&root, path)| plan_output(comp, root, path, &heroes))
+        .collect::<Result<Vec<_>, String>>()?;
     Ok(Some(TransposePlan {
-        tile: SharedBuffer {
-            dims: tile,
-            element,
-        },
-        hero,
-        source: source.instr,
-        outputs: sources,
+        heroes,
+        outputs,
         sizes,
         launch,
-        read_map,
-        write_map,
         launch_map,
     }))
+}
+
+/// The plan of output `root`: stored from the heroes at the element `path` (from `root` down
+/// to a hero) leads to, or a side output stored at the elements the first hero's source is
+/// read at, seen through a bitcast to the root's shape.
+fn plan_output(
+    comp: &Computation,
+    root: usize,
+    path: Vec<usize>,
+    heroes: &[TransposeHero],
+) -> Result<TransposeOutput, String> {
+    let name = &comp.instructions[root].name;
+    let root_shape = comp.instructions[root]
+        .shape
+        .as_array()
+        .ok_or_else(|| format!("output {name} is a tuple"))?;
+    let Some(&hero) = path.last() else {
+        let first = &heroes[0];
+        let source = comp.instructions[first.source]
+            .shape
+            .as_array()
+            .ok_or("the transpose reads a tuple")?;
+        let bitcast = bitcast_map(source, root_shape)
+            .map_err(|e| e.to_string())?
+            .ok_or_else(|| {
+                format!(
+                    "side output {name} ({root_shape}) is no bitcast of the transpose's operand ({source})"
+                )
+            })?;
+        let mut write_map = first
+            .read_map
+            .compose(&bitcast)
+            .map_err(|e| e.to_string())?;
+        write_map.simplify();
+        return Ok(TransposeOutput {
+            root,
+            moved: false,
+            free_reads: vec![(root, write_map.clone())],
+            write_map,
+        });
+    };
+    let first = heroes
+        .iter()
+        .find(|h| h.hero == hero)
+        .ok_or("a hero without a tile")?;
+    let mut forward = IndexingMap::identity(&array_dims(comp, hero)?);
+    for pair in path.windows(2).rev() {
+        forward = forward
+            .compose(&step_map(comp, pair[0], pair[1])?)
+            .map_err(|e| e.to_string())?;
+    }
+    let mut write_map = first
+        .write_map
+        .compose(&forward)
+        .map_err(|e| e.to_string())?;
+    write_map.simplify();
+    let mut free_reads = Vec::new();
+    check_epilogue(comp, root, &write_map, heroes, &mut free_reads)?;
+    Ok(TransposeOutput {
+        root,
+        moved: true,
+        write_map,
+        free_reads,
+    })
+}
+
+/// The instructions from `root` down to the first hero (an instruction `is_hero` accepts)
+/// through elementwise ops, bitcasts and reshapes, `root` first; empty when `root` reads no
+/// hero. A hero read through another op is an error.
+fn epilogue_path(
+    comp: &Computation,
+    root: usize,
+    is_hero: &dyn Fn(usize) -> bool,
+) -> Result<Vec<usize>, String> {
+    if is_hero(root) {
+        return Ok(vec![root]);
+    }
+    if !reaches_hero(comp, root, is_hero) {
+        return Ok(Vec::new());
+    }
+    let instr = &comp.instructions[root];
+    if !is_epilogue_op(comp, root) {
+        return Err(format!(
+            "a transpose is read through {} ({}), which the transpose emitter does not fuse after it",
+            instr.name, instr.opcode
+        ));
+    }
+    for &operand in &instr.operands {
+        let mut path = epilogue_path(comp, operand, is_hero)?;
+        if !path.is_empty() {
+            path.insert(0, root);
+            return Ok(path);
+        }
+    }
+    Ok(Vec::new())
+}
+
+/// Whether instruction `i` may stand between a hero and an output: an elementwise op (not a
+/// `map`), a `bitcast` or a `reshape`.
+fn is_epilogue_op(comp: &Computation, i: usize) -> bool {
+    let instr = &comp.instructions[i];
+    matches!(instr.opcode.as_str(), "bitcast" | "reshape")
+        || (instruction_kind(instr) == Some(OpKind::Elementwise) && instr.opcode != "map")
+}
+
+/// The map from an index of `operand` to the index of `user` (an epilogue op reading it) that
+/// holds the element computed from it: the identity for elementwise ops, the bitcast or the
+/// reshape otherwise.
+fn step_map(comp: &Computation, user: usize, operand: usize) -> Result<IndexingMap, String> {
+    let (to, from) = (array(comp, user)?, array(comp, operand)?);
+    let name = &comp.instructions[user].name;
+    let map = match comp.instructions[user].opcode.as_str() {
+        "bitcast" => bitcast_map(from, to).map_err(|e| e.to_string())?,
+        "reshape" => reshape_map(&from.dims, &to.dims).map_err(|e| e.to_string())?,
+        _ => Some(IndexingMap::identity(&to.dims)),
+    };
+    map.ok_or_else(|| format!("{name} changes the element count or a tiled layout"))
+}
+
+/// Walks the epilogue of an output from `i`, whose element each thread stores is `map` (thread
+/// ids to index of `i`): every hero must be read at its write map's element (the value the
+/// thread holds from the tile), and the instructions that read no hero are collected with
+/// their maps into `free`.
+fn check_epilogue(
+    comp: &Computation,
+    i: usize,
+    map: &IndexingMap,
+    heroes: &[TransposeHero],
+    free: &mut Vec<(usize, IndexingMap)>,
+) -> Result<(), String> {
+    if let Some(h) = heroes.iter().find(|h| h.hero == i) {
+        if map.to_string() != h.write_map.to_string() {
+            return Err(format!(
+                "an output reads {} at other elements than a thread moves ({map} against {})",
+                comp.instructions[i].name, h.write_map
+            ));
+        }
+        return Ok(());
+    }
+    if !heroes
+        .iter()
+        .any(|h| reaches_hero(comp, i, &|k| k == h.hero))
+    {
+        if !free.iter().any(|(k, m)| *k == i && m == map) {
+            free.push((i, map.clone()));
+        }
+        return Ok(());
+    }
+    let instr = &comp.instructions[i];
+    if !is_epilogue_op(comp, i) {
+        return Err(format!(
+            "a transpose is read through {} ({}), which the transpose emitter does not fuse after it",
+            instr.name, instr.opcode
+        ));
+    }
+    for &operand in &instr.operands {
+        let back = match instr.opcode.as_str() {
+            "bitcast" | "reshape" => inverse_step(comp, i, operand)?,
+            _ => IndexingMap::identity(&array_dims(comp, i)?),
+        };
+        let mut m = map.compose(&back).map_err(|e| e.to_string())?;
+        m.simplify();
+        check_epilogue(comp, operand, &m, heroes, free)?;
+    }
+    Ok(())
+}
+
+/// The map from an index of `user` (a bitcast or reshape) to the index of its `operand` that
+/// holds the same element.
+fn inverse_step(comp: &Computation, user: usize, operand: usize) -> Result<IndexingMap, String> {
+    let (from, to) = (array(comp, user)?, array(comp, operand)?);
+    let map = match comp.instructions[user].opcode.as_str() {
+        "bitcast" => bitcast_map(from, to).map_err(|e| e.to_string())?,
+        _ => reshape_map(&from.dims, &to.dims).map_err(|e| e.to_string())?,
+    };
+    map.ok_or_else(|| {
+        format!(
+            "{} changes the element count or a tiled layout",
+            comp.instructions[user].name
+        )
+    })
+}
+
+/// The array shape of instruction `i`.
+fn array(comp: &Computation, i: usize) -> Result<&ArrayShape, String> {
+    comp.instructions[i]
+        .shape
+        .as_array()
+        .ok_or_else(|| format!("{} is a tuple", comp.instructions[i].name))
+}
+
+/// The dimensions of instruction `i`'s array.
+fn array_dims(comp: &Computation, i: usize) -> Result<Vec<i64>, String> {
+    Ok(array(comp, i)?.dims.clone())
 }
 
 /// What a hero reads: an instruction, its shape, and the dimension of it each of the hero's
@@ -287,31 +548,6 @@ fn tiled_runs(comp: &Computation, hero: usize, source: &Source<'_>) -> Result<Ru
         runs[slot].extend(run);
     }
     Ok(runs)
-}
-
-/// Every output has the hero's dimensions and layout, so that its writes are the hero's.
-fn check_outputs(comp: &Computation, hero: usize, outputs: &[usize]) -> Result<(), String> {
-    let Shape::Array(h) = &comp.instructions[hero].shape else {
-        return Err("the transpose is a tuple".into());
-    };
-    for &o in outputs {
-        let instr = &comp.instructions[o];
-        let same = match &instr.shape {
-            Shape::Array(s) => {
-                s.dims == h.dims
-                    && s.layout_or_default().major_to_minor()
-                        == h.layout_or_default().major_to_minor()
-            }
-            Shape::Tuple(_) => false,
-        };
-        if !same {
-            return Err(format!(
-                "output {} ({}) lies in memory unlike the transpose ({h})",
-                instr.name, instr.shape
-            ));
-        }
-    }
-    Ok(())
 }
 
 /// The constraints of a tile's element: its row and column within the arrays' `Y` and `X`.

@@ -7,10 +7,12 @@ use std::collections::BTreeSet;
 
 use xla_indexing_core::IndexingMap;
 use xla_indexing_gpu::{
-    Device, EmitterPlan, KernelPlan, analyze_access, output_tile, plan::OperandPlan, plan_module,
-    propagate,
+    Device, EmitterPlan, KernelPlan, analyze_access, output_tile,
+    plan::OperandPlan,
+    plan_module, propagate,
+    transpose::{TransposeHero, TransposePlan},
 };
-use xla_indexing_hlo::{HloError, parse_module};
+use xla_indexing_hlo::{HloError, Module, parse_module};
 
 fn plans(path: &str) -> Vec<KernelPlan> {
     let text = std::fs::read_to_string(format!("{}/../../{path}", env!("CARGO_MANIFEST_DIR")))
@@ -378,12 +380,8 @@ fn module_and_plans(path: &str) -> (xla_indexing_hlo::Module, Vec<KernelPlan>) {
     (module, plans)
 }
 
-/// Runs every thread of a transpose kernel through its maps, block by block: each thread puts
-/// the operand elements of its read map into the shared tile at `[th_y + 8 · chunk, th_x]`, then
-/// writes the output element of its write map from `[th_x, th_y + 8 · chunk]`. Every output
-/// element must be written exactly once, with the source element the hero moves there (output
-/// index `d` is source index `perm[d]`), read into the tile by this block; every source element
-/// is read exactly once. Returns the kernels checked.
+/// Runs every thread of a transpose kernel through each hero's maps, block by block (see
+/// [`check_hero`]). Returns the kernels checked.
 fn check_transposes(path: &str) -> Vec<String> {
     let (module, plans) = module_and_plans(path);
     let mut checked = Vec::new();
@@ -391,70 +389,88 @@ fn check_transposes(path: &str) -> Vec<String> {
         let EmitterPlan::Transpose(t) = &plan.emitter else {
             continue;
         };
-        let comp = &module.computations[plan.kernel.computation];
-        let operand = comp.instructions[t.source].shape.as_array().unwrap();
-        // Output dimension d is source dimension perm[d], through the hero and the layout-only
-        // transposes and copies before it.
-        let mut perm: Vec<usize> = (0..operand.dims.len()).collect();
-        let mut k = t.hero;
-        while k != t.source {
-            let i = &comp.instructions[k];
-            if let (Some(d), "transpose") = (i.ints("dimensions"), i.opcode.as_str()) {
-                perm = perm.iter().map(|&p| d[p] as usize).collect();
-            }
-            k = i.operands[0];
+        for hero in &t.heroes {
+            check_hero(path, &module, plan, t, hero);
         }
-        let [tx, ty, _] = plan.launch.threads.map(|n| n as i64);
-        let steps = |map: &IndexingMap| {
-            let chunks = map.range_vars()[0].bounds;
-            box_points(&[(0, tx - 1), (0, ty - 1), (chunks.lo, chunks.hi)])
-                .into_iter()
-                .map(|p| (p[0], p[1], p[2]))
-        };
-        let mut read = BTreeSet::new();
-        let mut written = BTreeSet::new();
-        // A kept minor-most run is the tile's third index, `unroll_id`.
-        let kept = t.sizes[3];
-        for block in 0..plan.launch.blocks[0] as i64 {
-            let mut tile = vec![vec![vec![None; kept as usize]; 32]; 32];
-            for ((x, y, c), m) in steps(&t.read_map).flat_map(|p| (0..kept).map(move |m| (p, m))) {
-                let ids = [x, y, 0, block, 0, 0];
-                if t.read_map.contains(&ids, &[c, m]) {
-                    let r = t.read_map.evaluate(&ids, &[c, m]).unwrap();
-                    assert!(
-                        r.iter()
-                            .zip(&operand.dims)
-                            .all(|(i, n)| (0..*n).contains(i))
-                    );
-                    assert!(read.insert(r.clone()), "{path}: {r:?} read twice");
-                    tile[(y + ty * c) as usize][x as usize][m as usize] = Some(r);
-                }
-            }
-            for ((x, y, c), m) in steps(&t.write_map).flat_map(|p| (0..kept).map(move |m| (p, m))) {
-                let ids = [x, y, 0, block, 0, 0];
-                if !t.write_map.contains(&ids, &[c, m]) {
-                    continue;
-                }
-                let o = t.write_map.evaluate(&ids, &[c, m]).unwrap();
-                let r = tile[x as usize][(y + ty * c) as usize][m as usize]
-                    .clone()
-                    .unwrap_or_else(|| panic!("{path}: {o:?} written from an empty slot"));
-                let moved: Vec<i64> = perm.iter().map(|&d| r[d]).collect();
-                assert_eq!(o, moved, "{path} {}: block {block}", plan.kernel.name);
-                assert!(written.insert(o.clone()), "{path}: {o:?} written twice");
-            }
-        }
-        let elements = operand.dims.iter().product::<i64>();
-        assert_eq!(
-            t.sizes.iter().product::<i64>(),
-            elements,
-            "{path}: [Z, Y, X, M]"
-        );
-        let elements = elements as usize;
-        assert_eq!((read.len(), written.len()), (elements, elements), "{path}");
         checked.push(plan.kernel.name.clone());
     }
     checked
+}
+
+/// Each thread puts the source elements of the hero's read map into its shared tile at
+/// `[th_y + 8 · chunk, th_x]`, then holds the hero's element of its write map from
+/// `[th_x, th_y + 8 · chunk]`. Every element of the hero must be held exactly once, with the
+/// source element the hero moves there (hero index `d` is source index `perm[d]`), read into
+/// the tile by this block; every source element is read exactly once.
+fn check_hero(
+    path: &str,
+    module: &Module,
+    plan: &KernelPlan,
+    t: &TransposePlan,
+    hero: &TransposeHero,
+) {
+    let comp = &module.computations[plan.kernel.computation];
+    let operand = comp.instructions[hero.source].shape.as_array().unwrap();
+    // Hero dimension d is source dimension perm[d], through the hero and the layout-only
+    // transposes and copies before it.
+    let mut perm: Vec<usize> = (0..operand.dims.len()).collect();
+    let mut k = hero.hero;
+    while k != hero.source {
+        let i = &comp.instructions[k];
+        if let (Some(d), "transpose") = (i.ints("dimensions"), i.opcode.as_str()) {
+            perm = perm.iter().map(|&p| d[p] as usize).collect();
+        }
+        k = i.operands[0];
+    }
+    let [tx, ty, _] = plan.launch.threads.map(|n| n as i64);
+    let steps = |map: &IndexingMap| {
+        let chunks = map.range_vars()[0].bounds;
+        box_points(&[(0, tx - 1), (0, ty - 1), (chunks.lo, chunks.hi)])
+            .into_iter()
+            .map(|p| (p[0], p[1], p[2]))
+    };
+    let (read_map, write_map) = (&hero.read_map, &hero.write_map);
+    let mut read = BTreeSet::new();
+    let mut written = BTreeSet::new();
+    // A kept minor-most run is the tile's third index, `unroll_id`.
+    let kept = t.sizes[3];
+    for block in 0..plan.launch.blocks[0] as i64 {
+        let mut tile = vec![vec![vec![None; kept as usize]; 32]; 32];
+        for ((x, y, c), m) in steps(read_map).flat_map(|p| (0..kept).map(move |m| (p, m))) {
+            let ids = [x, y, 0, block, 0, 0];
+            if read_map.contains(&ids, &[c, m]) {
+                let r = read_map.evaluate(&ids, &[c, m]).unwrap();
+                assert!(
+                    r.iter()
+                        .zip(&operand.dims)
+                        .all(|(i, n)| (0..*n).contains(i))
+                );
+                assert!(read.insert(r.clone()), "{path}: {r:?} read twice");
+                tile[(y + ty * c) as usize][x as usize][m as usize] = Some(r);
+            }
+        }
+        for ((x, y, c), m) in steps(write_map).flat_map(|p| (0..kept).map(move |m| (p, m))) {
+            let ids = [x, y, 0, block, 0, 0];
+            if !write_map.contains(&ids, &[c, m]) {
+                continue;
+            }
+            let o = write_map.evaluate(&ids, &[c, m]).unwrap();
+            let r = tile[x as usize][(y + ty * c) as usize][m as usize]
+                .clone()
+                .unwrap_or_else(|| panic!("{path}: {o:?} written from an empty slot"));
+            let moved: Vec<i64> = perm.iter().map(|&d| r[d]).collect();
+            assert_eq!(o, moved, "{path} {}: block {block}", plan.kernel.name);
+            assert!(written.insert(o.clone()), "{path}: {o:?} written twice");
+        }
+    }
+    let elements = operand.dims.iter().product::<i64>();
+    assert_eq!(
+        t.sizes.iter().product::<i64>(),
+        elements,
+        "{path}: [Z, Y, X, M]"
+    );
+    let elements = elements as usize;
+    assert_eq!((read.len(), written.len()), (elements, elements), "{path}");
 }
 
 #[test]
@@ -482,6 +498,11 @@ fn transposes_move_every_element_once_through_the_tile() {
     assert_eq!(
         check_transposes("examples/hlo/transpose_exp_add.hlo"),
         ["bitcast_add_fusion"]
+    );
+    // Several heroes, side outputs, epilogues through bitcasts, different ranks.
+    assert_eq!(
+        check_transposes("crates/passes/tests/data/codegen/transpose_heroes.hlo"),
+        ["f0", "f1", "f2", "f3", "f5", "f4"]
     );
 }
 

@@ -2,7 +2,9 @@
 //! thread-id to operand maps, as JSON or text.
 
 use serde_json::{Value, json};
-use xla_indexing_gpu::{EmitterPlan, KernelPlan, reduction::SharedBuffer};
+use xla_indexing_gpu::{
+    EmitterPlan, KernelPlan, reduction::SharedBuffer, transpose::TransposePlan,
+};
 
 use super::{kernel_json, operand_label, runtime_json};
 
@@ -36,8 +38,8 @@ pub fn json(plans: &[KernelPlan]) -> Value {
                     v["shared"] = shared_json(&r.shared);
                 }
                 EmitterPlan::Transpose(t) => {
-                    v["write_map"] = json!(t.write_map.to_string());
-                    v["shared"] = shared_json(std::slice::from_ref(&t.tile));
+                    v["write_map"] = json!(t.write_map().to_string());
+                    v["shared"] = shared_json(&tiles(t));
                 }
                 EmitterPlan::Concatenate(c) => {
                     v["write_maps"] = c.loops.iter().map(|l| json!(l.write_map.to_string())).collect();
@@ -137,8 +139,8 @@ pub fn text(plans: &[KernelPlan]) -> String {
             )),
             EmitterPlan::Transpose(t) => out.push_str(&format!(
                 "  emitter: transpose\n  write map: {}\n  shared memory: {}\n",
-                t.write_map,
-                shared_text(std::slice::from_ref(&t.tile))
+                t.write_map(),
+                shared_text(&tiles(t))
             )),
             EmitterPlan::Scatter(s) => {
                 out.push_str(&format!(
@@ -198,4 +200,9 @@ pub fn text(plans: &[KernelPlan]) -> String {
         out.push('\n');
     }
     out
+}
+
+/// The shared tiles of a transpose kernel, one per hero.
+fn tiles(t: &TransposePlan) -> Vec<SharedBuffer> {
+    t.heroes.iter().map(|h| h.tile.clone()).collect()
 }
