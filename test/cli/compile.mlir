@@ -1,16 +1,16 @@
 // `xla-indexing compile`: a fusion becomes a gpu.func whose threads read each parameter through
-// one apply_indexing of the composed, simplified map; a layout-changing copy goes to the
-// transpose emitter (a shared 32 x 33 tile, read coalesced, a barrier, written transposed); its
-// MLIR parses back with the plugin, its LLVM IR has the tile in shared memory and no division,
+// one apply_indexing of the composed, simplified map; a transpose goes to the transpose emitter
+// (blocks of 128 threads, a shared 32 x 33 tile, read coalesced, a barrier, written transposed);
+// its MLIR parses back with the plugin, its PTX has the tile in shared memory and no division,
 // a loop kernel's LLVM IR divides in 32 bits and once (the remainder is the dividend less 200
 // times the quotient), and bad requests (an op that cannot be lowered, a module without fusions)
 // are located errors with the documented exit codes.
 
 // REQUIRES: xla-indexing-cli
-// RUN: %xla-indexing compile %S/../../examples/hlo/transpose_exp_add.hlo --emit mlir | FileCheck %s --check-prefix=MLIR
-// RUN: %xla-indexing compile %S/../../examples/hlo/transpose_exp_add.hlo --emit mlir | mlir-opt %plugins | FileCheck %s --check-prefix=MLIR
+// RUN: %xla-indexing compile %S/../../examples/hlo/transpose_add.hlo --fusion transpose_fusion --emit mlir | FileCheck %s --check-prefix=MLIR
+// RUN: %xla-indexing compile %S/../../examples/hlo/transpose_add.hlo --fusion transpose_fusion --emit mlir | mlir-opt %plugins | FileCheck %s --check-prefix=MLIR
 // RUN: %xla-indexing compile %S/../../examples/hlo/row_column_sums.hlo --fusion column_sum --emit mlir | FileCheck %s --check-prefix=REDUCE
-// RUN: %xla-indexing compile %S/../../examples/hlo/transpose_exp_add.hlo --emit llvm | FileCheck %s --check-prefix=SMEM
+// RUN: %xla-indexing compile %S/../../examples/hlo/transpose_add.hlo --fusion transpose_fusion --emit ptx | FileCheck %s --check-prefix=SMEM
 // RUN: %xla-indexing compile %S/../../examples/hlo/layouts_add.hlo --emit llvm | FileCheck %s --check-prefix=LLVM
 // RUN: %expect-exit 1 %xla-indexing compile %S/Inputs/sort_fusion.hlo
 // RUN: not %xla-indexing compile %S/Inputs/sort_fusion.hlo 2>&1 | FileCheck %s --check-prefix=NOLOWER
@@ -21,24 +21,22 @@
 // RUN: %expect-exit 2 %xla-indexing compile %S/../../examples/hlo/transpose_exp_add.hlo --chip gfx90a --emit ptx
 
 // MLIR: gpu.module @kernels {
-// MLIR: gpu.func @bitcast_add_fusion(%{{.*}}: memref<200xf32>, %{{.*}}: memref<10x20xf32>, %{{.*}}: memref<20x10xf32>) workgroup(%[[TILE:.*]] : memref<32x33xf32, #gpu.address_space<workgroup>>) kernel attributes {xla_indexing.launch = #xla_indexing.launch<block = [32, 8, 1], grid = [1, 1, 1], map = "(th_x, th_y, th_z, bl_x, bl_y, bl_z)[chunk_id, unroll_id] -> (th_y + chunk_id * 8, th_x)
-// The read phase: the copy's source through the layout-only transpose, exp of the parameter,
-// read through the read map (adjacent lanes read adjacent elements) into the tile at
-// [row, th_x]:
+// MLIR: gpu.func @transpose_fusion(%{{.*}}: memref<16x32xf32>, %{{.*}}: memref<512xf32>, %{{.*}}: memref<32x16xf32>) workgroup(%[[TILE:.*]] : memref<32x33xf32, #gpu.address_space<workgroup>>) kernel attributes {xla_indexing.launch = #xla_indexing.launch<block = [128, 1, 1], grid = [1, 1, 1], map = "(th_x, th_y, th_z, bl_x, bl_y, bl_z)[chunk_id, unroll_id] -> (chunk_id * 4 + th_x floordiv 32, th_x mod 32)
+// The read phase: exp of the parameter, read through the read map (the lanes of a warp read
+// adjacent elements of one row) into the tile at the same row and column:
 // MLIR: xla_indexing.loop ({{.*}})[%[[C:.*]], %{{.*}}] -> ({{.*}}) in #xla_indexing.map<"(th_x, th_y, th_z, bl_x, bl_y, bl_z)[chunk_id, unroll_id]
-// MLIR: %[[T:.*]]:2 = xla_indexing.apply_indexing #xla_indexing.map<"(th_x, th_y)[chunk_id] -> (th_y + chunk_id * 8, th_x), domain: th_x in [0, 19], th_y in [0, 7], chunk_id in [0, 1], th_y + chunk_id * 8 in [0, 9]">
-// MLIR: %[[X:.*]] = memref.load %{{.*}}[%[[T]]#0, %[[T]]#1] : memref<10x20xf32>
+// MLIR: %[[T:.*]]:2 = xla_indexing.apply_indexing #xla_indexing.map<"(th_x)[chunk_id] -> (chunk_id * 4 + th_x floordiv 32, th_x mod 32), domain: th_x in [0, 127], chunk_id in [0, 3]">
+// MLIR: %[[X:.*]] = memref.load %{{.*}}[%[[T]]#0, %[[T]]#1] : memref<16x32xf32>
 // MLIR: %[[E:.*]] = math.exp %[[X]] : f32
-// MLIR: %[[ROW:.*]] = xla_indexing.apply_indexing #xla_indexing.map<"(th_y)[chunk_id] -> (th_y + chunk_id * 8)
-// MLIR: memref.store %[[E]], %[[TILE]][%[[ROW]], %thread_id_x]
+// MLIR: memref.store %[[E]], %[[TILE]][%[[T]]#0, %[[T]]#1]
 // MLIR: gpu.barrier
-// The write phase: the tile read at [th_x, row], the bitcast operand at the written element:
-// MLIR: xla_indexing.loop ({{.*}})[{{.*}}] -> (%[[O0:.*]], %[[O1:.*]]) in #xla_indexing.map<"(th_x, th_y, th_z, bl_x, bl_y, bl_z)[chunk_id, unroll_id] -> (th_y + chunk_id * 8, th_x)
-// MLIR: %[[ROW2:.*]] = xla_indexing.apply_indexing #xla_indexing.map<"(th_y)[chunk_id] -> (th_y + chunk_id * 8)
-// MLIR: %[[M:.*]] = memref.load %[[TILE]][%thread_id_x, %[[ROW2]]]
-// MLIR: xla_indexing.apply_indexing #xla_indexing.map<"(th_x, th_y)[chunk_id] -> (th_x + th_y * 10 + chunk_id * 80), domain: th_x in [0, 9], th_y in [0, 7], chunk_id in [0, 2], th_y + chunk_id * 8 in [0, 19]">
+// The write phase: the tile read transposed, the bitcast operand at the written element:
+// MLIR: xla_indexing.loop ({{.*}})[{{.*}}] -> (%[[O0:.*]], %[[O1:.*]]) in #xla_indexing.map<"(th_x, th_y, th_z, bl_x, bl_y, bl_z)[chunk_id, unroll_id] -> (chunk_id * 4 + th_x floordiv 32, th_x mod 32)
+// MLIR: %[[W:.*]]:2 = xla_indexing.apply_indexing #xla_indexing.map<"(th_x)[chunk_id] -> (th_x mod 32, chunk_id * 4 + th_x floordiv 32)
+// MLIR: %[[M:.*]] = memref.load %[[TILE]][%[[W]]#0, %[[W]]#1]
+// MLIR: xla_indexing.apply_indexing #xla_indexing.map<"(th_x)[chunk_id] -> (th_x + chunk_id * 64 - (th_x floordiv 32) * 16)
 // MLIR: %[[S:.*]] = arith.addf %[[M]], %{{.*}} : f32
-// MLIR: memref.store %[[S]], %{{.*}}[%[[O0]], %[[O1]]] : memref<20x10xf32>
+// MLIR: memref.store %[[S]], %{{.*}}[%[[O0]], %[[O1]]] : memref<32x16xf32>
 // MLIR: gpu.return
 
 // The column sum goes to the reduction emitter, tiled as XLA tiles it: lane l of warp w of a
@@ -67,16 +65,16 @@
 // REDUCE: xla_indexing.loop ({{.*}}) -> (%[[O1:.*]]) in #xla_indexing.map<"(th_x, th_y, th_z, bl_x, bl_y, bl_z) -> ((th_x floordiv 32) * 2 + 1), {{.*}} th_x mod 32 in [0, 0]
 // REDUCE-NEXT: memref.store %{{.*}}, %[[OUT]][%[[O1]]] : memref<64xf32>
 
-// SMEM: @[[WG:.*]] = internal addrspace(3) global [1056 x float]
-// SMEM: define ptx_kernel void @bitcast_add_fusion(
-// SMEM-NOT: {{udiv|urem|sdiv|srem}}
-// SMEM: store float %{{.*}}, ptr addrspace(3)
-// SMEM-NOT: {{udiv|urem|sdiv|srem}}
-// SMEM: call void @llvm.nvvm.barrier
-// SMEM-NOT: {{udiv|urem|sdiv|srem}}
-// SMEM: load float, ptr addrspace(3)
-// SMEM-NOT: {{udiv|urem|sdiv|srem}}
-// SMEM: ret void
+// SMEM: .entry transpose_fusion(
+// SMEM: .shared .align 4 .b8 {{.*}}[4224];
+// SMEM-NOT: {{div|rem}}.
+// SMEM: st.shared.b32
+// SMEM-NOT: {{div|rem}}.
+// SMEM: bar.sync
+// SMEM-NOT: {{div|rem}}.
+// SMEM: ld.shared.b32
+// SMEM-NOT: {{div|rem}}.
+// SMEM: ret;
 
 // LLVM: define ptx_kernel void @add_fusion(
 // LLVM-NOT: {{udiv|urem|sdiv|srem}}

@@ -19,7 +19,7 @@
 // PTX: .target sm_90
 // PTX-NOT: .maxntid
 // PTX: .visible .entry transpose_add(
-// PTX: .reqntid 32, 8, 1
+// PTX: .reqntid 128, 1, 1
 // PTX: bar.sync 0
 // PTX: .visible .entry row_max(
 // PTX: .reqntid 256, 1, 1

@@ -25,7 +25,7 @@ use xla_indexing_hlo::{
 };
 
 use super::body::{Body, Scalar};
-use super::global::GlobalBuffer;
+use super::buffer::ArrayBuffer;
 use super::lanes::Lanes;
 use super::scalar::{Typed, convert, elementwise, float_literal};
 use super::types::{Class, Element};
@@ -48,7 +48,7 @@ pub struct Index {
 
 /// Where parameters come from: the kernel's buffers, or the scalars a reducer is applied to.
 enum Params {
-    Buffers(Vec<GlobalBuffer>),
+    Buffers(Vec<ArrayBuffer>),
     Scalars(Vec<Typed>),
 }
 
@@ -96,7 +96,7 @@ impl<'m> Emitter<'m> {
         module: &'m Module,
         body: Body,
         frame: Frame,
-        buffers: Vec<GlobalBuffer>,
+        buffers: Vec<ArrayBuffer>,
         simplify: bool,
     ) -> Self {
         Emitter {

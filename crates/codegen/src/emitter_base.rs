@@ -10,9 +10,8 @@ use xla_indexing_hlo::{HloError, Module, shape::Shape};
 
 use super::CodegenOptions;
 use super::body::Body;
+use super::buffer::ArrayBuffer;
 use super::elemental::{Emitter, Frame};
-use super::global::GlobalBuffer;
-use super::types::Element;
 
 /// The six thread-id values, as `gpu.thread_id` and `gpu.block_id` name them.
 const IDS: [(&str, &str); 6] = [
@@ -27,8 +26,8 @@ const IDS: [(&str, &str); 6] = [
 /// A kernel's buffers: the fused computation's parameters (`%argN`), then the outputs
 /// (`%outK`).
 pub(crate) struct Signature {
-    pub params: Vec<GlobalBuffer>,
-    pub outputs: Vec<GlobalBuffer>,
+    pub params: Vec<ArrayBuffer>,
+    pub outputs: Vec<ArrayBuffer>,
 }
 
 /// The buffers of `plan`'s kernel; a tuple-shaped parameter or an element type that is not
@@ -45,14 +44,14 @@ pub(crate) fn signature(module: &Module, plan: &KernelPlan) -> Result<Signature,
             return Err(kernel.error(format!("cannot be lowered: parameter {n} is a tuple")));
         };
         params.push(
-            GlobalBuffer::new(format!("%arg{n}"), shape)
+            ArrayBuffer::new(format!("%arg{n}"), shape)
                 .map_err(|e| kernel.error(format!("cannot be lowered: {e}")))?,
         );
     }
     let mut outputs = Vec::new();
     for (k, shape) in kernel.outputs.iter().enumerate() {
         outputs.push(
-            GlobalBuffer::new(format!("%out{k}"), shape)
+            ArrayBuffer::new(format!("%out{k}"), shape)
                 .map_err(|e| kernel.error(format!("cannot be lowered: {e}")))?,
         );
     }
@@ -64,9 +63,9 @@ pub(crate) fn signature(module: &Module, plan: &KernelPlan) -> Result<Signature,
 /// of `launch` and `map`.
 pub(crate) fn function_header(
     symbol: &str,
-    params: &[GlobalBuffer],
-    outputs: &[GlobalBuffer],
-    shared: &[(String, String)],
+    params: &[ArrayBuffer],
+    outputs: &[ArrayBuffer],
+    shared: &[ArrayBuffer],
     launch: &LaunchDimensions,
     map: &IndexingMap,
 ) -> String {
@@ -88,8 +87,8 @@ pub(crate) fn function_header(
 pub(crate) struct Begun<'m> {
     pub text: String,
     pub emitter: Emitter<'m>,
-    pub outputs: Vec<GlobalBuffer>,
-    pub shared: Vec<(String, String)>,
+    pub outputs: Vec<ArrayBuffer>,
+    pub shared: Vec<ArrayBuffer>,
 }
 
 /// Begins `plan`'s kernel `symbol`: the header with the plan's `shared` buffers as workgroup
@@ -107,17 +106,8 @@ pub(crate) fn begin_kernel<'m>(
         .iter()
         .enumerate()
         .map(|(k, b)| {
-            let dims: Vec<String> = b.dims.iter().map(u64::to_string).collect();
-            let element = Element::of(&b.element)
-                .map_err(|e| kernel.error(format!("cannot be lowered: {e}")))?;
-            Ok((
-                format!("%shared{k}"),
-                format!(
-                    "memref<{}x{}, #gpu.address_space<workgroup>>",
-                    dims.join("x"),
-                    element.mlir
-                ),
-            ))
+            ArrayBuffer::shared(format!("%shared{k}"), b)
+                .map_err(|e| kernel.error(format!("cannot be lowered: {e}")))
         })
         .collect::<Result<Vec<_>, HloError>>()?;
     let text = function_header(symbol, &params, &outputs, &shared, &plan.launch, launch_map);
@@ -146,16 +136,16 @@ pub(crate) fn end_kernel(mut header: String, mut e: Emitter) -> String {
 }
 
 /// `%a : memref<...>, %b : memref<...>`, a workgroup attribution list.
-fn typed_list(values: &[(String, String)]) -> String {
+fn typed_list(values: &[ArrayBuffer]) -> String {
     values
         .iter()
-        .map(|(name, ty)| format!("{name} : {ty}"))
+        .map(|b| format!("{} : {}", b.name, b.ty))
         .collect::<Vec<_>>()
         .join(", ")
 }
 
 /// `%arg0: memref<...>, ..., %out0: memref<...>`.
-fn signature_text(params: &[GlobalBuffer], outputs: &[GlobalBuffer]) -> String {
+fn signature_text(params: &[ArrayBuffer], outputs: &[ArrayBuffer]) -> String {
     params
         .iter()
         .chain(outputs)

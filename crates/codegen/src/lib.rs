@@ -10,10 +10,10 @@
 #![warn(missing_docs)]
 
 mod body;
+mod buffer;
 mod concatenate;
 mod elemental;
 mod emitter_base;
-mod global;
 mod host;
 mod kernel;
 mod lanes;

@@ -43,9 +43,9 @@ use xla_indexing_hlo::{HloError, Instruction, Module};
 
 use super::CodegenOptions;
 use super::body::{Body, Scalar};
+use super::buffer::ArrayBuffer;
 use super::elemental::{Emitter, Index};
 use super::emitter_base::{Begun, begin_kernel, close_loop, end_kernel, first_lanes, open_loop};
-use super::global::GlobalBuffer;
 use super::lanes::Lanes;
 use super::scalar::{Typed, select};
 use super::types::{Class, Element, PRED};
@@ -54,7 +54,7 @@ use super::types::{Class, Element, PRED};
 /// buffer and how the plan stores a thread's vector.
 struct Stored<'a> {
     instr: usize,
-    buffer: &'a GlobalBuffer,
+    buffer: &'a ArrayBuffer,
     store: &'a Vectorization,
 }
 
@@ -202,7 +202,7 @@ pub fn reduction_function(
                 .collect();
             let pass: Vec<Hero> = in_pass.iter().map(|&k| heroes[k].clone()).collect();
             let pass_inits: Vec<Partial> = in_pass.iter().map(|&k| inits[k].clone()).collect();
-            let pass_shared: Vec<(String, String)> = in_pass
+            let pass_shared: Vec<ArrayBuffer> = in_pass
                 .iter()
                 .flat_map(|&k| shared.get(slots[k].clone()).unwrap_or(&[]).iter().cloned())
                 .collect();
@@ -531,7 +531,7 @@ fn combine(
     reduction: &ReductionPlan,
     (heroes, inits): (&[Hero], &[Partial]),
     partial: Vec<Accumulators>,
-    shared: &[(String, String)],
+    shared: &[ArrayBuffer],
 ) -> Result<Vec<Accumulators>, HloError> {
     let thread = match reduction.exchange {
         Some(_) => fix_range_var(&reduction.write_map, 0, 0).map_err(overflow)?,
@@ -575,7 +575,7 @@ fn combine(
         format!("arith.cmpi eq, {lane}, {} : index", zero.name),
     );
     e.body.open(format!("scf.if {} {{", first.name));
-    store_partials(e, &warped, shared, &format!("{row}, {slot}"));
+    store_partials(e, &warped, shared, &[row.clone(), slot]);
     e.body.close("}", false);
     e.body.line("gpu.barrier");
     // Lane `l` of every warp of the row reads slot `l mod span` (`span` the warps rounded up
@@ -587,7 +587,7 @@ fn combine(
     let span = warps.next_power_of_two();
     let source = id_value(e, launch, th_x.modulo(span as i64).map_err(overflow)?)?;
     if span == warps {
-        let slots = load_partials(e, heroes, &format!("{row}, {source}"), shared);
+        let slots = load_partials(e, heroes, &[row, source], shared);
         return Ok(vec![tree(e, slots, span)?]);
     }
     let last = e.body.index(warps as i64 - 1);
@@ -602,7 +602,7 @@ fn combine(
         "i1",
         format!("arith.cmpi ult, {source}, {} : index", count.name),
     );
-    let loaded = load_partials(e, heroes, &format!("{row}, {}", clamped.name), shared);
+    let loaded = load_partials(e, heroes, &[row, clamped.name], shared);
     let slots = loaded
         .iter()
         .zip(inits)
@@ -631,11 +631,11 @@ fn exchange(
     heroes: &[Hero],
     x: &Exchange,
     partial: Vec<Accumulators>,
-    shared: &[(String, String)],
+    shared: &[ArrayBuffer],
     tree: impl Fn(&mut Emitter, Accumulators, u64) -> Result<Accumulators, HloError>,
 ) -> Result<Vec<Accumulators>, HloError> {
     let tile_index =
-        |e: &mut Emitter, map: &IndexingMap, lane: usize| -> Result<String, HloError> {
+        |e: &mut Emitter, map: &IndexingMap, lane: usize| -> Result<Vec<String>, HloError> {
             let map = fix_range_var(map, 0, lane as i64).map_err(overflow)?;
             let names = e
                 .materialize(&Index {
@@ -643,7 +643,7 @@ fn exchange(
                     rts: Vec::new(),
                 })
                 .map_err(|err| HloError::Usage(format!("shared tile index: {err}")))?;
-            Ok(names.join(", "))
+            Ok(names)
         };
     for (lane, accs) in partial.iter().enumerate() {
         let at = tile_index(e, &x.store, lane)?;
@@ -660,10 +660,9 @@ fn exchange(
 }
 
 /// Stores every value and flag of `partials` in its shared buffer at index `at`.
-fn store_partials(e: &mut Emitter, partials: &Accumulators, shared: &[(String, String)], at: &str) {
-    for (name, (buffer, ty)) in partials.iter().flat_map(partial_names).zip(shared) {
-        e.body
-            .line(format!("memref.store {name}, {buffer}[{at}] : {ty}"));
+fn store_partials(e: &mut Emitter, partials: &Accumulators, shared: &[ArrayBuffer], at: &[String]) {
+    for (name, buffer) in partials.iter().flat_map(partial_names).zip(shared) {
+        buffer.store(&mut e.body, &name, at);
     }
 }
 
@@ -693,18 +692,13 @@ fn id_value(e: &mut Emitter, launch: &LaunchDimensions, expr: Expr) -> Result<St
 fn load_partials(
     e: &mut Emitter,
     heroes: &[Hero],
-    at: &str,
-    shared: &[(String, String)],
+    at: &[String],
+    shared: &[ArrayBuffer],
 ) -> Accumulators {
-    let types: Vec<&str> = heroes.iter().flat_map(partial_types).collect();
-    let names: Vec<String> = types
+    let names: Vec<String> = shared
         .iter()
-        .zip(shared)
-        .map(|(t, (buffer, ty))| {
-            e.body
-                .op("slot", t, format!("memref.load {buffer}[{at}] : {ty}"))
-                .name
-        })
+        .take(heroes.iter().map(|h| partial_types(h).len()).sum())
+        .map(|buffer| buffer.load(&mut e.body, at).name)
         .collect();
     partials_of(heroes, &names)
 }
@@ -838,7 +832,7 @@ fn write_outputs(
     c: usize,
     reduction: &ReductionPlan,
     (heroes, finals): (&[Hero], &[Vec<Typed>]),
-    outputs: &[GlobalBuffer],
+    outputs: &[ArrayBuffer],
     group: usize,
     write: &Index,
 ) -> Result<(), HloError> {

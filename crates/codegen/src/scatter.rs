@@ -24,9 +24,9 @@ use xla_indexing_gpu::{
 
 use super::CodegenOptions;
 use super::body::{Body, Scalar};
+use super::buffer::{ArrayBuffer, packed_position, replaced_half};
 use super::elemental::{Emitter, Index};
 use super::emitter_base::{Begun, begin_kernel, close_loop, end_kernel, open_loop};
-use super::global::{GlobalBuffer, packed_position, replaced_half};
 use super::scalar::Typed;
 use super::types::{Class, Element};
 
@@ -160,7 +160,7 @@ pub fn scatter_function(
 /// `cmpxchg` rejects, and exchanges at system scope.)
 fn swap_loop(
     e: &mut Emitter,
-    out: &GlobalBuffer,
+    out: &ArrayBuffer,
     at: &str,
     combine: impl Fn(&mut Emitter, Typed) -> Result<Typed, HloError>,
 ) -> Result<(), HloError> {
@@ -232,7 +232,7 @@ fn swap_loop(
 
 /// A pointer to the element at linear offset `at` of `out` and, for a packed element, the
 /// shift (`i8`) of its bits within the byte the pointer points to.
-fn element_pointer(body: &mut Body, out: &GlobalBuffer, at: &str) -> (String, Option<String>) {
+fn element_pointer(body: &mut Body, out: &ArrayBuffer, at: &str) -> (String, Option<String>) {
     let (name, ty) = (&out.name, &out.ty);
     let base = body.op(
         "base",

@@ -17,21 +17,19 @@
 //! Both phases are `xla_indexing.loop`s over the first hero's maps, whose constraints keep the
 //! threads of a partial tile from reading or writing past the arrays.
 
-use xla_indexing_core::{Expr, IndexingMap};
+use xla_indexing_core::IndexingMap;
 use xla_indexing_gpu::{
     KernelPlan,
     reduction::SharedBuffer,
-    thread_map::UNROLL_SYMBOL,
-    transpose::{BLOCK_ROWS, TransposeOutput, TransposePlan},
+    transpose::{TransposeOutput, TransposePlan},
 };
 use xla_indexing_hlo::{HloError, Module};
 
 use super::CodegenOptions;
+use super::buffer::ArrayBuffer;
 use super::elemental::{Emitter, Index};
 use super::emitter_base::{Begun, begin_kernel, close_loop, end_kernel, open_loop};
-use super::global::GlobalBuffer;
 use super::scalar::Typed;
-use super::types::Element;
 
 /// The `gpu.func` of a kernel the transpose emitter writes (see the module comment).
 pub fn transpose_function(
@@ -55,57 +53,34 @@ pub fn transpose_function(
         (&tiles, &transpose.launch_map),
         options,
     )?;
-    let fail = |e: String| plan.kernel.error(format!("cannot be lowered: {e}"));
-    // A kept minor-most run is the tile's third index: `unroll_id`.
-    let kept = |e: &Emitter| {
-        if transpose.sizes[3] > 1 {
-            format!(", {}", e.frame.syms[UNROLL_SYMBOL])
-        } else {
-            String::new()
-        }
-    };
-    open_loop(&mut e, transpose.read_map(), &[]);
-    let row = tile_row(&mut e, transpose.read_map())?;
-    for (hero, (tile, tile_type)) in transpose.heroes.iter().zip(&shared) {
+    let read_index = open_loop(&mut e, transpose.read_map(), &[]).index;
+    for (hero, tile) in transpose.heroes.iter().zip(&shared) {
         let read = Index {
             map: hero.read_map.clone(),
             rts: Vec::new(),
         };
         let value = e.value(c, hero.source, &read)?;
-        e.body.line(format!(
-            "memref.store {}, {tile}[{row}, {}{}] : {tile_type}",
-            value.value.name,
-            e.frame.dims[0],
-            kept(&e)
-        ));
+        let at = tile_index(&mut e, &hero.store_map)?;
+        tile.store(&mut e.body, &value.value.name, &at);
     }
     let side = transpose
         .outputs
         .iter()
         .zip(&outputs)
         .filter(|(o, _)| !o.moved);
-    store_outputs(&mut e, c, side)?;
+    store_outputs(&mut e, c, side, (transpose.read_map(), &read_index))?;
     close_loop(&mut e, &[], &[]);
     e.body.line("gpu.barrier");
-    open_loop(&mut e, transpose.write_map(), &[]);
-    let row = tile_row(&mut e, transpose.write_map())?;
-    for (hero, (tile, tile_type)) in transpose.heroes.iter().zip(&shared) {
-        let element = Element::of(&hero.tile.element).map_err(fail)?;
-        let moved = e.body.op(
-            "moved",
-            element.mlir,
-            format!(
-                "memref.load {tile}[{}, {row}{}] : {tile_type}",
-                e.frame.dims[0],
-                kept(&e)
-            ),
-        );
+    let write_index = open_loop(&mut e, transpose.write_map(), &[]).index;
+    for (hero, tile) in transpose.heroes.iter().zip(&shared) {
+        let at = tile_index(&mut e, &hero.load_map)?;
+        let moved = tile.load(&mut e.body, &at);
         e.give(
             c,
             hero.hero,
             Typed {
                 value: moved,
-                element,
+                element: tile.element,
             },
         );
     }
@@ -114,16 +89,19 @@ pub fn transpose_function(
         .iter()
         .zip(&outputs)
         .filter(|(o, _)| o.moved);
-    store_outputs(&mut e, c, moved)?;
+    store_outputs(&mut e, c, moved, (transpose.write_map(), &write_index))?;
     close_loop(&mut e, &[], &[]);
     Ok(end_kernel(text, e))
 }
 
-/// Computes each of `outputs` at its write map's element and stores it there.
+/// Computes each of `outputs` at its write map's element and stores it there; an output whose
+/// write map is the loop's (`loop_map`, whose results are `loop_index`) stores at the loop's
+/// index.
 fn store_outputs<'a>(
     e: &mut Emitter,
     c: usize,
-    outputs: impl Iterator<Item = (&'a TransposeOutput, &'a GlobalBuffer)>,
+    outputs: impl Iterator<Item = (&'a TransposeOutput, &'a ArrayBuffer)>,
+    (loop_map, loop_index): (&IndexingMap, &[String]),
 ) -> Result<(), HloError> {
     for (output, buffer) in outputs {
         let write = Index {
@@ -131,34 +109,24 @@ fn store_outputs<'a>(
             rts: Vec::new(),
         };
         let value = e.value(c, output.root, &write)?;
-        let index = e
-            .materialize(&write)
-            .map_err(|err| HloError::Usage(format!("output index: {err}")))?;
+        let index = if output.write_map == *loop_map {
+            loop_index.to_vec()
+        } else {
+            e.materialize(&write)
+                .map_err(|err| HloError::Usage(format!("output index: {err}")))?
+        };
         buffer.store(&mut e.body, &value.value.name, &index);
     }
     Ok(())
 }
 
-/// The tile row a thread moves at the current step of a loop over `map`:
-/// `th_y + BLOCK_ROWS · chunk_id`.
-fn tile_row(e: &mut Emitter, map: &IndexingMap) -> Result<String, HloError> {
-    let fail = |err: String| HloError::Usage(format!("tile row: {err}"));
-    let row = Expr::sym(0)
-        .checked_scale(BLOCK_ROWS as i64)
-        .and_then(|r| r.checked_add(&Expr::dim(1)))
-        .map_err(|err| fail(err.to_string()))?;
+/// The shared tile's index that `map` (a store or load map of the plan) gives the current
+/// step of the loop.
+fn tile_index(e: &mut Emitter, map: &IndexingMap) -> Result<Vec<String>, HloError> {
     let at = Index {
-        map: IndexingMap::new(
-            vec![row],
-            map.dims().to_vec(),
-            map.range_vars().to_vec(),
-            Vec::new(),
-        ),
+        map: map.clone(),
         rts: Vec::new(),
     };
-    let names = e.materialize(&at).map_err(|err| fail(err.to_string()))?;
-    names
-        .into_iter()
-        .next()
-        .ok_or_else(|| fail("no value".into()))
+    e.materialize(&at)
+        .map_err(|err| HloError::Usage(format!("tile index: {err}")))
 }

@@ -13,8 +13,8 @@
 //! arithmetic as the unrolled loop did; reads under conditions or in inner loops are per lane
 //! as before, and so are the stores of outputs that stay scalar.
 
+use super::buffer::ArrayBuffer;
 use super::elemental::{Emitter, Index};
-use super::global::GlobalBuffer;
 use super::scalar::Typed;
 use super::types::Element;
 use xla_indexing_core::{Expr, IndexingMap};
@@ -38,7 +38,7 @@ impl Emitter<'_> {
     /// one).
     pub(crate) fn vector_lane(
         &mut self,
-        buffer: &GlobalBuffer,
+        buffer: &ArrayBuffer,
         index: &Index,
         element: Element,
     ) -> Result<Option<Typed>, String> {
@@ -98,7 +98,7 @@ impl Emitter<'_> {
     /// per-lane ops would be simplified into indices derived from one another's).
     fn scalar_lane(
         &mut self,
-        buffer: &GlobalBuffer,
+        buffer: &ArrayBuffer,
         index: &Index,
         element: Element,
     ) -> Result<Typed, String> {
@@ -147,7 +147,7 @@ impl Emitter<'_> {
     /// store per lane.
     pub(crate) fn store_lanes(
         &mut self,
-        buffer: &GlobalBuffer,
+        buffer: &ArrayBuffer,
         map: &IndexingMap,
         values: &[Typed],
         store: &Vectorization,
@@ -203,7 +203,7 @@ impl Emitter<'_> {
     /// of the element offset that `map` gives for lane `first`.
     fn vector_address(
         &mut self,
-        buffer: &GlobalBuffer,
+        buffer: &ArrayBuffer,
         map: &IndexingMap,
         first: u64,
     ) -> Result<(String, String, String), String> {
@@ -223,7 +223,7 @@ impl Emitter<'_> {
     }
 
     /// The one-dimensional view of `buffer`, made on first use: its SSA name and memref type.
-    fn flat_view(&mut self, buffer: &GlobalBuffer) -> Result<(String, String), String> {
+    fn flat_view(&mut self, buffer: &ArrayBuffer) -> Result<(String, String), String> {
         let (name, ty, shape) = (&buffer.name, &buffer.ty, &buffer.shape);
         Ok(match self.lanes.as_ref().and_then(|l| l.views.get(name)) {
             Some(v) => v.clone(),

@@ -31,6 +31,7 @@ pub mod scatter;
 pub mod thread_map;
 pub mod tiles;
 pub mod transpose;
+pub mod transpose_tiling;
 pub mod unfused;
 pub mod vector;
 

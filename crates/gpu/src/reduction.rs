@@ -116,10 +116,10 @@ pub struct SharedBuffer {
 }
 
 impl SharedBuffer {
-    /// Bytes of the buffer (a `pred` takes one).
+    /// Bytes of the buffer (a `pred` takes one, 4-bit elements are packed two to a byte).
     pub fn bytes(&self) -> u64 {
-        let bits = element_bits(&self.element).unwrap_or(8).max(8);
-        self.dims.iter().product::<u64>() * bits / 8
+        let bits = element_bits(&self.element).unwrap_or(8);
+        (self.dims.iter().product::<u64>() * bits).div_ceil(8)
     }
 }
 

@@ -19,35 +19,33 @@
 //! The blocks are one-dimensional: `bl_x` runs over the batch, then the tile rows, then the
 //! tile columns. Anything else stays with the loop emitter, and the plan says why.
 
-use xla_indexing_core::{ArithError, Expr, IndexingMap, Interval, Var};
+use xla_indexing_core::IndexingMap;
 
 use crate::device::Device;
 use crate::epilogue::{reaches_hero, root_values};
 use crate::kernel::element_bits;
 use crate::launch::LaunchDimensions;
 use crate::reduction::SharedBuffer;
-use crate::reduction::{ceil_div, check_launch, id_vars, int, launch_map, logical_index, uint};
-use crate::thread_map::SYMBOL_NAMES;
+use crate::reduction::{check_launch, launch_map};
+use crate::transpose_tiling::{
+    RunSizes, TileKind, TileRuns, Tiling, fusion_tiling, hero_kind, tile_maps,
+};
 use xla_indexing_hlo::module::{Computation, Module};
 use xla_indexing_hlo::ops::{OpKind, bitcast_map, instruction_kind, reshape_map};
 use xla_indexing_hlo::shape::{ArrayShape, Shape};
-
-/// Side of a tile: a block moves `TILE × TILE` elements.
-pub const TILE: u64 = 32;
-/// Rows of threads of a block: each thread moves `TILE / BLOCK_ROWS` rows of its tile.
-pub const BLOCK_ROWS: u64 = 8;
 
 /// The transpose emitter's plan of one fusion.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TransposePlan {
     /// The transposes the block moves through shared memory, each with its own tile; all
-    /// are tiled alike (the same `[Z, Y, X, M]` sizes), so one launch moves them together.
+    /// are tiled alike (the same run sizes), so one launch moves them together.
     pub heroes: Vec<TransposeHero>,
     /// Per kernel output, what it stores and where.
     pub outputs: Vec<TransposeOutput>,
-    /// The sources' sizes in layout order: `[Z, Y, X, M]` (`Z` is 1 for a 2-d transpose, `M`
-    /// the kept minor-most run, 1 when the heroes move it).
-    pub sizes: [i64; 4],
+    /// XLA's tiling of the heroes: padded or packed, and the vector size.
+    pub tiling: Tiling,
+    /// The sizes of the sources' runs (every hero's alike).
+    pub sizes: RunSizes,
     /// The launch.
     pub launch: LaunchDimensions,
     /// The first hero's read map over every thread of the launch, without the constraints:
@@ -67,11 +65,17 @@ pub struct TransposeHero {
     /// into the shared tile at each row step (`unroll_id` runs over the kept minor-most run,
     /// else has the one value 0).
     pub read_map: IndexingMap,
+    /// The index of the shared tile each read element is stored at (the read map's variables
+    /// and constraints).
+    pub store_map: IndexingMap,
     /// `(thread ids)[chunk_id, unroll_id] -> (hero index)`: the element of the hero a thread
     /// holds after the barrier at each row step, with the constraints under which it holds one.
     pub write_map: IndexingMap,
-    /// The shared tile: `TILE × (TILE + 1)` elements of the hero's type (padded against bank
-    /// conflicts), each a run of `M` elements when the hero keeps its minor-most run.
+    /// The index of the shared tile each held element is loaded from (the write map's
+    /// variables and constraints).
+    pub load_map: IndexingMap,
+    /// The shared tile of the hero's type (see [`Tiling::tile_dims`]), each element a run of
+    /// `M` elements when the hero keeps its minor-most run.
     pub tile: SharedBuffer,
 }
 
@@ -104,18 +108,6 @@ impl TransposePlan {
     }
 }
 
-/// The hero's logical dimensions in runs that move together, in the operand's layout order:
-/// `[Z, Y, X, M]` with `Z` empty for a 2-d transpose and `M` the minor-most run when the hero
-/// keeps it in place (empty otherwise).
-type Runs = [Vec<usize>; 4];
-
-/// Most bytes of a kept minor-most run that a tile's element carries (XLA's
-/// `kMaxBytesInMostMinorDimension`).
-const MAX_KEPT_BYTES: i64 = 8;
-/// Fewest bytes a kept minor-most run times the smaller of the two tiled runs must give for
-/// the tile to pay (XLA's `kMinDimensionToTransposeTiled`).
-const MIN_KEPT_TILE_BYTES: i64 = 16;
-
 /// The transpose emitter's plan of the fusion computed by computation `c` with `outputs`
 /// outputs, `Ok(None)` when no `transpose` or `copy` of the fusion moves elements in memory;
 /// `Err` says why the transpose emitter does not take it (the loop emitter then does).
@@ -135,64 +127,62 @@ pub fn plan_transpose(
         return Ok(None);
     }
     // The heroes: the transposes the emitter tiles. One it does not tile (a large kept
-    // minor-most run) is computed where it is read, as any other op.
-    let mut tiled = Vec::new();
+    // minor-most run, thin runs) is computed where it is read, as any other op.
+    let mut tiled: Vec<Candidate> = Vec::new();
     let mut refused = None;
     for k in (0..comp.instructions.len()).filter(|&k| moves(k)) {
-        let source = hero_source(comp, k).ok_or("the transpose reads a tuple")?;
-        match tiled_runs(comp, k, &source) {
-            Ok(runs) => tiled.push((k, source, runs)),
+        match tiled_hero(comp, k) {
+            Ok(hero) => tiled.push(hero),
             Err(why) => refused = refused.or(Some(why)),
         }
     }
-    let is_hero = |k: usize| tiled.iter().any(|(h, _, _)| *h == k);
+    let is_hero = |k: usize| tiled.iter().any(|h| h.hero == k);
     let roots = root_values(comp, outputs)?;
     let mut paths = Vec::new();
     for &root in &roots {
         paths.push(epilogue_path(comp, root, &is_hero)?);
     }
-    tiled.retain(|(h, _, _)| roots.iter().any(|&r| reaches_hero(comp, r, &|k| k == *h)));
-    if tiled.is_empty() {
+    tiled.retain(|h| {
+        roots
+            .iter()
+            .any(|&r| reaches_hero(comp, r, &|k| k == h.hero))
+    });
+    let Some(first) = tiled.first() else {
         return Err(refused.unwrap_or_else(|| "no output depends on a transpose".into()));
+    };
+    let sizes = first.sizes;
+    if let Some(other) = tiled.iter().find(|h| h.sizes != sizes) {
+        return Err(format!(
+            "the transposes {} and {} are tiled differently ({sizes} and {})",
+            comp.instructions[first.hero].name, comp.instructions[other.hero].name, other.sizes
+        ));
     }
+    let kinds: Vec<TileKind> = tiled.iter().map(|h| h.kind).collect();
+    let bits: Vec<u64> = tiled.iter().map(|h| h.bits).collect();
+    let tiling = fusion_tiling(&kinds, &bits, sizes, device);
     let mut heroes: Vec<TransposeHero> = Vec::new();
-    let mut geometry: Option<([i64; 4], LaunchDimensions)> = None;
-    for (hero, source, runs) in &tiled {
-        let (launch, read_map, write_map, sizes) = maps(&source.shape.dims, &source.perm, runs)
+    let mut launch = None;
+    for h in &tiled {
+        let maps = tile_maps(&h.dims, &h.perm, &h.runs, sizes, tiling)
             .map_err(|e| format!("thread maps: {e}"))?;
-        match &geometry {
-            None => geometry = Some((sizes, launch)),
-            Some((first, _)) if *first != sizes => {
-                return Err(format!(
-                    "the transposes {} and {} are tiled differently ([Z, Y, X, M] = {first:?} and {sizes:?})",
-                    comp.instructions[tiled[0].0].name, comp.instructions[*hero].name
-                ));
-            }
-            Some(_) => {}
-        }
-        let element = comp.instructions[*hero]
-            .shape
-            .as_array()
-            .map(|a| a.element.clone())
-            .ok_or("the transpose is a tuple")?;
-        let mut tile = vec![TILE, TILE + 1];
-        if sizes[3] > 1 {
-            tile.push(uint(sizes[3]).map_err(|e| format!("thread maps: {e}"))?);
-        }
+        let dims = tiling
+            .tile_dims(sizes.kept)
+            .map_err(|e| format!("thread maps: {e}"))?;
+        launch = Some(maps.launch);
         heroes.push(TransposeHero {
-            hero: *hero,
-            source: source.instr,
-            read_map,
-            write_map,
+            hero: h.hero,
+            source: h.source,
+            read_map: maps.read,
+            store_map: maps.store,
+            write_map: maps.write,
+            load_map: maps.load,
             tile: SharedBuffer {
-                dims: tile,
-                element,
+                dims,
+                element: h.element.clone(),
             },
         });
     }
-    let Some((sizes, launch)) = geometry else {
-        return Err("no output depends on a transpose".into());
-    };
+    let launch = launch.ok_or("no output depends on a transpose")?;
     check_launch(&launch, device)?;
     let launch_map = launch_map(&launch, &heroes[0].read_map)?;
     let outputs = roots
@@ -203,10 +193,47 @@ pub fn plan_transpose(
     Ok(Some(TransposePlan {
         heroes,
         outputs,
+        tiling,
         sizes,
         launch,
         launch_map,
     }))
+}
+
+/// A transpose the emitter tiles, before the fusion's tiling is known.
+struct Candidate {
+    hero: usize,
+    source: usize,
+    /// The source's dimensions, and the source dimension each of the hero's takes.
+    dims: Vec<i64>,
+    perm: Vec<usize>,
+    runs: TileRuns,
+    sizes: RunSizes,
+    kind: TileKind,
+    element: String,
+    bits: u64,
+}
+
+/// Transpose `k` as a hero, or why XLA's emitter does not tile it.
+fn tiled_hero(comp: &Computation, k: usize) -> Result<Candidate, String> {
+    let name = &comp.instructions[k].name;
+    let source = hero_source(comp, k).ok_or("the transpose reads a tuple")?;
+    let runs = tiled_runs(comp, k, &source)?;
+    let sizes = runs.sizes(&source.shape.dims);
+    let element = array(comp, k)?.element.clone();
+    let bits = element_bits(&element).ok_or_else(|| format!("{name} has elements of {element}"))?;
+    let kind = hero_kind(sizes, bits).map_err(|why| format!("{name}: {why}"))?;
+    Ok(Candidate {
+        hero: k,
+        source: source.instr,
+        dims: source.shape.dims.clone(),
+        perm: source.perm,
+        runs,
+        sizes,
+        kind,
+        element,
+        bits,
+    })
 }
 
 /// The plan of output `root`: stored from the heroes at the element `path` (from `root` down
@@ -264,7 +291,12 @@ fn plan_output(
         .map_err(|e| e.to_string())?;
     write_map.simplify();
     let mut free_reads = Vec::new();
-    check_epilogue(comp, root, &write_map, heroes, &mut free_reads)?;
+    let walk = Walk {
+        comp,
+        heroes,
+        path: &path,
+    };
+    walk.check(root, Some(0), &write_map, &mut free_reads)?;
     Ok(TransposeOutput {
         root,
         moved: true,
@@ -326,52 +358,69 @@ fn step_map(comp: &Computation, user: usize, operand: usize) -> Result<IndexingM
     map.ok_or_else(|| format!("{name} changes the element count or a tiled layout"))
 }
 
-/// Walks the epilogue of an output from `i`, whose element each thread stores is `map` (thread
-/// ids to index of `i`): every hero must be read at its write map's element (the value the
-/// thread holds from the tile), and the instructions that read no hero are collected with
-/// their maps into `free`.
-fn check_epilogue(
-    comp: &Computation,
-    i: usize,
-    map: &IndexingMap,
-    heroes: &[TransposeHero],
-    free: &mut Vec<(usize, IndexingMap)>,
-) -> Result<(), String> {
-    if let Some(h) = heroes.iter().find(|h| h.hero == i) {
-        if map.to_string() != h.write_map.to_string() {
+/// The walk of an output's epilogue that checks it and collects what it reads besides the
+/// heroes.
+struct Walk<'a> {
+    comp: &'a Computation,
+    heroes: &'a [TransposeHero],
+    /// The instructions from the output down to the hero its write map was derived through.
+    path: &'a [usize],
+}
+
+impl Walk<'_> {
+    /// Walks from `i`, whose element each thread stores is `map` (thread ids to index of `i`),
+    /// `on_path` its place on [`Walk::path`] when it lies on it: every hero must be read at
+    /// its write map's element (the value the thread holds from the tile; the hero the path
+    /// leads to is, by the path's construction), and the instructions that read no hero are
+    /// collected with their maps into `free`.
+    fn check(
+        &self,
+        i: usize,
+        on_path: Option<usize>,
+        map: &IndexingMap,
+        free: &mut Vec<(usize, IndexingMap)>,
+    ) -> Result<(), String> {
+        let comp = self.comp;
+        if let Some(h) = self.heroes.iter().find(|h| h.hero == i) {
+            if on_path.is_none() && map.to_string() != h.write_map.to_string() {
+                return Err(format!(
+                    "an output reads {} at other elements than a thread moves ({map} against {})",
+                    comp.instructions[i].name, h.write_map
+                ));
+            }
+            return Ok(());
+        }
+        if !self
+            .heroes
+            .iter()
+            .any(|h| reaches_hero(comp, i, &|k| k == h.hero))
+        {
+            if !free.iter().any(|(k, m)| *k == i && m == map) {
+                free.push((i, map.clone()));
+            }
+            return Ok(());
+        }
+        let instr = &comp.instructions[i];
+        if !is_epilogue_op(comp, i) {
             return Err(format!(
-                "an output reads {} at other elements than a thread moves ({map} against {})",
-                comp.instructions[i].name, h.write_map
+                "a transpose is read through {} ({}), which the transpose emitter does not fuse after it",
+                instr.name, instr.opcode
             ));
         }
-        return Ok(());
-    }
-    if !heroes
-        .iter()
-        .any(|h| reaches_hero(comp, i, &|k| k == h.hero))
-    {
-        if !free.iter().any(|(k, m)| *k == i && m == map) {
-            free.push((i, map.clone()));
+        for &operand in &instr.operands {
+            let back = match instr.opcode.as_str() {
+                "bitcast" | "reshape" => inverse_step(comp, i, operand)?,
+                _ => IndexingMap::identity(&array_dims(comp, i)?),
+            };
+            let mut m = map.compose(&back).map_err(|e| e.to_string())?;
+            m.simplify();
+            let next = on_path
+                .map(|k| k + 1)
+                .filter(|&k| self.path.get(k) == Some(&operand));
+            self.check(operand, next, &m, free)?;
         }
-        return Ok(());
+        Ok(())
     }
-    let instr = &comp.instructions[i];
-    if !is_epilogue_op(comp, i) {
-        return Err(format!(
-            "a transpose is read through {} ({}), which the transpose emitter does not fuse after it",
-            instr.name, instr.opcode
-        ));
-    }
-    for &operand in &instr.operands {
-        let back = match instr.opcode.as_str() {
-            "bitcast" | "reshape" => inverse_step(comp, i, operand)?,
-            _ => IndexingMap::identity(&array_dims(comp, i)?),
-        };
-        let mut m = map.compose(&back).map_err(|e| e.to_string())?;
-        m.simplify();
-        check_epilogue(comp, operand, &m, heroes, free)?;
-    }
-    Ok(())
 }
 
 /// The map from an index of `user` (a bitcast or reshape) to the index of its `operand` that
@@ -497,15 +546,15 @@ fn runs_of(source: &Source<'_>, result: &ArrayShape) -> Option<Vec<(Vec<usize>, 
         .collect()
 }
 
-/// The runs of hero `hero` reading `source` as `[Z, Y, X, M]`: `X` the source's minor-most
-/// run, `Y` the run that becomes the result's minor-most, and `Z` every other run, in the
+/// The runs of hero `hero` reading `source` (see [`TileRuns`]): `X` the source's minor-most
+/// run, `Y` the run that becomes the result's minor-most, `A` the run just before `X` in the
+/// source that lies just after it in the result (before `Y`), and `Z` every other run, in the
 /// source's layout order (the batch a block's tile belongs to). Any permutation that moves the
 /// minor-most run is tiled so, `[1, 0]`, `[0, 2, 1]`, `[2, 1, 0]` or `[1, 3, 0, 2]` in layout
-/// order alike. One that keeps it in place (`[1, 0, 2]`) is tiled as XLA tiles it when the
-/// kept run `M` is small (at most 8 bytes) and the tile pays (`M`'s bytes times the smaller of
-/// the next two runs at least 16): `X` and `Y` are then the runs next to `M`, and each element
-/// of the tile is a run of `M`.
-fn tiled_runs(comp: &Computation, hero: usize, source: &Source<'_>) -> Result<Runs, String> {
+/// order alike. One that keeps it in place (`[1, 0, 2]`) has `X` and `Y` the runs next to the
+/// kept run `M`, and each element of the tile is a run of `M` (whether XLA tiles it is
+/// `transpose_tiling::hero_kind`'s question).
+fn tiled_runs(comp: &Computation, hero: usize, source: &Source<'_>) -> Result<TileRuns, String> {
     let Shape::Array(result) = &comp.instructions[hero].shape else {
         return Err("the transpose is a tuple".into());
     };
@@ -514,106 +563,28 @@ fn tiled_runs(comp: &Computation, hero: usize, source: &Source<'_>) -> Result<Ru
     if order.len() <= 1 {
         return Err(format!("{name} moves nothing in memory"));
     }
-    let mut runs: Runs = Default::default();
+    let mut runs = TileRuns::default();
     let last = order.len() - 1;
     if order[last].1 == last {
-        let (kept, _) = order.pop().unwrap_or_default();
-        let size = |run: &[usize]| run.iter().map(|&d| source.shape.dims[d]).product::<i64>();
-        let bytes = element_bits(&result.element).map_or(8, |b| (b as i64 / 8).max(1));
-        let kept_bytes = bytes * size(&kept);
-        let last = order.len() - 1;
-        let y = order
-            .iter()
-            .find(|(_, at)| *at == last)
-            .map_or(0, |(r, _)| size(r));
-        let x = order.last().map_or(0, |(r, _)| size(r));
-        if kept_bytes > MAX_KEPT_BYTES || kept_bytes * x.min(y) < MIN_KEPT_TILE_BYTES {
-            return Err(format!(
-                "{name} keeps the minor-most dimension in place with {kept_bytes} bytes per \
-                 element of a tile of {x} x {y}, which XLA's transpose emitter tiles only for \
-                 at most {MAX_KEPT_BYTES} bytes and {MIN_KEPT_TILE_BYTES} bytes times the smaller side"
-            ));
-        }
-        runs[3] = kept;
+        runs.kept = order.pop().unwrap_or_default().0;
     }
     let last = order.len() - 1;
+    let x_place = order[last].1;
+    let has_a = runs.kept.is_empty()
+        && last >= 1
+        && order[last - 1].1 == x_place + 1
+        && order[last - 1].1 + 1 == last;
     for (k, (run, at)) in order.into_iter().enumerate() {
         let slot = if k == last {
-            2
+            &mut runs.x
         } else if at == last {
-            1
+            &mut runs.y
+        } else if has_a && k + 1 == last {
+            &mut runs.a
         } else {
-            0
+            &mut runs.batch
         };
-        runs[slot].extend(run);
+        slot.extend(run);
     }
     Ok(runs)
-}
-
-/// The constraints of a tile's element: its row and column within the arrays' `Y` and `X`.
-type Bounds = [(Expr, Interval); 2];
-
-/// The launch, the read map, the write map and the `[Z, Y, X, M]` sizes of a hero whose
-/// operand has dimensions `dims`, whose result dimension `d` is operand dimension `perm[d]`,
-/// and whose runs are `runs` (`unroll_id` runs over a kept minor-most run `M`).
-fn maps(
-    dims: &[i64],
-    perm: &[usize],
-    runs: &Runs,
-) -> Result<(LaunchDimensions, IndexingMap, IndexingMap, [i64; 4]), ArithError> {
-    let size = |run: &Vec<usize>| run.iter().map(|&d| dims[d]).product::<i64>();
-    let sizes = [
-        size(&runs[0]),
-        size(&runs[1]),
-        size(&runs[2]),
-        size(&runs[3]),
-    ];
-    let [_, ys, xs, kept] = sizes;
-    let t = int(TILE)?;
-    let (tiles_y, tiles_x) = (ceil_div(ys, t), ceil_div(xs, t));
-    let per_batch = tiles_y.checked_mul(tiles_x).ok_or(ArithError::Overflow)?;
-    let blocks = sizes[0]
-        .checked_mul(per_batch)
-        .ok_or(ArithError::Overflow)?;
-    let launch = LaunchDimensions {
-        blocks: [uint(blocks)?, 1, 1],
-        threads: [TILE, BLOCK_ROWS, 1],
-    };
-    let (th_x, th_y, bl_x, chunk) = (Expr::dim(0), Expr::dim(1), Expr::dim(3), Expr::sym(0));
-    let z = bl_x.floor_div(per_batch)?;
-    let y0 = bl_x.floor_div(tiles_x)?.modulo(tiles_y)?.checked_scale(t)?;
-    let x0 = bl_x.modulo(tiles_x)?.checked_scale(t)?;
-    let row = th_y.checked_add(&chunk.checked_scale(int(BLOCK_ROWS)?)?)?;
-    let ids = id_vars(&launch)?;
-    let symbols = vec![
-        Var::named(Interval::upto(int(TILE / BLOCK_ROWS)?), SYMBOL_NAMES[0]),
-        Var::named(Interval::upto(kept), SYMBOL_NAMES[1]),
-    ];
-    let at = |y: Expr, x: Expr| -> Result<(Vec<Expr>, Bounds), ArithError> {
-        let parts = [
-            (z.clone(), runs[0].clone()),
-            (y.clone(), runs[1].clone()),
-            (x.clone(), runs[2].clone()),
-            (Expr::sym(1), runs[3].clone()),
-        ];
-        let bounds = [(y, Interval::upto(ys)), (x, Interval::upto(xs))];
-        Ok((logical_index(dims, &parts)?, bounds))
-    };
-    let map = |index: Vec<Expr>, bounds: Bounds| {
-        let mut m = IndexingMap::new(index, ids.clone(), symbols.clone(), Vec::new());
-        for (e, iv) in bounds {
-            m.add_constraint(e, iv);
-        }
-        m.simplify();
-        m
-    };
-    let (read_index, read_bounds) = at(y0.checked_add(&row)?, x0.checked_add(&th_x)?)?;
-    let (written, write_bounds) = at(y0.checked_add(&th_x)?, x0.checked_add(&row)?)?;
-    let write_index = perm.iter().map(|&d| written[d].clone()).collect();
-    Ok((
-        launch,
-        map(read_index, read_bounds),
-        map(write_index, write_bounds),
-        sizes,
-    ))
 }

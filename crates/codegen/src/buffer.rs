@@ -1,23 +1,29 @@
-//! A kernel's buffers in global memory and the element loads and stores through them.
+//! A kernel's arrays in memory — its buffers in global memory and its shared tiles — and the
+//! element loads and stores through them.
 //!
-//! A buffer of bytes or wider elements is a memref of its dimensions, and an element is one
+//! An array of bytes or wider elements is a memref of its dimensions, and an element is one
 //! `memref.load` or `memref.store` at its multi-index. Elements narrower than a byte (`s4`,
 //! `u4`) are packed two to a byte as XLA packs them: the element at linear position `n` of the
 //! layout lives in byte `n floordiv 2`, in its low four bits when `n` is even and its high four
-//! bits when it is odd. Their buffer is a flat `memref<Kxi8>`; a load shifts its element's half
+//! bits when it is odd. Their array is a flat `memref<Kxi8>`; a load shifts its element's half
 //! down and truncates it, and a store changes only its half of the byte with two atomic
 //! operations (clear the half, then set its bits), since the thread that writes the other
 //! half may be storing at the same time.
 
+use xla_indexing_gpu::reduction::SharedBuffer;
 use xla_indexing_hlo::shape::ArrayShape;
 
 use super::body::{Body, Scalar};
 use super::types::{Element, memref_type};
 
-/// A buffer argument of a kernel: a fused computation's parameter or an output.
+/// The memory space that workgroup attributions (shared memory) live in.
+const WORKGROUP: &str = "#gpu.address_space<workgroup>";
+
+/// An array a kernel reads and writes: a buffer argument (a fused computation's parameter or an
+/// output) in global memory, or a shared buffer of the block.
 #[derive(Clone, Debug)]
-pub(crate) struct GlobalBuffer {
-    /// Its SSA name (`%arg0`, `%out1`).
+pub(crate) struct ArrayBuffer {
+    /// Its SSA name (`%arg0`, `%out1`, `%shared0`).
     pub name: String,
     /// Its memref type.
     pub ty: String,
@@ -28,15 +34,29 @@ pub(crate) struct GlobalBuffer {
     strides: Vec<i64>,
 }
 
-impl GlobalBuffer {
+impl ArrayBuffer {
+    /// The block's shared buffer `name` of the plan's `buffer` (row-major, in workgroup
+    /// memory), or why its element type is not lowered.
+    pub fn shared(name: String, buffer: &SharedBuffer) -> Result<ArrayBuffer, String> {
+        let dims = buffer
+            .dims
+            .iter()
+            .map(|&d| i64::try_from(d).map_err(|_| format!("shared buffer of {d} elements")))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut array = ArrayBuffer::new(name, &ArrayShape::new(&buffer.element, dims))?;
+        let memref = array.ty.strip_suffix('>').unwrap_or(&array.ty).to_string();
+        array.ty = format!("{memref}, {WORKGROUP}>");
+        Ok(array)
+    }
+
     /// Buffer `name` holding `shape`, or why its element type or layout is not lowered.
-    pub fn new(name: String, shape: &ArrayShape) -> Result<GlobalBuffer, String> {
+    pub fn new(name: String, shape: &ArrayShape) -> Result<ArrayBuffer, String> {
         let element = Element::of(&shape.element)?;
         let strides = shape
             .layout_or_default()
             .strides(&shape.dims)
             .map_err(|e| format!("layout of {shape}: {e}"))?;
-        Ok(GlobalBuffer {
+        Ok(ArrayBuffer {
             name,
             ty: memref_type(shape)?,
             shape: shape.clone(),
@@ -200,7 +220,7 @@ mod tests {
 
     #[test]
     fn bytes_and_wider_are_plain_memref_accesses() {
-        let b = GlobalBuffer::new("%arg0".into(), &ArrayShape::new("f32", vec![4, 8])).unwrap();
+        let b = ArrayBuffer::new("%arg0".into(), &ArrayShape::new("f32", vec![4, 8])).unwrap();
         let mut body = Body::default();
         let v = b.load(&mut body, &["%i".into(), "%j".into()]);
         b.store(&mut body, &v.name, &["%j".into(), "%i".into()]);
@@ -217,7 +237,7 @@ mod tests {
     fn packed_elements_are_halves_of_the_byte_at_half_their_linear_position() {
         let mut shape = ArrayShape::new("s4", vec![3, 5]);
         shape.layout = Some(Layout::new(vec![0, 1]));
-        let b = GlobalBuffer::new("%arg0".into(), &shape).unwrap();
+        let b = ArrayBuffer::new("%arg0".into(), &shape).unwrap();
         assert_eq!(b.ty, "memref<8xi8>");
         let mut body = Body::default();
         let v = b.load(&mut body, &["%i".into(), "%j".into()]);
@@ -233,7 +253,7 @@ mod tests {
 
     #[test]
     fn packed_stores_change_only_their_half_atomically() {
-        let b = GlobalBuffer::new("%out0".into(), &ArrayShape::new("u4", vec![6])).unwrap();
+        let b = ArrayBuffer::new("%out0".into(), &ArrayShape::new("u4", vec![6])).unwrap();
         let mut body = Body::default();
         b.store(&mut body, "%x", &["%i".into()]);
         let text = lines(body).join("\n");
