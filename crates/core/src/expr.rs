@@ -1033,6 +1033,7 @@ impl Expr {
                     atom.operands().for_each(|x| x.add_cost(cost, true));
                 }
                 Atom::Min(a, b) | Atom::Max(a, b) | Atom::Mul(a, b) => {
+                    cost.products += usize::from(matches!(atom, Atom::Mul(..)));
                     cost.ops += 1;
                     a.add_cost(cost, true);
                     b.add_cost(cost, true);
@@ -1045,8 +1046,9 @@ impl Expr {
 /// The simplifier's cost of an expression, compared lexicographically: first the number of
 /// `floordiv`, `ceildiv` and `mod` operations, then all operations (a `min` or `max` is one), then
 /// the sum of the magnitudes of the coefficients (constant summands and divisors do not count).
-/// A division by an expression counts as a division, a product of two expressions as one
-/// operation.
+/// A division by an expression counts as a division; a product of two expressions is one
+/// operation, and the products are counted apart, right after the divisions, so that a form
+/// with fewer of them wins (`d0 * 3` over `d0 * d1` where `d1` is 3).
 /// A division by a negative constant counts its negation, `(-y) floordiv k`, though it prints as
 /// `y floordiv -k` ([`Atom::with_negative_divisor`]): where the dividend may be negative the
 /// division is signed, which lowers to more instructions than an unsigned one, so the tie-breaker
@@ -1055,6 +1057,8 @@ impl Expr {
 pub struct Cost {
     /// Number of `floordiv`, `ceildiv` and `mod` operations, nested ones included.
     pub div_mods: usize,
+    /// Number of products of two non-constant expressions, nested ones included.
+    pub products: usize,
     /// Number of all operations: additions, multiplications by a coefficient other than 1, and each
     /// division, `mod`, `min`, `max` and product.
     pub ops: usize,
@@ -1068,6 +1072,7 @@ impl std::ops::Add for Cost {
     fn add(self, o: Cost) -> Cost {
         Cost {
             div_mods: self.div_mods + o.div_mods,
+            products: self.products + o.products,
             ops: self.ops + o.ops,
             coefficients: self.coefficients.saturating_add(o.coefficients),
         }
