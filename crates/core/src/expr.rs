@@ -235,6 +235,13 @@ impl Atom {
         }
     }
 
+    /// The expression of this atom's kind over `f` of each of its operands (the atom itself for
+    /// a variable), normalised as [`Atom::with_operands`] builds it.
+    pub fn map_operands(&self, f: impl FnMut(&Expr) -> Result<Expr>) -> Result<Expr> {
+        let operands = self.operands().map(f).collect::<Result<Vec<_>>>()?;
+        self.with_operands(&operands)
+    }
+
     /// The expressions the atom is built of: the argument of a division or `mod` by a constant,
     /// the two operands of a `min`, `max` or product, the dividend and the divisor of a division
     /// by an expression, none for a variable.
@@ -928,19 +935,34 @@ impl Expr {
 
     /// Replaces each variable `v` by `f(v)` (unchanged where `f` gives `None`).
     pub fn rewrite_vars(&self, f: &mut impl FnMut(VarRef) -> Option<Expr>) -> Result<Expr> {
+        self.map_terms(&mut |atom| match atom {
+            Atom::Var(v) => Ok(f(*v).unwrap_or_else(|| Expr::var(*v))),
+            _ => atom.map_operands(|x| x.rewrite_vars(f)),
+        })
+    }
+
+    /// Replaces every sub-expression equal to a `from` of `pairs` by its `to`, all at once, as
+    /// XLA's `SymbolicExpr::Replace` does: the whole expression, then each atom, then each
+    /// operand of an atom, outermost first (what a replacement brings in is not looked at
+    /// again), renormalising on the way. The sub-expressions are those of the normal form: the
+    /// whole, each atom as `1 · atom` (so each variable) and each operand; a constant summand
+    /// is none (`d0 + 2` holds no `2`).
+    pub fn replace(&self, pairs: &[(Expr, Expr)]) -> Result<Expr> {
+        let replacement = |e: &Expr| pairs.iter().find(|(from, _)| from == e).map(|(_, to)| to);
+        if let Some(to) = replacement(self) {
+            return Ok(to.clone());
+        }
+        self.map_terms(&mut |atom| match replacement(&Expr::atom(atom.clone())) {
+            Some(to) => Ok(to.clone()),
+            None => atom.map_operands(|x| x.replace(pairs)),
+        })
+    }
+
+    /// The sum with each atom replaced by `f(atom)` (times its coefficient), renormalised.
+    fn map_terms(&self, f: &mut impl FnMut(&Atom) -> Result<Expr>) -> Result<Expr> {
         let mut acc = Expr::constant(self.0.constant);
         for (atom, coef) in &self.0.terms {
-            let a = match atom {
-                Atom::Var(v) => f(*v).unwrap_or_else(|| Expr::var(*v)),
-                _ => {
-                    let operands = atom
-                        .operands()
-                        .map(|x| x.rewrite_vars(f))
-                        .collect::<Result<Vec<_>>>()?;
-                    atom.with_operands(&operands)?
-                }
-            };
-            acc = acc.checked_add_scaled(&a, *coef)?;
+            acc = acc.checked_add_scaled(&f(atom)?, *coef)?;
         }
         Ok(acc)
     }

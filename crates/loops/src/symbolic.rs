@@ -254,10 +254,7 @@ pub fn normalize(e: &Expr) -> Result<Expr, ArithError> {
                 };
                 div.checked_add_const(q)?
             }
-            _ => {
-                let operands = atom.operands().map(normalize).collect::<Result<Vec<_>, _>>()?;
-                atom.with_operands(&operands)?
-            }
+            _ => atom.map_operands(normalize)?,
         };
         out = out.checked_add(&term.checked_scale(*coef)?)?;
     }

@@ -612,7 +612,8 @@ mod tests {
             let (exact, unsigned_exact) = match op.name {
                 "arith.addi" => (a + b, ua + ub),
                 "arith.subi" => (a - b, ua - ub),
-                "arith.muli" => (a * b, ua * ub),
+                // Two operands of up to 64 unsigned bits: past `i128`, certainly past `nuw`.
+                "arith.muli" => (a * b, ua.checked_mul(ub).unwrap_or(i128::MAX)),
                 "arith.divui" | "arith.remui" | "arith.ceildivui" if ub == 0 => {
                     return Err(format!("op {i}: division by zero"));
                 }
