@@ -887,9 +887,10 @@ impl Expr {
     /// Whether the expression is quasi-affine: no product of two non-constant expressions and no
     /// division by one, at any depth (what an MLIR affine map holds, `min` and `max` aside).
     pub fn is_quasi_affine(&self) -> bool {
-        self.0.terms.iter().all(|(atom, _)| {
-            !atom.is_non_affine() && atom.operands().all(Expr::is_quasi_affine)
-        })
+        self.0
+            .terms
+            .iter()
+            .all(|(atom, _)| !atom.is_non_affine() && atom.operands().all(Expr::is_quasi_affine))
     }
 
     /// `min(a, b)`. Folds two constants, and decides a pair a constant apart

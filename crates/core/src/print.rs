@@ -237,12 +237,14 @@ impl<N: VarNames + ?Sized> Printer<'_, N> {
     }
 }
 
-/// Whether `x` reads as one operand without parentheses: a variable, `min(..)` or `max(..)`.
+/// Whether `x` reads as one operand without parentheses: a constant (a leading minus belongs to
+/// it), a variable, `min(..)` or `max(..)`.
 fn is_primary(x: &Expr) -> bool {
-    matches!(
-        x.as_atom(),
-        Some(Atom::Var(_) | Atom::Min(..) | Atom::Max(..))
-    )
+    x.as_constant().is_some()
+        || matches!(
+            x.as_atom(),
+            Some(Atom::Var(_) | Atom::Min(..) | Atom::Max(..))
+        )
 }
 
 /// Expressions debug-print as their text, with `d<i>` and `s<i>` names.

@@ -116,7 +116,12 @@ impl Span {
     fn multiply(self, o: Span) -> Span {
         let corners = (|| {
             let (a, b, c, d) = (self.lo?, self.hi?, o.lo?, o.hi?);
-            Some([a.checked_mul(c)?, a.checked_mul(d)?, b.checked_mul(c)?, b.checked_mul(d)?])
+            Some([
+                a.checked_mul(c)?,
+                a.checked_mul(d)?,
+                b.checked_mul(c)?,
+                b.checked_mul(d)?,
+            ])
         })();
         Span::hull_of(corners)
     }
@@ -150,9 +155,15 @@ impl Span {
                     return self;
                 }
                 let hi = self.hi.map_or(d - 1, |hi| hi.min(d - 1));
-                return Span { lo: Some(0), hi: Some(hi) };
+                return Span {
+                    lo: Some(0),
+                    hi: Some(hi),
+                };
             }
-            return Span { lo: Some(0), hi: Some(d - 1) };
+            return Span {
+                lo: Some(0),
+                hi: Some(d - 1),
+            };
         }
         if d < 0 {
             if self.hi.is_some_and(|hi| hi <= 0) {
@@ -160,9 +171,15 @@ impl Span {
                     return self;
                 }
                 let lo = self.lo.map_or(c + 1, |lo| lo.max(c + 1));
-                return Span { lo: Some(lo), hi: Some(0) };
+                return Span {
+                    lo: Some(lo),
+                    hi: Some(0),
+                };
             }
-            return Span { lo: Some(c + 1), hi: Some(0) };
+            return Span {
+                lo: Some(c + 1),
+                hi: Some(0),
+            };
         }
         unknown
     }

@@ -362,8 +362,14 @@ impl<'a> Parser<'a> {
             };
             let divisor = match rhs {
                 Operand::Literal { value, at } => Expr::constant(narrow_literal(value, at)?),
-                Operand::Expr { expr, negated: false } => expr,
-                Operand::Expr { expr, negated: true } => Self::arith(at, expr.checked_scale(-1))?,
+                Operand::Expr {
+                    expr,
+                    negated: false,
+                } => expr,
+                Operand::Expr {
+                    expr,
+                    negated: true,
+                } => Self::arith(at, expr.checked_scale(-1))?,
             };
             let lhs = product.finish(false)?;
             let divided = lhs.divide_by(op, &divisor);

@@ -42,7 +42,10 @@ fn products_and_divisions_read_print_and_read_back() {
         "(d0, d1) -> (-(d0 * d1) * 3, d0 ceildiv max(d1, 1)), domain: d0 in [0, 6], d1 in [0, 4]",
     ] {
         let map = IndexingMap::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
-        for syntax in [xla_indexing_core::Syntax::Mlir, xla_indexing_core::Syntax::Xla] {
+        for syntax in [
+            xla_indexing_core::Syntax::Mlir,
+            xla_indexing_core::Syntax::Xla,
+        ] {
             let printed = map.display(syntax).to_string();
             assert_eq!(IndexingMap::parse(&printed), Ok(map.clone()), "{printed}");
         }
@@ -85,7 +88,10 @@ fn multiples_of_divisor() {
         "d0 + d0 floordiv d1"
     );
     assert_eq!(
-        simp(&[(0, 6), (1, 4)], "(d0 * (d1 + 1) * 4 + 3) mod ((d1 + 1) * 2)"),
+        simp(
+            &[(0, 6), (1, 4)],
+            "(d0 * (d1 + 1) * 4 + 3) mod ((d1 + 1) * 2)"
+        ),
         "3"
     );
     assert_eq!(simp(&[(0, 6), (1, 4)], "(d1 * 6) floordiv (d1 * 3)"), "2");
@@ -174,7 +180,13 @@ fn rules_preserve_every_defined_value() {
         let Ok(dividend) = y
             .checked_mul(&q)
             .and_then(|yq| yq.checked_add(&r))
-            .and_then(|x| if rng.chance(1, 3) { Ok(r.clone()) } else { Ok(x) })
+            .and_then(|x| {
+                if rng.chance(1, 3) {
+                    Ok(r.clone())
+                } else {
+                    Ok(x)
+                }
+            })
         else {
             continue;
         };
@@ -197,5 +209,8 @@ fn rules_preserve_every_defined_value() {
             }
         }
     }
-    assert!(cases > 1500 && fired * 4 > cases, "{fired} of {cases} simplified");
+    assert!(
+        cases > 1500 && fired * 4 > cases,
+        "{fired} of {cases} simplified"
+    );
 }

@@ -1014,7 +1014,10 @@ fn eval_expr(case: &Case) -> Result<String, String> {
     let names = expr_vars(case);
     let input = case.require("input")?;
     let at = ints(case.require("at")?)?;
-    let want: i64 = case.require("expect")?.parse().map_err(|_| "bad `expect`")?;
+    let want: i64 = case
+        .require("expect")?
+        .parse()
+        .map_err(|_| "bad `expect`")?;
     let truth = ref_expr(input, &names)?.eval(&at);
     if truth != Some(want) {
         return Err(format!("the reference gives {truth:?}, XLA expects {want}"));
@@ -1047,7 +1050,9 @@ fn replace(case: &Case) -> Result<Pass, String> {
     let same = same_on_grid(&replaced, &ref_expr(want, &names)?, names.len(), "");
     if let Some(why) = departure(case) {
         if same.is_ok() {
-            return Err(format!("says `differs` ({why}), but ours equals XLA's `{want}`"));
+            return Err(format!(
+                "says `differs` ({why}), but ours equals XLA's `{want}`"
+            ));
         }
         return Ok(Pass::new(
             Verdict::Difference,
@@ -1057,7 +1062,9 @@ fn replace(case: &Case) -> Result<Pass, String> {
     let coverage = same?;
     let theirs = our_expr(case, want)?;
     if replaced != theirs {
-        return Err(format!("we give `{replaced:?}`, XLA `{want}` (`{theirs:?}`)"));
+        return Err(format!(
+            "we give `{replaced:?}`, XLA `{want}` (`{theirs:?}`)"
+        ));
     }
     Ok(Pass::new(
         Verdict::Same,
