@@ -177,19 +177,10 @@ fn rules_preserve_every_defined_value() {
             _ => SHAPE.expr(&mut rng, 1, n, 0),
         };
         let (q, r) = (SHAPE.expr(&mut rng, 2, n, 0), SHAPE.expr(&mut rng, 1, n, 0));
-        let Ok(dividend) = y
-            .checked_mul(&q)
-            .and_then(|yq| yq.checked_add(&r))
-            .and_then(|x| {
-                if rng.chance(1, 3) {
-                    Ok(r.clone())
-                } else {
-                    Ok(x)
-                }
-            })
-        else {
+        let Ok(multiple) = y.checked_mul(&q).and_then(|yq| yq.checked_add(&r)) else {
             continue;
         };
+        let dividend = if rng.chance(1, 3) { r } else { multiple };
         let which = *rng.pick(&[Division::FloorDiv, Division::CeilDiv, Division::Mod]);
         let Ok(e) = dividend.divide_by(which, &y) else {
             continue;
