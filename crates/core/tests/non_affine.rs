@@ -1,38 +1,11 @@
 //! XLA's non-affine expressions (`SymbolicExpr`): products of two expressions and divisions by an
-//! expression. One text-in, text-out test per rule of `src/simplify/nonaffine.rs` (where it
-//! applies and where its condition fails), the ranges of products and divisions, and a property
-//! test that builds the forms the rules look for, with random operands over small random
-//! domains, and evaluates before and after at every point.
+//! expression. Their normal form, text, ranges, and a property test that builds the forms the
+//! rules of `src/simplify/nonaffine.rs` look for, with random operands over small random
+//! domains, and evaluates before and after at every point (one text test per rule is in
+//! `rules.rs`).
 
 use xla_indexing_core::{Division, Expr, IndexingMap, Interval, Var};
 use xla_indexing_testkit::rng::{ExprShape, SplitMix64};
-
-/// Simplifies `(d0, d1, ...) -> (expr)` over the given dimension bounds, checks the result at
-/// every point where the input is defined, and returns it as text.
-fn simp(bounds: &[(i64, i64)], expr: &str) -> String {
-    let dims: Vec<String> = (0..bounds.len()).map(|i| format!("d{i}")).collect();
-    let domain: Vec<String> = bounds
-        .iter()
-        .enumerate()
-        .map(|(i, (lo, hi))| format!("d{i} in [{lo}, {hi}]"))
-        .collect();
-    let text = format!(
-        "({}) -> ({expr}), domain: {}",
-        dims.join(", "),
-        domain.join(", ")
-    );
-    let mut map = IndexingMap::parse(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
-    let before = map.clone();
-    map.simplify();
-    for (d, s) in before.domain_points(1 << 18).unwrap() {
-        if let Some(v) = before.evaluate(&d, &s) {
-            assert_eq!(Some(v), map.evaluate(&d, &s), "{text} at {d:?}");
-        }
-    }
-    let result = map.to_string();
-    let (_, rest) = result.split_once(" -> (").unwrap();
-    rest.split_once("), domain").unwrap().0.to_string()
-}
 
 #[test]
 fn products_and_divisions_read_print_and_read_back() {
@@ -75,51 +48,6 @@ fn division_by_a_constant_stays_affine() {
         d0.floor_div(4)
     );
     assert!(d0.divide_by(Division::Mod, &Expr::zero()).is_err());
-}
-
-#[test]
-fn multiples_of_divisor() {
-    assert_eq!(simp(&[(0, 6), (1, 14)], "(d0 * d1) floordiv d1"), "d0");
-    assert_eq!(simp(&[(0, 6), (1, 14)], "(d0 * d1) mod d1"), "0");
-    assert_eq!(simp(&[(0, 6), (1, 14)], "(d0 * d1) ceildiv d1"), "d0");
-    assert_eq!(simp(&[(0, 6), (-4, -1)], "(d0 * d1) floordiv d1"), "d0");
-    assert_eq!(
-        simp(&[(0, 6), (1, 14)], "(d0 * d1 + d0) floordiv d1"),
-        "d0 + d0 floordiv d1"
-    );
-    assert_eq!(
-        simp(
-            &[(0, 6), (1, 4)],
-            "(d0 * (d1 + 1) * 4 + 3) mod ((d1 + 1) * 2)"
-        ),
-        "3"
-    );
-    assert_eq!(simp(&[(0, 6), (1, 4)], "(d1 * 6) floordiv (d1 * 3)"), "2");
-    // Where the divisor may be 0 the division is undefined there: it stays.
-    assert_eq!(
-        simp(&[(0, 6), (0, 14)], "(d0 * d1) floordiv d1"),
-        "(d0 * d1) floordiv d1"
-    );
-}
-
-#[test]
-fn below_divisor() {
-    assert_eq!(simp(&[(0, 6), (7, 14)], "d0 floordiv d1"), "0");
-    assert_eq!(simp(&[(0, 6), (7, 14)], "d0 mod d1"), "d0");
-    assert_eq!(simp(&[(0, 6), (0, 4)], "d0 mod (d0 + d1 + 1)"), "d0");
-    assert_eq!(simp(&[(0, 6), (0, 4)], "d0 floordiv (d0 + d1 + 1)"), "0");
-    assert_eq!(simp(&[(1, 6), (0, 4)], "d0 ceildiv (d0 + d1)"), "1");
-    assert_eq!(simp(&[(0, 6), (5, 14)], "d0 mod d1"), "d0 mod d1");
-}
-
-#[test]
-fn products_of_points() {
-    assert_eq!(simp(&[(0, 6), (3, 3)], "d0 * d1"), "d0 * 3");
-    assert_eq!(
-        simp(&[(0, 6), (1, 2)], "d0 * (d1 floordiv 4)"),
-        "0",
-        "d1 floordiv 4 is 0 on [1, 2]"
-    );
 }
 
 /// The ranges of products (the four corners) and divisions (a divisor of one sign).
