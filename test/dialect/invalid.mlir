@@ -3,27 +3,9 @@
 
 // RUN: mlir-opt %s %plugins --split-input-file --verify-diagnostics
 
-// expected-error @+1 {{invalid indexing map at column 13: a product of two variables is not quasi-affine}}
-#m = #xla_indexing.map<"(d0) -> (d0 * d0), domain: d0 in [0, 3]">
-func.func private @product() attributes {m = #m}
-
-// -----
-
 // expected-error @+1 {{invalid indexing map at column 13: division by zero}}
 #m = #xla_indexing.map<"(d0) -> (d0 floordiv 0), domain: d0 in [0, 3]">
 func.func private @division_by_zero() attributes {m = #m}
-
-// -----
-
-// expected-error @+1 {{invalid indexing map at column 17: mod by a variable is not supported}}
-#m = #xla_indexing.map<"(d0, d1) -> (d0 mod d1), domain: d0 in [0, 3], d1 in [1, 2]">
-func.func private @mod_by_variable() attributes {m = #m}
-
-// -----
-
-// expected-error @+1 {{invalid indexing map at column 21: a product of two variables is not quasi-affine}}
-#m = #xla_indexing.map<"(d0) -> (max(d0, 1) * d0), domain: d0 in [0, 3]">
-func.func private @product_with_max() attributes {m = #m}
 
 // -----
 

@@ -26,9 +26,9 @@ func.func private @two_dims() attributes {l = #l}
 
 // -----
 
-// expected-error @+1 {{invalid indexing map at column 26: a product of two variables is not quasi-affine}}
-#l = #xla_indexing.launch<block = [128, 1, 1], grid = [8, 1, 1], map = "(a, b, c, d, e, f) -> (a * d), domain: a in [0, 127], b in [0, 0], c in [0, 0], d in [0, 7], e in [0, 0], f in [0, 0]">
-func.func private @product() attributes {l = #l}
+// expected-error @+1 {{invalid indexing map at column 28: unknown variable 'g'}}
+#l = #xla_indexing.launch<block = [128, 1, 1], grid = [8, 1, 1], map = "(a, b, c, d, e, f) -> (a * g), domain: a in [0, 127], b in [0, 0], c in [0, 0], d in [0, 7], e in [0, 0], f in [0, 0]">
+func.func private @unknown_variable() attributes {l = #l}
 
 // -----
 

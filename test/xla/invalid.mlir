@@ -3,8 +3,8 @@
 // RUN: mlir-opt %s %plugins --split-input-file --verify-diagnostics
 
 func.func @bad_map(%a: index) -> index {
-  // expected-error @+1 {{invalid indexing map at column 13: a product of two variables is not quasi-affine}}
-  %0 = xla.apply_indexing #xla.indexing_map<"(d0) -> (d0 * d0), domain: d0 in [0, 3]">(%a)
+  // expected-error @+1 {{invalid indexing map at column 15: unknown variable 'd1'}}
+  %0 = xla.apply_indexing #xla.indexing_map<"(d0) -> (d0 * d1), domain: d0 in [0, 3]">(%a)
   return %0 : index
 }
 

@@ -1,8 +1,12 @@
-//! Quasi-affine expressions over dimension and symbol variables.
+//! Index expressions over dimension and symbol variables, as XLA's `SymbolicExpr`.
 //!
 //! Every expression is kept in one normal form: a sum `Σ coefficient · atom + constant`, where an atom
-//! is a variable, a `floordiv`, `ceildiv` or `mod` of an expression by a positive constant, or the
-//! `min` or `max` of two expressions (XLA's 2026 maps have both). Terms
+//! is a variable, a `floordiv`, `ceildiv` or `mod` of an expression by a positive constant, the
+//! `min` or `max` of two expressions (XLA's 2026 maps have both), or one of the non-affine atoms
+//! of XLA's `SymbolicExpr`: the product of two non-constant expressions ([`Atom::Mul`]) and a
+//! `floordiv`, `ceildiv` or `mod` by a non-constant expression ([`Atom::DivBy`]), which is
+//! undefined where its divisor is 0 ([`Expr::eval`] gives `None` there). Without the last two an
+//! expression is quasi-affine ([`Expr::is_quasi_affine`]). Terms
 //! are merged, sorted by a structural order (never by allocation) and free of zero coefficients, so
 //! two expressions that differ only in term order or grouping are equal, hash equal and print the
 //! same. Expressions are reference counted: cloning is cheap, and the hash is computed once.
@@ -104,6 +108,59 @@ pub enum Atom {
     Min(Expr, Expr),
     /// `max(a, b)`.
     Max(Expr, Expr),
+    /// `a * b` of two non-constant expressions, each with content 1 and a positive first
+    /// coefficient (their signs and common factors go into the term's coefficient, see
+    /// [`Expr::checked_mul`]), the lesser in [`Ord`] first.
+    Mul(Expr, Expr),
+    /// `x floordiv y`, `x ceildiv y` or `x mod y` by a non-constant divisor `y` (a constant
+    /// divisor gives [`Atom::FloorDiv`], [`Atom::CeilDiv`] or [`Atom::Mod`]). Undefined where `y`
+    /// is 0.
+    DivBy(Division, Expr, Expr),
+}
+
+/// Which division an [`Atom::DivBy`] takes, with floor semantics as for constant divisors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Division {
+    /// The quotient rounded toward negative infinity.
+    FloorDiv,
+    /// The quotient rounded toward positive infinity.
+    CeilDiv,
+    /// The remainder of the floor division, with the sign of the divisor (`x - y * (x floordiv y)`).
+    Mod,
+}
+
+impl Division {
+    /// The value at `x` and `y`; `None` where `y` is 0 or the quotient leaves `i64`
+    /// (`i64::MIN floordiv -1`).
+    pub fn apply(self, x: i64, y: i64) -> Option<i64> {
+        if y == 0 || (x == i64::MIN && y == -1 && self != Division::Mod) {
+            return None;
+        }
+        Some(match self {
+            Division::FloorDiv => floor_div(x, y),
+            Division::CeilDiv => ceil_div(x, y),
+            Division::Mod => mod_floor(x, y),
+        })
+    }
+
+    /// `x` divided by the constant `k` (not 0), as [`Expr::floor_div`], [`Expr::ceil_div`] and
+    /// [`Expr::modulo`] build it.
+    pub fn by_constant(self, x: &Expr, k: i64) -> Result<Expr> {
+        match self {
+            Division::FloorDiv => x.floor_div(k),
+            Division::CeilDiv => x.ceil_div(k),
+            Division::Mod => x.modulo(k),
+        }
+    }
+
+    /// The operator's name in MLIR's spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            Division::FloorDiv => "floordiv",
+            Division::CeilDiv => "ceildiv",
+            Division::Mod => "mod",
+        }
+    }
 }
 
 /// A number that divides every value of `c * a`: `c` times what divides the atom's values, or
@@ -119,13 +176,27 @@ impl Atom {
     pub fn divisor(&self) -> i64 {
         match self {
             Atom::Min(a, b) | Atom::Max(a, b) => gcd(a.divisor(), b.divisor()),
-            Atom::Var(_) | Atom::FloorDiv(..) | Atom::CeilDiv(..) | Atom::Mod(..) => 1,
+            Atom::Mul(a, b) => a.divisor().checked_mul(b.divisor()).unwrap_or(1),
+            Atom::Var(_)
+            | Atom::FloorDiv(..)
+            | Atom::CeilDiv(..)
+            | Atom::Mod(..)
+            | Atom::DivBy(..) => 1,
         }
     }
 
-    /// Whether the atom is a `floordiv`, `ceildiv` or `mod`.
+    /// Whether the atom is a `floordiv`, `ceildiv` or `mod` (by a constant or not).
     pub fn is_div_or_mod(&self) -> bool {
-        matches!(self, Atom::FloorDiv(..) | Atom::CeilDiv(..) | Atom::Mod(..))
+        matches!(
+            self,
+            Atom::FloorDiv(..) | Atom::CeilDiv(..) | Atom::Mod(..) | Atom::DivBy(..)
+        )
+    }
+
+    /// Whether the atom is a product of two non-constant expressions or a division by one, at
+    /// the top (not counting its operands).
+    pub fn is_non_affine(&self) -> bool {
+        matches!(self, Atom::Mul(..) | Atom::DivBy(..))
     }
 
     /// A `floordiv` whose argument has only negative coefficients, as the negated argument and
@@ -158,17 +229,29 @@ impl Atom {
             (Atom::Mod(_, k), [x]) => x.modulo(*k),
             (Atom::Min(..), [a, b]) => Ok(Expr::min_of(a, b)),
             (Atom::Max(..), [a, b]) => Ok(Expr::max_of(a, b)),
+            (Atom::Mul(..), [a, b]) => a.checked_mul(b),
+            (Atom::DivBy(which, ..), [x, y]) => x.divide_by(*which, y),
             _ => panic!("{self:?} takes {} operands", self.operands().count()),
         }
     }
 
-    /// The expressions the atom is built of: the argument of a division or `mod`, the two
-    /// operands of a `min` or `max`, none for a variable.
+    /// The expression of this atom's kind over `f` of each of its operands (the atom itself for
+    /// a variable), normalised as [`Atom::with_operands`] builds it.
+    pub fn map_operands(&self, f: impl FnMut(&Expr) -> Result<Expr>) -> Result<Expr> {
+        let operands = self.operands().map(f).collect::<Result<Vec<_>>>()?;
+        self.with_operands(&operands)
+    }
+
+    /// The expressions the atom is built of: the argument of a division or `mod` by a constant,
+    /// the two operands of a `min`, `max` or product, the dividend and the divisor of a division
+    /// by an expression, none for a variable.
     pub fn operands(&self) -> impl Iterator<Item = &Expr> {
         let (first, second) = match self {
             Atom::Var(_) => (None, None),
             Atom::FloorDiv(x, _) | Atom::CeilDiv(x, _) | Atom::Mod(x, _) => (Some(x), None),
-            Atom::Min(a, b) | Atom::Max(a, b) => (Some(a), Some(b)),
+            Atom::Min(a, b) | Atom::Max(a, b) | Atom::Mul(a, b) | Atom::DivBy(_, a, b) => {
+                (Some(a), Some(b))
+            }
         };
         first.into_iter().chain(second)
     }
@@ -209,7 +292,7 @@ impl Extremum {
     }
 }
 
-/// A quasi-affine expression in normal form. See the module documentation.
+/// An index expression in normal form. See the module documentation.
 #[derive(Clone)]
 pub struct Expr(Arc<Node>);
 
@@ -748,6 +831,68 @@ impl Expr {
         inner.checked_scale(g)
     }
 
+    /// `self * other`. A constant factor scales the other ([`Expr::checked_scale`]); two
+    /// non-constant factors make an [`Atom::Mul`] term, each factor divided by its content
+    /// (the gcd of its coefficients and constant) and by the sign of its first coefficient,
+    /// whose product is the term's coefficient: `(2*d0 + 4) * (-d1) = -2 * ((d0 + 2) * d1)`.
+    /// Holds for every value of the variables.
+    pub fn checked_mul(&self, other: &Expr) -> Result<Expr> {
+        match (self.as_constant(), other.as_constant()) {
+            (Some(c), _) => other.checked_scale(c),
+            (_, Some(c)) => self.checked_scale(c),
+            (None, None) => {
+                let ((fa, a), (fb, b)) = (self.primitive_part(), other.primitive_part());
+                let (a, b) = if a <= b { (a, b) } else { (b, a) };
+                Ok(Self::from_sorted(
+                    vec![(Atom::Mul(a, b), mul_checked(fa, fb)?)],
+                    0,
+                ))
+            }
+        }
+    }
+
+    /// `(f, p)` with `self = f * p`, `|f|` the content of `self` and `p`'s first coefficient
+    /// positive; `(1, self)` in the one case where dividing overflows (`-2^63` by `-1`).
+    pub(crate) fn primitive_part(&self) -> (i64, Expr) {
+        let g = self.content();
+        let f = match self.0.terms.first() {
+            Some((_, c)) if *c < 0 => g.checked_neg(),
+            _ => Some(g),
+        };
+        let divides = |f: i64| {
+            std::iter::once(self.0.constant)
+                .chain(self.0.terms.iter().map(|(_, c)| *c))
+                .all(|c| c.checked_div(f).is_some())
+        };
+        match f {
+            Some(f) if f != 0 && divides(f) => (f, self.exact_div(f)),
+            _ => (1, self.clone()),
+        }
+    }
+
+    /// `self floordiv divisor`, `self ceildiv divisor` or `self mod divisor`: by a constant as
+    /// [`Division::by_constant`] builds it, else the atom [`Atom::DivBy`] (undefined where the
+    /// divisor is 0; the simplifier takes what it can out of it where the bounds allow).
+    pub fn divide_by(&self, which: Division, divisor: &Expr) -> Result<Expr> {
+        match divisor.as_constant() {
+            Some(k) => which.by_constant(self, k),
+            None => Ok(Self::atom(Atom::DivBy(
+                which,
+                self.clone(),
+                divisor.clone(),
+            ))),
+        }
+    }
+
+    /// Whether the expression is quasi-affine: no product of two non-constant expressions and no
+    /// division by one, at any depth (what an MLIR affine map holds, `min` and `max` aside).
+    pub fn is_quasi_affine(&self) -> bool {
+        self.0
+            .terms
+            .iter()
+            .all(|(atom, _)| !atom.is_non_affine() && atom.operands().all(Expr::is_quasi_affine))
+    }
+
     /// `min(a, b)`. Folds two constants, and decides a pair a constant apart
     /// (`min(x, x + k) = x` for `k >= 0`, so `min(x, x) = x`); otherwise the atom, operands in
     /// canonical order. Holds for every value of the variables. (Not a method: `Expr` is [`Ord`],
@@ -791,17 +936,34 @@ impl Expr {
 
     /// Replaces each variable `v` by `f(v)` (unchanged where `f` gives `None`).
     pub fn rewrite_vars(&self, f: &mut impl FnMut(VarRef) -> Option<Expr>) -> Result<Expr> {
+        self.map_terms(&mut |atom| match atom {
+            Atom::Var(v) => Ok(f(*v).unwrap_or_else(|| Expr::var(*v))),
+            _ => atom.map_operands(|x| x.rewrite_vars(f)),
+        })
+    }
+
+    /// Replaces every sub-expression equal to a `from` of `pairs` by its `to`, all at once, as
+    /// XLA's `SymbolicExpr::Replace` does: the whole expression, then each atom, then each
+    /// operand of an atom, outermost first (what a replacement brings in is not looked at
+    /// again), renormalising on the way. The sub-expressions are those of the normal form: the
+    /// whole, each atom as `1 · atom` (so each variable) and each operand; a constant summand
+    /// is none (`d0 + 2` holds no `2`).
+    pub fn replace(&self, pairs: &[(Expr, Expr)]) -> Result<Expr> {
+        let replacement = |e: &Expr| pairs.iter().find(|(from, _)| from == e).map(|(_, to)| to);
+        if let Some(to) = replacement(self) {
+            return Ok(to.clone());
+        }
+        self.map_terms(&mut |atom| match replacement(&Expr::atom(atom.clone())) {
+            Some(to) => Ok(to.clone()),
+            None => atom.map_operands(|x| x.replace(pairs)),
+        })
+    }
+
+    /// The sum with each atom replaced by `f(atom)` (times its coefficient), renormalised.
+    fn map_terms(&self, f: &mut impl FnMut(&Atom) -> Result<Expr>) -> Result<Expr> {
         let mut acc = Expr::constant(self.0.constant);
         for (atom, coef) in &self.0.terms {
-            let a = match atom {
-                Atom::Var(v) => f(*v).unwrap_or_else(|| Expr::var(*v)),
-                Atom::FloorDiv(x, k) => x.rewrite_vars(f)?.floor_div(*k)?,
-                Atom::CeilDiv(x, k) => x.rewrite_vars(f)?.ceil_div(*k)?,
-                Atom::Mod(x, k) => x.rewrite_vars(f)?.modulo(*k)?,
-                Atom::Min(a, b) => Expr::min_of(&a.rewrite_vars(f)?, &b.rewrite_vars(f)?),
-                Atom::Max(a, b) => Expr::max_of(&a.rewrite_vars(f)?, &b.rewrite_vars(f)?),
-            };
-            acc = acc.checked_add_scaled(&a, *coef)?;
+            acc = acc.checked_add_scaled(&f(atom)?, *coef)?;
         }
         Ok(acc)
     }
@@ -816,8 +978,8 @@ impl Expr {
     }
 
     /// The value where each variable `v` is `value(v)`. The sum is exact: it is `None` only
-    /// where the value, or the operand of a division or `mod` in it, leaves 64 bits, or where
-    /// `value` gives none. Lowered sums and products wrap around in 64 bits, so they agree
+    /// where the value, a product, or the operand of a division or `mod` in it, leaves 64 bits,
+    /// where a divisor is 0, or where `value` gives none. Lowered sums and products wrap around in 64 bits, so they agree
     /// with this value wherever it is defined, whatever order they add the terms in.
     pub fn eval_at(&self, value: &impl Fn(VarRef) -> Option<i64>) -> Option<i64> {
         let mut acc = i128::from(self.0.constant);
@@ -829,6 +991,8 @@ impl Expr {
                 Atom::Mod(x, k) => mod_floor(x.eval_at(value)?, *k),
                 Atom::Min(a, b) => a.eval_at(value)?.min(b.eval_at(value)?),
                 Atom::Max(a, b) => a.eval_at(value)?.max(b.eval_at(value)?),
+                Atom::Mul(a, b) => a.eval_at(value)?.checked_mul(b.eval_at(value)?)?,
+                Atom::DivBy(which, x, y) => which.apply(x.eval_at(value)?, y.eval_at(value)?)?,
             };
             acc = acc.checked_add(i128::from(v) * i128::from(*coef))?;
         }
@@ -886,12 +1050,13 @@ impl Expr {
             }
             match atom {
                 Atom::Var(_) => {}
-                Atom::FloorDiv(..) | Atom::CeilDiv(..) | Atom::Mod(..) => {
+                Atom::FloorDiv(..) | Atom::CeilDiv(..) | Atom::Mod(..) | Atom::DivBy(..) => {
                     cost.div_mods += 1;
                     cost.ops += 1;
                     atom.operands().for_each(|x| x.add_cost(cost, true));
                 }
-                Atom::Min(a, b) | Atom::Max(a, b) => {
+                Atom::Min(a, b) | Atom::Max(a, b) | Atom::Mul(a, b) => {
+                    cost.products += usize::from(matches!(atom, Atom::Mul(..)));
                     cost.ops += 1;
                     a.add_cost(cost, true);
                     b.add_cost(cost, true);
@@ -904,6 +1069,9 @@ impl Expr {
 /// The simplifier's cost of an expression, compared lexicographically: first the number of
 /// `floordiv`, `ceildiv` and `mod` operations, then all operations (a `min` or `max` is one), then
 /// the sum of the magnitudes of the coefficients (constant summands and divisors do not count).
+/// A division by an expression counts as a division; a product of two expressions is one
+/// operation, and the products are counted apart, right after the divisions, so that a form
+/// with fewer of them wins (`d0 * 3` over `d0 * d1` where `d1` is 3).
 /// A division by a negative constant counts its negation, `(-y) floordiv k`, though it prints as
 /// `y floordiv -k` ([`Atom::with_negative_divisor`]): where the dividend may be negative the
 /// division is signed, which lowers to more instructions than an unsigned one, so the tie-breaker
@@ -912,8 +1080,10 @@ impl Expr {
 pub struct Cost {
     /// Number of `floordiv`, `ceildiv` and `mod` operations, nested ones included.
     pub div_mods: usize,
+    /// Number of products of two non-constant expressions, nested ones included.
+    pub products: usize,
     /// Number of all operations: additions, multiplications by a coefficient other than 1, and each
-    /// division, `mod`, `min` and `max`.
+    /// division, `mod`, `min`, `max` and product.
     pub ops: usize,
     /// Sum of the magnitudes of the coefficients other than 1, at every level of nesting
     /// (saturating).
@@ -925,6 +1095,7 @@ impl std::ops::Add for Cost {
     fn add(self, o: Cost) -> Cost {
         Cost {
             div_mods: self.div_mods + o.div_mods,
+            products: self.products + o.products,
             ops: self.ops + o.ops,
             coefficients: self.coefficients.saturating_add(o.coefficients),
         }

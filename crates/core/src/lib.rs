@@ -31,7 +31,7 @@ pub mod simplify;
 pub mod stack;
 pub mod text;
 
-pub use expr::{ArithError, Atom, Cost, Expr, Extremum, VarRef};
+pub use expr::{ArithError, Atom, Cost, Division, Expr, Extremum, VarRef};
 pub use interval::Interval;
 pub use map::{ComposeError, IndexingMap, Var, VarKind, VerifyError};
 pub use print::Syntax;

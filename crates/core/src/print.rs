@@ -1,6 +1,7 @@
 //! The printer of XLA's single-line form: ` + `, ` - `, ` * `, ` floordiv ` (or ` / `),
-//! ` ceildiv `, ` mod `, `min(a, b)`, `max(a, b)`, with parentheses exactly where they are needed
-//! to read the text back.
+//! ` ceildiv `, ` mod `, `min(a, b)`, `max(a, b)`, with parentheses where they are needed to read
+//! the text back (around every operand of an infix operator that is not a variable, `min` or
+//! `max`: `(d0 + 1) * d1`, `d0 floordiv (d1 * 2)`).
 //!
 //! Two spellings are written (both are read, see [`crate::text`]): [`Syntax::Mlir`], MLIR's affine
 //! spelling and the default, and [`Syntax::Xla`], XLA's 2026 spelling with `/` for `floordiv`. An
@@ -13,7 +14,7 @@
 
 use std::fmt::{self, Write};
 
-use crate::expr::{Atom, Expr, Extremum, VarRef};
+use crate::expr::{Atom, Division, Expr, Extremum, VarRef};
 
 /// How operators are spelled in map text.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -31,6 +32,14 @@ impl Syntax {
         match self {
             Syntax::Mlir => "floordiv",
             Syntax::Xla => "/",
+        }
+    }
+
+    /// The spelling of a division by an expression.
+    pub fn division(self, which: Division) -> &'static str {
+        match which {
+            Division::FloorDiv => self.floor_div(),
+            Division::CeilDiv | Division::Mod => which.name(),
         }
     }
 
@@ -157,13 +166,18 @@ impl<N: VarNames + ?Sized> Printer<'_, N> {
         }
     }
 
-    /// Writes an atom; `grouped` asks for parentheses around an infix one (a division or
-    /// `mod`: variables, `min` and `max` never need them).
+    /// Writes an atom; `grouped` asks for parentheses around an infix one (a division, `mod` or
+    /// product: variables, `min` and `max` never need them).
     fn atom(&self, a: &Atom, f: &mut dyn Write, grouped: bool) -> fmt::Result {
         let (x, op, k) = match a {
             Atom::Var(v) => return self.names.write_var(*v, f),
             Atom::Min(x, y) => return self.extremum(Extremum::Min, x, y, f),
             Atom::Max(x, y) => return self.extremum(Extremum::Max, x, y, f),
+            Atom::Mul(x, y) => return self.infix(x, "*", &|f| self.operand(y, f), f, grouped),
+            Atom::DivBy(which, x, y) => {
+                let op = self.syntax.division(*which);
+                return self.infix(x, op, &|f| self.operand(y, f), f, grouped);
+            }
             Atom::FloorDiv(x, k) => (x, self.syntax.floor_div(), *k),
             Atom::CeilDiv(x, k) => (x, "ceildiv", *k),
             Atom::Mod(x, k) => (x, "mod", *k),
@@ -178,15 +192,39 @@ impl<N: VarNames + ?Sized> Printer<'_, N> {
             Some((y, negative_k)) => (y, *negative_k),
             None => (x, k),
         };
-        let compound_lhs = !is_primary(x);
-        let open = |f: &mut dyn Write, on: bool| if on { f.write_char('(') } else { Ok(()) };
-        let close = |f: &mut dyn Write, on: bool| if on { f.write_char(')') } else { Ok(()) };
-        open(f, grouped)?;
-        open(f, compound_lhs)?;
+        self.infix(x, op, &|f| write!(f, "{k}"), f, grouped)
+    }
+
+    /// Writes `lhs op rhs`, in parentheses when `grouped`; the left operand as [`Printer::operand`].
+    fn infix(
+        &self,
+        lhs: &Expr,
+        op: &str,
+        rhs: &dyn Fn(&mut dyn Write) -> fmt::Result,
+        f: &mut dyn Write,
+        grouped: bool,
+    ) -> fmt::Result {
+        if grouped {
+            f.write_char('(')?;
+        }
+        self.operand(lhs, f)?;
+        write!(f, " {op} ")?;
+        rhs(f)?;
+        if grouped {
+            f.write_char(')')?;
+        }
+        Ok(())
+    }
+
+    /// Writes an operand of an infix operator, in parentheses unless it reads as one
+    /// ([`is_primary`]).
+    fn operand(&self, x: &Expr, f: &mut dyn Write) -> fmt::Result {
+        if is_primary(x) {
+            return self.sum(x, f);
+        }
+        f.write_char('(')?;
         self.sum(x, f)?;
-        close(f, compound_lhs)?;
-        write!(f, " {op} {k}")?;
-        close(f, grouped)
+        f.write_char(')')
     }
 
     /// Writes `min(a, b)` or `max(a, b)`.
@@ -199,12 +237,14 @@ impl<N: VarNames + ?Sized> Printer<'_, N> {
     }
 }
 
-/// Whether `x` reads as one operand without parentheses: a variable, `min(..)` or `max(..)`.
+/// Whether `x` reads as one operand without parentheses: a constant (a leading minus belongs to
+/// it), a variable, `min(..)` or `max(..)`.
 fn is_primary(x: &Expr) -> bool {
-    matches!(
-        x.as_atom(),
-        Some(Atom::Var(_) | Atom::Min(..) | Atom::Max(..))
-    )
+    x.as_constant().is_some()
+        || matches!(
+            x.as_atom(),
+            Some(Atom::Var(_) | Atom::Min(..) | Atom::Max(..))
+        )
 }
 
 /// Expressions debug-print as their text, with `d<i>` and `s<i>` names.

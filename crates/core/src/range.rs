@@ -1,6 +1,9 @@
-//! Interval evaluation of expressions over a map's domain.
+//! Interval evaluation of expressions over a map's domain. A product of two expressions takes
+//! the least and the greatest of the four corner products; a division by an expression is known
+//! where the divisor's range is strictly positive or strictly negative (where it holds 0 the
+//! division is undefined at some point, and nothing is claimed).
 
-use crate::expr::{Atom, Expr, Extremum, VarRef};
+use crate::expr::{Atom, Division, Expr, Extremum, VarRef};
 use crate::interval::{Interval, mod_floor};
 use crate::map::IndexingMap;
 
@@ -104,6 +107,91 @@ impl Span {
         Span {
             lo: Some(lo),
             hi: Some(hi),
+        }
+    }
+
+    /// `{x * y}` for `x` in `self` and `y` in `o`: from the least to the greatest of the four
+    /// products of the ends (a product is monotone in each factor while the other keeps its
+    /// sign, so its extremes over a box lie at the corners). Unknown where an end is unbounded.
+    fn multiply(self, o: Span) -> Span {
+        let corners = (|| {
+            let (a, b, c, d) = (self.lo?, self.hi?, o.lo?, o.hi?);
+            Some([
+                a.checked_mul(c)?,
+                a.checked_mul(d)?,
+                b.checked_mul(c)?,
+                b.checked_mul(d)?,
+            ])
+        })();
+        Span::hull_of(corners)
+    }
+
+    /// `{x floordiv y}` or `{x ceildiv y}` (as `div` rounds) for `x` in `self` and `y` in `o`,
+    /// where every `y` is positive or every `y` is negative: from the least to the greatest
+    /// quotient at the four corners (`x / y` is monotone in `x` and in `y` while `y` keeps its
+    /// sign, and rounding is monotone). Unknown where `o` holds 0 or an end is unbounded.
+    fn divide_by(self, o: Span, div: fn(i128, i128) -> Option<i128>) -> Span {
+        let corners = (|| {
+            let (a, b, c, d) = (self.lo?, self.hi?, o.lo?, o.hi?);
+            if c <= 0 && 0 <= d {
+                return None;
+            }
+            Some([div(a, c)?, div(a, d)?, div(b, c)?, div(b, d)?])
+        })();
+        Span::hull_of(corners)
+    }
+
+    /// `{x mod y}` for `x` in `self` and `y` in `o` (floor semantics: the sign of `y`). For
+    /// positive `y` up to `h`: `[0, h - 1]`, and `x` itself where `0 <= x < lo(y)`, at most
+    /// `hi(x)` where `x >= 0`. For negative `y` the mirror image. Unknown where `o` holds 0.
+    fn modulo_by(self, o: Span) -> Span {
+        let unknown = Span { lo: None, hi: None };
+        let (Some(c), Some(d)) = (o.lo, o.hi) else {
+            return unknown;
+        };
+        if 0 < c {
+            if self.lo.is_some_and(|lo| 0 <= lo) {
+                if self.hi.is_some_and(|hi| hi < c) {
+                    return self;
+                }
+                let hi = self.hi.map_or(d - 1, |hi| hi.min(d - 1));
+                return Span {
+                    lo: Some(0),
+                    hi: Some(hi),
+                };
+            }
+            return Span {
+                lo: Some(0),
+                hi: Some(d - 1),
+            };
+        }
+        if d < 0 {
+            if self.hi.is_some_and(|hi| hi <= 0) {
+                if self.lo.is_some_and(|lo| d < lo) {
+                    return self;
+                }
+                let lo = self.lo.map_or(c + 1, |lo| lo.max(c + 1));
+                return Span {
+                    lo: Some(lo),
+                    hi: Some(0),
+                };
+            }
+            return Span {
+                lo: Some(c + 1),
+                hi: Some(0),
+            };
+        }
+        unknown
+    }
+
+    /// The span from the least to the greatest of `values`; unknown without them.
+    fn hull_of(values: Option<[i128; 4]>) -> Span {
+        match values {
+            Some(v) => Span {
+                lo: v.iter().min().copied(),
+                hi: v.iter().max().copied(),
+            },
+            None => Span { lo: None, hi: None },
         }
     }
 
@@ -307,6 +395,10 @@ impl<'a> RangeEvaluator<'a> {
             (Atom::Mod(_, k), [x]) => x.modulo(*k),
             (Atom::Min(..), [a, b]) => a.extremum(Extremum::Min, *b),
             (Atom::Max(..), [a, b]) => a.extremum(Extremum::Max, *b),
+            (Atom::Mul(..), [a, b]) => a.multiply(*b),
+            (Atom::DivBy(Division::FloorDiv, ..), [x, y]) => x.divide_by(*y, floor_div_wide),
+            (Atom::DivBy(Division::CeilDiv, ..), [x, y]) => x.divide_by(*y, ceil_div_wide),
+            (Atom::DivBy(Division::Mod, ..), [x, y]) => x.modulo_by(*y),
             // Not reached (`args` has one span per operand); nothing is known then.
             _ => Span { lo: None, hi: None },
         };

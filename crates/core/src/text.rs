@@ -3,7 +3,8 @@
 //! Output is XLA's single-line form, `(d0, d1)[s0]{rt0} -> (d0 floordiv 8, s0), domain: d0 in [0, 9],
 //! d1 in [0, 19], s0 in [0, 3], rt0 in [0, 5], d0 mod 2 in [0, 0]`, or `KNOWN EMPTY`, in MLIR's
 //! spelling or in XLA's (`/` for `floordiv`, see [`crate::print::Syntax`]). Expressions may hold
-//! `min(a, b)` and `max(a, b)`. A domain entry with an empty interval (`d0 in [10, 0]`) makes the
+//! `min(a, b)` and `max(a, b)`, and, as XLA's `SymbolicExpr`, products of two expressions and
+//! divisions or `mod` by an expression (`d0 * s0`, `(d0 + 1) floordiv s0`). A domain entry with an empty interval (`d0 in [10, 0]`) makes the
 //! map KNOWN EMPTY, as in XLA. Input also accepts `/` and `%`, the attribute wrappers
 //! `#xla.indexing_map<"...">` and `#xla_indexing.map<"...">` (several adjacent string pieces are
 //! joined), the older unquoted `#xla_gpu.indexing_map<...>` with `is_simplified`, and the legacy
@@ -18,7 +19,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt::{self, Write};
 
-use crate::expr::{ArithError, Expr, Extremum, VarRef};
+use crate::expr::{ArithError, Division, Expr, Extremum, VarRef};
 use crate::interval::Interval;
 use crate::map::{IndexingMap, Var};
 use crate::print::{Names, Printer, Syntax};
@@ -345,33 +346,33 @@ impl<'a> Parser<'a> {
         loop {
             let at = self.at;
             let op = match &self.tok {
-                Tok::Punct("*") => "*",
-                Tok::Punct("/") => "floordiv",
-                Tok::Punct("%") => "mod",
-                Tok::Ident(n) if n == "floordiv" || n == "floorDiv" => "floordiv",
-                Tok::Ident(n) if n == "ceildiv" || n == "ceilDiv" => "ceildiv",
-                Tok::Ident(n) if n == "mod" => "mod",
+                Tok::Punct("*") => None,
+                Tok::Punct("/") => Some(Division::FloorDiv),
+                Tok::Punct("%") => Some(Division::Mod),
+                Tok::Ident(n) if n == "floordiv" || n == "floorDiv" => Some(Division::FloorDiv),
+                Tok::Ident(n) if n == "ceildiv" || n == "ceilDiv" => Some(Division::CeilDiv),
+                Tok::Ident(n) if n == "mod" => Some(Division::Mod),
                 _ => return product.finish(negate),
             };
             self.bump()?;
             let rhs = self.factor()?;
-            if op == "*" {
+            let Some(op) = op else {
                 product.multiply(rhs, at)?;
                 continue;
-            }
-            let k = match rhs {
-                Operand::Literal { value, at } => narrow_literal(value, at)?,
-                Operand::Expr { expr, negated } => expr
-                    .as_constant()
-                    .map(|k| if negated { k.wrapping_neg() } else { k })
-                    .ok_or_else(|| (at, format!("{op} by a variable is not supported")))?,
+            };
+            let divisor = match rhs {
+                Operand::Literal { value, at } => Expr::constant(narrow_literal(value, at)?),
+                Operand::Expr {
+                    expr,
+                    negated: false,
+                } => expr,
+                Operand::Expr {
+                    expr,
+                    negated: true,
+                } => Self::arith(at, expr.checked_scale(-1))?,
             };
             let lhs = product.finish(false)?;
-            let divided = match op {
-                "floordiv" => lhs.floor_div(k),
-                "ceildiv" => lhs.ceil_div(k),
-                _ => lhs.modulo(k),
-            };
+            let divided = lhs.divide_by(op, &divisor);
             product = Product::new(Operand::expr(Self::arith(at, divided)?), at)?;
         }
     }
@@ -451,8 +452,9 @@ impl Operand {
 /// The magnitude of `i64::MIN`: the largest constant a product may hold before its sign is known.
 const MAX_MAGNITUDE: u128 = 1 << 63;
 
-/// A product being parsed: at most one non-constant factor, times the product of the constant
-/// factors, kept exact in `i128` within [`MAX_MAGNITUDE`] until the term's sign is applied.
+/// A product being parsed: the product of its non-constant factors (an [`Expr::checked_mul`] of
+/// them), times the product of the constant factors, kept exact in `i128` within
+/// [`MAX_MAGNITUDE`] until the term's sign is applied.
 struct Product {
     factor: Option<Expr>,
     constant: i128,
@@ -489,12 +491,13 @@ impl Product {
             Operand::Literal { value, .. } => value,
             Operand::Expr { expr, negated } => {
                 let sign = if negated { -1 } else { 1 };
-                match expr.as_constant() {
-                    Some(k) => sign * i128::from(k),
-                    None if self.factor.is_some() => {
-                        return Err((at, "a product of two variables is not quasi-affine".into()));
+                match (expr.as_constant(), &self.factor) {
+                    (Some(k), _) => sign * i128::from(k),
+                    (None, Some(factor)) => {
+                        self.factor = Some(Parser::arith(at, factor.checked_mul(&expr))?);
+                        sign
                     }
-                    None => {
+                    (None, None) => {
                         self.factor = Some(expr);
                         sign
                     }

@@ -1,5 +1,6 @@
 //! One test per rewrite rule: a text-in, text-out case where the rule applies and one where its
-//! condition fails. Rules are documented in `src/simplify/rules.rs` and `constraints.rs`.
+//! condition fails. Rules are documented in `src/simplify/rules.rs`, `constraints.rs` and, for
+//! products and divisions by an expression, `nonaffine.rs`.
 
 use xla_indexing_core::IndexingMap;
 
@@ -391,5 +392,50 @@ fn constraint_hull() {
     check_map(
         "(d0, d1, d2, d3, d4, d5, d6, d7) -> (d6 + d7), domain: d0 in [3, 4], d1 in [0, 3], d2 in [-4, -4], d3 in [4, 11], d4 in [0, 3], d5 in [0, 15], d6 in [-3, 4], d7 in [0, 1], -d2 * 2 - d6 + d7 * 17 + 6 in [34, 34]",
         "(d0, d1, d2, d3, d4, d5, d6, d7) -> (-2), domain: d0 in [3, 4], d1 in [0, 3], d2 in [-4, -4], d3 in [4, 11], d4 in [0, 3], d5 in [0, 15], d6 in [-3, -3], d7 in [1, 1]",
+    );
+}
+
+#[test]
+fn multiples_of_divisor() {
+    assert_eq!(simp(&[(0, 6), (1, 14)], "(d0 * d1) floordiv d1"), "d0");
+    assert_eq!(simp(&[(0, 6), (1, 14)], "(d0 * d1) mod d1"), "0");
+    assert_eq!(simp(&[(0, 6), (1, 14)], "(d0 * d1) ceildiv d1"), "d0");
+    assert_eq!(simp(&[(0, 6), (-4, -1)], "(d0 * d1) floordiv d1"), "d0");
+    assert_eq!(
+        simp(&[(0, 6), (1, 14)], "(d0 * d1 + d0) floordiv d1"),
+        "d0 + d0 floordiv d1"
+    );
+    assert_eq!(
+        simp(
+            &[(0, 6), (1, 4)],
+            "(d0 * (d1 + 1) * 4 + 3) mod ((d1 + 1) * 2)"
+        ),
+        "3"
+    );
+    assert_eq!(simp(&[(0, 6), (1, 4)], "(d1 * 6) floordiv (d1 * 3)"), "2");
+    // Where the divisor may be 0 the division is undefined there: it stays.
+    assert_eq!(
+        simp(&[(0, 6), (0, 14)], "(d0 * d1) floordiv d1"),
+        "(d0 * d1) floordiv d1"
+    );
+}
+
+#[test]
+fn below_divisor() {
+    assert_eq!(simp(&[(0, 6), (7, 14)], "d0 floordiv d1"), "0");
+    assert_eq!(simp(&[(0, 6), (7, 14)], "d0 mod d1"), "d0");
+    assert_eq!(simp(&[(0, 6), (0, 4)], "d0 mod (d0 + d1 + 1)"), "d0");
+    assert_eq!(simp(&[(0, 6), (0, 4)], "d0 floordiv (d0 + d1 + 1)"), "0");
+    assert_eq!(simp(&[(1, 6), (0, 4)], "d0 ceildiv (d0 + d1)"), "1");
+    assert_eq!(simp(&[(0, 6), (5, 14)], "d0 mod d1"), "d0 mod d1");
+}
+
+#[test]
+fn products_of_points() {
+    assert_eq!(simp(&[(0, 6), (3, 3)], "d0 * d1"), "d0 * 3");
+    assert_eq!(
+        simp(&[(0, 6), (1, 2)], "d0 * (d1 floordiv 4)"),
+        "0",
+        "d1 floordiv 4 is 0 on [1, 2]"
     );
 }

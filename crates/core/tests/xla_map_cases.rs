@@ -64,20 +64,15 @@ fn run(case: &Case) -> Outcome {
         "divmod" => divmod(case).map(Pass::from),
         "eval-missing" => eval_missing(case).map(Pass::from),
         "used-vars" => used_vars(case).map(Pass::from),
-        "reject" => reject(case).map(Pass::from),
         "print-expr" => print_expr(case).map(Pass::from),
+        "eval-expr" => eval_expr(case).map(Pass::from),
+        "replace" => replace(case),
         "expr-classes" => expr_classes(case).map(Pass::from),
         other => Err(format!("unknown op `{other}`")),
     };
-    // A documented difference is one whatever the op: `differs` (on purpose) or `xla-wrong`;
-    // an input that is not quasi-affine is counted apart (`unsupported`).
-    let documented = if case.get("unsupported").is_some() {
-        Some(Verdict::Unsupported)
-    } else if case.get("differs").is_some() || case.get("xla-wrong").is_some() {
-        Some(Verdict::Difference)
-    } else {
-        None
-    };
+    // A documented difference is one whatever the op: `differs` (on purpose) or `xla-wrong`.
+    let documented = (case.get("differs").is_some() || case.get("xla-wrong").is_some())
+        .then_some(Verdict::Difference);
     result
         .map(|pass| match documented {
             Some(verdict) => Pass::new(verdict, pass.note),
@@ -86,10 +81,9 @@ fn run(case: &Case) -> Outcome {
         .into()
 }
 
-/// Why we depart from XLA's expectation: on purpose (`differs`) or because XLA's input is not
-/// quasi-affine (`unsupported`).
+/// Why we depart from XLA's expectation on purpose (`differs`).
 fn departure(case: &Case) -> Option<&str> {
-    case.get("differs").or_else(|| case.get("unsupported"))
+    case.get("differs")
 }
 
 // ---- Reading -------------------------------------------------------------------------------
@@ -1014,30 +1008,68 @@ fn used_vars(case: &Case) -> Result<String, String> {
     Ok("the variables XLA finds".into())
 }
 
-/// `op reject` (with `differs`): XLA's expression or map is outside our quasi-affine language;
-/// our reader must refuse it with an error (the reference reads it).
-fn reject(case: &Case) -> Result<String, String> {
+/// `op eval-expr`: the value of `input` at `at` (one value per variable of `vars`) is XLA's
+/// `expect`, as the reference computes it too.
+fn eval_expr(case: &Case) -> Result<String, String> {
+    let names = expr_vars(case);
     let input = case.require("input")?;
-    let why = departure(case).ok_or("the case has no `differs` or `unsupported` directive")?;
-    if input.contains("->") {
-        ref_map(input)?;
-        return match IndexingMap::parse(input) {
-            Err(e) => Ok(format!("refused: {e}; we differ on purpose: {why}")),
-            Ok(m) => Err(format!(
-                "we read `{input}` as `{m}`, but it is outside our language"
-            )),
-        };
+    let at = ints(case.require("at")?)?;
+    let want: i64 = case
+        .require("expect")?
+        .parse()
+        .map_err(|_| "bad `expect`")?;
+    let truth = ref_expr(input, &names)?.eval(&at);
+    if truth != Some(want) {
+        return Err(format!("the reference gives {truth:?}, XLA expects {want}"));
     }
-    ref_expr(input, &expr_vars(case))?;
-    match our_expr(case, input) {
-        Err(e) => Ok(format!(
-            "refused: {}; we differ on purpose: {why}",
-            e.lines().next().unwrap_or("")
-        )),
-        Ok(e) => Err(format!(
-            "we read `{input}` as `{e:?}`, but it is outside our language"
-        )),
+    match our_expr(case, input)?.eval(&at, &[]) {
+        Some(v) if v == want => Ok(format!("{want} at {at:?}, as XLA's")),
+        other => Err(format!("we give {other:?} at {at:?}, XLA {want}")),
     }
+}
+
+/// `op replace`: `input` with every `replace FROM => TO` applied at once (XLA's `Replace`,
+/// `ReplaceDims`, `ReplaceSymbols` and `ReplaceVariables`, all over the names of `vars`) is
+/// XLA's `expect`: the same normal form, and equal on the grid. With `differs`, ours is checked
+/// against the reference semantics of the replacements instead (the reason says how XLA's
+/// differs).
+fn replace(case: &Case) -> Result<Pass, String> {
+    let names = expr_vars(case);
+    let e = our_expr(case, case.require("input")?)?;
+    let pairs = case
+        .all("replace")
+        .map(|r| {
+            let (from, to) = r
+                .split_once("=>")
+                .ok_or_else(|| format!("expected `replace FROM => TO`, found `{r}`"))?;
+            Ok((our_expr(case, from.trim())?, our_expr(case, to.trim())?))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let replaced = e.replace(&pairs).map_err(|err| err.to_string())?;
+    let want = case.require("expect")?;
+    let same = same_on_grid(&replaced, &ref_expr(want, &names)?, names.len(), "");
+    if let Some(why) = departure(case) {
+        if same.is_ok() {
+            return Err(format!(
+                "says `differs` ({why}), but ours equals XLA's `{want}`"
+            ));
+        }
+        return Ok(Pass::new(
+            Verdict::Difference,
+            format!("`{replaced:?}`; we differ on purpose: {why}"),
+        ));
+    }
+    let coverage = same?;
+    let theirs = our_expr(case, want)?;
+    if replaced != theirs {
+        return Err(format!(
+            "we give `{replaced:?}`, XLA `{want}` (`{theirs:?}`)"
+        ));
+    }
+    Ok(Pass::new(
+        Verdict::Same,
+        format!("`{replaced:?}` as XLA's ({coverage})"),
+    ))
 }
 
 /// `op print-expr`: `input` printed with the names `vars` reads back as XLA's printed `expect`.

@@ -254,10 +254,7 @@ pub fn normalize(e: &Expr) -> Result<Expr, ArithError> {
                 };
                 div.checked_add_const(q)?
             }
-            Atom::Mod(x, k) => normalize(x)?.modulo(*k)?,
-            Atom::Min(a, b) => Expr::min_of(&normalize(a)?, &normalize(b)?),
-            Atom::Max(a, b) => Expr::max_of(&normalize(a)?, &normalize(b)?),
-            Atom::Var(_) => Expr::atom(atom.clone()),
+            _ => atom.map_operands(normalize)?,
         };
         out = out.checked_add(&term.checked_scale(*coef)?)?;
     }
@@ -329,6 +326,9 @@ fn atom_range(atom: &Atom, ranges: &dyn Fn(VarRef) -> Interval) -> Interval {
         Atom::Mod(x, k) => sum(x).modulo(*k),
         Atom::Min(a, b) => sum(a).pointwise_min(sum(b)),
         Atom::Max(a, b) => sum(a).pointwise_max(sum(b)),
+        Atom::Mul(a, b) => sum(a) * sum(b),
+        // A division by an expression is not bounded here.
+        Atom::DivBy(..) => Interval::FULL,
     }
 }
 

@@ -1,4 +1,6 @@
-//! MLIR affine expressions to and from the core's quasi-affine [`Expr`]essions.
+//! MLIR affine expressions to and from the core's quasi-affine [`Expr`]essions (the core's
+//! products of two expressions and divisions by an expression have no affine counterpart here:
+//! `lower-apply` computes them with `arith` ops).
 //!
 //! Affine dimensions are the core's dimensions and affine symbols its symbols, position for
 //! position.
@@ -6,9 +8,9 @@
 use melior::{Context, ir::AffineExpr};
 use xla_indexing_core::{Atom, Expr, VarRef};
 
-/// Converts an affine expression; `None` for what the core cannot express: a product of two
-/// non-constant expressions, a division or `mod` by a non-constant or by zero, or arithmetic
-/// that overflows.
+/// Converts an affine expression; `None` for a semi-affine one (a product of two non-constant
+/// expressions, a division or `mod` by a non-constant: the passes that read `affine` ops keep
+/// to quasi-affine maps), a division by zero, or arithmetic that overflows.
 pub fn expr_from_affine(e: AffineExpr) -> Option<Expr> {
     if e.is_dim() {
         return Some(Expr::dim(u32::try_from(e.dim_position()).ok()?));
@@ -51,7 +53,8 @@ pub fn expr_from_affine(e: AffineExpr) -> Option<Expr> {
 
 /// Converts a core expression into an affine expression of `context`; `None` when it holds a
 /// `min` or `max`, which affine expressions lack (an `affine.min` or `affine.max` op computes
-/// one: see `passes/affine_ops.rs`). (The core keeps every divisor at 2 or more, as affine maps
+/// one: see `passes/affine_ops.rs`), or a product of two expressions or a division by one,
+/// which `lower-affine` cannot expand (`lower-apply` plans those as `arith` ops). (The core keeps every divisor at 2 or more, as affine maps
 /// require.)
 pub fn affine_from_expr<'c>(context: &'c Context, e: &Expr) -> Option<AffineExpr<'c>> {
     let mut sum: Option<AffineExpr<'c>> = None;
@@ -85,7 +88,7 @@ fn affine_from_atom<'c>(context: &'c Context, atom: &Atom) -> Option<AffineExpr<
         Atom::FloorDiv(e, k) => divide(e, *k, AffineExpr::floor_div),
         Atom::CeilDiv(e, k) => divide(e, *k, AffineExpr::ceil_div),
         Atom::Mod(e, k) => divide(e, *k, AffineExpr::modulo),
-        Atom::Min(..) | Atom::Max(..) => None,
+        Atom::Min(..) | Atom::Max(..) | Atom::Mul(..) | Atom::DivBy(..) => None,
     }
 }
 

@@ -1,5 +1,8 @@
-//! Quasi-affine expressions written as `arith` ops (what `arith` ops mean as expressions is
-//! in `simplify/semantics.rs`).
+//! Index expressions written as `arith` ops (what `arith` ops mean as expressions is in
+//! `simplify/semantics.rs`), the non-affine ones of XLA's `SymbolicExpr` included: a product of
+//! two expressions is a `muli`, a division by an expression a `divui`/`floordivsi`/`ceildivsi`
+//! and its floor `mod` a `remui` or the dividend less the quotient times the divisor (see
+//! [`plan_divide_by`]); `affine` ops cannot hold them.
 //!
 //! * [`plan`] turns an expression into a short sequence of `arith` ops, unsigned `divui` where
 //!   the dividend is never negative, a `mod` as the dividend less a multiple of its quotient (a
@@ -14,7 +17,7 @@ use melior::{
         operation::OperationBuilder, r#type::IntegerType,
     },
 };
-use xla_indexing_core::{Atom, Expr, Interval, RangeEvaluator, VarRef};
+use xla_indexing_core::{Atom, Division, Expr, Interval, RangeEvaluator, VarRef};
 use xla_indexing_mlir::handles::stretch_value;
 
 use super::ranges::{fits, signed_range};
@@ -100,7 +103,7 @@ pub fn collect_divisions(e: &Expr, floors: &mut Vec<(Expr, i64)>, mods: &mut Vec
             Atom::Var(_) => continue,
             Atom::FloorDiv(x, k) => (x, *k, &mut *floors),
             Atom::Mod(x, k) => (x, *k, &mut *mods),
-            Atom::CeilDiv(..) | Atom::Min(..) | Atom::Max(..) => {
+            Atom::CeilDiv(..) | Atom::Min(..) | Atom::Max(..) | Atom::Mul(..) | Atom::DivBy(..) => {
                 atom.operands()
                     .for_each(|x| collect_divisions(x, floors, mods));
                 continue;
@@ -346,6 +349,13 @@ fn plan_atom(plan: &mut Plan, atom: &Atom, ev: &RangeEvaluator, width: u32) -> O
             let (a, b) = (plan_sum(plan, a, ev, width)?, plan_sum(plan, b, ev, width)?);
             return Some(plan.push(name, (a, b), ev.atom_range(atom), ev));
         }
+        Atom::Mul(a, b) => {
+            // Both factors and the product are exact in the type ([`plan_sum`] checks the
+            // factors, the caller the product's range).
+            let (a, b) = (plan_sum(plan, a, ev, width)?, plan_sum(plan, b, ev, width)?);
+            return Some(plan.push("arith.muli", (a, b), ev.atom_range(atom), ev));
+        }
+        Atom::DivBy(which, x, y) => return plan_divide_by(plan, atom, *which, (x, y), ev, width),
         Atom::FloorDiv(x, k) => (x, *k, "floordiv"),
         Atom::CeilDiv(x, k) => (x, *k, "ceildiv"),
         Atom::Mod(x, k) if plan.remainders != Remainders::Rem => {
@@ -367,6 +377,48 @@ fn plan_atom(plan: &mut Plan, atom: &Atom, ev: &RangeEvaluator, width: u32) -> O
     };
     let v = plan_sum(plan, &x, ev, width)?;
     Some(plan.push(name, (v, Operand::Const(k)), ev.atom_range(atom), ev))
+}
+
+/// Plans `x floordiv y`, `x ceildiv y` or `x mod y` (the atom `atom`) for a non-constant
+/// divisor `y`, which must never be 0 on the domain (`None` otherwise: the division is undefined
+/// there, and `arith` ops would trap or give poison). Where `x >= 0` and `y > 0` everywhere:
+/// `divui`, `ceildivui` or `remui`. Otherwise `floordivsi` and `ceildivsi`, and the floor `mod`
+/// as `x - (x floordivsi y) * y` (`remsi` has the sign of the dividend, the floor `mod` that of
+/// the divisor; this identity gives the latter with no compare and select). Every value on the
+/// way is checked to fit in the type: the quotient and the product lie in the ranges of the
+/// atom `x floordiv y` and of its product with `y`.
+fn plan_divide_by(
+    plan: &mut Plan,
+    atom: &Atom,
+    which: Division,
+    (x, y): (&Expr, &Expr),
+    ev: &RangeEvaluator,
+    width: u32,
+) -> Option<Operand> {
+    let divisor = ev.range(y);
+    if divisor.contains(0) {
+        return None;
+    }
+    let unsigned = ev.range(x).lo >= 0 && divisor.lo > 0;
+    let name = match (which, unsigned) {
+        (Division::FloorDiv, true) => "arith.divui",
+        (Division::FloorDiv, false) => "arith.floordivsi",
+        (Division::CeilDiv, true) => "arith.ceildivui",
+        (Division::CeilDiv, false) => "arith.ceildivsi",
+        (Division::Mod, true) => "arith.remui",
+        (Division::Mod, false) => {
+            let quotient = Atom::DivBy(Division::FloorDiv, x.clone(), y.clone());
+            let quotient_range = ev.atom_range(&quotient);
+            let multiple_range = quotient_range * divisor;
+            (fits(quotient_range, width) && fits(multiple_range, width)).then_some(())?;
+            let (vx, vy) = (plan_sum(plan, x, ev, width)?, plan_sum(plan, y, ev, width)?);
+            let q = plan.push("arith.floordivsi", (vx, vy), quotient_range, ev);
+            let multiple = plan.push("arith.muli", (q, vy), multiple_range, ev);
+            return Some(plan.push("arith.subi", (vx, multiple), ev.atom_range(atom), ev));
+        }
+    };
+    let (vx, vy) = (plan_sum(plan, x, ev, width)?, plan_sum(plan, y, ev, width)?);
+    Some(plan.push(name, (vx, vy), ev.atom_range(atom), ev))
 }
 
 /// The dividend of `x OP k` to plan: for a `mod` whose dividend may be negative, `x + m * k`
@@ -560,18 +612,19 @@ mod tests {
             let (exact, unsigned_exact) = match op.name {
                 "arith.addi" => (a + b, ua + ub),
                 "arith.subi" => (a - b, ua - ub),
-                "arith.muli" => (a * b, ua * ub),
+                // Two operands of up to 64 unsigned bits: past `i128`, certainly past `nuw`.
+                "arith.muli" => (a * b, ua.checked_mul(ub).unwrap_or(i128::MAX)),
                 "arith.divui" | "arith.remui" | "arith.ceildivui" if ub == 0 => {
                     return Err(format!("op {i}: division by zero"));
                 }
                 "arith.divui" => (ua / ub, 0),
                 "arith.remui" => (ua % ub, 0),
                 "arith.ceildivui" => ((ua + ub - 1) / ub, 0),
-                "arith.floordivsi" => (
-                    a.div_euclid(b) - i128::from(a.rem_euclid(b) != 0 && b < 0),
-                    0,
-                ),
-                "arith.ceildivsi" => (-((-a).div_euclid(b)), 0),
+                "arith.floordivsi" | "arith.ceildivsi" if b == 0 => {
+                    return Err(format!("op {i}: division by zero"));
+                }
+                "arith.floordivsi" => (floor_wide(a, b), 0),
+                "arith.ceildivsi" => (-floor_wide(-a, b), 0),
                 "arith.minsi" => (a.min(b), 0),
                 "arith.maxsi" => (a.max(b), 0),
                 other => return Err(format!("op {i}: unexpected {other}")),
@@ -597,6 +650,16 @@ mod tests {
         i64::try_from(extended).map_err(|e| e.to_string())
     }
 
+    /// `floor(a / b)` for `b != 0`, either sign.
+    fn floor_wide(a: i128, b: i128) -> i128 {
+        let q = a / b;
+        if a % b != 0 && ((a < 0) != (b < 0)) {
+            q - 1
+        } else {
+            q
+        }
+    }
+
     fn random_bounds(rng: &mut SplitMix64) -> Interval {
         let lo = match rng.range(0, 6) {
             0..=2 => rng.range(0, 20),
@@ -616,7 +679,7 @@ mod tests {
         leaf_odds: 4,
         constant_odds: 6,
         sum_terms: (2, 2),
-        weights: [2, 1, 2, 1, 0, 1, 1],
+        weights: [2, 1, 2, 1, 0, 1, 1, 1, 1],
     };
 
     #[test]

@@ -13,7 +13,11 @@
 //! quotient, with a dividend chosen to share the division with the floor divisions of every
 //! `apply_indexing` of the operation: see `arith::plan_mod` and `dividends.rs`), or, when a
 //! value on the way might not fit in 64 bits, an `affine.apply` of the result's expression
-//! (which `lower-affine` expands with floor semantics). Every `addi`, `subi` and `muli` is exact,
+//! (which `lower-affine` expands with floor semantics). A product of two expressions or a
+//! division by one (XLA's non-affine `SymbolicExpr`s) is always `arith` ops (`muli`,
+//! `divui`/`floordivsi`/`ceildivsi`, a floor `mod` from `floordivsi`), `prefer-affine` or not,
+//! since `affine` ops cannot hold it; where those ops cannot compute it exactly (a divisor that
+//! may be 0, a value that may leave 64 bits) the pass fails with an error at the op. Every `addi`, `subi` and `muli` is exact,
 //! so it carries `nsw`, and `nuw` where no value on the way is negative (which lets LLVM fold
 //! constant offsets into addresses). Dimensions are the affine map's dims, range and runtime
 //! variables its symbols. An op whose operands' ranges miss its domain (it never computes a
@@ -27,6 +31,7 @@
 //! turns 64-bit divisions and remainders into 32-bit ones. `index-bitwidth=64` keeps every op
 //! on `index`. See `arith::plan_narrow` for why the narrow ops are exact.
 
+use std::cell::RefCell;
 use std::rc::Rc;
 use xla_indexing_mlir::handles::stretch_value;
 
@@ -121,10 +126,18 @@ pub(crate) fn run(operation: OperationRef, options: &Options) -> Result<(), Pass
     }
     // The floor divisions of the whole operation, for remainders to share.
     let shared = SharedDividends::collect(operation);
-    let rewrite: RewriteFn =
-        Rc::new(move |context, op, rewriter| lower_apply(context, op, rewriter, options, &shared));
+    // A result that neither `arith` nor `affine` ops can compute, reported once the rewrite ends.
+    let refused = Rc::new(RefCell::new(None));
+    let refused_in = refused.clone();
+    let rewrite: RewriteFn = Rc::new(move |context, op, rewriter| {
+        lower_apply(context, op, rewriter, options, &shared, &refused_in)
+    });
     let patterns = APPLY_INDEXING_OPS.map(|name| (name, rewrite.clone()));
-    Ok(apply_greedily(operation, &patterns)?)
+    apply_greedily(operation, &patterns)?;
+    match refused.take() {
+        Some(failure) => Err(failure),
+        None => Ok(()),
+    }
 }
 
 fn lower_apply(
@@ -133,6 +146,7 @@ fn lower_apply(
     rewriter: &RewriterBase,
     options: Options,
     shared: &SharedDividends,
+    refused: &RefCell<Option<PassFailure>>,
 ) -> bool {
     let Some(maps) = apply_indexing_maps(&op) else {
         return lower_unreachable(context, op, rewriter);
@@ -166,15 +180,31 @@ fn lower_apply(
     rewriter.set_insertion_point_before(op);
     let mut values = Vec::with_capacity(map.results().len());
     for (i, result) in map.results().iter().enumerate() {
+        // `affine` ops hold quasi-affine results only: the others are planned whatever
+        // `prefer-affine` says.
         let plan = candidates
             .iter()
             .zip(&evaluators)
             .zip(&remainders)
-            .filter_map(|((m, ev), r)| arith::plan_narrow(m.results().get(i)?, ev, 64, bitwidth, r))
-            .filter(|p| !prefer_affine || p.ops.is_empty())
+            .filter_map(|((m, ev), r)| {
+                let e = m.results().get(i)?;
+                let p = arith::plan_narrow(e, ev, 64, bitwidth, r)?;
+                (!prefer_affine || p.ops.is_empty() || !e.is_quasi_affine()).then_some(p)
+            })
             .min_by_key(|p| p.rank(bitwidth));
         let value = match plan {
             Some(plan) => arith::materialize(context, &plan, rewriter, location, index, &operand),
+            None if !result.is_quasi_affine() => {
+                refused.replace(Some(PassFailure::at(
+                    location,
+                    format!(
+                        "{ARGUMENT}: result {i} `{result:?}` divides by an expression that may be 0 \
+                         on the domain, or a value on the way may leave 64 bits; `affine` ops \
+                         cannot hold a product or a division by an expression, so it stays"
+                    ),
+                )));
+                return false;
+            }
             None => {
                 let operands: Vec<Value> = (0..num_dims + num_symbols)
                     .filter_map(|i| op.operand(i).ok())

@@ -46,7 +46,7 @@ const SHAPE: ExprShape = ExprShape {
     leaf_odds: 4,
     constant_odds: 6,
     sum_terms: (2, 2),
-    weights: [2, 1, 1, 1, 0, 1, 1],
+    weights: [2, 1, 1, 1, 0, 1, 1, 0, 0],
 };
 
 fn random_expr(rng: &mut SplitMix64, depth: u32, num_vars: u32) -> Expr {

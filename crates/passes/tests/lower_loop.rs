@@ -32,7 +32,7 @@ const SHAPE: ExprShape = ExprShape {
     leaf_odds: 3,
     constant_odds: 6,
     sum_terms: (2, 3),
-    weights: [2, 1, 1, 1, 0, 1, 1],
+    weights: [2, 1, 1, 1, 0, 1, 1, 0, 0],
 };
 
 fn random_expr(rng: &mut SplitMix64, depth: u32, num_dims: u32, num_syms: u32) -> Expr {

@@ -81,7 +81,7 @@ const SHAPE: ExprShape = ExprShape {
     leaf_odds: 3,
     constant_odds: 5,
     sum_terms: (2, 3),
-    weights: [3, 2, 2, 1, 1, 0, 0],
+    weights: [3, 2, 2, 1, 1, 0, 0, 0, 0],
 };
 
 struct Generator {

@@ -1,8 +1,9 @@
 //! A small deterministic pseudo-random generator (SplitMix64) for property tests and benchmark
 //! corpora: the same seed gives the same sequence on every machine, and [`ExprShape`], random
-//! quasi-affine expressions of a chosen make-up.
+//! index expressions of a chosen make-up (quasi-affine, or with XLA's products and divisions by
+//! expressions).
 
-use xla_indexing_core::Expr;
+use xla_indexing_core::{Division, Expr};
 
 /// SplitMix64.
 #[derive(Clone, Debug)]
@@ -40,9 +41,10 @@ impl SplitMix64 {
     }
 }
 
-/// What random quasi-affine expressions for property tests are made of: each node is a leaf (a
+/// What random index expressions for property tests are made of: each node is a leaf (a
 /// constant, or a variable times a coefficient) or a sum, floor division, `mod`, ceiling
-/// division, scaling, `min` or `max` of random subexpressions, chosen with the given weights.
+/// division, scaling, `min`, `max`, product or division by an expression of random
+/// subexpressions, chosen with the given weights (quasi-affine where the last two weigh 0).
 #[derive(Clone, Copy, Debug)]
 pub struct ExprShape<'a> {
     /// Constant leaves lie in `[constants.0, constants.1]`.
@@ -57,8 +59,10 @@ pub struct ExprShape<'a> {
     pub constant_odds: u64,
     /// A sum has between `sum_terms.0` and `sum_terms.1` subexpressions.
     pub sum_terms: (i64, i64),
-    /// The weights of sum, `floordiv`, `mod`, `ceildiv`, scaling, `min` and `max`.
-    pub weights: [u64; 7],
+    /// The weights of sum, `floordiv`, `mod`, `ceildiv`, scaling, `min`, `max`, the product of
+    /// two subexpressions, and the `floordiv`, `ceildiv` or `mod` of a subexpression by another
+    /// (undefined where that divisor is 0).
+    pub weights: [u64; 9],
 }
 
 impl ExprShape<'_> {
@@ -90,7 +94,12 @@ impl ExprShape<'_> {
             3 => sub(rng).ceil_div(*rng.pick(self.divisors)),
             4 => sub(rng).checked_scale(*rng.pick(self.coefficients)),
             5 => Ok(Expr::min_of(&sub(rng), &sub(rng))),
-            _ => Ok(Expr::max_of(&sub(rng), &sub(rng))),
+            6 => Ok(Expr::max_of(&sub(rng), &sub(rng))),
+            7 => sub(rng).checked_mul(&sub(rng)),
+            _ => {
+                let which = *rng.pick(&[Division::FloorDiv, Division::CeilDiv, Division::Mod]);
+                sub(rng).divide_by(which, &sub(rng))
+            }
         };
         node.unwrap_or_else(|_| self.leaf(rng, num_dims, num_syms))
     }

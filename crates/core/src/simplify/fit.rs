@@ -139,7 +139,9 @@ fn affine_fit(e: &Expr, ev: &RangeEvaluator<'_>, max_points: u128) -> Result<Exp
 /// The affine form of one division or `mod` atom in the summands of its argument.
 fn atom_fit(atom: &Atom, ev: &RangeEvaluator<'_>, max_points: u128) -> Result<Expr, NoFit> {
     let (x, k) = match atom {
-        Atom::Var(_) | Atom::Min(..) | Atom::Max(..) => return Err(NoFit::Skipped),
+        Atom::Var(_) | Atom::Min(..) | Atom::Max(..) | Atom::Mul(..) | Atom::DivBy(..) => {
+            return Err(NoFit::Skipped);
+        }
         Atom::FloorDiv(x, k) | Atom::CeilDiv(x, k) | Atom::Mod(x, k) => (x, *k),
     };
     if x.terms().len() > MAX_UNKNOWNS {

@@ -1,7 +1,8 @@
 //! The bound-aware simplifier.
 //!
 //! [`simplify_expr`] rewrites one expression using the ranges of its variables; the rewrite rules
-//! live in [`rules`], each with the identity it applies and the condition under which it holds.
+//! live in [`rules`] (and, for products and divisions by an expression, in `nonaffine.rs`), each
+//! with the identity it applies and the condition under which it holds.
 //! [`IndexingMap::simplify`] simplifies a whole map: constraints first (see [`constraints`]), then
 //! the results, using the constraints as extra range facts.
 //!
@@ -14,6 +15,7 @@
 
 pub mod constraints;
 mod fit;
+mod nonaffine;
 pub mod rules;
 
 use std::cell::RefCell;
@@ -208,6 +210,10 @@ impl Simplifier<'_, '_> {
             Atom::Mod(x, k) => rules::modulo(self, &self.inner(x), *k),
             Atom::Min(a, b) => rules::extremum(self, Extremum::Min, &self.inner(a), &self.inner(b)),
             Atom::Max(a, b) => rules::extremum(self, Extremum::Max, &self.inner(a), &self.inner(b)),
+            Atom::Mul(a, b) => nonaffine::product(&self.inner(a), &self.inner(b)),
+            Atom::DivBy(which, x, y) => {
+                nonaffine::divide_by(self, *which, &self.inner(x), &self.inner(y))
+            }
         };
         fit::affine_form(&rewritten, self.ev, &self.budget)
             .filter(|f| f.cost() <= rewritten.cost())

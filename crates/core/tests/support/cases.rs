@@ -109,9 +109,6 @@ pub enum Verdict {
     /// A documented difference (`differs`: on purpose; `xla-wrong`: XLA's expectation is wrong),
     /// with our answer checked against the reference semantics.
     Difference,
-    /// XLA's input is not quasi-affine (`unsupported`: a product of variables, a division by
-    /// one): we refuse it, or answer what our expressions can hold, and the case checks that.
-    Unsupported,
     /// Any other check (a range, a predicate, a reading) that agrees with XLA.
     Agrees,
 }
@@ -182,7 +179,6 @@ pub struct Summary {
     pub cheaper: usize,
     pub agrees: usize,
     pub differences: usize,
-    pub unsupported: usize,
     pub not_applicable: usize,
     pub pending: usize,
     pub costlier: usize,
@@ -228,7 +224,6 @@ pub fn run_all(file: &str, cases: &[Case], run: impl Fn(&Case) -> Outcome) -> Su
                     Verdict::Same => sum.same += 1,
                     Verdict::Cheaper => sum.cheaper += 1,
                     Verdict::Difference => sum.differences += 1,
-                    Verdict::Unsupported => sum.unsupported += 1,
                     Verdict::Agrees => sum.agrees += 1,
                 }
                 eprintln!("ok   {} [{:?}]: {}", case.name, pass.verdict, pass.note);
@@ -256,7 +251,7 @@ pub fn run_all(file: &str, cases: &[Case], run: impl Fn(&Case) -> Outcome) -> Su
     sum.failed = failures.len();
     eprintln!(
         "{file}: {} cases: {} equivalent to XLA's and as costly, {} cheaper, {} costlier, {} other \
-         checks agree, {} documented differences, {} unsupported (not quasi-affine), {} not \
+         checks agree, {} documented differences, {} not \
          applicable, {} pending, {} failed",
         sum.cases,
         sum.same,
@@ -264,7 +259,6 @@ pub fn run_all(file: &str, cases: &[Case], run: impl Fn(&Case) -> Outcome) -> Su
         sum.costlier,
         sum.agrees,
         sum.differences,
-        sum.unsupported,
         sum.not_applicable,
         sum.pending,
         sum.failed

@@ -450,6 +450,8 @@ impl<'s> StmtInference<'s> {
                     )
                 })
             }
+            // TC's index expressions are quasi-affine (`affine` builds none of these).
+            Atom::Mul(..) | Atom::DivBy(..) => None,
         }
     }
 
@@ -560,7 +562,7 @@ impl<'s> StmtInference<'s> {
                 let xhi = ahi.scale(*k).ok()?;
                 self.solve(x, v, &xlo, &xhi)
             }
-            Atom::Mod(..) | Atom::Min(..) | Atom::Max(..) => None,
+            Atom::Mod(..) | Atom::Min(..) | Atom::Max(..) | Atom::Mul(..) | Atom::DivBy(..) => None,
         }
     }
 
