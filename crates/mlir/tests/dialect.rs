@@ -112,16 +112,16 @@ fn alternative_spellings_are_stored_canonical() {
 fn parse_errors_are_diagnostics_at_the_failing_character() {
     let context = context();
     let source = "func.func @f(%a: index) -> index {\n  \
-                  %0 = xla_indexing.apply_indexing #xla_indexing.map<\"(d0) -> (d0 * d0), domain: d0 in [0, 3]\">(%a) : index\n  \
+                  %0 = xla_indexing.apply_indexing #xla_indexing.map<\"(d0) -> (d0 + d1), domain: d0 in [0, 3]\">(%a) : index\n  \
                   return %0 : index\n}";
     let (module, errors) = errors_of(&context, || Module::parse(&context, source));
     assert!(module.is_none());
     assert_eq!(errors.len(), 1, "{errors:?}");
-    // The string's quote is at column 54 of line 2; `d0 * d0` fails at the `*`, column 13 of the
-    // map, so column 67 of the line.
-    assert!(errors[0].contains(":2:67"), "{errors:?}");
+    // The string's quote is at column 54 of line 2; `d0 + d1` fails at the undeclared `d1`,
+    // column 15 of the map, so column 69 of the line.
+    assert!(errors[0].contains(":2:69"), "{errors:?}");
     assert!(
-        errors[0].contains("invalid indexing map at column 13"),
+        errors[0].contains("invalid indexing map at column 15"),
         "{errors:?}"
     );
 }
