@@ -302,7 +302,12 @@ impl<'m> Emitter<'m> {
             Some(Dot) => {
                 let zero = match element.class {
                     Class::Float => float_literal(0.0, element),
-                    Class::Pred => return Err(fail("dots of pred values are not lowered".into())),
+                    Class::Pred | Class::Complex => {
+                        return Err(fail(format!(
+                            "dots of {} values are not lowered",
+                            shape.element
+                        )));
+                    }
                     _ => "0".into(),
                 };
                 let zero = Typed {
@@ -893,6 +898,16 @@ fn scalar_literal(text: &str, e: Element) -> Option<String> {
             };
             Some(float_literal(v, e))
         }
+        Class::Complex => {
+            let (re, im) = text.strip_prefix('(')?.strip_suffix(')')?.split_once(',')?;
+            let part = e.part();
+            let t = part.mlir;
+            Some(format!(
+                "[{} : {t}, {} : {t}]",
+                scalar_literal(re.trim(), part)?,
+                scalar_literal(im.trim(), part)?
+            ))
+        }
         Class::Signed | Class::Unsigned => {
             let v: i128 = text.parse().ok()?;
             let bits = e.bits;
@@ -942,5 +957,10 @@ mod tests {
             Some("0xFF800000")
         );
         assert_eq!(scalar_literal("{1, 2}", e("f32")), None);
+        assert_eq!(
+            scalar_literal("(1, -inf)", e("c64")).as_deref(),
+            Some("[1.0e0 : f32, 0xFF800000 : f32]")
+        );
+        assert_eq!(scalar_literal("(1)", e("c128")), None);
     }
 }

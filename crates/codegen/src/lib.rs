@@ -10,6 +10,7 @@
 #![warn(missing_docs)]
 
 mod body;
+mod complex;
 mod concatenate;
 mod elemental;
 mod emitter_base;

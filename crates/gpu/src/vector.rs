@@ -102,6 +102,9 @@ pub fn vectorize(
     }
     let bytes = match element_bits(&buffer.element) {
         _ if buffer.element == "pred" => return scalar("pred elements"),
+        _ if matches!(buffer.element.as_str(), "c64" | "c128") => {
+            return scalar("complex elements (XLA reads them one at a time)");
+        }
         Some(bits) if bits >= 8 && bits.is_multiple_of(8) => bits / 8,
         _ => return scalar("sub-byte or unknown elements"),
     };
