@@ -402,7 +402,8 @@ fn complex_agree(ty: Ty, want: V, got: V, approximate: bool) -> bool {
     let (w, g) = (want.complex(), got.complex());
     let part = ty.part();
     if !approximate {
-        return agree(part, V::F(w.0), V::F(g.0), false) && agree(part, V::F(w.1), V::F(g.1), false);
+        return agree(part, V::F(w.0), V::F(g.0), false)
+            && agree(part, V::F(w.1), V::F(g.1), false);
     }
     let scale = w.0.hypot(w.1).max(g.0.hypot(g.1));
     let scaled = |a: f64, b: f64| {

@@ -65,7 +65,10 @@ pub fn unary(op: &str, z: C) -> Option<C> {
         "sine" => (a.sin() * b.cosh(), a.cos() * b.sinh()),
         "cosine" => (a.cos() * b.cosh(), -a.sin() * b.sinh()),
         "tanh" => {
-            let (n, d) = ((a.sinh() * b.cos(), a.cosh() * b.sin()), (a.cosh() * b.cos(), a.sinh() * b.sin()));
+            let (n, d) = (
+                (a.sinh() * b.cos(), a.cosh() * b.sin()),
+                (a.cosh() * b.cos(), a.sinh() * b.sin()),
+            );
             div(n, d)
         }
         _ => return None,

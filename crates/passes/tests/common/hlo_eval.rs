@@ -703,10 +703,33 @@ fn instruction(
         }
         "constant" => {
             let text = instr.literal.as_deref().unwrap_or("").trim();
-            if !dims.is_empty() {
-                return Err("array constants are not evaluated".into());
+            if dims.is_empty() {
+                return Ok(Array::scalar(ty, parse_literal(text, ty)?));
             }
-            Ok(Array::scalar(ty, parse_literal(text, ty)?))
+            // `{{1, 2}, {3, 4}}`, `{(1, 0), (0, 1)}`: the elements in row-major order.
+            let flat: String = text.chars().filter(|c| !matches!(c, '{' | '}')).collect();
+            let mut elements = Vec::new();
+            let (mut depth, mut start) = (0, 0);
+            for (k, ch) in flat.char_indices() {
+                match ch {
+                    '(' => depth += 1,
+                    ')' => depth -= 1,
+                    ',' if depth == 0 => {
+                        elements.push(parse_literal(flat[start..k].trim(), ty)?);
+                        start = k + 1;
+                    }
+                    _ => {}
+                }
+            }
+            elements.push(parse_literal(flat[start..].trim(), ty)?);
+            if elements.len() != element_count(&dims) {
+                return Err(format!("constant `{text}` does not have {dims:?} elements"));
+            }
+            Ok(Array {
+                ty,
+                dims,
+                data: elements,
+            })
         }
         "iota" => {
             let d = instr
