@@ -28,96 +28,90 @@ pub fn elementwise(
         e: a.element.part(),
         error: None,
     };
-    let value = complex_value(&mut f, opcode, attr, result, args)?;
+    // The value, or why it is not lowered; a float op the lowering refused is in `f.error`.
+    let value: Result<Scalar, String> = 'value: {
+        let not_lowered = || format!("{opcode} of {} values is not lowered", a.element.mlir);
+        if !a.element.is_complex() {
+            // Real operands: `complex(re, im)`, `real`, `imag`, `convert` to a complex type.
+            break 'value match opcode {
+                "complex" => Ok(f.create(&a.value.name, &args[1].value.name)),
+                "real" => Ok(a.value.clone()),
+                "imag" => {
+                    let zero = f.c(0.0);
+                    Ok(Scalar::new(zero, a.element.mlir))
+                }
+                "convert" => {
+                    let part = convert(f.body, a, result.part());
+                    f.e = result.part();
+                    let zero = f.c(0.0);
+                    Ok(f.create(&part.name, &zero))
+                }
+                _ => Err(not_lowered()),
+            };
+        }
+        let (x, y) = f.parts(&a.value.name);
+        let other = args.get(1).map(|b| f.parts(&b.value.name));
+        let value = match (opcode, other) {
+            ("copy", _) => break 'value Ok(a.value.clone()),
+            ("real", _) => break 'value Ok(Scalar::new(x, f.e.mlir)),
+            ("imag", _) => break 'value Ok(Scalar::new(y, f.e.mlir)),
+            ("abs", _) => break 'value Ok(Scalar::new(f.abs(&x, &y), f.e.mlir)),
+            ("convert", _) if result.is_complex() => {
+                let part = |f: &mut Parts, v: &str| {
+                    let v = Typed {
+                        value: Scalar::new(v, f.e.mlir),
+                        element: f.e,
+                    };
+                    convert(f.body, &v, result.part()).name
+                };
+                let (re, im) = (part(&mut f, &x), part(&mut f, &y));
+                f.e = result.part();
+                (re, im)
+            }
+            ("negate", _) => (f.op("negate", &[&x]), f.op("negate", &[&y])),
+            ("add" | "subtract", Some((u, v))) => {
+                (f.op(opcode, &[&x, &u]), f.op(opcode, &[&y, &v]))
+            }
+            ("multiply", Some((u, v))) => f.multiply((&x, &y), (&u, &v)),
+            ("divide", Some((u, v))) => f.divide((&x, &y), (&u, &v)),
+            ("power", Some((u, v))) => f.power((&x, &y), (&u, &v)),
+            ("compare", Some((u, v))) => {
+                let direction = attr("direction").ok_or("compare without direction=")?;
+                let (predicate, join) = match direction.as_str() {
+                    "EQ" => ("oeq", "arith.andi"),
+                    "NE" => ("une", "arith.ori"),
+                    other => {
+                        break 'value Err(format!(
+                            "comparison {other} of complex values is not lowered"
+                        ));
+                    }
+                };
+                let re = f.cmp(predicate, &x, &u);
+                let im = f.cmp(predicate, &y, &v);
+                break 'value Ok(f.body.op("v", "i1", format!("{join} {re}, {im} : i1")));
+            }
+            ("exponential", _) => {
+                let scale = f.op("exponential", &[&x]);
+                f.polar(&scale, &y)
+            }
+            ("log", _) => {
+                let abs = f.abs(&x, &y);
+                (f.op("log", &[&abs]), f.op("atan2", &[&y, &x]))
+            }
+            ("sign", _) => f.sign(&x, &y),
+            ("sqrt", _) => f.sqrt(&x, &y),
+            ("rsqrt", _) => f.rsqrt(&x, &y),
+            ("sine" | "cosine", _) => f.sine_cosine(opcode == "sine", &x, &y),
+            ("tanh", _) => f.tanh(&x, &y),
+            _ => break 'value Err(not_lowered()),
+        };
+        Ok(f.create(&value.0, &value.1))
+    };
+    let value = value?;
     match f.error {
         Some(e) => Err(format!("{opcode} of {} values: {e}", a.element.mlir)),
         None => Ok(value),
     }
-}
-
-/// [`elementwise`] on `f`, the parts' arithmetic.
-fn complex_value(
-    f: &mut Parts,
-    opcode: &str,
-    attr: &dyn Fn(&str) -> Option<String>,
-    result: Element,
-    args: &[Typed],
-) -> Result<Scalar, String> {
-    let a = &args[0];
-    let not_lowered = || format!("{opcode} of {} values is not lowered", a.element.mlir);
-    if !a.element.is_complex() {
-        // Real operands: `complex(re, im)`, `real`, `imag`, `convert` to a complex type.
-        return match opcode {
-            "complex" => Ok(f.create(&a.value.name, &args[1].value.name)),
-            "real" => Ok(a.value.clone()),
-            "imag" => {
-                let zero = f.c(0.0);
-                Ok(Scalar::new(zero, a.element.mlir))
-            }
-            "convert" => {
-                let part = convert(f.body, a, result.part());
-                f.e = result.part();
-                let zero = f.c(0.0);
-                Ok(f.create(&part.name, &zero))
-            }
-            _ => Err(not_lowered()),
-        };
-    }
-    let (x, y) = f.parts(&a.value.name);
-    let other = args.get(1).map(|b| f.parts(&b.value.name));
-    let value = match (opcode, other) {
-        ("copy", _) => return Ok(a.value.clone()),
-        ("real", _) => return Ok(Scalar::new(x, f.e.mlir)),
-        ("imag", _) => return Ok(Scalar::new(y, f.e.mlir)),
-        ("abs", _) => return Ok(Scalar::new(f.abs(&x, &y), f.e.mlir)),
-        ("convert", _) if result.is_complex() => {
-            let part = |f: &mut Parts, v: &str| {
-                let v = Typed {
-                    value: Scalar::new(v, f.e.mlir),
-                    element: f.e,
-                };
-                convert(f.body, &v, result.part()).name
-            };
-            let (re, im) = (part(f, &x), part(f, &y));
-            f.e = result.part();
-            (re, im)
-        }
-        ("negate", _) => (f.op("negate", &[&x]), f.op("negate", &[&y])),
-        ("add" | "subtract", Some((u, v))) => (f.op(opcode, &[&x, &u]), f.op(opcode, &[&y, &v])),
-        ("multiply", Some((u, v))) => f.multiply((&x, &y), (&u, &v)),
-        ("divide", Some((u, v))) => f.divide((&x, &y), (&u, &v)),
-        ("power", Some((u, v))) => f.power((&x, &y), (&u, &v)),
-        ("compare", Some((u, v))) => {
-            let direction = attr("direction").ok_or("compare without direction=")?;
-            let (predicate, join) = match direction.as_str() {
-                "EQ" => ("oeq", "arith.andi"),
-                "NE" => ("une", "arith.ori"),
-                other => {
-                    return Err(format!(
-                        "comparison {other} of complex values is not lowered"
-                    ));
-                }
-            };
-            let re = f.cmp(predicate, &x, &u);
-            let im = f.cmp(predicate, &y, &v);
-            return Ok(f.body.op("v", "i1", format!("{join} {re}, {im} : i1")));
-        }
-        ("exponential", _) => {
-            let scale = f.op("exponential", &[&x]);
-            f.polar(&scale, &y)
-        }
-        ("log", _) => {
-            let abs = f.abs(&x, &y);
-            (f.op("log", &[&abs]), f.op("atan2", &[&y, &x]))
-        }
-        ("sign", _) => f.sign(&x, &y),
-        ("sqrt", _) => f.sqrt(&x, &y),
-        ("rsqrt", _) => f.rsqrt(&x, &y),
-        ("sine" | "cosine", _) => f.sine_cosine(opcode == "sine", &x, &y),
-        ("tanh", _) => f.tanh(&x, &y),
-        _ => return Err(not_lowered()),
-    };
-    Ok(f.create(&value.0, &value.1))
 }
 
 /// The real and imaginary parts (of float type `part`) of complex value `z`.

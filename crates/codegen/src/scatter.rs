@@ -49,13 +49,6 @@ pub fn scatter_function(
     } = begin_kernel(module, plan, symbol, (&[], &scatter.thread_map), options)?;
     let out = &outputs[0];
     let element = out.element;
-    if element.is_complex() {
-        return Err(fail(format!(
-            "scatters of {} elements are not lowered: the combiners' atomics and \
-             compare-and-swap loops work on integers and floats only",
-            out.shape.element
-        )));
-    }
     let at_update = Index {
         map: scatter.thread_map.clone(),
         rts: Vec::new(),

@@ -791,7 +791,15 @@ fn codegen_error(hlo: &str) -> HloError {
 
 #[test]
 fn fusions_the_generator_cannot_lower_are_errors_naming_the_instruction() {
-    let cases = [
+    let elements: Vec<String> = (0..65).map(|k| k.to_string()).collect();
+    let large_constant = format!(
+        "HloModule m\n%fused (p0: f32[65]) -> f32[65] {{\n  %p0 = f32[65]{{0}} parameter(0)\n  \
+         %table = f32[65]{{0}} constant({{{}}})\n  ROOT %add = f32[65]{{0}} add(%p0, %table)\n}}\n\
+         ENTRY %main (x: f32[65]) -> f32[65] {{\n  %x = f32[65]{{0}} parameter(0)\n  \
+         ROOT %f = f32[65]{{0}} fusion(%x), kind=kLoop, calls=%fused\n}}\n",
+        elements.join(", ")
+    );
+    let cases: [(&str, &str, &str); 6] = [
         (
             "sort",
             r#"
@@ -831,38 +839,51 @@ ENTRY %main (x: f32[8,4], i: s32[3,1]) -> f32[3,4] {
             "rows",
         ),
         (
-            "array constant",
-            r#"
-HloModule m
-%fused (p0: f32[3]) -> f32[3] {
-  %p0 = f32[3]{0} parameter(0)
-  %table = f32[3]{0} constant({1, 2, 3})
-  ROOT %add = f32[3]{0} add(%p0, %table)
-}
-ENTRY %main (x: f32[3]) -> f32[3] {
-  %x = f32[3]{0} parameter(0)
-  ROOT %f = f32[3]{0} fusion(%x), kind=kLoop, calls=%fused
-}
-"#,
+            "array constant of more elements than kernels choose among",
+            &large_constant,
             "table",
         ),
         (
-            "c64 element",
+            "complex op without a lowering",
             r#"
 HloModule m
-%fused (p0: f32[4], p1: f32[4]) -> f32[4] {
+%fused (p0: f32[4], p1: f32[4]) -> c64[4] {
   %p0 = f32[4]{0} parameter(0)
   %p1 = f32[4]{0} parameter(1)
   %z = c64[4]{0} complex(%p0, %p1)
-  ROOT %r = f32[4]{0} abs(%z)
+  ROOT %r = c64[4]{0} exponential-minus-one(%z)
 }
-ENTRY %main (x: f32[4], y: f32[4]) -> f32[4] {
+ENTRY %main (x: f32[4], y: f32[4]) -> c64[4] {
   %x = f32[4]{0} parameter(0)
   %y = f32[4]{0} parameter(1)
-  ROOT %f = f32[4]{0} fusion(%x, %y), kind=kLoop, calls=%fused
+  ROOT %f = c64[4]{0} fusion(%x, %y), kind=kLoop, calls=%fused
 }
 "#,
-            "z",
+            "r",
+        ),
+        (
+            "scatter of complex elements",
+            r#"
+HloModule m
+%add (a: c64[], b: c64[]) -> c64[] {
+  %a = c64[] parameter(0)
+  %b = c64[] parameter(1)
+  ROOT %s = c64[] add(%a, %b)
+}
+%fused (p0: c64[10], p1: s32[3,1], p2: c64[3]) -> c64[10] {
+  %p0 = c64[10]{0} parameter(0)
+  %p1 = s32[3,1]{1,0} parameter(1)
+  %p2 = c64[3]{0} parameter(2)
+  ROOT %s = c64[10]{0} scatter(%p0, %p1, %p2), update_window_dims={}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=%add
+}
+ENTRY %main (a: c64[10], c: s32[3,1], d: c64[3]) -> c64[10] {
+  %a = c64[10]{0} parameter(0)
+  %c = s32[3,1]{1,0} parameter(1)
+  %d = c64[3]{0} parameter(2)
+  ROOT %f = c64[10]{0} fusion(%a, %c, %d), kind=kInput, calls=%fused
+}
+"#,
+            "s",
         ),
         (
             "variadic scatter the scatter emitter refuses",
@@ -912,6 +933,8 @@ ENTRY %main (a: f32[10], b: s32[10], c: s32[3,1], d: f32[3], e: s32[3]) -> (f32[
     }
     // A fusion its own emitter refused says why it stayed with the loop emitter.
     let err = codegen_error(cases[4].1).to_string();
+    assert!(err.contains("c64 elements"), "{err}");
+    let err = codegen_error(cases[5].1).to_string();
     assert!(
         err.contains("stayed with the loop emitter") && err.contains("variadic scatter"),
         "{err}"
