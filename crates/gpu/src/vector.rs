@@ -341,6 +341,11 @@ mod tests {
             vectorize(&t, &t, &shape("pred", &[528, 512]), 4).lanes(),
             None
         );
+        // As XLA's, complex elements are read one at a time.
+        assert_eq!(
+            vectorize(&t, &t, &shape("c64", &[528, 512]), 4).lanes(),
+            None
+        );
         let small = thread_map(&[8, 128], 1);
         assert_eq!(
             vectorize(&small, &small, &shape("f32", &[8, 128]), 1),
