@@ -83,8 +83,12 @@ impl Body {
         Scalar::new(name, ty)
     }
 
-    /// An `arith.constant` of type `ty` written as `literal`.
+    /// An `arith.constant` of type `ty` written as `literal`; of a complex type, a
+    /// `complex.constant` (`literal` is then `[re : f32, im : f32]`).
     pub fn constant(&mut self, literal: &str, ty: &str) -> Scalar {
+        if ty.starts_with("complex<") {
+            return self.op("c", ty, format!("complex.constant {literal} : {ty}"));
+        }
         // `true` and `false` carry their type: MLIR rejects `arith.constant true : i1`.
         if matches!(literal, "true" | "false") {
             return self.op("c", ty, format!("arith.constant {literal}"));

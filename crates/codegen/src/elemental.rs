@@ -218,6 +218,9 @@ impl<'m> Emitter<'m> {
         let element = Element::of(&shape.element).map_err(fail)?;
         match instr.opcode.as_str() {
             "parameter" => return self.parameter(instr, index, element),
+            "constant" if !shape.dims.is_empty() => {
+                return self.array_constant(instr, index, &shape.dims, element);
+            }
             "constant" => return self.constant(instr, element),
             "iota" => return self.iota(instr, index, element),
             _ => {}
@@ -302,7 +305,12 @@ impl<'m> Emitter<'m> {
             Some(Dot) => {
                 let zero = match element.class {
                     Class::Float => float_literal(0.0, element),
-                    Class::Pred => return Err(fail("dots of pred values are not lowered".into())),
+                    Class::Pred | Class::Complex => {
+                        return Err(fail(format!(
+                            "dots of {} values are not lowered",
+                            shape.element
+                        )));
+                    }
                     _ => "0".into(),
                 };
                 let zero = Typed {
@@ -376,7 +384,84 @@ impl<'m> Emitter<'m> {
         }
     }
 
-    /// A scalar constant (array constants are not lowered).
+    /// An array constant of dimensions `dims` at `index`: its elements (at most
+    /// [`MAX_ARRAY_CONSTANT`]) as constants, the one at `index`'s row-major position chosen by
+    /// a chain of `arith.select`s.
+    fn array_constant(
+        &mut self,
+        instr: &Instruction,
+        index: &Index,
+        dims: &[i64],
+        element: Element,
+    ) -> Result<Typed, HloError> {
+        let text = instr.literal.as_deref().unwrap_or("").trim();
+        let elements = array_elements(text);
+        let count: i64 = dims.iter().product();
+        if elements.len() as i64 != count || elements.len() > MAX_ARRAY_CONSTANT {
+            return Err(fail(
+                instr,
+                format!(
+                    "constant `{text}` is not an array of {} with at most \
+                     {MAX_ARRAY_CONSTANT} elements",
+                    instr.shape
+                ),
+            ));
+        }
+        let at = self
+            .materialize(index)
+            .map_err(|e| fail(instr, e.to_string()))?;
+        let mut linear = self.body.index(0).name;
+        for (i, &d) in at.iter().zip(dims) {
+            let size = self.body.index(d);
+            let scaled = self.body.op(
+                "lin",
+                "index",
+                format!("arith.muli {linear}, {} : index", size.name),
+            );
+            linear = self
+                .body
+                .op(
+                    "lin",
+                    "index",
+                    format!("arith.addi {}, {i} : index", scaled.name),
+                )
+                .name;
+        }
+        let ty = element.mlir;
+        let mut value: Option<Scalar> = None;
+        for (k, e) in elements.iter().enumerate() {
+            let literal = scalar_literal(e, element).ok_or_else(|| {
+                fail(
+                    instr,
+                    format!("element `{e}` of the constant is not a {ty}"),
+                )
+            })?;
+            let c = self.body.constant(&literal, ty);
+            value = Some(match value {
+                None => c,
+                Some(previous) => {
+                    let k = self.body.index(k as i64);
+                    let here = self.body.op(
+                        "t",
+                        "i1",
+                        format!("arith.cmpi eq, {linear}, {} : index", k.name),
+                    );
+                    self.body.op(
+                        "v",
+                        ty,
+                        format!(
+                            "arith.select {}, {}, {} : {ty}",
+                            here.name, c.name, previous.name
+                        ),
+                    )
+                }
+            });
+        }
+        let value = value.ok_or_else(|| fail(instr, "an empty constant is read".into()))?;
+        Ok(Typed { value, element })
+    }
+
+    /// A scalar constant.
     fn constant(&mut self, instr: &Instruction, element: Element) -> Result<Typed, HloError> {
         let text = instr.literal.as_deref().unwrap_or("").trim();
         let literal = scalar_literal(text, element).ok_or_else(|| {
@@ -876,6 +961,36 @@ fn on_outer_domain(at: &IndexingMap, outer: &IndexingMap) -> IndexingMap {
     map
 }
 
+/// The most elements of an array constant that kernels choose among by selects.
+const MAX_ARRAY_CONSTANT: usize = 64;
+
+/// The elements of an array literal as HLO writes it (`{{1, 2}, {3, 4}}`, `{(1, 0), (0, 1)}`),
+/// in row-major order: the text between the braces split at the commas outside parentheses.
+fn array_elements(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0, None);
+    for (k, ch) in text.char_indices() {
+        match ch {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            _ => {}
+        }
+        let separator = matches!(ch, '{' | '}') || (ch == ',' && depth == 0);
+        if separator {
+            if let Some(s) = start.take() {
+                out.push(text[s..k].trim());
+            }
+        } else if start.is_none() && !ch.is_whitespace() {
+            start = Some(k);
+        }
+    }
+    if let Some(s) = start {
+        out.push(text[s..].trim());
+    }
+    out.retain(|e| !e.is_empty());
+    out
+}
+
 /// The MLIR literal of a scalar constant written `text` in HLO, of element type `e`.
 fn scalar_literal(text: &str, e: Element) -> Option<String> {
     match e.class {
@@ -892,6 +1007,16 @@ fn scalar_literal(text: &str, e: Element) -> Option<String> {
                 t => t.parse().ok()?,
             };
             Some(float_literal(v, e))
+        }
+        Class::Complex => {
+            let (re, im) = text.strip_prefix('(')?.strip_suffix(')')?.split_once(',')?;
+            let part = e.part();
+            let t = part.mlir;
+            Some(format!(
+                "[{} : {t}, {} : {t}]",
+                scalar_literal(re.trim(), part)?,
+                scalar_literal(im.trim(), part)?
+            ))
         }
         Class::Signed | Class::Unsigned => {
             let v: i128 = text.parse().ok()?;
@@ -931,6 +1056,16 @@ mod tests {
     use super::*;
 
     #[test]
+    fn array_literals_are_their_elements_in_row_major_order() {
+        assert_eq!(array_elements("{{1, 2}, {3, -4}}"), ["1", "2", "3", "-4"]);
+        assert_eq!(
+            array_elements("{(2.0, 0.0), (0, -inf)}"),
+            ["(2.0, 0.0)", "(0, -inf)"]
+        );
+        assert!(array_elements("{}").is_empty());
+    }
+
+    #[test]
     fn literals_respect_the_type() {
         let e = |n| Element::of(n).unwrap();
         assert_eq!(scalar_literal("255", e("u8")).as_deref(), Some("-1"));
@@ -942,5 +1077,10 @@ mod tests {
             Some("0xFF800000")
         );
         assert_eq!(scalar_literal("{1, 2}", e("f32")), None);
+        assert_eq!(
+            scalar_literal("(1, -inf)", e("c64")).as_deref(),
+            Some("[1.0e0 : f32, 0xFF800000 : f32]")
+        );
+        assert_eq!(scalar_literal("(1)", e("c128")), None);
     }
 }

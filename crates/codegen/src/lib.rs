@@ -11,6 +11,7 @@
 
 mod body;
 mod buffer;
+mod complex;
 mod concatenate;
 mod elemental;
 mod emitter_base;

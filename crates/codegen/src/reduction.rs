@@ -44,6 +44,7 @@ use xla_indexing_hlo::{HloError, Instruction, Module};
 use super::CodegenOptions;
 use super::body::{Body, Scalar};
 use super::buffer::ArrayBuffer;
+use super::complex::{join, split};
 use super::elemental::{Emitter, Index};
 use super::emitter_base::{Begun, begin_kernel, close_loop, end_kernel, first_lanes, open_loop};
 use super::lanes::Lanes;
@@ -742,8 +743,25 @@ fn shuffle_tree(
 }
 
 /// The value of `v` at lane `lane xor offset` of the warp (`gpu.shuffle xor`): 32-bit values
-/// as they are, narrower ones widened to `i32`, 64-bit ones in two `i32` halves.
+/// as they are, narrower ones widened to `i32`, 64-bit ones in two `i32` halves, complex ones
+/// part by part.
 fn shuffle_xor(body: &mut Body, v: &Typed, offset: u64) -> Typed {
+    let e = v.element;
+    if e.is_complex() {
+        let part = e.part();
+        let [re, im] = <[Scalar; 2]>::from(split(body, &v.value.name, part)).map(|value| {
+            shuffle_xor(
+                body,
+                &Typed {
+                    value,
+                    element: part,
+                },
+                offset,
+            )
+        });
+        let value = join(body, &re.value.name, &im.value.name, part);
+        return Typed { value, element: e };
+    }
     let off = body.constant(&offset.to_string(), "i32");
     let width = body.constant(&WARP.to_string(), "i32");
     let shuffle = |body: &mut Body, x: &str, ty: &str| -> String {
@@ -755,7 +773,6 @@ fn shuffle_xor(body: &mut Body, v: &Typed, offset: u64) -> Typed {
         ));
         name
     };
-    let e = v.element;
     let bits = e.bits;
     if bits == 32 {
         let value = Scalar::new(shuffle(body, &v.value.name, e.mlir), e.mlir);

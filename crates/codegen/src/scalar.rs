@@ -40,7 +40,8 @@ pub fn elementwise(
         | "shift-left"
         | "shift-right-arithmetic"
         | "shift-right-logical"
-        | "compare" => 2,
+        | "compare"
+        | "complex" => 2,
         _ => 1,
     };
     if args.len() != arity {
@@ -50,6 +51,10 @@ pub fn elementwise(
         ));
     }
     let a = &args[0];
+    let complex = result.is_complex() || args.iter().any(|x| x.element.is_complex());
+    if opcode != "select" && (complex || matches!(opcode, "real" | "imag")) {
+        return super::complex::elementwise(body, opcode, attr, result, args);
+    }
     let ty = a.element.mlir;
     let e = a.element;
     let bin = |body: &mut Body, op: &str| {

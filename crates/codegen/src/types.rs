@@ -9,6 +9,8 @@ pub enum Class {
     Signed,
     Unsigned,
     Float,
+    /// A complex number: two floats of half the element's bits (`c64` is two `f32`).
+    Complex,
 }
 
 /// `pred`, as the generator lowers it (`i1`).
@@ -23,7 +25,7 @@ pub const PRED: Element = Element {
 pub struct Element {
     pub class: Class,
     pub bits: u32,
-    /// The MLIR scalar type (`i1`, `i32`, `f16`, `bf16`, ...).
+    /// The MLIR scalar type (`i1`, `i32`, `f16`, `bf16`, `complex<f32>`, ...).
     pub mlir: &'static str,
 }
 
@@ -47,6 +49,8 @@ impl Element {
             "bf16" => (Float, 16, "bf16"),
             "f32" => (Float, 32, "f32"),
             "f64" => (Float, 64, "f64"),
+            "c64" => (Complex, 64, "complex<f32>"),
+            "c128" => (Complex, 128, "complex<f64>"),
             other => return Err(format!("element type {other} is not lowered")),
         };
         Ok(Element { class, bits, mlir })
@@ -54,6 +58,28 @@ impl Element {
 
     pub fn is_float(self) -> bool {
         self.class == Class::Float
+    }
+
+    pub fn is_complex(self) -> bool {
+        self.class == Class::Complex
+    }
+
+    /// The float type of a complex element's real and imaginary parts (`f32` of `c64`); a
+    /// real element's own type.
+    pub fn part(self) -> Element {
+        match self.bits {
+            _ if !self.is_complex() => self,
+            64 => Element {
+                class: Class::Float,
+                bits: 32,
+                mlir: "f32",
+            },
+            _ => Element {
+                class: Class::Float,
+                bits: 64,
+                mlir: "f64",
+            },
+        }
     }
 
     /// Whether two elements share a byte in memory (`s4`, `u4`): their buffers are bytes, and
@@ -161,6 +187,18 @@ mod tests {
     }
 
     #[test]
+    fn complex_elements_are_mlir_complex_numbers_of_their_parts() {
+        assert_eq!(
+            memref_type(&shape("c64", &[2, 3], None)).unwrap(),
+            "memref<2x3xcomplex<f32>>"
+        );
+        let c128 = Element::of("c128").unwrap();
+        assert_eq!(c128.mlir, "complex<f64>");
+        assert_eq!(c128.part(), Element::of("f64").unwrap());
+        assert!(c128.is_complex() && !c128.is_float() && !c128.is_packed());
+    }
+
+    #[test]
     fn other_layouts_become_strides() {
         assert_eq!(
             memref_type(&shape("f32", &[8, 128], Some(&[0, 1]))).unwrap(),
@@ -170,7 +208,7 @@ mod tests {
 
     #[test]
     fn unknown_elements_are_refused() {
-        assert!(memref_type(&shape("c64", &[2], None)).is_err());
+        assert!(memref_type(&shape("c32", &[2], None)).is_err());
         assert!(Element::of("f8e4m3fn").is_err());
     }
 }

@@ -102,6 +102,9 @@ pub fn vectorize(
     }
     let bytes = match element_bits(&buffer.element) {
         _ if buffer.element == "pred" => return scalar("pred elements"),
+        _ if matches!(buffer.element.as_str(), "c64" | "c128") => {
+            return scalar("complex elements (XLA reads them one at a time)");
+        }
         Some(bits) if bits >= 8 && bits.is_multiple_of(8) => bits / 8,
         _ => return scalar("sub-byte or unknown elements"),
     };
@@ -336,6 +339,11 @@ mod tests {
         let t = thread_map(&[528, 512], 4);
         assert_eq!(
             vectorize(&t, &t, &shape("pred", &[528, 512]), 4).lanes(),
+            None
+        );
+        // As XLA's, complex elements are read one at a time.
+        assert_eq!(
+            vectorize(&t, &t, &shape("c64", &[528, 512]), 4).lanes(),
             None
         );
         let small = thread_map(&[8, 128], 1);

@@ -238,6 +238,8 @@ fn check_buffer(
         Ty::Bf16 => "bf16".into(),
         Ty::F32 => "f32".into(),
         Ty::F64 => "f64".into(),
+        Ty::C64 => "complex<f32>".into(),
+        Ty::C128 => "complex<f64>".into(),
     };
     let mut strides = vec![0; shape.dims.len()];
     let mut stride = 1;
@@ -287,7 +289,7 @@ fn compare(
     let total: usize = expected
         .iter()
         .flatten()
-        .map(|o| 2 * element_count(&o.array.dims))
+        .map(|o| 2 * printed_words(o))
         .sum();
     if printed.len() != total {
         return Err(format!(
@@ -297,41 +299,44 @@ fn compare(
     }
     for (kernel, outputs) in program.kernels.iter().zip(expected) {
         counts.kernels += 1;
-        let n: usize = outputs.iter().map(|o| element_count(&o.array.dims)).sum();
+        let n: usize = outputs.iter().map(printed_words).sum();
         let (first, second) = (&printed[at..at + n], &printed[at + n..at + 2 * n]);
         at += 2 * n;
         let mut offset = 0;
         for (k, output) in outputs.iter().enumerate() {
             let a = &output.array;
             let count = element_count(&a.dims);
+            let w = hlo_eval::words(a.ty);
             let mut wrong = 0;
             for e in 0..count {
-                let bits = first[offset + e] as u64;
+                let at = offset + e * w;
+                let words: Vec<u64> = first[at..at + w].iter().map(|&x| x as u64).collect();
+                let again: Vec<u64> = second[at..at + w].iter().map(|&x| x as u64).collect();
+                let bits = words[0];
                 let index = delinear(&a.dims, e as i64);
                 let place = format!("{name}: @{} output {k} at {index:?}", kernel.symbol);
-                if bits != second[offset + e] as u64 {
+                if words != again {
                     wrong += 1;
                     if wrong <= SHOWN {
                         errors.push(format!(
                             "{place}: not written (the runs with outputs preset to 0s and 1s \
                              give {:#x} and {:#x})",
-                            bits,
-                            second[offset + e] as u64
+                            bits, again[0]
                         ));
                     }
                     continue;
                 }
-                let got = hlo_eval::from_bits(a.ty, bits);
+                let got = hlo_eval::from_words(a.ty, &words);
                 let want = a.data[e];
                 if !agree(a.ty, want, got, output.approximate) {
                     wrong += 1;
                     if wrong <= SHOWN {
                         errors.push(format!(
-                            "{place}: {} expected, the kernel wrote {} (bits {:#x}, expected {:#x})",
+                            "{place}: {} expected, the kernel wrote {} (bits {words:#x?}, expected \
+                             {:#x?})",
                             show(want),
                             show(got),
-                            bits,
-                            hlo_eval::to_bits(a.ty, want)
+                            hlo_eval::to_words(a.ty, want)
                         ));
                     }
                 }
@@ -342,7 +347,7 @@ fn compare(
                     kernel.symbol
                 ));
             }
-            offset += count;
+            offset += count * w;
             counts.elements += count;
         }
     }
@@ -358,12 +363,21 @@ fn show(v: V) -> String {
         V::P(b) => b.to_string(),
         V::I(i) => i.to_string(),
         V::F(f) => format!("{f:?}"),
+        V::C(a, b) => format!("({a:?}, {b:?})"),
     }
+}
+
+/// How many numbers the program prints for `output`: one per element, two per complex one.
+fn printed_words(output: &Output) -> usize {
+    element_count(&output.array.dims) * hlo_eval::words(output.array.ty)
 }
 
 /// Whether the kernel's `got` is the reference's `want`: the same bits (any NaN for a NaN), or
 /// for approximate values within a relative tolerance of a few units in the last place.
 fn agree(ty: Ty, want: V, got: V, approximate: bool) -> bool {
+    if ty.is_complex() {
+        return complex_agree(ty, want, got, approximate);
+    }
     if !ty.is_float() {
         return want == got;
     }
@@ -380,6 +394,25 @@ fn agree(ty: Ty, want: V, got: V, approximate: bool) -> bool {
         _ => 1e-5,
     };
     (w - g).abs() <= tolerance * w.abs().max(g.abs()).max(1e-3)
+}
+
+/// [`agree`] of complex values, part by part; approximate parts are within the tolerance
+/// relative to the larger modulus (a part near zero carries the error of the whole value).
+fn complex_agree(ty: Ty, want: V, got: V, approximate: bool) -> bool {
+    let (w, g) = (want.complex(), got.complex());
+    let part = ty.part();
+    if !approximate {
+        return agree(part, V::F(w.0), V::F(g.0), false)
+            && agree(part, V::F(w.1), V::F(g.1), false);
+    }
+    let scale = w.0.hypot(w.1).max(g.0.hypot(g.1));
+    let scaled = |a: f64, b: f64| {
+        if a.is_nan() || b.is_nan() || a.is_infinite() || b.is_infinite() {
+            return agree(part, V::F(a), V::F(b), true);
+        }
+        (a - b).abs() <= 1e-5 * scale.max(1e-3)
+    };
+    scaled(w.0, g.0) && scaled(w.1, g.1)
 }
 
 /// Runs `check_module` on every file and fails with every difference found.
@@ -758,7 +791,15 @@ fn codegen_error(hlo: &str) -> HloError {
 
 #[test]
 fn fusions_the_generator_cannot_lower_are_errors_naming_the_instruction() {
-    let cases = [
+    let elements: Vec<String> = (0..65).map(|k| k.to_string()).collect();
+    let large_constant = format!(
+        "HloModule m\n%fused (p0: f32[65]) -> f32[65] {{\n  %p0 = f32[65]{{0}} parameter(0)\n  \
+         %table = f32[65]{{0}} constant({{{}}})\n  ROOT %add = f32[65]{{0}} add(%p0, %table)\n}}\n\
+         ENTRY %main (x: f32[65]) -> f32[65] {{\n  %x = f32[65]{{0}} parameter(0)\n  \
+         ROOT %f = f32[65]{{0}} fusion(%x), kind=kLoop, calls=%fused\n}}\n",
+        elements.join(", ")
+    );
+    let cases: [(&str, &str, &str); 6] = [
         (
             "sort",
             r#"
@@ -798,38 +839,51 @@ ENTRY %main (x: f32[8,4], i: s32[3,1]) -> f32[3,4] {
             "rows",
         ),
         (
-            "array constant",
-            r#"
-HloModule m
-%fused (p0: f32[3]) -> f32[3] {
-  %p0 = f32[3]{0} parameter(0)
-  %table = f32[3]{0} constant({1, 2, 3})
-  ROOT %add = f32[3]{0} add(%p0, %table)
-}
-ENTRY %main (x: f32[3]) -> f32[3] {
-  %x = f32[3]{0} parameter(0)
-  ROOT %f = f32[3]{0} fusion(%x), kind=kLoop, calls=%fused
-}
-"#,
+            "array constant of more elements than kernels choose among",
+            &large_constant,
             "table",
         ),
         (
-            "c64 element",
+            "complex op without a lowering",
             r#"
 HloModule m
-%fused (p0: f32[4], p1: f32[4]) -> f32[4] {
+%fused (p0: f32[4], p1: f32[4]) -> c64[4] {
   %p0 = f32[4]{0} parameter(0)
   %p1 = f32[4]{0} parameter(1)
   %z = c64[4]{0} complex(%p0, %p1)
-  ROOT %r = f32[4]{0} abs(%z)
+  ROOT %r = c64[4]{0} exponential-minus-one(%z)
 }
-ENTRY %main (x: f32[4], y: f32[4]) -> f32[4] {
+ENTRY %main (x: f32[4], y: f32[4]) -> c64[4] {
   %x = f32[4]{0} parameter(0)
   %y = f32[4]{0} parameter(1)
-  ROOT %f = f32[4]{0} fusion(%x, %y), kind=kLoop, calls=%fused
+  ROOT %f = c64[4]{0} fusion(%x, %y), kind=kLoop, calls=%fused
 }
 "#,
-            "z",
+            "r",
+        ),
+        (
+            "scatter of complex elements",
+            r#"
+HloModule m
+%add (a: c64[], b: c64[]) -> c64[] {
+  %a = c64[] parameter(0)
+  %b = c64[] parameter(1)
+  ROOT %s = c64[] add(%a, %b)
+}
+%fused (p0: c64[10], p1: s32[3,1], p2: c64[3]) -> c64[10] {
+  %p0 = c64[10]{0} parameter(0)
+  %p1 = s32[3,1]{1,0} parameter(1)
+  %p2 = c64[3]{0} parameter(2)
+  ROOT %s = c64[10]{0} scatter(%p0, %p1, %p2), update_window_dims={}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=%add
+}
+ENTRY %main (a: c64[10], c: s32[3,1], d: c64[3]) -> c64[10] {
+  %a = c64[10]{0} parameter(0)
+  %c = s32[3,1]{1,0} parameter(1)
+  %d = c64[3]{0} parameter(2)
+  ROOT %f = c64[10]{0} fusion(%a, %c, %d), kind=kInput, calls=%fused
+}
+"#,
+            "s",
         ),
         (
             "variadic scatter the scatter emitter refuses",
@@ -879,6 +933,8 @@ ENTRY %main (a: f32[10], b: s32[10], c: s32[3,1], d: f32[3], e: s32[3]) -> (f32[
     }
     // A fusion its own emitter refused says why it stayed with the loop emitter.
     let err = codegen_error(cases[4].1).to_string();
+    assert!(err.contains("c64 elements"), "{err}");
+    let err = codegen_error(cases[5].1).to_string();
     assert!(
         err.contains("stayed with the loop emitter") && err.contains("variadic scatter"),
         "{err}"

@@ -73,6 +73,13 @@ impl Buffer {
             packed: true,
         }
     }
+
+    /// The float type of the parts of a complex element (`f32` of `complex<f32>`).
+    pub fn complex_part(&self) -> Option<&str> {
+        self.element
+            .strip_prefix("complex<")
+            .and_then(|e| e.strip_suffix('>'))
+    }
 }
 
 /// One kernel, as a CPU function.
@@ -106,17 +113,25 @@ pub struct Program {
 /// The value of element `n` (row-major linear number) of parameter `p` of type `ty`: a small
 /// integer `v = (n * (2p + 3) + 7p + 1) mod (17 + 4p) - (17 + 4p) / 2`, negative for about half
 /// of the elements; floats hold `v / 2` (exact in every float type), integers `v` wrapped to
-/// the type, pred the parity of `v + (17 + 4p) / 2`.
+/// the type, pred the parity of `v + (17 + 4p) / 2`; complex numbers hold `v / 2` in their real
+/// part and in their imaginary part the real part's value for parameter `p + COMPLEX_SHIFT`.
 pub fn input_value(p: usize, n: i64, ty: Ty) -> V {
     let (a, b, m) = formula(p);
     let h = (n * a + b) % m;
     let v = h - m / 2;
     match ty {
         Ty::Pred => V::P(h % 2 == 1),
+        _ if ty.is_complex() => V::C(
+            input_value(p, n, ty.part()).float(),
+            input_value(p + COMPLEX_SHIFT, n, ty.part()).float(),
+        ),
         _ if ty.is_float() => V::F(v as f64 * 0.5),
         _ => ty.wrap_int(v as i128),
     }
 }
+
+/// How far the parameter whose values a complex parameter's imaginary parts take is from it.
+const COMPLEX_SHIFT: usize = 8;
 
 /// The constants of [`input_value`] for parameter `p`.
 fn formula(p: usize) -> (i64, i64, i64) {
@@ -144,8 +159,17 @@ pub fn parse_memref(text: &str) -> Result<Buffer, String> {
         Some((s, l)) => (s, Some(l)),
         None => (inner, None),
     };
-    let mut parts: Vec<&str> = shape.split('x').collect();
-    let element = parts.pop().unwrap_or_default().to_string();
+    // The dimensions are the leading `Nx`; the element type (`complex<f32>`) may hold an `x`.
+    let mut parts: Vec<&str> = Vec::new();
+    let mut element = shape;
+    while let Some((d, rest)) = element.split_once('x')
+        && !d.is_empty()
+        && d.bytes().all(|b| b.is_ascii_digit())
+    {
+        parts.push(d);
+        element = rest;
+    }
+    let element = element.to_string();
     let dims = parts
         .iter()
         .map(|d| {
@@ -1139,7 +1163,8 @@ fn width(element: &str) -> Result<u32, String> {
     match element {
         "i1" => Ok(1),
         "f16" | "bf16" => Ok(16),
-        "f64" => Ok(64),
+        "f64" | "complex<f32>" => Ok(64),
+        "complex<f64>" => Ok(128),
         e if e.starts_with('i') || e.starts_with('f') => {
             e[1..].parse().map_err(|_| format!("element type {e}"))
         }
@@ -1292,9 +1317,24 @@ fn fill_input(m: &mut Emitter, p: usize, b: &Buffer, view: &str) -> Result<(), S
         // Each element's store keeps the other half of its byte: the bytes start as zeros.
         fill_bytes(m, b, view, 0);
     }
-    let (a, c, modulus) = formula(p);
     let (ivs, lin) = m.open_loops(&b.dims);
     let n = m.op(format!("arith.index_cast {lin} : index to i64"));
+    let value = match b.complex_part() {
+        Some(part) => {
+            let re = input_element(m, p, &n, part);
+            let im = input_element(m, p + COMPLEX_SHIFT, &n, part);
+            m.op(format!("complex.create {re}, {im} : {}", b.element))
+        }
+        None => input_element(m, p, &n, &b.element),
+    };
+    store_element(m, b, view, &ivs, &value);
+    m.close_loops(b.dims.len());
+    Ok(())
+}
+
+/// [`input_value`] of element `n` (an `i64`) of parameter `p`, of MLIR scalar type `e`.
+fn input_element(m: &mut Emitter, p: usize, n: &str, e: &str) -> String {
+    let (a, c, modulus) = formula(p);
     let a = m.op(format!("arith.constant {a} : i64"));
     let c = m.op(format!("arith.constant {c} : i64"));
     let modulus_v = m.op(format!("arith.constant {modulus} : i64"));
@@ -1303,8 +1343,7 @@ fn fill_input(m: &mut Emitter, p: usize, b: &Buffer, view: &str) -> Result<(), S
     let t = m.op(format!("arith.addi {t}, {c} : i64"));
     let h = m.op(format!("arith.remsi {t}, {modulus_v} : i64"));
     let v = m.op(format!("arith.subi {h}, {half} : i64"));
-    let e = b.element.as_str();
-    let value = match e {
+    match e {
         "i1" => m.op(format!("arith.trunci {h} : i64 to i1")),
         "i64" => v,
         _ if e.starts_with('i') => m.op(format!("arith.trunci {v} : i64 to {e}")),
@@ -1318,10 +1357,7 @@ fn fill_input(m: &mut Emitter, p: usize, b: &Buffer, view: &str) -> Result<(), S
                 m.op(format!("arith.truncf {f} : f64 to {e}"))
             }
         }
-    };
-    store_element(m, b, view, &ivs, &value);
-    m.close_loops(b.dims.len());
-    Ok(())
+    }
 }
 
 /// Stores all-zero or all-one bits at every element of `view`.
@@ -1330,17 +1366,21 @@ fn fill_pattern(m: &mut Emitter, b: &Buffer, view: &str, ones: bool) -> Result<(
         fill_bytes(m, b, view, if ones { -1 } else { 0 });
         return Ok(());
     }
-    let bits = width(&b.element)?;
+    let scalar = b.complex_part().unwrap_or(&b.element);
+    let bits = width(scalar)?;
     let int = format!("i{bits}");
     let raw = m.op(format!(
         "arith.constant {} : {int}",
         if ones { -1 } else { 0 }
     ));
-    let value = if b.element.starts_with('i') {
+    let mut value = if scalar.starts_with('i') {
         raw
     } else {
-        m.op(format!("arith.bitcast {raw} : {int} to {}", b.element))
+        m.op(format!("arith.bitcast {raw} : {int} to {scalar}"))
     };
+    if b.complex_part().is_some() {
+        value = m.op(format!("complex.create {value}, {value} : {}", b.element));
+    }
     let (ivs, _) = m.open_loops(&b.dims);
     m.line(format!(
         "memref.store {value}, {view}[{}] : {}",
@@ -1441,15 +1481,31 @@ fn packed_place(m: &mut Emitter, b: &Buffer, ivs: &[String]) -> (String, String)
 }
 
 /// Prints the bits of every element of `view`, one per line, row-major.
+/// A complex element prints its real part's bits, then its imaginary part's.
 fn print_buffer(m: &mut Emitter, b: &Buffer, view: &str) -> Result<(), String> {
-    let bits = width(&b.element)?;
     let (ivs, _) = m.open_loops(&b.dims);
     let v = load_element(m, b, view, &ivs);
+    match b.complex_part() {
+        Some(part) => {
+            let re = m.op(format!("complex.re {v} : {}", b.element));
+            let im = m.op(format!("complex.im {v} : {}", b.element));
+            print_bits(m, &re, part)?;
+            print_bits(m, &im, part)?;
+        }
+        None => print_bits(m, &v, &b.element)?,
+    }
+    m.close_loops(b.dims.len());
+    Ok(())
+}
+
+/// Prints the bits of scalar `v` of MLIR type `e` on a line of their own.
+fn print_bits(m: &mut Emitter, v: &str, e: &str) -> Result<(), String> {
+    let bits = width(e)?;
     let int = format!("i{bits}");
-    let v = if b.element.starts_with('i') {
-        v
+    let v = if e.starts_with('i') {
+        v.to_string()
     } else {
-        m.op(format!("arith.bitcast {v} : {} to {int}", b.element))
+        m.op(format!("arith.bitcast {v} : {e} to {int}"))
     };
     let v = if bits < 64 {
         m.op(format!("arith.extui {v} : {int} to i64"))
@@ -1458,7 +1514,6 @@ fn print_buffer(m: &mut Emitter, b: &Buffer, view: &str) -> Result<(), String> {
     };
     m.line(format!("func.call @printI64({v}) : (i64) -> ()"));
     m.line("func.call @printNewline() : () -> ()");
-    m.close_loops(b.dims.len());
     Ok(())
 }
 

@@ -4,10 +4,12 @@
 //! operands' whole results, element by element, in the order the semantics state them.
 //!
 //! Values are kept per element as `bool`, an integer (`i128`, always wrapped to the element
-//! type and read signed or unsigned as the type says) or a float (`f64`, always rounded to the
-//! element type), so that every op of a narrower type is computed exactly and rounded once.
+//! type and read signed or unsigned as the type says), a float (`f64`, always rounded to the
+//! element type) or a complex number (two such floats, `hlo_complex.rs`), so that every op of a
+//! narrower type is computed exactly and rounded once.
 #![allow(dead_code)]
 
+use super::hlo_complex;
 use xla_indexing_hlo::{
     Module,
     attrs::AttrValue,
@@ -25,6 +27,8 @@ pub enum Ty {
     Bf16,
     F32,
     F64,
+    C64,
+    C128,
 }
 
 impl Ty {
@@ -46,6 +50,8 @@ impl Ty {
             "bf16" => Ty::Bf16,
             "f32" => Ty::F32,
             "f64" => Ty::F64,
+            "c64" => Ty::C64,
+            "c128" => Ty::C128,
             _ => return None,
         })
     }
@@ -57,7 +63,21 @@ impl Ty {
             Ty::S(b) | Ty::U(b) => b,
             Ty::F16 | Ty::Bf16 => 16,
             Ty::F32 => 32,
-            Ty::F64 => 64,
+            Ty::F64 | Ty::C64 => 64,
+            Ty::C128 => 128,
+        }
+    }
+
+    pub fn is_complex(self) -> bool {
+        matches!(self, Ty::C64 | Ty::C128)
+    }
+
+    /// The type of a complex type's parts; a real type itself.
+    pub fn part(self) -> Ty {
+        match self {
+            Ty::C64 => Ty::F32,
+            Ty::C128 => Ty::F64,
+            t => t,
         }
     }
 
@@ -87,6 +107,7 @@ impl Ty {
                 V::I(r)
             }
             Ty::U(b) => V::I(x.rem_euclid(1i128 << b)),
+            _ if self.is_complex() => V::C(self.round(x as f64), 0.0),
             _ => V::F(self.round(x as f64)),
         }
     }
@@ -94,8 +115,8 @@ impl Ty {
     /// `x` rounded to this float type (nearest, ties to even; overflow to infinity).
     pub fn round(self, x: f64) -> f64 {
         match self {
-            Ty::F64 => x,
-            Ty::F32 => x as f32 as f64,
+            Ty::F64 | Ty::C128 => x,
+            Ty::F32 | Ty::C64 => x as f32 as f64,
             Ty::F16 => round_to_format(x, 10, -14, 65504.0),
             Ty::Bf16 => round_to_format(x, 7, -126, 2f64.powi(128) - 2f64.powi(120)),
             _ => x,
@@ -127,6 +148,8 @@ pub enum V {
     P(bool),
     I(i128),
     F(f64),
+    /// A complex number's real and imaginary parts.
+    C(f64, f64),
 }
 
 impl V {
@@ -134,7 +157,7 @@ impl V {
         match self {
             V::P(b) => b as i128,
             V::I(i) => i,
-            V::F(f) => f as i128,
+            V::F(f) | V::C(f, _) => f as i128,
         }
     }
 
@@ -142,7 +165,7 @@ impl V {
         match self {
             V::P(b) => b as i128 as f64,
             V::I(i) => i as f64,
-            V::F(f) => f,
+            V::F(f) | V::C(f, _) => f,
         }
     }
 
@@ -151,13 +174,49 @@ impl V {
             V::P(b) => b,
             V::I(i) => i != 0,
             V::F(f) => f != 0.0,
+            V::C(a, b) => a != 0.0 || b != 0.0,
+        }
+    }
+
+    /// The parts of `v` as a complex number (a real value's imaginary part is 0).
+    pub fn complex(self) -> (f64, f64) {
+        match self {
+            V::C(a, b) => (a, b),
+            v => (v.float(), 0.0),
         }
     }
 }
 
-/// The bit pattern of `v` as an element of type `ty`.
+/// The bit patterns of `v` as an element of type `ty`, as the checked programs print it: one
+/// word, or of a complex value its real and imaginary parts'.
+pub fn to_words(ty: Ty, v: V) -> Vec<u64> {
+    if !ty.is_complex() {
+        return vec![to_bits(ty, v)];
+    }
+    let (a, b) = v.complex();
+    vec![to_bits(ty.part(), V::F(a)), to_bits(ty.part(), V::F(b))]
+}
+
+/// The element of type `ty` whose words ([`to_words`]) are `words`.
+pub fn from_words(ty: Ty, words: &[u64]) -> V {
+    match (ty.is_complex(), words) {
+        (true, [a, b, ..]) => V::C(
+            from_bits(ty.part(), *a).float(),
+            from_bits(ty.part(), *b).float(),
+        ),
+        _ => from_bits(ty, words[0]),
+    }
+}
+
+/// How many words [`to_words`] gives for an element of type `ty`.
+pub fn words(ty: Ty) -> usize {
+    if ty.is_complex() { 2 } else { 1 }
+}
+
+/// The bit pattern of `v` as an element of type `ty` (of a complex type, its real part's).
 pub fn to_bits(ty: Ty, v: V) -> u64 {
     match ty {
+        Ty::C64 | Ty::C128 => to_bits(ty.part(), V::F(v.float())),
         Ty::Pred => v.pred() as u64,
         Ty::S(b) | Ty::U(b) => {
             let m = if b == 64 { u64::MAX } else { (1u64 << b) - 1 };
@@ -180,6 +239,7 @@ pub fn from_bits(ty: Ty, bits: u64) -> V {
         Ty::F32 => V::F(f32::from_bits(bits as u32) as f64),
         Ty::Bf16 => V::F(f32::from_bits((bits as u32) << 16) as f64),
         Ty::F16 => V::F(decode_small(bits as u16, 10, 5)),
+        Ty::C64 | Ty::C128 => V::C(from_bits(ty.part(), bits).float(), 0.0),
     }
 }
 
@@ -402,7 +462,13 @@ pub fn evaluate(module: &Module, c: usize, params: &[Array]) -> Result<Vec<Outpu
     let mut values: Vec<Option<(Value, bool)>> = vec![None; comp.instructions.len()];
     for &i in &comp.post_order {
         let instr = &comp.instructions[i];
+        let complex_operand = instr.operands.iter().any(|&o| {
+            comp.instructions[o]
+                .array()
+                .is_some_and(|s| matches!(s.element.as_str(), "c64" | "c128"))
+        });
         let approximate = APPROXIMATE.contains(&instr.opcode.as_str())
+            || (complex_operand && hlo_complex::APPROXIMATE.contains(&instr.opcode.as_str()))
             || instr
                 .operands
                 .iter()
@@ -637,10 +703,33 @@ fn instruction(
         }
         "constant" => {
             let text = instr.literal.as_deref().unwrap_or("").trim();
-            if !dims.is_empty() {
-                return Err("array constants are not evaluated".into());
+            if dims.is_empty() {
+                return Ok(Array::scalar(ty, parse_literal(text, ty)?));
             }
-            Ok(Array::scalar(ty, parse_literal(text, ty)?))
+            // `{{1, 2}, {3, 4}}`, `{(1, 0), (0, 1)}`: the elements in row-major order.
+            let flat: String = text.chars().filter(|c| !matches!(c, '{' | '}')).collect();
+            let mut elements = Vec::new();
+            let (mut depth, mut start) = (0, 0);
+            for (k, ch) in flat.char_indices() {
+                match ch {
+                    '(' => depth += 1,
+                    ')' => depth -= 1,
+                    ',' if depth == 0 => {
+                        elements.push(parse_literal(flat[start..k].trim(), ty)?);
+                        start = k + 1;
+                    }
+                    _ => {}
+                }
+            }
+            elements.push(parse_literal(flat[start..].trim(), ty)?);
+            if elements.len() != element_count(&dims) {
+                return Err(format!("constant `{text}` does not have {dims:?} elements"));
+            }
+            Ok(Array {
+                ty,
+                dims,
+                data: elements,
+            })
         }
         "iota" => {
             let d = instr
@@ -984,6 +1073,15 @@ fn parse_literal(text: &str, ty: Ty) -> Result<V, String> {
             "false" | "0" => V::P(false),
             _ => return Err(bad()),
         },
+        _ if ty.is_complex() => {
+            let (re, im) = text
+                .strip_prefix('(')
+                .and_then(|t| t.strip_suffix(')'))
+                .and_then(|t| t.split_once(','))
+                .ok_or_else(bad)?;
+            let part = |t: &str| parse_literal(t.trim(), ty.part()).map(V::float);
+            V::C(part(re)?, part(im)?)
+        }
         _ if ty.is_float() => V::F(ty.round(match text {
             "inf" => f64::INFINITY,
             "-inf" => f64::NEG_INFINITY,
@@ -1006,6 +1104,14 @@ fn parse_literal(text: &str, ty: Ty) -> Result<V, String> {
 pub fn convert(from: Ty, to: Ty, v: V) -> V {
     if to == Ty::Pred {
         return V::P(v.pred());
+    }
+    if to.is_complex() {
+        let (a, b) = if from.is_float() || from.is_complex() {
+            v.complex()
+        } else {
+            (v.int() as f64, 0.0)
+        };
+        return V::C(to.round(a), to.round(b));
     }
     if to.is_float() {
         return V::F(to.round(v.float()));
@@ -1075,6 +1181,10 @@ fn elementwise(
 
 fn compare(direction: &str, ty: Ty, x: V, y: V) -> Result<bool, String> {
     use std::cmp::Ordering::*;
+    if ty.is_complex() {
+        return hlo_complex::compare(direction, x.complex(), y.complex())
+            .ok_or_else(|| format!("comparison {direction} of complex values"));
+    }
     let order = if ty.is_float() {
         x.float().partial_cmp(&y.float())
     } else {
@@ -1092,7 +1202,21 @@ fn compare(direction: &str, ty: Ty, x: V, y: V) -> Result<bool, String> {
     })
 }
 
+/// A complex result `z` as a value of type `ty` (a real type takes the real part).
+fn complex_result(ty: Ty, (a, b): (f64, f64)) -> V {
+    if ty.is_complex() {
+        V::C(ty.round(a), ty.round(b))
+    } else {
+        V::F(ty.round(a))
+    }
+}
+
 fn unary(op: &str, ty: Ty, x: V) -> Result<V, String> {
+    if let V::C(..) = x {
+        return hlo_complex::unary(op, x.complex())
+            .map(|z| complex_result(ty, z))
+            .ok_or_else(|| format!("{op} of complex values is not evaluated"));
+    }
     if ty.is_float() {
         let f = x.float();
         let r = match op {
@@ -1110,7 +1234,8 @@ fn unary(op: &str, ty: Ty, x: V) -> Result<V, String> {
             "ceil" => f.ceil(),
             "sine" => f.sin(),
             "cosine" => f.cos(),
-            "copy" => f,
+            "copy" | "real" => f,
+            "imag" => 0.0,
             _ => return Err(format!("{op} of {ty:?} is not evaluated")),
         };
         return Ok(V::F(ty.round(r)));
@@ -1140,6 +1265,14 @@ fn float_max_min(a: f64, b: f64, max: bool) -> f64 {
 }
 
 fn binary(op: &str, ty: Ty, x: V, y: V) -> Result<V, String> {
+    if op == "complex" {
+        return Ok(complex_result(ty, (x.float(), y.float())));
+    }
+    if ty.is_complex() {
+        return hlo_complex::binary(op, x.complex(), y.complex())
+            .map(|z| complex_result(ty, z))
+            .ok_or_else(|| format!("{op} of complex values is not evaluated"));
+    }
     if ty.is_float() {
         let (a, b) = (x.float(), y.float());
         let r = match op {
