@@ -222,7 +222,7 @@ fn tiled_hero(comp: &Computation, k: usize) -> Result<Candidate, String> {
     let sizes = runs.sizes(&source.shape.dims);
     let element = array(comp, k)?.element.clone();
     let bits = element_bits(&element).ok_or_else(|| format!("{name} has elements of {element}"))?;
-    let kind = hero_kind(sizes, bits).map_err(|why| format!("{name}: {why}"))?;
+    let kind = hero_kind(sizes, bits, runs.last_two).map_err(|why| format!("{name}: {why}"))?;
     Ok(Candidate {
         hero: k,
         source: source.instr,
@@ -570,6 +570,8 @@ fn tiled_runs(comp: &Computation, hero: usize, source: &Source<'_>) -> Result<Ti
     }
     let last = order.len() - 1;
     let x_place = order[last].1;
+    runs.last_two =
+        runs.kept.is_empty() && last >= 1 && order[last - 1].1 == last && x_place + 1 == last;
     let has_a = runs.kept.is_empty()
         && last >= 1
         && order[last - 1].1 == x_place + 1

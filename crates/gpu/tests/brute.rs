@@ -636,9 +636,8 @@ fn transposes_the_emitter_does_not_tile_stay_with_the_loop_emitter_saying_why() 
         minor_kept.emitter,
         EmitterPlan::Loop {
             fallback: Some(
-                "t: it keeps the minor-most dimension in place with 160 bits per element of a \
-                 tile of 4 x 6, which XLA's transpose emitter tiles only for at most 64 bits and \
-                 128 bits times the smaller side"
+                "t: it keeps the minor-most dimension in place with 160 bits per element, which \
+                 XLA's transpose emitter tiles only for at most 64"
                     .into()
             )
         }
