@@ -91,7 +91,11 @@ fn scatters_the_emitter_does_not_write_stay_with_the_loop_emitter_saying_why() {
     assert!(why(complex).contains("compare-and-swap loop"), "c64 add");
     for float in ["f16", "bf16", "f32", "f64"] {
         let text = module(scatter, params, "maximum(a, b)").replace("f32", float);
-        assert_eq!(scatter_of(&text).combiner, Combiner::CompareAndSwap, "{float}");
+        assert_eq!(
+            scatter_of(&text).combiner,
+            Combiner::CompareAndSwap,
+            "{float}"
+        );
     }
     let computed = params.replace(
         "x = f32[8] parameter(0)",
