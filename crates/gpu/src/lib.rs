@@ -37,6 +37,7 @@ pub mod vector;
 pub use chips::{CHIPS, Chip, DEFAULT_CHIP, UnknownChip, chip_names};
 pub use coalescing::{AccessCoalescing, Buffer, analyze_access, analyze_buffer_access};
 pub use device::Device;
+pub use epilogue::root_leaves;
 pub use kernel::{Kernel, element_bits, kernels};
 pub use launch::{LaunchDimensions, LaunchError, launch_dimensions, unroll_factor};
 pub use plan::{EmitterPlan, KernelPlan, plan_kernel, plan_module};

@@ -861,7 +861,7 @@ ENTRY %main (a: f32[10], b: s32[10], c: s32[3,1], d: f32[3], e: s32[3]) -> (f32[
   ROOT %f = (f32[10]{0}, s32[10]{0}) fusion(%a, %b, %c, %d, %e), kind=kLoop, calls=%fused
 }
 "#,
-            "f",
+            "s",
         ),
     ];
     for (what, hlo, instruction) in cases {
