@@ -24,6 +24,7 @@ pub mod kernel_tiles;
 pub mod launch;
 pub mod plan;
 pub mod reduction;
+mod reduction_eligibility;
 mod reduction_groups;
 pub mod reduction_tiling;
 pub mod roles;

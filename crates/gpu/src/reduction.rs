@@ -32,9 +32,10 @@
 //! layer norm are one kernel each when XLA fuses them into one (as its Triton softmax fusion
 //! does) and as many as XLA's fusions otherwise.
 //!
-//! Anything else (a kept run between reduced ones that is not the only one, a reduce read through a
-//! non-elementwise op, an output that is not a function of the reductions, a column reduction
-//! read per element) stays with the loop emitter, and the plan says why.
+//! Anything else (a kept run between reduced ones that is not the only one, a reduction so
+//! small that XLA estimates its loop emitter faster ([`crate::reduction_eligibility`]), a reduce
+//! read through a non-elementwise op, an output that is not a function of the reductions, a
+//! column reduction read per element) stays with the loop emitter, and the plan says why.
 
 use xla_indexing_core::{ArithError, Expr, IndexingMap, Interval, Var};
 
@@ -43,6 +44,7 @@ use crate::epilogue::{reaches_hero, root_leaves};
 use crate::identity::is_identity;
 use crate::kernel::element_bits;
 use crate::launch::LaunchDimensions;
+use crate::reduction_eligibility::check_faster_than_loop;
 use crate::reduction_groups::reduction_groups;
 use crate::reduction_tiling::tiling;
 pub use crate::reduction_tiling::{Components, IoBits, ReductionKind, WARP};
@@ -188,6 +190,7 @@ pub fn plan_reduction(
     if dims.contains(&0) {
         return Err("the reduced input has no elements".into());
     }
+    check_faster_than_loop(components)?;
     let input = HeroInput {
         dims: dims.clone(),
         reduced: reduced.clone(),
