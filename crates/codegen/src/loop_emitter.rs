@@ -33,7 +33,7 @@ pub(crate) fn loop_function(
         .find_map(|o| o.skipped.as_ref().map(|r| (o.output, r)))
     {
         return Err(kernel.error(format!(
-            "cannot be lowered: output {} {}",
+            "cannot be lowered: output {}: {}",
             skipped.0, skipped.1
         )));
     }

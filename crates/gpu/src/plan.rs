@@ -576,7 +576,7 @@ fn loop_kernel(
                 shape: shape.clone(),
                 operands: Vec::new(),
                 skipped: Some(format!(
-                    "its elements are not those of output 0 ({first}) in another shape, whose thread map the kernel uses"
+                    "its elements are not output 0's ({first}) in another shape, and the kernel runs output 0's thread map"
                 )),
                 write_maps: vec![thread_map.clone()],
                 store: Vectorization::Scalar("not written".into()),
