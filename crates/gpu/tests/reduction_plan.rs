@@ -423,3 +423,48 @@ fn outputs_that_share_no_instruction_are_reduction_groups_in_rows_of_blocks() {
         ]
     );
 }
+
+#[test]
+fn side_outputs_through_a_bitcast_are_stored_at_the_bitcast_of_the_read_element() {
+    let body = "  n = f32[8,64]{1,0} negate(p)
+  z = f32[] constant(0)
+  r = f32[8]{0} reduce(n, z), dimensions={1}, to_apply=add
+  v = f32[8,8,8]{2,1,0} bitcast(n)
+  ROOT t = (f32[8]{0}, f32[8,8,8]{2,1,0}) tuple(r, v)";
+    let text = fusion("8,64", "1,0", "(f32[8], f32[8,8,8])", body);
+    let m = parse_module(&text).unwrap();
+    let plans = plan_module(&m, &Device::h100()).unwrap();
+    let EmitterPlan::Reduction(r) = &plans[0].emitter else {
+        panic!("{:?}", plans[0].emitter);
+    };
+    assert!(
+        matches!(
+            r.outputs[..],
+            [OutputSource::Epilogue(_), OutputSource::Side(_)]
+        ),
+        "{:?}",
+        r.outputs
+    );
+    assert!(r.side_bitcasts[0].is_none() && r.side_bitcasts[1].is_some());
+    let write = &plans[0].outputs[1].write_maps[0];
+    let points = r.read_map.domain_points(1 << 20).unwrap();
+    assert_eq!(points.len(), 512);
+    for (ids, syms) in points {
+        let e = r.read_map.evaluate(&ids, &syms).unwrap();
+        let at = write.evaluate(&ids, &syms).unwrap();
+        assert_eq!(at, vec![e[0], e[1] / 8, e[1] % 8], "{ids:?} {syms:?}");
+    }
+    // A side output of other elements is no bitcast of the input.
+    let sliced = body
+        .replace(
+            "v = f32[8,8,8]{2,1,0} bitcast(n)",
+            "v = f32[8,32]{1,0} slice(n), slice={[0:8], [0:32]}",
+        )
+        .replace("f32[8,8,8]{2,1,0}) tuple", "f32[8,32]{1,0}) tuple");
+    let why = fallback(&fusion("8,64", "1,0", "(f32[8], f32[8,32])", &sliced));
+    assert_eq!(
+        why,
+        "output v does not depend on a reduction and is neither of the reduced input's shape nor \
+         a bitcast of it"
+    );
+}
