@@ -36,3 +36,17 @@ fn outputs_of_other_elements_say_which_output_and_why() {
          another shape, and the kernel runs output 0's thread map"
     );
 }
+
+#[test]
+fn an_array_constant_past_the_limit_says_how_large_and_why() {
+    let values: Vec<String> = (0..300).map(|k| k.to_string()).collect();
+    let text = format!(
+        "big_table {{\n  p = s32[300] parameter(0)\n  table = s32[300] constant({{{}}})\n  ROOT a = s32[300] add(p, table)\n}}\n",
+        values.join(", ")
+    );
+    assert_eq!(
+        compile_error("big_table", &text),
+        "table: cannot be lowered: an array constant of 300 elements: only those of at most 256 \
+         are lowered (as one vector constant; XLA reads larger ones from a global buffer)"
+    );
+}

@@ -24,6 +24,7 @@ use xla_indexing_hlo::{
     ops::{OpContext, OpKind, OperandAccess, Outcome, instruction_kind, output_to_input},
 };
 
+use super::array_constant;
 use super::body::{Body, Scalar};
 use super::global::GlobalBuffer;
 use super::lanes::Lanes;
@@ -268,7 +269,7 @@ impl<'m> Emitter<'m> {
         let element = Element::of(&shape.element).map_err(fail)?;
         match instr.opcode.as_str() {
             "parameter" => return self.parameter(instr, index, element),
-            "constant" => return self.constant(instr, element),
+            "constant" => return self.constant(instr, &shape.dims, index, element),
             "iota" => return self.iota(instr, index, element),
             _ => {}
         }
@@ -437,19 +438,61 @@ impl<'m> Emitter<'m> {
         }
     }
 
-    /// A scalar constant (array constants are not lowered).
-    fn constant(&mut self, instr: &Instruction, element: Element) -> Result<Typed, HloError> {
+    /// A constant of `dims` at `index`: a scalar's literal, or an array's element at the index
+    /// as a lane of one vector constant (`array_constant.rs`).
+    fn constant(
+        &mut self,
+        instr: &Instruction,
+        dims: &[i64],
+        index: &Index,
+        element: Element,
+    ) -> Result<Typed, HloError> {
         let text = instr.literal.as_deref().unwrap_or("").trim();
-        let literal = scalar_literal(text, element).ok_or_else(|| {
-            fail(
-                instr,
-                format!("constant `{text}` is not a scalar of {}", instr.shape),
-            )
-        })?;
-        Ok(Typed {
-            value: self.body.constant(&literal, element.mlir),
-            element,
-        })
+        let literal = |t: &str| {
+            scalar_literal(t, element).ok_or_else(|| {
+                fail(
+                    instr,
+                    format!("constant `{t}` is not a value of {}", shape_element(instr)),
+                )
+            })
+        };
+        if dims.is_empty() {
+            let value = literal(text)?;
+            return Ok(Typed {
+                value: self.body.constant(&value, element.mlir),
+                element,
+            });
+        }
+        let values = array_constant::elements(text, dims)
+            .map_err(|e| fail(instr, e))?
+            .into_iter()
+            .map(literal)
+            .collect::<Result<Vec<_>, _>>()?;
+        let position = array_constant::row_major_position(index.map.results(), dims)
+            .map_err(|e| fail(instr, e))?;
+        let at = Index {
+            map: index.map.with_results(vec![position]),
+            rts: index.rts.clone(),
+        };
+        let at = self
+            .materialize(&at)
+            .map_err(|e| fail(instr, e.to_string()))?;
+        let ty = element.mlir;
+        let vector = format!("vector<{}x{ty}>", values.len());
+        let table = self.body.op(
+            "table",
+            &vector,
+            format!("arith.constant dense<[{}]> : {vector}", values.join(", ")),
+        );
+        let value = self.body.op(
+            "v",
+            ty,
+            format!(
+                "vector.extract {}[{}] : {ty} from {vector}",
+                table.name, at[0]
+            ),
+        );
+        Ok(Typed { value, element })
     }
 
     /// `iota`: the index along `iota_dimension`, converted to the element type.
@@ -1032,6 +1075,11 @@ fn operand_access<'a>(
         return Err(fail(instr, "tuple-shaped operands are not lowered".into()));
     }
     Ok((instr.operands[k], a))
+}
+
+/// The element type of `instr`'s (array) shape, as HLO writes it.
+fn shape_element(instr: &Instruction) -> &str {
+    instr.array().map_or("?", |a| a.element.as_str())
 }
 
 /// A lowering error naming the instruction.

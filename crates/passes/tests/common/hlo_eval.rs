@@ -637,10 +637,19 @@ fn instruction(
         }
         "constant" => {
             let text = instr.literal.as_deref().unwrap_or("").trim();
-            if !dims.is_empty() {
-                return Err("array constants are not evaluated".into());
+            if dims.is_empty() {
+                return Ok(Array::scalar(ty, parse_literal(text, ty)?));
             }
-            Ok(Array::scalar(ty, parse_literal(text, ty)?))
+            // An array's elements in row-major order, whatever its nesting of braces.
+            let data = text
+                .split(|c: char| c == '{' || c == '}' || c == ',' || c.is_whitespace())
+                .filter(|t| !t.is_empty())
+                .map(|t| parse_literal(t, ty))
+                .collect::<Result<Vec<_>, _>>()?;
+            if data.len() != element_count(&dims) {
+                return Err(format!("constant `{text}` has {} elements", data.len()));
+            }
+            Ok(Array { ty, dims, data })
         }
         "iota" => {
             let d = instr
