@@ -37,15 +37,28 @@ fn outputs_of_other_elements_say_which_output_and_why() {
     );
 }
 
+/// A bare fusion adding a constant of `n` elements `0, 1, ...` to its parameter.
+fn table_module(n: usize) -> String {
+    let values: Vec<String> = (0..n).map(|k| k.to_string()).collect();
+    format!(
+        "big_table {{\n  p = s32[{n}] parameter(0)\n  table = s32[{n}] constant({{{}}})\n  ROOT a = s32[{n}] add(p, table)\n}}\n",
+        values.join(", ")
+    )
+}
+
 #[test]
 fn an_array_constant_past_the_limit_says_how_large_and_why() {
-    let values: Vec<String> = (0..300).map(|k| k.to_string()).collect();
-    let text = format!(
-        "big_table {{\n  p = s32[300] parameter(0)\n  table = s32[300] constant({{{}}})\n  ROOT a = s32[300] add(p, table)\n}}\n",
-        values.join(", ")
-    );
+    let at_limit = module_file("table_256", &table_module(256));
+    let mlir = common::stdout(&[
+        "compile",
+        "-q",
+        at_limit.to_str().unwrap(),
+        "--emit",
+        "mlir",
+    ]);
+    assert!(mlir.contains(": vector<256xi32>"), "{mlir}");
     assert_eq!(
-        compile_error("big_table", &text),
+        compile_error("table_300", &table_module(300)),
         "table: cannot be lowered: an array constant of 300 elements: only those of at most 256 \
          are lowered (as one vector constant; XLA reads larger ones from a global buffer)"
     );
