@@ -54,9 +54,9 @@ func.func @dynamic(%a: tensor<?xf32>) -> tensor<?xf32> {
 // -----
 
 // What the code generator does not lower is named by the op it came from: a cosine of
-// integers. A constant of several values has no HLO form here; a fusion kind must be one.
+// integers. A constant of complex values has no HLO form here; a fusion kind must be one.
 // CHECK: lower_fusion_invalid.mlir:[[# @LINE + 5]]:10: error: xla-indexing-lower-fusion: 'stablehlo.cosine' at "{{.*}}lower_fusion_invalid.mlir":[[# @LINE + 7]]:10: cannot be lowered: cosine of i32 values is not lowered
-// CHECK: lower_fusion_invalid.mlir:[[# @LINE + 9]]:8: error: xla-indexing-lower-fusion: 'stablehlo.constant' at "{{.*}}lower_fusion_invalid.mlir":[[# @LINE + 11]]:10: holds a value of f32[2] that is not a scalar or a splat of an integer, float or pred type
+// CHECK: lower_fusion_invalid.mlir:[[# @LINE + 9]]:8: error: xla-indexing-lower-fusion: 'stablehlo.constant' at "{{.*}}lower_fusion_invalid.mlir":[[# @LINE + 11]]:10: holds a value of c64[2] that is not dense integers, floats or preds
 // CHECK: lower_fusion_invalid.mlir:[[# @LINE + 13]]:8: error: xla-indexing-lower-fusion: 'oops' is not a fusion kind (kLoop, kInput, ...)
 // CHECK: error: xla-indexing-lower-fusion: 3 fusions could not be lowered (see the errors above)
 func.func @not_lowered(%a: tensor<8x4xf32>, %i: tensor<8x4xi32>) -> tensor<8x4xi32> {
@@ -65,10 +65,10 @@ func.func @not_lowered(%a: tensor<8x4xf32>, %i: tensor<8x4xi32>) -> tensor<8x4xi
     %c = "stablehlo.cosine"(%p) : (tensor<8x4xi32>) -> tensor<8x4xi32>
     xla_indexing.yield %c : tensor<8x4xi32>
   }
-  %c = xla_indexing.fusion () {name = "array_constant"} : () -> tensor<2xf32> {
+  %c = xla_indexing.fusion () {name = "complex_constant"} : () -> tensor<2xcomplex<f32>> {
   ^bb0:
-    %k = "stablehlo.constant"() <{value = dense<[1.0, 2.0]> : tensor<2xf32>}> : () -> tensor<2xf32>
-    xla_indexing.yield %k : tensor<2xf32>
+    %k = "stablehlo.constant"() <{value = dense<[(1.0, 2.0), (3.0, 4.0)]> : tensor<2xcomplex<f32>>}> : () -> tensor<2xcomplex<f32>>
+    xla_indexing.yield %k : tensor<2xcomplex<f32>>
   }
   %o = xla_indexing.fusion (%a) {name = "odd", kind = "oops"} : (tensor<8x4xf32>) -> tensor<8x4xf32> {
   ^bb0(%p: tensor<8x4xf32>):

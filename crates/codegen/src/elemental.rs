@@ -24,6 +24,7 @@ use xla_indexing_hlo::{
     ops::{OpContext, OpKind, OperandAccess, Outcome, instruction_kind, output_to_input},
 };
 
+use super::array_constant;
 use super::body::{Body, Scalar};
 use super::buffer::ArrayBuffer;
 use super::lanes::Lanes;
@@ -71,8 +72,8 @@ pub struct Emitter<'m> {
     module: &'m Module,
     pub body: Body,
     pub(crate) frame: Frame,
-    /// Values of the enclosing regions, innermost last.
-    scopes: Vec<HashMap<Key, Typed>>,
+    /// Values of the enclosing regions (every result of an instruction), innermost last.
+    scopes: Vec<HashMap<Key, Vec<Typed>>>,
     /// Parameter sources with their ids, innermost last.
     params: Vec<(usize, Params)>,
     /// The lanes of an unrolled thread's group, when the kernel computes them one by one and
@@ -138,10 +139,38 @@ impl<'m> Emitter<'m> {
 
     /// The value of instruction `i` of computation `c` at `index`.
     pub fn value(&mut self, c: usize, i: usize, index: &Index) -> Result<Typed, HloError> {
+        self.leaf(c, i, None, index)
+    }
+
+    /// The value of result `leaf` of instruction `i` of computation `c` at `index`: `None` for
+    /// an array-shaped instruction, `Some(k)` for result `k` of a variadic reduce.
+    pub fn leaf(
+        &mut self,
+        c: usize,
+        i: usize,
+        leaf: Option<usize>,
+        index: &Index,
+    ) -> Result<Typed, HloError> {
+        let instr = &self.module.computations[c].instructions[i];
+        let mut results = self.results(c, i, index)?;
+        match (leaf, instr.array().is_none()) {
+            (None, false) if results.len() == 1 => Ok(results.remove(0)),
+            (Some(k), true) if k < results.len() => Ok(results.swap_remove(k)),
+            (None, true) => Err(fail(
+                instr,
+                "its value is a tuple, read where one array is".into(),
+            )),
+            _ => Err(fail(instr, format!("it has no result {leaf:?}"))),
+        }
+    }
+
+    /// Every result of instruction `i` of computation `c` at `index` (one for an array-shaped
+    /// instruction), computed once per region.
+    fn results(&mut self, c: usize, i: usize, index: &Index) -> Result<Vec<Typed>, HloError> {
         if self.params.len() == 1
             && let Some(v) = self.given.get(&(c, i))
         {
-            return Ok(v.clone());
+            return Ok(vec![v.clone()]);
         }
         let key = self.key(c, i, index);
         if let Some(v) = self.scopes.iter().rev().find_map(|s| s.get(&key)) {
@@ -206,7 +235,29 @@ impl<'m> Emitter<'m> {
         (id, c, i, text)
     }
 
-    fn compute(&mut self, c: usize, i: usize, index: &Index) -> Result<Typed, HloError> {
+    /// Every result of instruction `i` of computation `c` at `index`: a reduction's (several
+    /// for a variadic reduce), a `get-tuple-element`'s leaf of one, or an array's value.
+    fn compute(&mut self, c: usize, i: usize, index: &Index) -> Result<Vec<Typed>, HloError> {
+        let instr = &self.module.computations[c].instructions[i];
+        if instr.opcode == "get-tuple-element" {
+            let k = instr
+                .int("index")
+                .and_then(|k| usize::try_from(k).ok())
+                .ok_or_else(|| fail(instr, "get-tuple-element without an index".into()))?;
+            return Ok(vec![self.leaf(c, instr.operands[0], Some(k), index)?]);
+        }
+        if matches!(
+            instruction_kind(instr),
+            Some(OpKind::Reduce | OpKind::ReduceWindow)
+        ) {
+            return self.reduce(c, i, index);
+        }
+        Ok(vec![self.compute_array(c, i, index)?])
+    }
+
+    /// The value of array-shaped instruction `i` of computation `c` at `index` (not a
+    /// reduction: [`Emitter::reduce`]).
+    fn compute_array(&mut self, c: usize, i: usize, index: &Index) -> Result<Typed, HloError> {
         let module = self.module;
         let comp = &module.computations[c];
         let instr = &comp.instructions[i];
@@ -218,28 +269,12 @@ impl<'m> Emitter<'m> {
         let element = Element::of(&shape.element).map_err(fail)?;
         match instr.opcode.as_str() {
             "parameter" => return self.parameter(instr, index, element),
-            "constant" if !shape.dims.is_empty() => {
-                return self.array_constant(instr, index, &shape.dims, element);
-            }
-            "constant" => return self.constant(instr, element),
+            "constant" => return self.constant(instr, &shape.dims, index, element),
             "iota" => return self.iota(instr, index, element),
             _ => {}
         }
-        let cx = OpContext::new(module, comp, instr);
-        let accesses = match output_to_input(&cx, 0)? {
-            Outcome::Defined(v) => v,
-            Outcome::NotDefined(reason) => return Err(fail(reason)),
-        };
-        let operand = |k: usize| -> Result<(usize, &OperandAccess), HloError> {
-            let a = accesses
-                .iter()
-                .find(|a| a.operand == k)
-                .ok_or_else(|| fail(format!("operand {k} has no indexing map")))?;
-            if a.leaf != 0 {
-                return Err(fail("tuple-shaped operands are not lowered".into()));
-            }
-            Ok((instr.operands[k], a))
-        };
+        let accesses = self.operand_accesses(c, instr)?;
+        let operand = |k: usize| operand_access(instr, &accesses, k);
         use OpKind::*;
         match instruction_kind(instr) {
             Some(Elementwise | BitcastConvert) => {
@@ -278,30 +313,6 @@ impl<'m> Emitter<'m> {
             Some(DynamicUpdateSlice) => {
                 self.choose(instr, c, index, &[operand(1)?], operand(0)?, element)
             }
-            Some(Reduce | ReduceWindow) => {
-                if instr.operands.len() != 2 {
-                    return Err(fail("reductions of several inputs are not lowered".into()));
-                }
-                let [callee] = instr.called("to_apply") else {
-                    return Err(fail("reduction without to_apply".into()));
-                };
-                let (init, init_access) = operand(1)?;
-                let at = self.operand_index(c, index, &init_access.access)?;
-                let init = self.value(c, init, &at)?;
-                let (input, input_access) = operand(0)?;
-                self.reduction(
-                    instr,
-                    c,
-                    index,
-                    &[(input, &input_access.access)],
-                    init,
-                    |e, args, at| {
-                        let acc = args[0].clone();
-                        let x = args[1].clone();
-                        e.apply(instr, callee, vec![acc, x], at)
-                    },
-                )
-            }
             Some(Dot) => {
                 let zero = match element.class {
                     Class::Float => float_literal(0.0, element),
@@ -319,12 +330,12 @@ impl<'m> Emitter<'m> {
                 };
                 let (lhs, l) = operand(0)?;
                 let (rhs, r) = operand(1)?;
-                self.reduction(
+                let mut sums = self.reduction(
                     instr,
                     c,
                     index,
                     &[(lhs, &l.access), (rhs, &r.access)],
-                    zero,
+                    vec![zero],
                     |e, args, _| {
                         let a = convert(&mut e.body, &args[1], element);
                         let b = convert(&mut e.body, &args[2], element);
@@ -342,12 +353,60 @@ impl<'m> Emitter<'m> {
                             ty,
                             format!("{add} {}, {} : {ty}", args[0].value.name, p.name),
                         );
-                        Ok(Typed { value: s, element })
+                        Ok(vec![Typed { value: s, element }])
                     },
-                )
+                )?;
+                Ok(sums.remove(0))
             }
             _ => Err(fail(format!("{} is not lowered", instr.opcode))),
         }
+    }
+
+    /// The maps from `instr`'s (first) result to its operands.
+    fn operand_accesses(
+        &self,
+        c: usize,
+        instr: &Instruction,
+    ) -> Result<Vec<OperandAccess>, HloError> {
+        let cx = OpContext::new(self.module, &self.module.computations[c], instr);
+        match output_to_input(&cx, 0)? {
+            Outcome::Defined(v) => Ok(v),
+            Outcome::NotDefined(reason) => Err(fail(instr, reason)),
+        }
+    }
+
+    /// A `reduce` or `reduce-window` of `n` inputs and `n` initial values: its `n` results,
+    /// carried together through one loop over the reduced elements, the reducer applied to the
+    /// accumulators and the inputs' values at each.
+    fn reduce(&mut self, c: usize, i: usize, index: &Index) -> Result<Vec<Typed>, HloError> {
+        let instr = &self.module.computations[c].instructions[i];
+        let n = instr.operands.len() / 2;
+        if n == 0 || instr.operands.len() != 2 * n || instr.shape.leaf_count() != n {
+            return Err(fail(
+                instr,
+                format!(
+                    "{} operands for {} results: a reduction takes one input and one initial value per result",
+                    instr.operands.len(),
+                    instr.shape.leaf_count()
+                ),
+            ));
+        }
+        let [callee] = instr.called("to_apply") else {
+            return Err(fail(instr, "reduction without to_apply".into()));
+        };
+        let accesses = self.operand_accesses(c, instr)?;
+        let mut inits = Vec::with_capacity(n);
+        for k in n..2 * n {
+            let (init, a) = operand_access(instr, &accesses, k)?;
+            let at = self.operand_index(c, index, &a.access)?;
+            inits.push(self.value(c, init, &at)?);
+        }
+        let inputs = (0..n)
+            .map(|k| operand_access(instr, &accesses, k).map(|(o, a)| (o, &a.access)))
+            .collect::<Result<Vec<_>, _>>()?;
+        self.reduction(instr, c, index, &inputs, inits, |e, args, at| {
+            e.apply_all(instr, callee, args.to_vec(), at)
+        })
     }
 
     /// A parameter: a load from its buffer, or the reducer's scalar.
@@ -384,96 +443,90 @@ impl<'m> Emitter<'m> {
         }
     }
 
-    /// An array constant of dimensions `dims` at `index`: its elements (at most
-    /// [`MAX_ARRAY_CONSTANT`]) as constants, the one at `index`'s row-major position chosen by
-    /// a chain of `arith.select`s.
-    fn array_constant(
+    /// A constant of `dims` at `index`: a scalar's literal, or an array's element at the index
+    /// as a lane of one vector constant (`array_constant.rs`).
+    fn constant(
         &mut self,
         instr: &Instruction,
-        index: &Index,
         dims: &[i64],
+        index: &Index,
         element: Element,
     ) -> Result<Typed, HloError> {
         let text = instr.literal.as_deref().unwrap_or("").trim();
-        let elements = array_elements(text);
-        let count: i64 = dims.iter().product();
-        if elements.len() as i64 != count || elements.len() > MAX_ARRAY_CONSTANT {
-            return Err(fail(
-                instr,
-                format!(
-                    "constant `{text}` is not an array of {} with at most \
-                     {MAX_ARRAY_CONSTANT} elements",
-                    instr.shape
-                ),
-            ));
-        }
-        let at = self
-            .materialize(index)
-            .map_err(|e| fail(instr, e.to_string()))?;
-        let mut linear = self.body.index(0).name;
-        for (i, &d) in at.iter().zip(dims) {
-            let size = self.body.index(d);
-            let scaled = self.body.op(
-                "lin",
-                "index",
-                format!("arith.muli {linear}, {} : index", size.name),
-            );
-            linear = self
-                .body
-                .op(
-                    "lin",
-                    "index",
-                    format!("arith.addi {}, {i} : index", scaled.name),
-                )
-                .name;
-        }
-        let ty = element.mlir;
-        let mut value: Option<Scalar> = None;
-        for (k, e) in elements.iter().enumerate() {
-            let literal = scalar_literal(e, element).ok_or_else(|| {
+        let literal = |t: &str| {
+            scalar_literal(t, element).ok_or_else(|| {
                 fail(
                     instr,
-                    format!("element `{e}` of the constant is not a {ty}"),
+                    format!("constant `{t}` is not a value of {}", shape_element(instr)),
                 )
-            })?;
-            let c = self.body.constant(&literal, ty);
-            value = Some(match value {
-                None => c,
-                Some(previous) => {
-                    let k = self.body.index(k as i64);
-                    let here = self.body.op(
-                        "t",
-                        "i1",
-                        format!("arith.cmpi eq, {linear}, {} : index", k.name),
-                    );
-                    self.body.op(
-                        "v",
-                        ty,
-                        format!(
-                            "arith.select {}, {}, {} : {ty}",
-                            here.name, c.name, previous.name
-                        ),
-                    )
-                }
+            })
+        };
+        if dims.is_empty() {
+            let value = literal(text)?;
+            return Ok(Typed {
+                value: self.body.constant(&value, element.mlir),
+                element,
             });
         }
-        let value = value.ok_or_else(|| fail(instr, "an empty constant is read".into()))?;
+        let written = array_constant::elements(text, dims).map_err(|e| fail(instr, e))?;
+        let position = array_constant::row_major_position(index.map.results(), dims)
+            .map_err(|e| fail(instr, e))?;
+        let at = Index {
+            map: index.map.with_results(vec![position]),
+            rts: index.rts.clone(),
+        };
+        let at = self
+            .materialize(&at)
+            .map_err(|e| fail(instr, e.to_string()))?;
+        if element.class != Class::Complex {
+            let values = written
+                .into_iter()
+                .map(literal)
+                .collect::<Result<Vec<_>, _>>()?;
+            let value = self.table_lane(&values, element, &at[0]);
+            return Ok(Typed { value, element });
+        }
+        // A complex table is two tables of its parts.
+        let part = element.part();
+        let mut parts = [Vec::new(), Vec::new()];
+        for e in written {
+            let (re, im) = array_constant::complex_parts(e).ok_or_else(|| {
+                fail(
+                    instr,
+                    format!("constant element `{e}` is not a complex value"),
+                )
+            })?;
+            for (list, t) in parts.iter_mut().zip([re, im]) {
+                list.push(scalar_literal(t, part).ok_or_else(|| {
+                    fail(
+                        instr,
+                        format!("constant element `{e}` is not a {}", element.mlir),
+                    )
+                })?);
+            }
+        }
+        let [re, im] = parts.map(|values| self.table_lane(&values, part, &at[0]).name);
+        let ty = element.mlir;
+        let value = self
+            .body
+            .op("v", ty, format!("complex.create {re}, {im} : {ty}"));
         Ok(Typed { value, element })
     }
 
-    /// A scalar constant.
-    fn constant(&mut self, instr: &Instruction, element: Element) -> Result<Typed, HloError> {
-        let text = instr.literal.as_deref().unwrap_or("").trim();
-        let literal = scalar_literal(text, element).ok_or_else(|| {
-            fail(
-                instr,
-                format!("constant `{text}` is not a scalar of {}", instr.shape),
-            )
-        })?;
-        Ok(Typed {
-            value: self.body.constant(&literal, element.mlir),
-            element,
-        })
+    /// Lane `at` of the vector constant of `values` (MLIR literals of `element`).
+    fn table_lane(&mut self, values: &[String], element: Element, at: &str) -> Scalar {
+        let ty = element.mlir;
+        let vector = format!("vector<{}x{ty}>", values.len());
+        let table = self.body.op(
+            "table",
+            &vector,
+            format!("arith.constant dense<[{}]> : {vector}", values.join(", ")),
+        );
+        self.body.op(
+            "v",
+            ty,
+            format!("vector.extract {}[{at}] : {ty} from {vector}", table.name),
+        )
     }
 
     /// `iota`: the index along `iota_dimension`, converted to the element type.
@@ -769,17 +822,18 @@ impl<'m> Emitter<'m> {
 
     /// A reduction over the range variables that `inputs`' maps add at `index` (the same ones
     /// for every input, as a dot's two operands share its contracting dimensions): an
-    /// `xla_indexing.loop` carrying the accumulator from `init`; `step` combines the accumulator
-    /// and the inputs' values at one point.
+    /// `xla_indexing.loop` carrying the accumulators from `inits`; `step` combines the
+    /// accumulators and the inputs' values at one point (in that order) into the next
+    /// accumulators. Returns the final accumulators.
     fn reduction(
         &mut self,
         instr: &Instruction,
         c: usize,
         index: &Index,
         inputs: &[(usize, &Access)],
-        init: Typed,
-        step: impl Fn(&mut Self, &[Typed], &Index) -> Result<Typed, HloError>,
-    ) -> Result<Typed, HloError> {
+        inits: Vec<Typed>,
+        step: impl Fn(&mut Self, &[Typed], &Index) -> Result<Vec<Typed>, HloError>,
+    ) -> Result<Vec<Typed>, HloError> {
         let nr = index.map.range_vars().len();
         if !index.rts.is_empty() {
             return Err(fail(
@@ -829,29 +883,43 @@ impl<'m> Emitter<'m> {
         let results: Vec<String> = (0..loop_map.results().len())
             .map(|_| self.body.fresh("x"))
             .collect();
-        let acc = self.body.fresh("acc");
+        let accs: Vec<String> = inits.iter().map(|_| self.body.fresh("acc")).collect();
         let name = self.body.fresh("red");
-        let ty = init.element.mlir;
+        let types: Vec<&str> = inits.iter().map(|v| v.element.mlir).collect();
         let syms = if ivs.is_empty() {
             String::new()
         } else {
             format!("[{}]", ivs.join(", "))
         };
+        let carried: Vec<String> = accs
+            .iter()
+            .zip(&inits)
+            .map(|(acc, init)| format!("{acc} = {}", init.value.name))
+            .collect();
+        let defined = match inits.len() {
+            1 => name.clone(),
+            n => format!("{name}:{n}"),
+        };
         self.open_region(instr, format!(
-            "{name} = xla_indexing.loop ({}){syms} -> ({}) in #xla_indexing.map<\"{loop_map}\"> iter_args({acc} = {}) -> ({ty}) {{",
+            "{defined} = xla_indexing.loop ({}){syms} -> ({}) in #xla_indexing.map<\"{loop_map}\"> iter_args({}) -> ({}) {{",
             dims.join(", "),
             results.join(", "),
-            init.value.name
+            carried.join(", "),
+            types.join(", ")
         ))?;
         let saved = self.frame.syms.clone();
         self.frame.syms.truncate(nr);
         self.frame.syms.extend(ivs);
         self.scopes.push(HashMap::new());
         let body = (|| {
-            let mut args = vec![Typed {
-                value: Scalar::new(acc.clone(), ty),
-                element: init.element,
-            }];
+            let mut args: Vec<Typed> = accs
+                .iter()
+                .zip(&inits)
+                .map(|(acc, init)| Typed {
+                    value: Scalar::new(acc.clone(), init.element.mlir),
+                    element: init.element,
+                })
+                .collect();
             for ((o, _), a) in inputs.iter().zip(&at) {
                 let mut a = a.clone();
                 self.simplify(&mut a.map);
@@ -862,13 +930,38 @@ impl<'m> Emitter<'m> {
         self.scopes.pop();
         self.frame.syms = saved;
         let next = body?;
-        self.body
-            .line(format!("xla_indexing.yield {} : {ty}", next.value.name));
+        if next.len() != inits.len() {
+            return Err(fail(
+                instr,
+                format!(
+                    "the reducer gives {} values for {} accumulators",
+                    next.len(),
+                    inits.len()
+                ),
+            ));
+        }
+        let yielded: Vec<&str> = next.iter().map(|v| v.value.name.as_str()).collect();
+        self.body.line(format!(
+            "xla_indexing.yield {} : {}",
+            yielded.join(", "),
+            types.join(", ")
+        ));
         self.body.close("}", false);
-        Ok(Typed {
-            value: Scalar::new(name, ty),
-            element: init.element,
-        })
+        Ok(inits
+            .iter()
+            .enumerate()
+            .map(|(k, init)| Typed {
+                value: Scalar::new(
+                    if inits.len() == 1 {
+                        name.clone()
+                    } else {
+                        format!("{name}#{k}")
+                    },
+                    init.element.mlir,
+                ),
+                element: init.element,
+            })
+            .collect())
     }
 }
 
@@ -961,36 +1054,6 @@ fn on_outer_domain(at: &IndexingMap, outer: &IndexingMap) -> IndexingMap {
     map
 }
 
-/// The most elements of an array constant that kernels choose among by selects.
-const MAX_ARRAY_CONSTANT: usize = 64;
-
-/// The elements of an array literal as HLO writes it (`{{1, 2}, {3, 4}}`, `{(1, 0), (0, 1)}`),
-/// in row-major order: the text between the braces split at the commas outside parentheses.
-fn array_elements(text: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let (mut depth, mut start) = (0, None);
-    for (k, ch) in text.char_indices() {
-        match ch {
-            '(' => depth += 1,
-            ')' => depth -= 1,
-            _ => {}
-        }
-        let separator = matches!(ch, '{' | '}') || (ch == ',' && depth == 0);
-        if separator {
-            if let Some(s) = start.take() {
-                out.push(text[s..k].trim());
-            }
-        } else if start.is_none() && !ch.is_whitespace() {
-            start = Some(k);
-        }
-    }
-    if let Some(s) = start {
-        out.push(text[s..].trim());
-    }
-    out.retain(|e| !e.is_empty());
-    out
-}
-
 /// The MLIR literal of a scalar constant written `text` in HLO, of element type `e`.
 fn scalar_literal(text: &str, e: Element) -> Option<String> {
     match e.class {
@@ -1039,6 +1102,28 @@ fn scalar_literal(text: &str, e: Element) -> Option<String> {
             Some(wrapped.to_string())
         }
     }
+}
+
+/// Operand `k` of `instr` and the map `accesses` read it through; an operand read as a tuple
+/// is an error naming `instr`.
+fn operand_access<'a>(
+    instr: &Instruction,
+    accesses: &'a [OperandAccess],
+    k: usize,
+) -> Result<(usize, &'a OperandAccess), HloError> {
+    let a = accesses
+        .iter()
+        .find(|a| a.operand == k)
+        .ok_or_else(|| fail(instr, format!("operand {k} has no indexing map")))?;
+    if a.leaf != 0 {
+        return Err(fail(instr, "tuple-shaped operands are not lowered".into()));
+    }
+    Ok((instr.operands[k], a))
+}
+
+/// The element type of `instr`'s (array) shape, as HLO writes it.
+fn shape_element(instr: &Instruction) -> &str {
+    instr.array().map_or("?", |a| a.element.as_str())
 }
 
 /// A lowering error naming the instruction.

@@ -9,6 +9,7 @@
 
 #![warn(missing_docs)]
 
+mod array_constant;
 mod body;
 mod buffer;
 mod complex;

@@ -6,7 +6,7 @@
 
 use xla_indexing_hlo::{HloError, Module};
 
-use xla_indexing_gpu::{KernelPlan, thread_map::UNROLL_SYMBOL};
+use xla_indexing_gpu::{KernelPlan, root_leaves, thread_map::UNROLL_SYMBOL};
 
 use super::CodegenOptions;
 use super::body::Body;
@@ -33,7 +33,7 @@ pub(crate) fn loop_function(
         .find_map(|o| o.skipped.as_ref().map(|r| (o.output, r)))
     {
         return Err(kernel.error(format!(
-            "cannot be lowered: output {} {}",
+            "cannot be lowered: output {}: {}",
             skipped.0, skipped.1
         )));
     }
@@ -41,20 +41,9 @@ pub(crate) fn loop_function(
         params: buffers,
         outputs,
     } = signature(module, plan)?;
-    let root = comp.root;
-    let roots: Vec<usize> = match kernel.outputs.len() {
-        1 => vec![root],
-        n if comp.instructions[root].opcode == "tuple"
-            && comp.instructions[root].operands.len() == n =>
-        {
-            comp.instructions[root].operands.clone()
-        }
-        n => {
-            return Err(kernel.error(format!(
-                "cannot be lowered: {n} outputs but the root is not a tuple of {n} values"
-            )));
-        }
-    };
+    // Each output's value: a root leaf, through nested tuples, maybe a variadic reduce's result.
+    let roots = root_leaves(comp, kernel.outputs.len())
+        .map_err(|e| kernel.error(format!("cannot be lowered: {e}")))?;
 
     let map = &plan.thread_map;
     let lanes = options.vectorize && plan.vectorized() && map.range_vars().len() > UNROLL_SYMBOL;
@@ -107,8 +96,8 @@ pub(crate) fn loop_function(
         let mut values = vec![Vec::new(); roots.len()];
         for k in 0..plan.unroll as usize {
             emitter.set_lane(k);
-            for ((r, v), index) in roots.iter().zip(&mut values).zip(&indices) {
-                v.push(emitter.value(kernel.computation, *r, index)?);
+            for ((&(r, leaf), v), index) in roots.iter().zip(&mut values).zip(&indices) {
+                v.push(emitter.leaf(kernel.computation, r, leaf, index)?);
             }
         }
         for (((v, buffer), out), index) in
@@ -121,8 +110,8 @@ pub(crate) fn loop_function(
                 })?;
         }
     } else {
-        for ((r, buffer), index) in roots.iter().zip(&outputs).zip(&indices) {
-            let value = emitter.value(kernel.computation, *r, index)?;
+        for ((&(r, leaf), buffer), index) in roots.iter().zip(&outputs).zip(&indices) {
+            let value = emitter.leaf(kernel.computation, r, leaf, index)?;
             let at = if index.map == *map {
                 out_index.clone()
             } else {

@@ -57,6 +57,8 @@ struct Stored<'a> {
     instr: usize,
     buffer: &'a ArrayBuffer,
     store: &'a Vectorization,
+    /// The element stored while the read loop reads the heroes' input at the read map's.
+    at: Index,
 }
 
 /// One hero: the reduce, its inputs and initial values, its reducer.
@@ -153,32 +155,44 @@ pub fn reduction_function(
         slots.push(first..first + partial_types(h).len());
     }
     for group in 0..groups {
-        let stored = |wanted: fn(&OutputSource) -> Option<usize>| -> Vec<Stored> {
-            reduction
+        let read_map = in_group(reduction.read_map.clone(), group);
+        let stored = |wanted: fn(&OutputSource) -> Option<usize>| -> Result<Vec<Stored>, HloError> {
+            let mut out = Vec::new();
+            for (k, (((source, g), buffer), plan_out)) in reduction
                 .outputs
                 .iter()
                 .zip(&reduction.output_groups)
                 .zip(&outputs)
                 .zip(&plan.outputs)
-                .filter(|(((_, g), _), _)| **g == group)
-                .filter_map(|(((source, _), buffer), out)| {
-                    Some(Stored {
-                        instr: wanted(source)?,
-                        buffer,
-                        store: &out.store,
-                    })
-                })
-                .collect()
+                .enumerate()
+            {
+                let Some(instr) = wanted(source).filter(|_| *g == group) else {
+                    continue;
+                };
+                let map = reduction.side_map(k, &read_map).map_err(|e| {
+                    plan.kernel
+                        .error(format!("cannot be lowered: output {k}'s index: {e}"))
+                })?;
+                out.push(Stored {
+                    instr,
+                    buffer,
+                    store: &plan_out.store,
+                    at: Index {
+                        map,
+                        rts: Vec::new(),
+                    },
+                });
+            }
+            Ok(out)
         };
         let side = stored(|s| match *s {
             OutputSource::Side(i) => Some(i),
             _ => None,
-        });
+        })?;
         let normalized = stored(|s| match *s {
             OutputSource::Normalized(i) => Some(i),
             _ => None,
-        });
-        let read_map = in_group(reduction.read_map.clone(), group);
+        })?;
         let read = Reads {
             map: &read_map,
             vectorize: options.vectorize,
@@ -453,16 +467,16 @@ fn read_loop(
             *acc = fold(e, module, c, h, acc, &at)?;
         }
         for (s, values) in stores.iter().zip(&mut stored) {
-            values.push(e.value(c, s.instr, &at)?);
+            values.push(e.value(c, s.instr, &s.at)?);
         }
     }
     for (s, values) in stores.iter().zip(&stored) {
         if lanes {
-            e.store_lanes(s.buffer, read_map, values, s.store)
+            e.store_lanes(s.buffer, &s.at.map, values, s.store)
                 .map_err(|err| HloError::Usage(format!("output store: {err}")))?;
         } else {
             let index = e
-                .materialize(&at)
+                .materialize(&s.at)
                 .map_err(|err| HloError::Usage(format!("output index: {err}")))?;
             for v in values {
                 s.buffer.store(&mut e.body, &v.value.name, &index);

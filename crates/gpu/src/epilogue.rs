@@ -22,7 +22,7 @@ pub(crate) fn root_values(comp: &Computation, outputs: usize) -> Result<Vec<usiz
 /// Per output of a fusion with `outputs` outputs, the instruction whose value it is and, for
 /// an instruction whose value is a tuple (a variadic reduce), which of its results: the leaves
 /// of the root, through nested `tuple`s, in order.
-pub(crate) fn root_leaves(
+pub fn root_leaves(
     comp: &Computation,
     outputs: usize,
 ) -> Result<Vec<(usize, Option<usize>)>, String> {

@@ -1,5 +1,6 @@
 //! The kernels of a module: one per fusion instruction outside fused computations (or the entry
-//! computation when the module has no fusion), with the facts the launch maths needs.
+//! computation when the module has no fusion: with no `ENTRY` written, the last computation, as
+//! XLA's emitter test harness takes it), with the facts the launch maths needs.
 
 use std::collections::HashSet;
 
@@ -37,8 +38,9 @@ impl Kernel {
 }
 
 /// Every kernel of the module in text order: the fusion instructions of computations that are
-/// not themselves fused; the entry computation alone when there is none (the CLI refuses such a
-/// module first when its entry holds more than one op: [`crate::check_fused`]).
+/// not themselves fused; the entry computation alone when there is none (the last computation
+/// when none is marked `ENTRY`, as in XLA's emitter tests; the CLI refuses a module first when
+/// its marked entry holds more than one op: [`crate::check_fused`]).
 pub fn kernels(module: &Module) -> Vec<Kernel> {
     let fused: HashSet<&str> = module
         .computations

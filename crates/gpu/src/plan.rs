@@ -375,16 +375,18 @@ fn reduction_kernel(
                         &reduction.write_map,
                     )?);
                 }
-                (operands, &reduction.write_map)
+                (operands, reduction.write_map.clone())
             }
-            OutputSource::Leaf { .. } => (hero_reads.clone(), &reduction.write_map),
+            OutputSource::Leaf { .. } => (hero_reads.clone(), reduction.write_map.clone()),
             OutputSource::Side(i) | OutputSource::Normalized(i) => {
+                let at = reduction
+                    .side_map(k, &reduction.read_map)
+                    .map_err(|e| kernel.error(format!("write map of output {k}: {e}")))?;
                 let mut operands = Vec::new();
                 for free in free_operands(comp, i, &reduction.heroes) {
-                    let read = &reduction.read_map;
-                    operands.extend(operand_plans(module, &kernel, &mut composer, free, read)?);
+                    operands.extend(operand_plans(module, &kernel, &mut composer, free, &at)?);
                 }
-                (operands, &reduction.read_map)
+                (operands, at)
             }
         };
         outputs.push(OutputPlan {
@@ -392,16 +394,16 @@ fn reduction_kernel(
             shape: shape.clone(),
             operands,
             skipped: None,
-            write_maps: vec![write_map.clone()],
             store: match source {
                 OutputSource::Side(_) | OutputSource::Normalized(_) if unroll > 1 => {
-                    vectorize(&reduction.read_map, &reduction.read_map, shape, unroll)
+                    vectorize(&reduction.read_map, &write_map, shape, unroll)
                 }
                 OutputSource::Side(_) | OutputSource::Normalized(_) => {
                     Vectorization::Scalar("one element per step".into())
                 }
                 _ => Vectorization::Scalar("one thread of a row's or column's group stores".into()),
             },
+            write_maps: vec![write_map],
         });
     }
     Ok(KernelPlan {
@@ -581,7 +583,7 @@ fn loop_kernel(
                 shape: shape.clone(),
                 operands: Vec::new(),
                 skipped: Some(format!(
-                    "its elements are not those of output 0 ({first}) in another shape, whose thread map the kernel uses"
+                    "its elements are not output 0's ({first}) in another shape, and the kernel runs output 0's thread map"
                 )),
                 write_maps: vec![thread_map.clone()],
                 store: Vectorization::Scalar("not written".into()),

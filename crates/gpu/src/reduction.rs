@@ -32,24 +32,26 @@
 //! layer norm are one kernel each when XLA fuses them into one (as its Triton softmax fusion
 //! does) and as many as XLA's fusions otherwise.
 //!
-//! Anything else (a kept run between reduced ones that is not the only one, a reduce read through a
-//! non-elementwise op, an output that is not a function of the reductions, a column reduction
-//! read per element) stays with the loop emitter, and the plan says why.
+//! Anything else (a kept run between reduced ones that is not the only one, a reduction so
+//! small that XLA estimates its loop emitter faster ([`crate::reduction_eligibility`]), a reduce
+//! read through a non-elementwise op, an output that is not a function of the reductions, a
+//! column reduction read per element) stays with the loop emitter, and the plan says why.
 
-use xla_indexing_core::{ArithError, Expr, IndexingMap, Interval, Var};
+use xla_indexing_core::{ArithError, ComposeError, Expr, IndexingMap, Interval, Var};
 
 use crate::device::Device;
 use crate::epilogue::{reaches_hero, root_leaves};
 use crate::identity::is_identity;
 use crate::kernel::element_bits;
 use crate::launch::LaunchDimensions;
+use crate::reduction_eligibility::check_faster_than_loop;
 use crate::reduction_groups::reduction_groups;
 use crate::reduction_tiling::tiling;
 pub use crate::reduction_tiling::{Components, IoBits, ReductionKind, WARP};
 use crate::roles::{HeroInput, Role, roles};
 use crate::thread_map::{DIM_NAMES, SYMBOL_NAMES};
 use xla_indexing_hlo::module::{Computation, Module};
-use xla_indexing_hlo::shape::Shape;
+use xla_indexing_hlo::shape::{ArrayShape, Shape};
 
 /// The reduction emitter's plan of one fusion.
 #[derive(Clone, Debug, PartialEq)]
@@ -61,6 +63,10 @@ pub struct ReductionPlan {
     pub level: Vec<usize>,
     /// Per kernel output, where its value comes from.
     pub outputs: Vec<OutputSource>,
+    /// Per kernel output, for a side output of other dimensions than the heroes' input (a
+    /// bitcast of it: the same elements in memory), the map from the input's index to its own;
+    /// `None` for every other output.
+    pub side_bitcasts: Vec<Option<IndexingMap>>,
     /// Per kernel output, its reduction group (`reduction_groups.rs`): the row of blocks
     /// (`bl_y`) that computes it.
     pub output_groups: Vec<usize>,
@@ -128,8 +134,9 @@ impl SharedBuffer {
 pub enum OutputSource {
     /// An instruction computed from the heroes' results by elementwise ops (the epilogue).
     Epilogue(usize),
-    /// An instruction of the heroes' input shape that does not depend on them (a side output),
-    /// stored by the thread that reads each element, at the read map's element.
+    /// An instruction of the heroes' input shape, or of a shape the input bitcasts to, that does
+    /// not depend on them (a side output), stored by the thread that reads each element, at the
+    /// read map's element (through [`ReductionPlan::side_bitcasts`]).
     Side(usize),
     /// An instruction of the heroes' input shape that reads heroes through broadcasts along the
     /// reduced dimensions (a softmax's quotient), stored in a last pass over the rows at the
@@ -145,6 +152,18 @@ pub enum OutputSource {
 }
 
 impl ReductionPlan {
+    /// The element at which side or normalized output `k` is stored while `read` (the read
+    /// map, or a reduction group's restriction of it) reads the heroes' input: that element,
+    /// or for a side output of other dimensions, its image through the output's bitcast.
+    pub fn side_map(&self, k: usize, read: &IndexingMap) -> Result<IndexingMap, ComposeError> {
+        let Some(bitcast) = self.side_bitcasts.get(k).and_then(Option::as_ref) else {
+            return Ok(read.clone());
+        };
+        let mut map = read.compose(bitcast)?;
+        map.simplify();
+        Ok(map)
+    }
+
     /// Warps of a block.
     pub fn warps(&self) -> u64 {
         self.launch.threads.iter().product::<u64>() / WARP
@@ -188,12 +207,17 @@ pub fn plan_reduction(
     if dims.contains(&0) {
         return Err("the reduced input has no elements".into());
     }
+    check_faster_than_loop(components)?;
     let input = HeroInput {
         dims: dims.clone(),
         reduced: reduced.clone(),
     };
     let (roles, levels) = roles(comp, &input)?;
-    let sources = output_sources(comp, outputs, &roles, &dims)?;
+    let input_shape = hero_input_shape(comp, first)?;
+    let (sources, side_bitcasts): (Vec<_>, Vec<_>) =
+        output_sources(comp, outputs, &roles, &input_shape)?
+            .into_iter()
+            .unzip();
     let mut heroes: Vec<usize> = reduces
         .into_iter()
         .filter(|&h| reaches_hero(comp, comp.root, &|k| k == h))
@@ -253,14 +277,8 @@ pub fn plan_reduction(
             if !reshaped.contains(&h) {
                 return Ok(read_map.clone());
             }
-            let operand_shape = |h: usize| {
-                let input = comp.instructions[h].operands[0];
-                comp.instructions[input].shape.as_array().cloned()
-            };
-            let (Some(from), Some(to)) = (operand_shape(first), operand_shape(h)) else {
-                return Err("a hero's input is a tuple".to_string());
-            };
-            let bitcast = xla_indexing_hlo::ops::bitcast_map(&from, &to)
+            let to = hero_input_shape(comp, h)?;
+            let bitcast = xla_indexing_hlo::ops::bitcast_map(&input_shape, &to)
                 .map_err(|e| format!("thread maps: {e}"))?
                 .ok_or_else(|| {
                     format!(
@@ -288,6 +306,7 @@ pub fn plan_reduction(
         heroes,
         level,
         outputs: sources,
+        side_bitcasts,
         output_groups,
         hero_groups,
         input_maps,
@@ -409,41 +428,66 @@ fn tile_dims(exchange: &Exchange) -> Vec<u64> {
 }
 
 /// Per output, its source: the root's leaves (through nested tuples; a result of a variadic
-/// reduce is that hero's leaf), each by its role (a value of the input's shape that depends on
-/// no hero is a side output).
+/// reduce is that hero's leaf), each by its role (a value of the heroes' `input` shape, or of
+/// one it bitcasts to, that depends on no hero is a side output, with the bitcast's map).
 fn output_sources(
     comp: &Computation,
     outputs: usize,
     roles: &[Role],
-    dims: &[i64],
-) -> Result<Vec<OutputSource>, String> {
+    input: &ArrayShape,
+) -> Result<Vec<(OutputSource, Option<IndexingMap>)>, String> {
     root_leaves(comp, outputs)?
         .into_iter()
         .map(|(i, leaf)| match (leaf, &roles[i]) {
             (Some(leaf), _) if comp.instructions[i].opcode == "reduce" => {
-                Ok(OutputSource::Leaf { hero: i, leaf })
+                Ok((OutputSource::Leaf { hero: i, leaf }, None))
             }
             (Some(_), _) => Err(format!(
                 "an output is a result of {}, a tuple that is not a reduce",
                 comp.instructions[i].name
             )),
-            (None, Role::Row(_)) => Ok(OutputSource::Epilogue(i)),
-            (None, Role::Element(_)) => Ok(OutputSource::Normalized(i)),
-            (None, Role::Free)
-                if comp.instructions[i]
-                    .shape
-                    .as_array()
-                    .map(|a| a.dims.as_slice())
-                    == Some(dims) =>
-            {
-                Ok(OutputSource::Side(i))
-            }
-            (None, Role::Free) => Err(format!(
-                "output {} does not depend on a reduction and is not of the reduced input's shape",
-                comp.instructions[i].name
-            )),
+            (None, Role::Row(_)) => Ok((OutputSource::Epilogue(i), None)),
+            (None, Role::Element(_)) => Ok((OutputSource::Normalized(i), None)),
+            (None, Role::Free) => Ok((OutputSource::Side(i), side_bitcast(comp, i, input)?)),
         })
         .collect()
+}
+
+/// For side output `i` of the heroes' `input` dimensions, `None`; of other dimensions whose
+/// elements lie where the input's do (a bitcast of it), the map from the input's index to its
+/// own; anything else is an error naming it.
+fn side_bitcast(
+    comp: &Computation,
+    i: usize,
+    input: &ArrayShape,
+) -> Result<Option<IndexingMap>, String> {
+    let instr = &comp.instructions[i];
+    let not_side = || {
+        format!(
+            "output {} does not depend on a reduction and is neither of the reduced input's \
+             shape nor a bitcast of it",
+            instr.name
+        )
+    };
+    let shape = instr.shape.as_array().ok_or_else(not_side)?;
+    if shape.dims == input.dims {
+        return Ok(None);
+    }
+    let mut map = xla_indexing_hlo::ops::bitcast_map(input, shape)
+        .map_err(|e| format!("the bitcast to output {}: {e}", instr.name))?
+        .ok_or_else(not_side)?;
+    map.simplify();
+    Ok(Some(map))
+}
+
+/// The shape of hero `hero`'s (first) input; a tuple is an error naming the hero.
+fn hero_input_shape(comp: &Computation, hero: usize) -> Result<ArrayShape, String> {
+    let instr = &comp.instructions[hero];
+    comp.instructions[instr.operands[0]]
+        .shape
+        .as_array()
+        .cloned()
+        .ok_or_else(|| format!("the input of {} is a tuple", instr.name))
 }
 
 /// A hero's input: its dimensions, its layout (major to minor) and the reduced dimensions.

@@ -140,16 +140,15 @@ fn check(input: &[i64], layout: &str, reduced: &[usize]) {
 #[test]
 fn row_reductions_read_each_element_once_in_the_writers_group() {
     check(&[6, 300], "1,0", &[1]);
-    check(&[40, 7], "1,0", &[1]);
     check(&[5, 33], "1,0", &[1]);
-    check(&[3, 4, 5, 6], "3,2,1,0", &[2, 3]);
+    check(&[3, 4, 5, 7], "3,2,1,0", &[2, 3]);
     check(&[9, 11], "1,0", &[0, 1]);
     check(&[2, 1030], "1,0", &[1]);
     check(&[3, 4096], "1,0", &[1]);
     check(&[5, 250], "1,0", &[1]);
     check(&[7, 1, 3], "2,1,0", &[1]);
     // Reduced dimensions on both sides of the kept one: rows of runs.
-    check(&[4, 5, 6], "2,1,0", &[0, 2]);
+    check(&[4, 5, 40], "2,1,0", &[0, 2]);
     check(&[3, 7, 256], "2,1,0", &[0, 2]);
     // Multi-row reductions: rows of a power of two within a warp.
     check(&[300, 8], "1,0", &[1]);
@@ -159,18 +158,18 @@ fn row_reductions_read_each_element_once_in_the_writers_group() {
 
 #[test]
 fn column_reductions_read_each_element_once_in_the_writers_column() {
-    check(&[40, 12], "1,0", &[0]);
+    check(&[70, 12], "1,0", &[0]);
     check(&[3, 70, 45], "2,1,0", &[1]);
-    check(&[20, 36], "0,1", &[1]);
+    check(&[20, 70], "0,1", &[1]);
     check(&[65, 33], "1,0", &[0]);
-    check(&[2, 3, 4, 5, 6], "4,3,2,1,0", &[1, 2]);
+    check(&[2, 8, 9, 5, 6], "4,3,2,1,0", &[1, 2]);
     // Vectors of two columns.
     check(&[70, 130], "1,0", &[0]);
     check(&[3, 33, 64], "2,1,0", &[1]);
     // Small column reductions: the kept size divides a warp.
-    check(&[100, 64, 2], "2,1,0", &[1]);
-    check(&[40, 8], "1,0", &[0]);
-    check(&[3, 50, 16], "2,1,0", &[1]);
+    check(&[100, 256, 2], "2,1,0", &[1]);
+    check(&[300, 8], "1,0", &[0]);
+    check(&[3, 130, 16], "2,1,0", &[1]);
     check(&[2, 33, 32], "2,1,0", &[1]);
 }
 
@@ -236,6 +235,64 @@ fn kinds_follow_the_layout() {
     );
     assert_eq!(column.launch.threads, [1024, 1, 1]);
     assert_eq!(column.shared[0].dims, vec![32, 65]);
+}
+
+#[test]
+fn reductions_xla_estimates_faster_in_a_loop_stay_with_the_loop_emitter() {
+    // Rows: a minor reduced run under a warp that does not divide it (XLA's
+    // `IsUnnestedReductionFasterThanElemental`), also with reduced dimensions on both sides.
+    for (input, dims, output, run) in [
+        ("40,7", "1", "40", 7),
+        ("3,4,5", "0,2", "4", 5),
+        ("3,4,5,6", "2,3", "3,4", 30),
+    ] {
+        let layout = (0..input.split(',').count()).rev().map(|d| d.to_string());
+        let layout = layout.collect::<Vec<_>>().join(",");
+        let why = fallback(&module(input, &layout, dims, output));
+        assert!(
+            why.starts_with(&format!(
+                "the minor run of {run} reduced elements is shorter than a warp of 32 and does not divide it"
+            )) && why.contains("IsUnnestedReductionFasterThanElemental"),
+            "{input}: {why}"
+        );
+    }
+    // Columns: too few reduced elements for the kept ones, by XLA's swept rule.
+    for (input, layout, dims, output, clause) in [
+        (
+            "40,12",
+            "1,0",
+            "0",
+            "12",
+            "40 reduced elements, fewer than 64 and 12 kept, fewer than 32",
+        ),
+        (
+            "100,64,2",
+            "2,1,0",
+            "1",
+            "100,2",
+            "64 reduced elements, fewer than 128 and 2 kept, fewer than 8",
+        ),
+        (
+            "20,36",
+            "0,1",
+            "1",
+            "20",
+            "36 reduced elements, fewer than 64 and 20 kept, fewer than 32",
+        ),
+        (
+            "2,3,4,5",
+            "3,2,1,0",
+            "1,2",
+            "2,5",
+            "12 reduced elements, fewer than 32,",
+        ),
+    ] {
+        let why = fallback(&module(input, layout, dims, output));
+        assert!(why.contains(clause), "{input}: {why}");
+    }
+    // Rows of a power of two within a warp and long enough columns stay reductions.
+    plan(&module("4,3,2", "2,1,0", "0,2", "3"));
+    plan(&module("256,2", "1,0", "0", "2"));
 }
 
 #[test]
@@ -364,5 +421,50 @@ fn outputs_that_share_no_instruction_are_reduction_groups_in_rows_of_blocks() {
             // Sums of two parameters share only their initial value, a constant.
             ("two_sums_fusion".into(), vec![0, 1], vec![0, 1], 2),
         ]
+    );
+}
+
+#[test]
+fn side_outputs_through_a_bitcast_are_stored_at_the_bitcast_of_the_read_element() {
+    let body = "  n = f32[8,64]{1,0} negate(p)
+  z = f32[] constant(0)
+  r = f32[8]{0} reduce(n, z), dimensions={1}, to_apply=add
+  v = f32[8,8,8]{2,1,0} bitcast(n)
+  ROOT t = (f32[8]{0}, f32[8,8,8]{2,1,0}) tuple(r, v)";
+    let text = fusion("8,64", "1,0", "(f32[8], f32[8,8,8])", body);
+    let m = parse_module(&text).unwrap();
+    let plans = plan_module(&m, &Device::h100()).unwrap();
+    let EmitterPlan::Reduction(r) = &plans[0].emitter else {
+        panic!("{:?}", plans[0].emitter);
+    };
+    assert!(
+        matches!(
+            r.outputs[..],
+            [OutputSource::Epilogue(_), OutputSource::Side(_)]
+        ),
+        "{:?}",
+        r.outputs
+    );
+    assert!(r.side_bitcasts[0].is_none() && r.side_bitcasts[1].is_some());
+    let write = &plans[0].outputs[1].write_maps[0];
+    let points = r.read_map.domain_points(1 << 20).unwrap();
+    assert_eq!(points.len(), 512);
+    for (ids, syms) in points {
+        let e = r.read_map.evaluate(&ids, &syms).unwrap();
+        let at = write.evaluate(&ids, &syms).unwrap();
+        assert_eq!(at, vec![e[0], e[1] / 8, e[1] % 8], "{ids:?} {syms:?}");
+    }
+    // A side output of other elements is no bitcast of the input.
+    let sliced = body
+        .replace(
+            "v = f32[8,8,8]{2,1,0} bitcast(n)",
+            "v = f32[8,32]{1,0} slice(n), slice={[0:8], [0:32]}",
+        )
+        .replace("f32[8,8,8]{2,1,0}) tuple", "f32[8,32]{1,0}) tuple");
+    let why = fallback(&fusion("8,64", "1,0", "(f32[8], f32[8,32])", &sliced));
+    assert_eq!(
+        why,
+        "output v does not depend on a reduction and is neither of the reduced input's shape nor \
+         a bitcast of it"
     );
 }

@@ -15,22 +15,23 @@ use melior::{
     },
 };
 use mlir_sys::{
-    MlirAffineExpr, mlirAffineMapAttrGet, mlirAffineMapAttrGetValue, mlirArrayAttrGetElement,
-    mlirArrayAttrGetNumElements, mlirAttributeGetType, mlirAttributeIsAAffineMap,
-    mlirAttributeIsAArray, mlirAttributeIsADenseBoolArray, mlirAttributeIsADenseElements,
-    mlirAttributeIsADenseI32Array, mlirAttributeIsADenseI64Array, mlirAttributeIsADenseIntElements,
-    mlirAttributeIsADictionary, mlirAttributeIsAFloat, mlirAttributeIsAInteger,
-    mlirAttributeIsAIntegerSet, mlirBlockGetParentOperation, mlirComplexTypeGetElementType,
-    mlirDenseArrayGetNumElements, mlirDenseBoolArrayGetElement, mlirDenseElementsAttrGetInt64Value,
-    mlirDenseElementsAttrGetSplatValue, mlirDenseElementsAttrIsSplat, mlirDenseI32ArrayGetElement,
-    mlirDenseI64ArrayGetElement, mlirDictionaryAttrGetElementByName,
-    mlirElementsAttrGetNumElements, mlirFloatAttrGetValueDouble, mlirIntegerAttrGetValueInt,
-    mlirIntegerAttrGetValueUInt, mlirIntegerSetAttrGet, mlirIntegerSetAttrGetValue,
-    mlirIntegerSetGet, mlirIntegerSetGetConstraint, mlirIntegerSetGetNumConstraints,
-    mlirIntegerSetGetNumDims, mlirIntegerSetGetNumSymbols, mlirIntegerSetIsConstraintEq,
-    mlirIntegerTypeGetWidth, mlirIntegerTypeIsSigned, mlirIntegerTypeIsUnsigned,
-    mlirMemRefTypeGetMemorySpace, mlirMemRefTypeGetStridesAndOffset, mlirOpOperandGetNextUse,
-    mlirOpOperandGetOwner, mlirOpOperandIsNull, mlirOpResultGetOwner, mlirOperationGetBlock,
+    MlirAffineExpr, MlirAttribute, mlirAffineMapAttrGet, mlirAffineMapAttrGetValue,
+    mlirArrayAttrGetElement, mlirArrayAttrGetNumElements, mlirAttributeGetType,
+    mlirAttributeIsAAffineMap, mlirAttributeIsAArray, mlirAttributeIsADenseBoolArray,
+    mlirAttributeIsADenseElements, mlirAttributeIsADenseI32Array, mlirAttributeIsADenseI64Array,
+    mlirAttributeIsADenseIntElements, mlirAttributeIsADictionary, mlirAttributeIsAFloat,
+    mlirAttributeIsAInteger, mlirAttributeIsAIntegerSet, mlirBlockGetParentOperation,
+    mlirComplexTypeGetElementType, mlirDenseArrayGetNumElements, mlirDenseBoolArrayGetElement,
+    mlirDenseElementsAttrGetInt64Value, mlirDenseElementsAttrGetSplatValue,
+    mlirDenseElementsAttrIsSplat, mlirDenseI32ArrayGetElement, mlirDenseI64ArrayGetElement,
+    mlirDictionaryAttrGetElementByName, mlirElementsAttrGetNumElements, mlirElementsAttrGetValue,
+    mlirFloatAttrGetValueDouble, mlirIntegerAttrGetValueInt, mlirIntegerAttrGetValueUInt,
+    mlirIntegerSetAttrGet, mlirIntegerSetAttrGetValue, mlirIntegerSetGet,
+    mlirIntegerSetGetConstraint, mlirIntegerSetGetNumConstraints, mlirIntegerSetGetNumDims,
+    mlirIntegerSetGetNumSymbols, mlirIntegerSetIsConstraintEq, mlirIntegerTypeGetWidth,
+    mlirIntegerTypeIsSigned, mlirIntegerTypeIsUnsigned, mlirMemRefTypeGetMemorySpace,
+    mlirMemRefTypeGetStridesAndOffset, mlirOpOperandGetNextUse, mlirOpOperandGetOwner,
+    mlirOpOperandIsNull, mlirOpResultGetOwner, mlirOperationGetBlock,
     mlirOperationGetParentOperation, mlirOperationRemoveAttributeByName,
     mlirOperationSetAttributeByName, mlirShapedTypeGetDimSize, mlirShapedTypeGetElementType,
     mlirShapedTypeGetRank, mlirShapedTypeIsDynamicDim, mlirShapedTypeIsDynamicStrideOrOffset,
@@ -543,18 +544,63 @@ pub fn splat_value(attribute: Attribute) -> Option<Scalar> {
         if !mlirAttributeIsADenseElements(raw) || !mlirDenseElementsAttrIsSplat(raw) {
             return None;
         }
-        let splat = mlirDenseElementsAttrGetSplatValue(raw);
-        if mlirAttributeIsAFloat(splat) {
-            return Some(Scalar::Float(mlirFloatAttrGetValueDouble(splat)));
-        }
-        if !mlirAttributeIsAInteger(splat) {
+        scalar_of(mlirDenseElementsAttrGetSplatValue(raw))
+    }
+}
+
+/// Every value of a dense elements attribute of `dims` (`dense<[[1, 2], [3, 4]]> :
+/// tensor<2x2xi32>`, a splat's value repeated), in row-major order; `None` when it is not dense
+/// elements of floats or integers, or not of `dims`.
+pub fn dense_values(attribute: Attribute, dims: &[i64]) -> Option<Vec<Scalar>> {
+    let raw = attribute.to_raw();
+    let count = dims
+        .iter()
+        .try_fold(1u64, |n, &d| n.checked_mul(u64::try_from(d).ok()?))?;
+    // SAFETY: `attribute` is live and dense elements; each element is read at an index within
+    // `dims`, checked to be the attribute's element count.
+    unsafe {
+        if !mlirAttributeIsADenseElements(raw)
+            || u64::try_from(mlirElementsAttrGetNumElements(raw)).ok() != Some(count)
+        {
             return None;
         }
-        Some(if mlirIntegerTypeIsUnsigned(mlirAttributeGetType(splat)) {
-            Scalar::Unsigned(mlirIntegerAttrGetValueUInt(splat))
-        } else {
-            Scalar::Int(mlirIntegerAttrGetValueInt(splat))
-        })
+        let mut index = vec![0u64; dims.len()];
+        let mut values = Vec::new();
+        for _ in 0..count {
+            let element = mlirElementsAttrGetValue(raw, dims.len() as isize, index.as_mut_ptr());
+            values.push(scalar_of(element)?);
+            for (k, &d) in index.iter_mut().zip(dims).rev() {
+                *k += 1;
+                if (*k as i64) < d {
+                    break;
+                }
+                *k = 0;
+            }
+        }
+        Some(values)
+    }
+}
+
+/// The value of a float or integer attribute.
+///
+/// # Safety
+/// `attribute` must be live.
+unsafe fn scalar_of(attribute: MlirAttribute) -> Option<Scalar> {
+    // SAFETY: the caller keeps `attribute` live; it is read as the kind of attribute it is.
+    unsafe {
+        if mlirAttributeIsAFloat(attribute) {
+            return Some(Scalar::Float(mlirFloatAttrGetValueDouble(attribute)));
+        }
+        if !mlirAttributeIsAInteger(attribute) {
+            return None;
+        }
+        Some(
+            if mlirIntegerTypeIsUnsigned(mlirAttributeGetType(attribute)) {
+                Scalar::Unsigned(mlirIntegerAttrGetValueUInt(attribute))
+            } else {
+                Scalar::Int(mlirIntegerAttrGetValueInt(attribute))
+            },
+        )
     }
 }
 

@@ -791,13 +791,13 @@ fn codegen_error(hlo: &str) -> HloError {
 
 #[test]
 fn fusions_the_generator_cannot_lower_are_errors_naming_the_instruction() {
-    let elements: Vec<String> = (0..65).map(|k| k.to_string()).collect();
+    let table: Vec<String> = (0..300).map(|k| k.to_string()).collect();
     let large_constant = format!(
-        "HloModule m\n%fused (p0: f32[65]) -> f32[65] {{\n  %p0 = f32[65]{{0}} parameter(0)\n  \
-         %table = f32[65]{{0}} constant({{{}}})\n  ROOT %add = f32[65]{{0}} add(%p0, %table)\n}}\n\
-         ENTRY %main (x: f32[65]) -> f32[65] {{\n  %x = f32[65]{{0}} parameter(0)\n  \
-         ROOT %f = f32[65]{{0}} fusion(%x), kind=kLoop, calls=%fused\n}}\n",
-        elements.join(", ")
+        "HloModule m\n%fused (p0: f32[300]) -> f32[300] {{\n  %p0 = f32[300]{{0}} parameter(0)\n  \
+         %table = f32[300]{{0}} constant({{{}}})\n  ROOT %add = f32[300]{{0}} add(%p0, %table)\n}}\n\
+         ENTRY %main (x: f32[300]) -> f32[300] {{\n  %x = f32[300]{{0}} parameter(0)\n  \
+         ROOT %f = f32[300]{{0}} fusion(%x), kind=kLoop, calls=%fused\n}}\n",
+        table.join(", ")
     );
     let cases: [(&str, &str, &str); 6] = [
         (
@@ -839,8 +839,8 @@ ENTRY %main (x: f32[8,4], i: s32[3,1]) -> f32[3,4] {
             "rows",
         ),
         (
-            "array constant of more elements than kernels choose among",
-            &large_constant,
+            "array constant past the vector constant's limit",
+            large_constant.as_str(),
             "table",
         ),
         (
@@ -915,7 +915,7 @@ ENTRY %main (a: f32[10], b: s32[10], c: s32[3,1], d: f32[3], e: s32[3]) -> (f32[
   ROOT %f = (f32[10]{0}, s32[10]{0}) fusion(%a, %b, %c, %d, %e), kind=kLoop, calls=%fused
 }
 "#,
-            "f",
+            "s",
         ),
     ];
     for (what, hlo, instruction) in cases {

@@ -1,9 +1,9 @@
 //! A constant's value, in both directions: an HLO literal as a StableHLO `dense<...>` attribute,
-//! and a splat `dense<...>` attribute as an HLO literal.
+//! and a `dense<...>` attribute as an HLO literal (a splat as the broadcast of a scalar).
 
 use melior::ir::Attribute;
 use xla_indexing_hlo::shape::{ArrayShape, Shape};
-use xla_indexing_mlir::ir::{Scalar, splat_value};
+use xla_indexing_mlir::ir::{Scalar, dense_values, splat_value};
 
 use super::{
     Skip,
@@ -24,21 +24,24 @@ pub(super) fn to_mlir(to: &mut ToMlir, mlir: &str) {
     }
 }
 
-/// The HLO literal of the StableHLO attribute `mlir`, which holds one value: a scalar is a
-/// `constant` of it, a splat the `broadcast` of such a constant.
+/// The HLO literal of the StableHLO attribute `mlir`: a scalar is a `constant` of it, a splat
+/// the `broadcast` of such a constant, any other array a `constant` of every value.
 pub(super) fn to_hlo(to: &mut ToHlo, mlir: &str) -> Result<(), Skip> {
     let element = to.result.split('[').next().unwrap_or_default();
-    let literal = to
-        .attr(mlir)
-        .and_then(|v| splat_literal(v, element))
-        .ok_or_else(|| {
-            Skip::Unsupported(format!(
-                "'{}' holds a value of {} that is not a scalar or a splat of an integer, float or \
-                 pred type",
-                to.op_name, to.result
-            ))
-        })?;
-    if sizes(to.result).is_empty() {
+    let dims = sizes(to.result);
+    let unsupported = || {
+        Skip::Unsupported(format!(
+            "'{}' holds a value of {} that is not dense integers, floats or preds",
+            to.op_name, to.result
+        ))
+    };
+    let value = to.attr(mlir).ok_or_else(unsupported)?;
+    let Some(literal) = splat_literal(value, element) else {
+        let values = dense_values(value, &dims).ok_or_else(unsupported)?;
+        to.uses = vec![array_literal(&values, &dims, element)];
+        return Ok(());
+    };
+    if dims.is_empty() {
         // The literal goes where the operands would.
         to.uses = vec![literal];
     } else {
@@ -147,12 +150,33 @@ fn special_float(token: &str, bits: i32) -> String {
 /// The HLO literal of a `stablehlo.constant`'s `value` when it holds one value (a scalar or a
 /// splat) of the HLO element type `element`: `0`, `-1.5`, `-inf`, `nan`, `true`.
 fn splat_literal(value: Attribute, element: &str) -> Option<String> {
-    Some(match splat_value(value)? {
+    Some(scalar_literal(splat_value(value)?, element))
+}
+
+/// One value of the HLO element type `element` as HLO writes it in a literal.
+fn scalar_literal(value: Scalar, element: &str) -> String {
+    match value {
         Scalar::Float(f) => float_literal(f),
         Scalar::Int(i) if element == "pred" => (i != 0).to_string(),
         Scalar::Int(i) => i.to_string(),
         Scalar::Unsigned(u) => u.to_string(),
-    })
+    }
+}
+
+/// The HLO literal of an array of `dims` holding `values` in row-major order: `{1, 2}`,
+/// `{ {1, 2}, {3, 4} }`.
+fn array_literal(values: &[Scalar], dims: &[i64], element: &str) -> String {
+    let Some((&outer, inner)) = dims.split_first() else {
+        return values
+            .first()
+            .map_or_else(String::new, |&v| scalar_literal(v, element));
+    };
+    let step = values.len() / usize::try_from(outer.max(1)).unwrap_or(1);
+    let parts: Vec<String> = values
+        .chunks(step.max(1))
+        .map(|chunk| array_literal(chunk, inner, element))
+        .collect();
+    format!("{{{}}}", parts.join(", "))
 }
 
 /// A float as HLO writes it in a literal: the shortest text that reads back as the same value,
@@ -191,6 +215,19 @@ mod tests {
             Some("dense<-2.5E-3> : tensor<f64>")
         );
         assert_eq!(dense("{...}", &shape), None);
+    }
+
+    #[test]
+    fn arrays_are_written_row_major_in_braces() {
+        let values = [1, 2, 3, 4, 5, 6].map(Scalar::Int);
+        assert_eq!(
+            array_literal(&values, &[2, 3], "s32"),
+            "{{1, 2, 3}, {4, 5, 6}}"
+        );
+        assert_eq!(
+            array_literal(&[Scalar::Int(-1), Scalar::Int(0)], &[2], "pred"),
+            "{true, false}"
+        );
     }
 
     #[test]
