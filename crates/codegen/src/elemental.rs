@@ -1141,16 +1141,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn array_literals_are_their_elements_in_row_major_order() {
-        assert_eq!(array_elements("{{1, 2}, {3, -4}}"), ["1", "2", "3", "-4"]);
-        assert_eq!(
-            array_elements("{(2.0, 0.0), (0, -inf)}"),
-            ["(2.0, 0.0)", "(0, -inf)"]
-        );
-        assert!(array_elements("{}").is_empty());
-    }
-
-    #[test]
     fn literals_respect_the_type() {
         let e = |n| Element::of(n).unwrap();
         assert_eq!(scalar_literal("255", e("u8")).as_deref(), Some("-1"));

@@ -21,6 +21,7 @@ use xla_indexing_core::IndexingMap;
 use xla_indexing_gpu::{
     KernelPlan,
     reduction::SharedBuffer,
+    thread_map::UNROLL_SYMBOL,
     transpose::{TransposeOutput, TransposePlan},
 };
 use xla_indexing_hlo::{HloError, Module};
@@ -28,7 +29,8 @@ use xla_indexing_hlo::{HloError, Module};
 use super::CodegenOptions;
 use super::buffer::ArrayBuffer;
 use super::elemental::{Emitter, Index};
-use super::emitter_base::{Begun, begin_kernel, close_loop, end_kernel, open_loop};
+use super::emitter_base::{Begun, begin_kernel, close_loop, end_kernel, first_lanes, open_loop};
+use super::lanes::Lanes;
 use super::scalar::Typed;
 
 /// The `gpu.func` of a kernel the transpose emitter writes (see the module comment).
@@ -53,22 +55,41 @@ pub fn transpose_function(
         (&tiles, &transpose.launch_map),
         options,
     )?;
-    let read_index = open_loop(&mut e, transpose.read_map(), &[]).index;
-    for (hero, tile) in transpose.heroes.iter().zip(&shared) {
-        let read = Index {
-            map: hero.read_map.clone(),
-            rts: Vec::new(),
-        };
-        let value = e.value(c, hero.source, &read)?;
-        let at = tile_index(&mut e, &hero.store_map)?;
-        tile.store(&mut e.body, &value.value.name, &at);
+    // A thread's unrolled elements (a vector, or a kept run) are read lane by lane in one
+    // step, sharing the vector loads the plan proves.
+    let read_map = transpose.read_map();
+    let unroll = read_map.range_vars()[UNROLL_SYMBOL].bounds.count() as u64;
+    let lanes = options.vectorize && plan.vectorized() && unroll > 1;
+    let loop_map = if lanes {
+        first_lanes(read_map)
+    } else {
+        read_map.clone()
+    };
+    let read_index = open_loop(&mut e, &loop_map, &[]).index;
+    if lanes {
+        let names = (0..unroll).map(|k| e.body.index(k as i64).name).collect();
+        let depth = (e.body.regions(), e.scope_depth());
+        e.lanes = Some(Lanes::new(read_map.clone(), unroll, names, depth));
     }
-    let side = transpose
-        .outputs
-        .iter()
-        .zip(&outputs)
-        .filter(|(o, _)| !o.moved);
-    store_outputs(&mut e, c, side, (transpose.read_map(), &read_index))?;
+    for lane in 0..if lanes { unroll as usize } else { 1 } {
+        e.set_lane(lane);
+        for (hero, tile) in transpose.heroes.iter().zip(&shared) {
+            let read = Index {
+                map: hero.read_map.clone(),
+                rts: Vec::new(),
+            };
+            let value = e.value(c, hero.source, &read)?;
+            let at = tile_index(&mut e, &hero.store_map)?;
+            tile.store(&mut e.body, &value.value.name, &at);
+        }
+        let side = transpose
+            .outputs
+            .iter()
+            .zip(&outputs)
+            .filter(|(o, _)| !o.moved);
+        store_outputs(&mut e, c, side, (&loop_map, &read_index))?;
+    }
+    e.lanes = None;
     close_loop(&mut e, &[], &[]);
     e.body.line("gpu.barrier");
     let write_index = open_loop(&mut e, transpose.write_map(), &[]).index;

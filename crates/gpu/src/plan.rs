@@ -190,13 +190,17 @@ fn transpose_kernel(
     let mut composer = Composer::new(module);
     let mut hero_reads = Vec::new();
     for h in &transpose.heroes {
-        hero_reads.push(operand_plans(
-            module,
-            &kernel,
-            &mut composer,
-            h.source,
-            &h.read_map,
-        )?);
+        let mut reads = operand_plans(module, &kernel, &mut composer, h.source, &h.read_map)?;
+        if !transpose.whole_groups {
+            let why = format!(
+                "a thread's {} elements of a row may straddle its end",
+                transpose.tiling.vector
+            );
+            for r in &mut reads {
+                r.vectors = vec![Vectorization::Scalar(why.clone()); r.vectors.len()];
+            }
+        }
+        hero_reads.push(reads);
     }
     let mut outputs = Vec::new();
     for (k, (shape, out)) in kernel.outputs.iter().zip(&transpose.outputs).enumerate() {

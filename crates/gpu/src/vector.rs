@@ -122,6 +122,11 @@ pub fn vectorize(
         return scalar("the layout has no linear offsets");
     };
     let mut reason = "elements of a thread's group are not adjacent in the buffer".to_string();
+    if !unroll.is_power_of_two() {
+        return scalar(&format!(
+            "{unroll} elements a step make no vector of a power of two"
+        ));
+    }
     let mut lanes = unroll.min(MAX_VECTOR_BYTES.min(BUFFER_ALIGNMENT) / bytes);
     while lanes >= 2 {
         if unroll.is_multiple_of(lanes) {
