@@ -27,8 +27,9 @@ use xla_indexing_hlo::{
 use super::array_constant;
 use super::body::{Body, Scalar};
 use super::buffer::ArrayBuffer;
+use super::elementwise::elementwise;
 use super::lanes::Lanes;
-use super::scalar::{Typed, convert, elementwise, float_literal};
+use super::scalar::{Typed, convert, float_literal};
 use super::types::{Class, Element};
 
 /// The loop variables in scope, as SSA names: the kernel's thread ids (the dims of every

@@ -15,6 +15,7 @@ mod buffer;
 mod complex;
 mod concatenate;
 mod elemental;
+mod elementwise;
 mod emitter_base;
 mod host;
 mod kernel;

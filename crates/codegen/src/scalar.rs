@@ -14,16 +14,9 @@ pub struct Typed {
     pub element: Element,
 }
 
-/// The value of elementwise op `opcode` (with attributes read through `attr`) on `args`,
-/// of element type `result`; `Err` says why the op is not lowered.
-pub fn elementwise(
-    body: &mut Body,
-    opcode: &str,
-    attr: &dyn Fn(&str) -> Option<String>,
-    result: Element,
-    args: &[Typed],
-) -> Result<Scalar, String> {
-    let arity = match opcode {
+/// How many operands elementwise op `opcode` takes.
+pub fn arity(opcode: &str) -> usize {
+    match opcode {
         "select" | "clamp" => 3,
         "add"
         | "subtract"
@@ -43,18 +36,20 @@ pub fn elementwise(
         | "compare"
         | "complex" => 2,
         _ => 1,
-    };
-    if args.len() != arity {
-        return Err(format!(
-            "{opcode} takes {arity} operands, not {}",
-            args.len()
-        ));
     }
+}
+
+/// The value of elementwise op `opcode` (with attributes read through `attr`) on `args` (as
+/// many as [`arity`] says) of real element types, of element type `result`; `Err` says why the
+/// op is not lowered.
+pub fn elementwise(
+    body: &mut Body,
+    opcode: &str,
+    attr: &dyn Fn(&str) -> Option<String>,
+    result: Element,
+    args: &[Typed],
+) -> Result<Scalar, String> {
     let a = &args[0];
-    let complex = result.is_complex() || args.iter().any(|x| x.element.is_complex());
-    if opcode != "select" && (complex || matches!(opcode, "real" | "imag")) {
-        return super::complex::elementwise(body, opcode, attr, result, args);
-    }
     let ty = a.element.mlir;
     let e = a.element;
     let bin = |body: &mut Body, op: &str| {

@@ -23,6 +23,7 @@ use xla_indexing_gpu::{
     reduction::SharedBuffer,
     thread_map::UNROLL_SYMBOL,
     transpose::{TransposeOutput, TransposePlan},
+    vector::Vectorization,
 };
 use xla_indexing_hlo::{HloError, Module};
 
@@ -55,23 +56,11 @@ pub fn transpose_function(
         (&tiles, &transpose.launch_map),
         options,
     )?;
-    // A thread's unrolled elements (a vector, or a kept run) are read lane by lane in one
-    // step, sharing the vector loads the plan proves.
-    let read_map = transpose.read_map();
-    let unroll = read_map.range_vars()[UNROLL_SYMBOL].bounds.count() as u64;
-    let lanes = options.vectorize && plan.vectorized() && unroll > 1;
-    let loop_map = if lanes {
-        first_lanes(read_map)
-    } else {
-        read_map.clone()
-    };
-    let read_index = open_loop(&mut e, &loop_map, &[]).index;
-    if lanes {
-        let names = (0..unroll).map(|k| e.body.index(k as i64).name).collect();
-        let depth = (e.body.regions(), e.scope_depth());
-        e.lanes = Some(Lanes::new(read_map.clone(), unroll, names, depth));
-    }
-    for lane in 0..if lanes { unroll as usize } else { 1 } {
+    // Phase 1: every hero's source read into its tile, side outputs stored where they are read.
+    let side: Vec<Output> = outputs_where(transpose, plan, &outputs, false);
+    let phase = Phase::open(&mut e, transpose.read_map(), plan, options)?;
+    let mut stored = vec![Vec::new(); side.len()];
+    for lane in 0..phase.lanes {
         e.set_lane(lane);
         for (hero, tile) in transpose.heroes.iter().zip(&shared) {
             let read = Index {
@@ -82,61 +71,145 @@ pub fn transpose_function(
             let at = tile_index(&mut e, &hero.store_map)?;
             tile.store(&mut e.body, &value.value.name, &at);
         }
-        let side = transpose
-            .outputs
-            .iter()
-            .zip(&outputs)
-            .filter(|(o, _)| !o.moved);
-        store_outputs(&mut e, c, side, (&loop_map, &read_index))?;
+        compute_outputs(&mut e, c, &side, &mut stored)?;
     }
-    e.lanes = None;
-    close_loop(&mut e, &[], &[]);
+    phase.close(&mut e, &side, &stored)?;
     e.body.line("gpu.barrier");
-    let write_index = open_loop(&mut e, transpose.write_map(), &[]).index;
-    for (hero, tile) in transpose.heroes.iter().zip(&shared) {
-        let at = tile_index(&mut e, &hero.load_map)?;
-        let moved = tile.load(&mut e.body, &at);
-        e.give(
-            c,
-            hero.hero,
-            Typed {
-                value: moved,
-                element: tile.element,
-            },
-        );
+    // Phase 2: every hero's element loaded from its tile, the outputs computed from them.
+    let moved: Vec<Output> = outputs_where(transpose, plan, &outputs, true);
+    let phase = Phase::open(&mut e, transpose.write_map(), plan, options)?;
+    let mut stored = vec![Vec::new(); moved.len()];
+    for lane in 0..phase.lanes {
+        e.set_lane(lane);
+        for (hero, tile) in transpose.heroes.iter().zip(&shared) {
+            let at = tile_index(&mut e, &hero.load_map)?;
+            let value = tile.load(&mut e.body, &at);
+            e.give(
+                c,
+                hero.hero,
+                Typed {
+                    value,
+                    element: tile.element,
+                },
+            );
+        }
+        compute_outputs(&mut e, c, &moved, &mut stored)?;
     }
-    let moved = transpose
-        .outputs
-        .iter()
-        .zip(&outputs)
-        .filter(|(o, _)| o.moved);
-    store_outputs(&mut e, c, moved, (transpose.write_map(), &write_index))?;
-    close_loop(&mut e, &[], &[]);
+    phase.close(&mut e, &moved, &stored)?;
     Ok(end_kernel(text, e))
 }
 
-/// Computes each of `outputs` at its write map's element and stores it there; an output whose
-/// write map is the loop's (`loop_map`, whose results are `loop_index`) stores at the loop's
-/// index.
-fn store_outputs<'a>(
+/// One output of a phase: what it stores, its buffer and how the plan stores a thread's lanes.
+struct Output<'a> {
+    plan: &'a TransposeOutput,
+    buffer: &'a ArrayBuffer,
+    store: &'a Vectorization,
+}
+
+/// The outputs stored after the barrier (`moved`) or before it.
+fn outputs_where<'a>(
+    transpose: &'a TransposePlan,
+    plan: &'a KernelPlan,
+    buffers: &'a [ArrayBuffer],
+    moved: bool,
+) -> Vec<Output<'a>> {
+    transpose
+        .outputs
+        .iter()
+        .zip(buffers)
+        .zip(&plan.outputs)
+        .filter(|((o, _), _)| o.moved == moved)
+        .map(|((o, buffer), out)| Output {
+            plan: o,
+            buffer,
+            store: &out.store,
+        })
+        .collect()
+}
+
+/// A phase's `xla_indexing.loop` over `map`: with lanes, the loop runs over a thread's groups
+/// (`unroll_id` fixed to 0) and its body computes each of the unrolled elements in turn,
+/// sharing vector loads and stores where the plan proves them.
+struct Phase {
+    map: IndexingMap,
+    index: Vec<String>,
+    /// The unrolled elements the body computes in turn (1 without lanes).
+    lanes: usize,
+}
+
+impl Phase {
+    /// Opens the loop over `map`, with lanes when the plan vectorizes some access and a
+    /// thread's unrolled elements are whole groups.
+    fn open(
+        e: &mut Emitter,
+        map: &IndexingMap,
+        plan: &KernelPlan,
+        options: &CodegenOptions,
+    ) -> Result<Phase, HloError> {
+        let unroll = map.range_vars()[UNROLL_SYMBOL].bounds.count() as u64;
+        let lanes = options.vectorize && plan.vectorized() && unroll > 1;
+        let loop_map = if lanes { first_lanes(map) } else { map.clone() };
+        let index = open_loop(e, &loop_map, &[]).index;
+        if lanes {
+            let names = (0..unroll).map(|k| e.body.index(k as i64).name).collect();
+            let depth = (e.body.regions(), e.scope_depth());
+            e.lanes = Some(Lanes::new(map.clone(), unroll, names, depth));
+        }
+        Ok(Phase {
+            map: loop_map,
+            index,
+            lanes: if lanes { unroll as usize } else { 1 },
+        })
+    }
+
+    /// Stores every output's lanes (`stored[k]`, one value per lane of output `k`) and closes
+    /// the loop: through the plan's vectors with lanes; else at the loop's index when the
+    /// output's write map is the loop's, or at its own.
+    fn close(
+        self,
+        e: &mut Emitter,
+        outputs: &[Output],
+        stored: &[Vec<Typed>],
+    ) -> Result<(), HloError> {
+        for (out, values) in outputs.iter().zip(stored) {
+            if e.lanes.is_some() {
+                e.store_lanes(out.buffer, &out.plan.write_map, values, out.store)
+                    .map_err(|err| HloError::Usage(format!("output store: {err}")))?;
+                continue;
+            }
+            let index = if out.plan.write_map == self.map {
+                self.index.clone()
+            } else {
+                e.materialize(&Index {
+                    map: out.plan.write_map.clone(),
+                    rts: Vec::new(),
+                })
+                .map_err(|err| HloError::Usage(format!("output index: {err}")))?
+            };
+            for v in values {
+                out.buffer.store(&mut e.body, &v.value.name, &index);
+            }
+        }
+        e.lanes = None;
+        close_loop(e, &[], &[]);
+        Ok(())
+    }
+}
+
+/// Each of `outputs` computed at its write map's element (of the current lane), appended to
+/// its list in `stored`.
+fn compute_outputs(
     e: &mut Emitter,
     c: usize,
-    outputs: impl Iterator<Item = (&'a TransposeOutput, &'a ArrayBuffer)>,
-    (loop_map, loop_index): (&IndexingMap, &[String]),
+    outputs: &[Output],
+    stored: &mut [Vec<Typed>],
 ) -> Result<(), HloError> {
-    for (output, buffer) in outputs {
+    for (out, values) in outputs.iter().zip(stored.iter_mut()) {
         let write = Index {
-            map: output.write_map.clone(),
+            map: out.plan.write_map.clone(),
             rts: Vec::new(),
         };
-        let value = e.value(c, output.root, &write)?;
-        let index = if output.write_map == *loop_map {
-            loop_index.to_vec()
-        } else {
-            e.materialize(&write)
-                .map_err(|err| HloError::Usage(format!("output index: {err}")))?
-        };
-        buffer.store(&mut e.body, &value.value.name, &index);
+        values.push(e.value(c, out.plan.root, &write)?);
     }
     Ok(())
 }

@@ -221,7 +221,7 @@ fn transpose_kernel(
             operands,
             skipped: None,
             write_maps: vec![out.write_map.clone()],
-            store: Vectorization::Scalar("the transpose emitter stores elements one by one".into()),
+            store: transpose_store(&transpose, out, shape),
         });
     }
     Ok(KernelPlan {
@@ -233,6 +233,32 @@ fn transpose_kernel(
         emitter: EmitterPlan::Transpose(Box::new(transpose)),
         outputs,
     })
+}
+
+/// How a thread of the transpose emitter stores its unrolled elements of output `out`: in the
+/// loop of the phase that stores it (over the read map for a side output, the write map for
+/// the others), as one vector where the maps prove it and a thread's elements are whole groups.
+fn transpose_store(
+    transpose: &TransposePlan,
+    out: &crate::transpose::TransposeOutput,
+    shape: &ArrayShape,
+) -> Vectorization {
+    let phase = if out.moved {
+        transpose.write_map()
+    } else {
+        transpose.read_map()
+    };
+    let unroll = phase
+        .range_vars()
+        .get(crate::thread_map::UNROLL_SYMBOL)
+        .map_or(1, |v| v.bounds.count() as u64);
+    if !transpose.whole_groups {
+        return Vectorization::Scalar(format!(
+            "a thread's {} elements of a row may straddle its end",
+            transpose.tiling.vector
+        ));
+    }
+    vectorize(phase, &out.write_map, shape, unroll)
 }
 
 /// The scatter emitter's kernel: the updates are read through the thread map, the indices

@@ -44,9 +44,9 @@ pub struct TransposePlan {
     pub outputs: Vec<TransposeOutput>,
     /// XLA's tiling of the heroes: padded or packed, and the vector size.
     pub tiling: Tiling,
-    /// Whether the `unroll_id` values of a thread's step are all read when the first is (a
-    /// kept run's elements, or vectors that never straddle the end of `X`): only then may the
-    /// kernel read them together, as one vector where the maps prove it.
+    /// Whether the `unroll_id` values of a thread's step are all read (and written) when the
+    /// first is (a kept run's elements, or vectors that never straddle the end of `X` or `Y`):
+    /// only then may the kernel handle them together, as one vector where the maps prove it.
     pub whole_groups: bool,
     /// The sizes of the sources' runs (every hero's alike).
     pub sizes: RunSizes,
@@ -194,7 +194,8 @@ pub fn plan_transpose(
         .zip(paths)
         .map(|(&root, path)| plan_output(comp, root, path, &heroes))
         .collect::<Result<Vec<_>, String>>()?;
-    let whole_groups = sizes.kept > 1 || sizes.x % tiling.vector as i64 == 0;
+    let v = tiling.vector as i64;
+    let whole_groups = sizes.kept > 1 || (sizes.x % v == 0 && sizes.y % v == 0);
     Ok(Some(TransposePlan {
         heroes,
         outputs,

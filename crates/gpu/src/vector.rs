@@ -137,7 +137,9 @@ pub fn vectorize(
                         bytes: lanes * bytes,
                     };
                 }
-                Proof::NotAdjacent => break,
+                // Smaller groups may still be adjacent (a packed transpose's rows of `v` within
+                // a `v × v` square).
+                Proof::NotAdjacent => {}
                 Proof::NotAligned => {
                     reason = format!(
                         "adjacent elements, but the first of a group is not aligned to {} bytes",
