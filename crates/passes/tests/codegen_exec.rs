@@ -140,10 +140,10 @@ fn check_module_mutated(
 }
 
 /// The outputs of `plan`'s kernel that start as a copy of one of its inputs, as (output, input)
-/// pairs: a scatter's output, whose buffer XLA shares with the scatter's operand parameter.
+/// pairs: a scatter's outputs, each of whose buffers XLA shares with its operand parameter.
 fn initial_outputs(plan: &KernelPlan) -> Vec<(usize, usize)> {
     match &plan.emitter {
-        EmitterPlan::Scatter(s) => vec![(0, s.operand_parameter)],
+        EmitterPlan::Scatter(s) => s.operand_parameters.iter().copied().enumerate().collect(),
         _ => Vec::new(),
     }
 }
@@ -886,7 +886,7 @@ ENTRY %main (a: c64[10], c: s32[3,1], d: c64[3]) -> c64[10] {
             "s",
         ),
         (
-            "variadic scatter the scatter emitter refuses",
+            "variadic scatter with repeated indices, which the scatter emitter refuses",
             r#"
 HloModule m
 %add2 (a: f32[], b: s32[], c: f32[], d: s32[]) -> (f32[], s32[]) {
@@ -936,7 +936,7 @@ ENTRY %main (a: f32[10], b: s32[10], c: s32[3,1], d: f32[3], e: s32[3]) -> (f32[
     assert!(err.contains("c64 elements"), "{err}");
     let err = codegen_error(cases[5].1).to_string();
     assert!(
-        err.contains("stayed with the loop emitter") && err.contains("variadic scatter"),
+        err.contains("stayed with the loop emitter") && err.contains("combined together atomically"),
         "{err}"
     );
 }
