@@ -125,10 +125,7 @@ pub fn plan_scatter(
         .iter()
         .any(|&u| comp.instructions[u].array().map(|s| &s.dims) != Some(&update_shape.dims))
     {
-        return Err(format!(
-            "the updates of {} differ in shape",
-            scatter.name
-        ));
+        return Err(format!("the updates of {} differ in shape", scatter.name));
     }
     let elements = update_shape
         .element_count()
@@ -160,11 +157,7 @@ pub fn plan_scatter(
 
 /// The fusion parameter that operand `o` of `scatter` is (XLA gives the scatter emitter
 /// parameters, whose buffers the outputs take).
-fn operand_parameter(
-    comp: &Computation,
-    scatter: &Instruction,
-    o: usize,
-) -> Result<usize, String> {
+fn operand_parameter(comp: &Computation, scatter: &Instruction, o: usize) -> Result<usize, String> {
     let operand = &comp.instructions[o];
     operand
         .parameter_number
@@ -186,7 +179,10 @@ fn landing(cx: &OpContext<'_>, n: usize) -> Result<(Access, Vec<Vec<usize>>), St
         match input_to_output(cx, n + 1 + j, 0).map_err(|e| e.message())? {
             Outcome::Defined(v) => {
                 for r in v {
-                    reads[r.leaf].push(j);
+                    reads
+                        .get_mut(r.leaf)
+                        .ok_or_else(|| format!("{} has no output {}", cx.instr.name, r.leaf))?
+                        .push(j);
                     landing.get_or_insert(r.access);
                 }
             }

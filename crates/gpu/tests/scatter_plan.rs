@@ -86,12 +86,6 @@ fn scatters_the_emitter_does_not_write_stay_with_the_loop_emitter_saying_why() {
     let params =
         "  x = f32[8] parameter(0)\n  i = s32[3,1] parameter(1)\n  u = f32[3] parameter(2)\n";
     let scatter = "f32[8] scatter(x, i, u), update_window_dims={}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=comb";
-    let why = |text: String| match &plans(&text)[0] {
-        EmitterPlan::Loop {
-            fallback: Some(why),
-        } => why.clone(),
-        other => panic!("{other:?}"),
-    };
     // Complex elements have no compare-and-swap loop here; 16-, 32- and 64-bit floats have one.
     let complex = module(scatter, params, "add(a, b)").replace("f32", "c64");
     assert!(why(complex).contains("compare-and-swap loop"), "c64 add");
@@ -115,6 +109,16 @@ fn scatters_the_emitter_does_not_write_stay_with_the_loop_emitter_saying_why() {
         scatter_of(&module(scatter, params, "add(a, b)")).combiner,
         Combiner::AtomicAdd
     );
+}
+
+/// Why the scatter emitter refused the only fusion of `text` (the loop emitter writes it).
+fn why(text: String) -> String {
+    match &plans(&text)[0] {
+        EmitterPlan::Loop {
+            fallback: Some(why),
+        } => why.clone(),
+        other => panic!("{other:?}"),
+    }
 }
 
 fn scatter_of(text: &str) -> ScatterPlan {
@@ -166,12 +170,6 @@ fn variadic_scatters_with_repeated_indices_and_a_combiner_stay_with_the_loop_emi
     let store = "ROOT r = (f32[], s32[]) tuple(c, d)";
     let swapped = "ROOT r = (f32[], s32[]) tuple(c, b)";
     let param = "y = s32[8] parameter(1)";
-    let why = |text: String| match &plans(&text)[0] {
-        EmitterPlan::Loop {
-            fallback: Some(why),
-        } => why.clone(),
-        other => panic!("{other:?}"),
-    };
     let repeated = why(module("", add, param));
     assert!(
         repeated.starts_with("s combines") && repeated.contains("combined together atomically"),

@@ -808,7 +808,13 @@ fn the_reference_scatters_variadically_as_xla() {
         dims: vec![data.len() as i64],
         data: data
             .iter()
-            .map(|&x| if ty.is_float() { V::F(x as f64) } else { V::I(x.into()) })
+            .map(|&x| {
+                if ty.is_float() {
+                    V::F(x as f64)
+                } else {
+                    V::I(x.into())
+                }
+            })
             .collect(),
     };
     let indices = hlo_eval::Array {
@@ -993,7 +999,8 @@ ENTRY %main (a: f32[10], b: s32[10], c: s32[3,1], d: f32[3], e: s32[3]) -> (f32[
     assert!(err.contains("c64 elements"), "{err}");
     let err = codegen_error(cases[5].1).to_string();
     assert!(
-        err.contains("stayed with the loop emitter") && err.contains("combined together atomically"),
+        err.contains("stayed with the loop emitter")
+            && err.contains("combined together atomically"),
         "{err}"
     );
 }

@@ -990,7 +990,11 @@ fn dot(instr: &Instruction, ty: Ty, dims: &[i64], l: &Array, r: &Array) -> Resul
 /// neither in `inserted_window_dims` nor batching ones, in order, by the `update_window_dims`.
 /// As XLA does, an update whose whole window does not fit in the operands at its start
 /// (inserted and batching dimensions have windows of 1) is dropped, not clamped.
-fn scatter(module: &Module, instr: &Instruction, operands: &[&Array]) -> Result<Vec<Array>, String> {
+fn scatter(
+    module: &Module,
+    instr: &Instruction,
+    operands: &[&Array],
+) -> Result<Vec<Array>, String> {
     let n = operands.len() / 2;
     if n == 0 || operands.len() != 2 * n + 1 {
         return Err(format!("{} operands are no scatter's", operands.len()));
@@ -1072,7 +1076,10 @@ fn scatter(module: &Module, instr: &Instruction, operands: &[&Array]) -> Result<
             .collect();
         let new = apply_all(module, instr, &args, &tys)?;
         if new.len() != n {
-            return Err(format!("to_apply gives {} values for {n} operands", new.len()));
+            return Err(format!(
+                "to_apply gives {} values for {n} operands",
+                new.len()
+            ));
         }
         for (r, v) in results.iter_mut().zip(new) {
             r.data[at] = v;
