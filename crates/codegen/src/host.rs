@@ -104,7 +104,7 @@ pub enum Step {
         /// of bytes for packed elements).
         layout: (Vec<i64>, Vec<i64>),
     },
-    /// Fills output `out` of the next launch with `source`, the scatter's operand, which XLA
+    /// Fills output `out` of the next launch with `source`, its scatter operand, which XLA
     /// gives the scatter kernel's output as its buffer (the kernel only combines the updates).
     Fill {
         /// The kernel's output.
@@ -259,10 +259,12 @@ pub fn launch_list(module: &Module, plans: &[KernelPlan]) -> Result<LaunchList, 
                     results.push(v);
                 }
                 if let EmitterPlan::Scatter(scatter) = &plan.emitter {
-                    host.steps.push(Step::Fill {
-                        out: results[0].clone(),
-                        source: args[scatter.operand_parameter].clone(),
-                    });
+                    for (out, &p) in results.iter().zip(&scatter.operand_parameters) {
+                        host.steps.push(Step::Fill {
+                            out: out.clone(),
+                            source: args[p].clone(),
+                        });
+                    }
                 }
                 args.extend(results.iter().cloned());
                 host.steps.push(Step::Launch { kernel: p, args });

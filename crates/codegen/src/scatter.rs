@@ -1,18 +1,18 @@
 //! The scatter emitter (`xla_indexing_gpu::scatter` plans it): one thread per update
 //! element. Each thread
 //!
-//! 1. computes its update (the elemental emitter runs any fused prologue) and reads its index
+//! 1. computes its updates (the elemental emitter runs any fused prologue) and reads its index
 //!    vector's components from the indices, each converted to `index` (zero-extended when the
 //!    indices are unsigned);
 //! 2. drops the update unless every component is a start at which the window fits in the
 //!    operand (XLA's semantics: no clamping), under an `scf.if`;
-//! 3. combines it with the output element its write map gives: a `memref.store` when the
-//!    combiner returns the update, a load, the combiner and a store for unique indices, a
-//!    `memref.atomic_rmw` for an add the GPU does atomically (`atom.global.add`), and otherwise
-//!    a compare-and-swap loop around the combiner, an `llvm.cmpxchg` loop on the element's bits
-//!    at device scope.
+//! 3. combines them with the output elements its write map gives: a `memref.store` per output
+//!    when the combiner returns the updates, a load of every output, the combiner of them all
+//!    and a store of every result for unique indices, and for one output a `memref.atomic_rmw`
+//!    for an add the GPU does atomically (`atom.global.add`), and otherwise a compare-and-swap
+//!    loop around the combiner, an `llvm.cmpxchg` loop on the element's bits at device scope.
 //!
-//! The output buffer must hold the scatter's operand when the kernel starts (XLA aliases them).
+//! Each output buffer must hold its scatter operand when the kernel starts (XLA aliases them).
 
 use xla_indexing_hlo::{HloError, Module};
 
@@ -47,14 +47,16 @@ pub fn scatter_function(
         outputs,
         ..
     } = begin_kernel(module, plan, symbol, (&[], &scatter.thread_map), options)?;
-    let out = &outputs[0];
-    let element = out.element;
     let at_update = Index {
         map: scatter.thread_map.clone(),
         rts: Vec::new(),
     };
     open_loop(&mut e, &scatter.thread_map, &[]);
-    let update = e.value(c, scatter.updates, &at_update)?;
+    let updates = scatter
+        .updates
+        .iter()
+        .map(|&u| e.value(c, u, &at_update))
+        .collect::<Result<Vec<_>, _>>()?;
     let bounds: Vec<_> = scatter
         .write
         .map
@@ -98,23 +100,36 @@ pub fn scatter_function(
             .first()
             .cloned()
             .ok_or_else(|| fail("the scatter has no to_apply".into()))?;
-        let combine = |e: &mut Emitter, current: Typed| {
-            e.apply(instr, &callee, vec![current, update.clone()], &at_update)
-        };
+        let (out, update) = (&outputs[0], &updates[0]);
         match scatter.combiner {
-            Combiner::Store => out.store(&mut e.body, &update.value.name, &index),
+            Combiner::Store => {
+                for (out, update) in outputs.iter().zip(&updates) {
+                    out.store(&mut e.body, &update.value.name, &index);
+                }
+            }
             Combiner::Unique => {
-                let current = out.load(&mut e.body, &index);
-                let new = combine(
-                    &mut e,
-                    Typed {
-                        value: current,
-                        element,
-                    },
-                )?;
-                out.store(&mut e.body, &new.value.name, &index);
+                let args = outputs
+                    .iter()
+                    .map(|out| Typed {
+                        value: out.load(&mut e.body, &index),
+                        element: out.element,
+                    })
+                    .chain(updates.iter().cloned())
+                    .collect();
+                let new = e.apply_all(instr, &callee, args, &at_update)?;
+                if new.len() != outputs.len() {
+                    return Err(fail(format!(
+                        "{callee} returns {} values for {} outputs",
+                        new.len(),
+                        outputs.len()
+                    )));
+                }
+                for (out, new) in outputs.iter().zip(&new) {
+                    out.store(&mut e.body, &new.value.name, &index);
+                }
             }
             Combiner::AtomicAdd => {
+                let element = out.element;
                 let kind = if element.class == Class::Float {
                     "addf"
                 } else {
@@ -140,7 +155,9 @@ pub fn scatter_function(
                         rts: landing.rts.clone(),
                     })
                     .map_err(|err| fail(format!("output offset: {err}")))?;
-                swap_loop(&mut e, out, &at[0], combine)?;
+                swap_loop(&mut e, out, &at[0], |e, current| {
+                    e.apply(instr, &callee, vec![current, update.clone()], &at_update)
+                })?;
             }
         }
         e.leave_scope();

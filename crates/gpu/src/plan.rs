@@ -261,9 +261,9 @@ fn transpose_store(
     vectorize(phase, &out.write_map, shape, unroll)
 }
 
-/// The scatter emitter's kernel: the updates are read through the thread map, the indices
-/// where the write map's runtime variables come from; the output is written through the write
-/// map, and its elements are read there too (the combiner's current values).
+/// The scatter emitter's kernel: each output reads the updates its combiner reads through the
+/// thread map and the indices where the write map's runtime variables come from, and is written
+/// through the write map (its elements are read there too: the combiner's current values).
 fn scatter_kernel(
     module: &Module,
     kernel: Kernel,
@@ -271,31 +271,39 @@ fn scatter_kernel(
 ) -> Result<KernelPlan, HloError> {
     let comp = &module.computations[kernel.computation];
     let mut composer = Composer::new(module);
-    let mut operands = operand_plans(
-        module,
-        &kernel,
-        &mut composer,
-        scatter.updates,
-        &scatter.thread_map,
-    )?;
-    for rt in &scatter.write.runtime {
-        operands.extend(operand_plans(
-            module,
-            &kernel,
-            &mut composer,
-            scatter.indices,
-            &rt.map,
-        )?);
+    let mut outputs = Vec::new();
+    for (k, (shape, reads)) in kernel.outputs.iter().zip(&scatter.reads).enumerate() {
+        let mut operands = Vec::new();
+        for &j in reads {
+            operands.extend(operand_plans(
+                module,
+                &kernel,
+                &mut composer,
+                scatter.updates[j],
+                &scatter.thread_map,
+            )?);
+        }
+        for rt in &scatter.write.runtime {
+            operands.extend(operand_plans(
+                module,
+                &kernel,
+                &mut composer,
+                scatter.indices,
+                &rt.map,
+            )?);
+        }
+        outputs.push(OutputPlan {
+            output: k,
+            shape: shape.clone(),
+            operands,
+            skipped: None,
+            write_maps: vec![scatter.write.map.clone()],
+            store: Vectorization::Scalar(format!(
+                "the scatter emitter combines one update at a time ({})",
+                scatter.combiner.name()
+            )),
+        });
     }
-    let output = only_output(
-        &kernel,
-        operands,
-        vec![scatter.write.map.clone()],
-        format!(
-            "the scatter emitter combines one update at a time ({})",
-            scatter.combiner.name()
-        ),
-    );
     Ok(KernelPlan {
         computation: comp.name.clone(),
         kernel,
@@ -303,7 +311,7 @@ fn scatter_kernel(
         launch: scatter.launch,
         thread_map: scatter.thread_map.clone(),
         emitter: EmitterPlan::Scatter(Box::new(scatter)),
-        outputs: vec![output],
+        outputs,
     })
 }
 

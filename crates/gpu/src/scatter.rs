@@ -1,16 +1,20 @@
 //! The scatter emitter's plan: which fusions it writes, its launch over the updates, and how
-//! each update element lands on the output.
+//! each update element lands on the outputs.
 //!
-//! A fusion goes to the scatter emitter when its root is a `scatter` of one operand, as in
-//! XLA, whose operand is a parameter of the fusion: XLA gives the fusion's output the operand's
-//! buffer, so the kernel only combines the updates into it. Ours reads the operand's values from
-//! the output buffer too, so the caller fills the output with the operand first
-//! ([`ScatterPlan::operand_parameter`]; `compile --emit host` copies it).
+//! A fusion goes to the scatter emitter when its root is a `scatter`, as in XLA, whose operands
+//! are parameters of the fusion: XLA gives each of the fusion's outputs its operand's buffer,
+//! so the kernel only combines the updates into them. Ours reads the operands' values from the
+//! output buffers too, so the caller fills each output with its operand first
+//! ([`ScatterPlan::operand_parameters`]; `compile --emit host` copies them).
 //!
 //! One thread per update element (the loop emitter's launch over the updates): it reads the
 //! index vector at its scatter position (the runtime variables of [`ScatterPlan::write`]), drops
-//! the element when the window does not fit in the operand at that start (XLA's semantics), and
-//! combines it with the output element it lands on, as [`Combiner`] says.
+//! the element when the window does not fit in the operands at that start (XLA's semantics), and
+//! combines it with the output elements it lands on, as [`Combiner`] says. A variadic scatter
+//! (`N` operands, `N` updates of one shape, a combiner of `2N` scalars returning `N`) lands every
+//! update element at the same index of every output; its outputs can only be combined one
+//! element at a time, so the emitter writes it when the combiner stores the updates or the
+//! indices are unique.
 
 use xla_indexing_core::IndexingMap;
 
@@ -20,7 +24,7 @@ use crate::launch::{LaunchDimensions, launch_dimensions};
 use crate::thread_map::thread_id_map;
 use xla_indexing_hlo::access::Access;
 use xla_indexing_hlo::attrs::AttrValue;
-use xla_indexing_hlo::module::Module;
+use xla_indexing_hlo::module::{Computation, Instruction, Module};
 use xla_indexing_hlo::ops::{OpContext, Outcome, input_to_output};
 use xla_indexing_hlo::shape::Shape;
 
@@ -29,41 +33,45 @@ use xla_indexing_hlo::shape::Shape;
 pub struct ScatterPlan {
     /// The hero: the `scatter` instruction, the fusion's root.
     pub hero: usize,
-    /// The fusion parameter that is the scatter's operand: the output buffer must hold its
-    /// values when the kernel starts (XLA aliases the two).
-    pub operand_parameter: usize,
+    /// Per output, the fusion parameter that is the scatter's operand of that output: the
+    /// output buffer must hold its values when the kernel starts (XLA aliases the two).
+    pub operand_parameters: Vec<usize>,
     /// The scatter's indices operand (an instruction of the fusion).
     pub indices: usize,
-    /// The scatter's updates operand (an instruction of the fusion).
-    pub updates: usize,
+    /// The scatter's updates operands, one per output (instructions of the fusion).
+    pub updates: Vec<usize>,
+    /// Per output, the updates (positions in [`ScatterPlan::updates`]) its new values are
+    /// computed from.
+    pub reads: Vec<Vec<usize>>,
     /// How an update is combined with the output element it lands on.
     pub combiner: Combiner,
     /// The launch: one thread per update element.
     pub launch: LaunchDimensions,
     /// `(thread ids)[chunk_id, unroll_id] -> (update index)`.
     pub thread_map: IndexingMap,
-    /// Thread ids to the output element the thread's update lands on: runtime variable `rt_k` is
+    /// Thread ids to the output element the thread's updates land on (the same in every
+    /// output): runtime variable `rt_k` is
     /// component `k` of the index vector, read from the indices where its provenance map says,
     /// and bounded by the starts at which the window fits in the operand (a start outside them
     /// drops the update).
     pub write: Access,
 }
 
-/// How the scatter emitter combines an update with the output element it lands on.
+/// How the scatter emitter combines updates with the output elements they land on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Combiner {
-    /// The combiner returns the update: a store (which of several colliding updates lands is
-    /// unspecified, as in XLA).
+    /// The combiner returns the updates: a store per output (which of several colliding updates
+    /// lands is unspecified, as in XLA, and may differ between a variadic scatter's outputs).
     Store,
-    /// `unique_indices=true`: no two updates land on one element, so a load, the combiner and
-    /// a store.
+    /// `unique_indices=true`: no two updates land on one element, so a load of every output's
+    /// element, the combiner of them all and a store of every result.
     Unique,
     /// An `add` of a type the GPU adds atomically (`f32`, `f64`, `s32`, `u32`, `s64`, `u64`):
-    /// `atom.global.add`.
+    /// `atom.global.add`. Single-operand scatters only.
     AtomicAdd,
-    /// Any other combiner of integers or of 32- and 64-bit floats: a compare-and-swap loop
-    /// around it (on a float's bits: MLIR's `generic_atomic_rmw` lowers floats to a `cmpxchg`
-    /// of floats, which LLVM rejects).
+    /// Any other combiner of one operand's integers or 16-, 32- and 64-bit floats: a
+    /// compare-and-swap loop around it (on a float's bits: MLIR's `generic_atomic_rmw` lowers
+    /// floats to a `cmpxchg` of floats, which LLVM rejects).
     CompareAndSwap,
 }
 
@@ -93,26 +101,32 @@ pub fn plan_scatter(
     if scatter.opcode != "scatter" {
         return Ok(None);
     }
-    if outputs != 1 || scatter.operands.len() != 3 || !matches!(scatter.shape, Shape::Array(_)) {
+    let n = scatter.operands.len() / 2;
+    let shaped = match &scatter.shape {
+        Shape::Array(_) => n == 1,
+        Shape::Tuple(leaves) => n > 1 && leaves.len() == n,
+    };
+    if scatter.operands.len() != 2 * n + 1 || outputs != n || !shaped {
         return Err(format!(
-            "{} is a variadic scatter, which the scatter emitter does not write",
-            scatter.name
+            "{} has {} operands and {outputs} outputs where the scatter emitter writes N operands, indices and N updates into N outputs",
+            scatter.name,
+            scatter.operands.len()
         ));
     }
-    let operand = &comp.instructions[scatter.operands[0]];
-    let operand_parameter = operand
-        .parameter_number
-        .filter(|_| operand.opcode == "parameter");
-    let Some(operand_parameter) = operand_parameter else {
-        return Err(format!(
-            "the operand of {} is computed in the fusion ({}); XLA gives the scatter emitter a parameter, whose buffer the output takes",
-            scatter.name, operand.name
-        ));
-    };
-    let (indices, updates) = (scatter.operands[1], scatter.operands[2]);
-    let update_shape = comp.instructions[updates]
+    let operand_parameters = scatter.operands[..n]
+        .iter()
+        .map(|&o| operand_parameter(comp, scatter, o))
+        .collect::<Result<Vec<_>, _>>()?;
+    let (indices, updates) = (scatter.operands[n], scatter.operands[n + 1..].to_vec());
+    let update_shape = comp.instructions[updates[0]]
         .array()
         .ok_or_else(|| format!("the updates of {} are a tuple", scatter.name))?;
+    if updates[1..]
+        .iter()
+        .any(|&u| comp.instructions[u].array().map(|s| &s.dims) != Some(&update_shape.dims))
+    {
+        return Err(format!("the updates of {} differ in shape", scatter.name));
+    }
     let elements = update_shape
         .element_count()
         .and_then(|n| u64::try_from(n).ok())
@@ -126,22 +140,58 @@ pub fn plan_scatter(
     let thread_map = thread_id_map(&launch, 1, &update_shape.dims, &layout)
         .map_err(|e| format!("thread-id map: {e}"))?;
     let cx = OpContext::new(module, comp, scatter);
-    let landing = match input_to_output(&cx, 2, 0).map_err(|e| e.message())? {
-        Outcome::Defined(mut v) if v.len() == 1 => v.remove(0).access,
-        Outcome::Defined(_) => return Err(format!("{}: no single landing map", scatter.name)),
-        Outcome::NotDefined(why) => return Err(why),
-    };
+    let (landing, reads) = landing(&cx, n)?;
     let write = compose_access(&thread_map, &landing).map_err(|e| format!("write map: {e}"))?;
     Ok(Some(ScatterPlan {
         hero,
-        operand_parameter,
+        operand_parameters,
         indices,
         updates,
-        combiner: combiner(&cx)?,
+        reads,
+        combiner: combiner(&cx, n)?,
         launch,
         thread_map,
         write,
     }))
+}
+
+/// The fusion parameter that operand `o` of `scatter` is (XLA gives the scatter emitter
+/// parameters, whose buffers the outputs take).
+fn operand_parameter(comp: &Computation, scatter: &Instruction, o: usize) -> Result<usize, String> {
+    let operand = &comp.instructions[o];
+    operand
+        .parameter_number
+        .filter(|_| operand.opcode == "parameter")
+        .ok_or_else(|| {
+            format!(
+                "the operand of {} is computed in the fusion ({}); XLA gives the scatter emitter a parameter, whose buffer the output takes",
+                scatter.name, operand.name
+            )
+        })
+}
+
+/// Where the updates of the scatter of `cx` (with `n` outputs) land, the same output index for
+/// every update and output, and per output the updates its combiner reads.
+fn landing(cx: &OpContext<'_>, n: usize) -> Result<(Access, Vec<Vec<usize>>), String> {
+    let mut landing = None;
+    let mut reads = vec![Vec::new(); n];
+    for j in 0..n {
+        match input_to_output(cx, n + 1 + j, 0).map_err(|e| e.message())? {
+            Outcome::Defined(v) => {
+                for r in v {
+                    reads
+                        .get_mut(r.leaf)
+                        .ok_or_else(|| format!("{} has no output {}", cx.instr.name, r.leaf))?
+                        .push(j);
+                    landing.get_or_insert(r.access);
+                }
+            }
+            Outcome::NotDefined(why) => return Err(why),
+        }
+    }
+    let landing =
+        landing.ok_or_else(|| format!("{}: no update lands on an output", cx.instr.name))?;
+    Ok((landing, reads))
 }
 
 /// `second` after `first`, over all of `first`'s variables (kept, so that the maps take the
@@ -164,17 +214,23 @@ fn compose_access(
     })
 }
 
-/// How the scatter of `cx` combines its updates (see [`Combiner`]).
-fn combiner(cx: &OpContext<'_>) -> Result<Combiner, String> {
+/// How the scatter of `cx`, with `n` outputs, combines its updates (see [`Combiner`]).
+fn combiner(cx: &OpContext<'_>, n: usize) -> Result<Combiner, String> {
     let scatter = cx.instr;
     let callee = &cx.module.computations[cx.called("to_apply").map_err(|e| e.message())?];
     let name = &callee.name;
     let root = &callee.instructions[callee.root];
-    if root.opcode == "parameter" && root.parameter_number == Some(1) {
+    if returns_updates(callee, n) {
         return Ok(Combiner::Store);
     }
     if matches!(scatter.attr("unique_indices"), Some(AttrValue::Raw(v)) if v == "true") {
         return Ok(Combiner::Unique);
+    }
+    if n > 1 {
+        return Err(format!(
+            "{} combines the elements of its {n} outputs with {name} where indices may repeat; the outputs would have to be combined together atomically, which the scatter emitter does not write (it writes variadic scatters whose combiner returns the updates or whose indices are unique)",
+            scatter.name
+        ));
     }
     let adds_parameters = binary_of_parameters(callee).is_some_and(|r| r.opcode == "add");
     let atomic_type = root.array().is_some_and(|s| {
@@ -199,4 +255,20 @@ fn combiner(cx: &OpContext<'_>) -> Result<Combiner, String> {
         ));
     }
     Ok(Combiner::CompareAndSwap)
+}
+
+/// Whether `callee`, the combiner of a scatter with `n` outputs, returns the updates: its
+/// parameters `n` to `2n - 1`, as its root (one output) or in order in its root `tuple`.
+fn returns_updates(callee: &Computation, n: usize) -> bool {
+    let root = &callee.instructions[callee.root];
+    let results = if n > 1 && root.opcode == "tuple" {
+        root.operands.clone()
+    } else {
+        vec![callee.root]
+    };
+    results.len() == n
+        && results.iter().zip(n..).all(|(&r, p)| {
+            let r = &callee.instructions[r];
+            r.opcode == "parameter" && r.parameter_number == Some(p)
+        })
 }

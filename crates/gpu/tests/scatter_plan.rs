@@ -1,5 +1,6 @@
 //! The scatter emitter's plans: one thread per update element (checked by enumeration), the
-//! combiner XLA's emitter would use, and the scatters it leaves to the loop emitter, saying why.
+//! combiner XLA's emitter would use, variadic scatters (one landing for every output), and the
+//! scatters it leaves to the loop emitter, saying why.
 
 use std::collections::HashSet;
 
@@ -10,6 +11,12 @@ use xla_indexing_gpu::{
 use xla_indexing_hlo::parse_module;
 
 const MODULE: &str = "crates/passes/tests/data/codegen/scatter.hlo";
+const VARIADIC: &str = "crates/passes/tests/data/codegen/scatter_variadic.hlo";
+
+fn read(path: &str) -> String {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    std::fs::read_to_string(root.join(path)).unwrap()
+}
 
 fn plans(text: &str) -> Vec<EmitterPlan> {
     let m = parse_module(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
@@ -29,9 +36,7 @@ fn scatter(e: &EmitterPlan) -> &ScatterPlan {
 
 #[test]
 fn every_update_element_has_one_thread_and_the_combiner_xla_uses() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let text = std::fs::read_to_string(root.join(MODULE)).unwrap();
-    let plans = plans(&text);
+    let plans = plans(&read(MODULE));
     let combiners: Vec<Combiner> = plans.iter().map(|p| scatter(p).combiner).collect();
     assert_eq!(
         combiners,
@@ -49,7 +54,8 @@ fn every_update_element_has_one_thread_and_the_combiner_xla_uses() {
     );
     for p in &plans {
         let s = scatter(p);
-        assert_eq!(s.operand_parameter, 0);
+        assert_eq!(s.operand_parameters, [0]);
+        assert_eq!(s.reads, [[0]]);
         let mut seen = HashSet::new();
         for (ids, syms) in s.thread_map.domain_points(1 << 20).unwrap() {
             let update = s.thread_map.evaluate(&ids, &syms).unwrap();
@@ -80,12 +86,6 @@ fn scatters_the_emitter_does_not_write_stay_with_the_loop_emitter_saying_why() {
     let params =
         "  x = f32[8] parameter(0)\n  i = s32[3,1] parameter(1)\n  u = f32[3] parameter(2)\n";
     let scatter = "f32[8] scatter(x, i, u), update_window_dims={}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=comb";
-    let why = |text: String| match &plans(&text)[0] {
-        EmitterPlan::Loop {
-            fallback: Some(why),
-        } => why.clone(),
-        other => panic!("{other:?}"),
-    };
     // Complex elements have no compare-and-swap loop here; 16-, 32- and 64-bit floats have one.
     let complex = module(scatter, params, "add(a, b)").replace("f32", "c64");
     assert!(why(complex).contains("compare-and-swap loop"), "c64 add");
@@ -111,6 +111,84 @@ fn scatters_the_emitter_does_not_write_stay_with_the_loop_emitter_saying_why() {
     );
 }
 
+/// Why the scatter emitter refused the only fusion of `text` (the loop emitter writes it).
+fn why(text: String) -> String {
+    match &plans(&text)[0] {
+        EmitterPlan::Loop {
+            fallback: Some(why),
+        } => why.clone(),
+        other => panic!("{other:?}"),
+    }
+}
+
 fn scatter_of(text: &str) -> ScatterPlan {
     scatter(&plans(text)[0]).clone()
+}
+
+#[test]
+fn variadic_scatters_land_every_update_at_one_index_of_every_output() {
+    let plans = plans(&read(VARIADIC));
+    let summary: Vec<_> = plans
+        .iter()
+        .map(|p| {
+            let s = scatter(p);
+            (s.combiner, s.operand_parameters.clone(), s.reads.clone())
+        })
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            // The argmax: the score reads the new score only, the id reads both updates.
+            (Combiner::Unique, vec![0, 1], vec![vec![0], vec![0, 1]]),
+            (Combiner::Unique, vec![0, 1], vec![vec![0], vec![1]]),
+            (
+                Combiner::Store,
+                vec![0, 1, 2],
+                vec![vec![0], vec![1], vec![2]]
+            ),
+            (Combiner::Store, vec![0, 1], vec![vec![0], vec![1]]),
+        ]
+    );
+    for p in &plans {
+        let s = scatter(p);
+        assert_eq!(s.updates.len(), s.operand_parameters.len());
+    }
+}
+
+#[test]
+fn variadic_scatters_with_repeated_indices_and_a_combiner_stay_with_the_loop_emitter() {
+    let module = |attrs: &str, combined: &str, operand: &str| {
+        format!(
+            "HloModule m\ncomb {{\n  a = f32[] parameter(0)\n  b = s32[] parameter(1)\n  c = f32[] parameter(2)\n  d = s32[] parameter(3)\n  \
+             {combined}\n}}\nfused {{\n  x = f32[8] parameter(0)\n  {operand}\n  i = s32[3,1] parameter(2)\n  u = f32[3] parameter(3)\n  v = s32[3] parameter(4)\n  \
+             ROOT s = (f32[8], s32[8]) scatter(x, y, i, u, v), update_window_dims={{}}, inserted_window_dims={{0}}, scatter_dims_to_operand_dims={{0}}, index_vector_dim=1{attrs}, to_apply=comb\n}}\n\
+             ENTRY e {{\n  x = f32[8] parameter(0)\n  y = s32[8] parameter(1)\n  i = s32[3,1] parameter(2)\n  u = f32[3] parameter(3)\n  v = s32[3] parameter(4)\n  \
+             ROOT f = (f32[8], s32[8]) fusion(x, y, i, u, v), kind=kInput, calls=fused\n}}\n"
+        )
+    };
+    let add = "x = f32[] add(a, c)\n  y = s32[] add(b, d)\n  ROOT r = (f32[], s32[]) tuple(x, y)";
+    let store = "ROOT r = (f32[], s32[]) tuple(c, d)";
+    let swapped = "ROOT r = (f32[], s32[]) tuple(c, b)";
+    let param = "y = s32[8] parameter(1)";
+    let repeated = why(module("", add, param));
+    assert!(
+        repeated.starts_with("s combines") && repeated.contains("combined together atomically"),
+        "{repeated}"
+    );
+    // Keeping an operand's element is no store of the updates.
+    assert!(why(module("", swapped, param)).contains("combined together atomically"));
+    assert_eq!(
+        scatter_of(&module(", unique_indices=true", add, param)).combiner,
+        Combiner::Unique
+    );
+    // The updates stored, whichever of colliding ones lands.
+    assert_eq!(
+        scatter_of(&module("", store, param)).combiner,
+        Combiner::Store
+    );
+    let computed = "p = s32[8] parameter(1)\n  y = s32[8] negate(p)";
+    assert!(
+        why(module(", unique_indices=true", add, computed)).contains("computed in the fusion"),
+        "computed operand"
+    );
 }

@@ -47,7 +47,7 @@ pub fn json(plans: &[KernelPlan]) -> Value {
                 EmitterPlan::Scatter(s) => {
                     v["write_map"] = json!(s.write.map.to_string());
                     v["combiner"] = json!(s.combiner.name());
-                    v["operand_parameter"] = json!(s.operand_parameter);
+                    v["operand_parameters"] = json!(s.operand_parameters);
                 }
                 EmitterPlan::Loop { .. } => {}
             }
@@ -144,9 +144,9 @@ pub fn text(plans: &[KernelPlan]) -> String {
             )),
             EmitterPlan::Scatter(s) => {
                 out.push_str(&format!(
-                    "  emitter: scatter ({}; the output starts as parameter {})\n  write map: {}\n",
+                    "  emitter: scatter ({}; {})\n  write map: {}\n",
                     s.combiner.name(),
-                    s.operand_parameter,
+                    starts_as(&s.operand_parameters),
                     s.write.map
                 ));
                 for (k, rt) in s.write.runtime.iter().enumerate() {
@@ -205,4 +205,18 @@ pub fn text(plans: &[KernelPlan]) -> String {
 /// The shared tiles of a transpose kernel, one per hero.
 fn tiles(t: &TransposePlan) -> Vec<SharedBuffer> {
     t.heroes.iter().map(|h| h.tile.clone()).collect()
+}
+
+/// `the output starts as parameter 0`, or for several outputs `the outputs start as parameters
+/// 0 and 1` (`0, 1 and 2`, ...).
+fn starts_as(parameters: &[usize]) -> String {
+    let names: Vec<String> = parameters.iter().map(|p| p.to_string()).collect();
+    match names.as_slice() {
+        [one] => format!("the output starts as parameter {one}"),
+        [rest @ .., last] => format!(
+            "the outputs start as parameters {} and {last}",
+            rest.join(", ")
+        ),
+        [] => "no output".into(),
+    }
 }

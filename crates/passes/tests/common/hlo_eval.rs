@@ -494,12 +494,16 @@ pub fn evaluate(module: &Module, c: usize, params: &[Array]) -> Result<Vec<Outpu
                 ),
                 _ => return Err(format!("{}: not a tuple", instr.name)),
             }
-        } else if instr.opcode == "reduce" && matches!(instr.shape, Shape::Tuple(_)) {
+        } else if let Shape::Tuple(leaves) = &instr.shape
+            && ["reduce", "scatter"].contains(&instr.opcode.as_str())
+        {
             let operands = array_operands(instr, &values)?;
-            Value::Tuple(
+            let evaluated = if instr.opcode == "reduce" {
                 variadic_reduce(module, instr, &operands)
-                    .map_err(|e| format!("{}: {e}", instr.name))?,
-            )
+            } else {
+                scatter(module, instr, &operands).and_then(|r| shaped_as(leaves, r))
+            };
+            Value::Tuple(evaluated.map_err(|e| format!("{}: {e}", instr.name))?)
         } else if instr.opcode == "tuple" {
             let mut leaves = Vec::new();
             for &o in &instr.operands {
@@ -920,7 +924,10 @@ fn instruction(
             })
         }
         "dot" => dot(instr, ty, &dims, operands[0], operands[1]),
-        "scatter" => scatter(module, instr, ty, &dims, operands),
+        "scatter" => {
+            let leaves = std::slice::from_ref(&instr.shape);
+            Ok(shaped_as(leaves, scatter(module, instr, operands)?)?.remove(0))
+        }
         _ => elementwise(instr, op, ty, &dims, operands),
     }
 }
@@ -972,30 +979,33 @@ fn dot(instr: &Instruction, ty: Ty, dims: &[i64], l: &Array, r: &Array) -> Resul
     })
 }
 
-/// `scatter` of one operand: a copy of the operand into which every update element, in
-/// row-major order of the updates, is combined by `to_apply` (the current element, then the
-/// update) at `start + window`. The update's scatter dimensions (those not in
-/// `update_window_dims`) pick the index vector from the indices (the whole of
-/// `index_vector_dim`, or one element where it is the indices' rank); component `k` starts
-/// operand dimension `scatter_dims_to_operand_dims[k]`, and each of `input_batching_dims` starts
-/// at the update's coordinate of the paired `scatter_indices_batching_dims` dimension. The
-/// window walks the operand dimensions that are neither in `inserted_window_dims` nor batching
-/// ones, in order, by the `update_window_dims`. As XLA does, an update whose whole window does
-/// not fit in the operand at its start (inserted and batching dimensions have windows of 1) is
-/// dropped, not clamped.
+/// `scatter` of `N` operands: a copy of the operands into which every update element, in
+/// row-major order of the updates, is combined by `to_apply` (the `N` current elements, then
+/// the `N` updates' elements, giving the `N` new ones) at `start + window`. The update's
+/// scatter dimensions (those not in `update_window_dims`) pick the index vector from the
+/// indices (the whole of `index_vector_dim`, or one element where it is the indices' rank);
+/// component `k` starts operand dimension `scatter_dims_to_operand_dims[k]`, and each of
+/// `input_batching_dims` starts at the update's coordinate of the paired
+/// `scatter_indices_batching_dims` dimension. The window walks the operand dimensions that are
+/// neither in `inserted_window_dims` nor batching ones, in order, by the `update_window_dims`.
+/// As XLA does, an update whose whole window does not fit in the operands at its start
+/// (inserted and batching dimensions have windows of 1) is dropped, not clamped.
 fn scatter(
     module: &Module,
     instr: &Instruction,
-    ty: Ty,
-    dims: &[i64],
     operands: &[&Array],
-) -> Result<Array, String> {
-    let &[operand, indices, updates] = operands else {
-        return Err("variadic scatters are not evaluated".into());
-    };
-    if operand.ty != ty || operand.dims != dims {
-        return Err("the result does not have the operand's shape".into());
+) -> Result<Vec<Array>, String> {
+    let n = operands.len() / 2;
+    if n == 0 || operands.len() != 2 * n + 1 {
+        return Err(format!("{} operands are no scatter's", operands.len()));
     }
+    let (inputs, updates) = (&operands[..n], &operands[n + 1..]);
+    let indices = operands[n];
+    let dims = &inputs[0].dims;
+    if inputs.iter().any(|a| &a.dims != dims) || updates.iter().any(|u| u.dims != updates[0].dims) {
+        return Err("the operands, or the updates, differ in shape".into());
+    }
+    let updates_dims = &updates[0].dims;
     let window_dims = int_list(instr, "update_window_dims")?;
     let inserted = int_list(instr, "inserted_window_dims")?;
     let to_operand = int_list(instr, "scatter_dims_to_operand_dims")?;
@@ -1010,7 +1020,7 @@ fn scatter(
     };
     // The update dimensions of the scatter position: the indices' dimensions but the index
     // vector's, in order.
-    let scatter_dims: Vec<usize> = (0..updates.dims.len())
+    let scatter_dims: Vec<usize> = (0..updates_dims.len())
         .filter(|d| !window_dims.contains(&(*d as i64)))
         .collect();
     // The operand dimensions the window walks, in order of `update_window_dims`.
@@ -1023,7 +1033,7 @@ fn scatter(
         || to_operand.len() as i64 != vector
         || batching.len() != indices_batching.len()
         || indices_batching.contains(&(ivd as i64))
-        || !in_range(window_dims, updates.dims.len())
+        || !in_range(window_dims, updates_dims.len())
         || !in_range(to_operand, rank)
         || !in_range(batching, rank)
         || !in_range(indices_batching, indices.dims.len())
@@ -1032,11 +1042,11 @@ fn scatter(
     }
     let mut window_size = vec![1; rank];
     for (&d, &u) in walked.iter().zip(window_dims) {
-        window_size[d] = updates.dims[u as usize];
+        window_size[d] = updates_dims[u as usize];
     }
-    let mut result = operand.clone();
-    let tys = [operand.ty, updates.ty];
-    for u in Indices::new(&updates.dims) {
+    let mut results: Vec<Array> = inputs.iter().map(|&a| a.clone()).collect();
+    let tys: Vec<Ty> = inputs.iter().chain(updates).map(|a| a.ty).collect();
+    for u in Indices::new(updates_dims) {
         let position: Vec<i64> = scatter_dims.iter().map(|&d| u[d]).collect();
         let mut start = vec![0i128; rank];
         for (k, &d) in to_operand.iter().enumerate() {
@@ -1059,9 +1069,36 @@ fn scatter(
             full[d] += u[w as usize];
         }
         let at = linear(dims, &full) as usize;
-        result.data[at] = apply(module, instr, &[result.data[at], updates.at(&u)], &tys)?;
+        let args: Vec<V> = results
+            .iter()
+            .map(|r| r.data[at])
+            .chain(updates.iter().map(|a| a.at(&u)))
+            .collect();
+        let new = apply_all(module, instr, &args, &tys)?;
+        if new.len() != n {
+            return Err(format!(
+                "to_apply gives {} values for {n} operands",
+                new.len()
+            ));
+        }
+        for (r, v) in results.iter_mut().zip(new) {
+            r.data[at] = v;
+        }
     }
-    Ok(result)
+    Ok(results)
+}
+
+/// `results` where each has the type and dimensions of its leaf of `shape`.
+fn shaped_as(leaves: &[Shape], results: Vec<Array>) -> Result<Vec<Array>, String> {
+    let fits = leaves.len() == results.len()
+        && leaves.iter().zip(&results).all(|(leaf, r)| match leaf {
+            Shape::Array(s) => ty_of(s).is_ok_and(|ty| ty == r.ty) && s.dims == r.dims,
+            Shape::Tuple(_) => false,
+        });
+    if !fits {
+        return Err("the result does not have the operands' shapes".into());
+    }
+    Ok(results)
 }
 
 /// The value of a scalar literal of type `ty` written `text`.
