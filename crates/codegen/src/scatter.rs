@@ -19,6 +19,7 @@ use xla_indexing_hlo::{HloError, Module};
 use xla_indexing_gpu::{
     KernelPlan,
     scatter::{Combiner, ScatterPlan},
+    thread_map::UNROLL_SYMBOL,
     vector::linear_offset,
 };
 
@@ -26,7 +27,8 @@ use super::CodegenOptions;
 use super::body::{Body, Scalar};
 use super::buffer::{ArrayBuffer, packed_position, replaced_half};
 use super::elemental::{Emitter, Index};
-use super::emitter_base::{Begun, begin_kernel, close_loop, end_kernel, open_loop};
+use super::emitter_base::{Begun, begin_kernel, close_loop, end_kernel, first_lanes, open_loop};
+use super::lanes::Lanes;
 use super::scalar::Typed;
 use super::types::{Class, Element};
 
@@ -38,20 +40,54 @@ pub fn scatter_function(
     symbol: &str,
     options: &CodegenOptions,
 ) -> Result<String, HloError> {
-    let kernel = &plan.kernel;
-    let c = kernel.computation;
-    let fail = |e: String| kernel.error(format!("cannot be lowered: {e}"));
     let Begun {
         text,
         emitter: mut e,
         outputs,
         ..
     } = begin_kernel(module, plan, symbol, (&[], &scatter.thread_map), options)?;
+    // A thread's unrolled update elements are landed lane by lane in one step, sharing the
+    // vector loads of the updates the plan proves.
+    let unroll = scatter.thread_map.range_vars()[UNROLL_SYMBOL]
+        .bounds
+        .count() as u64;
+    let lanes = options.vectorize && plan.vectorized() && unroll > 1;
+    let loop_map = if lanes {
+        first_lanes(&scatter.thread_map)
+    } else {
+        scatter.thread_map.clone()
+    };
+    open_loop(&mut e, &loop_map, &[]);
+    if lanes {
+        let names = (0..unroll).map(|k| e.body.index(k as i64).name).collect();
+        let depth = (e.body.regions(), e.scope_depth());
+        e.lanes = Some(Lanes::new(scatter.thread_map.clone(), unroll, names, depth));
+    }
+    for lane in 0..if lanes { unroll as usize } else { 1 } {
+        e.set_lane(lane);
+        land_update(&mut e, module, plan, scatter, &outputs)?;
+    }
+    e.lanes = None;
+    close_loop(&mut e, &[], &[]);
+    Ok(end_kernel(text, e))
+}
+
+/// The current thread's (and lane's) update element landed on every output: its index vector
+/// read, the update dropped where the window does not fit at its start, else combined with the
+/// output elements as the plan's combiner says.
+fn land_update(
+    e: &mut Emitter,
+    module: &Module,
+    plan: &KernelPlan,
+    scatter: &ScatterPlan,
+    outputs: &[ArrayBuffer],
+) -> Result<(), HloError> {
+    let c = plan.kernel.computation;
+    let fail = |err: String| plan.kernel.error(format!("cannot be lowered: {err}"));
     let at_update = Index {
         map: scatter.thread_map.clone(),
         rts: Vec::new(),
     };
-    open_loop(&mut e, &scatter.thread_map, &[]);
     let updates = scatter
         .updates
         .iter()
@@ -74,8 +110,8 @@ pub fn scatter_function(
                 rts: Vec::new(),
             };
             let component = e.value(c, scatter.indices, &at)?;
-            let start = as_index(&mut e, &component).map_err(fail)?;
-            fits.push(within(&mut e, &start, (b.lo, b.hi)));
+            let start = as_index(e, &component).map_err(fail)?;
+            fits.push(within(e, &start, (b.lo, b.hi)));
             starts.push(start);
         }
         let fit = fits.into_iter().reduce(|a, b| {
@@ -155,7 +191,7 @@ pub fn scatter_function(
                         rts: landing.rts.clone(),
                     })
                     .map_err(|err| fail(format!("output offset: {err}")))?;
-                swap_loop(&mut e, out, &at[0], |e, current| {
+                swap_loop(e, out, &at[0], |e, current| {
                     e.apply(instr, &callee, vec![current, update.clone()], &at_update)
                 })?;
             }
@@ -165,8 +201,7 @@ pub fn scatter_function(
             e.body.close("}", false);
         }
     }
-    close_loop(&mut e, &[], &[]);
-    Ok(end_kernel(text, e))
+    Ok(())
 }
 
 /// The compare-and-swap loop of a combiner on the element at linear offset `at` of `out`, on

@@ -304,10 +304,15 @@ fn scatter_kernel(
             )),
         });
     }
+    let unroll = scatter
+        .thread_map
+        .range_vars()
+        .get(crate::thread_map::UNROLL_SYMBOL)
+        .map_or(1, |v| v.bounds.count() as u64);
     Ok(KernelPlan {
         computation: comp.name.clone(),
         kernel,
-        unroll: 1,
+        unroll,
         launch: scatter.launch,
         thread_map: scatter.thread_map.clone(),
         emitter: EmitterPlan::Scatter(Box::new(scatter)),

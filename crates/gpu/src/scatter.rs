@@ -20,13 +20,13 @@ use xla_indexing_core::IndexingMap;
 
 use crate::device::Device;
 use crate::identity::{Class, binary_of_parameters, class_of};
-use crate::launch::{LaunchDimensions, launch_dimensions};
+use crate::launch::{LaunchDimensions, UnrollInputs, launch_dimensions, unroll_factor};
 use crate::thread_map::thread_id_map;
 use xla_indexing_hlo::access::Access;
 use xla_indexing_hlo::attrs::AttrValue;
 use xla_indexing_hlo::module::{Computation, Instruction, Module};
 use xla_indexing_hlo::ops::{OpContext, Outcome, input_to_output};
-use xla_indexing_hlo::shape::Shape;
+use xla_indexing_hlo::shape::{ArrayShape, Shape};
 
 /// The scatter emitter's plan of one fusion.
 #[derive(Clone, Debug, PartialEq)]
@@ -131,13 +131,14 @@ pub fn plan_scatter(
         .element_count()
         .and_then(|n| u64::try_from(n).ok())
         .ok_or_else(|| format!("{update_shape} has too many elements"))?;
-    let launch = launch_dimensions(elements, 1, device)
+    let unroll = update_vector(scatter, update_shape, elements, device);
+    let launch = launch_dimensions(elements, unroll, device)
         .map_err(|e| format!("cannot launch {elements} updates: {e}"))?;
     let layout = update_shape.layout_or_default();
     layout
         .validate(&update_shape.dims)
         .map_err(|e| format!("{update_shape}: {e}"))?;
-    let thread_map = thread_id_map(&launch, 1, &update_shape.dims, &layout)
+    let thread_map = thread_id_map(&launch, unroll, &update_shape.dims, &layout)
         .map_err(|e| format!("thread-id map: {e}"))?;
     let cx = OpContext::new(module, comp, scatter);
     let (landing, reads) = landing(&cx, n)?;
@@ -192,6 +193,40 @@ fn landing(cx: &OpContext<'_>, n: usize) -> Result<(Access, Vec<Vec<usize>>), St
     let landing =
         landing.ok_or_else(|| format!("{}: no update lands on an output", cx.instr.name))?;
     Ok((landing, reads))
+}
+
+/// The update elements a thread handles together, as XLA's scatter emitter that distributes
+/// the updates picks them: the loop emitter's unroll factor for the updates, as far as it
+/// divides the elements of one update slice (the window), so that no thread's elements span
+/// two slices.
+fn update_vector(
+    scatter: &Instruction,
+    updates: &ArrayShape,
+    elements: u64,
+    device: &Device,
+) -> u64 {
+    let window: Vec<usize> = scatter
+        .ints("update_window_dims")
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|&d| usize::try_from(d).ok())
+        .collect();
+    let slice = window
+        .iter()
+        .filter_map(|&d| updates.dims.get(d))
+        .try_fold(1u64, |n, &d| n.checked_mul(u64::try_from(d).ok()?))
+        .unwrap_or(1);
+    let inputs = UnrollInputs {
+        elements,
+        blocks_unrolling: false,
+        smallest_output_bits: None,
+    };
+    gcd(slice, unroll_factor(&inputs, device)).max(1)
+}
+
+/// The greatest common divisor of `a` and `b`.
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 { a } else { gcd(b, a % b) }
 }
 
 /// `second` after `first`, over all of `first`'s variables (kept, so that the maps take the
