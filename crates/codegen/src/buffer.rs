@@ -14,7 +14,7 @@ use xla_indexing_gpu::reduction::SharedBuffer;
 use xla_indexing_hlo::shape::ArrayShape;
 
 use super::body::{Body, Scalar};
-use super::types::{Element, memref_type};
+use super::types::{Class, Element, memref_type};
 
 /// The memory space that workgroup attributions (shared memory) live in.
 const WORKGROUP: &str = "#gpu.address_space<workgroup>";
@@ -52,6 +52,12 @@ impl ArrayBuffer {
     /// Buffer `name` holding `shape`, or why its element type or layout is not lowered.
     pub fn new(name: String, shape: &ArrayShape) -> Result<ArrayBuffer, String> {
         let element = Element::of(&shape.element)?;
+        if element.class == Class::Fp4 {
+            return Err(format!(
+                "{shape}: f4e2m1fn arrays in memory are not lowered (its values are only \
+                 converted within a fusion)"
+            ));
+        }
         let strides = shape
             .layout_or_default()
             .strides(&shape.dims)

@@ -1058,6 +1058,16 @@ fn on_outer_domain(at: &IndexingMap, outer: &IndexingMap) -> IndexingMap {
 /// The MLIR literal of a scalar constant written `text` in HLO, of element type `e`.
 fn scalar_literal(text: &str, e: Element) -> Option<String> {
     match e.class {
+        Class::Fp4 => {
+            let v: f32 = match text {
+                "inf" => f32::INFINITY,
+                "-inf" => f32::NEG_INFINITY,
+                "nan" | "-nan" => f32::NAN,
+                t => t.parse().ok()?,
+            };
+            // The code's bits as an `i4` literal (read signed).
+            Some((((super::fp4::code(v) << 4) as i8) >> 4).to_string())
+        }
         Class::Pred => match text {
             "true" | "1" => Some("true".into()),
             "false" | "0" => Some("false".into()),

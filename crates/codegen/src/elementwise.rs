@@ -4,7 +4,7 @@
 
 use super::body::{Body, Scalar};
 use super::scalar::{Typed, arity};
-use super::types::Element;
+use super::types::{Class, Element};
 
 /// The value of elementwise op `opcode` (with attributes read through `attr`) on `args`, of
 /// element type `result`; `Err` says why the op is not lowered.
@@ -20,6 +20,13 @@ pub fn elementwise(
         return Err(format!(
             "{opcode} takes {arity} operands, not {}",
             args.len()
+        ));
+    }
+    let fp4 = |e: Element| e.class == Class::Fp4;
+    if !matches!(opcode, "convert" | "copy") && (fp4(result) || args.iter().any(|x| fp4(x.element)))
+    {
+        return Err(format!(
+            "{opcode} of f4e2m1fn values is not lowered (they are only converted)"
         ));
     }
     let complex = result.is_complex() || args.iter().any(|x| x.element.is_complex());

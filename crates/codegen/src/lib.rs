@@ -17,6 +17,7 @@ mod concatenate;
 mod elemental;
 mod elementwise;
 mod emitter_base;
+mod fp4;
 mod host;
 mod kernel;
 mod lanes;

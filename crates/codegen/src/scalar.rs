@@ -440,6 +440,23 @@ pub fn convert(body: &mut Body, a: &Typed, to: Element) -> Scalar {
     if from == to {
         return a.value.clone();
     }
+    // f4e2m1fn goes through f32 both ways.
+    let f32 = Element::of("f32").expect("f32 is lowered");
+    if from.class == Class::Fp4 {
+        let value = super::fp4::to_f32(body, x);
+        return convert(
+            body,
+            &Typed {
+                value,
+                element: f32,
+            },
+            to,
+        );
+    }
+    if to.class == Class::Fp4 {
+        let wide = convert(body, a, f32);
+        return super::fp4::from_f32(body, &wide.name);
+    }
     match (from.class, to.class) {
         (Class::Float, Class::Float) => {
             if from.bits == to.bits {

@@ -11,6 +11,9 @@ pub enum Class {
     Float,
     /// A complex number: two floats of half the element's bits (`c64` is two `f32`).
     Complex,
+    /// `f4e2m1fn`, kept as its four bits (`i4`): converted to and from other types by integer
+    /// arithmetic (`fp4.rs`), no other op.
+    Fp4,
 }
 
 /// `pred`, as the generator lowers it (`i1`).
@@ -44,6 +47,7 @@ impl Element {
             "u32" => (Unsigned, 32, "i32"),
             "u64" => (Unsigned, 64, "i64"),
             "s4" => (Signed, 4, "i4"),
+            "f4e2m1fn" => (Fp4, 4, "i4"),
             "u4" => (Unsigned, 4, "i4"),
             "f16" => (Float, 16, "f16"),
             "bf16" => (Float, 16, "bf16"),

@@ -29,6 +29,8 @@ pub enum Ty {
     F64,
     C64,
     C128,
+    /// `f4e2m1fn`: `±{0, 0.5, 1, 1.5, 2, 3, 4, 6}`, no infinity or NaN.
+    F4,
 }
 
 impl Ty {
@@ -37,6 +39,7 @@ impl Ty {
         Some(match name {
             "pred" => Ty::Pred,
             "s4" => Ty::S(4),
+            "f4e2m1fn" => Ty::F4,
             "u4" => Ty::U(4),
             "s8" => Ty::S(8),
             "s16" => Ty::S(16),
@@ -62,6 +65,7 @@ impl Ty {
             Ty::Pred => 1,
             Ty::S(b) | Ty::U(b) => b,
             Ty::F16 | Ty::Bf16 => 16,
+            Ty::F4 => 4,
             Ty::F32 => 32,
             Ty::F64 | Ty::C64 => 64,
             Ty::C128 => 128,
@@ -82,7 +86,7 @@ impl Ty {
     }
 
     pub fn is_float(self) -> bool {
-        matches!(self, Ty::F16 | Ty::Bf16 | Ty::F32 | Ty::F64)
+        matches!(self, Ty::F4 | Ty::F16 | Ty::Bf16 | Ty::F32 | Ty::F64)
     }
 
     /// The smallest and largest value of an integer type.
@@ -119,9 +123,30 @@ impl Ty {
             Ty::F32 | Ty::C64 => x as f32 as f64,
             Ty::F16 => round_to_format(x, 10, -14, 65504.0),
             Ty::Bf16 => round_to_format(x, 7, -126, 2f64.powi(128) - 2f64.powi(120)),
+            Ty::F4 => round_to_fp4(x),
             _ => x,
         }
     }
+}
+
+/// The values of `f4e2m1fn`'s codes 0 to 7 (8 to 15 are their negatives).
+const FP4: [f64; 8] = [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0];
+
+/// `x` rounded to the nearest `f4e2m1fn` value, ties to the even code, saturated to ±6 (as the
+/// GPU's `satfinite` conversion); NaN becomes +0.
+fn round_to_fp4(x: f64) -> f64 {
+    if x.is_nan() {
+        return 0.0;
+    }
+    let m = x.abs().min(6.0);
+    let mut best = 0;
+    for (k, &v) in FP4.iter().enumerate() {
+        let (d, db) = ((v - m).abs(), (FP4[best] - m).abs());
+        if d < db || (d == db && k % 2 == 0) {
+            best = k;
+        }
+    }
+    FP4[best].copysign(x)
 }
 
 /// `x` rounded to a binary format with `mantissa` fraction bits, smallest normal exponent
@@ -226,6 +251,11 @@ pub fn to_bits(ty: Ty, v: V) -> u64 {
         Ty::F32 => (v.float() as f32).to_bits() as u64,
         Ty::F16 => encode_small(v.float(), 10, 5) as u64,
         Ty::Bf16 => ((v.float() as f32).to_bits() >> 16) as u64,
+        Ty::F4 => {
+            let x = v.float();
+            let k = FP4.iter().position(|&f| f == x.abs()).unwrap_or(0) as u64;
+            k | (u64::from(x.is_sign_negative()) << 3)
+        }
     }
 }
 
@@ -239,6 +269,10 @@ pub fn from_bits(ty: Ty, bits: u64) -> V {
         Ty::F32 => V::F(f32::from_bits(bits as u32) as f64),
         Ty::Bf16 => V::F(f32::from_bits((bits as u32) << 16) as f64),
         Ty::F16 => V::F(decode_small(bits as u16, 10, 5)),
+        Ty::F4 => {
+            let v = FP4[(bits & 7) as usize];
+            V::F(if bits & 8 != 0 { -v } else { v })
+        }
         Ty::C64 | Ty::C128 => V::C(from_bits(ty.part(), bits).float(), 0.0),
     }
 }
