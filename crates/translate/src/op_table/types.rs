@@ -54,9 +54,15 @@ pub fn mlir_element(hlo: &str) -> String {
     let integer = INTEGER_PREFIXES
         .iter()
         .find_map(|(h, m)| Some(format!("{m}{}", hlo.strip_prefix(h)?)));
-    integer.unwrap_or_else(|| match hlo.strip_prefix("f8") {
-        Some(rest) => format!("f8{}", rest.to_uppercase()),
-        None => hlo.into(),
+    // The small floats keep their width lower case (`f8E4M3FN`, `f4E2M1FN`, `f6E2M3FN`).
+    integer.unwrap_or_else(|| {
+        let small = ["f8", "f6", "f4"]
+            .iter()
+            .find_map(|w| Some((w, hlo.strip_prefix(w)?)));
+        match small {
+            Some((width, rest)) => format!("{width}{}", rest.to_uppercase()),
+            None => hlo.into(),
+        }
     })
 }
 
@@ -112,6 +118,8 @@ mod tests {
             assert_eq!(hlo_element(mlir), hlo);
         }
         assert_eq!(mlir_element("f8e4m3fn"), "f8E4M3FN");
+        assert_eq!(mlir_element("f4e2m1fn"), "f4E2M1FN");
+        assert_eq!(hlo_element("f4E2M1FN"), "f4e2m1fn");
         assert_eq!(hlo_element("f8E4M3FN"), "f8e4m3fn");
         assert_eq!(hlo_element("index"), "s64");
     }
