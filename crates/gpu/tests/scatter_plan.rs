@@ -4,11 +4,13 @@
 
 use std::collections::HashSet;
 
+mod common;
+
+use common::{plans, why};
 use xla_indexing_gpu::{
-    Device, EmitterPlan, plan_module,
+    EmitterPlan,
     scatter::{Combiner, ScatterPlan},
 };
-use xla_indexing_hlo::parse_module;
 
 const MODULE: &str = "crates/passes/tests/data/codegen/scatter.hlo";
 const VARIADIC: &str = "crates/passes/tests/data/codegen/scatter_variadic.hlo";
@@ -16,15 +18,6 @@ const VARIADIC: &str = "crates/passes/tests/data/codegen/scatter_variadic.hlo";
 fn read(path: &str) -> String {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     std::fs::read_to_string(root.join(path)).unwrap()
-}
-
-fn plans(text: &str) -> Vec<EmitterPlan> {
-    let m = parse_module(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
-    plan_module(&m, &Device::h100())
-        .unwrap()
-        .into_iter()
-        .map(|p| p.emitter)
-        .collect()
 }
 
 fn scatter(e: &EmitterPlan) -> &ScatterPlan {
@@ -88,7 +81,7 @@ fn scatters_the_emitter_does_not_write_stay_with_the_loop_emitter_saying_why() {
     let scatter = "f32[8] scatter(x, i, u), update_window_dims={}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=comb";
     // Complex elements have no compare-and-swap loop here; 16-, 32- and 64-bit floats have one.
     let complex = module(scatter, params, "add(a, b)").replace("f32", "c64");
-    assert!(why(complex).contains("compare-and-swap loop"), "c64 add");
+    assert!(why(&complex).contains("compare-and-swap loop"), "c64 add");
     for float in ["f16", "bf16", "f32", "f64"] {
         let text = module(scatter, params, "maximum(a, b)").replace("f32", float);
         assert_eq!(
@@ -102,7 +95,7 @@ fn scatters_the_emitter_does_not_write_stay_with_the_loop_emitter_saying_why() {
         "p = f32[8] parameter(0)\n  x = f32[8] negate(p)",
     );
     assert!(
-        why(module(scatter, &computed, "add(a, b)")).contains("computed in the fusion"),
+        why(&module(scatter, &computed, "add(a, b)")).contains("computed in the fusion"),
         "computed operand"
     );
     assert_eq!(
@@ -112,15 +105,6 @@ fn scatters_the_emitter_does_not_write_stay_with_the_loop_emitter_saying_why() {
 }
 
 /// Why the scatter emitter refused the only fusion of `text` (the loop emitter writes it).
-fn why(text: String) -> String {
-    match &plans(&text)[0] {
-        EmitterPlan::Loop {
-            fallback: Some(why),
-        } => why.clone(),
-        other => panic!("{other:?}"),
-    }
-}
-
 fn scatter_of(text: &str) -> ScatterPlan {
     scatter(&plans(text)[0]).clone()
 }
@@ -170,13 +154,13 @@ fn variadic_scatters_with_repeated_indices_and_a_combiner_stay_with_the_loop_emi
     let store = "ROOT r = (f32[], s32[]) tuple(c, d)";
     let swapped = "ROOT r = (f32[], s32[]) tuple(c, b)";
     let param = "y = s32[8] parameter(1)";
-    let repeated = why(module("", add, param));
+    let repeated = why(&module("", add, param));
     assert!(
         repeated.starts_with("s combines") && repeated.contains("combined together atomically"),
         "{repeated}"
     );
     // Keeping an operand's element is no store of the updates.
-    assert!(why(module("", swapped, param)).contains("combined together atomically"));
+    assert!(why(&module("", swapped, param)).contains("combined together atomically"));
     assert_eq!(
         scatter_of(&module(", unique_indices=true", add, param)).combiner,
         Combiner::Unique
@@ -188,7 +172,7 @@ fn variadic_scatters_with_repeated_indices_and_a_combiner_stay_with_the_loop_emi
     );
     let computed = "p = s32[8] parameter(1)\n  y = s32[8] negate(p)";
     assert!(
-        why(module(", unique_indices=true", add, computed)).contains("computed in the fusion"),
+        why(&module(", unique_indices=true", add, computed)).contains("computed in the fusion"),
         "computed operand"
     );
 }

@@ -3,32 +3,15 @@
 //! loop emitter, saying why. (That every hero's element moves once through its tile is checked
 //! by enumeration in `brute.rs`; that the kernels compute XLA's values, by `codegen_exec`.)
 
-use xla_indexing_gpu::{Device, EmitterPlan, plan_module, transpose::TransposePlan};
-use xla_indexing_hlo::parse_module;
+mod common;
 
-fn plans(text: &str) -> Vec<EmitterPlan> {
-    let m = parse_module(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
-    plan_module(&m, &Device::h100())
-        .unwrap()
-        .into_iter()
-        .map(|p| p.emitter)
-        .collect()
-}
+use common::{plans, why};
+use xla_indexing_gpu::{EmitterPlan, transpose::TransposePlan};
 
 fn transpose(e: &EmitterPlan) -> &TransposePlan {
     match e {
         EmitterPlan::Transpose(t) => t,
         other => panic!("not the transpose emitter: {other:?}"),
-    }
-}
-
-/// Why the one fusion of `text` stays with the loop emitter.
-fn why(text: &str) -> String {
-    match &plans(text)[0] {
-        EmitterPlan::Loop {
-            fallback: Some(why),
-        } => why.clone(),
-        other => panic!("not refused: {other:?}"),
     }
 }
 
