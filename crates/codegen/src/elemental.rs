@@ -649,7 +649,7 @@ impl<'m> Emitter<'m> {
     }
 
     /// An integer scalar as an `index` clamped to `bounds`.
-    fn clamped_index(&mut self, v: &Typed, bounds: Interval) -> String {
+    pub(crate) fn clamped_index(&mut self, v: &Typed, bounds: Interval) -> String {
         let cast = if v.element.is_signed() {
             "arith.index_cast"
         } else {

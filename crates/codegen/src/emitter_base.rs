@@ -12,6 +12,7 @@ use super::CodegenOptions;
 use super::body::Body;
 use super::buffer::ArrayBuffer;
 use super::elemental::{Emitter, Frame};
+use super::lanes::Lanes;
 
 /// The six thread-id values, as `gpu.thread_id` and `gpu.block_id` name them.
 const IDS: [(&str, &str); 6] = [
@@ -124,6 +125,29 @@ pub(crate) fn begin_kernel<'m>(
         outputs,
         shared,
     })
+}
+
+/// The whole kernel `symbol` of an emitter that runs one lane loop over `thread_map` (no shared
+/// memory): `element` writes the body for the current thread and lane, given the output
+/// buffers.
+pub(crate) fn lane_kernel(
+    module: &Module,
+    plan: &KernelPlan,
+    symbol: &str,
+    thread_map: &IndexingMap,
+    options: &CodegenOptions,
+    mut element: impl FnMut(&mut Emitter, &[ArrayBuffer]) -> Result<(), HloError>,
+) -> Result<String, HloError> {
+    let Begun {
+        text,
+        emitter: mut e,
+        outputs,
+        ..
+    } = begin_kernel(module, plan, symbol, (&[], thread_map), options)?;
+    let lane_loop = LaneLoop::open(&mut e, thread_map, plan, options);
+    lane_loop.each_lane(&mut e, |e| element(e, &outputs))?;
+    lane_loop.close(&mut e);
+    Ok(end_kernel(text, e))
 }
 
 /// The text of a kernel begun with `header` (its `gpu.func` line) whose body `e` has written:
@@ -240,6 +264,66 @@ pub(crate) fn close_loop(e: &mut Emitter, values: &[String], types: &[&str]) {
         )
     });
     e.body.close("}", false);
+}
+
+/// An `xla_indexing.loop` over a thread map whose unrolled elements the body computes in turn
+/// (lanes), sharing the vector loads and stores the plan proves; without lanes (no vector
+/// access planned, or nothing unrolled) a plain loop over the map.
+pub(crate) struct LaneLoop {
+    /// The map the loop runs over: with lanes, the thread map at `unroll_id = 0`.
+    pub map: IndexingMap,
+    /// The loop's index (the map's results).
+    pub index: Vec<String>,
+    /// The unrolled elements the body computes in turn (1 without lanes).
+    pub lanes: usize,
+}
+
+impl LaneLoop {
+    /// Opens the loop over `map`, with lanes when the plan vectorizes some access and a
+    /// thread's unrolled elements are whole groups.
+    pub(crate) fn open(
+        e: &mut Emitter,
+        map: &IndexingMap,
+        plan: &KernelPlan,
+        options: &CodegenOptions,
+    ) -> LaneLoop {
+        let unroll = map
+            .range_vars()
+            .get(UNROLL_SYMBOL)
+            .map_or(1, |v| v.bounds.count() as u64);
+        let lanes = options.vectorize && plan.vectorized() && unroll > 1;
+        let loop_map = if lanes { first_lanes(map) } else { map.clone() };
+        let index = open_loop(e, &loop_map, &[]).index;
+        if lanes {
+            let names = (0..unroll).map(|k| e.body.index(k as i64).name).collect();
+            let depth = (e.body.regions(), e.scope_depth());
+            e.lanes = Some(Lanes::new(map.clone(), unroll, names, depth));
+        }
+        LaneLoop {
+            map: loop_map,
+            index,
+            lanes: if lanes { unroll as usize } else { 1 },
+        }
+    }
+
+    /// Runs `body` once per lane, each lane made the emitter's current one.
+    pub(crate) fn each_lane(
+        &self,
+        e: &mut Emitter,
+        mut body: impl FnMut(&mut Emitter) -> Result<(), HloError>,
+    ) -> Result<(), HloError> {
+        for lane in 0..self.lanes {
+            e.set_lane(lane);
+            body(e)?;
+        }
+        Ok(())
+    }
+
+    /// Closes the loop, yielding nothing.
+    pub(crate) fn close(self, e: &mut Emitter) {
+        e.lanes = None;
+        close_loop(e, &[], &[]);
+    }
 }
 
 /// The thread loop of a kernel that computes its lanes one by one: `map` with `unroll_id` fixed

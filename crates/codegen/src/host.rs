@@ -21,7 +21,7 @@ use std::collections::BTreeMap;
 
 use xla_indexing_hlo::{HloError, Module, module::Instruction, shape::ArrayShape};
 
-use xla_indexing_gpu::{EmitterPlan, KernelPlan, kernel::element_bits};
+use xla_indexing_gpu::{KernelPlan, kernel::element_bits};
 
 use super::types::{memref_layout, memref_type};
 
@@ -258,13 +258,11 @@ pub fn launch_list(module: &Module, plans: &[KernelPlan]) -> Result<LaunchList, 
                     };
                     results.push(v);
                 }
-                if let EmitterPlan::Scatter(scatter) = &plan.emitter {
-                    for (out, &p) in results.iter().zip(&scatter.operand_parameters) {
-                        host.steps.push(Step::Fill {
-                            out: out.clone(),
-                            source: args[p].clone(),
-                        });
-                    }
+                for (o, p) in plan.emitter.outputs_from_parameters() {
+                    host.steps.push(Step::Fill {
+                        out: results[o].clone(),
+                        source: args[p].clone(),
+                    });
                 }
                 args.extend(results.iter().cloned());
                 host.steps.push(Step::Launch { kernel: p, args });

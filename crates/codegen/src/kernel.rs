@@ -6,6 +6,7 @@ use xla_indexing_gpu::{EmitterPlan, KernelPlan};
 
 use super::CodegenOptions;
 use super::concatenate::concatenate_function;
+use super::in_place::in_place_function;
 use super::loop_emitter::loop_function;
 use super::reduction::reduction_function;
 use super::scatter::scatter_function;
@@ -50,5 +51,6 @@ pub fn kernel_function(
         EmitterPlan::Transpose(t) => transpose_function(module, plan, t, symbol, options),
         EmitterPlan::Concatenate(c) => concatenate_function(module, plan, c, symbol, options),
         EmitterPlan::Scatter(s) => scatter_function(module, plan, s, symbol, options),
+        EmitterPlan::InPlace(p) => in_place_function(module, plan, p, symbol, options),
     }
 }

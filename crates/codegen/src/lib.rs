@@ -19,6 +19,7 @@ mod elementwise;
 mod emitter_base;
 mod fp4;
 mod host;
+mod in_place;
 mod kernel;
 mod lanes;
 mod loop_emitter;

@@ -19,7 +19,6 @@ use xla_indexing_hlo::{HloError, Module};
 use xla_indexing_gpu::{
     KernelPlan,
     scatter::{Combiner, ScatterPlan},
-    thread_map::UNROLL_SYMBOL,
     vector::linear_offset,
 };
 
@@ -27,8 +26,7 @@ use super::CodegenOptions;
 use super::body::{Body, Scalar};
 use super::buffer::{ArrayBuffer, packed_position, replaced_half};
 use super::elemental::{Emitter, Index};
-use super::emitter_base::{Begun, begin_kernel, close_loop, end_kernel, first_lanes, open_loop};
-use super::lanes::Lanes;
+use super::emitter_base::lane_kernel;
 use super::scalar::Typed;
 use super::types::{Class, Element};
 
@@ -40,36 +38,14 @@ pub fn scatter_function(
     symbol: &str,
     options: &CodegenOptions,
 ) -> Result<String, HloError> {
-    let Begun {
-        text,
-        emitter: mut e,
-        outputs,
-        ..
-    } = begin_kernel(module, plan, symbol, (&[], &scatter.thread_map), options)?;
-    // A thread's unrolled update elements are landed lane by lane in one step, sharing the
-    // vector loads of the updates the plan proves.
-    let unroll = scatter.thread_map.range_vars()[UNROLL_SYMBOL]
-        .bounds
-        .count() as u64;
-    let lanes = options.vectorize && plan.vectorized() && unroll > 1;
-    let loop_map = if lanes {
-        first_lanes(&scatter.thread_map)
-    } else {
-        scatter.thread_map.clone()
-    };
-    open_loop(&mut e, &loop_map, &[]);
-    if lanes {
-        let names = (0..unroll).map(|k| e.body.index(k as i64).name).collect();
-        let depth = (e.body.regions(), e.scope_depth());
-        e.lanes = Some(Lanes::new(scatter.thread_map.clone(), unroll, names, depth));
-    }
-    for lane in 0..if lanes { unroll as usize } else { 1 } {
-        e.set_lane(lane);
-        land_update(&mut e, module, plan, scatter, &outputs)?;
-    }
-    e.lanes = None;
-    close_loop(&mut e, &[], &[]);
-    Ok(end_kernel(text, e))
+    lane_kernel(
+        module,
+        plan,
+        symbol,
+        &scatter.thread_map,
+        options,
+        |e, outputs| land_update(e, module, plan, scatter, outputs),
+    )
 }
 
 /// The current thread's (and lane's) update element landed on every output: its index vector

@@ -21,7 +21,6 @@ use xla_indexing_core::IndexingMap;
 use xla_indexing_gpu::{
     KernelPlan,
     reduction::SharedBuffer,
-    thread_map::UNROLL_SYMBOL,
     transpose::{TransposeOutput, TransposePlan},
     vector::Vectorization,
 };
@@ -30,8 +29,7 @@ use xla_indexing_hlo::{HloError, Module};
 use super::CodegenOptions;
 use super::buffer::ArrayBuffer;
 use super::elemental::{Emitter, Index};
-use super::emitter_base::{Begun, begin_kernel, close_loop, end_kernel, first_lanes, open_loop};
-use super::lanes::Lanes;
+use super::emitter_base::{Begun, LaneLoop, begin_kernel, end_kernel};
 use super::scalar::Typed;
 
 /// The `gpu.func` of a kernel the transpose emitter writes (see the module comment).
@@ -58,31 +56,29 @@ pub fn transpose_function(
     )?;
     // Phase 1: every hero's source read into its tile, side outputs stored where they are read.
     let side: Vec<Output> = outputs_where(transpose, plan, &outputs, false);
-    let phase = Phase::open(&mut e, transpose.read_map(), plan, options)?;
+    let phase = LaneLoop::open(&mut e, transpose.read_map(), plan, options);
     let mut stored = vec![Vec::new(); side.len()];
-    for lane in 0..phase.lanes {
-        e.set_lane(lane);
+    phase.each_lane(&mut e, |e| {
         for (hero, tile) in transpose.heroes.iter().zip(&shared) {
             let read = Index {
                 map: hero.read_map.clone(),
                 rts: Vec::new(),
             };
             let value = e.value(c, hero.source, &read)?;
-            let at = tile_index(&mut e, &hero.store_map)?;
+            let at = tile_index(e, &hero.store_map)?;
             tile.store(&mut e.body, &value.value.name, &at);
         }
-        compute_outputs(&mut e, c, &side, &mut stored)?;
-    }
-    phase.close(&mut e, &side, &stored)?;
+        compute_outputs(e, c, &side, &mut stored)
+    })?;
+    close_phase(phase, &mut e, &side, &stored)?;
     e.body.line("gpu.barrier");
     // Phase 2: every hero's element loaded from its tile, the outputs computed from them.
     let moved: Vec<Output> = outputs_where(transpose, plan, &outputs, true);
-    let phase = Phase::open(&mut e, transpose.write_map(), plan, options)?;
+    let phase = LaneLoop::open(&mut e, transpose.write_map(), plan, options);
     let mut stored = vec![Vec::new(); moved.len()];
-    for lane in 0..phase.lanes {
-        e.set_lane(lane);
+    phase.each_lane(&mut e, |e| {
         for (hero, tile) in transpose.heroes.iter().zip(&shared) {
-            let at = tile_index(&mut e, &hero.load_map)?;
+            let at = tile_index(e, &hero.load_map)?;
             let value = tile.load(&mut e.body, &at);
             e.give(
                 c,
@@ -93,9 +89,9 @@ pub fn transpose_function(
                 },
             );
         }
-        compute_outputs(&mut e, c, &moved, &mut stored)?;
-    }
-    phase.close(&mut e, &moved, &stored)?;
+        compute_outputs(e, c, &moved, &mut stored)
+    })?;
+    close_phase(phase, &mut e, &moved, &stored)?;
     Ok(end_kernel(text, e))
 }
 
@@ -127,73 +123,36 @@ fn outputs_where<'a>(
         .collect()
 }
 
-/// A phase's `xla_indexing.loop` over `map`: with lanes, the loop runs over a thread's groups
-/// (`unroll_id` fixed to 0) and its body computes each of the unrolled elements in turn,
-/// sharing vector loads and stores where the plan proves them.
-struct Phase {
-    map: IndexingMap,
-    index: Vec<String>,
-    /// The unrolled elements the body computes in turn (1 without lanes).
-    lanes: usize,
-}
-
-impl Phase {
-    /// Opens the loop over `map`, with lanes when the plan vectorizes some access and a
-    /// thread's unrolled elements are whole groups.
-    fn open(
-        e: &mut Emitter,
-        map: &IndexingMap,
-        plan: &KernelPlan,
-        options: &CodegenOptions,
-    ) -> Result<Phase, HloError> {
-        let unroll = map.range_vars()[UNROLL_SYMBOL].bounds.count() as u64;
-        let lanes = options.vectorize && plan.vectorized() && unroll > 1;
-        let loop_map = if lanes { first_lanes(map) } else { map.clone() };
-        let index = open_loop(e, &loop_map, &[]).index;
-        if lanes {
-            let names = (0..unroll).map(|k| e.body.index(k as i64).name).collect();
-            let depth = (e.body.regions(), e.scope_depth());
-            e.lanes = Some(Lanes::new(map.clone(), unroll, names, depth));
+/// Stores every output's lanes (`stored[k]`, one value per lane of output `k`) and closes
+/// the phase's loop: through the plan's vectors with lanes; else at the loop's index when the
+/// output's write map is the loop's, or at its own.
+fn close_phase(
+    phase: LaneLoop,
+    e: &mut Emitter,
+    outputs: &[Output],
+    stored: &[Vec<Typed>],
+) -> Result<(), HloError> {
+    for (out, values) in outputs.iter().zip(stored) {
+        if e.lanes.is_some() {
+            e.store_lanes(out.buffer, &out.plan.write_map, values, out.store)
+                .map_err(|err| HloError::Usage(format!("output store: {err}")))?;
+            continue;
         }
-        Ok(Phase {
-            map: loop_map,
-            index,
-            lanes: if lanes { unroll as usize } else { 1 },
-        })
-    }
-
-    /// Stores every output's lanes (`stored[k]`, one value per lane of output `k`) and closes
-    /// the loop: through the plan's vectors with lanes; else at the loop's index when the
-    /// output's write map is the loop's, or at its own.
-    fn close(
-        self,
-        e: &mut Emitter,
-        outputs: &[Output],
-        stored: &[Vec<Typed>],
-    ) -> Result<(), HloError> {
-        for (out, values) in outputs.iter().zip(stored) {
-            if e.lanes.is_some() {
-                e.store_lanes(out.buffer, &out.plan.write_map, values, out.store)
-                    .map_err(|err| HloError::Usage(format!("output store: {err}")))?;
-                continue;
-            }
-            let index = if out.plan.write_map == self.map {
-                self.index.clone()
-            } else {
-                e.materialize(&Index {
-                    map: out.plan.write_map.clone(),
-                    rts: Vec::new(),
-                })
-                .map_err(|err| HloError::Usage(format!("output index: {err}")))?
-            };
-            for v in values {
-                out.buffer.store(&mut e.body, &v.value.name, &index);
-            }
+        let index = if out.plan.write_map == phase.map {
+            phase.index.clone()
+        } else {
+            e.materialize(&Index {
+                map: out.plan.write_map.clone(),
+                rts: Vec::new(),
+            })
+            .map_err(|err| HloError::Usage(format!("output index: {err}")))?
+        };
+        for v in values {
+            out.buffer.store(&mut e.body, &v.value.name, &index);
         }
-        e.lanes = None;
-        close_loop(e, &[], &[]);
-        Ok(())
     }
+    phase.close(e);
+    Ok(())
 }
 
 /// Each of `outputs` computed at its write map's element (of the current lane), appended to

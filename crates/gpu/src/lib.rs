@@ -19,6 +19,7 @@ pub mod concatenate;
 pub mod device;
 mod epilogue;
 pub mod identity;
+pub mod in_place;
 pub mod kernel;
 pub mod kernel_tiles;
 pub mod launch;

@@ -8,6 +8,7 @@ use xla_indexing_core::{ComposeError, IndexingMap};
 use crate::concatenate::{ConcatenatePlan, plan_concatenate};
 use crate::device::Device;
 use crate::epilogue::reaches_hero;
+use crate::in_place::{InPlacePlan, plan_in_place};
 use crate::kernel::{Kernel, element_bits, kernels};
 use crate::launch::{LaunchDimensions, UnrollInputs, launch_dimensions, unroll_factor};
 use crate::reduction::{OutputSource, ReductionPlan, plan_reduction};
@@ -60,6 +61,8 @@ pub enum EmitterPlan {
     Concatenate(Box<ConcatenatePlan>),
     /// The scatter emitter: one thread per update element.
     Scatter(Box<ScatterPlan>),
+    /// The in-place dynamic-update-slice emitter: one thread per update element.
+    InPlace(Box<InPlacePlan>),
 }
 
 impl EmitterPlan {
@@ -72,6 +75,23 @@ impl EmitterPlan {
             EmitterPlan::Transpose(_) => "transpose",
             EmitterPlan::Concatenate(_) => "concatenate",
             EmitterPlan::Scatter(_) => "scatter",
+            EmitterPlan::InPlace(_) => "in-place dynamic-update-slice",
+        }
+    }
+
+    /// The outputs whose buffer must hold a parameter when the kernel starts, as
+    /// `(output, parameter)` pairs: XLA gives a scatter's or an in-place update's output the
+    /// operand's buffer, and the kernel only writes what changes.
+    pub fn outputs_from_parameters(&self) -> Vec<(usize, usize)> {
+        match self {
+            EmitterPlan::Scatter(s) => s.operand_parameters.iter().copied().enumerate().collect(),
+            EmitterPlan::InPlace(p) => p
+                .slices
+                .iter()
+                .map(|s| s.operand_parameter)
+                .enumerate()
+                .collect(),
+            _ => Vec::new(),
         }
     }
 }
@@ -142,7 +162,7 @@ pub fn plan_module(module: &Module, device: &Device) -> Result<Vec<KernelPlan>, 
 
 /// The plan of one kernel, as XLA picks the emitter: the reduction emitter's when it takes the
 /// fusion, else the transpose emitter's, else the scatter emitter's, else the concatenate
-/// emitter's, else the loop emitter's. A launch that exceeds the device's limits, or arithmetic that overflows, is an
+/// emitter's, else the in-place dynamic-update-slice emitter's, else the loop emitter's. A launch that exceeds the device's limits, or arithmetic that overflows, is an
 /// error naming the kernel.
 pub fn plan_kernel(
     module: &Module,
@@ -170,6 +190,11 @@ pub fn plan_kernel(
         }
         match plan_concatenate(module, c, outputs, device) {
             Ok(Some(concat)) => return concatenate_kernel(module, kernel, concat),
+            Ok(None) => {}
+            Err(why) => break 'refused Some(why),
+        }
+        match plan_in_place(module, c, outputs, device) {
+            Ok(Some(in_place)) => return in_place_kernel(module, kernel, in_place),
             Ok(None) => None,
             Err(why) => Some(why),
         }
@@ -259,6 +284,55 @@ fn transpose_store(
         ));
     }
     vectorize(phase, &out.write_map, shape, unroll)
+}
+
+/// The in-place emitter's kernel: each output reads its update through the thread map and its
+/// offsets, and is written through its write map.
+fn in_place_kernel(
+    module: &Module,
+    kernel: Kernel,
+    in_place: InPlacePlan,
+) -> Result<KernelPlan, HloError> {
+    let comp = &module.computations[kernel.computation];
+    let mut composer = Composer::new(module);
+    let scalar = in_place.thread_map.with_results(Vec::new());
+    let unroll = in_place
+        .thread_map
+        .range_vars()
+        .get(crate::thread_map::UNROLL_SYMBOL)
+        .map_or(1, |v| v.bounds.count() as u64);
+    let mut outputs = Vec::new();
+    for (k, (shape, slice)) in kernel.outputs.iter().zip(&in_place.slices).enumerate() {
+        let mut operands = operand_plans(
+            module,
+            &kernel,
+            &mut composer,
+            slice.update,
+            &in_place.thread_map,
+        )?;
+        for &o in &slice.offsets {
+            operands.extend(operand_plans(module, &kernel, &mut composer, o, &scalar)?);
+        }
+        outputs.push(OutputPlan {
+            output: k,
+            shape: shape.clone(),
+            operands,
+            skipped: None,
+            write_maps: vec![slice.write_map.clone()],
+            store: Vectorization::Scalar(
+                "the in-place emitter stores at offsets known at run time".into(),
+            ),
+        });
+    }
+    Ok(KernelPlan {
+        computation: comp.name.clone(),
+        kernel,
+        unroll,
+        launch: in_place.launch,
+        thread_map: in_place.thread_map.clone(),
+        emitter: EmitterPlan::InPlace(Box::new(in_place)),
+        outputs,
+    })
 }
 
 /// The scatter emitter's kernel: each output reads the updates its combiner reads through the

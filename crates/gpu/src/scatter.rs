@@ -17,6 +17,7 @@
 //! indices are unique.
 
 use xla_indexing_core::IndexingMap;
+use xla_indexing_core::interval::gcd;
 
 use crate::device::Device;
 use crate::identity::{Class, binary_of_parameters, class_of};
@@ -221,12 +222,10 @@ fn update_vector(
         blocks_unrolling: false,
         smallest_output_bits: None,
     };
-    gcd(slice, unroll_factor(&inputs, device)).max(1)
-}
-
-/// The greatest common divisor of `a` and `b`.
-fn gcd(a: u64, b: u64) -> u64 {
-    if b == 0 { a } else { gcd(b, a % b) }
+    let unroll = unroll_factor(&inputs, device);
+    i64::try_from(slice)
+        .map_or(1, |slice| gcd(slice, unroll as i64).unsigned_abs())
+        .max(1)
 }
 
 /// `second` after `first`, over all of `first`'s variables (kept, so that the maps take the

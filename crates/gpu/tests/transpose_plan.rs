@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{plans, why};
+use common::{fusion_module, plans, why};
 use xla_indexing_gpu::{EmitterPlan, transpose::TransposePlan};
 
 fn transpose(e: &EmitterPlan) -> &TransposePlan {
@@ -15,20 +15,9 @@ fn transpose(e: &EmitterPlan) -> &TransposePlan {
     }
 }
 
-/// A module of one fusion computing `body` (its root last) from parameters `params`.
+/// A module of one `kInput` fusion computing `body` (its root last) from parameters `params`.
 fn module(params: &[&str], body: &str, root_shape: &str) -> String {
-    let decls: Vec<String> = params
-        .iter()
-        .enumerate()
-        .map(|(k, s)| format!("  p{k} = {s} parameter({k})\n"))
-        .collect();
-    let names: Vec<String> = (0..params.len()).map(|k| format!("p{k}")).collect();
-    format!(
-        "HloModule m\nfused {{\n{}{body}\n}}\nENTRY e {{\n{}  ROOT f = {root_shape} fusion({}), kind=kInput, calls=fused\n}}\n",
-        decls.concat(),
-        decls.concat(),
-        names.join(", ")
-    )
+    fusion_module("kInput", params, body, root_shape)
 }
 
 #[test]

@@ -23,7 +23,7 @@ use common::{
     hlo_eval::{self, Output, Ty, V, delinear, element_count, minor_to_major, ty_of},
 };
 use xla_indexing_codegen::{CodegenOptions, kernels_text};
-use xla_indexing_gpu::{Device, EmitterPlan, KernelPlan, plan_module};
+use xla_indexing_gpu::{Device, KernelPlan, plan_module};
 use xla_indexing_hlo::{HloError, Module, parse_module};
 use xla_indexing_passes::opt::{OptOptions, run_pipeline};
 use xla_indexing_testkit::tools::require;
@@ -140,12 +140,10 @@ fn check_module_mutated(
 }
 
 /// The outputs of `plan`'s kernel that start as a copy of one of its inputs, as (output, input)
-/// pairs: a scatter's outputs, each of whose buffers XLA shares with its operand parameter.
+/// pairs: a scatter's or an in-place update's outputs, each of whose buffers XLA shares with
+/// its operand parameter.
 fn initial_outputs(plan: &KernelPlan) -> Vec<(usize, usize)> {
-    match &plan.emitter {
-        EmitterPlan::Scatter(s) => s.operand_parameters.iter().copied().enumerate().collect(),
-        _ => Vec::new(),
-    }
+    plan.emitter.outputs_from_parameters()
 }
 
 /// The inputs of `plan`'s kernel checked against its buffers, the expected outputs, and the

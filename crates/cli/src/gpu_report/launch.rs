@@ -49,6 +49,15 @@ pub fn json(plans: &[KernelPlan]) -> Value {
                     v["combiner"] = json!(s.combiner.name());
                     v["operand_parameters"] = json!(s.operand_parameters);
                 }
+                EmitterPlan::InPlace(ip) => {
+                    v["write_maps"] = ip
+                        .slices
+                        .iter()
+                        .map(|s| json!(s.write_map.to_string()))
+                        .collect();
+                    v["operand_parameters"] =
+                        ip.slices.iter().map(|s| s.operand_parameter).collect();
+                }
                 EmitterPlan::Loop { .. } => {}
             }
             v["outputs"] = p
@@ -151,6 +160,17 @@ pub fn text(plans: &[KernelPlan]) -> String {
                 ));
                 for (k, rt) in s.write.runtime.iter().enumerate() {
                     out.push_str(&format!("    rt{k}: {} at {}\n", rt.instruction, rt.map));
+                }
+            }
+            EmitterPlan::InPlace(ip) => {
+                let parameters: Vec<usize> =
+                    ip.slices.iter().map(|s| s.operand_parameter).collect();
+                out.push_str(&format!(
+                    "  emitter: in-place dynamic-update-slice ({})\n",
+                    starts_as(&parameters)
+                ));
+                for (k, s) in ip.slices.iter().enumerate() {
+                    out.push_str(&format!("  output {k} write map: {}\n", s.write_map));
                 }
             }
             EmitterPlan::Concatenate(c) => {

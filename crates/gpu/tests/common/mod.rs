@@ -24,3 +24,20 @@ pub fn why(text: &str) -> String {
         other => panic!("not refused: {other:?}"),
     }
 }
+
+/// A module of one fusion of `kind` (`kLoop`, `kInput`) computing `body` (its root last) from
+/// parameters of shapes `params`, named `p0, p1, ...`.
+pub fn fusion_module(kind: &str, params: &[&str], body: &str, root_shape: &str) -> String {
+    let decls: Vec<String> = params
+        .iter()
+        .enumerate()
+        .map(|(k, s)| format!("  p{k} = {s} parameter({k})\n"))
+        .collect();
+    let names: Vec<String> = (0..params.len()).map(|k| format!("p{k}")).collect();
+    format!(
+        "HloModule m\nfused {{\n{}{body}\n}}\nENTRY e {{\n{}  ROOT f = {root_shape} fusion({}), kind={kind}, calls=fused\n}}\n",
+        decls.concat(),
+        decls.concat(),
+        names.join(", ")
+    )
+}
