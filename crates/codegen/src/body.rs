@@ -101,6 +101,36 @@ impl Body {
         self.constant(&value.to_string(), "index")
     }
 
+    /// `lo <= value <= hi` for an `index` value, as an `i1`.
+    pub fn within(&mut self, value: &str, (lo, hi): (i64, i64)) -> String {
+        let lo = self.index(lo).name;
+        let hi = self.index(hi).name;
+        let above = self
+            .op(
+                "above",
+                "i1",
+                format!("arith.cmpi sge, {value}, {lo} : index"),
+            )
+            .name;
+        let below = self
+            .op(
+                "below",
+                "i1",
+                format!("arith.cmpi sle, {value}, {hi} : index"),
+            )
+            .name;
+        self.op("fits", "i1", format!("arith.andi {above}, {below} : i1"))
+            .name
+    }
+
+    /// The conjunction of the `i1` values `conditions` (`None` when there are none).
+    pub fn all(&mut self, conditions: Vec<String>) -> Option<String> {
+        conditions.into_iter().reduce(|a, b| {
+            self.op("fits", "i1", format!("arith.andi {a}, {b} : i1"))
+                .name
+        })
+    }
+
     pub fn into_text(self) -> String {
         self.text
     }

@@ -74,18 +74,12 @@ pub fn concatenate_function(
                 syms: Vec::new(),
             },
         );
-        let read = Index {
-            map: IndexingMap::identity(&dims),
-            rts: Vec::new(),
-        };
+        let read = Index::from(IndexingMap::identity(&dims));
         let mut shifted = read.map.results().to_vec();
         shifted[concat.dimension] = shifted[concat.dimension]
             .checked_add(&Expr::constant(l.offset))
             .map_err(|err| fail(err.to_string()))?;
-        let write = Index {
-            map: read.map.with_results(shifted),
-            rts: Vec::new(),
-        };
+        let write = Index::from(read.map.with_results(shifted));
         let operand = e.value(c, l.operand, &read)?;
         e.give(c, concat.hero, operand);
         let value = e.value(c, concat.output, &write)?;

@@ -48,6 +48,23 @@ pub struct Index {
     pub rts: Vec<String>,
 }
 
+impl From<IndexingMap> for Index {
+    /// The index `map` gives, a map without runtime variables.
+    fn from(map: IndexingMap) -> Index {
+        Index {
+            map,
+            rts: Vec::new(),
+        }
+    }
+}
+
+impl Index {
+    /// The index `map` gives, a map without runtime variables.
+    pub fn of(map: &IndexingMap) -> Index {
+        Index::from(map.clone())
+    }
+}
+
 /// Where parameters come from: the kernel's buffers, or the scalars a reducer is applied to.
 enum Params {
     Buffers(Vec<ArrayBuffer>),

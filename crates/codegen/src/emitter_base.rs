@@ -4,7 +4,10 @@
 
 use xla_indexing_core::{IndexingMap, Interval};
 use xla_indexing_gpu::{
-    KernelPlan, launch::LaunchDimensions, reduction::SharedBuffer, thread_map::UNROLL_SYMBOL,
+    KernelPlan,
+    launch::LaunchDimensions,
+    reduction::SharedBuffer,
+    thread_map::{UNROLL_SYMBOL, unroll_of},
 };
 use xla_indexing_hlo::{HloError, Module, shape::Shape};
 
@@ -287,10 +290,7 @@ impl LaneLoop {
         plan: &KernelPlan,
         options: &CodegenOptions,
     ) -> LaneLoop {
-        let unroll = map
-            .range_vars()
-            .get(UNROLL_SYMBOL)
-            .map_or(1, |v| v.bounds.count() as u64);
+        let unroll = unroll_of(map);
         let lanes = options.vectorize && plan.vectorized() && unroll > 1;
         let loop_map = if lanes { first_lanes(map) } else { map.clone() };
         let index = open_loop(e, &loop_map, &[]).index;

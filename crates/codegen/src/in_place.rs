@@ -40,14 +40,8 @@ fn update_element(
 ) -> Result<(), HloError> {
     let c = plan.kernel.computation;
     let fail = |err: String| plan.kernel.error(format!("cannot be lowered: {err}"));
-    let at_update = Index {
-        map: in_place.thread_map.clone(),
-        rts: Vec::new(),
-    };
-    let scalar = Index {
-        map: in_place.thread_map.with_results(Vec::new()),
-        rts: Vec::new(),
-    };
+    let at_update = Index::of(&in_place.thread_map);
+    let scalar = Index::from(in_place.thread_map.with_results(Vec::new()));
     for (slice, out) in in_place.slices.iter().zip(outputs) {
         let value = e.value(c, slice.update, &at_update)?;
         let mut starts = Vec::new();

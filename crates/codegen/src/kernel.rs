@@ -7,6 +7,7 @@ use xla_indexing_gpu::{EmitterPlan, KernelPlan};
 use super::CodegenOptions;
 use super::concatenate::concatenate_function;
 use super::in_place::in_place_function;
+use super::input_slices::input_slices_function;
 use super::loop_emitter::loop_function;
 use super::reduction::reduction_function;
 use super::scatter::scatter_function;
@@ -52,5 +53,6 @@ pub fn kernel_function(
         EmitterPlan::Concatenate(c) => concatenate_function(module, plan, c, symbol, options),
         EmitterPlan::Scatter(s) => scatter_function(module, plan, s, symbol, options),
         EmitterPlan::InPlace(p) => in_place_function(module, plan, p, symbol, options),
+        EmitterPlan::InputSlices(s) => input_slices_function(module, plan, s, symbol, options),
     }
 }

@@ -20,6 +20,7 @@ mod emitter_base;
 mod fp4;
 mod host;
 mod in_place;
+mod input_slices;
 mod kernel;
 mod lanes;
 mod loop_emitter;

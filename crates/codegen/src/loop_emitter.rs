@@ -77,10 +77,7 @@ pub(crate) fn loop_function(
     let indices: Vec<Index> = plan
         .outputs
         .iter()
-        .map(|o| Index {
-            map: o.write_maps[0].clone(),
-            rts: Vec::new(),
-        })
+        .map(|o| Index::of(&o.write_maps[0]))
         .collect();
     if lanes {
         let names = (0..plan.unroll)

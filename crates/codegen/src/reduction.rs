@@ -141,10 +141,7 @@ pub fn reduction_function(
         } else {
             reduction.write_map.clone()
         };
-        Ok(Index {
-            map: in_group(map, group),
-            rts: Vec::new(),
-        })
+        Ok(Index::from(in_group(map, group)))
     };
     let write = lane_write(0, 0)?;
     let inits = initial_values(&mut e, c, &heroes, &write)?;
@@ -296,10 +293,7 @@ fn hero(
         reducer: reducer.clone(),
         elements,
         identity: !flagged,
-        reads: reads.map(|map| Index {
-            map: map.clone(),
-            rts: Vec::new(),
-        }),
+        reads: reads.map(Index::of),
     })
 }
 
@@ -343,10 +337,7 @@ fn initial_values(
     heroes: &[Hero],
     at: &Index,
 ) -> Result<Accumulators, HloError> {
-    let scalar = Index {
-        map: at.map.with_results(Vec::new()),
-        rts: Vec::new(),
-    };
+    let scalar = Index::from(at.map.with_results(Vec::new()));
     heroes
         .iter()
         .map(|h| {
@@ -439,10 +430,7 @@ fn read_loop(
         .zip(lane_types.iter().copied())
         .collect();
     let open = open_loop(e, &loop_map, &iter_args);
-    let at = Index {
-        map: read_map.clone(),
-        rts: Vec::new(),
-    };
+    let at = Index::of(read_map);
     let per_lane = |names: &[String]| -> Vec<Accumulators> {
         let n = types.len();
         (0..copies)
@@ -552,10 +540,7 @@ fn combine(
         Some(_) => fix_range_var(&reduction.write_map, 0, 0).map_err(overflow)?,
         None => reduction.write_map.clone(),
     };
-    let at = Index {
-        map: thread.with_results(Vec::new()),
-        rts: Vec::new(),
-    };
+    let at = Index::from(thread.with_results(Vec::new()));
     let tree = |e: &mut Emitter, values: Accumulators, width: u64| {
         shuffle_tree(e, module, c, heroes, values, width, &at)
     };

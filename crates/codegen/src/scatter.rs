@@ -60,10 +60,7 @@ fn land_update(
 ) -> Result<(), HloError> {
     let c = plan.kernel.computation;
     let fail = |err: String| plan.kernel.error(format!("cannot be lowered: {err}"));
-    let at_update = Index {
-        map: scatter.thread_map.clone(),
-        rts: Vec::new(),
-    };
+    let at_update = Index::of(&scatter.thread_map);
     let updates = scatter
         .updates
         .iter()
@@ -81,20 +78,13 @@ fn land_update(
         let mut starts = Vec::new();
         let mut fits = Vec::new();
         for (rt, b) in scatter.write.runtime.iter().zip(&bounds) {
-            let at = Index {
-                map: rt.map.clone(),
-                rts: Vec::new(),
-            };
+            let at = Index::of(&rt.map);
             let component = e.value(c, scatter.indices, &at)?;
             let start = as_index(e, &component).map_err(fail)?;
-            fits.push(within(e, &start, (b.lo, b.hi)));
+            fits.push(e.body.within(&start, (b.lo, b.hi)));
             starts.push(start);
         }
-        let fit = fits.into_iter().reduce(|a, b| {
-            e.body
-                .op("fits", "i1", format!("arith.andi {a}, {b} : i1"))
-                .name
-        });
+        let fit = e.body.all(fits);
         if let Some(fit) = &fit {
             e.body.open(format!("scf.if {fit} {{"));
         }
@@ -364,29 +354,4 @@ fn as_index(e: &mut Emitter, component: &Typed) -> Result<String, String> {
     Ok(e.body
         .op("start", "index", format!("{cast} {name} : {from} to index"))
         .name)
-}
-
-/// `lo <= start <= hi`, as an `i1`.
-fn within(e: &mut Emitter, start: &str, (lo, hi): (i64, i64)) -> String {
-    let lo = e.body.index(lo).name;
-    let hi = e.body.index(hi).name;
-    let above = e
-        .body
-        .op(
-            "above",
-            "i1",
-            format!("arith.cmpi sge, {start}, {lo} : index"),
-        )
-        .name;
-    let below = e
-        .body
-        .op(
-            "below",
-            "i1",
-            format!("arith.cmpi sle, {start}, {hi} : index"),
-        )
-        .name;
-    e.body
-        .op("fits", "i1", format!("arith.andi {above}, {below} : i1"))
-        .name
 }

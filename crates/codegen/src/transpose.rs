@@ -60,10 +60,7 @@ pub fn transpose_function(
     let mut stored = vec![Vec::new(); side.len()];
     phase.each_lane(&mut e, |e| {
         for (hero, tile) in transpose.heroes.iter().zip(&shared) {
-            let read = Index {
-                map: hero.read_map.clone(),
-                rts: Vec::new(),
-            };
+            let read = Index::of(&hero.read_map);
             let value = e.value(c, hero.source, &read)?;
             let at = tile_index(e, &hero.store_map)?;
             tile.store(&mut e.body, &value.value.name, &at);
@@ -141,11 +138,8 @@ fn close_phase(
         let index = if out.plan.write_map == phase.map {
             phase.index.clone()
         } else {
-            e.materialize(&Index {
-                map: out.plan.write_map.clone(),
-                rts: Vec::new(),
-            })
-            .map_err(|err| HloError::Usage(format!("output index: {err}")))?
+            e.materialize(&Index::of(&out.plan.write_map))
+                .map_err(|err| HloError::Usage(format!("output index: {err}")))?
         };
         for v in values {
             out.buffer.store(&mut e.body, &v.value.name, &index);
@@ -164,10 +158,7 @@ fn compute_outputs(
     stored: &mut [Vec<Typed>],
 ) -> Result<(), HloError> {
     for (out, values) in outputs.iter().zip(stored.iter_mut()) {
-        let write = Index {
-            map: out.plan.write_map.clone(),
-            rts: Vec::new(),
-        };
+        let write = Index::of(&out.plan.write_map);
         values.push(e.value(c, out.plan.root, &write)?);
     }
     Ok(())
@@ -176,10 +167,7 @@ fn compute_outputs(
 /// The shared tile's index that `map` (a store or load map of the plan) gives the current
 /// step of the loop.
 fn tile_index(e: &mut Emitter, map: &IndexingMap) -> Result<Vec<String>, HloError> {
-    let at = Index {
-        map: map.clone(),
-        rts: Vec::new(),
-    };
+    let at = Index::of(map);
     e.materialize(&at)
         .map_err(|err| HloError::Usage(format!("tile index: {err}")))
 }

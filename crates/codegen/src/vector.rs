@@ -127,10 +127,7 @@ impl Emitter<'_> {
                     }
                 }
                 let offsets = self
-                    .materialize(&Index {
-                        map: index.map.with_results(results),
-                        rts: Vec::new(),
-                    })
+                    .materialize(&Index::from(index.map.with_results(results)))
                     .map_err(|e| e.to_string())?;
                 if let Some(lanes) = &mut self.lanes {
                     lanes.offsets.insert(key, offsets.clone());
@@ -187,10 +184,7 @@ impl Emitter<'_> {
                 for (k, value) in values.iter().enumerate() {
                     self.set_lane(k);
                     let at = self
-                        .materialize(&Index {
-                            map: map.clone(),
-                            rts: Vec::new(),
-                        })
+                        .materialize(&Index::of(map))
                         .map_err(|e| e.to_string())?;
                     buffer.store(&mut self.body, &value.value.name, &at);
                 }
@@ -213,10 +207,7 @@ impl Emitter<'_> {
         let view = self.flat_view(buffer)?;
         let lane = self.lanes.as_ref().map_or(0, |l| l.lane);
         self.set_lane(first as usize);
-        let at = self.materialize(&Index {
-            map: map.with_results(vec![offset]),
-            rts: Vec::new(),
-        });
+        let at = self.materialize(&Index::from(map.with_results(vec![offset])));
         self.set_lane(lane);
         let at = at.map_err(|e| e.to_string())?;
         Ok((view.0, view.1, at.join(", ")))

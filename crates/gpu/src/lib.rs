@@ -20,6 +20,7 @@ pub mod device;
 mod epilogue;
 pub mod identity;
 pub mod in_place;
+pub mod input_slices;
 pub mod kernel;
 pub mod kernel_tiles;
 pub mod launch;

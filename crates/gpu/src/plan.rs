@@ -9,11 +9,12 @@ use crate::concatenate::{ConcatenatePlan, plan_concatenate};
 use crate::device::Device;
 use crate::epilogue::reaches_hero;
 use crate::in_place::{InPlacePlan, plan_in_place};
+use crate::input_slices::{InputSlicesPlan, plan_input_slices};
 use crate::kernel::{Kernel, element_bits, kernels};
 use crate::launch::{LaunchDimensions, UnrollInputs, launch_dimensions, unroll_factor};
 use crate::reduction::{OutputSource, ReductionPlan, plan_reduction};
 use crate::scatter::{ScatterPlan, plan_scatter};
-use crate::thread_map::thread_id_map;
+use crate::thread_map::{thread_id_map, unroll_of};
 use crate::transpose::{TransposePlan, plan_transpose};
 use crate::vector::{Vectorization, lanes_run_together, vectorize};
 use xla_indexing_hlo::access::Access;
@@ -63,6 +64,8 @@ pub enum EmitterPlan {
     Scatter(Box<ScatterPlan>),
     /// The in-place dynamic-update-slice emitter: one thread per update element.
     InPlace(Box<InPlacePlan>),
+    /// The input-slices emitter: one thread per element of the sliced operands.
+    InputSlices(Box<InputSlicesPlan>),
 }
 
 impl EmitterPlan {
@@ -76,6 +79,7 @@ impl EmitterPlan {
             EmitterPlan::Concatenate(_) => "concatenate",
             EmitterPlan::Scatter(_) => "scatter",
             EmitterPlan::InPlace(_) => "in-place dynamic-update-slice",
+            EmitterPlan::InputSlices(_) => "input slices",
         }
     }
 
@@ -161,9 +165,10 @@ pub fn plan_module(module: &Module, device: &Device) -> Result<Vec<KernelPlan>, 
 }
 
 /// The plan of one kernel, as XLA picks the emitter: the reduction emitter's when it takes the
-/// fusion, else the transpose emitter's, else the scatter emitter's, else the concatenate
-/// emitter's, else the in-place dynamic-update-slice emitter's, else the loop emitter's. A launch that exceeds the device's limits, or arithmetic that overflows, is an
-/// error naming the kernel.
+/// fusion, else the transpose emitter's, else the input-slices emitter's, else the scatter
+/// emitter's, else the concatenate emitter's, else the in-place dynamic-update-slice
+/// emitter's, else the loop emitter's. A launch that exceeds the device's limits, or arithmetic
+/// that overflows, is an error naming the kernel.
 pub fn plan_kernel(
     module: &Module,
     kernel: Kernel,
@@ -180,6 +185,11 @@ pub fn plan_kernel(
         }
         match plan_transpose(module, c, outputs, device) {
             Ok(Some(transpose)) => return transpose_kernel(module, kernel, transpose),
+            Ok(None) => {}
+            Err(why) => break 'refused Some(why),
+        }
+        match plan_input_slices(module, c, outputs, device) {
+            Ok(Some(slices)) => return input_slices_kernel(module, kernel, slices),
             Ok(None) => {}
             Err(why) => break 'refused Some(why),
         }
@@ -273,10 +283,7 @@ fn transpose_store(
     } else {
         transpose.read_map()
     };
-    let unroll = phase
-        .range_vars()
-        .get(crate::thread_map::UNROLL_SYMBOL)
-        .map_or(1, |v| v.bounds.count() as u64);
+    let unroll = unroll_of(phase);
     if !transpose.whole_groups {
         return Vectorization::Scalar(format!(
             "a thread's {} elements of a row may straddle its end",
@@ -286,6 +293,52 @@ fn transpose_store(
     vectorize(phase, &out.write_map, shape, unroll)
 }
 
+/// One output of a kernel that runs one loop over its thread map: the instructions it reads,
+/// each through a map from the thread ids, and the map it is written through, element by
+/// element (`store` says why).
+struct ThreadMapOutput {
+    reads: Vec<(usize, IndexingMap)>,
+    write_map: IndexingMap,
+    store: String,
+}
+
+/// The plan of a kernel that runs one loop over `thread_map` (the scatter, in-place and
+/// input-slices emitters'), with `outputs` in order.
+fn thread_map_kernel(
+    module: &Module,
+    kernel: Kernel,
+    (launch, thread_map): (LaunchDimensions, IndexingMap),
+    emitter: EmitterPlan,
+    outputs: Vec<ThreadMapOutput>,
+) -> Result<KernelPlan, HloError> {
+    let comp = &module.computations[kernel.computation];
+    let mut composer = Composer::new(module);
+    let mut plans = Vec::new();
+    for (k, (shape, out)) in kernel.outputs.iter().zip(outputs).enumerate() {
+        let mut operands = Vec::new();
+        for (from, map) in &out.reads {
+            operands.extend(operand_plans(module, &kernel, &mut composer, *from, map)?);
+        }
+        plans.push(OutputPlan {
+            output: k,
+            shape: shape.clone(),
+            operands,
+            skipped: None,
+            write_maps: vec![out.write_map],
+            store: Vectorization::Scalar(out.store),
+        });
+    }
+    Ok(KernelPlan {
+        computation: comp.name.clone(),
+        unroll: unroll_of(&thread_map),
+        kernel,
+        launch,
+        thread_map,
+        emitter,
+        outputs: plans,
+    })
+}
+
 /// The in-place emitter's kernel: each output reads its update through the thread map and its
 /// offsets, and is written through its write map.
 fn in_place_kernel(
@@ -293,46 +346,53 @@ fn in_place_kernel(
     kernel: Kernel,
     in_place: InPlacePlan,
 ) -> Result<KernelPlan, HloError> {
-    let comp = &module.computations[kernel.computation];
-    let mut composer = Composer::new(module);
     let scalar = in_place.thread_map.with_results(Vec::new());
-    let unroll = in_place
-        .thread_map
-        .range_vars()
-        .get(crate::thread_map::UNROLL_SYMBOL)
-        .map_or(1, |v| v.bounds.count() as u64);
-    let mut outputs = Vec::new();
-    for (k, (shape, slice)) in kernel.outputs.iter().zip(&in_place.slices).enumerate() {
-        let mut operands = operand_plans(
-            module,
-            &kernel,
-            &mut composer,
-            slice.update,
-            &in_place.thread_map,
-        )?;
-        for &o in &slice.offsets {
-            operands.extend(operand_plans(module, &kernel, &mut composer, o, &scalar)?);
-        }
-        outputs.push(OutputPlan {
-            output: k,
-            shape: shape.clone(),
-            operands,
-            skipped: None,
-            write_maps: vec![slice.write_map.clone()],
-            store: Vectorization::Scalar(
-                "the in-place emitter stores at offsets known at run time".into(),
-            ),
-        });
-    }
-    Ok(KernelPlan {
-        computation: comp.name.clone(),
+    let outputs = in_place
+        .slices
+        .iter()
+        .map(|slice| ThreadMapOutput {
+            reads: std::iter::once((slice.update, in_place.thread_map.clone()))
+                .chain(slice.offsets.iter().map(|&o| (o, scalar.clone())))
+                .collect(),
+            write_map: slice.write_map.clone(),
+            store: "the in-place emitter stores at offsets known at run time".into(),
+        })
+        .collect();
+    let threads = (in_place.launch, in_place.thread_map.clone());
+    thread_map_kernel(
+        module,
         kernel,
-        unroll,
-        launch: in_place.launch,
-        thread_map: in_place.thread_map.clone(),
-        emitter: EmitterPlan::InPlace(Box::new(in_place)),
+        threads,
+        EmitterPlan::InPlace(Box::new(in_place)),
         outputs,
-    })
+    )
+}
+
+/// The input-slices emitter's kernel: each output reads its slice's operand through the thread
+/// map and is written through its write map.
+fn input_slices_kernel(
+    module: &Module,
+    kernel: Kernel,
+    slices: InputSlicesPlan,
+) -> Result<KernelPlan, HloError> {
+    let outputs = slices
+        .slices
+        .iter()
+        .map(|slice| ThreadMapOutput {
+            reads: vec![(slice.operand, slices.thread_map.clone())],
+            write_map: slice.write_map.clone(),
+            store: "the input-slices emitter stores each element under its slice's bounds check"
+                .into(),
+        })
+        .collect();
+    let threads = (slices.launch, slices.thread_map.clone());
+    thread_map_kernel(
+        module,
+        kernel,
+        threads,
+        EmitterPlan::InputSlices(Box::new(slices)),
+        outputs,
+    )
 }
 
 /// The scatter emitter's kernel: each output reads the updates its combiner reads through the
@@ -343,55 +403,36 @@ fn scatter_kernel(
     kernel: Kernel,
     scatter: ScatterPlan,
 ) -> Result<KernelPlan, HloError> {
-    let comp = &module.computations[kernel.computation];
-    let mut composer = Composer::new(module);
-    let mut outputs = Vec::new();
-    for (k, (shape, reads)) in kernel.outputs.iter().zip(&scatter.reads).enumerate() {
-        let mut operands = Vec::new();
-        for &j in reads {
-            operands.extend(operand_plans(
-                module,
-                &kernel,
-                &mut composer,
-                scatter.updates[j],
-                &scatter.thread_map,
-            )?);
-        }
-        for rt in &scatter.write.runtime {
-            operands.extend(operand_plans(
-                module,
-                &kernel,
-                &mut composer,
-                scatter.indices,
-                &rt.map,
-            )?);
-        }
-        outputs.push(OutputPlan {
-            output: k,
-            shape: shape.clone(),
-            operands,
-            skipped: None,
-            write_maps: vec![scatter.write.map.clone()],
-            store: Vectorization::Scalar(format!(
+    let outputs = scatter
+        .reads
+        .iter()
+        .map(|reads| ThreadMapOutput {
+            reads: reads
+                .iter()
+                .map(|&j| (scatter.updates[j], scatter.thread_map.clone()))
+                .chain(
+                    scatter
+                        .write
+                        .runtime
+                        .iter()
+                        .map(|rt| (scatter.indices, rt.map.clone())),
+                )
+                .collect(),
+            write_map: scatter.write.map.clone(),
+            store: format!(
                 "the scatter emitter combines one update at a time ({})",
                 scatter.combiner.name()
-            )),
-        });
-    }
-    let unroll = scatter
-        .thread_map
-        .range_vars()
-        .get(crate::thread_map::UNROLL_SYMBOL)
-        .map_or(1, |v| v.bounds.count() as u64);
-    Ok(KernelPlan {
-        computation: comp.name.clone(),
+            ),
+        })
+        .collect();
+    let threads = (scatter.launch, scatter.thread_map.clone());
+    thread_map_kernel(
+        module,
         kernel,
-        unroll,
-        launch: scatter.launch,
-        thread_map: scatter.thread_map.clone(),
-        emitter: EmitterPlan::Scatter(Box::new(scatter)),
+        threads,
+        EmitterPlan::Scatter(Box::new(scatter)),
         outputs,
-    })
+    )
 }
 
 /// The plan of a kernel's only output, written through `write_maps` element by element (`why`
@@ -574,10 +615,7 @@ fn operand_plans(
     from: usize,
     read_map: &IndexingMap,
 ) -> Result<Vec<OperandPlan>, HloError> {
-    let unroll = read_map
-        .range_vars()
-        .get(crate::thread_map::UNROLL_SYMBOL)
-        .map_or(1, |v| v.bounds.count() as u64);
+    let unroll = unroll_of(read_map);
     let vectorization = |a: &Access, shape: &ArrayShape| {
         if unroll <= 1 {
             Vectorization::Scalar("one element per step".into())

@@ -25,6 +25,13 @@ pub const BL_Y: usize = 4;
 /// The range-variable index of `unroll_id`.
 pub const UNROLL_SYMBOL: usize = 1;
 
+/// The elements a thread of `map` handles in turn: the count of its `unroll_id` (1 without).
+pub fn unroll_of(map: &IndexingMap) -> u64 {
+    map.range_vars()
+        .get(UNROLL_SYMBOL)
+        .map_or(1, |v| v.bounds.count() as u64)
+}
+
 /// The thread-id map of a loop kernel writing an array of `dims` stored in `layout`, launched
 /// with `launch` and `unroll` elements per thread; simplified, all six dims and both symbols
 /// kept (unused ones have a single value). Fails only on arithmetic overflow.

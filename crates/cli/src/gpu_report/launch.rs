@@ -58,6 +58,13 @@ pub fn json(plans: &[KernelPlan]) -> Value {
                     v["operand_parameters"] =
                         ip.slices.iter().map(|s| s.operand_parameter).collect();
                 }
+                EmitterPlan::InputSlices(is) => {
+                    v["write_maps"] = is
+                        .slices
+                        .iter()
+                        .map(|s| json!(s.write_map.to_string()))
+                        .collect();
+                }
                 EmitterPlan::Loop { .. } => {}
             }
             v["outputs"] = p
@@ -170,6 +177,12 @@ pub fn text(plans: &[KernelPlan]) -> String {
                     starts_as(&parameters)
                 ));
                 for (k, s) in ip.slices.iter().enumerate() {
+                    out.push_str(&format!("  output {k} write map: {}\n", s.write_map));
+                }
+            }
+            EmitterPlan::InputSlices(is) => {
+                out.push_str("  emitter: input slices\n");
+                for (k, s) in is.slices.iter().enumerate() {
                     out.push_str(&format!("  output {k} write map: {}\n", s.write_map));
                 }
             }
