@@ -355,23 +355,23 @@ impl<'m> Emitter<'m> {
                     &[(lhs, &l.access), (rhs, &r.access)],
                     vec![zero],
                     |e, args, _| {
-                        let a = convert(&mut e.body, &args[1], element);
-                        let b = convert(&mut e.body, &args[2], element);
-                        let (mul, add) = if element.is_float() {
-                            ("arith.mulf", "arith.addf")
-                        } else {
-                            ("arith.muli", "arith.addi")
+                        // The product and the sum in the result type, each rounded to it.
+                        let typed = |value| Typed { value, element };
+                        let a = typed(convert(&mut e.body, &args[1], element));
+                        let b = typed(convert(&mut e.body, &args[2], element));
+                        let arith = |e: &mut Self, op: &str, x: &Typed, y: &Typed| {
+                            elementwise(
+                                &mut e.body,
+                                op,
+                                &|_| None,
+                                element,
+                                &[x.clone(), y.clone()],
+                            )
+                            .map(typed)
+                            .map_err(fail)
                         };
-                        let ty = element.mlir;
-                        let p = e
-                            .body
-                            .op("v", ty, format!("{mul} {}, {} : {ty}", a.name, b.name));
-                        let s = e.body.op(
-                            "v",
-                            ty,
-                            format!("{add} {}, {} : {ty}", args[0].value.name, p.name),
-                        );
-                        Ok(vec![Typed { value: s, element }])
+                        let p = arith(e, "multiply", &a, &b)?;
+                        Ok(vec![arith(e, "add", &args[0], &p)?])
                     },
                 )?;
                 Ok(sums.remove(0))
@@ -1084,6 +1084,16 @@ fn scalar_literal(text: &str, e: Element) -> Option<String> {
             };
             // The code's bits as an `i4` literal (read signed).
             Some((((super::fp4::code(v) << 4) as i8) >> 4).to_string())
+        }
+        Class::Fp8(fp8) => {
+            let v: f32 = match text {
+                "inf" => f32::INFINITY,
+                "-inf" => f32::NEG_INFINITY,
+                "nan" | "-nan" => f32::NAN,
+                t => t.parse::<f64>().ok()? as f32,
+            };
+            // The code's bits as an `i8` literal (read signed).
+            Some((fp8.encode(v) as i8).to_string())
         }
         Class::Pred => match text {
             "true" | "1" => Some("true".into()),

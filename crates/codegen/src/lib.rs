@@ -18,6 +18,7 @@ mod elemental;
 mod elementwise;
 mod emitter_base;
 mod fp4;
+mod fp8;
 mod host;
 mod in_place;
 mod input_slices;

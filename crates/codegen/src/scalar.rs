@@ -440,22 +440,27 @@ pub fn convert(body: &mut Body, a: &Typed, to: Element) -> Scalar {
     if from == to {
         return a.value.clone();
     }
-    // f4e2m1fn goes through f32 both ways.
+    // Narrow floats go through f32 both ways: each of their values is an f32 exactly, and
+    // wider values round to f32 first (as ml_dtypes rounds them).
     let f32 = Element::of("f32").expect("f32 is lowered");
-    if from.class == Class::Fp4 {
-        let value = super::fp4::to_f32(body, x);
-        return convert(
-            body,
-            &Typed {
-                value,
-                element: f32,
-            },
-            to,
-        );
+    let exact = match from.class {
+        Class::Fp4 => Some(super::fp4::to_f32(body, x)),
+        Class::Fp8(fp8) => Some(super::fp8::to_f32(body, fp8, x)),
+        _ => None,
+    };
+    if let Some(value) = exact {
+        let wide = Typed {
+            value,
+            element: f32,
+        };
+        return convert(body, &wide, to);
     }
-    if to.class == Class::Fp4 {
+    if matches!(to.class, Class::Fp4 | Class::Fp8(_)) {
         let wide = convert(body, a, f32);
-        return super::fp4::from_f32(body, &wide.name);
+        return match to.class {
+            Class::Fp8(fp8) => super::fp8::from_f32(body, fp8, &wide.name),
+            _ => super::fp4::from_f32(body, &wide.name),
+        };
     }
     match (from.class, to.class) {
         (Class::Float, Class::Float) => {

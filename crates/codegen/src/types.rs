@@ -2,6 +2,8 @@
 
 use xla_indexing_hlo::shape::ArrayShape;
 
+use super::fp8::Fp8;
+
 /// How the bits of an element are read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Class {
@@ -14,6 +16,9 @@ pub enum Class {
     /// `f4e2m1fn`, kept as its four bits (`i4`): converted to and from other types by integer
     /// arithmetic (`fp4.rs`), no other op.
     Fp4,
+    /// An 8-bit float type, kept as its bits (`i8`): converted by integer arithmetic
+    /// (`fp8.rs`), every other op computed on `f32` values and rounded back.
+    Fp8(Fp8),
 }
 
 /// `pred`, as the generator lowers it (`i1`).
@@ -55,7 +60,10 @@ impl Element {
             "f64" => (Float, 64, "f64"),
             "c64" => (Complex, 64, "complex<f32>"),
             "c128" => (Complex, 128, "complex<f64>"),
-            other => return Err(format!("element type {other} is not lowered")),
+            other => match super::fp8::Fp8::of(other) {
+                Some(fp8) => (Fp8(fp8), 8, "i8"),
+                None => return Err(format!("element type {other} is not lowered")),
+            },
         };
         Ok(Element { class, bits, mlir })
     }

@@ -236,6 +236,7 @@ fn check_buffer(
         Ty::Bf16 => "bf16".into(),
         // Packed as `s4`; the generator keeps f4e2m1fn out of memory.
         Ty::F4 => "i4".into(),
+        Ty::F8(_) => "i8".into(),
         Ty::F32 => "f32".into(),
         Ty::F64 => "f64".into(),
         Ty::C64 => "complex<f32>".into(),

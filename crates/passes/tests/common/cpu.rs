@@ -121,6 +121,8 @@ pub fn input_value(p: usize, n: i64, ty: Ty) -> V {
     let v = h - m / 2;
     match ty {
         Ty::Pred => V::P(h % 2 == 1),
+        // Stored as `i8` like `s8`: the code is the byte.
+        Ty::F8(f8) => V::F(f8.decode(v as i8 as u8)),
         _ if ty.is_complex() => V::C(
             input_value(p, n, ty.part()).float(),
             input_value(p + COMPLEX_SHIFT, n, ty.part()).float(),

@@ -31,6 +31,112 @@ pub enum Ty {
     C128,
     /// `f4e2m1fn`: `±{0, 0.5, 1, 1.5, 2, 3, 4, 6}`, no infinity or NaN.
     F4,
+    /// An 8-bit float type.
+    F8(F8),
+}
+
+/// An 8-bit float type: a sign, `7 - mantissa` exponent bits and `mantissa` bits, the
+/// exponent biased by `bias`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct F8 {
+    mantissa: u32,
+    bias: i32,
+    nan: F8Nan,
+}
+
+/// Which codes of an 8-bit float type are not finite.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum F8Nan {
+    /// The largest exponent: infinity with mantissa 0, else NaN (`f8e5m2`, `f8e4m3`, `f8e3m4`).
+    Ieee,
+    /// The all-ones code of either sign (`f8e4m3fn`).
+    AllOnes,
+    /// The code of negative zero (`...fnuz`).
+    NegativeZero,
+}
+
+impl F8 {
+    fn of(name: &str) -> Option<F8> {
+        let (mantissa, bias, nan) = match name {
+            "f8e5m2" => (2, 15, F8Nan::Ieee),
+            "f8e4m3" => (3, 7, F8Nan::Ieee),
+            "f8e3m4" => (4, 3, F8Nan::Ieee),
+            "f8e4m3fn" => (3, 7, F8Nan::AllOnes),
+            "f8e4m3fnuz" => (3, 8, F8Nan::NegativeZero),
+            "f8e5m2fnuz" => (2, 16, F8Nan::NegativeZero),
+            "f8e4m3b11fnuz" => (3, 11, F8Nan::NegativeZero),
+            _ => return None,
+        };
+        Some(F8 {
+            mantissa,
+            bias,
+            nan,
+        })
+    }
+
+    /// The value of `code`, by the definition of the format.
+    pub fn decode(self, code: u8) -> f64 {
+        let m = self.mantissa;
+        let magnitude = code & 0x7f;
+        let (e, f) = (
+            i32::from(magnitude >> m),
+            f64::from(magnitude & ((1 << m) - 1)),
+        );
+        let top = i32::from(0x7f_u8 >> m);
+        let special = match self.nan {
+            F8Nan::Ieee if e == top => Some(if f == 0.0 { f64::INFINITY } else { f64::NAN }),
+            F8Nan::AllOnes if magnitude == 0x7f => Some(f64::NAN),
+            F8Nan::NegativeZero if code == 0x80 => Some(f64::NAN),
+            _ => None,
+        };
+        let value = special.unwrap_or_else(|| {
+            let significand = if e == 0 { f } else { f + f64::from(1u32 << m) };
+            significand * 2f64.powi(e.max(1) - self.bias - m as i32)
+        });
+        if code & 0x80 != 0 { -value } else { value }
+    }
+
+    /// The code `x` rounds to, as ml_dtypes rounds: to `f32` first, then to the nearest value,
+    /// ties to the even code; beyond the largest finite value (by more than half its spacing,
+    /// or half with the largest code odd) to infinity, or NaN where there is none. Found by
+    /// search over the codes.
+    pub fn encode(self, x: f64) -> u8 {
+        let x = x as f32 as f64;
+        let m = self.mantissa;
+        let nan = match self.nan {
+            F8Nan::Ieee => (0x7f >> m << m) | 1 << (m - 1),
+            F8Nan::AllOnes => 0x7f,
+            F8Nan::NegativeZero => 0x80,
+        };
+        if x.is_nan() {
+            return nan;
+        }
+        let sign = if x.is_sign_negative() { 0x80 } else { 0 };
+        let finite: Vec<u8> = (0..0x80).filter(|&c| self.decode(c).is_finite()).collect();
+        let top = *finite.last().expect("finite codes");
+        let spacing = self.decode(top) - self.decode(top - 1);
+        // The value one past the largest: reaching it is overflow.
+        let past = (top + 1, self.decode(top) + spacing);
+        let a = x.abs();
+        let mut best = (0u8, f64::INFINITY);
+        for (c, v) in finite.iter().map(|&c| (c, self.decode(c))).chain([past]) {
+            let d = (v - a).abs();
+            if d < best.1 || (d == best.1 && c % 2 == 0) {
+                best = (c, d);
+            }
+        }
+        if a >= past.1 || best.0 > top {
+            return match self.nan {
+                F8Nan::Ieee => sign | 0x7f >> m << m,
+                F8Nan::AllOnes => sign | 0x7f,
+                F8Nan::NegativeZero => 0x80,
+            };
+        }
+        match (self.nan, best.0) {
+            (F8Nan::NegativeZero, 0) => 0,
+            (_, c) => sign | c,
+        }
+    }
 }
 
 impl Ty {
@@ -40,6 +146,7 @@ impl Ty {
             "pred" => Ty::Pred,
             "s4" => Ty::S(4),
             "f4e2m1fn" => Ty::F4,
+            _ if name.starts_with("f8") => Ty::F8(F8::of(name)?),
             "u4" => Ty::U(4),
             "s8" => Ty::S(8),
             "s16" => Ty::S(16),
@@ -66,6 +173,7 @@ impl Ty {
             Ty::S(b) | Ty::U(b) => b,
             Ty::F16 | Ty::Bf16 => 16,
             Ty::F4 => 4,
+            Ty::F8(_) => 8,
             Ty::F32 => 32,
             Ty::F64 | Ty::C64 => 64,
             Ty::C128 => 128,
@@ -86,7 +194,10 @@ impl Ty {
     }
 
     pub fn is_float(self) -> bool {
-        matches!(self, Ty::F4 | Ty::F16 | Ty::Bf16 | Ty::F32 | Ty::F64)
+        matches!(
+            self,
+            Ty::F4 | Ty::F8(_) | Ty::F16 | Ty::Bf16 | Ty::F32 | Ty::F64
+        )
     }
 
     /// The smallest and largest value of an integer type.
@@ -124,6 +235,7 @@ impl Ty {
             Ty::F16 => round_to_format(x, 10, -14, 65504.0),
             Ty::Bf16 => round_to_format(x, 7, -126, 2f64.powi(128) - 2f64.powi(120)),
             Ty::F4 => round_to_fp4(x),
+            Ty::F8(f8) => f8.decode(f8.encode(x)),
             _ => x,
         }
     }
@@ -256,6 +368,7 @@ pub fn to_bits(ty: Ty, v: V) -> u64 {
             let k = FP4.iter().position(|&f| f == x.abs()).unwrap_or(0) as u64;
             k | (u64::from(x.is_sign_negative()) << 3)
         }
+        Ty::F8(f8) => u64::from(f8.encode(v.float())),
     }
 }
 
@@ -273,6 +386,7 @@ pub fn from_bits(ty: Ty, bits: u64) -> V {
             let v = FP4[(bits & 7) as usize];
             V::F(if bits & 8 != 0 { -v } else { v })
         }
+        Ty::F8(f8) => V::F(f8.decode(bits as u8)),
         Ty::C64 | Ty::C128 => V::C(from_bits(ty.part(), bits).float(), 0.0),
     }
 }
@@ -1432,5 +1546,49 @@ mod tests {
         ] {
             assert_eq!(to_bits(h, from_bits(h, bits)), bits, "{bits:#x}");
         }
+    }
+
+    /// The 8-bit float types decode and round as ml_dtypes does
+    /// (`crates/codegen/tests/data/fp8_ml_dtypes.txt`, written by `fp8_generate.py` beside it).
+    #[test]
+    fn f8_as_ml_dtypes() {
+        let golden = include_str!("../../../codegen/tests/data/fp8_ml_dtypes.txt");
+        let (mut ty, mut checked) = (None, 0);
+        for line in golden.lines().filter(|l| !l.starts_with('#')) {
+            let fields: Vec<&str> = line.split(' ').collect();
+            let f8 = |ty: Option<Ty>| match ty {
+                Some(Ty::F8(f8)) => f8,
+                other => panic!("{other:?}"),
+            };
+            match fields[0] {
+                "type" => ty = Ty::of(fields[1]),
+                "decode" => {
+                    for (code, word) in fields[1..].iter().enumerate() {
+                        let want = f32::from_bits(u32::from_str_radix(word, 16).unwrap());
+                        let got = f8(ty).decode(code as u8);
+                        assert!(
+                            got as f32 == want || (got.is_nan() && want.is_nan()),
+                            "{ty:?} code {code}: {got} for {want}"
+                        );
+                        checked += 1;
+                    }
+                }
+                source => {
+                    let x = match source {
+                        "f32" => f32::from_bits(u32::from_str_radix(fields[1], 16).unwrap()) as f64,
+                        _ => f64::from_bits(u64::from_str_radix(fields[1], 16).unwrap()),
+                    };
+                    let want: u8 = fields[2].parse().unwrap();
+                    let f8 = f8(ty);
+                    let got = f8.encode(x);
+                    assert!(
+                        got == want || (f8.decode(got).is_nan() && f8.decode(want).is_nan()),
+                        "{ty:?} {line}: {got:#x}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 10000, "{checked}");
     }
 }
