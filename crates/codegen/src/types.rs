@@ -221,6 +221,6 @@ mod tests {
     #[test]
     fn unknown_elements_are_refused() {
         assert!(memref_type(&shape("c32", &[2], None)).is_err());
-        assert!(Element::of("f8e4m3fn").is_err());
+        assert!(Element::of("f8e8m0fnu").is_err());
     }
 }

@@ -68,6 +68,12 @@ fn dense(literal: &str, shape: &ArrayShape) -> Option<String> {
         "f64" => Some(64),
         _ => None,
     };
+    // Narrow floats (`f8e4m3fn`, `f4e2m1fn`, ...) are written as decimals like the others; their
+    // infinities and NaNs have no form here.
+    let narrow_float = ["f8", "f6", "f4"]
+        .iter()
+        .any(|p| shape.element.starts_with(p));
+    let float = float_bits.is_some() || narrow_float;
     let mut text = String::new();
     let mut token = String::new();
     let flush = |token: &mut String, text: &mut String| -> Option<()> {
@@ -96,7 +102,7 @@ fn dense(literal: &str, shape: &ArrayShape) -> Option<String> {
                 };
                 text.push_str(mantissa);
                 let integer = mantissa.trim_start_matches(['-', '+']);
-                if float_bits.is_some() && integer.chars().all(|c| c.is_ascii_digit()) {
+                if float && integer.chars().all(|c| c.is_ascii_digit()) {
                     text.push_str(".0");
                 }
                 text.push_str(exponent);
@@ -215,6 +221,13 @@ mod tests {
             Some("dense<-2.5E-3> : tensor<f64>")
         );
         assert_eq!(dense("{...}", &shape), None);
+        // Narrow floats: decimals, but no form for their infinities and NaNs.
+        let f8 = ArrayShape::new("f8e4m3fn", vec![]);
+        assert_eq!(
+            dense("1", &f8).as_deref(),
+            Some("dense<1.0> : tensor<f8E4M3FN>")
+        );
+        assert_eq!(dense("nan", &f8), None);
     }
 
     #[test]
