@@ -5,7 +5,7 @@ use xla_indexing_core::IndexingMap;
 
 use crate::coalescing::{AccessCoalescing, analyze_access};
 use crate::device::Device;
-use crate::plan::{KernelPlan, OperandPlan};
+use crate::plan::{EmitterPlan, KernelPlan, OperandPlan};
 
 /// One analysed access (or why it could not be analysed).
 pub struct CoalescingEntry<'a> {
@@ -20,6 +20,44 @@ pub struct CoalescingEntry<'a> {
     pub map_index: usize,
     /// The coalescing, or why it could not be analysed.
     pub result: Result<AccessCoalescing, String>,
+}
+
+impl CoalescingEntry<'_> {
+    /// For an access that is not coalesced, why XLA's kernel makes it too: the emitter XLA's
+    /// rules pick for the fusion (ours follow them) runs the thread map this plan holds, so
+    /// the access, and what the report says of it, is XLA's. `None` for a coalesced access.
+    pub fn xla_reason(&self) -> Option<String> {
+        let coalesced = self.result.as_ref().is_ok_and(|c| c.coalesced);
+        if coalesced || self.result.is_err() {
+            return None;
+        }
+        let plan = self.plan;
+        let how = match &plan.emitter {
+            EmitterPlan::Loop { fallback } => {
+                let kept = fallback
+                    .as_ref()
+                    .map(|why| format!("; XLA keeps the fusion there too: {why}"))
+                    .unwrap_or_default();
+                format!(
+                    "its loop emitter gives consecutive threads consecutive elements of output 0 in its layout, and reads each operand where the fusion's maps send those elements{kept}"
+                )
+            }
+            EmitterPlan::Reduction(_) => {
+                "its reduction emitter tiles the reduction as this plan does (threads per row, vector size, shared tile), and reads and writes through the same maps".into()
+            }
+            EmitterPlan::Transpose(_) => {
+                "its transpose emitter reads and writes the same tiles with the same threads; a tile's rows are as long as the shape's runs allow".into()
+            }
+            EmitterPlan::Scatter(_) | EmitterPlan::InPlace(_) => {
+                "its emitter gives each thread the same update element, and where the element lands is read at run time (the report takes the worst case)".into()
+            }
+            EmitterPlan::Concatenate(_) | EmitterPlan::InputSlices(_) => format!(
+                "its {} emitter runs the same thread map",
+                plan.emitter.name()
+            ),
+        };
+        Some(format!("XLA's kernel makes this access too: {how}"))
+    }
 }
 
 /// Analyses every access of every kernel: each operand's reads, then the output's store

@@ -53,6 +53,9 @@ pub fn json(entries: &[CoalescingEntry<'_>]) -> Value {
                         .map(|m| json!({"dimension": m.dimension, "per_lane": m.per_lane, "layout_stride": m.layout_stride}))
                         .collect();
                     v["reason"] = json!(c.reason);
+                    if let Some(xla) = e.xla_reason() {
+                        v["xla"] = json!(xla);
+                    }
                 }
                 Err(why) => {
                     v["coalesced"] = Value::Null;
@@ -96,6 +99,9 @@ pub fn text(entries: &[CoalescingEntry<'_>]) -> String {
                 }
                 if let Some(r) = &c.reason {
                     out.push_str(&format!("  why: {r}\n"));
+                }
+                if let Some(xla) = e.xla_reason() {
+                    out.push_str(&format!("  xla: {xla}\n"));
                 }
             }
             Err(why) => out.push_str(&format!("{head}: not analysed: {why}\n")),
