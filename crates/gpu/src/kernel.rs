@@ -19,6 +19,10 @@ pub struct Kernel {
     pub kind: Option<String>,
     /// The output buffers the kernel writes, with their layouts.
     pub outputs: Vec<ArrayShape>,
+    /// The loop emitter's unroll factor that the fusion's `backend_config` sets (XLA's
+    /// `native_emitter_backend_config` of type `NATIVE_EMITTER_TYPE_LOOP`, as its autotuner
+    /// writes it), in place of the one XLA's heuristic picks.
+    pub unroll_factor: Option<u64>,
     /// 1-based line of the fusion instruction (of the entry computation without fusions).
     pub line: usize,
     /// 1-based column of the fusion instruction (of the entry computation without fusions).
@@ -67,6 +71,7 @@ pub fn kernels(module: &Module) -> Vec<Kernel> {
                 computation: c,
                 kind: kind(instr),
                 outputs: with_root_layouts(instr, module, c),
+                unroll_factor: tuned_unroll_factor(instr),
                 line: instr.pos.line,
                 column: instr.pos.column,
             });
@@ -80,6 +85,7 @@ pub fn kernels(module: &Module) -> Vec<Kernel> {
             computation: module.entry,
             kind: None,
             outputs: root.shape.leaves().into_iter().cloned().collect(),
+            unroll_factor: None,
             line: entry.pos.line,
             column: entry.pos.column,
         });
@@ -92,6 +98,30 @@ fn kind(instr: &Instruction) -> Option<String> {
         Some(xla_indexing_hlo::attrs::AttrValue::Raw(k)) => Some(k.clone()),
         _ => None,
     }
+}
+
+/// The unroll factor of a loop fusion's `native_emitter_backend_config` (at the top of the
+/// `backend_config`, or in its `fusion_backend_config`), when it is of the loop emitter and
+/// positive.
+fn tuned_unroll_factor(instr: &Instruction) -> Option<u64> {
+    let Some(xla_indexing_hlo::attrs::AttrValue::Json(config)) = instr.attr("backend_config")
+    else {
+        return None;
+    };
+    [
+        &config["native_emitter_backend_config"],
+        &config["fusion_backend_config"]["native_emitter_backend_config"],
+    ]
+    .into_iter()
+    .filter(|native| native["type"] == "NATIVE_EMITTER_TYPE_LOOP")
+    .find_map(|native| {
+        // Protobuf's JSON writes 64-bit integers as strings, 32-bit ones as numbers.
+        let factor = &native["unroll_factor"];
+        factor
+            .as_u64()
+            .or_else(|| factor.as_str().and_then(|s| s.parse().ok()))
+    })
+    .filter(|&f| f > 0)
 }
 
 /// The fusion's result leaves; a leaf written without a layout takes the fused root's.

@@ -706,7 +706,9 @@ fn loop_kernel(
             .filter_map(|o| element_bits(&o.element))
             .min(),
     };
-    let unroll = unroll_factor(&inputs, device);
+    let unroll = kernel
+        .unroll_factor
+        .unwrap_or_else(|| unroll_factor(&inputs, device));
     let launch = launch_dimensions(elements, unroll, device)
         .map_err(|e| kernel.error(format!("cannot launch {elements} elements: {e}")))?;
     let layout = first.layout_or_default();
