@@ -17,15 +17,15 @@
 // RUN: %ptxas -arch=sm_80 %t/sm_80.ptx -o %t/sm_80.cubin
 
 // PLAN-LABEL: f0 (calls add_rows): block [20, 1, 1], grid [1, 1, 1], unroll 1
-// PLAN: emitter: scatter (atomic add; the output starts as parameter 0)
+// PLAN: emitter: scatter (atomic add; distributed updates, 1 per thread; the output starts as parameter 0)
 // PLAN: write map: (th_x, th_y, th_z, bl_x, bl_y, bl_z)[chunk_id, unroll_id]{rt0} -> (rt0, th_x mod 4)
 // PLAN: rt0: p1 at (th_x, th_y, th_z, bl_x, bl_y, bl_z)[chunk_id, unroll_id] -> (th_x floordiv 4, 0)
 // PLAN-LABEL: f1 (calls set_rows)
-// PLAN: emitter: scatter (store; the output starts as parameter 0)
+// PLAN: emitter: scatter (store; distributed updates, 1 per thread; the output starts as parameter 0)
 // PLAN-LABEL: f2 (calls max_elements)
-// PLAN: emitter: scatter (compare-and-swap; the output starts as parameter 0)
+// PLAN: emitter: scatter (compare-and-swap; distributed updates, 1 per thread; the output starts as parameter 0)
 // PLAN-LABEL: f3 (calls unique_mul)
-// PLAN: emitter: scatter (unique; the output starts as parameter 0)
+// PLAN: emitter: scatter (unique; distributed updates, 1 per thread; the output starts as parameter 0)
 
 // HOST: gpu.memcpy [[OUT:%[a-z_0-9]+]], %arg0 : memref<16x4xf32>, memref<16x4xf32>
 // HOST-NEXT: gpu.launch_func @kernels::@f0 {{.*}} args(%arg0 : memref<16x4xf32>, %arg1 : memref<5x1xi32>, %arg2 : memref<5x1x4xf32>, [[OUT]] : memref<16x4xf32>)

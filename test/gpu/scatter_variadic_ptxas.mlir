@@ -17,15 +17,15 @@
 // RUN: %ptxas -arch=sm_80 %t/sm_80.ptx -o %t/sm_80.cubin
 
 // PLAN-LABEL: f1 (calls argmax_elements): block [8, 1, 1], grid [1, 1, 1], unroll 1
-// PLAN: emitter: scatter (unique; the outputs start as parameters 0 and 1)
+// PLAN: emitter: scatter (unique; distributed updates, 1 per thread; the outputs start as parameters 0 and 1)
 // PLAN: write map: (th_x, th_y, th_z, bl_x, bl_y, bl_z)[chunk_id, unroll_id]{rt0} -> (rt0)
 // PLAN-LABEL: f2 (calls windows)
-// PLAN: emitter: scatter (unique; the outputs start as parameters 0 and 1)
+// PLAN: emitter: scatter (unique; distributed updates, 1 per thread; the outputs start as parameters 0 and 1)
 // PLAN: write map: {{.*}}{rt0} -> (rt0 + (th_x floordiv 4) mod 2, th_x mod 4)
 // PLAN-LABEL: f3 (calls three_outputs)
-// PLAN: emitter: scatter (store; the outputs start as parameters 0, 1 and 2)
+// PLAN: emitter: scatter (store; distributed updates, 1 per thread; the outputs start as parameters 0, 1 and 2)
 // PLAN-LABEL: f0 (calls store_rows)
-// PLAN: emitter: scatter (store; the outputs start as parameters 0 and 1)
+// PLAN: emitter: scatter (store; distributed updates, 1 per thread; the outputs start as parameters 0 and 1)
 
 // HOST: gpu.memcpy [[OUT0:%[a-z_0-9]+]], %arg5 : memref<12xf32>, memref<12xf32>
 // HOST-NEXT: gpu.memcpy [[OUT1:%[a-z_0-9]+]], %arg6 : memref<12xi32>, memref<12xi32>

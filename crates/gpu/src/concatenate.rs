@@ -18,8 +18,8 @@ use xla_indexing_core::interval::gcd;
 use xla_indexing_core::{Expr, IndexingMap, Interval};
 
 use crate::device::Device;
-use crate::launch::{LaunchDimensions, UnrollInputs, launch_dimensions, unroll_factor};
-use crate::thread_map::thread_id_map;
+use crate::launch::{LaunchDimensions, UnrollInputs, unroll_factor};
+use crate::thread_map::loop_launch;
 use xla_indexing_hlo::module::{Computation, Module};
 use xla_indexing_hlo::ops::{OpKind, instruction_kind};
 use xla_indexing_hlo::shape::Shape;
@@ -129,14 +129,7 @@ pub fn plan_concatenate(
             gcd(u as i64, s.dims[dimension]).unsigned_abs()
         })
         .max(1);
-    let launch = launch_dimensions(elements, unroll, device)
-        .map_err(|e| format!("cannot launch {elements} elements: {e}"))?;
-    let layout = largest.layout_or_default();
-    layout
-        .validate(&largest.dims)
-        .map_err(|e| format!("{largest}: {e}"))?;
-    let launch_map = thread_id_map(&launch, unroll, &largest.dims, &layout)
-        .map_err(|e| format!("thread-id map: {e}"))?;
+    let (launch, launch_map) = loop_launch(largest, unroll, device)?;
     let mut loops = Vec::new();
     let mut offset = 0i64;
     for (&operand, shape) in concat.operands.iter().zip(&shapes) {

@@ -12,8 +12,8 @@ use xla_indexing_core::{Expr, IndexingMap, Interval, Var};
 
 use crate::device::Device;
 use crate::epilogue::root_values;
-use crate::launch::{LaunchDimensions, UnrollInputs, launch_dimensions, unroll_factor};
-use crate::thread_map::thread_id_map;
+use crate::launch::{LaunchDimensions, UnrollInputs, unroll_factor};
+use crate::thread_map::loop_launch;
 use xla_indexing_hlo::module::Module;
 
 /// The in-place emitter's plan of one fusion.
@@ -117,15 +117,7 @@ pub fn plan_in_place(
                 smallest_output_bits: None,
             };
             let unroll = unroll_factor(&inputs, device);
-            let launch = launch_dimensions(elements, unroll, device)
-                .map_err(|e| format!("cannot launch {elements} update elements: {e}"))?;
-            let layout = upd.layout_or_default();
-            layout
-                .validate(&upd.dims)
-                .map_err(|e| format!("{upd}: {e}"))?;
-            let map = thread_id_map(&launch, unroll, &upd.dims, &layout)
-                .map_err(|e| format!("thread-id map: {e}"))?;
-            thread_map = Some((launch, map));
+            thread_map = Some(loop_launch(upd, unroll, device)?);
         }
         let Some((_, map)) = &thread_map else {
             return Err("no thread map".into());

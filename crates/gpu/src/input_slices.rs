@@ -14,8 +14,8 @@ use xla_indexing_hlo::module::Module;
 use crate::device::Device;
 use crate::epilogue::root_values;
 use crate::kernel::element_bits;
-use crate::launch::{LaunchDimensions, launch_dimensions};
-use crate::thread_map::thread_id_map;
+use crate::launch::LaunchDimensions;
+use crate::thread_map::loop_launch;
 
 /// The input-slices emitter's plan of one fusion.
 #[derive(Clone, Debug, PartialEq)]
@@ -103,18 +103,7 @@ pub fn plan_input_slices(
         .min()
         .unwrap_or(8);
     let unroll = 8u64.div_ceil(narrowest.max(1));
-    let elements = input
-        .element_count()
-        .and_then(|n| u64::try_from(n).ok())
-        .ok_or_else(|| format!("{input} has too many elements"))?;
-    let launch = launch_dimensions(elements, unroll, device)
-        .map_err(|e| format!("cannot launch {elements} elements: {e}"))?;
-    let layout = input.layout_or_default();
-    layout
-        .validate(&input.dims)
-        .map_err(|e| format!("{input}: {e}"))?;
-    let thread_map = thread_id_map(&launch, unroll, &input.dims, &layout)
-        .map_err(|e| format!("thread-id map: {e}"))?;
+    let (launch, thread_map) = loop_launch(input, unroll, device)?;
     let slices = roots
         .iter()
         .zip(windows)

@@ -31,6 +31,7 @@ mod reduction_groups;
 pub mod reduction_tiling;
 pub mod roles;
 pub mod scatter;
+pub mod scatter_distribution;
 pub mod thread_map;
 pub mod tiles;
 pub mod transpose;

@@ -7,8 +7,10 @@
 //! output buffers too, so the caller fills each output with its operand first
 //! ([`ScatterPlan::operand_parameters`]; `compile --emit host` copies them).
 //!
-//! One thread per update element (the loop emitter's launch over the updates): it reads the
-//! index vector at its scatter position (the runtime variables of [`ScatterPlan::write`]), drops
+//! One thread per update element, or per vector of them, as XLA distributes them
+//! (`scatter_distribution.rs`: the loop emitter's launch over the updates, or a warp per
+//! update slice when there are many long slices): a thread reads the index vector at its
+//! scatter position (the runtime variables of [`ScatterPlan::write`]), drops
 //! the element when the window does not fit in the operands at that start (XLA's semantics), and
 //! combines it with the output elements it lands on, as [`Combiner`] says. A variadic scatter
 //! (`N` operands, `N` updates of one shape, a combiner of `2N` scalars returning `N`) lands every
@@ -17,17 +19,16 @@
 //! indices are unique.
 
 use xla_indexing_core::IndexingMap;
-use xla_indexing_core::interval::gcd;
 
 use crate::device::Device;
 use crate::identity::{Class, binary_of_parameters, class_of};
-use crate::launch::{LaunchDimensions, UnrollInputs, launch_dimensions, unroll_factor};
-use crate::thread_map::thread_id_map;
+use crate::launch::LaunchDimensions;
+use crate::scatter_distribution::{Distribution, Updates, distribute};
 use xla_indexing_hlo::access::Access;
 use xla_indexing_hlo::attrs::AttrValue;
 use xla_indexing_hlo::module::{Computation, Instruction, Module};
 use xla_indexing_hlo::ops::{OpContext, Outcome, input_to_output};
-use xla_indexing_hlo::shape::{ArrayShape, Shape};
+use xla_indexing_hlo::shape::Shape;
 
 /// The scatter emitter's plan of one fusion.
 #[derive(Clone, Debug, PartialEq)]
@@ -46,7 +47,9 @@ pub struct ScatterPlan {
     pub reads: Vec<Vec<usize>>,
     /// How an update is combined with the output element it lands on.
     pub combiner: Combiner,
-    /// The launch: one thread per update element.
+    /// Which threads take which update elements, as XLA's emitter distributes them.
+    pub distribution: Distribution,
+    /// The launch: one thread per update element (or vector of them), or a warp per slice.
     pub launch: LaunchDimensions,
     /// `(thread ids)[chunk_id, unroll_id] -> (update index)`.
     pub thread_map: IndexingMap,
@@ -128,19 +131,19 @@ pub fn plan_scatter(
     {
         return Err(format!("the updates of {} differ in shape", scatter.name));
     }
-    let elements = update_shape
-        .element_count()
-        .and_then(|n| u64::try_from(n).ok())
-        .ok_or_else(|| format!("{update_shape} has too many elements"))?;
-    let unroll = update_vector(scatter, update_shape, elements, device);
-    let launch = launch_dimensions(elements, unroll, device)
-        .map_err(|e| format!("cannot launch {elements} updates: {e}"))?;
-    let layout = update_shape.layout_or_default();
-    layout
-        .validate(&update_shape.dims)
-        .map_err(|e| format!("{update_shape}: {e}"))?;
-    let thread_map = thread_id_map(&launch, unroll, &update_shape.dims, &layout)
-        .map_err(|e| format!("thread-id map: {e}"))?;
+    let window: Vec<usize> = scatter
+        .ints("update_window_dims")
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|&d| usize::try_from(d).ok())
+        .collect();
+    let (distribution, launch, thread_map) = distribute(
+        &Updates {
+            shape: update_shape,
+            window: &window,
+        },
+        device,
+    )?;
     let cx = OpContext::new(module, comp, scatter);
     let (landing, reads) = landing(&cx, n)?;
     let write = compose_access(&thread_map, &landing).map_err(|e| format!("write map: {e}"))?;
@@ -151,6 +154,7 @@ pub fn plan_scatter(
         updates,
         reads,
         combiner: combiner(&cx, n)?,
+        distribution,
         launch,
         thread_map,
         write,
@@ -194,38 +198,6 @@ fn landing(cx: &OpContext<'_>, n: usize) -> Result<(Access, Vec<Vec<usize>>), St
     let landing =
         landing.ok_or_else(|| format!("{}: no update lands on an output", cx.instr.name))?;
     Ok((landing, reads))
-}
-
-/// The update elements a thread handles together, as XLA's scatter emitter that distributes
-/// the updates picks them: the loop emitter's unroll factor for the updates, as far as it
-/// divides the elements of one update slice (the window), so that no thread's elements span
-/// two slices.
-fn update_vector(
-    scatter: &Instruction,
-    updates: &ArrayShape,
-    elements: u64,
-    device: &Device,
-) -> u64 {
-    let window: Vec<usize> = scatter
-        .ints("update_window_dims")
-        .unwrap_or_default()
-        .iter()
-        .filter_map(|&d| usize::try_from(d).ok())
-        .collect();
-    let slice = window
-        .iter()
-        .filter_map(|&d| updates.dims.get(d))
-        .try_fold(1u64, |n, &d| n.checked_mul(u64::try_from(d).ok()?))
-        .unwrap_or(1);
-    let inputs = UnrollInputs {
-        elements,
-        blocks_unrolling: false,
-        smallest_output_bits: None,
-    };
-    let unroll = unroll_factor(&inputs, device);
-    i64::try_from(slice)
-        .map_or(1, |slice| gcd(slice, unroll as i64).unsigned_abs())
-        .max(1)
 }
 
 /// `second` after `first`, over all of `first`'s variables (kept, so that the maps take the

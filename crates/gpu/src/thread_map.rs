@@ -9,8 +9,10 @@
 
 use xla_indexing_core::{ArithError, Expr, IndexingMap, Interval, Var};
 
-use crate::launch::LaunchDimensions;
+use crate::device::Device;
+use crate::launch::{LaunchDimensions, launch_dimensions};
 use xla_indexing_hlo::layout::Layout;
+use xla_indexing_hlo::shape::ArrayShape;
 
 /// The names of the six dimensions of a thread-id map, in order.
 pub const DIM_NAMES: [&str; 6] = ["th_x", "th_y", "th_z", "bl_x", "bl_y", "bl_z"];
@@ -93,6 +95,76 @@ pub fn thread_id_map(
     map.add_constraint(element, Interval::new(0, elements - 1));
     map.simplify();
     Ok(map)
+}
+
+/// The loop emitter's launch over the elements of `shape`, `unroll` per thread, and its
+/// thread-id map; `Err` says why there is none (too many elements, a layout that does not fit).
+pub fn loop_launch(
+    shape: &ArrayShape,
+    unroll: u64,
+    device: &Device,
+) -> Result<(LaunchDimensions, IndexingMap), String> {
+    let elements = shape
+        .element_count()
+        .and_then(|n| u64::try_from(n).ok())
+        .ok_or_else(|| format!("{shape} has too many elements"))?;
+    let launch = launch_dimensions(elements, unroll, device)
+        .map_err(|e| format!("cannot launch {elements} elements of {shape}: {e}"))?;
+    let layout = shape.layout_or_default();
+    layout
+        .validate(&shape.dims)
+        .map_err(|e| format!("{shape}: {e}"))?;
+    let map = thread_id_map(&launch, unroll, &shape.dims, &layout)
+        .map_err(|e| format!("thread-id map: {e}"))?;
+    Ok((launch, map))
+}
+
+/// `map` (over the six thread and block ids) with each id's bounds those of `launch`: a launch
+/// map ranges over every thread the launch starts. Simplification narrows an id's bounds where
+/// the constraints leave some threads idle (a warp's lanes past the end of a short slice); the
+/// constraints still say so, which is checked: they must narrow the widened bounds again.
+pub fn with_launch_bounds(
+    map: &IndexingMap,
+    launch: &LaunchDimensions,
+) -> Result<IndexingMap, String> {
+    let counts = [
+        launch.threads[0],
+        launch.threads[1],
+        launch.threads[2],
+        launch.blocks[0],
+        launch.blocks[1],
+        launch.blocks[2],
+    ];
+    let dims = counts
+        .iter()
+        .zip(DIM_NAMES)
+        .map(|(&n, name)| {
+            let n = i64::try_from(n).map_err(|_| format!("{n} {name} overflow"))?;
+            Ok(Var::named(Interval::upto(n), name))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let mut wide = IndexingMap::new(
+        map.results().to_vec(),
+        dims,
+        map.range_vars().to_vec(),
+        map.rt_vars().to_vec(),
+    );
+    for (e, iv) in map.constraints() {
+        wide.add_constraint(e.clone(), *iv);
+    }
+    let mut again = wide.clone();
+    again.simplify();
+    if again
+        .dims()
+        .iter()
+        .map(|v| v.bounds)
+        .ne(map.dims().iter().map(|v| v.bounds))
+    {
+        return Err(format!(
+            "the thread ids' bounds of {map} are not implied by its constraints"
+        ));
+    }
+    Ok(wide)
 }
 
 /// The map restricted to the first warp of the first block: `th_x` in `[0, lanes - 1]`, every
@@ -196,6 +268,30 @@ mod tests {
              domain: th_x in [0, 127], bl_x in [0, 24575], vector_index in [0, 3]",
         );
         assert_eq!(map, want, "{map}");
+    }
+
+    #[test]
+    fn launch_bounds_stay_those_of_the_launch_where_the_constraints_idle_lanes() {
+        let launch = LaunchDimensions {
+            blocks: [3, 1, 1],
+            threads: [128, 1, 1],
+        };
+        // Simplification narrows th_x to [0, 115]: lanes 20 to 31 of each warp are idle.
+        let mut map = parsed(
+            "(th_x, th_y, th_z, bl_x, bl_y, bl_z)[chunk_id, unroll_id] -> (th_x mod 32), \
+             domain: th_x in [0, 127], th_y in [0, 0], th_z in [0, 0], bl_x in [0, 2], \
+             bl_y in [0, 0], bl_z in [0, 0], chunk_id in [0, 0], unroll_id in [0, 0], \
+             th_x mod 32 in [0, 19]",
+        );
+        map.simplify();
+        assert_eq!(map.dims()[0].bounds, Interval::new(0, 115));
+        let wide = with_launch_bounds(&map, &launch).unwrap();
+        assert_eq!(wide.dims()[0].bounds, Interval::new(0, 127));
+        assert!(!wide.contains(&[116, 0, 0, 0, 0, 0], &[0, 0]));
+        // Bounds that no constraint implies cannot be widened.
+        let mut narrow = map.clone();
+        narrow.clear_constraints();
+        assert!(with_launch_bounds(&narrow, &launch).is_err());
     }
 
     #[test]

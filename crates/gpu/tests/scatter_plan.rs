@@ -176,3 +176,47 @@ fn variadic_scatters_with_repeated_indices_and_a_combiner_stay_with_the_loop_emi
         "computed operand"
     );
 }
+
+/// XLA's choice between its scatters over distributed updates and over distributed indices (a
+/// warp per slice), on an H100 (a wave of 4 × 132 = 528 warps): by enumeration, the warps'
+/// threads take every update element once, a warp's lanes one slice.
+#[test]
+fn many_long_slices_take_a_warp_each() {
+    use xla_indexing_gpu::scatter_distribution::Distribution;
+    let distribution = |slices: usize, slice: usize| {
+        let text = format!(
+            "HloModule m\nadd {{\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT s = f32[] add(a, b)\n}}\n\
+             fused {{\n  x = f32[50,{slice}] parameter(0)\n  i = s32[{slices},1] parameter(1)\n  u = f32[{slices},{slice}] parameter(2)\n  \
+             ROOT s = f32[50,{slice}] scatter(x, i, u), update_window_dims={{1}}, inserted_window_dims={{0}}, scatter_dims_to_operand_dims={{0}}, index_vector_dim=1, to_apply=add\n}}\n\
+             ENTRY e {{\n  x = f32[50,{slice}] parameter(0)\n  i = s32[{slices},1] parameter(1)\n  u = f32[{slices},{slice}] parameter(2)\n  \
+             ROOT f = f32[50,{slice}] fusion(x, i, u), kind=kInput, calls=fused\n}}\n"
+        );
+        let plans = plans(&text);
+        let s = scatter(&plans[0]).clone();
+        (s.distribution, s)
+    };
+    // As XLA's sorted_indices test: 2008 slices of 32 f32 (a 2-wide vector would leave half
+    // the warp idle, so one element per lane).
+    let (d, s) = distribution(2008, 32);
+    assert_eq!(d, Distribution::Indices { vector: 1 });
+    assert_eq!((s.launch.threads[0], s.launch.blocks[0]), (128, 502));
+    // Slices of 64 f32: two per lane.
+    let (d, s) = distribution(600, 64);
+    assert_eq!(d, Distribution::Indices { vector: 2 });
+    let mut seen = HashSet::new();
+    for (ids, syms) in s.thread_map.domain_points(1 << 22).unwrap() {
+        let update = s.thread_map.evaluate(&ids, &syms).unwrap();
+        assert_eq!(update[0], ids[3] * 4 + ids[0] / 32, "the warp's slice");
+        assert!(seen.insert(update.clone()), "{update:?} twice");
+    }
+    assert_eq!(seen.len(), 600 * 64);
+    // Fewer slices than a wave, or slices too short to keep half a warp busy: the updates.
+    assert!(matches!(
+        distribution(500, 64).0,
+        Distribution::Updates { .. }
+    ));
+    assert!(matches!(
+        distribution(2008, 16).0,
+        Distribution::Updates { .. }
+    ));
+}

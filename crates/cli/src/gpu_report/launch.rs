@@ -47,6 +47,7 @@ pub fn json(plans: &[KernelPlan]) -> Value {
                 EmitterPlan::Scatter(s) => {
                     v["write_map"] = json!(s.write.map.to_string());
                     v["combiner"] = json!(s.combiner.name());
+                    v["distribution"] = json!(s.distribution.describe());
                     v["operand_parameters"] = json!(s.operand_parameters);
                 }
                 EmitterPlan::InPlace(ip) => {
@@ -160,8 +161,9 @@ pub fn text(plans: &[KernelPlan]) -> String {
             )),
             EmitterPlan::Scatter(s) => {
                 out.push_str(&format!(
-                    "  emitter: scatter ({}; {})\n  write map: {}\n",
+                    "  emitter: scatter ({}; {}; {})\n  write map: {}\n",
                     s.combiner.name(),
+                    s.distribution.describe(),
                     starts_as(&s.operand_parameters),
                     s.write.map
                 ));

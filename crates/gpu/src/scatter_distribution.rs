@@ -1,0 +1,169 @@
+//! How XLA's scatter emitter spreads a scatter's update elements over threads: distributed
+//! updates (the loop emitter's launch over the updates, a thread's elements within one update
+//! slice), or, when there are more slices than a wave of warps and a slice keeps most lanes of a
+//! warp busy, distributed indices: a warp per update slice, each lane reading `vector`
+//! adjacent elements of the slice per step, so that a warp's reads of a slice are contiguous
+//! and its index vector is read once.
+
+use xla_indexing_core::interval::gcd;
+use xla_indexing_core::{ArithError, Expr, IndexingMap, Interval, Var};
+
+use crate::device::Device;
+use crate::kernel::element_bits;
+use crate::launch::{LaunchDimensions, UnrollInputs, unroll_factor};
+use crate::thread_map::{DIM_NAMES, SYMBOL_NAMES, loop_launch, with_launch_bounds};
+use xla_indexing_hlo::shape::ArrayShape;
+
+/// Warps per block of XLA's scatter over distributed indices.
+const WARPS_PER_BLOCK: u64 = 4;
+/// The widest vector of update elements XLA's scatter reads, in bits.
+const MAX_VECTOR_BITS: u64 = 64;
+
+/// Which threads take which update elements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Distribution {
+    /// The loop emitter's launch over the updates, `vector` elements of one slice per thread.
+    Updates {
+        /// Elements per thread.
+        vector: u64,
+    },
+    /// A warp per update slice, each lane `vector` adjacent elements of it per step.
+    Indices {
+        /// Adjacent elements per lane and step.
+        vector: u64,
+    },
+}
+
+impl Distribution {
+    /// How the report names it.
+    pub fn describe(&self) -> String {
+        match self {
+            Distribution::Updates { vector } => {
+                format!("distributed updates, {vector} per thread")
+            }
+            Distribution::Indices { vector } => {
+                format!(
+                    "distributed indices: a warp per update slice, {vector} adjacent elements per lane"
+                )
+            }
+        }
+    }
+}
+
+/// The update elements of a scatter: their shape, and which of its dimensions are the window.
+pub struct Updates<'a> {
+    /// The updates' shape.
+    pub shape: &'a ArrayShape,
+    /// The update window dimensions (`update_window_dims`).
+    pub window: &'a [usize],
+}
+
+impl Updates<'_> {
+    /// Elements of one update slice (the window).
+    fn slice_elements(&self) -> i64 {
+        self.window
+            .iter()
+            .filter_map(|&d| self.shape.dims.get(d))
+            .product()
+    }
+}
+
+/// XLA's distribution of `updates` on `device`, with its launch and thread map
+/// (`(thread ids)[chunk_id, unroll_id] -> (update index)`).
+pub fn distribute(
+    updates: &Updates<'_>,
+    device: &Device,
+) -> Result<(Distribution, LaunchDimensions, IndexingMap), String> {
+    let shape = updates.shape;
+    let elements = shape
+        .element_count()
+        .and_then(|n| u64::try_from(n).ok())
+        .ok_or_else(|| format!("{shape} has too many elements"))?;
+    let slice = updates.slice_elements().max(1);
+    let slices = i64::try_from(elements).map_err(|_| "too many updates")? / slice;
+    let warp = device.warp_size as i64;
+    let bits = element_bits(&shape.element).unwrap_or(8).max(1);
+    let mut vector = gcd(slice, (MAX_VECTOR_BITS / bits).max(1) as i64).max(1);
+    while vector > 1 && warp * vector > slice {
+        vector /= 2;
+    }
+    let active_lanes = warp.min(slice / vector);
+    let wave = WARPS_PER_BLOCK * device.core_count;
+    if slices > wave as i64 && active_lanes > warp / 2 {
+        let (launch, map) = warp_per_slice(updates, slices, vector, warp)
+            .map_err(|e| format!("thread-id map: {e}"))?;
+        let map = with_launch_bounds(&map, &launch)?;
+        return Ok((
+            Distribution::Indices {
+                vector: vector as u64,
+            },
+            launch,
+            map,
+        ));
+    }
+    let inputs = UnrollInputs {
+        elements,
+        blocks_unrolling: false,
+        smallest_output_bits: None,
+    };
+    let unroll = gcd(slice, unroll_factor(&inputs, device) as i64).max(1) as u64;
+    let (launch, map) = loop_launch(shape, unroll, device)?;
+    Ok((Distribution::Updates { vector: unroll }, launch, map))
+}
+
+/// A warp per slice: blocks of 4 warps, warp `bl_x * 4 + th_x floordiv 32` on that slice (the
+/// scatter dimensions of the update index, row-major), its lane `l` on elements
+/// `chunk_id * 32v + l * v + unroll_id` of the window (row-major), while they are in it.
+fn warp_per_slice(
+    updates: &Updates<'_>,
+    slices: i64,
+    vector: i64,
+    warp: i64,
+) -> Result<(LaunchDimensions, IndexingMap), ArithError> {
+    let per_block = WARPS_PER_BLOCK as i64;
+    let blocks = (slices + per_block - 1) / per_block;
+    let slice = updates.slice_elements();
+    let step = warp.checked_mul(vector).ok_or(ArithError::Overflow)?;
+    let steps = (slice + step - 1) / step;
+    let (th_x, bl_x) = (Expr::dim(0), Expr::dim(3));
+    let slice_id = bl_x
+        .checked_scale(per_block)?
+        .checked_add(&th_x.floor_div(warp)?)?;
+    let lane = th_x.modulo(warp)?;
+    let element = Expr::sym(0)
+        .checked_scale(step)?
+        .checked_add(&lane.checked_scale(vector)?)?
+        .checked_add(&Expr::sym(1))?;
+    let dims = &updates.shape.dims;
+    let scatter_dims: Vec<usize> = (0..dims.len())
+        .filter(|d| !updates.window.contains(d))
+        .collect();
+    let mut results = vec![Expr::zero(); dims.len()];
+    for (group, linear) in [(&scatter_dims[..], &slice_id), (updates.window, &element)] {
+        let mut divisor = 1i64;
+        for &d in group.iter().rev() {
+            results[d] = linear.floor_div(divisor)?.modulo(dims[d].max(1))?;
+            divisor = divisor.checked_mul(dims[d]).ok_or(ArithError::Overflow)?;
+        }
+    }
+    let threads = per_block * warp;
+    let counts = [threads, 1, 1, blocks, 1, 1];
+    let dim_vars = DIM_NAMES
+        .iter()
+        .zip(counts)
+        .map(|(name, n)| Var::named(Interval::upto(n), *name))
+        .collect();
+    let symbols = vec![
+        Var::named(Interval::upto(steps), SYMBOL_NAMES[0]),
+        Var::named(Interval::upto(vector), SYMBOL_NAMES[1]),
+    ];
+    let mut map = IndexingMap::new(results, dim_vars, symbols, Vec::new());
+    map.add_constraint(slice_id, Interval::new(0, slices - 1));
+    map.add_constraint(element, Interval::new(0, slice - 1));
+    map.simplify();
+    let launch = LaunchDimensions {
+        blocks: [blocks as u64, 1, 1],
+        threads: [threads as u64, 1, 1],
+    };
+    Ok((launch, map))
+}
