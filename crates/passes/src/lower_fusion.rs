@@ -258,8 +258,13 @@ fn fusion_module(fusion: &OperationRef, instruction: &str) -> Result<(String, Hl
         lines.push_str(&format!("  %{param} = {shape} parameter({i})\n"));
         args.push(format!("%{param}"));
     }
+    // The backend config the import carried over (XLA's, as the fusion had it).
+    let config = string_attribute(fusion, "backend_config")
+        .filter(|c| c.starts_with('{') && c.ends_with('}') && !c.contains('\n'))
+        .map(|c| format!(", backend_config={c}"))
+        .unwrap_or_default();
     let text = format!(
-        "HloModule {instruction}\n\n{}ENTRY %{main} ({}) -> {shape} {{\n{lines}  ROOT %{instruction} = {shape} fusion({}), kind={kind}, calls=%{computation}\n}}\n",
+        "HloModule {instruction}\n\n{}ENTRY %{main} ({}) -> {shape} {{\n{lines}  ROOT %{instruction} = {shape} fusion({}), kind={kind}, calls=%{computation}{config}\n}}\n",
         writer.computations(),
         params.join(", "),
         args.join(", "),

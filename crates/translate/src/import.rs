@@ -699,10 +699,17 @@ fn close<'m>(
             operand_types,
         } => {
             let result = names.fresh(&instr.name);
-            let kind = match instr.attr("kind") {
+            let mut kind = match instr.attr("kind") {
                 Some(AttrValue::Raw(kind)) => format!(", kind = \"{kind}\""),
                 _ => String::new(),
             };
+            // The backend config (an autotuned unroll factor, say) goes with the fusion.
+            if let Some(AttrValue::Json(config)) = instr.attr("backend_config") {
+                kind.push_str(&format!(
+                    ", backend_config = \"{}\"",
+                    escape(&config.to_string())
+                ));
+            }
             let count = if types.len() == 1 {
                 String::new()
             } else {
