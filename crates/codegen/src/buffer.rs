@@ -80,11 +80,12 @@ impl ArrayBuffer {
     pub fn load(&self, body: &mut Body, at: &[String]) -> Scalar {
         let (name, ty, mlir) = (&self.name, &self.ty, self.element.mlir);
         if !self.is_packed() {
-            return body.op(
+            let loaded = body.op(
                 "v",
-                mlir,
+                self.element.memory(),
                 format!("memref.load {name}[{}] : {ty}", at.join(", ")),
             );
+            return from_memory(body, loaded, self.element);
         }
         let (byte, shift) = self.byte_and_shift(body, at);
         let loaded = body.op("byte", "i8", format!("memref.load {name}[{byte}] : {ty}"));
@@ -104,8 +105,9 @@ impl ArrayBuffer {
     pub fn store(&self, body: &mut Body, value: &str, at: &[String]) {
         let (name, ty) = (&self.name, &self.ty);
         if !self.is_packed() {
+            let stored = to_memory(body, value, self.element);
             body.line(format!(
-                "memref.store {value}, {name}[{}] : {ty}",
+                "memref.store {stored}, {name}[{}] : {ty}",
                 at.join(", ")
             ));
             return;
@@ -153,6 +155,29 @@ impl ArrayBuffer {
 
 /// The byte that holds the packed element of `bits` bits at linear position `linear` (an
 /// `index`), and the shift (`i8`) of its bits within the byte: `n floordiv 2` and
+/// A value of `element` read from memory as `loaded` (of its memory type): a `pred` byte is
+/// true when it is not zero.
+pub(crate) fn from_memory(body: &mut Body, loaded: Scalar, element: Element) -> Scalar {
+    if element.class != Class::Pred {
+        return loaded;
+    }
+    let zero = body.constant("0", "i8");
+    body.op(
+        "v",
+        "i1",
+        format!("arith.cmpi ne, {}, {} : i8", loaded.name, zero.name),
+    )
+}
+
+/// `value` of `element` as memory holds it: a `pred` as the byte 0 or 1.
+pub(crate) fn to_memory(body: &mut Body, value: &str, element: Element) -> String {
+    if element.class != Class::Pred {
+        return value.to_string();
+    }
+    body.op("byte", "i8", format!("arith.extui {value} : i1 to i8"))
+        .name
+}
+
 /// `4 · (n mod 2)` for 4-bit elements.
 pub(crate) fn packed_position(body: &mut Body, linear: &str, bits: u32) -> (String, String) {
     let per_byte = i64::from(8 / bits);

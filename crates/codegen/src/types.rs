@@ -100,6 +100,17 @@ impl Element {
         self.bits < 8 && self.class != Class::Pred
     }
 
+    /// The MLIR type of the element in memory: a byte for `pred` (as XLA stores it, so that
+    /// vectors of it are bytes, not bits) and for packed elements (two to the byte), else the
+    /// value's type.
+    pub fn memory(self) -> &'static str {
+        if self.class == Class::Pred || self.is_packed() {
+            "i8"
+        } else {
+            self.mlir
+        }
+    }
+
     /// Whether integer comparisons and divisions are signed (pred and unsigned types are not).
     pub fn is_signed(self) -> bool {
         self.class == Class::Signed
@@ -108,7 +119,8 @@ impl Element {
 
 /// The memref type of an array: its dimensions, element type and, when the layout is not
 /// row-major, its strides (`memref<8x128xf32, strided<[1, 8]>>`). Packed elements (`s4`)
-/// live in a flat buffer of bytes (`memref<16xi8>` for `s4[4,8]`), two to a byte.
+/// live in a flat buffer of bytes (`memref<16xi8>` for `s4[4,8]`), two to a byte; `pred` is a
+/// byte per element.
 pub fn memref_type(shape: &ArrayShape) -> Result<String, String> {
     let element = Element::of(&shape.element)?;
     let (sizes, strides) = memref_layout(shape)?;
@@ -116,11 +128,7 @@ pub fn memref_type(shape: &ArrayShape) -> Result<String, String> {
     for d in &sizes {
         text.push_str(&format!("{d}x"));
     }
-    text.push_str(if element.is_packed() {
-        "i8"
-    } else {
-        element.mlir
-    });
+    text.push_str(element.memory());
     if !is_row_major(&sizes, &strides) {
         let list: Vec<String> = strides.iter().map(i64::to_string).collect();
         text.push_str(&format!(", strided<[{}]>", list.join(", ")));
@@ -178,9 +186,10 @@ mod tests {
             memref_type(&shape("bf16", &[4, 1, 3], Some(&[2, 1, 0]))).unwrap(),
             "memref<4x1x3xbf16>"
         );
+        // A byte per pred, as XLA stores them.
         assert_eq!(
             memref_type(&shape("pred", &[], None)).unwrap(),
-            "memref<i1>"
+            "memref<i8>"
         );
     }
 

@@ -13,7 +13,7 @@
 //! arithmetic as the unrolled loop did; reads under conditions or in inner loops are per lane
 //! as before, and so are the stores of outputs that stay scalar.
 
-use super::buffer::ArrayBuffer;
+use super::buffer::{ArrayBuffer, from_memory, to_memory};
 use super::elemental::{Emitter, Index};
 use super::scalar::Typed;
 use super::types::Element;
@@ -62,7 +62,7 @@ impl Emitter<'_> {
         let lane = lanes.lane as u64;
         let group = lane / width;
         let key = (buffer.name.clone(), index.map.to_string(), group);
-        let vector = format!("vector<{width}x{}>", element.mlir);
+        let vector = format!("vector<{width}x{}>", element.memory());
         let loaded = match lanes.loads.get(&key) {
             Some(v) => v.clone(),
             None => {
@@ -80,15 +80,16 @@ impl Emitter<'_> {
                 v.name
             }
         };
-        let value = self.body.op(
+        let lane_value = self.body.op(
             "v",
-            element.mlir,
+            element.memory(),
             format!(
                 "vector.extract {loaded}[{}] : {} from {vector}",
                 lane - group * width,
-                element.mlir
+                element.memory()
             ),
         );
+        let value = from_memory(&mut self.body, lane_value, element);
         Ok(Some(Typed { value, element }))
     }
 
@@ -165,10 +166,13 @@ impl Emitter<'_> {
                 let width = *width as usize;
                 for (group, chunk) in values.chunks(width).enumerate() {
                     let element = chunk[0].element;
-                    let vector = format!("vector<{width}x{}>", element.mlir);
+                    let vector = format!("vector<{width}x{}>", element.memory());
                     let (view, view_ty, at) =
                         self.vector_address(buffer, map, (group * width) as u64)?;
-                    let names: Vec<&str> = chunk.iter().map(|v| v.value.name.as_str()).collect();
+                    let names: Vec<String> = chunk
+                        .iter()
+                        .map(|v| to_memory(&mut self.body, &v.value.name, element))
+                        .collect();
                     let packed = self.body.op(
                         "vec",
                         &vector,
@@ -223,7 +227,7 @@ impl Emitter<'_> {
                     .layout_or_default()
                     .buffer_size(&shape.dims)
                     .map_err(|e| format!("{shape}: {e}"))?;
-                let view_ty = format!("memref<{size}x{}>", buffer.element.mlir);
+                let view_ty = format!("memref<{size}x{}>", buffer.element.memory());
                 let v = self.body.op(
                     "flat",
                     &view_ty,

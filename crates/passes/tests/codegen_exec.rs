@@ -220,7 +220,7 @@ fn reference(
     Ok((n_params, outputs, buffers))
 }
 
-/// The kernel's memref type has the HLO shape's dimensions, element type and the strides of its
+/// The kernel's memref type has the HLO shape's dimensions, element type (a byte for `pred`) and the strides of its
 /// layout (computed here from `minor_to_major`; dimensions of size 1 may have any stride), or
 /// for elements narrower than a byte, is the flat `memref<Kxi8>` of their bytes. Returns the
 /// buffer as the program addresses it.
@@ -230,7 +230,8 @@ fn check_buffer(
 ) -> Result<cpu::Buffer, String> {
     let ty = ty_of(shape)?;
     let element = match ty {
-        Ty::Pred => "i1".to_string(),
+        // A byte each, as XLA stores them.
+        Ty::Pred => "i8".to_string(),
         Ty::S(b) | Ty::U(b) => format!("i{b}"),
         Ty::F16 => "f16".into(),
         Ty::Bf16 => "bf16".into(),
@@ -274,7 +275,10 @@ fn check_buffer(
     if buffer.dims != shape.dims || buffer.element != element || !strides_agree {
         return Err(mismatch());
     }
-    Ok(buffer.clone())
+    Ok(cpu::Buffer {
+        pred: ty == Ty::Pred,
+        ..buffer.clone()
+    })
 }
 
 /// Compares the printed bits (two runs per kernel) with the expected outputs.

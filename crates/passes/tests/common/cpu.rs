@@ -59,6 +59,8 @@ pub struct Buffer {
     /// the memref, a flat `memref<Kxi8>`, in the order of `strides`: element `n` of the
     /// layout in the low bits of byte `n / 2` when `n` is even, the high bits when odd.
     pub packed: bool,
+    /// Whether the `i8` elements are `pred`s, each the byte 0 or 1 (as XLA stores them).
+    pub pred: bool,
 }
 
 impl Buffer {
@@ -71,6 +73,7 @@ impl Buffer {
             element: element.to_string(),
             strides,
             packed: true,
+            pred: false,
         }
     }
 
@@ -200,6 +203,7 @@ pub fn parse_memref(text: &str) -> Result<Buffer, String> {
         element,
         strides,
         packed: false,
+        pred: false,
     })
 }
 
@@ -1326,6 +1330,10 @@ fn fill_input(m: &mut Emitter, p: usize, b: &Buffer, view: &str) -> Result<(), S
             let re = input_element(m, p, &n, part);
             let im = input_element(m, p + COMPLEX_SHIFT, &n, part);
             m.op(format!("complex.create {re}, {im} : {}", b.element))
+        }
+        None if b.pred => {
+            let bit = input_element(m, p, &n, "i1");
+            m.op(format!("arith.extui {bit} : i1 to i8"))
         }
         None => input_element(m, p, &n, &b.element),
     };
