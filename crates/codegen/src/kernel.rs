@@ -2,7 +2,7 @@
 
 use xla_indexing_hlo::{HloError, Module};
 
-use xla_indexing_gpu::{EmitterPlan, KernelPlan};
+use xla_indexing_gpu::{EmitterPlan, KernelPlan, scatter_distribution::Distribution};
 
 use super::CodegenOptions;
 use super::concatenate::concatenate_function;
@@ -11,6 +11,7 @@ use super::input_slices::input_slices_function;
 use super::loop_emitter::loop_function;
 use super::reduction::reduction_function;
 use super::scatter::scatter_function;
+use super::scatter_sorted::sorted_function;
 use super::transpose::transpose_function;
 
 /// A loop kernel's error, with why the fusion's own emitter refused it (a scatter the loop
@@ -51,7 +52,12 @@ pub fn kernel_function(
         EmitterPlan::Reduction(r) => reduction_function(module, plan, r, symbol, options),
         EmitterPlan::Transpose(t) => transpose_function(module, plan, t, symbol, options),
         EmitterPlan::Concatenate(c) => concatenate_function(module, plan, c, symbol, options),
-        EmitterPlan::Scatter(s) => scatter_function(module, plan, s, symbol, options),
+        EmitterPlan::Scatter(s) => match &s.distribution {
+            Distribution::Sorted(sorted) => {
+                sorted_function(module, plan, s, sorted, symbol, options)
+            }
+            _ => scatter_function(module, plan, s, symbol, options),
+        },
         EmitterPlan::InPlace(p) => in_place_function(module, plan, p, symbol, options),
         EmitterPlan::InputSlices(s) => input_slices_function(module, plan, s, symbol, options),
     }

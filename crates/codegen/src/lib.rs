@@ -28,6 +28,7 @@ mod loop_emitter;
 mod reduction;
 mod scalar;
 mod scatter;
+mod scatter_sorted;
 mod transpose;
 mod types;
 mod vector;

@@ -59,7 +59,6 @@ fn land_update(
     outputs: &[ArrayBuffer],
 ) -> Result<(), HloError> {
     let c = plan.kernel.computation;
-    let fail = |err: String| plan.kernel.error(format!("cannot be lowered: {err}"));
     let at_update = Index::of(&scatter.thread_map);
     let updates = scatter
         .updates
@@ -75,16 +74,7 @@ fn land_update(
         .collect();
     // A window larger than the operand fits nowhere: every update is dropped.
     if bounds.iter().all(|b| b.lo <= b.hi) {
-        let mut starts = Vec::new();
-        let mut fits = Vec::new();
-        for (rt, b) in scatter.write.runtime.iter().zip(&bounds) {
-            let at = Index::of(&rt.map);
-            let component = e.value(c, scatter.indices, &at)?;
-            let start = as_index(e, &component).map_err(fail)?;
-            fits.push(e.body.within(&start, (b.lo, b.hi)));
-            starts.push(start);
-        }
-        let fit = e.body.all(fits);
+        let (starts, fit) = read_starts(e, plan, scatter)?;
         if let Some(fit) = &fit {
             e.body.open(format!("scf.if {fit} {{"));
         }
@@ -93,78 +83,128 @@ fn land_update(
             map: scatter.write.map.clone(),
             rts: starts,
         };
-        let index = e
-            .materialize(&landing)
-            .map_err(|err| fail(format!("output index: {err}")))?;
-        let instr = &module.computations[c].instructions[scatter.hero];
-        let callee = instr
-            .called("to_apply")
-            .first()
-            .cloned()
-            .ok_or_else(|| fail("the scatter has no to_apply".into()))?;
-        let (out, update) = (&outputs[0], &updates[0]);
-        match scatter.combiner {
-            Combiner::Store => {
-                for (out, update) in outputs.iter().zip(&updates) {
-                    out.store(&mut e.body, &update.value.name, &index);
-                }
-            }
-            Combiner::Unique => {
-                let args = outputs
-                    .iter()
-                    .map(|out| Typed {
-                        value: out.load(&mut e.body, &index),
-                        element: out.element,
-                    })
-                    .chain(updates.iter().cloned())
-                    .collect();
-                let new = e.apply_all(instr, &callee, args, &at_update)?;
-                if new.len() != outputs.len() {
-                    return Err(fail(format!(
-                        "{callee} returns {} values for {} outputs",
-                        new.len(),
-                        outputs.len()
-                    )));
-                }
-                for (out, new) in outputs.iter().zip(&new) {
-                    out.store(&mut e.body, &new.value.name, &index);
-                }
-            }
-            Combiner::AtomicAdd => {
-                let element = out.element;
-                let kind = if element.class == Class::Float {
-                    "addf"
-                } else {
-                    "addi"
-                };
-                let (mlir, name, ty) = (element.mlir, &out.name, &out.ty);
-                e.body.op(
-                    "old",
-                    mlir,
-                    format!(
-                        "memref.atomic_rmw {kind} {}, {name}[{}] : ({mlir}, {ty}) -> {mlir}",
-                        update.value.name,
-                        index.join(", ")
-                    ),
-                );
-            }
-            Combiner::CompareAndSwap => {
-                let offset = linear_offset(&scatter.write.map, &out.shape)
-                    .ok_or_else(|| fail("the output has no linear offsets".into()))?;
-                let at = e
-                    .materialize(&Index {
-                        map: scatter.write.map.with_results(vec![offset]),
-                        rts: landing.rts.clone(),
-                    })
-                    .map_err(|err| fail(format!("output offset: {err}")))?;
-                swap_loop(e, out, &at[0], |e, current| {
-                    e.apply(instr, &callee, vec![current, update.clone()], &at_update)
-                })?;
-            }
-        }
+        land(
+            e,
+            module,
+            plan,
+            scatter,
+            outputs,
+            (&updates, &at_update),
+            &landing,
+        )?;
         e.leave_scope();
         if fit.is_some() {
             e.body.close("}", false);
+        }
+    }
+    Ok(())
+}
+
+/// The current thread's index vector as `index` values (one per component, the write map's
+/// runtime variables), and whether the window fits at that start (`None`: it always does).
+pub(crate) fn read_starts(
+    e: &mut Emitter,
+    plan: &KernelPlan,
+    scatter: &ScatterPlan,
+) -> Result<(Vec<String>, Option<String>), HloError> {
+    let c = plan.kernel.computation;
+    let fail = |err: String| plan.kernel.error(format!("cannot be lowered: {err}"));
+    let mut starts = Vec::new();
+    let mut fits = Vec::new();
+    for (rt, var) in scatter
+        .write
+        .runtime
+        .iter()
+        .zip(scatter.write.map.rt_vars())
+    {
+        let component = e.value(c, scatter.indices, &Index::of(&rt.map))?;
+        let start = as_index(e, &component).map_err(fail)?;
+        fits.push(e.body.within(&start, (var.bounds.lo, var.bounds.hi)));
+        starts.push(start);
+    }
+    Ok((starts, e.body.all(fits)))
+}
+
+/// `updates` (one per output, read at `at_update`) combined with the output elements at
+/// `landing` (the write map at the starts) as the plan's combiner says.
+pub(crate) fn land(
+    e: &mut Emitter,
+    module: &Module,
+    plan: &KernelPlan,
+    scatter: &ScatterPlan,
+    outputs: &[ArrayBuffer],
+    (updates, at_update): (&[Typed], &Index),
+    landing: &Index,
+) -> Result<(), HloError> {
+    let c = plan.kernel.computation;
+    let fail = |err: String| plan.kernel.error(format!("cannot be lowered: {err}"));
+    let index = e
+        .materialize(landing)
+        .map_err(|err| fail(format!("output index: {err}")))?;
+    let instr = &module.computations[c].instructions[scatter.hero];
+    let callee = instr
+        .called("to_apply")
+        .first()
+        .cloned()
+        .ok_or_else(|| fail("the scatter has no to_apply".into()))?;
+    let (out, update) = (&outputs[0], &updates[0]);
+    match scatter.combiner {
+        Combiner::Store => {
+            for (out, update) in outputs.iter().zip(updates) {
+                out.store(&mut e.body, &update.value.name, &index);
+            }
+        }
+        Combiner::Unique => {
+            let args = outputs
+                .iter()
+                .map(|out| Typed {
+                    value: out.load(&mut e.body, &index),
+                    element: out.element,
+                })
+                .chain(updates.iter().cloned())
+                .collect();
+            let new = e.apply_all(instr, &callee, args, at_update)?;
+            if new.len() != outputs.len() {
+                return Err(fail(format!(
+                    "{callee} returns {} values for {} outputs",
+                    new.len(),
+                    outputs.len()
+                )));
+            }
+            for (out, new) in outputs.iter().zip(&new) {
+                out.store(&mut e.body, &new.value.name, &index);
+            }
+        }
+        Combiner::AtomicAdd => {
+            let element = out.element;
+            let kind = if element.class == Class::Float {
+                "addf"
+            } else {
+                "addi"
+            };
+            let (mlir, name, ty) = (element.mlir, &out.name, &out.ty);
+            e.body.op(
+                "old",
+                mlir,
+                format!(
+                    "memref.atomic_rmw {kind} {}, {name}[{}] : ({mlir}, {ty}) -> {mlir}",
+                    update.value.name,
+                    index.join(", ")
+                ),
+            );
+        }
+        Combiner::CompareAndSwap => {
+            let offset = linear_offset(&scatter.write.map, &out.shape)
+                .ok_or_else(|| fail("the output has no linear offsets".into()))?;
+            let at = e
+                .materialize(&Index {
+                    map: scatter.write.map.with_results(vec![offset]),
+                    rts: landing.rts.clone(),
+                })
+                .map_err(|err| fail(format!("output offset: {err}")))?;
+            swap_loop(e, out, &at[0], |e, current| {
+                e.apply(instr, &callee, vec![current, update.clone()], at_update)
+            })?;
         }
     }
     Ok(())

@@ -137,15 +137,27 @@ pub fn plan_scatter(
         .iter()
         .filter_map(|&d| usize::try_from(d).ok())
         .collect();
+    let cx = OpContext::new(module, comp, scatter);
+    let (landing, reads) = landing(&cx, n)?;
+    // XLA accumulates sorted indices of one output; how many starts the updates share.
+    let sorted =
+        matches!(scatter.attr("indices_are_sorted"), Some(AttrValue::Raw(v)) if v == "true");
+    let sorted_starts = (sorted && n == 1).then(|| {
+        landing
+            .map
+            .rt_vars()
+            .iter()
+            .map(|v| v.bounds.count() as i64)
+            .product::<i64>()
+    });
     let (distribution, launch, thread_map) = distribute(
         &Updates {
             shape: update_shape,
             window: &window,
+            sorted_starts,
         },
         device,
     )?;
-    let cx = OpContext::new(module, comp, scatter);
-    let (landing, reads) = landing(&cx, n)?;
     let write = compose_access(&thread_map, &landing).map_err(|e| format!("write map: {e}"))?;
     Ok(Some(ScatterPlan {
         hero,
