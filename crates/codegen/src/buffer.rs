@@ -52,12 +52,6 @@ impl ArrayBuffer {
     /// Buffer `name` holding `shape`, or why its element type or layout is not lowered.
     pub fn new(name: String, shape: &ArrayShape) -> Result<ArrayBuffer, String> {
         let element = Element::of(&shape.element)?;
-        if element.class == Class::Fp4 {
-            return Err(format!(
-                "{shape}: f4e2m1fn arrays in memory are not lowered (its values are only \
-                 converted within a fusion)"
-            ));
-        }
         let strides = shape
             .layout_or_default()
             .strides(&shape.dims)

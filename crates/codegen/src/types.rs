@@ -13,8 +13,8 @@ pub enum Class {
     Float,
     /// A complex number: two floats of half the element's bits (`c64` is two `f32`).
     Complex,
-    /// `f4e2m1fn`, kept as its four bits (`i4`): converted to and from other types by integer
-    /// arithmetic (`fp4.rs`), no other op.
+    /// `f4e2m1fn`, kept as its four bits (`i4`, packed in memory as `s4`): converted to and
+    /// from other types by integer arithmetic (`fp4.rs`), no other op.
     Fp4,
     /// An 8-bit float type, kept as its bits (`i8`): converted by integer arithmetic
     /// (`fp8.rs`), every other op computed on `f32` values and rounded back.
@@ -94,7 +94,7 @@ impl Element {
         }
     }
 
-    /// Whether two elements share a byte in memory (`s4`, `u4`): their buffers are bytes, and
+    /// Whether two elements share a byte in memory (`s4`, `u4`, `f4e2m1fn`): their buffers are bytes, and
     /// each access picks its element's half (`buffer.rs`).
     pub fn is_packed(self) -> bool {
         self.bits < 8 && self.class != Class::Pred

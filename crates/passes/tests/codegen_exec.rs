@@ -235,7 +235,7 @@ fn check_buffer(
         Ty::S(b) | Ty::U(b) => format!("i{b}"),
         Ty::F16 => "f16".into(),
         Ty::Bf16 => "bf16".into(),
-        // Packed as `s4`; the generator keeps f4e2m1fn out of memory.
+        // Packed as `s4`.
         Ty::F4 => "i4".into(),
         Ty::F8(_) => "i8".into(),
         Ty::F32 => "f32".into(),

@@ -42,7 +42,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use super::hlo_eval::{Array, Ty, V, element_count};
+use super::hlo_eval::{Array, Ty, V, element_count, from_bits};
 use super::runner;
 
 /// One buffer argument of a kernel.
@@ -124,8 +124,9 @@ pub fn input_value(p: usize, n: i64, ty: Ty) -> V {
     let v = h - m / 2;
     match ty {
         Ty::Pred => V::P(h % 2 == 1),
-        // Stored as `i8` like `s8`: the code is the byte.
+        // Stored as `i8` like `s8`, or packed as `s4`: the code is the byte or the nibble.
         Ty::F8(f8) => V::F(f8.decode(v as i8 as u8)),
+        Ty::F4 => from_bits(ty, (v as u64) & 15),
         _ if ty.is_complex() => V::C(
             input_value(p, n, ty.part()).float(),
             input_value(p + COMPLEX_SHIFT, n, ty.part()).float(),
