@@ -98,7 +98,16 @@ pub fn sorted_function(
                 .name
         })
         .collect();
-    let changed = any(&mut e, differs);
+    // The warp's first slice starts a run too (an empty index vector never differs).
+    let first = e
+        .body
+        .op(
+            "first",
+            "i1",
+            format!("arith.cmpi eq, {index_id}, {zero} : index"),
+        )
+        .name;
+    let changed = any(&mut e, [first].into_iter().chain(differs).collect());
     let land_before = e
         .body
         .op("land", "i1", format!("arith.andi {changed}, {fitted} : i1"))
@@ -242,7 +251,7 @@ fn land_all(
     Ok(())
 }
 
-/// Whether any of `conditions` holds (false for none).
+/// Whether any of `conditions` (at least one) holds.
 fn any(e: &mut Emitter, conditions: Vec<String>) -> String {
     conditions
         .into_iter()
@@ -251,7 +260,7 @@ fn any(e: &mut Emitter, conditions: Vec<String>) -> String {
                 .op("changed", "i1", format!("arith.ori {a}, {b} : i1"))
                 .name
         })
-        .unwrap_or_else(|| e.body.constant("false", "i1").name)
+        .unwrap_or_default()
 }
 
 /// The literal of zero (false) of `element`: the accumulators' value before the first slice.

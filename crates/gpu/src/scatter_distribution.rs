@@ -136,7 +136,6 @@ pub fn distribute(
             };
             let (launch, map, position) =
                 sorted_maps(updates, &layout).map_err(|e| format!("thread-id map: {e}"))?;
-            let map = with_launch_bounds(&map, &launch)?;
             let sorted = Sorted {
                 vector: vector as u64,
                 warps_per_slice: warps_per_slice as u64,
@@ -150,7 +149,6 @@ pub fn distribute(
     if slices > wave as i64 && active_lanes > warp / 2 {
         let (launch, map) = warp_per_slice(updates, slices, vector, warp)
             .map_err(|e| format!("thread-id map: {e}"))?;
-        let map = with_launch_bounds(&map, &launch)?;
         return Ok((
             Distribution::Indices {
                 vector: vector as u64,
@@ -287,7 +285,7 @@ fn sorted_maps(
     let mut map = IndexingMap::new(results, dim_vars, symbols, Vec::new());
     map.add_constraint(slice_id, Interval::new(0, slices - 1));
     map.add_constraint(element, Interval::new(0, slice - 1));
-    map.simplify();
+    let map = with_launch_bounds(&map);
     let launch = LaunchDimensions {
         blocks: [blocks as u64, 1, 1],
         threads: [threads as u64, 1, 1],
