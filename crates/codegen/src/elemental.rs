@@ -106,6 +106,19 @@ pub struct Emitter<'m> {
     /// reduction emitter's results, the transpose emitter's value from its shared tile: their
     /// epilogues read them at the element they write).
     given: HashMap<(usize, usize), Typed>,
+    /// The array constants too large for a vector constant, as module-level `memref.global`
+    /// ops the kernel reads (see [`Emitter::global_lines`]).
+    globals: Globals,
+}
+
+/// A kernel's global constants: `memref.global` ops named after the kernel, one per distinct
+/// table.
+#[derive(Default)]
+struct Globals {
+    /// The kernel's symbol, the globals' prefix.
+    prefix: String,
+    /// Each table's `dense<...> : type` text and its global's name, in the order made.
+    made: Vec<(String, String)>,
 }
 
 impl<'m> Emitter<'m> {
@@ -113,10 +126,10 @@ impl<'m> Emitter<'m> {
     /// `simplify` says whether composed maps are simplified before they are written.
     pub fn new(
         module: &'m Module,
-        body: Body,
-        frame: Frame,
+        (body, frame): (Body, Frame),
         buffers: Vec<ArrayBuffer>,
         simplify: bool,
+        symbol: &str,
     ) -> Self {
         Emitter {
             module,
@@ -129,7 +142,24 @@ impl<'m> Emitter<'m> {
             simplify,
             depth: 0,
             given: HashMap::new(),
+            globals: Globals {
+                prefix: symbol.to_string(),
+                made: Vec::new(),
+            },
         }
+    }
+
+    /// The `memref.global` ops of the kernel's large array constants, to be written beside it
+    /// in the `gpu.module` (indented for its body).
+    pub(crate) fn global_lines(&self) -> String {
+        self.globals
+            .made
+            .iter()
+            .map(|(table, name)| {
+                let (values, ty) = table.split_once(" : ").unwrap_or((table, ""));
+                format!("    memref.global \"private\" constant @{name} : {ty} = {values}\n")
+            })
+            .collect()
     }
 
     /// Makes `value` the value of instruction `i` of computation `c` wherever the kernel's own
@@ -531,8 +561,13 @@ impl<'m> Emitter<'m> {
         Ok(Typed { value, element })
     }
 
-    /// Lane `at` of the vector constant of `values` (MLIR literals of `element`).
+    /// Element `at` of the table of `values` (MLIR literals of `element`): a lane of one vector
+    /// constant, or for more than [`array_constant::MAX_ELEMENTS`] values, as XLA reads large
+    /// constants, a load from a global constant of the `gpu.module`.
     fn table_lane(&mut self, values: &[String], element: Element, at: &str) -> Scalar {
+        if values.len() > array_constant::MAX_ELEMENTS {
+            return self.global_element(values, element, at);
+        }
         let ty = element.mlir;
         let vector = format!("vector<{}x{ty}>", values.len());
         let table = self.body.op(
@@ -544,6 +579,29 @@ impl<'m> Emitter<'m> {
             "v",
             ty,
             format!("vector.extract {}[{at}] : {ty} from {vector}", table.name),
+        )
+    }
+
+    /// Element `at` of the global constant of `values` (made on first use).
+    fn global_element(&mut self, values: &[String], element: Element, at: &str) -> Scalar {
+        let ty = format!("memref<{}x{}>", values.len(), element.mlir);
+        let table = format!("dense<[{}]> : {ty}", values.join(", "));
+        let made = &mut self.globals.made;
+        let name = match made.iter().find(|(t, _)| *t == table) {
+            Some((_, name)) => name.clone(),
+            None => {
+                let name = format!("{}_constant{}", self.globals.prefix, made.len());
+                made.push((table, name.clone()));
+                name
+            }
+        };
+        let global = self
+            .body
+            .op("table", &ty, format!("memref.get_global @{name} : {ty}"));
+        self.body.op(
+            "v",
+            element.mlir,
+            format!("memref.load {}[{at}] : {ty}", global.name),
         )
     }
 

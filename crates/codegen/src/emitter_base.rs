@@ -121,7 +121,7 @@ pub(crate) fn begin_kernel<'m>(
         dims,
         syms: Vec::new(),
     };
-    let emitter = Emitter::new(module, body, frame, params, options.simplify);
+    let emitter = Emitter::new(module, (body, frame), params, options.simplify, symbol);
     Ok(Begun {
         text,
         emitter,
@@ -154,12 +154,15 @@ pub(crate) fn lane_kernel(
 }
 
 /// The text of a kernel begun with `header` (its `gpu.func` line) whose body `e` has written:
-/// the body, `gpu.return` and the closing brace.
-pub(crate) fn end_kernel(mut header: String, mut e: Emitter) -> String {
+/// the global constants it reads, then the header, the body, `gpu.return` and the closing
+/// brace.
+pub(crate) fn end_kernel(header: String, mut e: Emitter) -> String {
     e.body.line("gpu.return");
-    header.push_str(&e.body.into_text());
-    header.push_str("    }\n");
-    header
+    let mut text = e.global_lines();
+    text.push_str(&header);
+    text.push_str(&e.body.into_text());
+    text.push_str("    }\n");
+    text
 }
 
 /// `%a : memref<...>, %b : memref<...>`, a workgroup attribution list.

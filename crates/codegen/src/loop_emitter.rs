@@ -71,7 +71,7 @@ pub(crate) fn loop_function(
         out_index.join(", ")
     ));
     let frame = Frame { dims: ids, syms };
-    let mut emitter = Emitter::new(module, body, frame, buffers, options.simplify);
+    let mut emitter = Emitter::new(module, (body, frame), buffers, options.simplify, symbol);
     // Each output at its write map: the thread map, or for a root of other dimensions the
     // thread map through the bitcast from output 0 to it.
     let indices: Vec<Index> = plan

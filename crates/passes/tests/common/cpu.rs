@@ -636,7 +636,8 @@ fn synchronizes(line: &str) -> bool {
 }
 
 /// The kernels of `lowered` (the printed module after `xla-indexing-lower-apply`) as CPU
-/// functions, and the module's attribute aliases that do not name our dialect. The result types
+/// functions, and the module's attribute aliases that do not name our dialect with its global
+/// constants (`memref.global`, which [`program`] puts inside its module). The result types
 /// of the kernels with phases come from `mlir-opt`'s generic form of `lowered`.
 pub fn kernels(tools: &Tools, lowered: &str) -> Result<(Vec<String>, Vec<Kernel>), String> {
     let lines: Vec<&str> = lowered.lines().collect();
@@ -651,6 +652,9 @@ pub fn kernels(tools: &Tools, lowered: &str) -> Result<(Vec<String>, Vec<Kernel>
             aliases.push(line.to_string());
         }
         let trimmed = line.trim_start();
+        if trimmed.starts_with("memref.global ") {
+            aliases.push(trimmed.to_string());
+        }
         if !trimmed.starts_with("gpu.func @") {
             continue;
         }
@@ -1197,10 +1201,16 @@ pub fn program(
         ));
     }
     let mut text = String::new();
+    let (globals, aliases): (Vec<&String>, Vec<&String>) = aliases
+        .iter()
+        .partition(|a| a.starts_with("memref.global "));
     for a in aliases {
         let _ = writeln!(text, "{a}");
     }
     text.push_str("module {\n");
+    for g in globals {
+        let _ = writeln!(text, "  {g}");
+    }
     text.push_str("  func.func private @printI64(i64)\n  func.func private @printNewline()\n");
     for k in &kernels {
         text.push_str(&k.function);
