@@ -37,29 +37,35 @@ fn outputs_of_other_elements_say_which_output_and_why() {
     );
 }
 
+/// The literal `{0, 1, ...}` of `n` elements.
+fn table_literal(n: usize) -> String {
+    let values: Vec<String> = (0..n).map(|k| k.to_string()).collect();
+    format!("{{{}}}", values.join(", "))
+}
+
 /// A bare fusion adding a constant of `n` elements `0, 1, ...` to its parameter.
 fn table_module(n: usize) -> String {
-    let values: Vec<String> = (0..n).map(|k| k.to_string()).collect();
     format!(
-        "big_table {{\n  p = s32[{n}] parameter(0)\n  table = s32[{n}] constant({{{}}})\n  ROOT a = s32[{n}] add(p, table)\n}}\n",
-        values.join(", ")
+        "big_table {{\n  p = s32[{n}] parameter(0)\n  table = s32[{n}] constant({})\n  ROOT a = s32[{n}] add(p, table)\n}}\n",
+        table_literal(n)
     )
 }
 
 #[test]
-fn an_array_constant_past_the_limit_says_how_large_and_why() {
-    let at_limit = module_file("table_256", &table_module(256));
-    let mlir = common::stdout(&[
-        "compile",
-        "-q",
-        at_limit.to_str().unwrap(),
-        "--emit",
-        "mlir",
-    ]);
-    assert!(mlir.contains(": vector<256xi32>"), "{mlir}");
+fn array_constants_past_the_vector_limit_are_globals_and_elided_ones_say_why() {
+    let mlir = |n: usize| {
+        let path = module_file(&format!("table_{n}"), &table_module(n));
+        common::stdout(&["compile", "-q", path.to_str().unwrap(), "--emit", "mlir"])
+    };
+    assert!(mlir(256).contains(": vector<256xi32>"));
+    let global = mlir(300);
+    assert!(
+        global.contains("memref.global \"private\" constant @big_table_constant0 : memref<300xi32>"),
+        "{global}"
+    );
+    let elided = table_module(300).replace(&table_literal(300), "{...}");
     assert_eq!(
-        compile_error("table_300", &table_module(300)),
-        "table: cannot be lowered: an array constant of 300 elements: only those of at most 256 \
-         are lowered (as one vector constant; XLA reads larger ones from a global buffer)"
+        compile_error("table_elided", &elided),
+        "table: cannot be lowered: constant `{...}` writes 1 elements where its shape holds 300"
     );
 }

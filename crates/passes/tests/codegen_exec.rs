@@ -860,14 +860,11 @@ fn codegen_error(hlo: &str) -> HloError {
 
 #[test]
 fn fusions_the_generator_cannot_lower_are_errors_naming_the_instruction() {
-    let table: Vec<String> = (0..300).map(|k| k.to_string()).collect();
-    let large_constant = format!(
-        "HloModule m\n%fused (p0: f32[300]) -> f32[300] {{\n  %p0 = f32[300]{{0}} parameter(0)\n  \
-         %table = f32[300]{{0}} constant({{{}}})\n  ROOT %add = f32[300]{{0}} add(%p0, %table)\n}}\n\
-         ENTRY %main (x: f32[300]) -> f32[300] {{\n  %x = f32[300]{{0}} parameter(0)\n  \
-         ROOT %f = f32[300]{{0}} fusion(%x), kind=kLoop, calls=%fused\n}}\n",
-        table.join(", ")
-    );
+    // XLA's printer elides large literals: there are no values to read.
+    let elided_constant = "HloModule m\n%fused (p0: f32[300]) -> f32[300] {\n  %p0 = f32[300]{0} parameter(0)\n  \
+         %table = f32[300]{0} constant({...})\n  ROOT %add = f32[300]{0} add(%p0, %table)\n}\n\
+         ENTRY %main (x: f32[300]) -> f32[300] {\n  %x = f32[300]{0} parameter(0)\n  \
+         ROOT %f = f32[300]{0} fusion(%x), kind=kLoop, calls=%fused\n}\n";
     let cases: [(&str, &str, &str); 6] = [
         (
             "sort",
@@ -908,8 +905,8 @@ ENTRY %main (x: f32[8,4], i: s32[3,1]) -> f32[3,4] {
             "rows",
         ),
         (
-            "array constant past the vector constant's limit",
-            large_constant.as_str(),
+            "array constant whose literal is elided",
+            elided_constant,
             "table",
         ),
         (
