@@ -60,7 +60,8 @@ fn array_constants_past_the_vector_limit_are_globals_and_elided_ones_say_why() {
     assert!(mlir(256).contains(": vector<256xi32>"));
     let global = mlir(300);
     assert!(
-        global.contains("memref.global \"private\" constant @big_table_constant0 : memref<300xi32>"),
+        global
+            .contains("memref.global \"private\" constant @big_table_constant0 : memref<300xi32>"),
         "{global}"
     );
     let elided = table_module(300).replace(&table_literal(300), "{...}");
