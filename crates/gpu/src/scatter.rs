@@ -262,12 +262,12 @@ fn combiner(cx: &OpContext<'_>, n: usize) -> Result<Combiner, String> {
     }
     let class = root.array().and_then(|s| class_of(&s.element));
     let integer = matches!(class, Some((Class::Signed | Class::Unsigned, _)));
-    let swappable_float = root
-        .array()
-        .is_some_and(|s| matches!(s.element.as_str(), "f16" | "bf16" | "f32" | "f64"));
+    let swappable_float = root.array().is_some_and(|s| {
+        matches!(s.element.as_str(), "f16" | "bf16" | "f32" | "f64") || s.element.starts_with("f8")
+    });
     if !integer && !swappable_float {
         return Err(format!(
-            "{} combines {} elements with {name} through a compare-and-swap loop, which the scatter emitter writes for integers and 16-, 32- and 64-bit floats only",
+            "{} combines {} elements with {name} through a compare-and-swap loop, which the scatter emitter writes for integers and 8-, 16-, 32- and 64-bit floats only",
             scatter.name,
             root.array().map_or("tuple", |s| s.element.as_str())
         ));

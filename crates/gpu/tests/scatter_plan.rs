@@ -79,10 +79,11 @@ fn scatters_the_emitter_does_not_write_stay_with_the_loop_emitter_saying_why() {
     let params =
         "  x = f32[8] parameter(0)\n  i = s32[3,1] parameter(1)\n  u = f32[3] parameter(2)\n";
     let scatter = "f32[8] scatter(x, i, u), update_window_dims={}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=comb";
-    // Complex elements have no compare-and-swap loop here; 16-, 32- and 64-bit floats have one.
+    // Complex elements have no compare-and-swap loop here; 8-, 16-, 32- and 64-bit floats have
+    // one.
     let complex = module(scatter, params, "add(a, b)").replace("f32", "c64");
     assert!(why(&complex).contains("compare-and-swap loop"), "c64 add");
-    for float in ["f16", "bf16", "f32", "f64"] {
+    for float in ["f8e4m3fn", "f8e5m2", "f16", "bf16", "f32", "f64"] {
         let text = module(scatter, params, "maximum(a, b)").replace("f32", float);
         assert_eq!(
             scatter_of(&text).combiner,
