@@ -27,7 +27,7 @@ pub fn concatenate_function(
     let kernel = &plan.kernel;
     let c = kernel.computation;
     let comp = &module.computations[c];
-    let fail = |e: String| kernel.error(format!("cannot be lowered: {e}"));
+    let fail = |e: String| kernel.lowering_error(e);
     let Begun {
         text,
         emitter: mut e,

@@ -48,15 +48,13 @@ pub(crate) fn signature(module: &Module, plan: &KernelPlan) -> Result<Signature,
             return Err(kernel.error(format!("cannot be lowered: parameter {n} is a tuple")));
         };
         params.push(
-            ArrayBuffer::new(format!("%arg{n}"), shape)
-                .map_err(|e| kernel.error(format!("cannot be lowered: {e}")))?,
+            ArrayBuffer::new(format!("%arg{n}"), shape).map_err(|e| kernel.lowering_error(e))?,
         );
     }
     let mut outputs = Vec::new();
     for (k, shape) in kernel.outputs.iter().enumerate() {
         outputs.push(
-            ArrayBuffer::new(format!("%out{k}"), shape)
-                .map_err(|e| kernel.error(format!("cannot be lowered: {e}")))?,
+            ArrayBuffer::new(format!("%out{k}"), shape).map_err(|e| kernel.lowering_error(e))?,
         );
     }
     Ok(Signature { params, outputs })
@@ -110,8 +108,7 @@ pub(crate) fn begin_kernel<'m>(
         .iter()
         .enumerate()
         .map(|(k, b)| {
-            ArrayBuffer::shared(format!("%shared{k}"), b)
-                .map_err(|e| kernel.error(format!("cannot be lowered: {e}")))
+            ArrayBuffer::shared(format!("%shared{k}"), b).map_err(|e| kernel.lowering_error(e))
         })
         .collect::<Result<Vec<_>, HloError>>()?;
     let text = function_header(symbol, &params, &outputs, &shared, &plan.launch, launch_map);

@@ -39,7 +39,7 @@ fn update_element(
     outputs: &[ArrayBuffer],
 ) -> Result<(), HloError> {
     let c = plan.kernel.computation;
-    let fail = |err: String| plan.kernel.error(format!("cannot be lowered: {err}"));
+    let fail = |err: String| plan.kernel.lowering_error(err);
     let at_update = Index::of(&in_place.thread_map);
     let scalar = Index::from(in_place.thread_map.with_results(Vec::new()));
     for (slice, out) in in_place.slices.iter().zip(outputs) {

@@ -40,7 +40,7 @@ fn store_element(
     outputs: &[ArrayBuffer],
 ) -> Result<(), HloError> {
     let c = plan.kernel.computation;
-    let fail = |err: String| plan.kernel.error(format!("cannot be lowered: {err}"));
+    let fail = |err: String| plan.kernel.lowering_error(err);
     let at_element = Index::of(&slices.thread_map);
     let element = e
         .materialize(&at_element)

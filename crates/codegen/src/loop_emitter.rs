@@ -42,8 +42,7 @@ pub(crate) fn loop_function(
         outputs,
     } = signature(module, plan)?;
     // Each output's value: a root leaf, through nested tuples, maybe a variadic reduce's result.
-    let roots = root_leaves(comp, kernel.outputs.len())
-        .map_err(|e| kernel.error(format!("cannot be lowered: {e}")))?;
+    let roots = root_leaves(comp, kernel.outputs.len()).map_err(|e| kernel.lowering_error(e))?;
 
     let map = &plan.thread_map;
     let lanes = options.vectorize && plan.vectorized() && map.range_vars().len() > UNROLL_SYMBOL;

@@ -107,7 +107,7 @@ pub fn reduction_function(
             hero(module, c, h, (flagged, reshaped))
         })
         .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| kernel.error(format!("cannot be lowered: {e}")))?;
+        .map_err(|e| kernel.lowering_error(e))?;
     let Begun {
         text,
         emitter: mut e,

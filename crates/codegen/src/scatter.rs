@@ -108,7 +108,7 @@ pub(crate) fn read_starts(
     scatter: &ScatterPlan,
 ) -> Result<(Vec<String>, Option<String>), HloError> {
     let c = plan.kernel.computation;
-    let fail = |err: String| plan.kernel.error(format!("cannot be lowered: {err}"));
+    let fail = |err: String| plan.kernel.lowering_error(err);
     let mut starts = Vec::new();
     let mut fits = Vec::new();
     for (rt, var) in scatter
@@ -137,7 +137,7 @@ pub(crate) fn land(
     landing: &Index,
 ) -> Result<(), HloError> {
     let c = plan.kernel.computation;
-    let fail = |err: String| plan.kernel.error(format!("cannot be lowered: {err}"));
+    let fail = |err: String| plan.kernel.lowering_error(err);
     let index = e
         .materialize(landing)
         .map_err(|err| fail(format!("output index: {err}")))?;

@@ -40,7 +40,7 @@ pub fn sorted_function(
         outputs,
         ..
     } = begin_kernel(module, plan, symbol, (&[], &scatter.thread_map), options)?;
-    let fail = |err: String| plan.kernel.error(format!("cannot be lowered: {err}"));
+    let fail = |err: String| plan.kernel.lowering_error(err);
     let [output] = &outputs[..] else {
         return Err(fail("a scatter over sorted indices has one output".into()));
     };

@@ -30,6 +30,11 @@ pub struct Kernel {
 }
 
 impl Kernel {
+    /// The error of a kernel the code generator cannot write, saying why.
+    pub fn lowering_error(&self, why: impl std::fmt::Display) -> HloError {
+        self.error(format!("cannot be lowered: {why}"))
+    }
+
     /// An analysis error naming the kernel.
     pub fn error(&self, message: impl Into<String>) -> HloError {
         HloError::Analysis {
