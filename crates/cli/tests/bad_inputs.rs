@@ -176,6 +176,9 @@ const FILE_COMMANDS: &[&[&str]] = &[
     &["launch", "FILE"],
     &["coalescing", "FILE", "--format", "json"],
     &["tiles", "FILE", "--tile", "4,8"],
+    &["tiles", "FILE", "--symbolic"],
+    &["tiles", "FILE", "--space", "--format", "json"],
+    &["tiles", "FILE", "--best"],
 ];
 
 fn with_file<'a>(command: &[&'a str], file: &'a str) -> Vec<&'a str> {
@@ -410,8 +413,15 @@ const OVERFLOWING_ELEMENTS: &str = "HloModule m\nENTRY e {\n  \
 fn tiles_of_overflowing_shapes() {
     let inputs = Inputs::new("tiles");
     let file = inputs.write("elements.hlo", OVERFLOWING_ELEMENTS);
-    let args = ["tiles", file.as_str(), "--tile", "4,8"];
-    check(&args, &run(&args, b""));
+    for mode in [
+        ["--tile", "4,8"],
+        ["--symbolic", "-q"],
+        ["--space", "-q"],
+        ["--best", "-q"],
+    ] {
+        let args = ["tiles", file.as_str(), mode[0], mode[1]];
+        check(&args, &run(&args, b""));
+    }
 }
 
 /// `d0 * MAX + MAX` over `[0, 1]` has no value at `d0 = 1`; a constant is not its simplest form.

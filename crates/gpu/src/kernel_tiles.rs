@@ -1,41 +1,48 @@
 //! A tile of every kernel's outputs propagated to the parameters each output reads (what
-//! `xla-indexing tiles` reports).
+//! `xla-indexing tiles` reports): concrete tiles of given sizes, or symbolic tiles of the sizes
+//! as symbols.
 
 use xla_indexing_hlo::access::Access;
 use xla_indexing_hlo::error::HloError;
 use xla_indexing_hlo::fusion::Composer;
 use xla_indexing_hlo::module::Module;
+use xla_indexing_hlo::shape::ArrayShape;
 
 use crate::kernel::{Kernel, kernels};
+use crate::symbolic_tile::{SymbolicTile, symbolic_tile_of_access};
 use crate::tiles::{OperandTile, OutputTile, TileError, output_tile, propagate};
 
-/// The tiles of one kernel's output, or why it cannot be tiled.
-pub struct KernelTiles {
+/// The tiles of one kernel's output, or why it cannot be tiled: `O` the output's tiling, `T`
+/// each operand's tile.
+pub struct KernelTiles<O = OutputTile, T = OperandTile> {
     /// The kernel.
     pub kernel: Kernel,
     /// The fused computation's name.
     pub computation: String,
     /// The tiled output's index among the kernel's outputs (0-based).
     pub output: usize,
-    /// The output's tiling, or why the sizes do not tile it.
-    pub tile: Result<OutputTile, TileError>,
+    /// The output's tiling, or why it cannot be tiled.
+    pub tile: Result<O, TileError>,
     /// One entry per map of each parameter leaf the output reads (empty when it cannot be tiled).
-    pub operands: Vec<TiledOperand>,
+    pub operands: Vec<TiledOperand<T>>,
 }
 
 /// One map by which a parameter leaf is read, and the tile it gives.
-pub struct TiledOperand {
+pub struct TiledOperand<T = OperandTile> {
     /// The parameter number (`N` of `parameter(N)`).
     pub parameter: usize,
     /// The leaf of the parameter's shape (0 for an array).
     pub leaf: usize,
-    /// The leaf's shape as HLO text (empty when the computation lacks the parameter).
-    pub shape: String,
+    /// The leaf's shape (absent when the computation lacks the parameter).
+    pub shape: Option<ArrayShape>,
     /// The output-to-operand access (absent where the maps are undefined).
     pub access: Option<Access>,
     /// The operand tile that one output tile reads, or why it cannot be expressed.
-    pub tile: Result<OperandTile, TileError>,
+    pub tile: Result<T, TileError>,
 }
+
+/// The symbolic tiles of a kernel's output (tiled by its own dimensions).
+pub type SymbolicKernelTiles = KernelTiles<Vec<i64>, SymbolicTile>;
 
 /// Propagates a tile of `sizes` from every kernel's outputs to their operands, calling
 /// `progress(done, total)` after each kernel.
@@ -44,28 +51,55 @@ pub fn tiles_of_module(
     sizes: &[i64],
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Vec<KernelTiles>, HloError> {
+    walk(
+        module,
+        &|shape| output_tile(&shape.dims, sizes),
+        &|tile, access| propagate(tile, &access.map),
+        progress,
+    )
+}
+
+/// The symbolic tile of every operand of every kernel's outputs, calling `progress(done,
+/// total)` after each kernel.
+pub fn symbolic_tiles_of_module(
+    module: &Module,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Vec<SymbolicKernelTiles>, HloError> {
+    walk(
+        module,
+        &|shape| Ok(shape.dims.clone()),
+        &|dims, access| symbolic_tile_of_access(dims, access),
+        progress,
+    )
+}
+
+/// Tiles every kernel's outputs by `output` and each map of each parameter leaf they read by
+/// `operand`.
+fn walk<O, T>(
+    module: &Module,
+    output: &dyn Fn(&ArrayShape) -> Result<O, TileError>,
+    operand: &dyn Fn(&O, &Access) -> Result<T, TileError>,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Vec<KernelTiles<O, T>>, HloError> {
     let mut out = Vec::new();
     let mut composer = Composer::new(module);
     let kernels = kernels(module);
     for (done, kernel) in kernels.iter().enumerate() {
         let comp = &module.computations[kernel.computation];
         for (k, shape) in kernel.outputs.iter().enumerate() {
-            let tile = output_tile(&shape.dims, sizes);
+            let tile = output(shape);
             let mut operands = Vec::new();
             if let Ok(t) = &tile {
                 for p in composer.computation_output_to_input(kernel.computation, k)? {
-                    let pshape = comp
-                        .parameter(p.parameter)
-                        .and_then(|i| {
-                            comp.instructions[i]
-                                .shape
-                                .leaves()
-                                .get(p.leaf)
-                                .map(|s| s.to_string())
-                        })
-                        .unwrap_or_default();
+                    let pshape = comp.parameter(p.parameter).and_then(|i| {
+                        comp.instructions[i]
+                            .shape
+                            .leaves()
+                            .get(p.leaf)
+                            .map(|s| (*s).clone())
+                    });
                     for a in p.maps.accesses {
-                        let result = propagate(t, &a.map);
+                        let result = operand(t, &a);
                         operands.push(TiledOperand {
                             parameter: p.parameter,
                             leaf: p.leaf,

@@ -15,6 +15,9 @@ use xla_indexing_gpu::{
 };
 use xla_indexing_hlo::{HloError, Module, parse_module};
 
+mod common;
+use common::box_points;
+
 fn plans(path: &str) -> Vec<KernelPlan> {
     let text = std::fs::read_to_string(format!("{}/../../{path}", env!("CARGO_MANIFEST_DIR")))
         .unwrap_or_else(|e| panic!("{path}: {e}"));
@@ -24,24 +27,6 @@ fn plans(path: &str) -> Vec<KernelPlan> {
 
 fn bits(element: &str) -> i128 {
     xla_indexing_gpu::element_bits(element).unwrap() as i128
-}
-
-/// Every point `(range vars)` of a box, lexicographically.
-fn box_points(bounds: &[(i64, i64)]) -> Vec<Vec<i64>> {
-    let mut out = vec![Vec::new()];
-    for &(lo, hi) in bounds {
-        out = out
-            .into_iter()
-            .flat_map(|p| {
-                (lo..=hi).map(move |v| {
-                    let mut q = p.clone();
-                    q.push(v);
-                    q
-                })
-            })
-            .collect();
-    }
-    out
 }
 
 /// The 128-byte transactions one step's element `addresses` (of `bits` each) fall in, and the

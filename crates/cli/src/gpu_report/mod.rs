@@ -1,11 +1,12 @@
 //! Text and JSON of what the GPU commands print: `launch` (the plans of the kernels),
 //! `coalescing` (every access of every plan analysed) and `tiles` (an output tile propagated to
-//! the operands). The planner gives the data (`xla_indexing_gpu`); how it is written is the
+//! the operands, symbolic tiles, tiling spaces and their costs). The planner gives the data (`xla_indexing_gpu`); how it is written is the
 //! command's.
 
 pub mod coalescing;
 pub mod launch;
 pub mod tiles;
+pub mod tiling;
 
 use serde_json::{Value, json};
 use xla_indexing_gpu::{Kernel, plan::OperandPlan};

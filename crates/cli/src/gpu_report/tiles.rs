@@ -6,6 +6,8 @@ use xla_indexing_gpu::{
     kernel_tiles::{KernelTiles, TiledOperand},
 };
 
+use xla_indexing_hlo::shape::ArrayShape;
+
 use super::{kernel_json, runtime_json};
 
 /// One operand tile: its offsets, sizes and strides, and how exact it is.
@@ -35,8 +37,7 @@ pub fn json(all: &[KernelTiles]) -> Value {
                         .operands
                         .iter()
                         .map(|o| {
-                            let mut x =
-                                json!({"operand": o.parameter, "leaf": o.leaf, "shape": o.shape});
+                            let mut x = json!({"operand": o.parameter, "leaf": o.leaf, "shape": shape_text(&o.shape)});
                             let rt = o.access.as_ref().map(runtime_json).unwrap_or_default();
                             if !rt.is_empty() {
                                 x["runtime_vars"] = Value::Array(rt);
@@ -75,20 +76,15 @@ pub fn text(all: &[KernelTiles]) -> String {
                 k.kernel.name, k.output, t.sizes, t.counts, t.map
             )),
         }
-        for TiledOperand {
-            parameter: p,
-            leaf,
+        for o @ TiledOperand {
             shape,
             access: a,
             tile: r,
+            ..
         } in &k.operands
         {
-            let label = if *leaf > 0 {
-                format!("{p}.{leaf}")
-            } else {
-                p.to_string()
-            };
-            out.push_str(&format!("  operand {label} {shape}:\n"));
+            let label = operand_text(o);
+            out.push_str(&format!("  operand {label} {}:\n", shape_text(shape)));
             match r {
                 Ok(t) => {
                     out.push_str(&format!(
@@ -118,4 +114,18 @@ pub fn text(all: &[KernelTiles]) -> String {
         out.push('\n');
     }
     out
+}
+
+/// A parameter leaf's shape as HLO text (empty where the computation lacks the parameter).
+pub(super) fn shape_text(shape: &Option<ArrayShape>) -> String {
+    shape.as_ref().map(|s| s.to_string()).unwrap_or_default()
+}
+
+/// An operand as `parameter` or `parameter.leaf`.
+pub(super) fn operand_text<T>(o: &TiledOperand<T>) -> String {
+    if o.leaf > 0 {
+        format!("{}.{}", o.parameter, o.leaf)
+    } else {
+        o.parameter.to_string()
+    }
 }

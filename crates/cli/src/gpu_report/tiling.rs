@@ -1,0 +1,262 @@
+//! `tiles --symbolic`, `--space` and `--best`: every operand's symbolic tile, the valid tilings
+//! of each output and their costs, as JSON or text.
+
+use serde_json::{Value, json};
+use xla_indexing_gpu::Device;
+use xla_indexing_gpu::kernel_tiles::SymbolicKernelTiles;
+use xla_indexing_gpu::symbolic_tile::SymbolicTile;
+use xla_indexing_gpu::tiles::TileError;
+use xla_indexing_gpu::tiling_space::{TiledInput, TilingCost, ranked, space};
+
+use super::kernel_json;
+use super::tiles::{operand_text, shape_text};
+
+/// One symbolic tile as JSON.
+fn symbolic_json(t: &SymbolicTile) -> Value {
+    let show = |es: &[xla_indexing_core::Expr]| es.iter().map(|e| t.show(e)).collect::<Vec<_>>();
+    json!({
+        "offsets": show(t.offsets.results()),
+        "sizes": show(&t.sizes),
+        "strides": show(&t.strides),
+        "constraints": t.condition_text(),
+        "exact": t.over.is_empty(),
+        "over_approximation": t.over,
+    })
+}
+
+/// The header of one output: the kernel, the output and the variables of its tiles.
+fn header(k: &SymbolicKernelTiles) -> String {
+    let shape = &k.kernel.outputs[k.output];
+    let vars: Vec<String> = shape
+        .dims
+        .iter()
+        .enumerate()
+        .map(|(i, d)| format!("ts{i} in [1, {d}]"))
+        .collect();
+    format!(
+        "{} output {} {shape}: tile t covers t_i * ts_i + [0, ts_i - 1], {}\n",
+        k.kernel.name,
+        k.output,
+        vars.join(", ")
+    )
+}
+
+/// One entry per output, named as every report names it, its fields added by `fill`.
+fn kernels_json(
+    all: &[SymbolicKernelTiles],
+    fill: impl Fn(&SymbolicKernelTiles, &mut Value),
+) -> Vec<Value> {
+    all.iter()
+        .map(|k| {
+            let mut v = kernel_json(&k.kernel, &k.computation);
+            v["output"] = json!(k.output);
+            fill(k, &mut v);
+            v
+        })
+        .collect()
+}
+
+/// `tiles --symbolic --format json`.
+pub fn symbolic_json_report(all: &[SymbolicKernelTiles]) -> Value {
+    let kernels = kernels_json(all, |k, v| {
+        v["operands"] = k
+            .operands
+            .iter()
+            .map(|o| {
+                let mut x =
+                    json!({"operand": o.parameter, "leaf": o.leaf, "shape": shape_text(&o.shape)});
+                match &o.tile {
+                    Ok(t) => x["tile"] = symbolic_json(t),
+                    Err(e) => x["not_tiled"] = json!(e.0),
+                }
+                x
+            })
+            .collect();
+    });
+    json!({ "kernels": kernels })
+}
+
+/// The text form of [`symbolic_json_report`].
+pub fn symbolic_text(all: &[SymbolicKernelTiles]) -> String {
+    let mut out = String::new();
+    for k in all {
+        out.push_str(&header(k));
+        for o in &k.operands {
+            out.push_str(&format!(
+                "  operand {} {}:\n",
+                operand_text(o),
+                shape_text(&o.shape)
+            ));
+            match &o.tile {
+                Ok(t) => {
+                    let list = |es: &[xla_indexing_core::Expr]| {
+                        es.iter().map(|e| t.show(e)).collect::<Vec<_>>().join(", ")
+                    };
+                    out.push_str(&format!(
+                        "    offsets ({})\n    sizes ({}), strides ({})\n",
+                        list(t.offsets.results()),
+                        list(&t.sizes),
+                        list(&t.strides)
+                    ));
+                    let when = t.condition_text();
+                    if t.over.is_empty() {
+                        out.push_str(&format!("    exact when {when}\n"));
+                    } else {
+                        out.push_str(&format!("    covers the read when {when}\n"));
+                        for o in &t.over {
+                            out.push_str(&format!("    over: {o}\n"));
+                        }
+                    }
+                }
+                Err(e) => out.push_str(&format!("    not tiled symbolically: {e}\n")),
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The inputs of one output's tiling, or why it has no tiling space.
+fn inputs(k: &SymbolicKernelTiles) -> Result<Vec<TiledInput<'_>>, TileError> {
+    k.operands
+        .iter()
+        .map(|o| {
+            let label = operand_text(o);
+            let tile = o.tile.as_ref().map_err(|e| {
+                TileError(format!("operand {label} is not tiled symbolically: {e}"))
+            })?;
+            let shape = o
+                .shape
+                .as_ref()
+                .ok_or_else(|| TileError(format!("operand {label} has no shape")))?;
+            Ok(TiledInput { tile, shape })
+        })
+        .collect()
+}
+
+/// One output's valid tilings, of how many candidates.
+type Space = Result<(Vec<Vec<i64>>, usize), TileError>;
+
+fn space_of(k: &SymbolicKernelTiles) -> Space {
+    space(&k.kernel.outputs[k.output].dims, &inputs(k)?)
+}
+
+/// `tiles --space --format json`.
+pub fn space_json(all: &[SymbolicKernelTiles]) -> Value {
+    let kernels = kernels_json(all, |k, v| match space_of(k) {
+        Ok((valid, n)) => {
+            v["candidates"] = json!(n);
+            v["valid"] = json!(valid);
+        }
+        Err(e) => v["no_space"] = json!(e.0),
+    });
+    json!({ "kernels": kernels })
+}
+
+/// The text form of [`space_json`].
+pub fn space_text(all: &[SymbolicKernelTiles]) -> String {
+    let mut out = String::new();
+    for k in all {
+        let shape = &k.kernel.outputs[k.output];
+        let head = format!("{} output {} {shape}", k.kernel.name, k.output);
+        match space_of(k) {
+            Ok((valid, n)) => {
+                out.push_str(&format!(
+                    "{head}: {} of {n} power-of-two tilings valid\n",
+                    valid.len()
+                ));
+                for ts in valid {
+                    out.push_str(&format!("  {ts:?}\n"));
+                }
+            }
+            Err(e) => out.push_str(&format!("{head}: no tiling space: {e}\n")),
+        }
+        out.push('\n');
+    }
+    out
+}
+
+type Ranking = Result<(Vec<TilingCost>, usize), TileError>;
+
+fn ranking(k: &SymbolicKernelTiles, device: &Device) -> Ranking {
+    ranked(&k.kernel.outputs[k.output], &inputs(k)?, device)
+}
+
+fn cost_json(c: &TilingCost) -> Value {
+    json!({
+        "sizes": c.sizes,
+        "tiles": c.tiles,
+        "read_bytes_per_element": c.read_bytes_per_element,
+        "coalescing": c.coalescing,
+        "occupancy": c.occupancy,
+        "redundant_bytes": c.redundant_bytes,
+        "exact": c.exact,
+        "cost": c.cost,
+    })
+}
+
+/// `tiles --best --format json`: every ranked candidate, the best first.
+pub fn best_json(all: &[SymbolicKernelTiles], device: &Device) -> Value {
+    let kernels: Vec<Value> = all
+        .iter()
+        .map(|k| {
+            let mut v = kernel_json(&k.kernel, &k.computation);
+            v["output"] = json!(k.output);
+            match ranking(k, device) {
+                Ok((ranked, too_large)) => {
+                    v["best"] = ranked
+                        .first()
+                        .map(|c| json!(c.sizes))
+                        .unwrap_or(Value::Null);
+                    v["over_register_budget"] = json!(too_large);
+                    v["ranked"] = ranked.iter().map(cost_json).collect();
+                }
+                Err(e) => v["no_space"] = json!(e.0),
+            }
+            v
+        })
+        .collect();
+    json!({ "chip": device.name, "kernels": kernels })
+}
+
+/// The text form of [`best_json`], the first `top` candidates of each output.
+pub fn best_text(all: &[SymbolicKernelTiles], device: &Device, top: usize) -> String {
+    let mut out = String::new();
+    for k in all {
+        let shape = &k.kernel.outputs[k.output];
+        let head = format!("{} output {} {shape}", k.kernel.name, k.output);
+        match ranking(k, device) {
+            Ok((ranked, too_large)) => {
+                let Some(best) = ranked.first() else {
+                    out.push_str(&format!(
+                        "{head}: no valid tiling within the register budget ({too_large} over it)\n\n"
+                    ));
+                    continue;
+                };
+                out.push_str(&format!(
+                    "{head}: best {:?} of {} ranked tilings on {} ({too_large} over the register budget)\n",
+                    best.sizes,
+                    ranked.len(),
+                    device.name
+                ));
+                out.push_str("  sizes                tiles  read B/elem  coalescing  occupancy  redundant B  exact  cost\n");
+                for c in ranked.iter().take(top) {
+                    out.push_str(&format!(
+                        "  {:<20} {:>6}  {:>11.2}  {:>10.2}  {:>9.2}  {:>11}  {:<5}  {:.4e}\n",
+                        format!("{:?}", c.sizes),
+                        c.tiles,
+                        c.read_bytes_per_element,
+                        c.coalescing,
+                        c.occupancy,
+                        c.redundant_bytes,
+                        if c.exact { "yes" } else { "no" },
+                        c.cost
+                    ));
+                }
+            }
+            Err(e) => out.push_str(&format!("{head}: no tiling space: {e}\n")),
+        }
+        out.push('\n');
+    }
+    out
+}
