@@ -174,6 +174,7 @@ const FILE_COMMANDS: &[&[&str]] = &[
     ],
     &["render", "FILE", "--what", "access", "--operand", "0"],
     &["launch", "FILE"],
+    &["launch", "FILE", "--tiling", "best"],
     &["coalescing", "FILE", "--format", "json"],
     &["tiles", "FILE", "--tile", "4,8"],
     &["tiles", "FILE", "--symbolic"],

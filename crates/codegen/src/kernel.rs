@@ -60,5 +60,6 @@ pub fn kernel_function(
         },
         EmitterPlan::InPlace(p) => in_place_function(module, plan, p, symbol, options),
         EmitterPlan::InputSlices(s) => input_slices_function(module, plan, s, symbol, options),
+        EmitterPlan::Tiled(_) => loop_function(module, plan, symbol, options),
     }
 }

@@ -38,7 +38,8 @@ pub use host::{Buffer, BufferRole, HostValue, LaunchList, Step, byte_size, launc
 
 use xla_indexing_hlo::{HloError, Module};
 
-use xla_indexing_gpu::{Device, KernelPlan, plan_module};
+use xla_indexing_gpu::tiled::{Tiling, plan_tiled_kernel};
+use xla_indexing_gpu::{Device, Kernel, KernelPlan, kernels, plan_kernel};
 
 use xla_indexing_core::stack::on_large_stack;
 use xla_indexing_hlo::names::UniqueNames;
@@ -56,6 +57,40 @@ pub struct CodegenOptions {
     /// Whether the accesses the plan vectorizes are written as vector loads and stores
     /// (`false` writes every access per element, for comparing kernels).
     pub vectorize: bool,
+    /// Kernels through a tiling of their output 0 rather than by XLA's emitters (see
+    /// `xla_indexing_gpu::tiled`); `None` plans as XLA does.
+    pub tiling: Option<Tiling>,
+}
+
+/// The plans of `module`'s kernels (only `options.fusion`'s where one is named), as `options`
+/// ask.
+pub fn kernel_plans(
+    module: &Module,
+    options: &CodegenOptions,
+) -> Result<Vec<KernelPlan>, HloError> {
+    let all = kernels(module);
+    let chosen: Vec<Kernel> = match &options.fusion {
+        None => all,
+        Some(f) => {
+            let found: Vec<Kernel> = all.iter().filter(|k| &k.name == f).cloned().collect();
+            if found.is_empty() {
+                let names: Vec<&str> = all.iter().map(|k| k.name.as_str()).collect();
+                return Err(HloError::Usage(format!(
+                    "no fusion named {f}; the kernels are: {}",
+                    names.join(", ")
+                )));
+            }
+            found
+        }
+    };
+    let device = &options.device;
+    chosen
+        .into_iter()
+        .map(|k| match &options.tiling {
+            None => plan_kernel(module, k, device),
+            Some(t) => plan_tiled_kernel(module, k, device, t),
+        })
+        .collect()
 }
 
 /// The default chip, every kernel, maps simplified, vector accesses where the plan proves them.
@@ -66,6 +101,7 @@ impl Default for CodegenOptions {
             fusion: None,
             simplify: true,
             vectorize: true,
+            tiling: None,
         }
     }
 }
@@ -85,21 +121,8 @@ pub fn kernels_text_with_progress(
     options: &CodegenOptions,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<String, HloError> {
-    let plans = plan_module(module, &options.device)?;
-    let chosen: Vec<_> = match &options.fusion {
-        None => plans.iter().collect(),
-        Some(f) => {
-            let found: Vec<_> = plans.iter().filter(|p| &p.kernel.name == f).collect();
-            if found.is_empty() {
-                let names: Vec<&str> = plans.iter().map(|p| p.kernel.name.as_str()).collect();
-                return Err(HloError::Usage(format!(
-                    "no fusion named {f}; the kernels are: {}",
-                    names.join(", ")
-                )));
-            }
-            found
-        }
-    };
+    let plans = kernel_plans(module, options)?;
+    let chosen: Vec<_> = plans.iter().collect();
     kernels_module(module, &chosen, options, progress, None)
 }
 
@@ -119,7 +142,7 @@ pub fn host_text_with_progress(
             "--fusion {f} cannot be combined with the host, which launches every kernel"
         )));
     }
-    let plans = plan_module(module, &options.device)?;
+    let plans = kernel_plans(module, options)?;
     let chosen: Vec<_> = plans.iter().collect();
     let host = |symbols: &[String]| host::host_function(module, &plans, symbols);
     kernels_module(module, &chosen, options, progress, Some(&host))

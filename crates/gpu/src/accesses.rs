@@ -25,7 +25,8 @@ pub struct CoalescingEntry<'a> {
 impl CoalescingEntry<'_> {
     /// For an access that is not coalesced, why XLA's kernel makes it too: the emitter XLA's
     /// rules pick for the fusion (ours follow them) runs the thread map this plan holds, so
-    /// the access, and what the report says of it, is XLA's. `None` for a coalesced access.
+    /// the access, and what the report says of it, is XLA's. `None` for a coalesced access, and
+    /// for a kernel through a tiling of `--tiling`, which is not XLA's.
     pub fn xla_reason(&self) -> Option<String> {
         let coalesced = self.result.as_ref().is_ok_and(|c| c.coalesced);
         if coalesced || self.result.is_err() {
@@ -55,6 +56,8 @@ impl CoalescingEntry<'_> {
                 "its {} emitter runs the same thread map",
                 plan.emitter.name()
             ),
+            // A tiling of our choosing is not XLA's kernel: nothing to say of XLA's.
+            EmitterPlan::Tiled(_) => return None,
         };
         Some(format!("XLA's kernel makes this access too: {how}"))
     }

@@ -85,50 +85,86 @@ fn walk<O, T>(
     let mut composer = Composer::new(module);
     let kernels = kernels(module);
     for (done, kernel) in kernels.iter().enumerate() {
-        let comp = &module.computations[kernel.computation];
-        for (k, shape) in kernel.outputs.iter().enumerate() {
-            let tile = output(shape);
-            let mut operands = Vec::new();
-            if let Ok(t) = &tile {
-                for p in composer.computation_output_to_input(kernel.computation, k)? {
-                    let pshape = comp.parameter(p.parameter).and_then(|i| {
-                        comp.instructions[i]
-                            .shape
-                            .leaves()
-                            .get(p.leaf)
-                            .map(|s| (*s).clone())
-                    });
-                    for a in p.maps.accesses {
-                        let result = operand(t, &a);
-                        operands.push(TiledOperand {
-                            parameter: p.parameter,
-                            leaf: p.leaf,
-                            shape: pshape.clone(),
-                            access: Some(a),
-                            tile: result,
-                        });
-                    }
-                    if let Some(u) = p.maps.undefined {
-                        let why = TileError(format!("maps undefined: {u}"));
-                        operands.push(TiledOperand {
-                            parameter: p.parameter,
-                            leaf: p.leaf,
-                            shape: pshape.clone(),
-                            access: None,
-                            tile: Err(why),
-                        });
-                    }
-                }
-            }
-            out.push(KernelTiles {
-                kernel: kernel.clone(),
-                computation: comp.name.clone(),
-                output: k,
-                tile,
-                operands,
-            });
+        for k in 0..kernel.outputs.len() {
+            out.push(tile_output(
+                module,
+                &mut composer,
+                kernel,
+                k,
+                output,
+                operand,
+            )?);
         }
         progress(done + 1, kernels.len());
     }
     Ok(out)
+}
+
+/// The symbolic tiles of the operands of `kernel`'s output `k`.
+pub fn symbolic_tiles_of_output(
+    module: &Module,
+    kernel: &Kernel,
+    k: usize,
+) -> Result<SymbolicKernelTiles, HloError> {
+    tile_output(
+        module,
+        &mut Composer::new(module),
+        kernel,
+        k,
+        &|shape| Ok(shape.dims.clone()),
+        &|dims, access| symbolic_tile_of_access(dims, access),
+    )
+}
+
+/// Tiles `kernel`'s output `k` by `output` and each map of each parameter leaf it reads by
+/// `operand`.
+fn tile_output<O, T>(
+    module: &Module,
+    composer: &mut Composer<'_>,
+    kernel: &Kernel,
+    k: usize,
+    output: &dyn Fn(&ArrayShape) -> Result<O, TileError>,
+    operand: &dyn Fn(&O, &Access) -> Result<T, TileError>,
+) -> Result<KernelTiles<O, T>, HloError> {
+    let comp = &module.computations[kernel.computation];
+    let tile = output(&kernel.outputs[k]);
+    let mut operands = Vec::new();
+    if let Ok(t) = &tile {
+        for p in composer.computation_output_to_input(kernel.computation, k)? {
+            let pshape = comp.parameter(p.parameter).and_then(|i| {
+                comp.instructions[i]
+                    .shape
+                    .leaves()
+                    .get(p.leaf)
+                    .map(|s| (*s).clone())
+            });
+            for a in p.maps.accesses {
+                let result = operand(t, &a);
+                operands.push(TiledOperand {
+                    parameter: p.parameter,
+                    leaf: p.leaf,
+                    shape: pshape.clone(),
+                    access: Some(a),
+                    tile: result,
+                });
+            }
+            if let Some(u) = p.maps.undefined {
+                let why = TileError(format!("maps undefined: {u}"));
+                operands.push(TiledOperand {
+                    parameter: p.parameter,
+                    leaf: p.leaf,
+                    shape: pshape.clone(),
+                    access: None,
+                    tile: Err(why),
+                });
+            }
+        }
+    }
+    Ok(KernelTiles {
+        kernel: kernel.clone(),
+        computation: comp.name.clone(),
+        output: k,
+        tile,
+        operands,
+    })
 }

@@ -35,6 +35,7 @@ pub mod scatter_distribution;
 pub mod symbolic_tile;
 pub mod thread_map;
 pub mod tile_constraints;
+pub mod tiled;
 pub mod tiles;
 pub mod tiling_space;
 pub mod transpose;

@@ -15,6 +15,7 @@ use crate::launch::{LaunchDimensions, UnrollInputs, launch_dimensions, unroll_fa
 use crate::reduction::{OutputSource, ReductionPlan, plan_reduction};
 use crate::scatter::{ScatterPlan, plan_scatter};
 use crate::thread_map::{thread_id_map, unroll_of};
+use crate::tiling_space::TiledPlan;
 use crate::transpose::{TransposePlan, plan_transpose};
 use crate::vector::{Vectorization, lanes_run_together, vectorize};
 use xla_indexing_hlo::access::Access;
@@ -66,6 +67,9 @@ pub enum EmitterPlan {
     InPlace(Box<InPlacePlan>),
     /// The input-slices emitter: one thread per element of the sliced operands.
     InputSlices(Box<InputSlicesPlan>),
+    /// A loop through a tiling of output 0 (`compile --tiling`): a block per tile, each thread
+    /// computing its elements of the tile as the loop emitter does.
+    Tiled(Box<TiledPlan>),
 }
 
 impl EmitterPlan {
@@ -80,6 +84,7 @@ impl EmitterPlan {
             EmitterPlan::Scatter(_) => "scatter",
             EmitterPlan::InPlace(_) => "in-place dynamic-update-slice",
             EmitterPlan::InputSlices(_) => "input slices",
+            EmitterPlan::Tiled(_) => "tiled loop",
         }
     }
 
@@ -689,7 +694,6 @@ fn loop_kernel(
     device: &Device,
     fallback: Option<String>,
 ) -> Result<KernelPlan, HloError> {
-    let comp = &module.computations[kernel.computation];
     let Some(first) = kernel.outputs.first().cloned() else {
         return Err(kernel.error("writes no array"));
     };
@@ -718,6 +722,33 @@ fn loop_kernel(
     let thread_map = thread_id_map(&launch, unroll, &first.dims, &layout)
         .map_err(|e| kernel.error(format!("thread-id map: {e}")))?;
     let together = lanes_run_together(elements, unroll);
+    element_loop_kernel(
+        module,
+        kernel,
+        EmitterPlan::Loop { fallback },
+        (launch, thread_map),
+        together,
+    )
+}
+
+/// A kernel whose threads each compute their elements of output 0 on their own, as the loop
+/// emitter's, over `thread_map` (the loop emitter's, or a tiled one): every output written at
+/// the thread map's element (seen through a bitcast for a root of other dimensions), every
+/// operand read through the fusion's maps from there; `together` says whether a thread's
+/// unrolled elements are whole groups, which vector accesses need.
+pub(crate) fn element_loop_kernel(
+    module: &Module,
+    kernel: Kernel,
+    emitter: EmitterPlan,
+    (launch, thread_map): (LaunchDimensions, IndexingMap),
+    together: bool,
+) -> Result<KernelPlan, HloError> {
+    let comp = &module.computations[kernel.computation];
+    let Some(first) = kernel.outputs.first().cloned() else {
+        return Err(kernel.error("writes no array"));
+    };
+    let unroll = unroll_of(&thread_map);
+    let elements = first.element_count().unwrap_or(0);
     let vectorization = |map: &Access, shape: &ArrayShape| {
         if !together {
             Vectorization::Scalar(format!(
@@ -764,7 +795,7 @@ fn loop_kernel(
     Ok(KernelPlan {
         computation: comp.name.clone(),
         kernel,
-        emitter: EmitterPlan::Loop { fallback },
+        emitter,
         unroll,
         launch,
         thread_map,

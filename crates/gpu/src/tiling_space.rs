@@ -21,6 +21,7 @@ use xla_indexing_hlo::shape::ArrayShape;
 
 use crate::device::Device;
 use crate::kernel::element_bits;
+use crate::kernel_tiles::SymbolicKernelTiles;
 use crate::symbolic_tile::SymbolicTile;
 use crate::tiles::TileError;
 
@@ -39,6 +40,40 @@ pub struct TiledInput<'a> {
     pub tile: &'a SymbolicTile,
     /// The operand's shape (element type, dimensions, layout).
     pub shape: &'a ArrayShape,
+}
+
+/// The inputs of one output's tiling space: every operand map's symbolic tile and shape, or
+/// why the output has no tiling space (an operand not tiled symbolically).
+pub fn tiled_inputs(k: &SymbolicKernelTiles) -> Result<Vec<TiledInput<'_>>, TileError> {
+    k.operands
+        .iter()
+        .map(|o| {
+            let label = match o.leaf {
+                0 => o.parameter.to_string(),
+                leaf => format!("{}.{leaf}", o.parameter),
+            };
+            let tile = o.tile.as_ref().map_err(|e| {
+                TileError(format!("operand {label} is not tiled symbolically: {e}"))
+            })?;
+            let shape = o
+                .shape
+                .as_ref()
+                .ok_or_else(|| TileError(format!("operand {label} has no shape")))?;
+            Ok(TiledInput { tile, shape })
+        })
+        .collect()
+}
+
+/// A kernel through a tiling of its output 0.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TiledPlan {
+    /// Tile sizes per dimension of output 0.
+    pub sizes: Vec<i64>,
+    /// Tiles per dimension (the last one along a dimension partial where the size does not
+    /// divide it).
+    pub counts: Vec<i64>,
+    /// The cost model's figures, where the tiling is its best.
+    pub cost: Option<TilingCost>,
 }
 
 /// The cost of one candidate tiling.

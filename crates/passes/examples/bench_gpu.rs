@@ -252,6 +252,7 @@ fn main() {
                 fusion: Some(plan.kernel.name.clone()),
                 simplify: true,
                 vectorize: true,
+                tiling: None,
             };
             let kernel = |simplify, vectorize| {
                 let options = CodegenOptions {

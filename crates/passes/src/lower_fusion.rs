@@ -290,6 +290,7 @@ fn lower<'c>(
         fusion: None,
         simplify: true,
         vectorize: true,
+        tiling: None,
     };
     let kernel = kernels_text(&module, &options).map_err(|e| codegen_error(&writer, &symbol, e))?;
     let kernel = Module::parse(context, &kernel)

@@ -22,7 +22,8 @@ use common::{
     cpu::{self, Tools},
     hlo_eval::{self, Output, Ty, V, delinear, element_count, minor_to_major, ty_of},
 };
-use xla_indexing_codegen::{CodegenOptions, kernels_text};
+use xla_indexing_codegen::{CodegenOptions, kernel_plans, kernels_text};
+use xla_indexing_gpu::tiled::Tiling;
 use xla_indexing_gpu::{Device, KernelPlan, plan_module};
 use xla_indexing_hlo::{HloError, Module, parse_module};
 use xla_indexing_passes::opt::{OptOptions, run_pipeline};
@@ -68,6 +69,11 @@ fn check_module(path: &Path, tools: &Tools) -> Result<Counts, String> {
     check_module_with(path, tools, &|text| text)
 }
 
+/// [`check_module`] of the kernels `options` ask for.
+fn check_module_as(path: &Path, tools: &Tools, options: &CodegenOptions) -> Result<Counts, String> {
+    check_module_mutated(path, tools, options, &|text| text, &|text| text)
+}
+
 /// [`check_module`] with the CPU program passed through `mutate` before it runs (to show that
 /// the check catches wrong kernels).
 fn check_module_with(
@@ -75,7 +81,7 @@ fn check_module_with(
     tools: &Tools,
     mutate: &dyn Fn(String) -> String,
 ) -> Result<Counts, String> {
-    check_module_mutated(path, tools, &|text| text, mutate)
+    check_module_mutated(path, tools, &options(), &|text| text, mutate)
 }
 
 /// [`check_module_with`], with the lowered kernels passed through `lowered` before they become
@@ -83,6 +89,7 @@ fn check_module_with(
 fn check_module_mutated(
     path: &Path,
     tools: &Tools,
+    options: &CodegenOptions,
     lowered_mutation: &dyn Fn(String) -> String,
     mutate: &dyn Fn(String) -> String,
 ) -> Result<Counts, String> {
@@ -100,11 +107,16 @@ fn check_module_mutated(
         .to_string();
     let text = fs::read_to_string(path).map_err(|e| format!("{name}: {e}"))?;
     let module = parse_module(&text).map_err(|e| format!("{name}: {e}"))?;
-    let plans = plan_module(&module, &Device::default()).map_err(|e| format!("{name}: {e}"))?;
-    let kernels = kernels_text(&module, &options()).map_err(|e| format!("{name}: {e}"))?;
+    let plans = kernel_plans(&module, options).map_err(|e| format!("{name}: {e}"))?;
+    let kernels = kernels_text(&module, options).map_err(|e| format!("{name}: {e}"))?;
     // What the runs read and write stays in the target directory, for looking into failures.
+    let variant = if options.tiling.is_some() {
+        "codegen_exec_tiled"
+    } else {
+        "codegen_exec"
+    };
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("codegen_exec")
+        .join(variant)
         .join(&name);
     fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     fs::write(dir.join("kernels.mlir"), &kernels).map_err(|e| format!("{name}: {e}"))?;
@@ -422,13 +434,18 @@ fn complex_agree(ty: Ty, want: V, got: V, approximate: bool) -> bool {
 
 /// Runs `check_module` on every file and fails with every difference found.
 fn check_all(files: &[PathBuf]) {
+    check_all_as(files, &options());
+}
+
+/// [`check_all`] of the kernels `options` ask for.
+fn check_all_as(files: &[PathBuf], options: &CodegenOptions) {
     let Some(tools) = require("executing the generated kernels", Tools::find()) else {
         return;
     };
     let mut failures = Vec::new();
     for path in files {
         let start = std::time::Instant::now();
-        match check_module(path, &tools) {
+        match check_module_as(path, &tools, options) {
             Ok(c) => eprintln!(
                 "{}: {} kernels, {} output elements agree ({:.1} s)",
                 path.display(),
@@ -477,6 +494,24 @@ fn kernels_of_the_examples_compute_xla_semantics() {
     let files = hlo_files(&root().join("examples/hlo"));
     assert!(!files.is_empty());
     check_all(&files);
+}
+
+/// Kernels through the best tiling of each fusion (`compile --tiling best`): a block per tile,
+/// reads through the symbolic tiles, on the examples, the HLO crate's dumps and the test
+/// modules.
+#[test]
+fn tiled_kernels_compute_xla_semantics() {
+    let dumps = root().join("crates/hlo/tests/data");
+    let mut files = hlo_files(&root().join("examples/hlo"));
+    files.extend(HLO_DUMPS.iter().map(|f| dumps.join(f)));
+    files.extend(hlo_files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/codegen"),
+    ));
+    let options = CodegenOptions {
+        tiling: Some(Tiling::Best),
+        ..options()
+    };
+    check_all_as(&files, &options);
 }
 
 #[test]
@@ -632,7 +667,7 @@ fn a_misaligned_vector_access_is_reported() {
         lines.insert(at, one);
         lines.join("\n")
     };
-    let err = check_module_mutated(&path, &tools, &shifted, &|text| text).unwrap_err();
+    let err = check_module_mutated(&path, &tools, &options(), &shifted, &|text| text).unwrap_err();
     assert!(err.contains("mlir-runner failed"), "{err}");
     assert!(
         err.contains("ERROR: vector access at offset not aligned to 16 bytes"),

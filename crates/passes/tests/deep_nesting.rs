@@ -48,6 +48,7 @@ fn kernel(text: &str, simplify: bool) -> Result<String, HloError> {
         fusion: None,
         simplify,
         vectorize: true,
+        tiling: None,
     };
     kernels_text(&parse(text), &options)
 }

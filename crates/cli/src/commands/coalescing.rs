@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use xla_indexing_gpu::accesses::coalescing_entries;
 
-use super::ChipArg;
+use super::{ChipArg, TilingArg};
 use crate::diag::Failure;
 use crate::gpu_report;
 use crate::output::{Format, OutputArgs, SyntaxArg};
@@ -27,6 +27,8 @@ pub struct Args {
     #[command(flatten)]
     chip: ChipArg,
     #[command(flatten)]
+    tiling: TilingArg,
+    #[command(flatten)]
     progress: QuietArg,
     #[command(flatten)]
     pub syntax: SyntaxArg,
@@ -36,7 +38,8 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<(), Failure> {
     let device = args.chip.device();
-    let plans = super::launch::plans(&args.file, &device, "planning", args.progress)?;
+    let tiling = args.tiling.tiling.as_ref();
+    let plans = super::launch::plans(&args.file, &device, tiling, "planning", args.progress)?;
     let mut progress = Progress::new("coalescing", plans.len(), args.progress.quiet);
     let mut entries = Vec::new();
     for plan in &plans {

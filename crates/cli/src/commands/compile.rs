@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use xla_indexing_codegen::CodegenOptions;
 use xla_indexing_passes::compile::{CompileError, CompileOptions, Emit, compile};
 
-use super::ChipArg;
+use super::{ChipArg, TilingArg};
 use crate::diag::{Diagnostic, Exit, Failure};
 use crate::output::{Format, OutputArgs};
 use crate::progress::{Progress, QuietArg};
@@ -47,6 +47,8 @@ pub struct Args {
     fusion: Option<String>,
     #[command(flatten)]
     chip: ChipArg,
+    #[command(flatten)]
+    tiling: TilingArg,
     /// libdevice.10.bc, for kernels that call math functions.
     #[arg(long, value_name = "PATH")]
     libdevice: Option<PathBuf>,
@@ -72,6 +74,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
             fusion: args.fusion.clone(),
             simplify: true,
             vectorize: true,
+            tiling: args.tiling.tiling.clone(),
         },
         chip: args.chip.chip.clone(),
         emit: match args.emit {

@@ -2,9 +2,10 @@
 
 use std::path::{Path, PathBuf};
 
+use xla_indexing_gpu::tiled::{Tiling, plan_tiled_kernel};
 use xla_indexing_gpu::{Device, KernelPlan, kernels, plan_kernel};
 
-use super::ChipArg;
+use super::{ChipArg, TilingArg};
 use crate::diag::Failure;
 use crate::gpu_report;
 use crate::output::{Format, OutputArgs, SyntaxArg};
@@ -30,6 +31,8 @@ pub struct Args {
     #[command(flatten)]
     chip: ChipArg,
     #[command(flatten)]
+    tiling: TilingArg,
+    #[command(flatten)]
     progress: QuietArg,
     #[command(flatten)]
     pub syntax: SyntaxArg,
@@ -38,7 +41,14 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
-    let plans = plans(&args.file, &args.chip.device(), "launch", args.progress)?;
+    let device = args.chip.device();
+    let plans = plans(
+        &args.file,
+        &device,
+        args.tiling.tiling.as_ref(),
+        "launch",
+        args.progress,
+    )?;
     let out = match args.output.format {
         Format::Text => gpu_report::launch::text(&plans),
         Format::Json => gpu_report::launch::json(&plans).to_string(),
@@ -46,11 +56,12 @@ pub fn run(args: Args) -> Result<(), Failure> {
     args.output.write(&args.syntax.respell(&out))
 }
 
-/// Reads, parses and plans every kernel of an HLO file on `device`, showing progress per kernel
-/// under `label`.
+/// Reads, parses and plans every kernel of an HLO file on `device` (through `tiling` where one
+/// is given), showing progress per kernel under `label`.
 pub fn plans(
     file: &Path,
     device: &Device,
+    tiling: Option<&Tiling>,
     label: &'static str,
     quiet: QuietArg,
 ) -> Result<Vec<KernelPlan>, Failure> {
@@ -60,7 +71,10 @@ pub fn plans(
     kernels
         .into_iter()
         .map(|k| {
-            let plan = plan_kernel(&module, k, device);
+            let plan = match tiling {
+                None => plan_kernel(&module, k, device),
+                Some(t) => plan_tiled_kernel(&module, k, device, t),
+            };
             progress.tick();
             plan.map_err(|e| super::hlo_failure(e, file, &text))
         })

@@ -12,6 +12,7 @@ pub mod render;
 pub mod simplify;
 pub mod tiles;
 
+use xla_indexing_gpu::tiled::Tiling;
 use xla_indexing_gpu::{Chip, DEFAULT_CHIP, Device, UnknownChip};
 
 use crate::diag::{Diagnostic, Exit, Failure};
@@ -30,6 +31,34 @@ impl ChipArg {
     pub fn device(&self) -> Device {
         Device::for_chip(&self.chip).expect("--chip was checked when parsed")
     }
+}
+
+/// `--tiling`, for the commands that plan kernels through a tiling of their output.
+#[derive(Clone, Debug, clap::Args)]
+pub struct TilingArg {
+    /// Plan every kernel through a tiling of its output 0 rather than by XLA's emitters: a
+    /// block per tile, its threads over the tile's elements. `best` takes the tiling the cost
+    /// model of `tiles --best` ranks first (a kernel with no valid tiling keeps its emitter);
+    /// sizes, one per dimension of output 0 (e.g. 4,64), take those. Scatters and in-place
+    /// updates keep their emitters.
+    #[arg(long, value_name = "best|SIZES", value_parser = parse_tiling)]
+    pub tiling: Option<Tiling>,
+}
+
+/// `best`, or positive sizes separated by commas.
+fn parse_tiling(text: &str) -> Result<Tiling, String> {
+    if text == "best" {
+        return Ok(Tiling::Best);
+    }
+    text.split(',')
+        .map(|s| match s.trim().parse::<i64>() {
+            Ok(n) if n >= 1 => Ok(n),
+            _ => Err(format!(
+                "`{s}` is not a positive tile size (expected `best` or sizes such as 4,64)"
+            )),
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(Tiling::Sizes)
 }
 
 /// `name`, if it is a chip of the table.

@@ -2,6 +2,7 @@
 //! thread-id to operand maps, as JSON or text.
 
 use serde_json::{Value, json};
+use xla_indexing_gpu::tiling_space::TiledPlan;
 use xla_indexing_gpu::{
     EmitterPlan, KernelPlan, reduction::SharedBuffer, transpose::TransposePlan,
 };
@@ -66,6 +67,7 @@ pub fn json(plans: &[KernelPlan]) -> Value {
                         .map(|s| json!(s.write_map.to_string()))
                         .collect();
                 }
+                EmitterPlan::Tiled(t) => v["tiling"] = tiling_json(t),
                 EmitterPlan::Loop { .. } => {}
             }
             v["outputs"] = p
@@ -145,6 +147,7 @@ pub fn text(plans: &[KernelPlan]) -> String {
         ));
         match &p.emitter {
             EmitterPlan::Loop { fallback: None } => out.push_str("  emitter: loop\n"),
+            EmitterPlan::Tiled(t) => out.push_str(&format!("  emitter: {}\n", tiling_text(t))),
             EmitterPlan::Loop {
                 fallback: Some(why),
             } => out.push_str(&format!("  emitter: loop ({why})\n")),
@@ -254,4 +257,28 @@ fn starts_as(parameters: &[usize]) -> String {
         ),
         [] => "no output".into(),
     }
+}
+
+/// A kernel's tiling as JSON: sizes, tiles per dimension and, where the cost model chose it,
+/// its cost.
+fn tiling_json(t: &TiledPlan) -> Value {
+    let mut v = json!({"sizes": t.sizes, "tiles": t.counts});
+    if let Some(c) = &t.cost {
+        v["cost"] = json!(c.cost);
+    }
+    v
+}
+
+/// `tiled loop, tiles [4, 64] ([8, 2] of them)`, and `, best by the cost model (cost C)` where
+/// the model chose it.
+fn tiling_text(t: &TiledPlan) -> String {
+    let chosen = t
+        .cost
+        .as_ref()
+        .map(|c| format!(", best by the cost model (cost {:.4e})", c.cost))
+        .unwrap_or_default();
+    format!(
+        "tiled loop, tiles {:?} ({:?} of them){chosen}",
+        t.sizes, t.counts
+    )
 }

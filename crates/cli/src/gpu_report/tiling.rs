@@ -6,7 +6,7 @@ use xla_indexing_gpu::Device;
 use xla_indexing_gpu::kernel_tiles::SymbolicKernelTiles;
 use xla_indexing_gpu::symbolic_tile::SymbolicTile;
 use xla_indexing_gpu::tiles::TileError;
-use xla_indexing_gpu::tiling_space::{TiledInput, TilingCost, ranked, space};
+use xla_indexing_gpu::tiling_space::{TilingCost, ranked, space, tiled_inputs};
 
 use super::kernel_json;
 use super::tiles::{operand_text, shape_text};
@@ -116,29 +116,11 @@ pub fn symbolic_text(all: &[SymbolicKernelTiles]) -> String {
     out
 }
 
-/// The inputs of one output's tiling, or why it has no tiling space.
-fn inputs(k: &SymbolicKernelTiles) -> Result<Vec<TiledInput<'_>>, TileError> {
-    k.operands
-        .iter()
-        .map(|o| {
-            let label = operand_text(o);
-            let tile = o.tile.as_ref().map_err(|e| {
-                TileError(format!("operand {label} is not tiled symbolically: {e}"))
-            })?;
-            let shape = o
-                .shape
-                .as_ref()
-                .ok_or_else(|| TileError(format!("operand {label} has no shape")))?;
-            Ok(TiledInput { tile, shape })
-        })
-        .collect()
-}
-
 /// One output's valid tilings, of how many candidates.
 type Space = Result<(Vec<Vec<i64>>, usize), TileError>;
 
 fn space_of(k: &SymbolicKernelTiles) -> Space {
-    space(&k.kernel.outputs[k.output].dims, &inputs(k)?)
+    space(&k.kernel.outputs[k.output].dims, &tiled_inputs(k)?)
 }
 
 /// `tiles --space --format json`.
@@ -179,7 +161,7 @@ pub fn space_text(all: &[SymbolicKernelTiles]) -> String {
 type Ranking = Result<(Vec<TilingCost>, usize), TileError>;
 
 fn ranking(k: &SymbolicKernelTiles, device: &Device) -> Ranking {
-    ranked(&k.kernel.outputs[k.output], &inputs(k)?, device)
+    ranked(&k.kernel.outputs[k.output], &tiled_inputs(k)?, device)
 }
 
 fn cost_json(c: &TilingCost) -> Value {
