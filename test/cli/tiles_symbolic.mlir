@@ -5,6 +5,7 @@
 // RUN: %xla-indexing tiles %S/../../examples/hlo/reshape_tiles.hlo --space | FileCheck %s --check-prefix=SPACE
 // RUN: %xla-indexing tiles %S/../../examples/hlo/transpose_add.hlo --best --top 2 | FileCheck %s --check-prefix=BEST
 // RUN: %xla-indexing tiles %S/../../examples/hlo/softmax.hlo --best --format json | FileCheck %s --check-prefix=JSON
+// RUN: %xla-indexing tiles %S/../../crates/hlo/tests/data/layer_norm.hlo --best --top 1 | FileCheck %s --check-prefix=NORM
 // RUN: not %xla-indexing tiles %S/../../examples/hlo/softmax.hlo --symbolic --tile 4,4 2>&1 | FileCheck %s --check-prefix=BOTH
 
 // The reshape [1,8,6,4] -> [48,4] splits output dimension 0 into rows of 6: a tile of ts0
@@ -35,6 +36,11 @@
 // BEST: reduce_fusion output 0 f32[32]{0}: best [32]
 // BEST-NEXT: sizes
 // BEST-NEXT: [32] 1 64.00
+
+// A layer norm's normalization: rows of 64 read whole, two rows per block of 128 threads.
+// NORM: broadcast_subtract_fusion output 0 f32[4,16,64]{2,1,0}: best [1, 2, 64] of 105 ranked tilings on sm_90 (0 over the register budget)
+// NORM-NEXT: sizes
+// NORM-NEXT: [1, 2, 64] 32
 
 // JSON lists every ranked candidate, the best first.
 // JSON: "chip":"sm_90"

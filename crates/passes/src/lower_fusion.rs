@@ -45,7 +45,10 @@
 //!
 //! Option `chip` (default `sm_90`) is the chip the kernels' launches are planned for (its
 //! multiprocessors and limits, as `xla-indexing compile --chip`); the chip of the PTX is
-//! `nvvm-attach-target`'s, which should be the same. A pipeline to PTX:
+//! `nvvm-attach-target`'s, which should be the same. Option `tiled` writes each fusion through
+//! the best tiling of its output by the cost model (as `xla-indexing compile --tiling best`:
+//! a block per tile) and marks the fusion with `xla_indexing.tiling = array<i64: ...>`, the
+//! tile sizes (a fusion without a valid tiling keeps its emitter and gets no mark). A pipeline to PTX:
 //!
 //! ```text
 //! xla-indexing-lower-fusion, xla-indexing-simplify, xla-indexing-lower-apply,
@@ -62,17 +65,18 @@ use melior::{
         operation::{OperationLike, WalkOrder},
     },
 };
-use xla_indexing_gpu::Device;
 use xla_indexing_hlo::{HloError, parse_module};
 use xla_indexing_mlir::handles::{BlockHandle, OpHandle, collect_ops, with_context};
 use xla_indexing_mlir::ir::{op_name, operations, parent_op, set_attribute};
 
 use super::{ChipOptions, PassFailure, chip_option};
-use xla_indexing_codegen::{CodegenOptions, kernels_text, unique_symbol};
+use xla_indexing_codegen::{CodegenOptions, kernel_plans, kernels_text, unique_symbol};
+use xla_indexing_gpu::EmitterPlan;
+use xla_indexing_gpu::tiled::Tiling;
 use xla_indexing_hlo::names::UniqueNames;
 use xla_indexing_mlir::ir::emit_error;
 use xla_indexing_mlir::pass_entry;
-use xla_indexing_mlir::pass_host::{PassOption, PassSpec};
+use xla_indexing_mlir::pass_host::{PassOption, PassOptions, PassSpec};
 use xla_indexing_translate::stablehlo::{HloWriter, hlo_shape};
 
 /// The pass's command-line name.
@@ -80,6 +84,10 @@ pub const ARGUMENT: &str = "xla-indexing-lower-fusion";
 
 /// The attribute that names a fusion's kernel: `@xla_indexing_kernels::@NAME`.
 pub const KERNEL_ATTRIBUTE: &str = "xla_indexing.kernel";
+
+/// The attribute that holds the tile sizes of a fusion written through a tiling (option
+/// `tiled`): `array<i64: 8, 16>`.
+pub const TILING_ATTRIBUTE: &str = "xla_indexing.tiling";
 
 /// The symbol of the `gpu.module` that holds the kernels.
 pub const KERNELS_MODULE: &str = "xla_indexing_kernels";
@@ -97,11 +105,40 @@ pub static SPEC: PassSpec = PassSpec::new(
     entry,
 );
 
-static OPTIONS: [PassOption; 1] = [chip_option(c"The chip whose limits and multiprocessors the kernels' launches are planned for (sm_70 to sm_100)",
-)];
+static OPTIONS: [PassOption; 2] = [
+    chip_option(
+        c"The chip whose limits and multiprocessors the kernels' launches are planned for (sm_70 to sm_100)",
+    ),
+    PassOption::flag(
+        c"tiled",
+        c"Write each fusion through the best tiling of its output by the cost model (as xla-indexing compile --tiling best) and mark the fusion with xla_indexing.tiling, the tile sizes",
+        false,
+    ),
+];
 
-fn run(operation: OperationRef, options: &ChipOptions) -> Result<(), PassFailure> {
-    let device = &options.device;
+/// The pass's options (in the order of [`OPTIONS`]).
+struct LowerOptions {
+    chip: ChipOptions,
+    tiled: bool,
+}
+
+impl PassOptions for LowerOptions {
+    fn decode(values: &[i64]) -> Result<LowerOptions, PassFailure> {
+        Ok(LowerOptions {
+            chip: ChipOptions::decode(values)?,
+            tiled: values.get(1).is_some_and(|&v| v != 0),
+        })
+    }
+}
+
+fn run(operation: OperationRef, options: &LowerOptions) -> Result<(), PassFailure> {
+    let codegen = CodegenOptions {
+        device: options.chip.device.clone(),
+        fusion: None,
+        simplify: true,
+        vectorize: true,
+        tiling: options.tiled.then_some(Tiling::Best),
+    };
     let name = op_name(&operation);
     if name != "builtin.module" {
         return Err(format!("runs on a builtin.module, not on '{name}'").into());
@@ -118,7 +155,7 @@ fn run(operation: OperationRef, options: &ChipOptions) -> Result<(), PassFailure
     // SAFETY: the context is used inside the closure only.
     unsafe {
         with_context(&operation, |context| {
-            lower_all(context, &operation, &fusions, device)
+            lower_all(context, &operation, &fusions, &codegen)
         })
     }
 }
@@ -128,7 +165,7 @@ fn lower_all(
     context: &Context,
     operation: &OperationRef,
     fusions: &[OpHandle],
-    device: &Device,
+    options: &CodegenOptions,
 ) -> Result<(), PassFailure> {
     let body = operation
         .region(0)
@@ -142,14 +179,28 @@ fn lower_all(
         // SAFETY: the walk collected live ops, and none has been erased since (kernels are
         // moved into the module, fusions stay).
         let fusion = unsafe { handle.get() };
-        let outcome = lower(context, &fusion, device, &mut used)
-            .and_then(|(symbol, kernel)| place(context, &body, &mut kernels, &kernel, &symbol));
+        let outcome = lower(context, &fusion, options, &mut used).and_then(|lowered| {
+            place(
+                context,
+                &body,
+                &mut kernels,
+                &lowered.kernel,
+                &lowered.symbol,
+            )
+            .map(|symbol| (symbol, lowered.tiling))
+        });
         match outcome {
-            Ok(symbol) => {
+            Ok((symbol, tiling)) => {
                 let reference = format!("@{KERNELS_MODULE}::@{symbol}");
                 let attribute = Attribute::parse(context, &reference)
                     .ok_or_else(|| format!("internal error: `{reference}` does not parse"))?;
                 set_attribute(&fusion, KERNEL_ATTRIBUTE, attribute);
+                if let Some(sizes) = tiling {
+                    let text = format!("array<i64: {}>", join(&sizes));
+                    let attribute = Attribute::parse(context, &text)
+                        .ok_or_else(|| format!("internal error: `{text}` does not parse"))?;
+                    set_attribute(&fusion, TILING_ATTRIBUTE, attribute);
+                }
             }
             Err(message) => {
                 emit_error(fusion.location(), &format!("{ARGUMENT}: {message}"));
@@ -272,30 +323,53 @@ fn fusion_module(fusion: &OperationRef, instruction: &str) -> Result<(String, Hl
     Ok((text, writer))
 }
 
-/// The kernel of `fusion` planned for `device`, parsed into `context`, and its symbol (unique
+/// A fusion's kernel, parsed into the pass's context.
+struct Lowered<'c> {
+    /// Its symbol, unique in the `gpu.module`.
+    symbol: String,
+    /// The kernel's module.
+    kernel: Module<'c>,
+    /// The tile sizes of output 0, where the kernel runs through a tiling.
+    tiling: Option<Vec<i64>>,
+}
+
+/// The kernel of `fusion` as `options` plan it, parsed into `context`, with its symbol (unique
 /// among `used`).
 fn lower<'c>(
     context: &'c Context,
     fusion: &OperationRef,
-    device: &Device,
+    options: &CodegenOptions,
     used: &mut UniqueNames,
-) -> Result<(String, Module<'c>), String> {
+) -> Result<Lowered<'c>, String> {
     let name = string_attribute(fusion, "name");
     let symbol = unique_symbol(name.as_deref().unwrap_or("fusion"), used);
     let (text, writer) = fusion_module(fusion, &symbol)?;
     let module = parse_module(&text)
         .map_err(|e| format!("internal error: the HLO form of the fusion does not parse: {e}"))?;
-    let options = CodegenOptions {
-        device: device.clone(),
-        fusion: None,
-        simplify: true,
-        vectorize: true,
-        tiling: None,
-    };
-    let kernel = kernels_text(&module, &options).map_err(|e| codegen_error(&writer, &symbol, e))?;
+    let failed = |e| codegen_error(&writer, &symbol, e);
+    let tiling = kernel_plans(&module, options)
+        .map_err(failed)?
+        .iter()
+        .find_map(|p| match &p.emitter {
+            EmitterPlan::Tiled(t) => Some(t.sizes.clone()),
+            _ => None,
+        });
+    let kernel = kernels_text(&module, options).map_err(failed)?;
     let kernel = Module::parse(context, &kernel)
         .ok_or("internal error: the generated kernel does not parse")?;
-    Ok((symbol, kernel))
+    Ok(Lowered {
+        symbol,
+        kernel,
+        tiling,
+    })
+}
+
+fn join(sizes: &[i64]) -> String {
+    sizes
+        .iter()
+        .map(i64::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// A code generator error in the words of the fusion's ops: what an instruction was written
