@@ -25,6 +25,22 @@ pub struct KernelTiles<O = OutputTile, T = OperandTile> {
     pub tile: Result<O, TileError>,
     /// One entry per map of each parameter leaf the output reads (empty when it cannot be tiled).
     pub operands: Vec<TiledOperand<T>>,
+    /// Symbolic tiles only: one entry per map of each intermediate instruction's result the
+    /// output reads (neither the root nor a parameter), in the order the walk from the root
+    /// reaches them.
+    pub intermediates: Vec<TiledIntermediate<T>>,
+}
+
+/// One map by which an intermediate instruction's result is read, and the tile it gives.
+pub struct TiledIntermediate<T = OperandTile> {
+    /// The instruction's name.
+    pub instruction: String,
+    /// The leaf of its result.
+    pub leaf: usize,
+    /// The leaf's shape.
+    pub shape: ArrayShape,
+    /// The tile one output tile reads of it, or why it cannot be expressed.
+    pub tile: Result<T, TileError>,
 }
 
 /// One map by which a parameter leaf is read, and the tile it gives.
@@ -51,69 +67,103 @@ pub fn tiles_of_module(
     sizes: &[i64],
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Vec<KernelTiles>, HloError> {
-    walk(
-        module,
-        &|shape| output_tile(&shape.dims, sizes),
-        &|tile, access| propagate(tile, &access.map),
-        progress,
-    )
+    walk(module, progress, &mut |composer, kernel, k| {
+        tile_output(
+            module,
+            composer,
+            kernel,
+            k,
+            &|shape| output_tile(&shape.dims, sizes),
+            &|tile, access| propagate(tile, &access.map),
+        )
+    })
 }
 
-/// The symbolic tile of every operand of every kernel's outputs, calling `progress(done,
-/// total)` after each kernel.
+/// The symbolic tile of every operand and intermediate of every kernel's outputs, calling
+/// `progress(done, total)` after each kernel.
 pub fn symbolic_tiles_of_module(
     module: &Module,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Vec<SymbolicKernelTiles>, HloError> {
-    walk(
-        module,
-        &|shape| Ok(shape.dims.clone()),
-        &|dims, access| symbolic_tile_of_access(dims, access),
-        progress,
-    )
+    walk(module, progress, &mut |composer, kernel, k| {
+        symbolic_output(module, composer, kernel, k)
+    })
 }
 
-/// Tiles every kernel's outputs by `output` and each map of each parameter leaf they read by
-/// `operand`.
+/// Tiles output `k` of a kernel, walking the fusion's maps with the composer given.
+type TileOutput<'a, O, T> =
+    dyn FnMut(&mut Composer<'_>, &Kernel, usize) -> Result<KernelTiles<O, T>, HloError> + 'a;
+
+/// Every output of every kernel through `tile`, calling `progress(done, total)` after each
+/// kernel.
 fn walk<O, T>(
     module: &Module,
-    output: &dyn Fn(&ArrayShape) -> Result<O, TileError>,
-    operand: &dyn Fn(&O, &Access) -> Result<T, TileError>,
     progress: &mut dyn FnMut(usize, usize),
+    tile: &mut TileOutput<'_, O, T>,
 ) -> Result<Vec<KernelTiles<O, T>>, HloError> {
     let mut out = Vec::new();
     let mut composer = Composer::new(module);
     let kernels = kernels(module);
     for (done, kernel) in kernels.iter().enumerate() {
         for k in 0..kernel.outputs.len() {
-            out.push(tile_output(
-                module,
-                &mut composer,
-                kernel,
-                k,
-                output,
-                operand,
-            )?);
+            out.push(tile(&mut composer, kernel, k)?);
         }
         progress(done + 1, kernels.len());
     }
     Ok(out)
 }
 
-/// The symbolic tiles of the operands of `kernel`'s output `k`.
+/// The symbolic tiles of the operands and intermediates of `kernel`'s output `k`.
 pub fn symbolic_tiles_of_output(
     module: &Module,
     kernel: &Kernel,
     k: usize,
 ) -> Result<SymbolicKernelTiles, HloError> {
-    tile_output(
+    symbolic_output(module, &mut Composer::new(module), kernel, k)
+}
+
+fn symbolic_output(
+    module: &Module,
+    composer: &mut Composer<'_>,
+    kernel: &Kernel,
+    k: usize,
+) -> Result<SymbolicKernelTiles, HloError> {
+    let dims = &kernel.outputs[k].dims;
+    let mut tiles = tile_output(
         module,
-        &mut Composer::new(module),
+        composer,
         kernel,
         k,
         &|shape| Ok(shape.dims.clone()),
         &|dims, access| symbolic_tile_of_access(dims, access),
-    )
+    )?;
+    let comp = &module.computations[kernel.computation];
+    for m in composer.computation_output_to_instructions(kernel.computation, k)? {
+        let instr = &comp.instructions[m.instruction];
+        if m.instruction == comp.root || instr.parameter_number.is_some() {
+            continue;
+        }
+        let Some(shape) = instr.shape.leaves().get(m.leaf).map(|s| (*s).clone()) else {
+            continue;
+        };
+        for a in &m.maps.accesses {
+            tiles.intermediates.push(TiledIntermediate {
+                instruction: instr.name.clone(),
+                leaf: m.leaf,
+                shape: shape.clone(),
+                tile: symbolic_tile_of_access(dims, a),
+            });
+        }
+        if let Some(u) = &m.maps.undefined {
+            tiles.intermediates.push(TiledIntermediate {
+                instruction: instr.name.clone(),
+                leaf: m.leaf,
+                shape,
+                tile: Err(TileError(format!("maps undefined: {u}"))),
+            });
+        }
+    }
+    Ok(tiles)
 }
 
 /// Tiles `kernel`'s output `k` by `output` and each map of each parameter leaf it reads by
@@ -166,5 +216,6 @@ fn tile_output<O, T>(
         output: k,
         tile,
         operands,
+        intermediates: Vec::new(),
     })
 }

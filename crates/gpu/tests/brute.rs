@@ -15,8 +15,7 @@ use xla_indexing_gpu::{
 };
 use xla_indexing_hlo::{HloError, Module, parse_module};
 
-mod common;
-use common::box_points;
+use xla_indexing_testkit::grid::box_points;
 
 fn plans(path: &str) -> Vec<KernelPlan> {
     let text = std::fs::read_to_string(format!("{}/../../{path}", env!("CARGO_MANIFEST_DIR")))
@@ -117,7 +116,7 @@ fn brute_read_map(
     let loop_vars = bounds(read_map.range_vars());
     let (mut transactions, mut ideal) = (0u64, 0u64);
     for chunk in loop_vars[0].0..=loop_vars[0].1 {
-        for s in box_points(&bounds(map.range_vars())) {
+        for s in box_points(bounds(map.range_vars())) {
             let mut addresses = BTreeSet::new();
             for lane in 0..lanes {
                 for u in loop_vars[1].0..=loop_vars[1].1 {
@@ -433,7 +432,7 @@ fn check_moves(name: &str, maps: &TileMaps, perm: &[usize], dims: &[i64], tile: 
     // Every (thread, chunk, unroll) of a map's loop.
     let steps = |map: &IndexingMap| {
         let [chunks, unroll] = [0, 1].map(|k| map.range_vars()[k].bounds);
-        box_points(&[
+        box_points([
             (0, threads - 1),
             (chunks.lo, chunks.hi),
             (unroll.lo, unroll.hi),

@@ -103,6 +103,17 @@ pub struct ParameterMaps {
     pub maps: MapSet,
 }
 
+/// Output-to-input maps of one result leaf of an instruction of a computation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InstructionMaps {
+    /// The instruction (its index in the computation).
+    pub instruction: usize,
+    /// The leaf of the instruction's result.
+    pub leaf: usize,
+    /// The maps from the computation's result leaf to this leaf.
+    pub maps: MapSet,
+}
+
 /// Walks computations, refusing recursion, and keeps what it walked.
 pub struct Composer<'m> {
     module: &'m Module,
@@ -112,6 +123,8 @@ pub struct Composer<'m> {
     outputs: HashMap<(usize, usize, usize), Vec<ParameterMaps>>,
     /// Finished input-to-output walks by `(computation, parameter, leaf)`.
     inputs: HashMap<(usize, usize, usize), Vec<(usize, MapSet)>>,
+    /// Finished walks from a result leaf to every instruction, by `(computation, leaf)`.
+    instructions: HashMap<(usize, usize), Vec<InstructionMaps>>,
 }
 
 /// One walk over a computation: from a result leaf to the parameters, or from a parameter leaf
@@ -120,6 +133,8 @@ pub struct Composer<'m> {
 enum Walk {
     /// From result leaf `leaf` of instruction `from` (the root for a computation's walk).
     OutputToInput { c: usize, from: usize, leaf: usize },
+    /// As `OutputToInput` from the root, keeping the maps at every instruction reached.
+    OutputToInstructions { c: usize, leaf: usize },
     InputToOutput {
         c: usize,
         parameter: usize,
@@ -150,6 +165,8 @@ struct Frame<'m> {
     /// `(user, operand position)`.
     user: usize,
     users: Vec<Vec<(usize, usize)>>,
+    /// Output to instructions: the maps at each instruction's leaf, as the walk leaves it.
+    reached: Option<Vec<InstructionMaps>>,
 }
 
 impl<'m> Composer<'m> {
@@ -160,6 +177,7 @@ impl<'m> Composer<'m> {
             active: vec![false; module.computations.len()],
             outputs: HashMap::new(),
             inputs: HashMap::new(),
+            instructions: HashMap::new(),
         }
     }
 
@@ -187,6 +205,22 @@ impl<'m> Composer<'m> {
                 return Ok(done.clone());
             }
             self.run(Walk::OutputToInput { c, from, leaf })?;
+        }
+    }
+
+    /// Output leaf `leaf` of computation `c` to the result leaves of every instruction it
+    /// reaches (the root, the intermediates and the parameters), in the order the walk reaches
+    /// them (from the root): the maps an output tile reads each instruction's values through.
+    pub fn computation_output_to_instructions(
+        &mut self,
+        c: usize,
+        leaf: usize,
+    ) -> Result<Vec<InstructionMaps>, HloError> {
+        loop {
+            if let Some(done) = self.instructions.get(&(c, leaf)) {
+                return Ok(done.clone());
+            }
+            self.run(Walk::OutputToInstructions { c, leaf })?;
         }
     }
 
@@ -268,29 +302,28 @@ impl<'m> Composer<'m> {
     /// A frame at the start of `walk`: the identity map at its leaf.
     fn start(&mut self, walk: Walk) -> Result<Frame<'m>, HloError> {
         let module = self.module;
-        let (c, at, shape) = match walk {
-            Walk::OutputToInput { c, from, leaf } => {
-                let comp = &module.computations[c];
-                let instr = &comp.instructions[from];
-                let shape = instr.shape.leaves().get(leaf).map(|s| s.dims.clone());
-                let shape = shape.ok_or_else(|| {
-                    OpContext::new(module, comp, instr).error(format!("has no result {leaf}"))
-                })?;
-                (c, (from, leaf), shape)
-            }
+        let (c, at, leaf) = match walk {
+            Walk::OutputToInput { c, from, leaf } => (c, from, leaf),
+            Walk::OutputToInstructions { c, leaf } => (c, module.computations[c].root, leaf),
             Walk::InputToOutput { c, parameter, leaf } => {
                 let comp = &module.computations[c];
                 let p = comp.parameter(parameter).ok_or_else(|| {
                     HloError::Usage(format!("{} has no parameter {parameter}", comp.name))
                 })?;
-                let p_instr = &comp.instructions[p];
-                let shape = p_instr.shape.leaves().get(leaf).map(|s| s.dims.clone());
-                let shape = shape.ok_or_else(|| {
-                    OpContext::new(module, comp, p_instr).error(format!("has no leaf {leaf}"))
-                })?;
-                (c, (p, leaf), shape)
+                (c, p, leaf)
             }
         };
+        let comp = &module.computations[c];
+        let instr = &comp.instructions[at];
+        let shape = instr.shape.leaves().get(leaf).map(|s| s.dims.clone());
+        let shape = shape.ok_or_else(|| {
+            let what = match walk {
+                Walk::InputToOutput { .. } => "leaf",
+                _ => "result",
+            };
+            OpContext::new(module, comp, instr).error(format!("has no {what} {leaf}"))
+        })?;
+        let at = (at, leaf);
         let comp = &module.computations[c];
         let mut users = Vec::new();
         if let Walk::InputToOutput { .. } = walk {
@@ -307,6 +340,7 @@ impl<'m> Composer<'m> {
             MapSet::single(Access::plain(IndexingMap::identity(&shape))),
         );
         self.active[c] = true;
+        let reached = matches!(walk, Walk::OutputToInstructions { .. }).then(Vec::new);
         Ok(Frame {
             walk,
             comp,
@@ -315,19 +349,42 @@ impl<'m> Composer<'m> {
             leaf: 0,
             user: 0,
             users,
+            reached,
         })
     }
 
-    /// Keeps the result of a finished walk: the maps at every parameter leaf, or at every
-    /// result leaf.
+    /// Keeps the result of a finished walk: the maps at every parameter leaf, at every
+    /// instruction's leaf, or at every result leaf.
     fn finish(&mut self, frame: Frame<'m>) {
         let Frame {
             walk,
             comp,
             mut state,
+            reached,
             ..
         } = frame;
         match walk {
+            Walk::OutputToInstructions { c, leaf } => {
+                let mut all = reached.unwrap_or_default();
+                for (i, instr) in comp.instructions.iter().enumerate() {
+                    if instr.parameter_number.is_none() {
+                        continue;
+                    }
+                    for l in 0..instr.shape.leaf_count() {
+                        if let Some(maps) = state.remove(&(i, l)) {
+                            all.push(InstructionMaps {
+                                instruction: i,
+                                leaf: l,
+                                maps,
+                            });
+                        }
+                    }
+                }
+                for a in &mut all {
+                    a.maps.sort();
+                }
+                self.instructions.insert((c, leaf), all);
+            }
             Walk::OutputToInput { c, from, leaf } => {
                 let mut params: Vec<ParameterMaps> = Vec::new();
                 for (i, instr) in comp.instructions.iter().enumerate() {
@@ -473,14 +530,18 @@ impl<'m> Composer<'m> {
 impl<'m> Frame<'m> {
     fn computation(&self) -> usize {
         match self.walk {
-            Walk::OutputToInput { c, .. } | Walk::InputToOutput { c, .. } => c,
+            Walk::OutputToInput { c, .. }
+            | Walk::OutputToInstructions { c, .. }
+            | Walk::InputToOutput { c, .. } => c,
         }
     }
 
     /// Goes on with the walk until it is done (`None`) or waits for a callee's walk.
     fn resume(&mut self, composer: &Composer<'m>) -> Result<Option<Walk>, HloError> {
         match self.walk {
-            Walk::OutputToInput { .. } => self.resume_output_to_input(composer),
+            Walk::OutputToInput { .. } | Walk::OutputToInstructions { .. } => {
+                self.resume_output_to_input(composer)
+            }
             Walk::InputToOutput { .. } => self.resume_input_to_output(composer),
         }
     }
@@ -509,6 +570,13 @@ impl<'m> Frame<'m> {
                         Maps::Needs(walk) => return Ok(Some(walk)),
                     };
                     let consumer = self.state.remove(&(i, l)).unwrap_or_default();
+                    if let Some(reached) = &mut self.reached {
+                        reached.push(InstructionMaps {
+                            instruction: i,
+                            leaf: l,
+                            maps: consumer.clone(),
+                        });
+                    }
                     let cx = OpContext::new(composer.module, comp, instr);
                     for (operand, op_leaf, producer) in producers {
                         let target = self

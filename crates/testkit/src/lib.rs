@@ -13,6 +13,7 @@
 //!   kernel's stores at a point of its ids and loops (`examples/kernel_soundness.rs` checks
 //!   `cargo xtask bench mlir`'s outputs with it).
 //! * [`invariants`]: what each layer keeps on any input (see there for the features).
+//! * [`grid`]: the points of small boxes.
 //! * [`corpus`]: replaying the committed fuzz corpora in plain tests.
 //! * [`tools`]: tests that need a tool fail without it under `cargo xtask test` and CI.
 
@@ -21,6 +22,7 @@
 pub mod corpus;
 #[cfg(feature = "mlir")]
 pub mod evaluate;
+pub mod grid;
 #[cfg(feature = "core")]
 pub mod index_program;
 pub mod invariants;

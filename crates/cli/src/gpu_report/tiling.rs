@@ -56,6 +56,14 @@ fn kernels_json(
         .collect()
 }
 
+/// A symbolic tile, or why there is none, into `x` (`tile` or `not_tiled`).
+fn tile_or_reason_json(x: &mut Value, tile: &Result<SymbolicTile, TileError>) {
+    match tile {
+        Ok(t) => x["tile"] = symbolic_json(t),
+        Err(e) => x["not_tiled"] = json!(e.0),
+    }
+}
+
 /// `tiles --symbolic --format json`.
 pub fn symbolic_json_report(all: &[SymbolicKernelTiles]) -> Value {
     let kernels = kernels_json(all, |k, v| {
@@ -65,10 +73,16 @@ pub fn symbolic_json_report(all: &[SymbolicKernelTiles]) -> Value {
             .map(|o| {
                 let mut x =
                     json!({"operand": o.parameter, "leaf": o.leaf, "shape": shape_text(&o.shape)});
-                match &o.tile {
-                    Ok(t) => x["tile"] = symbolic_json(t),
-                    Err(e) => x["not_tiled"] = json!(e.0),
-                }
+                tile_or_reason_json(&mut x, &o.tile);
+                x
+            })
+            .collect();
+        v["intermediates"] = k
+            .intermediates
+            .iter()
+            .map(|i| {
+                let mut x = json!({"instruction": i.instruction, "leaf": i.leaf, "shape": i.shape.to_string()});
+                tile_or_reason_json(&mut x, &i.tile);
                 x
             })
             .collect();
@@ -76,7 +90,34 @@ pub fn symbolic_json_report(all: &[SymbolicKernelTiles]) -> Value {
     json!({ "kernels": kernels })
 }
 
-/// The text form of [`symbolic_json_report`].
+/// The lines of one symbolic tile, or of why there is none, under a heading.
+fn tile_or_reason_text(out: &mut String, tile: &Result<SymbolicTile, TileError>) {
+    match tile {
+        Ok(t) => {
+            let list = |es: &[xla_indexing_core::Expr]| {
+                es.iter().map(|e| t.show(e)).collect::<Vec<_>>().join(", ")
+            };
+            out.push_str(&format!(
+                "    offsets ({})\n    sizes ({}), strides ({})\n",
+                list(t.offsets.results()),
+                list(&t.sizes),
+                list(&t.strides)
+            ));
+            let when = t.condition_text();
+            if t.over.is_empty() {
+                out.push_str(&format!("    exact when {when}\n"));
+            } else {
+                out.push_str(&format!("    covers the read when {when}\n"));
+                for o in &t.over {
+                    out.push_str(&format!("    over: {o}\n"));
+                }
+            }
+        }
+        Err(e) => out.push_str(&format!("    not tiled symbolically: {e}\n")),
+    }
+}
+
+/// The text form of [`symbolic_json_report`]: each output's operands, then its intermediates.
 pub fn symbolic_text(all: &[SymbolicKernelTiles]) -> String {
     let mut out = String::new();
     for k in all {
@@ -87,29 +128,19 @@ pub fn symbolic_text(all: &[SymbolicKernelTiles]) -> String {
                 operand_text(o),
                 shape_text(&o.shape)
             ));
-            match &o.tile {
-                Ok(t) => {
-                    let list = |es: &[xla_indexing_core::Expr]| {
-                        es.iter().map(|e| t.show(e)).collect::<Vec<_>>().join(", ")
-                    };
-                    out.push_str(&format!(
-                        "    offsets ({})\n    sizes ({}), strides ({})\n",
-                        list(t.offsets.results()),
-                        list(&t.sizes),
-                        list(&t.strides)
-                    ));
-                    let when = t.condition_text();
-                    if t.over.is_empty() {
-                        out.push_str(&format!("    exact when {when}\n"));
-                    } else {
-                        out.push_str(&format!("    covers the read when {when}\n"));
-                        for o in &t.over {
-                            out.push_str(&format!("    over: {o}\n"));
-                        }
-                    }
-                }
-                Err(e) => out.push_str(&format!("    not tiled symbolically: {e}\n")),
-            }
+            tile_or_reason_text(&mut out, &o.tile);
+        }
+        for i in &k.intermediates {
+            let leaf = if i.leaf > 0 {
+                format!(".{}", i.leaf)
+            } else {
+                String::new()
+            };
+            out.push_str(&format!(
+                "  intermediate %{}{leaf} {}:\n",
+                i.instruction, i.shape
+            ));
+            tile_or_reason_text(&mut out, &i.tile);
         }
         out.push('\n');
     }

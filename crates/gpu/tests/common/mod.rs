@@ -1,5 +1,5 @@
-//! What the planner tests share: a module's emitter plans, why a fusion stays with the loop
-//! emitter, and the points of a box.
+//! What the planner tests share: a module's emitter plans, and why a fusion stays with the
+//! loop emitter.
 #![allow(dead_code)]
 
 use xla_indexing_gpu::{Device, EmitterPlan, plan_module};
@@ -40,22 +40,4 @@ pub fn fusion_module(kind: &str, params: &[&str], body: &str, root_shape: &str) 
         decls.concat(),
         names.join(", ")
     )
-}
-
-/// Every point of a box (inclusive bounds per dimension), lexicographically.
-pub fn box_points(bounds: &[(i64, i64)]) -> Vec<Vec<i64>> {
-    let mut out = vec![Vec::new()];
-    for &(lo, hi) in bounds {
-        out = out
-            .into_iter()
-            .flat_map(|p| {
-                (lo..=hi).map(move |v| {
-                    let mut q = p.clone();
-                    q.push(v);
-                    q
-                })
-            })
-            .collect();
-    }
-    out
 }

@@ -44,25 +44,8 @@ pub enum Input {
 /// The points of a domain of `ranges`, if every argument has one and there are at most
 /// [`MAX_POINTS`].
 fn points(ranges: &[Option<(i64, i64)>]) -> Option<Vec<Vec<i64>>> {
-    let mut points: Vec<Vec<i64>> = vec![Vec::new()];
-    for range in ranges {
-        let (lo, hi) = (*range)?;
-        let count = usize::try_from(hi.checked_sub(lo)?.checked_add(1)?).ok()?;
-        if count == 0 || points.len().checked_mul(count)? > MAX_POINTS {
-            return None;
-        }
-        points = points
-            .into_iter()
-            .flat_map(|p| {
-                (lo..=hi).map(move |x| {
-                    let mut q = p.clone();
-                    q.push(x);
-                    q
-                })
-            })
-            .collect();
-    }
-    Some(points)
+    let bounds: Option<Vec<(i64, i64)>> = ranges.iter().copied().collect();
+    crate::grid::box_points_within(bounds?, MAX_POINTS)
 }
 
 /// A function evaluated at every point of its domain.
