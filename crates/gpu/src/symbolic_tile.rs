@@ -214,21 +214,21 @@ struct Derivation<'a> {
     domain: &'a IndexingMap,
 }
 
-fn arith(e: Result<Expr, xla_indexing_core::ArithError>) -> Result<Expr, String> {
-    e.map_err(|e| e.to_string())
+fn arith(e: Result<Expr, xla_indexing_core::ArithError>) -> Result<Expr, TileError> {
+    e.map_err(|e| TileError(e.to_string()))
 }
 
-fn sub_const(e: &Expr, c: i64) -> Result<Expr, String> {
+fn sub_const(e: &Expr, c: i64) -> Result<Expr, TileError> {
     arith(e.checked_add_const(-c))
 }
 
 /// `min(n - 1, 1)`: 1 where `n > 1`, 0 where `n = 1` (for `n >= 1`).
-fn more_than_one(n: &Expr) -> Result<Expr, String> {
+fn more_than_one(n: &Expr) -> Result<Expr, TileError> {
     Ok(Expr::min_of(&sub_const(n, 1)?, &Expr::constant(1)))
 }
 
 /// `k mod n`, a constant by an expression.
-fn constant_mod(k: i64, n: &Expr) -> Result<Expr, String> {
+fn constant_mod(k: i64, n: &Expr) -> Result<Expr, TileError> {
     arith(Expr::constant(k).divide_by(Division::Mod, n))
 }
 
@@ -283,7 +283,7 @@ impl Derivation<'_> {
     }
 
     /// An expression of runtime variables only, over the tile's variables.
-    fn translate(&self, e: &Expr) -> Result<Expr, String> {
+    fn translate(&self, e: &Expr) -> Result<Expr, TileError> {
         let r = self.dims.len() as u32;
         let nr = self.nr as u32;
         arith(e.rewrite_vars(&mut |v| match v {
@@ -292,7 +292,7 @@ impl Derivation<'_> {
         }))
     }
 
-    fn var_piece(&self, v: VarRef) -> Result<Piece, String> {
+    fn var_piece(&self, v: VarRef) -> Result<Piece, TileError> {
         match v {
             VarRef::Dim(i) => {
                 let d = self.dims[i as usize];
@@ -330,11 +330,11 @@ impl Derivation<'_> {
     }
 
     /// The piece of an atom that uses a tile variable.
-    fn atom_piece(&self, atom: &Atom) -> Result<Piece, String> {
+    fn atom_piece(&self, atom: &Atom) -> Result<Piece, TileError> {
         Ok(self.tidy_piece(self.untidy_atom_piece(atom)?))
     }
 
-    fn untidy_atom_piece(&self, atom: &Atom) -> Result<Piece, String> {
+    fn untidy_atom_piece(&self, atom: &Atom) -> Result<Piece, TileError> {
         match atom {
             Atom::Var(v) => self.var_piece(*v),
             Atom::FloorDiv(x, k) => {
@@ -345,27 +345,27 @@ impl Derivation<'_> {
                 let (p, c) = self.inner_piece(x)?;
                 modulo(p, c, *k)
             }
-            _ => Err(format!(
+            _ => Err(TileError(format!(
                 "{} is not tiled symbolically (only sums of variables under floordiv and mod by constants are)",
                 self.show(&Expr::atom(atom.clone()))
-            )),
+            ))),
         }
     }
 
     /// The piece of the operand of a `floordiv` or `mod` and its shift: one atom, unscaled,
     /// plus a constant.
-    fn inner_piece(&self, x: &Expr) -> Result<(Piece, i64), String> {
+    fn inner_piece(&self, x: &Expr) -> Result<(Piece, i64), TileError> {
         match x.terms() {
             [(atom, 1)] => Ok((self.atom_piece(atom)?, x.constant_term())),
-            _ => Err(format!(
+            _ => Err(TileError(format!(
                 "the division of {}: only one variable, shifted by a constant, under floordiv and mod is tiled symbolically",
                 self.show(x)
-            )),
+            ))),
         }
     }
 
     /// The progression of one operand dimension's expression.
-    fn progression(&self, e: &Expr) -> Result<Progression, String> {
+    fn progression(&self, e: &Expr) -> Result<Progression, TileError> {
         let mut fixed = self.translate(&Expr::constant(e.constant_term()))?;
         let mut pieces: Vec<Piece> = Vec::new();
         for (atom, c) in e.terms() {
@@ -379,11 +379,11 @@ impl Derivation<'_> {
                 .iter()
                 .find(|q| q.vars.iter().any(|v| p.vars.contains(v)))
             {
-                return Err(format!(
+                return Err(TileError(format!(
                     "{} and {} read the same variable: only sums of distinct variables are tiled symbolically",
                     self.show(&p.offset),
                     self.show(&q.offset)
-                ));
+                )));
             }
             pieces.push(p);
         }
@@ -395,7 +395,7 @@ impl Derivation<'_> {
 
 /// `c * x` of a piece: the stride scales by `|c|`; a negative `c` reverses the progression, whose
 /// least value is then `c` times the greatest.
-fn scaled(p: Piece, c: i64) -> Result<Piece, String> {
+fn scaled(p: Piece, c: i64) -> Result<Piece, TileError> {
     let stride = p.stride.checked_mul(c.abs()).ok_or("a stride overflows")?;
     let offset = if c > 0 {
         arith(p.offset.checked_scale(c))?
@@ -423,7 +423,7 @@ fn scaled(p: Piece, c: i64) -> Result<Piece, String> {
 /// of `g`, and the count is the same for all of them exactly when `(n - 1) mod k < g`, that is `r
 /// = g` or `r = 0`), for another `c`, `k` divides `n`; or when there is one full tile, whose
 /// values are consecutive. Aligned again, unshifted, when `k` divides `n` or `n` divides `k`.
-fn floor_div(p: Piece, c: i64, k: i64) -> Result<Piece, String> {
+fn floor_div(p: Piece, c: i64, k: i64) -> Result<Piece, TileError> {
     if let (Some(o), Some(n)) = (p.offset.as_constant(), p.size.as_constant()) {
         let o = o.checked_add(c).ok_or("an offset overflows")?;
         let lo = o.div_euclid(k);
@@ -454,7 +454,7 @@ fn floor_div(p: Piece, c: i64, k: i64) -> Result<Piece, String> {
     if let Some(f) = &p.grid {
         let first = Expr::constant(c.rem_euclid(k));
         let last = arith(first.checked_add(&arith(sub_const(f, 1)?.checked_mul(&r))?))?;
-        let end = |x: &Expr| -> Result<Expr, String> {
+        let end = |x: &Expr| -> Result<Expr, TileError> {
             arith(arith(x.checked_add(&sub_const(n, 1)?))?.floor_div(k))
         };
         bounded = TileConstraints::all(vec![
@@ -483,7 +483,7 @@ fn floor_div(p: Piece, c: i64, k: i64) -> Result<Piece, String> {
 /// residue when `n >= k`; consecutive from `(offset + c) mod k` when the tiles are aligned and
 /// `n` divides both `k` and `c` (no tile wraps around), or when one full tile starts at `c mod
 /// k` and ends before `k`.
-fn modulo(p: Piece, c: i64, k: i64) -> Result<Piece, String> {
+fn modulo(p: Piece, c: i64, k: i64) -> Result<Piece, TileError> {
     if let (Some(o), Some(n)) = (p.offset.as_constant(), p.size.as_constant()) {
         let o = o.checked_add(c).ok_or("an offset overflows")?;
         let (offset, size, fits) = if n >= k {
@@ -546,19 +546,19 @@ fn modulo(p: Piece, c: i64, k: i64) -> Result<Piece, String> {
     })
 }
 
-fn check_unit_stride(p: &Piece, what: &str) -> Result<(), String> {
+fn check_unit_stride(p: &Piece, what: &str) -> Result<(), TileError> {
     if p.stride == 1 {
         Ok(())
     } else {
-        Err(format!(
+        Err(TileError(format!(
             "{what} of a strided read is not tiled symbolically"
-        ))
+        )))
     }
 }
 
 /// The progression of `fixed + sum(pieces)`, pieces over distinct variables (see the module's
 /// documentation).
-fn sum(mut pieces: Vec<Piece>, fixed: Expr) -> Result<Progression, String> {
+fn sum(mut pieces: Vec<Piece>, fixed: Expr) -> Result<Progression, TileError> {
     pieces.sort_by_key(|p| p.stride);
     // Two progressions of one stride add to one of that stride: `n_a + n_b - 1` values.
     let mut merged: Vec<Piece> = Vec::new();
@@ -599,7 +599,7 @@ fn sum(mut pieces: Vec<Piece>, fixed: Expr) -> Result<Progression, String> {
         let u = more_than_one(&p.size)?;
         let own_size = arith(p.size.checked_add(&arith(span.floor_div(p.stride))?))?;
         let own_stride = Expr::constant(p.stride);
-        let pick = |own: &Expr, after: &Expr| -> Result<Expr, String> {
+        let pick = |own: &Expr, after: &Expr| -> Result<Expr, TileError> {
             let delta = arith(own.checked_sub(after))?;
             arith(after.checked_add(&arith(u.checked_mul(&delta))?))
         };
@@ -619,7 +619,7 @@ fn sum(mut pieces: Vec<Piece>, fixed: Expr) -> Result<Progression, String> {
 /// When a sum of progressions of increasing strides is itself one: for every choice of which
 /// pieces have more than one value (`J`, at least two of them), either the sizes are not that
 /// choice, or the strides in `J` are multiples of the least and none leaves a gap.
-fn layout_condition(pieces: &[Piece]) -> Result<TileConstraints, String> {
+fn layout_condition(pieces: &[Piece]) -> Result<TileConstraints, TileError> {
     let open: Vec<usize> = (0..pieces.len())
         .filter(|&j| pieces[j].size.as_constant().is_none())
         .collect();
@@ -753,7 +753,7 @@ fn symbolic_tile_with(
     for p in &progressions {
         exact = d.tidy(&exact.and(&p.exact));
     }
-    exact = d.tidy(&exact.and(&joint_condition(&d, &progressions).map_err(TileError)?));
+    exact = d.tidy(&exact.and(&joint_condition(&d, &progressions)?));
     let mut over = Vec::new();
     for (i, (v, &n)) in access.dims().iter().zip(dims).enumerate() {
         if v.bounds != Interval::upto(n) {
@@ -768,10 +768,7 @@ fn symbolic_tile_with(
         if d.uses_tile_vars(e) {
             over.push(format!("the read is limited by {} in {iv}", d.show(e)));
         } else {
-            exact = exact.and(&TileConstraints::when(
-                d.translate(e).map_err(TileError)?,
-                *iv,
-            ));
+            exact = exact.and(&TileConstraints::when(d.translate(e)?, *iv));
         }
     }
     let mut offsets = domain.with_results(progressions.iter().map(|p| p.offset.clone()).collect());
@@ -795,7 +792,7 @@ fn symbolic_tile_with(
 /// For operand dimensions that share a tile variable: exact together when the product of their
 /// sizes is the number of points of the variables they read, if the map from those variables is
 /// one-to-one; where it is not (or too large to check), only where every variable has one value.
-fn joint_condition(d: &Derivation<'_>, ps: &[Progression]) -> Result<TileConstraints, String> {
+fn joint_condition(d: &Derivation<'_>, ps: &[Progression]) -> Result<TileConstraints, TileError> {
     let mut group: Vec<usize> = (0..ps.len()).collect();
     for a in 0..ps.len() {
         for b in a + 1..ps.len() {

@@ -20,6 +20,7 @@ use crate::kernel_tiles::symbolic_tiles_of_output;
 use crate::launch::LaunchDimensions;
 use crate::plan::{EmitterPlan, KernelPlan, element_loop_kernel, plan_kernel};
 use crate::thread_map::{DIM_NAMES, SYMBOL_NAMES, with_launch_bounds};
+use crate::tiles::TileError;
 use crate::tiling_space::{BLOCK_THREADS, TiledPlan, TilingCost, ranked, tiled_inputs};
 
 /// How `compile --tiling` tiles each kernel's output 0.
@@ -39,17 +40,17 @@ pub fn tiled_launch(
     shape: &ArrayShape,
     sizes: &[i64],
     device: &Device,
-) -> Result<(LaunchDimensions, IndexingMap), String> {
+) -> Result<(LaunchDimensions, IndexingMap), TileError> {
     let dims = &shape.dims;
     if sizes.len() != dims.len() {
-        return Err(format!(
+        return Err(TileError(format!(
             "{} tile sizes for output {shape} of rank {}",
             sizes.len(),
             dims.len()
-        ));
+        )));
     }
     if let Some((s, d)) = sizes.iter().zip(dims).find(|(s, d)| **s < 1 || s > d) {
-        return Err(format!("tile size {s} is not in [1, {d}]"));
+        return Err(TileError(format!("tile size {s} is not in [1, {d}]")));
     }
     let layout = shape.layout_or_default();
     layout.validate(dims).map_err(|e| format!("{shape}: {e}"))?;
@@ -64,10 +65,10 @@ pub fn tiled_launch(
     let warp = device.warp_size as i64;
     let threads = (elements.min(BLOCK_THREADS) + warp - 1) / warp * warp;
     if tiles as u64 > device.block_dim_limit[0] {
-        return Err(format!(
+        return Err(TileError(format!(
             "{tiles} tiles exceed the {} blocks of a grid's x",
             device.block_dim_limit[0]
-        ));
+        )));
     }
     let chunks = (elements + threads - 1) / threads;
     let element = Expr::sym(0)
@@ -120,12 +121,14 @@ pub fn best_tiling(
     module: &Module,
     kernel: &Kernel,
     device: &Device,
-) -> Result<TilingCost, String> {
+) -> Result<TilingCost, TileError> {
     let tiles = symbolic_tiles_of_output(module, kernel, 0).map_err(|e| e.to_string())?;
-    let inputs = tiled_inputs(&tiles).map_err(|e| e.0)?;
-    let (ranked, too_large) = ranked(&kernel.outputs[0], &inputs, device).map_err(|e| e.0)?;
+    let inputs = tiled_inputs(&tiles)?;
+    let (ranked, too_large) = ranked(&kernel.outputs[0], &inputs, device)?;
     ranked.into_iter().next().ok_or_else(|| {
-        format!("no tiling is valid within the register budget ({too_large} over it)")
+        TileError(format!(
+            "no tiling is valid within the register budget ({too_large} over it)"
+        ))
     })
 }
 

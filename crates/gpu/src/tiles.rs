@@ -59,6 +59,18 @@ pub struct OperandTile {
 #[error("{0}")]
 pub struct TileError(pub String);
 
+impl From<String> for TileError {
+    fn from(why: String) -> TileError {
+        TileError(why)
+    }
+}
+
+impl From<&str> for TileError {
+    fn from(why: &str) -> TileError {
+        TileError(why.to_string())
+    }
+}
+
 /// The tiling of an output of dimensions `dims` by `sizes` (one per dimension, each at least 1).
 pub fn output_tile(dims: &[i64], sizes: &[i64]) -> Result<OutputTile, TileError> {
     if dims.len() != sizes.len() {
