@@ -14,7 +14,9 @@
 //!   every tile, overlapping windows, over-approximated tiles) — already in the bytes moved, and
 //!   reported apart;
 //! - the cost is the bytes moved over the occupancy (an estimate of the time at the chip's
-//!   bandwidth, in bytes); ties go to fewer tiles. Candidates whose tiles together exceed
+//!   bandwidth, in bytes); ties go to fewer tiles. Every tile is priced as a full one (the
+//!   partial tile at the end of a dimension too), which favours sizes that divide the
+//!   dimensions. Candidates whose tiles together exceed
 //!   [`REGISTER_BUDGET_BYTES`] are not ranked: a block could not keep them in registers.
 
 use xla_indexing_hlo::shape::ArrayShape;
