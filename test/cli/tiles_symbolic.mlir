@@ -6,6 +6,7 @@
 // RUN: %xla-indexing tiles %S/../../examples/hlo/transpose_add.hlo --best --top 2 | FileCheck %s --check-prefix=BEST
 // RUN: %xla-indexing tiles %S/../../examples/hlo/softmax.hlo --best --format json | FileCheck %s --check-prefix=JSON
 // RUN: %xla-indexing tiles %S/../../crates/hlo/tests/data/layer_norm.hlo --best --top 1 | FileCheck %s --check-prefix=NORM
+// RUN: %xla-indexing tiles %S/../../crates/hlo/tests/data/concatenations.hlo --symbolic | FileCheck %s --check-prefix=OVER
 // RUN: not %xla-indexing tiles %S/../../examples/hlo/softmax.hlo --symbolic --tile 4,4 2>&1 | FileCheck %s --check-prefix=BOTH
 
 // The reshape [1,8,6,4] -> [48,4] splits output dimension 0 into rows of 6: a tile of ts0
@@ -41,6 +42,15 @@
 // NORM: broadcast_subtract_fusion output 0 f32[4,16,64]{2,1,0}: best [1, 2, 64] of 105 ranked tilings on sm_90 (0 over the register budget)
 // NORM-NEXT: sizes
 // NORM-NEXT: [1, 2, 64] 32
+
+// A concatenate's operand is read only where the output is its part: the tile covers it,
+// says why, and by how much at most a tile that reads anything over-reads (all but a row).
+// OVER: operand 0 f32[4,8]{1,0}:
+// OVER-NEXT: offsets (t0 * ts0, t1 * ts1)
+// OVER-NEXT: sizes (ts0, ts1), strides (1, 1)
+// OVER-NEXT: covers the read when true
+// OVER-NEXT: over: the read is limited to d0 in [0, 3]
+// OVER-NEXT: over by at most -ts1 + ts0 * ts1 elements (a full tile that reads anything)
 
 // JSON lists every ranked candidate, the best first.
 // JSON: "chip":"sm_90"

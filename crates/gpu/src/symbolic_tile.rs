@@ -61,6 +61,10 @@ pub struct SymbolicTile {
     /// Why the tile over-approximates at every size (empty when it is exact under its
     /// constraints).
     pub over: Vec<String>,
+    /// Where the tile over-approximates: at most how many of its elements a full tile that
+    /// reads anything leaves unread, an expression of `ts` (the tile's elements less those of
+    /// the dimensions no limited variable moves, which such a tile reads whole).
+    pub extra_bound: Option<Expr>,
 }
 
 /// A symbolic tile at concrete sizes.
@@ -209,7 +213,7 @@ struct Derivation<'a> {
     /// Per runtime variable, whether its value varies within a tile (it is read at an element
     /// that moves with the output's); such a variable ranges over its bounds, like a range
     /// variable.
-    varying: &'a [bool],
+    varying: &'a [Option<String>],
     /// The variables of the tile's expressions (`t`, `ts`, `rt`) and their bounds.
     domain: &'a IndexingMap,
 }
@@ -262,7 +266,7 @@ impl Derivation<'_> {
             VarRef::Dim(_) => true,
             VarRef::Sym(k) => {
                 let k = k as usize;
-                k < self.nr || self.varying.get(k - self.nr).copied().unwrap_or(false)
+                k < self.nr || self.varying.get(k - self.nr).is_some_and(Option::is_some)
             }
         }
     }
@@ -689,37 +693,30 @@ pub fn symbolic_tile(dims: &[i64], access: &IndexingMap) -> Result<SymbolicTile,
 /// over-approximates, saying so; one read at a fixed element (a dynamic slice's offsets) is one
 /// value per tile.
 pub fn symbolic_tile_of_access(dims: &[i64], access: &Access) -> Result<SymbolicTile, TileError> {
-    let varying: Vec<bool> = access
+    let varying: Vec<Option<String>> = access
         .runtime
         .iter()
         .map(|rt| {
-            rt.map.results().iter().any(|e| {
+            let moves = rt.map.results().iter().any(|e| {
                 let mut moves = false;
                 e.for_each_var(&mut |v| {
                     moves |= matches!(v, VarRef::Dim(_))
                         || matches!(v, VarRef::Sym(k) if (k as usize) < access.map.range_vars().len())
                 });
                 moves
-            })
+            });
+            moves.then(|| rt.instruction.clone())
         })
         .collect();
-    let mut tile = symbolic_tile_with(dims, &access.map, &varying)?;
-    for (rt, _) in access.runtime.iter().zip(&varying).filter(|(_, v)| **v) {
-        let why = format!(
-            "the read moves with values of {} that vary within the tile: the tile covers all of them",
-            rt.instruction
-        );
-        if !tile.over.contains(&why) {
-            tile.over.push(why);
-        }
-    }
-    Ok(tile)
+    symbolic_tile_with(dims, &access.map, &varying)
 }
 
+/// [`symbolic_tile`] with, per runtime variable, the instruction it is read from where its
+/// value varies within a tile.
 fn symbolic_tile_with(
     dims: &[i64],
     access: &IndexingMap,
-    varying: &[bool],
+    varying: &[Option<String>],
 ) -> Result<SymbolicTile, TileError> {
     let r = dims.len();
     if access.dims().len() != r {
@@ -755,6 +752,20 @@ fn symbolic_tile_with(
     }
     exact = d.tidy(&exact.and(&joint_condition(&d, &progressions)?));
     let mut over = Vec::new();
+    for instruction in varying.iter().flatten() {
+        let why = format!(
+            "the read moves with values of {instruction} that vary within the tile: the tile covers all of them"
+        );
+        if !over.contains(&why) {
+            over.push(why);
+        }
+    }
+    // The variables whose values the read limits (or that vary within a tile): a dimension of
+    // the tile that one of them moves may be read in part.
+    let mut limited: Vec<VarRef> = (0..access.num_symbols())
+        .map(|k| VarRef::Sym(k as u32))
+        .filter(|&v| matches!(v, VarRef::Sym(k) if k as usize >= d.nr) && d.is_tile_var(v))
+        .collect();
     for (i, (v, &n)) in access.dims().iter().zip(dims).enumerate() {
         if v.bounds != Interval::upto(n) {
             over.push(format!(
@@ -762,11 +773,17 @@ fn symbolic_tile_with(
                 d.show(&Expr::dim(i as u32)),
                 v.bounds
             ));
+            limited.push(VarRef::Dim(i as u32));
         }
     }
     for (e, iv) in access.constraints() {
         if d.uses_tile_vars(e) {
             over.push(format!("the read is limited by {} in {iv}", d.show(e)));
+            e.for_each_var(&mut |v| {
+                if d.is_tile_var(v) {
+                    limited.push(v)
+                }
+            });
         } else {
             exact = exact.and(&TileConstraints::when(d.translate(e)?, *iv));
         }
@@ -780,7 +797,22 @@ fn symbolic_tile_with(
     };
     let sizes = simplify(progressions.iter().map(|p| p.size.clone()).collect());
     let strides = simplify(progressions.iter().map(|p| p.stride.clone()).collect());
+    let extra_bound = if over.is_empty() {
+        None
+    } else {
+        let product = |free_only: bool| -> Result<Expr, TileError> {
+            let mut e = Expr::constant(1);
+            for (p, size) in progressions.iter().zip(&sizes) {
+                if !free_only || p.vars.iter().all(|v| !limited.contains(v)) {
+                    e = arith(e.checked_mul(size))?;
+                }
+            }
+            Ok(e)
+        };
+        Some(simplify(vec![arith(product(false)?.checked_sub(&product(true)?))?]).remove(0))
+    };
     Ok(SymbolicTile {
+        extra_bound,
         constraints: exact.simplified(&domain).minimized(&domain, MINIMIZE_LIMIT),
         offsets,
         sizes,

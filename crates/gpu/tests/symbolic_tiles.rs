@@ -113,6 +113,7 @@ struct Counts {
     exact: usize,
     inexact: usize,
     over: usize,
+    bounded: usize,
     skipped: usize,
 }
 
@@ -215,6 +216,21 @@ fn check_sizes(case: &Case<'_>, sizes: &[Vec<i64>], rng: &mut SplitMix64, counts
                     "{name}: tile {} at {ts:?}, {t:?}: reads outside the tile",
                     tile.offsets
                 );
+                let bound = tile
+                    .extra_bound
+                    .as_ref()
+                    .expect("a bound where it over-approximates");
+                let bound = bound
+                    .eval(&[], &ts)
+                    .expect("a bound defined at valid sizes");
+                assert!(
+                    got.is_empty() || (want.len() - got.len()) as i64 <= bound,
+                    "{name}: {} leaves {} of {} unread at {ts:?}, {t:?}, beyond its bound {bound}",
+                    describe(tile),
+                    want.len() - got.len(),
+                    want.len()
+                );
+                counts.bounded += 1;
             }
             if exact {
                 assert_eq!(

@@ -21,6 +21,7 @@ fn symbolic_json(t: &SymbolicTile) -> Value {
         "constraints": t.condition_text(),
         "exact": t.over.is_empty(),
         "over_approximation": t.over,
+        "extra_bound": t.extra_bound.as_ref().map(|b| t.show(b)),
     })
 }
 
@@ -110,6 +111,12 @@ fn tile_or_reason_text(out: &mut String, tile: &Result<SymbolicTile, TileError>)
                 out.push_str(&format!("    covers the read when {when}\n"));
                 for o in &t.over {
                     out.push_str(&format!("    over: {o}\n"));
+                }
+                if let Some(b) = &t.extra_bound {
+                    out.push_str(&format!(
+                        "    over by at most {} elements (a full tile that reads anything)\n",
+                        t.show(b)
+                    ));
                 }
             }
         }
