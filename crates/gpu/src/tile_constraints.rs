@@ -189,8 +189,23 @@ impl TileConstraints {
     }
 }
 
-/// `e == v`, `e >= lo`, `e <= hi` or `e in [lo, hi]`.
+/// `e == v`, `e >= lo`, `e <= hi` or `e in [lo, hi]`; a variable plus a constant is written
+/// as the variable in the shifted interval (`ts1 >= 16`, not `ts1 - 16 >= 0`).
 fn condition_text(e: &Expr, iv: Interval, names: &Names<'_>) -> String {
+    let c = e.constant_term();
+    let (e, iv) = match e.without_constant().as_var() {
+        Some(_) if c != 0 => {
+            let shift = |x: i64| match x {
+                i64::MIN | i64::MAX => x,
+                _ => x.saturating_sub(c),
+            };
+            (
+                e.without_constant(),
+                Interval::new(shift(iv.lo), shift(iv.hi)),
+            )
+        }
+        _ => (e.clone(), iv),
+    };
     let e = e.display(names);
     match (iv.lo, iv.hi) {
         (lo, hi) if lo == hi => format!("{e} == {lo}"),
