@@ -38,8 +38,8 @@ pub use host::{Buffer, BufferRole, HostValue, LaunchList, Step, byte_size, launc
 
 use xla_indexing_hlo::{HloError, Module};
 
-use xla_indexing_gpu::tiled::{Tiling, plan_tiled_kernel};
-use xla_indexing_gpu::{Device, Kernel, KernelPlan, kernels, plan_kernel};
+use xla_indexing_gpu::tiled::{Tiling, plan_kernel_with};
+use xla_indexing_gpu::{Device, Kernel, KernelPlan, kernels};
 
 use xla_indexing_core::stack::on_large_stack;
 use xla_indexing_hlo::names::UniqueNames;
@@ -83,13 +83,9 @@ pub fn kernel_plans(
             found
         }
     };
-    let device = &options.device;
     chosen
         .into_iter()
-        .map(|k| match &options.tiling {
-            None => plan_kernel(module, k, device),
-            Some(t) => plan_tiled_kernel(module, k, device, t),
-        })
+        .map(|k| plan_kernel_with(module, k, &options.device, options.tiling.as_ref()))
         .collect()
 }
 
@@ -124,6 +120,17 @@ pub fn kernels_text_with_progress(
     let plans = kernel_plans(module, options)?;
     let chosen: Vec<_> = plans.iter().collect();
     kernels_module(module, &chosen, options, progress, None)
+}
+
+/// The kernels of `plans` (as [`kernel_plans`] gives them) written as [`kernels_text`] writes
+/// them, for a caller that reads the plans too.
+pub fn plans_text(
+    module: &Module,
+    plans: &[KernelPlan],
+    options: &CodegenOptions,
+) -> Result<String, HloError> {
+    let chosen: Vec<_> = plans.iter().collect();
+    kernels_module(module, &chosen, options, &mut |_, _| {}, None)
 }
 
 /// The kernels of `module` (as [`kernels_text`] writes them, every fusion) and beside their

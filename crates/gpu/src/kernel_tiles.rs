@@ -57,6 +57,16 @@ pub struct TiledOperand<T = OperandTile> {
     pub tile: Result<T, TileError>,
 }
 
+impl<T> TiledOperand<T> {
+    /// The operand as `parameter`, or `parameter.leaf` for a leaf of a tuple.
+    pub fn label(&self) -> String {
+        match self.leaf {
+            0 => self.parameter.to_string(),
+            leaf => format!("{}.{leaf}", self.parameter),
+        }
+    }
+}
+
 /// The symbolic tiles of a kernel's output (tiled by its own dimensions).
 pub type SymbolicKernelTiles = KernelTiles<Vec<i64>, SymbolicTile>;
 

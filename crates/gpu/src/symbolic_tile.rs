@@ -33,14 +33,12 @@
 //! enumerating their domain). Constraints of the map that involve a tile variable limit the read:
 //! the tile over-approximates whatever the sizes and says why.
 
-use std::collections::HashSet;
-
 use xla_indexing_core::print::Names;
 use xla_indexing_core::{Atom, Division, Expr, IndexingMap, Interval, Var, VarRef};
 use xla_indexing_hlo::access::Access;
 
 use crate::tile_constraints::TileConstraints;
-use crate::tiles::{ENUMERATION_LIMIT, TileError};
+use crate::tiles::{TileError, enumerate};
 
 /// The tile of one operand read by an output tile of symbolic sizes.
 #[derive(Clone, Debug, PartialEq)]
@@ -869,7 +867,7 @@ fn joint_condition(d: &Derivation<'_>, ps: &[Progression]) -> Result<TileConstra
         for &j in &members {
             box_size = arith(box_size.checked_mul(&ps[j].size))?;
         }
-        out = out.and(&if one_to_one(d.access, &vars, &exprs) {
+        out = out.and(&if one_to_one(d, &vars, &exprs) {
             zero(arith(box_size.checked_sub(&points))?)
         } else {
             TileConstraints::all(ones)
@@ -878,52 +876,25 @@ fn joint_condition(d: &Derivation<'_>, ps: &[Progression]) -> Result<TileConstra
     Ok(out)
 }
 
-/// Whether `exprs` take distinct values at distinct points of `vars` over the whole domain
-/// (runtime variables at their least values); `false` when too large to enumerate.
-fn one_to_one(map: &IndexingMap, vars: &[VarRef], exprs: &[Expr]) -> bool {
-    let bounds: Vec<Interval> = match vars.iter().map(|&v| map.var(v).map(|x| x.bounds)).collect() {
-        Some(b) => b,
-        None => return false,
-    };
-    let total = bounds
+/// Whether `exprs` take distinct values at distinct points of `vars` (the tile variables they
+/// read) over the whole domain; `false` when too large to enumerate. Runtime values read once
+/// per tile only shift the values, so they are taken as 0.
+fn one_to_one(d: &Derivation<'_>, vars: &[VarRef], exprs: &[Expr]) -> bool {
+    let shifted: Option<Vec<Expr>> = exprs
         .iter()
-        .fold(1u128, |a, b| a.saturating_mul(b.count()));
-    if total > ENUMERATION_LIMIT || bounds.iter().any(|b| !b.is_feasible()) {
-        return false;
-    }
-    let mut values: Vec<i64> = vec![0; map.dims().len() + map.num_symbols()];
-    let nd = map.dims().len();
-    for (i, v) in map.rt_vars().iter().enumerate() {
-        values[nd + map.range_vars().len() + i] = v.bounds.lo;
-    }
-    let slot = |v: VarRef| match v {
-        VarRef::Dim(i) => i as usize,
-        VarRef::Sym(i) => nd + i as usize,
-    };
-    let mut p: Vec<i64> = bounds.iter().map(|b| b.lo).collect();
-    let mut seen = HashSet::new();
-    loop {
-        for (v, x) in vars.iter().zip(&p) {
-            values[slot(*v)] = *x;
+        .map(|e| {
+            e.rewrite_vars(&mut |v| (!d.is_tile_var(v)).then(Expr::zero))
+                .ok()
+        })
+        .collect();
+    let points: Option<u128> = vars
+        .iter()
+        .map(|&v| d.access.var(v).map(|x| x.bounds.count()))
+        .product();
+    match (shifted, points) {
+        (Some(shifted), Some(points)) if points > 0 => {
+            enumerate(d.access, &shifted).is_some_and(|images| images.len() as u128 == points)
         }
-        let image: Option<Vec<i64>> = exprs
-            .iter()
-            .map(|e| e.eval_at(&|v| values.get(slot(v)).copied()))
-            .collect();
-        if !image.is_some_and(|i| seen.insert(i)) {
-            return false;
-        }
-        let mut i = p.len();
-        loop {
-            if i == 0 {
-                return true;
-            }
-            i -= 1;
-            if p[i] < bounds[i].hi {
-                p[i] += 1;
-                break;
-            }
-            p[i] = bounds[i].lo;
-        }
+        _ => false,
     }
 }

@@ -54,12 +54,12 @@ pub fn tiled_launch(
     }
     let layout = shape.layout_or_default();
     layout.validate(dims).map_err(|e| format!("{shape}: {e}"))?;
-    let overflow = |_| format!("the tiles of {shape} overflow");
+    let overflow = || TileError(format!("the tiles of {shape} overflow"));
     let counts = tile_counts(dims, sizes);
     let product = |xs: &[i64]| {
         xs.iter()
             .try_fold(1i64, |a, &x| a.checked_mul(x))
-            .ok_or_else(|| format!("the tiles of {shape} overflow"))
+            .ok_or_else(overflow)
     };
     let (tiles, elements) = (product(&counts)?, product(sizes)?);
     let warp = device.warp_size as i64;
@@ -74,19 +74,19 @@ pub fn tiled_launch(
     let element = Expr::sym(0)
         .checked_scale(threads)
         .and_then(|c| c.checked_add(&Expr::dim(0)))
-        .map_err(overflow)?;
+        .map_err(|_| overflow())?;
     let (mut results, mut constraints) = (vec![Expr::zero(); dims.len()], Vec::new());
     let (mut tile_div, mut element_div) = (1i64, 1i64);
     for &d in &layout.minor_to_major {
         let at = |id: &Expr, divisor: i64, count: i64| -> Result<Expr, ArithError> {
             id.floor_div(divisor)?.modulo(count.max(1))
         };
-        let t = at(&Expr::dim(3), tile_div, counts[d]).map_err(overflow)?;
-        let e = at(&element, element_div, sizes[d]).map_err(overflow)?;
+        let t = at(&Expr::dim(3), tile_div, counts[d]).map_err(|_| overflow())?;
+        let e = at(&element, element_div, sizes[d]).map_err(|_| overflow())?;
         let index = t
             .checked_scale(sizes[d])
             .and_then(|x| x.checked_add(&e))
-            .map_err(overflow)?;
+            .map_err(|_| overflow())?;
         if dims[d] % sizes[d] != 0 {
             constraints.push((index.clone(), Interval::upto(dims[d])));
         }
@@ -185,4 +185,17 @@ fn tile_counts(dims: &[i64], sizes: &[i64]) -> Vec<i64> {
         .zip(sizes)
         .map(|(&d, &s)| xla_indexing_core::interval::ceil_div(d, s))
         .collect()
+}
+
+/// The plan of `kernel`: as XLA's emitters plan it, or through `tiling` where one is given.
+pub fn plan_kernel_with(
+    module: &Module,
+    kernel: Kernel,
+    device: &Device,
+    tiling: Option<&Tiling>,
+) -> Result<KernelPlan, HloError> {
+    match tiling {
+        None => plan_kernel(module, kernel, device),
+        Some(t) => plan_tiled_kernel(module, kernel, device, t),
+    }
 }

@@ -345,8 +345,9 @@ fn values_of(map: &IndexingMap, e: &Expr) -> Option<Vec<i64>> {
     Some(out)
 }
 
-/// The distinct tuples of `exprs` over the box of the variables they use.
-fn enumerate(map: &IndexingMap, exprs: &[Expr]) -> Option<HashSet<Vec<i64>>> {
+/// The distinct tuples of `exprs` over the box of the variables they use; `None` past
+/// [`ENUMERATION_LIMIT`] points or where an expression is undefined.
+pub(crate) fn enumerate(map: &IndexingMap, exprs: &[Expr]) -> Option<HashSet<Vec<i64>>> {
     let mut used: Vec<VarRef> = Vec::new();
     for e in exprs {
         e.for_each_var(&mut |v| {

@@ -50,10 +50,7 @@ pub fn tiled_inputs(k: &SymbolicKernelTiles) -> Result<Vec<TiledInput<'_>>, Tile
     k.operands
         .iter()
         .map(|o| {
-            let label = match o.leaf {
-                0 => o.parameter.to_string(),
-                leaf => format!("{}.{leaf}", o.parameter),
-            };
+            let label = o.label();
             let tile = o.tile.as_ref().map_err(|e| {
                 TileError(format!("operand {label} is not tiled symbolically: {e}"))
             })?;

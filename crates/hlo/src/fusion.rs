@@ -366,18 +366,13 @@ impl<'m> Composer<'m> {
         match walk {
             Walk::OutputToInstructions { c, leaf } => {
                 let mut all = reached.unwrap_or_default();
-                for (i, instr) in comp.instructions.iter().enumerate() {
-                    if instr.parameter_number.is_none() {
-                        continue;
-                    }
-                    for l in 0..instr.shape.leaf_count() {
-                        if let Some(maps) = state.remove(&(i, l)) {
-                            all.push(InstructionMaps {
-                                instruction: i,
-                                leaf: l,
-                                maps,
-                            });
-                        }
+                for (i, _, l, maps) in take_parameter_maps(comp, &mut state) {
+                    if let Some(maps) = maps {
+                        all.push(InstructionMaps {
+                            instruction: i,
+                            leaf: l,
+                            maps,
+                        });
                     }
                 }
                 for a in &mut all {
@@ -386,21 +381,18 @@ impl<'m> Composer<'m> {
                 self.instructions.insert((c, leaf), all);
             }
             Walk::OutputToInput { c, from, leaf } => {
-                let mut params: Vec<ParameterMaps> = Vec::new();
-                for (i, instr) in comp.instructions.iter().enumerate() {
-                    let Some(parameter) = instr.parameter_number else {
-                        continue;
-                    };
-                    for l in 0..instr.shape.leaf_count() {
-                        let mut maps = state.remove(&(i, l)).unwrap_or_default();
+                let mut params: Vec<ParameterMaps> = take_parameter_maps(comp, &mut state)
+                    .into_iter()
+                    .map(|(_, parameter, l, maps)| {
+                        let mut maps = maps.unwrap_or_default();
                         maps.sort();
-                        params.push(ParameterMaps {
+                        ParameterMaps {
                             parameter,
                             leaf: l,
                             maps,
-                        });
-                    }
-                }
+                        }
+                    })
+                    .collect();
                 params.sort_by_key(|p| (p.parameter, p.leaf));
                 self.outputs.insert((c, from, leaf), params);
             }
@@ -677,4 +669,22 @@ pub(crate) fn recursion_error(module: &Module, cx: &OpContext<'_>, c: usize) -> 
 fn same_leaf_dims(a: &crate::shape::Shape, b: &crate::shape::Shape) -> bool {
     let (x, y) = (a.leaves(), b.leaves());
     x.len() == y.len() && x.iter().zip(&y).all(|(p, q)| p.dims == q.dims)
+}
+
+/// Every leaf of every parameter of `comp` with the maps a walk reached it with, taken out of
+/// `state`: `(instruction, parameter number, leaf, maps)`, `None` where none reached it.
+fn take_parameter_maps(
+    comp: &Computation,
+    state: &mut HashMap<(usize, usize), MapSet>,
+) -> Vec<(usize, usize, usize, Option<MapSet>)> {
+    let mut out = Vec::new();
+    for (i, instr) in comp.instructions.iter().enumerate() {
+        let Some(parameter) = instr.parameter_number else {
+            continue;
+        };
+        for l in 0..instr.shape.leaf_count() {
+            out.push((i, parameter, l, state.remove(&(i, l))));
+        }
+    }
+    out
 }

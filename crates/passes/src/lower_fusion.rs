@@ -6,9 +6,9 @@
 //! analyses for it), the regions of `stablehlo.reduce` and `reduce_window` become the
 //! computations they call, and the operands of `xla_indexing.yield` are its root (a tuple for
 //! several); the entry computation calls it with a `fusion` of the op's `kind` (`kLoop` when it
-//! has none). [`kernels_text`] writes the kernel, which is parsed into the pass's context and
-//! whose `gpu.func` moves into a `gpu.module @xla_indexing_kernels` at the end of the module
-//! (made once; the module gets `gpu.container_module`). The fusion is marked with its kernel:
+//! has none). The code generator plans it and writes its kernel (`plans_text`), which is parsed
+//! into the pass's context and whose `gpu.func` moves into a `gpu.module @xla_indexing_kernels`
+//! at the end of the module (made once; the module gets `gpu.container_module`). The fusion is marked with its kernel:
 //!
 //! ```mlir
 //! %r = xla_indexing.fusion (%a) {name = "fused_computation", kind = "kLoop"}
@@ -70,7 +70,7 @@ use xla_indexing_mlir::handles::{BlockHandle, OpHandle, collect_ops, with_contex
 use xla_indexing_mlir::ir::{op_name, operations, parent_op, set_attribute};
 
 use super::{ChipOptions, PassFailure, chip_option};
-use xla_indexing_codegen::{CodegenOptions, kernel_plans, kernels_text, unique_symbol};
+use xla_indexing_codegen::{CodegenOptions, kernel_plans, plans_text, unique_symbol};
 use xla_indexing_gpu::EmitterPlan;
 use xla_indexing_gpu::tiled::Tiling;
 use xla_indexing_hlo::names::UniqueNames;
@@ -347,14 +347,12 @@ fn lower<'c>(
     let module = parse_module(&text)
         .map_err(|e| format!("internal error: the HLO form of the fusion does not parse: {e}"))?;
     let failed = |e| codegen_error(&writer, &symbol, e);
-    let tiling = kernel_plans(&module, options)
-        .map_err(failed)?
-        .iter()
-        .find_map(|p| match &p.emitter {
-            EmitterPlan::Tiled(t) => Some(t.sizes.clone()),
-            _ => None,
-        });
-    let kernel = kernels_text(&module, options).map_err(failed)?;
+    let plans = kernel_plans(&module, options).map_err(failed)?;
+    let tiling = plans.iter().find_map(|p| match &p.emitter {
+        EmitterPlan::Tiled(t) => Some(t.sizes.clone()),
+        _ => None,
+    });
+    let kernel = plans_text(&module, &plans, options).map_err(failed)?;
     let kernel = Module::parse(context, &kernel)
         .ok_or("internal error: the generated kernel does not parse")?;
     Ok(Lowered {

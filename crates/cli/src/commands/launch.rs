@@ -2,8 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
-use xla_indexing_gpu::tiled::{Tiling, plan_tiled_kernel};
-use xla_indexing_gpu::{Device, KernelPlan, kernels, plan_kernel};
+use xla_indexing_gpu::tiled::{Tiling, plan_kernel_with};
+use xla_indexing_gpu::{Device, KernelPlan, kernels};
 
 use super::{ChipArg, TilingArg};
 use crate::diag::Failure;
@@ -71,10 +71,7 @@ pub fn plans(
     kernels
         .into_iter()
         .map(|k| {
-            let plan = match tiling {
-                None => plan_kernel(&module, k, device),
-                Some(t) => plan_tiled_kernel(&module, k, device, t),
-            };
+            let plan = plan_kernel_with(&module, k, device, tiling);
             progress.tick();
             plan.map_err(|e| super::hlo_failure(e, file, &text))
         })

@@ -83,7 +83,7 @@ pub fn text(all: &[KernelTiles]) -> String {
             ..
         } in &k.operands
         {
-            let label = operand_text(o);
+            let label = o.label();
             out.push_str(&format!("  operand {label} {}:\n", shape_text(shape)));
             match r {
                 Ok(t) => {
@@ -119,13 +119,4 @@ pub fn text(all: &[KernelTiles]) -> String {
 /// A parameter leaf's shape as HLO text (empty where the computation lacks the parameter).
 pub(super) fn shape_text(shape: &Option<ArrayShape>) -> String {
     shape.as_ref().map(|s| s.to_string()).unwrap_or_default()
-}
-
-/// An operand as `parameter` or `parameter.leaf`.
-pub(super) fn operand_text<T>(o: &TiledOperand<T>) -> String {
-    if o.leaf > 0 {
-        format!("{}.{}", o.parameter, o.leaf)
-    } else {
-        o.parameter.to_string()
-    }
 }

@@ -9,7 +9,7 @@ use xla_indexing_gpu::tiles::TileError;
 use xla_indexing_gpu::tiling_space::{TilingCost, ranked, space, tiled_inputs};
 
 use super::kernel_json;
-use super::tiles::{operand_text, shape_text};
+use super::tiles::shape_text;
 
 /// One symbolic tile as JSON.
 fn symbolic_json(t: &SymbolicTile) -> Value {
@@ -25,19 +25,23 @@ fn symbolic_json(t: &SymbolicTile) -> Value {
     })
 }
 
+/// `kernel output k shape`, as every text report starts an output's lines.
+fn output_name(k: &SymbolicKernelTiles) -> String {
+    let shape = &k.kernel.outputs[k.output];
+    format!("{} output {} {shape}", k.kernel.name, k.output)
+}
+
 /// The header of one output: the kernel, the output and the variables of its tiles.
 fn header(k: &SymbolicKernelTiles) -> String {
-    let shape = &k.kernel.outputs[k.output];
-    let vars: Vec<String> = shape
+    let vars: Vec<String> = k.kernel.outputs[k.output]
         .dims
         .iter()
         .enumerate()
         .map(|(i, d)| format!("ts{i} in [1, {d}]"))
         .collect();
     format!(
-        "{} output {} {shape}: tile t covers t_i * ts_i + [0, ts_i - 1], {}\n",
-        k.kernel.name,
-        k.output,
+        "{}: tile t covers t_i * ts_i + [0, ts_i - 1], {}\n",
+        output_name(k),
         vars.join(", ")
     )
 }
@@ -132,7 +136,7 @@ pub fn symbolic_text(all: &[SymbolicKernelTiles]) -> String {
         for o in &k.operands {
             out.push_str(&format!(
                 "  operand {} {}:\n",
-                operand_text(o),
+                o.label(),
                 shape_text(&o.shape)
             ));
             tile_or_reason_text(&mut out, &o.tile);
@@ -177,8 +181,7 @@ pub fn space_json(all: &[SymbolicKernelTiles]) -> Value {
 pub fn space_text(all: &[SymbolicKernelTiles]) -> String {
     let mut out = String::new();
     for k in all {
-        let shape = &k.kernel.outputs[k.output];
-        let head = format!("{} output {} {shape}", k.kernel.name, k.output);
+        let head = output_name(k);
         match space_of(k) {
             Ok((valid, n)) => {
                 out.push_str(&format!(
@@ -243,8 +246,7 @@ pub fn best_json(all: &[SymbolicKernelTiles], device: &Device) -> Value {
 pub fn best_text(all: &[SymbolicKernelTiles], device: &Device, top: usize) -> String {
     let mut out = String::new();
     for k in all {
-        let shape = &k.kernel.outputs[k.output];
-        let head = format!("{} output {} {shape}", k.kernel.name, k.output);
+        let head = output_name(k);
         match ranking(k, device) {
             Ok((ranked, too_large)) => {
                 let Some(best) = ranked.first() else {
