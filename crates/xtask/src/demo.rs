@@ -51,6 +51,10 @@ done < examples/simplify.maps"#,
         title: "GPU kernels by XLA's emitters: a row sum (warp shuffles) and a column sum (a shared tile), every read and store coalesced",
         command: "xla-indexing launch examples/hlo/row_column_sums.hlo | grep -E '^[a-z_]+ \\(calls|emitter:|shared memory:' && \\\n  xla-indexing coalescing examples/hlo/row_column_sums.hlo | grep -v 'warp offsets'",
     },
+    Step {
+        title: "Symbolic tiles of a reshape fusion (exact when a tile of ts0 rows divides a row of 6 or is whole rows), and the best tiling of a transpose by the cost model",
+        command: "xla-indexing tiles examples/hlo/reshape_tiles.hlo --symbolic && \\\n  xla-indexing tiles examples/hlo/transpose_add.hlo --best --top 3",
+    },
 ];
 
 /// Runs the demo.
