@@ -11,13 +11,14 @@
 use super::body::{Body, Scalar};
 use super::scalar::{Typed, convert, elementwise as real_elementwise};
 use super::types::Element;
+use xla_indexing_hlo::Opcode;
 
 /// The value of elementwise op `opcode` where an operand or the result is complex (and of
 /// `real` and `imag` of any float), of element type `result`; `Err` says why it is not
 /// lowered.
 pub fn elementwise(
     body: &mut Body,
-    opcode: &str,
+    opcode: Opcode,
     attr: &dyn Fn(&str) -> Option<String>,
     result: Element,
     args: &[Typed],
@@ -34,13 +35,13 @@ pub fn elementwise(
         if !a.element.is_complex() {
             // Real operands: `complex(re, im)`, `real`, `imag`, `convert` to a complex type.
             break 'value match opcode {
-                "complex" => Ok(f.create(&a.value.name, &args[1].value.name)),
-                "real" => Ok(a.value.clone()),
-                "imag" => {
+                Opcode::Complex => Ok(f.create(&a.value.name, &args[1].value.name)),
+                Opcode::Real => Ok(a.value.clone()),
+                Opcode::Imag => {
                     let zero = f.c(0.0);
                     Ok(Scalar::new(zero, a.element.mlir))
                 }
-                "convert" => {
+                Opcode::Convert => {
                     let part = convert(f.body, a, result.part());
                     f.e = result.part();
                     let zero = f.c(0.0);
@@ -52,11 +53,11 @@ pub fn elementwise(
         let (x, y) = f.parts(&a.value.name);
         let other = args.get(1).map(|b| f.parts(&b.value.name));
         let value = match (opcode, other) {
-            ("copy", _) => break 'value Ok(a.value.clone()),
-            ("real", _) => break 'value Ok(Scalar::new(x, f.e.mlir)),
-            ("imag", _) => break 'value Ok(Scalar::new(y, f.e.mlir)),
-            ("abs", _) => break 'value Ok(Scalar::new(f.abs(&x, &y), f.e.mlir)),
-            ("convert", _) if result.is_complex() => {
+            (Opcode::Copy, _) => break 'value Ok(a.value.clone()),
+            (Opcode::Real, _) => break 'value Ok(Scalar::new(x, f.e.mlir)),
+            (Opcode::Imag, _) => break 'value Ok(Scalar::new(y, f.e.mlir)),
+            (Opcode::Abs, _) => break 'value Ok(Scalar::new(f.abs(&x, &y), f.e.mlir)),
+            (Opcode::Convert, _) if result.is_complex() => {
                 let part = |f: &mut Parts, v: &str| {
                     let v = Typed {
                         value: Scalar::new(v, f.e.mlir),
@@ -68,14 +69,14 @@ pub fn elementwise(
                 f.e = result.part();
                 (re, im)
             }
-            ("negate", _) => (f.op("negate", &[&x]), f.op("negate", &[&y])),
-            ("add" | "subtract", Some((u, v))) => {
+            (Opcode::Negate, _) => (f.op(Opcode::Negate, &[&x]), f.op(Opcode::Negate, &[&y])),
+            (Opcode::Add | Opcode::Subtract, Some((u, v))) => {
                 (f.op(opcode, &[&x, &u]), f.op(opcode, &[&y, &v]))
             }
-            ("multiply", Some((u, v))) => f.multiply((&x, &y), (&u, &v)),
-            ("divide", Some((u, v))) => f.divide((&x, &y), (&u, &v)),
-            ("power", Some((u, v))) => f.power((&x, &y), (&u, &v)),
-            ("compare", Some((u, v))) => {
+            (Opcode::Multiply, Some((u, v))) => f.multiply((&x, &y), (&u, &v)),
+            (Opcode::Divide, Some((u, v))) => f.divide((&x, &y), (&u, &v)),
+            (Opcode::Power, Some((u, v))) => f.power((&x, &y), (&u, &v)),
+            (Opcode::Compare, Some((u, v))) => {
                 let direction = attr("direction").ok_or("compare without direction=")?;
                 let (predicate, join) = match direction.as_str() {
                     "EQ" => ("oeq", "arith.andi"),
@@ -90,19 +91,19 @@ pub fn elementwise(
                 let im = f.cmp(predicate, &y, &v);
                 break 'value Ok(f.body.op("v", "i1", format!("{join} {re}, {im} : i1")));
             }
-            ("exponential", _) => {
-                let scale = f.op("exponential", &[&x]);
+            (Opcode::Exponential, _) => {
+                let scale = f.op(Opcode::Exponential, &[&x]);
                 f.polar(&scale, &y)
             }
-            ("log", _) => {
+            (Opcode::Log, _) => {
                 let abs = f.abs(&x, &y);
-                (f.op("log", &[&abs]), f.op("atan2", &[&y, &x]))
+                (f.op(Opcode::Log, &[&abs]), f.op(Opcode::Atan2, &[&y, &x]))
             }
-            ("sign", _) => f.sign(&x, &y),
-            ("sqrt", _) => f.sqrt(&x, &y),
-            ("rsqrt", _) => f.rsqrt(&x, &y),
-            ("sine" | "cosine", _) => f.sine_cosine(opcode == "sine", &x, &y),
-            ("tanh", _) => f.tanh(&x, &y),
+            (Opcode::Sign, _) => f.sign(&x, &y),
+            (Opcode::Sqrt, _) => f.sqrt(&x, &y),
+            (Opcode::Rsqrt, _) => f.rsqrt(&x, &y),
+            (Opcode::Sine | Opcode::Cosine, _) => f.sine_cosine(opcode == Opcode::Sine, &x, &y),
+            (Opcode::Tanh, _) => f.tanh(&x, &y),
             _ => break 'value Err(not_lowered()),
         };
         Ok(f.create(&value.0, &value.1))
@@ -158,7 +159,7 @@ impl Parts<'_> {
     }
 
     /// HLO float op `opcode` on parts `args`, as `scalar.rs` lowers it.
-    fn op(&mut self, opcode: &str, args: &[&str]) -> String {
+    fn op(&mut self, opcode: Opcode, args: &[&str]) -> String {
         let typed: Vec<Typed> = args
             .iter()
             .map(|a| Typed {
@@ -227,37 +228,37 @@ impl Parts<'_> {
 
     /// `scale · (cos θ + i sin θ)`.
     fn polar(&mut self, scale: &str, theta: &str) -> Pair {
-        let cos = self.op("cosine", &[theta]);
-        let sin = self.op("sine", &[theta]);
+        let cos = self.op(Opcode::Cosine, &[theta]);
+        let sin = self.op(Opcode::Sine, &[theta]);
         (
-            self.op("multiply", &[scale, &cos]),
-            self.op("multiply", &[scale, &sin]),
+            self.op(Opcode::Multiply, &[scale, &cos]),
+            self.op(Opcode::Multiply, &[scale, &sin]),
         )
     }
 
     /// `(x + iy)(u + iv) = (xu - yv) + i(xv + yu)`.
     fn multiply(&mut self, (x, y): (&str, &str), (u, v): (&str, &str)) -> Pair {
-        let xu = self.op("multiply", &[x, u]);
-        let yv = self.op("multiply", &[y, v]);
-        let xv = self.op("multiply", &[x, v]);
-        let yu = self.op("multiply", &[y, u]);
+        let xu = self.op(Opcode::Multiply, &[x, u]);
+        let yv = self.op(Opcode::Multiply, &[y, v]);
+        let xv = self.op(Opcode::Multiply, &[x, v]);
+        let yu = self.op(Opcode::Multiply, &[y, u]);
         (
-            self.op("subtract", &[&xu, &yv]),
-            self.op("add", &[&xv, &yu]),
+            self.op(Opcode::Subtract, &[&xu, &yv]),
+            self.op(Opcode::Add, &[&xv, &yu]),
         )
     }
 
     /// `max(|x|, |y|)`, `min(|x|, |y|)` and `1 + (min / max)²`: the terms of the scaled
     /// hypotenuse, which does not overflow where `x² + y²` would.
     fn hypot_terms(&mut self, x: &str, y: &str) -> (String, String, String) {
-        let ax = self.op("abs", &[x]);
-        let ay = self.op("abs", &[y]);
-        let max = self.op("maximum", &[&ax, &ay]);
-        let min = self.op("minimum", &[&ax, &ay]);
-        let ratio = self.op("divide", &[&min, &max]);
-        let square = self.op("multiply", &[&ratio, &ratio]);
+        let ax = self.op(Opcode::Abs, &[x]);
+        let ay = self.op(Opcode::Abs, &[y]);
+        let max = self.op(Opcode::Maximum, &[&ax, &ay]);
+        let min = self.op(Opcode::Minimum, &[&ax, &ay]);
+        let ratio = self.op(Opcode::Divide, &[&min, &max]);
+        let square = self.op(Opcode::Multiply, &[&ratio, &ratio]);
         let one = self.c(1.0);
-        let sum = self.op("add", &[&one, &square]);
+        let sum = self.op(Opcode::Add, &[&one, &square]);
         (max, min, sum)
     }
 
@@ -265,8 +266,8 @@ impl Parts<'_> {
     /// a NaN part) the smaller magnitude.
     fn abs(&mut self, x: &str, y: &str) -> String {
         let (max, min, sum) = self.hypot_terms(x, y);
-        let root = self.op("sqrt", &[&sum]);
-        let r = self.op("multiply", &[&max, &root]);
+        let root = self.op(Opcode::Sqrt, &[&sum]);
+        let r = self.op(Opcode::Multiply, &[&max, &root]);
         let nan = self.is_nan(&r);
         self.select(&nan, &min, &r)
     }
@@ -276,8 +277,8 @@ impl Parts<'_> {
         let abs = self.abs(x, y);
         let zero = self.c(0.0);
         let is_zero = self.cmp("oeq", &abs, &zero);
-        let re = self.op("divide", &[x, &abs]);
-        let im = self.op("divide", &[y, &abs]);
+        let re = self.op(Opcode::Divide, &[x, &abs]);
+        let im = self.op(Opcode::Divide, &[y, &abs]);
         self.select_pair(&is_zero, (&zero, &zero), (&re, &im))
     }
 
@@ -285,29 +286,29 @@ impl Parts<'_> {
     /// signed by the dividend, an infinite dividend over a finite divisor infinities, a finite
     /// dividend over an infinite divisor zeros.
     fn divide(&mut self, (x, y): (&str, &str), (u, v): (&str, &str)) -> Pair {
-        let au = self.op("abs", &[u]);
-        let av = self.op("abs", &[v]);
-        let ratio_uv = self.op("divide", &[u, v]);
-        let uu = self.op("multiply", &[&ratio_uv, u]);
-        let denom_v = self.op("add", &[v, &uu]);
-        let ratio_vu = self.op("divide", &[v, u]);
-        let vv = self.op("multiply", &[&ratio_vu, v]);
-        let denom_u = self.op("add", &[u, &vv]);
+        let au = self.op(Opcode::Abs, &[u]);
+        let av = self.op(Opcode::Abs, &[v]);
+        let ratio_uv = self.op(Opcode::Divide, &[u, v]);
+        let uu = self.op(Opcode::Multiply, &[&ratio_uv, u]);
+        let denom_v = self.op(Opcode::Add, &[v, &uu]);
+        let ratio_vu = self.op(Opcode::Divide, &[v, u]);
+        let vv = self.op(Opcode::Multiply, &[&ratio_vu, v]);
+        let denom_u = self.op(Opcode::Add, &[u, &vv]);
         let v_larger = self.cmp("olt", &au, &av);
         // |u| < |v|: ((x·u/v + y) + i(y·u/v - x)) / (v + u·u/v).
-        let t = self.op("multiply", &[&ratio_uv, x]);
-        let t = self.op("add", &[&t, y]);
-        let re_v = self.op("divide", &[&t, &denom_v]);
-        let t = self.op("multiply", &[&ratio_uv, y]);
-        let t = self.op("subtract", &[&t, x]);
-        let im_v = self.op("divide", &[&t, &denom_v]);
+        let t = self.op(Opcode::Multiply, &[&ratio_uv, x]);
+        let t = self.op(Opcode::Add, &[&t, y]);
+        let re_v = self.op(Opcode::Divide, &[&t, &denom_v]);
+        let t = self.op(Opcode::Multiply, &[&ratio_uv, y]);
+        let t = self.op(Opcode::Subtract, &[&t, x]);
+        let im_v = self.op(Opcode::Divide, &[&t, &denom_v]);
         // Otherwise: ((x + y·v/u) + i(y - x·v/u)) / (u + v·v/u).
-        let t = self.op("multiply", &[&ratio_vu, y]);
-        let t = self.op("add", &[&t, x]);
-        let re_u = self.op("divide", &[&t, &denom_u]);
-        let t = self.op("multiply", &[&ratio_vu, x]);
-        let t = self.op("subtract", &[y, &t]);
-        let im_u = self.op("divide", &[&t, &denom_u]);
+        let t = self.op(Opcode::Multiply, &[&ratio_vu, y]);
+        let t = self.op(Opcode::Add, &[&t, x]);
+        let re_u = self.op(Opcode::Divide, &[&t, &denom_u]);
+        let t = self.op(Opcode::Multiply, &[&ratio_vu, x]);
+        let t = self.op(Opcode::Subtract, &[y, &t]);
+        let im_u = self.op(Opcode::Divide, &[&t, &denom_u]);
         let (re, im) = self.select_pair(&v_larger, (&re_v, &im_v), (&re_u, &im_u));
 
         let zero = self.c(0.0);
@@ -323,12 +324,12 @@ impl Parts<'_> {
         let by_zero = self.logic("andi", &divisor_zero, &some_number);
         let signed_inf = self.copysign(&inf, u);
         let by_zero_value = (
-            self.op("multiply", &[&signed_inf, x]),
-            self.op("multiply", &[&signed_inf, y]),
+            self.op(Opcode::Multiply, &[&signed_inf, x]),
+            self.op(Opcode::Multiply, &[&signed_inf, y]),
         );
         // An infinite dividend over a finite divisor.
-        let ax = self.op("abs", &[x]);
-        let ay = self.op("abs", &[y]);
+        let ax = self.op(Opcode::Abs, &[x]);
+        let ay = self.op(Opcode::Abs, &[y]);
         let [u_finite, v_finite, x_finite, y_finite] =
             [&au, &av, &ax, &ay].map(|m| self.cmp("one", m, &inf));
         let [u_inf, v_inf, x_inf, y_inf] = [&au, &av, &ax, &ay].map(|m| self.cmp("oeq", m, &inf));
@@ -343,8 +344,8 @@ impl Parts<'_> {
         let minus_v = self.op_neg(v);
         let (re_i, im_i) = self.multiply((&xs, &ys), (u, &minus_v));
         let inf_over_finite_value = (
-            self.op("multiply", &[&inf, &re_i]),
-            self.op("multiply", &[&inf, &im_i]),
+            self.op(Opcode::Multiply, &[&inf, &re_i]),
+            self.op(Opcode::Multiply, &[&inf, &im_i]),
         );
         // A finite dividend over an infinite divisor.
         let divisor_inf = self.logic("ori", &u_inf, &v_inf);
@@ -354,8 +355,8 @@ impl Parts<'_> {
         let minus_vs = self.op_neg(&vs);
         let (re_f, im_f) = self.multiply((x, y), (&us, &minus_vs));
         let finite_over_inf_value = (
-            self.op("multiply", &[&zero, &re_f]),
-            self.op("multiply", &[&zero, &im_f]),
+            self.op(Opcode::Multiply, &[&zero, &re_f]),
+            self.op(Opcode::Multiply, &[&zero, &im_f]),
         );
 
         let re_nan = self.is_nan(&re);
@@ -381,27 +382,27 @@ impl Parts<'_> {
 
     /// `-a`.
     fn op_neg(&mut self, a: &str) -> String {
-        self.op("negate", &[a])
+        self.op(Opcode::Negate, &[a])
     }
 
     /// `sin` or `cos` of `x + iy`: `sin x cosh y + i cos x sinh y`, `cos x cosh y - i sin x sinh y`.
     fn sine_cosine(&mut self, sine: bool, x: &str, y: &str) -> Pair {
-        let exp = self.op("exponential", &[y]);
+        let exp = self.op(Opcode::Exponential, &[y]);
         let half = self.c(0.5);
-        let up = self.op("multiply", &[&half, &exp]);
-        let down = self.op("divide", &[&half, &exp]);
-        let sinh = self.op("subtract", &[&up, &down]);
-        let cosh = self.op("add", &[&up, &down]);
-        let sin = self.op("sine", &[x]);
-        let cos = self.op("cosine", &[x]);
+        let up = self.op(Opcode::Multiply, &[&half, &exp]);
+        let down = self.op(Opcode::Divide, &[&half, &exp]);
+        let sinh = self.op(Opcode::Subtract, &[&up, &down]);
+        let cosh = self.op(Opcode::Add, &[&up, &down]);
+        let sin = self.op(Opcode::Sine, &[x]);
+        let cos = self.op(Opcode::Cosine, &[x]);
         if sine {
             (
-                self.op("multiply", &[&sin, &cosh]),
-                self.op("multiply", &[&cos, &sinh]),
+                self.op(Opcode::Multiply, &[&sin, &cosh]),
+                self.op(Opcode::Multiply, &[&cos, &sinh]),
             )
         } else {
-            let im = self.op("multiply", &[&sin, &sinh]);
-            (self.op("multiply", &[&cos, &cosh]), self.op_neg(&im))
+            let im = self.op(Opcode::Multiply, &[&sin, &sinh]);
+            (self.op(Opcode::Multiply, &[&cos, &cosh]), self.op_neg(&im))
         }
     }
 
@@ -409,28 +410,28 @@ impl Parts<'_> {
     /// `expm1` and `4 cos² b`, `4 sin b cos b`; `±1` where `e^2a + e^-2a` overflows, and XLA's
     /// answers for infinite and NaN parts.
     fn tanh(&mut self, a: &str, b: &str) -> Pair {
-        let two_a = self.op("add", &[a, a]);
+        let two_a = self.op(Opcode::Add, &[a, a]);
         let minus_two_a = self.op_neg(&two_a);
-        let up = self.op("exponential-minus-one", &[&two_a]);
-        let down = self.op("exponential-minus-one", &[&minus_two_a]);
-        let re_num = self.op("subtract", &[&up, &down]);
-        let cos = self.op("cosine", &[b]);
-        let sin = self.op("sine", &[b]);
+        let up = self.op(Opcode::ExponentialMinusOne, &[&two_a]);
+        let down = self.op(Opcode::ExponentialMinusOne, &[&minus_two_a]);
+        let re_num = self.op(Opcode::Subtract, &[&up, &down]);
+        let cos = self.op(Opcode::Cosine, &[b]);
+        let sin = self.op(Opcode::Sine, &[b]);
         let four = self.c(4.0);
-        let cos_sq = self.op("multiply", &[&cos, &cos]);
-        let four_cos_sq = self.op("multiply", &[&cos_sq, &four]);
-        let sin_cos = self.op("multiply", &[&cos, &sin]);
-        let im_num = self.op("multiply", &[&four, &sin_cos]);
-        let sum = self.op("add", &[&up, &down]);
-        let denom = self.op("add", &[&sum, &four_cos_sq]);
+        let cos_sq = self.op(Opcode::Multiply, &[&cos, &cos]);
+        let four_cos_sq = self.op(Opcode::Multiply, &[&cos_sq, &four]);
+        let sin_cos = self.op(Opcode::Multiply, &[&cos, &sin]);
+        let im_num = self.op(Opcode::Multiply, &[&four, &sin_cos]);
+        let sum = self.op(Opcode::Add, &[&up, &down]);
+        let denom = self.op(Opcode::Add, &[&sum, &four_cos_sq]);
         let inf = self.c(f64::INFINITY);
         let overflow = self.cmp("oeq", &sum, &inf);
         let minus_one = self.c(-1.0);
         let limit = self.copysign(&minus_one, a);
-        let quotient = self.op("divide", &[&re_num, &denom]);
+        let quotient = self.op(Opcode::Divide, &[&re_num, &denom]);
         let re = self.select(&overflow, &limit, &quotient);
-        let im = self.op("divide", &[&im_num, &denom]);
-        let abs_a = self.op("abs", &[a]);
+        let im = self.op(Opcode::Divide, &[&im_num, &denom]);
+        let abs_a = self.op(Opcode::Abs, &[a]);
         let zero = self.c(0.0);
         let nan = self.c(f64::NAN);
         let a_inf = self.cmp("oeq", &abs_a, &inf);
@@ -450,34 +451,34 @@ impl Parts<'_> {
     /// as `sqrt(max) · (1 + (min / max)²)^¼`; 0 for 0 and XLA's answers for infinite parts.
     fn sqrt(&mut self, x: &str, y: &str) -> Pair {
         let (max, min, sum) = self.hypot_terms(x, y);
-        let root_max = self.op("sqrt", &[&max]);
+        let root_max = self.op(Opcode::Sqrt, &[&max]);
         let quarter = self.c(0.25);
-        let fourth = self.op("power", &[&sum, &quarter]);
-        let r = self.op("multiply", &[&root_max, &fourth]);
+        let fourth = self.op(Opcode::Power, &[&sum, &quarter]);
+        let r = self.op(Opcode::Multiply, &[&root_max, &fourth]);
         let r_nan = self.is_nan(&r);
         let r = self.select(&r_nan, &min, &r);
-        let t = self.op("atan2", &[y, x]);
+        let t = self.op(Opcode::Atan2, &[y, x]);
         let half = self.c(0.5);
-        let angle = self.op("multiply", &[&t, &half]);
-        let cos = self.op("cosine", &[&angle]);
-        let sin = self.op("sine", &[&angle]);
+        let angle = self.op(Opcode::Multiply, &[&t, &half]);
+        let cos = self.op(Opcode::Cosine, &[&angle]);
+        let sin = self.op(Opcode::Sine, &[&angle]);
         let zero = self.c(0.0);
         let inf = self.c(f64::INFINITY);
         let minus_inf = self.c(f64::NEG_INFINITY);
         let nan = self.c(f64::NAN);
-        let ay = self.op("abs", &[y]);
+        let ay = self.op(Opcode::Abs, &[y]);
         let y_inf = self.cmp("oeq", &ay, &inf);
         let x_inf = self.cmp("oeq", x, &inf);
         let x_minus_inf = self.cmp("oeq", x, &minus_inf);
         let y_finite = self.cmp("one", &ay, &inf);
         let re_inf = self.logic("ori", &y_inf, &x_inf);
         let re_zero = self.logic("andi", &x_minus_inf, &y_finite);
-        let r_cos = self.op("multiply", &[&r, &cos]);
+        let r_cos = self.op(Opcode::Multiply, &[&r, &cos]);
         let re = self.select(&re_zero, &zero, &r_cos);
         let re = self.select(&re_inf, &inf, &re);
         let im_inf = self.logic("ori", &y_inf, &x_minus_inf);
         let signed_inf = self.copysign(&inf, y);
-        let r_sin = self.op("multiply", &[&r, &sin]);
+        let r_sin = self.op(Opcode::Multiply, &[&r, &sin]);
         let sin_zero = self.cmp("oeq", &sin, &zero);
         let im = self.select(&sin_zero, &sin, &r_sin);
         let r_nan = self.is_nan(&r);
@@ -492,16 +493,16 @@ impl Parts<'_> {
     /// infinite parts, as XLA.
     fn rsqrt(&mut self, x: &str, y: &str) -> Pair {
         let (max, min, sum) = self.hypot_terms(x, y);
-        let root = self.op("sqrt", &[&sum]);
-        let r_max = self.op("rsqrt", &[&max]);
-        let r_root = self.op("rsqrt", &[&root]);
-        let r = self.op("multiply", &[&r_max, &r_root]);
-        let r_min = self.op("rsqrt", &[&min]);
+        let root = self.op(Opcode::Sqrt, &[&sum]);
+        let r_max = self.op(Opcode::Rsqrt, &[&max]);
+        let r_root = self.op(Opcode::Rsqrt, &[&root]);
+        let r = self.op(Opcode::Multiply, &[&r_max, &r_root]);
+        let r_min = self.op(Opcode::Rsqrt, &[&min]);
         let r_nan = self.is_nan(&r);
         let r = self.select(&r_nan, &r_min, &r);
-        let t = self.op("atan2", &[y, x]);
+        let t = self.op(Opcode::Atan2, &[y, x]);
         let minus_half = self.c(-0.5);
-        let angle = self.op("multiply", &[&t, &minus_half]);
+        let angle = self.op(Opcode::Multiply, &[&t, &minus_half]);
         let (re, im) = self.polar(&r, &angle);
         let zero = self.c(0.0);
         let inf = self.c(f64::INFINITY);
@@ -509,8 +510,8 @@ impl Parts<'_> {
         let x_zero = self.cmp("oeq", x, &zero);
         let y_zero = self.cmp("oeq", y, &zero);
         let at_zero = self.logic("andi", &x_zero, &y_zero);
-        let ax = self.op("abs", &[x]);
-        let ay = self.op("abs", &[y]);
+        let ax = self.op(Opcode::Abs, &[x]);
+        let ay = self.op(Opcode::Abs, &[y]);
         let y_inf = self.cmp("oeq", &ay, &inf);
         let x_nan = self.is_nan(x);
         let x_inf = self.cmp("oeq", &ax, &inf);
@@ -529,16 +530,16 @@ impl Parts<'_> {
     /// `inf^c` is `inf` for `c > 0` and 0 for `c < 0`.
     fn power(&mut self, (a, b): (&str, &str), (c, d): (&str, &str)) -> Pair {
         let abs = self.abs(a, b);
-        let abs_c = self.op("power", &[&abs, c]);
-        let arg = self.op("atan2", &[b, a]);
+        let abs_c = self.op(Opcode::Power, &[&abs, c]);
+        let arg = self.op(Opcode::Atan2, &[b, a]);
         let neg_d = self.op_neg(d);
-        let t = self.op("multiply", &[&neg_d, &arg]);
-        let e = self.op("exponential", &[&t]);
-        let coeff = self.op("multiply", &[&abs_c, &e]);
-        let ln = self.op("log", &[&abs]);
-        let c_arg = self.op("multiply", &[c, &arg]);
-        let d_ln = self.op("multiply", &[d, &ln]);
-        let q = self.op("add", &[&c_arg, &d_ln]);
+        let t = self.op(Opcode::Multiply, &[&neg_d, &arg]);
+        let e = self.op(Opcode::Exponential, &[&t]);
+        let coeff = self.op(Opcode::Multiply, &[&abs_c, &e]);
+        let ln = self.op(Opcode::Log, &[&abs]);
+        let c_arg = self.op(Opcode::Multiply, &[c, &arg]);
+        let d_ln = self.op(Opcode::Multiply, &[d, &ln]);
+        let q = self.op(Opcode::Add, &[&c_arg, &d_ln]);
         let general = self.polar(&coeff, &q);
         let zero = self.c(0.0);
         let one = self.c(1.0);

@@ -15,6 +15,7 @@
 //! encloses.
 
 use std::collections::HashMap;
+use xla_indexing_hlo::Opcode;
 
 use xla_indexing_core::{ComposeError, Expr, IndexingMap, Interval, Var};
 use xla_indexing_hlo::{
@@ -287,7 +288,7 @@ impl<'m> Emitter<'m> {
     /// for a variadic reduce), a `get-tuple-element`'s leaf of one, or an array's value.
     fn compute(&mut self, c: usize, i: usize, index: &Index) -> Result<Vec<Typed>, HloError> {
         let instr = &self.module.computations[c].instructions[i];
-        if instr.opcode == "get-tuple-element" {
+        if instr.opcode == Opcode::GetTupleElement {
             let k = instr
                 .int("index")
                 .and_then(|k| usize::try_from(k).ok())
@@ -315,10 +316,10 @@ impl<'m> Emitter<'m> {
             .as_array()
             .ok_or_else(|| fail("tuple-shaped values are not lowered".into()))?;
         let element = Element::of(&shape.element).map_err(fail)?;
-        match instr.opcode.as_str() {
-            "parameter" => return self.parameter(instr, index, element),
-            "constant" => return self.constant(instr, &shape.dims, index, element),
-            "iota" => return self.iota(instr, index, element),
+        match instr.opcode {
+            Opcode::Parameter => return self.parameter(instr, index, element),
+            Opcode::Constant => return self.constant(instr, &shape.dims, index, element),
+            Opcode::Iota => return self.iota(instr, index, element),
             _ => {}
         }
         let accesses = self.operand_accesses(c, instr)?;
@@ -332,7 +333,7 @@ impl<'m> Emitter<'m> {
                     let at = self.operand_index(c, index, &a.access)?;
                     args.push(self.value(c, o, &at)?);
                 }
-                if instr.opcode == "map" {
+                if instr.opcode == Opcode::Map {
                     let [callee] = instr.called("to_apply") else {
                         return Err(fail("map without to_apply".into()));
                     };
@@ -342,7 +343,7 @@ impl<'m> Emitter<'m> {
                     Some(AttrValue::Raw(v)) => Some(v.clone()),
                     _ => None,
                 };
-                let value = elementwise(&mut self.body, &instr.opcode, &attr, element, &args)
+                let value = elementwise(&mut self.body, instr.opcode, &attr, element, &args)
                     .map_err(fail)?;
                 Ok(Typed { value, element })
             }
@@ -389,7 +390,7 @@ impl<'m> Emitter<'m> {
                         let typed = |value| Typed { value, element };
                         let a = typed(convert(&mut e.body, &args[1], element));
                         let b = typed(convert(&mut e.body, &args[2], element));
-                        let arith = |e: &mut Self, op: &str, x: &Typed, y: &Typed| {
+                        let arith = |e: &mut Self, op: Opcode, x: &Typed, y: &Typed| {
                             elementwise(
                                 &mut e.body,
                                 op,
@@ -400,8 +401,8 @@ impl<'m> Emitter<'m> {
                             .map(typed)
                             .map_err(fail)
                         };
-                        let p = arith(e, "multiply", &a, &b)?;
-                        Ok(vec![arith(e, "add", &args[0], &p)?])
+                        let p = arith(e, Opcode::Multiply, &a, &b)?;
+                        Ok(vec![arith(e, Opcode::Add, &args[0], &p)?])
                     },
                 )?;
                 Ok(sums.remove(0))
@@ -676,7 +677,7 @@ impl<'m> Emitter<'m> {
         self.scopes.push(HashMap::new());
         let comp = &self.module.computations[c];
         let root = &comp.instructions[comp.root];
-        let results = if root.opcode == "tuple" {
+        let results = if root.opcode == Opcode::Tuple {
             root.operands.clone()
         } else {
             vec![comp.root]

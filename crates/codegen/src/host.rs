@@ -18,6 +18,7 @@
 //! runtime's calls (`mgpuMemAlloc`, `mgpuLaunchKernel`, ...).
 
 use std::collections::BTreeMap;
+use xla_indexing_hlo::Opcode;
 
 use xla_indexing_hlo::{HloError, Module, module::Instruction, shape::ArrayShape};
 
@@ -199,7 +200,7 @@ pub fn launch_list(module: &Module, plans: &[KernelPlan]) -> Result<LaunchList, 
     // The first root leaf a fusion result reaches directly is written in place.
     let mut claimed: BTreeMap<(usize, usize), usize> = BTreeMap::new();
     for (j, o) in root.iter().enumerate() {
-        let fusion = entry.instructions[o.def].opcode == "fusion";
+        let fusion = entry.instructions[o.def].opcode == Opcode::Fusion;
         if fusion && !o.viewed && !claimed.contains_key(&(o.def, o.leaf)) {
             claimed.insert((o.def, o.leaf), j);
         }
@@ -212,25 +213,25 @@ pub fn launch_list(module: &Module, plans: &[KernelPlan]) -> Result<LaunchList, 
     for &i in &entry.post_order {
         let instr = &entry.instructions[i];
         let operand = |k: usize| &values[instr.operands[k]];
-        values[i] = match instr.opcode.as_str() {
-            "parameter" => continue,
-            "tuple" => instr
+        values[i] = match instr.opcode {
+            Opcode::Parameter => continue,
+            Opcode::Tuple => instr
                 .operands
                 .iter()
                 .flat_map(|&o| values[o].clone())
                 .collect(),
-            "get-tuple-element" => {
+            Opcode::GetTupleElement => {
                 let range = tuple_element(module, instr)?;
                 operand(0)
                     .get(range)
                     .ok_or_else(|| error(instr, "has no tuple element at its index"))?
                     .to_vec()
             }
-            "bitcast" => match operand(0).as_slice() {
+            Opcode::Bitcast => match operand(0).as_slice() {
                 [source] => vec![host.bitcast(instr, source)?],
                 _ => return Err(error(instr, "is a bitcast of a tuple")),
             },
-            "fusion" => {
+            Opcode::Fusion => {
                 let (p, plan) = plans
                     .iter()
                     .enumerate()
@@ -540,24 +541,24 @@ fn origins(module: &Module) -> Result<Vec<Vec<Origin>>, HloError> {
     let mut out: Vec<Vec<Origin>> = vec![Vec::new(); entry.instructions.len()];
     for &i in &entry.post_order {
         let instr = &entry.instructions[i];
-        out[i] = match instr.opcode.as_str() {
-            "parameter" | "fusion" => (0..instr.shape.leaf_count())
+        out[i] = match instr.opcode {
+            Opcode::Parameter | Opcode::Fusion => (0..instr.shape.leaf_count())
                 .map(|leaf| Origin {
                     def: i,
                     leaf,
                     viewed: false,
                 })
                 .collect(),
-            "tuple" => instr
+            Opcode::Tuple => instr
                 .operands
                 .iter()
                 .flat_map(|&o| out[o].clone())
                 .collect(),
-            "get-tuple-element" => out[instr.operands[0]]
+            Opcode::GetTupleElement => out[instr.operands[0]]
                 .get(tuple_element(module, instr)?)
                 .map(<[Origin]>::to_vec)
                 .unwrap_or_default(),
-            "bitcast" => out[instr.operands[0]]
+            Opcode::Bitcast => out[instr.operands[0]]
                 .iter()
                 .map(|o| Origin { viewed: true, ..*o })
                 .collect(),

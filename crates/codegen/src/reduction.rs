@@ -39,6 +39,7 @@ use xla_indexing_gpu::{
     thread_map::{BL_Y, UNROLL_SYMBOL, fix_range_var},
     vector::Vectorization,
 };
+use xla_indexing_hlo::Opcode;
 use xla_indexing_hlo::{HloError, Instruction, Module};
 
 use super::CodegenOptions;
@@ -886,7 +887,7 @@ fn give_hero(e: &mut Emitter, module: &Module, c: usize, h: &Hero, values: &[Typ
     }
     let comp = &module.computations[c];
     for (k, i) in comp.instructions.iter().enumerate() {
-        if i.opcode == "get-tuple-element"
+        if i.opcode == Opcode::GetTupleElement
             && i.operands.first() == Some(&h.instr)
             && let Some(v) = i
                 .int("index")

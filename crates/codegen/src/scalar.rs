@@ -6,6 +6,7 @@
 
 use super::body::{Body, Scalar};
 use super::types::{Class, Element};
+use xla_indexing_hlo::Opcode;
 
 /// A scalar value with its element type.
 #[derive(Clone, Debug)]
@@ -15,26 +16,28 @@ pub struct Typed {
 }
 
 /// How many operands elementwise op `opcode` takes.
-pub fn arity(opcode: &str) -> usize {
+pub fn arity(opcode: Opcode) -> usize {
     match opcode {
-        "select" | "clamp" => 3,
-        "add"
-        | "subtract"
-        | "multiply"
-        | "divide"
-        | "remainder"
-        | "maximum"
-        | "minimum"
-        | "power"
-        | "atan2"
-        | "and"
-        | "or"
-        | "xor"
-        | "shift-left"
-        | "shift-right-arithmetic"
-        | "shift-right-logical"
-        | "compare"
-        | "complex" => 2,
+        Opcode::Select | Opcode::Clamp => 3,
+        Opcode::Add
+        | Opcode::Subtract
+        | Opcode::Multiply
+        | Opcode::Divide
+        | Opcode::Remainder
+        | Opcode::Maximum
+        | Opcode::Minimum
+        | Opcode::Power
+        | Opcode::Atan2
+        | Opcode::And
+        | Opcode::Or
+        | Opcode::Xor
+        | Opcode::ShiftLeft
+        | Opcode::ShiftRightArithmetic
+        | Opcode::ShiftRightLogical
+        | Opcode::Compare
+        | Opcode::Complex
+        | Opcode::Mulhi
+        | Opcode::StochasticConvert => 2,
         _ => 1,
     }
 }
@@ -44,7 +47,7 @@ pub fn arity(opcode: &str) -> usize {
 /// op is not lowered.
 pub fn elementwise(
     body: &mut Body,
-    opcode: &str,
+    opcode: Opcode,
     attr: &dyn Fn(&str) -> Option<String>,
     result: Element,
     args: &[Typed],
@@ -61,16 +64,16 @@ pub fn elementwise(
     };
     let un = |body: &mut Body, op: &str| body.op("v", ty, format!("{op} {} : {ty}", a.value.name));
     Ok(match (opcode, e.class) {
-        ("copy", _) => a.value.clone(),
-        ("convert", _) => convert(body, a, result),
-        ("bitcast-convert", _) if e.bits == result.bits => body.op(
+        (Opcode::Copy, _) => a.value.clone(),
+        (Opcode::Convert, _) => convert(body, a, result),
+        (Opcode::BitcastConvert, _) if e.bits == result.bits => body.op(
             "v",
             result.mlir,
             format!("arith.bitcast {} : {ty} to {}", a.value.name, result.mlir),
         ),
-        ("compare", _) => compare(body, attr, a, &args[1])?,
-        ("select", _) => select(body, &a.value.name, &args[1], &args[2]).value,
-        ("clamp", _) => {
+        (Opcode::Compare, _) => compare(body, attr, a, &args[1])?,
+        (Opcode::Select, _) => select(body, &a.value.name, &args[1], &args[2]).value,
+        (Opcode::Clamp, _) => {
             let x = &args[1];
             let low = max(body, x, &args[0]);
             let low = Typed {
@@ -79,25 +82,27 @@ pub fn elementwise(
             };
             max_min(body, &low, &args[2], false)
         }
-        ("add", Class::Float) => bin(body, "arith.addf"),
-        ("subtract", Class::Float) => bin(body, "arith.subf"),
-        ("multiply", Class::Float) => bin(body, "arith.mulf"),
-        ("divide", Class::Float) => bin(body, "arith.divf"),
-        ("remainder", Class::Float) => bin(body, "arith.remf"),
-        ("add", _) => bin(body, "arith.addi"),
-        ("subtract", _) => bin(body, "arith.subi"),
-        ("multiply", _) => bin(body, "arith.muli"),
-        ("and", Class::Pred | Class::Signed | Class::Unsigned) => bin(body, "arith.andi"),
-        ("or", Class::Pred | Class::Signed | Class::Unsigned) => bin(body, "arith.ori"),
-        ("xor", Class::Pred | Class::Signed | Class::Unsigned) => bin(body, "arith.xori"),
-        ("divide" | "remainder", _) => integer_division(body, opcode == "divide", a, &args[1]),
-        ("maximum", _) => max(body, a, &args[1]),
-        ("minimum", _) => max_min(body, a, &args[1], false),
+        (Opcode::Add, Class::Float) => bin(body, "arith.addf"),
+        (Opcode::Subtract, Class::Float) => bin(body, "arith.subf"),
+        (Opcode::Multiply, Class::Float) => bin(body, "arith.mulf"),
+        (Opcode::Divide, Class::Float) => bin(body, "arith.divf"),
+        (Opcode::Remainder, Class::Float) => bin(body, "arith.remf"),
+        (Opcode::Add, _) => bin(body, "arith.addi"),
+        (Opcode::Subtract, _) => bin(body, "arith.subi"),
+        (Opcode::Multiply, _) => bin(body, "arith.muli"),
+        (Opcode::And, Class::Pred | Class::Signed | Class::Unsigned) => bin(body, "arith.andi"),
+        (Opcode::Or, Class::Pred | Class::Signed | Class::Unsigned) => bin(body, "arith.ori"),
+        (Opcode::Xor, Class::Pred | Class::Signed | Class::Unsigned) => bin(body, "arith.xori"),
+        (Opcode::Divide | Opcode::Remainder, _) => {
+            integer_division(body, opcode == Opcode::Divide, a, &args[1])
+        }
+        (Opcode::Maximum, _) => max(body, a, &args[1]),
+        (Opcode::Minimum, _) => max_min(body, a, &args[1], false),
         (
-            "shift-left" | "shift-right-arithmetic" | "shift-right-logical",
+            Opcode::ShiftLeft | Opcode::ShiftRightArithmetic | Opcode::ShiftRightLogical,
             Class::Signed | Class::Unsigned,
         ) => shift(body, opcode, a, &args[1]),
-        ("not", Class::Pred | Class::Signed | Class::Unsigned) => {
+        (Opcode::Not, Class::Pred | Class::Signed | Class::Unsigned) => {
             let ones = body.constant("-1", ty);
             body.op(
                 "v",
@@ -105,8 +110,8 @@ pub fn elementwise(
                 format!("arith.xori {}, {} : {ty}", a.value.name, ones.name),
             )
         }
-        ("negate", Class::Float) => un(body, "arith.negf"),
-        ("negate", Class::Signed | Class::Unsigned) => {
+        (Opcode::Negate, Class::Float) => un(body, "arith.negf"),
+        (Opcode::Negate, Class::Signed | Class::Unsigned) => {
             let zero = body.constant("0", ty);
             body.op(
                 "v",
@@ -114,12 +119,13 @@ pub fn elementwise(
                 format!("arith.subi {}, {} : {ty}", zero.name, a.value.name),
             )
         }
-        ("abs", Class::Float) => un(body, "math.absf"),
-        ("abs", Class::Signed) => un(body, "math.absi"),
-        ("abs", Class::Unsigned) => a.value.clone(),
-        ("popcnt", Class::Signed | Class::Unsigned) => un(body, "math.ctpop"),
-        ("count-leading-zeros", Class::Signed | Class::Unsigned) => un(body, "math.ctlz"),
-        ("sign", Class::Float) => {
+        (Opcode::Abs, Class::Float) => un(body, "math.absf"),
+        (Opcode::Abs, Class::Signed) => un(body, "math.absi"),
+        (Opcode::Abs, Class::Unsigned) => a.value.clone(),
+        (Opcode::Mulhi, Class::Signed | Class::Unsigned) => mulhi(body, a, &args[1]),
+        (Opcode::Popcnt, Class::Signed | Class::Unsigned) => un(body, "math.ctpop"),
+        (Opcode::CountLeadingZeros, Class::Signed | Class::Unsigned) => un(body, "math.ctlz"),
+        (Opcode::Sign, Class::Float) => {
             // sign(x) = copysign(1, x), except that ±0 and NaN give themselves.
             let one = body.constant(&float_literal(1.0, e), ty);
             let signed = body.op(
@@ -142,7 +148,7 @@ pub fn elementwise(
                 ),
             )
         }
-        ("sign", Class::Signed) => {
+        (Opcode::Sign, Class::Signed) => {
             let zero = body.constant("0", ty);
             let pos = body.op(
                 "v",
@@ -162,7 +168,7 @@ pub fn elementwise(
                 format!("arith.subi {}, {} : {ty}", pos.name, neg.name),
             )
         }
-        ("is-finite", Class::Float) => {
+        (Opcode::IsFinite, Class::Float) => {
             body.op("v", "i1", format!("math.isfinite {} : {ty}", a.value.name))
         }
         (op, Class::Float) => return transcendental(body, op, args),
@@ -187,8 +193,25 @@ pub fn select(body: &mut Body, condition: &str, a: &Typed, b: &Typed) -> Typed {
     }
 }
 
+/// `mulhi`: the high half of the double-width product of two integers of the same type,
+/// signed or unsigned as the type is (`arith.mulsi_extended` or `arith.mului_extended`).
+fn mulhi(body: &mut Body, a: &Typed, b: &Typed) -> Scalar {
+    let ty = a.element.mlir;
+    let op = if a.element.class == Class::Signed {
+        "arith.mulsi_extended"
+    } else {
+        "arith.mului_extended"
+    };
+    let both = body.fresh("wide");
+    body.line(format!(
+        "{both}:2 = {op} {}, {} : {ty}",
+        a.value.name, b.value.name
+    ));
+    Scalar::new(format!("{both}#1"), ty)
+}
+
 /// Float functions: in f32 for half-precision operands, then rounded back.
-fn transcendental(body: &mut Body, opcode: &str, args: &[Typed]) -> Result<Scalar, String> {
+fn transcendental(body: &mut Body, opcode: Opcode, args: &[Typed]) -> Result<Scalar, String> {
     let e = args[0].element;
     let wide = if e.bits < 32 { "f32" } else { e.mlir };
     let widened: Vec<String> = args
@@ -209,23 +232,31 @@ fn transcendental(body: &mut Body, opcode: &str, args: &[Typed]) -> Result<Scala
     let x = &widened[0];
     let math = |body: &mut Body, op: &str| body.op("v", wide, format!("{op} {x} : {wide}"));
     let value = match opcode {
-        "exponential" => math(body, "math.exp"),
-        "exponential-minus-one" => math(body, "math.expm1"),
-        "log" => math(body, "math.log"),
-        "log-plus-one" => math(body, "math.log1p"),
-        "sqrt" => math(body, "math.sqrt"),
-        "rsqrt" => math(body, "math.rsqrt"),
-        "cbrt" => math(body, "math.cbrt"),
-        "tanh" => math(body, "math.tanh"),
-        "tan" => math(body, "math.tan"),
-        "sine" => math(body, "math.sin"),
-        "cosine" => math(body, "math.cos"),
-        "erf" => math(body, "math.erf"),
-        "floor" => math(body, "math.floor"),
-        "ceil" => math(body, "math.ceil"),
-        "round-nearest-even" => math(body, "math.roundeven"),
-        "round-nearest-afz" => math(body, "math.round"),
-        "logistic" => {
+        Opcode::Exponential => math(body, "math.exp"),
+        Opcode::ExponentialMinusOne => math(body, "math.expm1"),
+        Opcode::Log => math(body, "math.log"),
+        Opcode::LogPlusOne => math(body, "math.log1p"),
+        Opcode::Sqrt => math(body, "math.sqrt"),
+        Opcode::Rsqrt => math(body, "math.rsqrt"),
+        Opcode::Cbrt => math(body, "math.cbrt"),
+        Opcode::Tanh => math(body, "math.tanh"),
+        Opcode::Tan => math(body, "math.tan"),
+        Opcode::Sine => math(body, "math.sin"),
+        Opcode::Cosine => math(body, "math.cos"),
+        Opcode::Erf => math(body, "math.erf"),
+        Opcode::Acos => math(body, "math.acos"),
+        Opcode::Acosh => math(body, "math.acosh"),
+        Opcode::Asin => math(body, "math.asin"),
+        Opcode::Asinh => math(body, "math.asinh"),
+        Opcode::Atan => math(body, "math.atan"),
+        Opcode::Atanh => math(body, "math.atanh"),
+        Opcode::Cosh => math(body, "math.cosh"),
+        Opcode::Sinh => math(body, "math.sinh"),
+        Opcode::Floor => math(body, "math.floor"),
+        Opcode::Ceil => math(body, "math.ceil"),
+        Opcode::RoundNearestEven => math(body, "math.roundeven"),
+        Opcode::RoundNearestAfz => math(body, "math.round"),
+        Opcode::Logistic => {
             // 1 / (1 + exp(-x))
             let neg = body.op("v", wide, format!("arith.negf {x} : {wide}"));
             let exp = body.op("v", wide, format!("math.exp {} : {wide}", neg.name));
@@ -241,8 +272,8 @@ fn transcendental(body: &mut Body, opcode: &str, args: &[Typed]) -> Result<Scala
                 format!("arith.divf {}, {} : {wide}", one.name, den.name),
             )
         }
-        "power" => body.op("v", wide, format!("math.powf {x}, {} : {wide}", widened[1])),
-        "atan2" => body.op(
+        Opcode::Power => body.op("v", wide, format!("math.powf {x}, {} : {wide}", widened[1])),
+        Opcode::Atan2 => body.op(
             "v",
             wide,
             format!("math.atan2 {x}, {} : {wide}", widened[1]),
@@ -396,7 +427,7 @@ fn integer_division(body: &mut Body, divide: bool, a: &Typed, b: &Typed) -> Scal
 }
 
 /// Shifts as XLA defines them for amounts of the bit width or more (unsigned comparison).
-fn shift(body: &mut Body, opcode: &str, a: &Typed, b: &Typed) -> Scalar {
+fn shift(body: &mut Body, opcode: Opcode, a: &Typed, b: &Typed) -> Scalar {
     let ty = a.element.mlir;
     let (x, y) = (&a.value.name, &b.value.name);
     let width = body.constant(&a.element.bits.to_string(), ty);
@@ -405,7 +436,7 @@ fn shift(body: &mut Body, opcode: &str, a: &Typed, b: &Typed) -> Scalar {
         "i1",
         format!("arith.cmpi uge, {y}, {} : {ty}", width.name),
     );
-    if opcode == "shift-right-arithmetic" {
+    if opcode == Opcode::ShiftRightArithmetic {
         let last = body.constant(&(a.element.bits - 1).to_string(), ty);
         let amount = body.op(
             "v",
@@ -414,7 +445,7 @@ fn shift(body: &mut Body, opcode: &str, a: &Typed, b: &Typed) -> Scalar {
         );
         return body.op("v", ty, format!("arith.shrsi {x}, {} : {ty}", amount.name));
     }
-    let op = if opcode == "shift-left" {
+    let op = if opcode == Opcode::ShiftLeft {
         "arith.shli"
     } else {
         "arith.shrui"

@@ -16,6 +16,7 @@
 
 use xla_indexing_core::interval::gcd;
 use xla_indexing_core::{Expr, IndexingMap, Interval};
+use xla_indexing_hlo::Opcode;
 
 use crate::device::Device;
 use crate::launch::{LaunchDimensions, UnrollInputs, unroll_factor};
@@ -77,7 +78,7 @@ pub fn plan_concatenate(
     }
     let hero = hero_of(comp, comp.root);
     let concat = &comp.instructions[hero];
-    if concat.opcode != "concatenate" {
+    if concat.opcode != Opcode::Concatenate {
         return Ok(None);
     }
     if concat.operands.len() > MAX_OPERANDS {
@@ -176,7 +177,7 @@ fn hero_of(comp: &Computation, mut i: usize) -> usize {
         let instr = &comp.instructions[i];
         let unary = instr.operands.len() == 1
             && instruction_kind(instr) == Some(OpKind::Elementwise)
-            && instr.opcode != "map";
+            && instr.opcode != Opcode::Map;
         if !unary {
             return i;
         }

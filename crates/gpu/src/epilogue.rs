@@ -1,6 +1,7 @@
 //! The values a fusion's outputs are, and the heroes an output is an epilogue of: what the
 //! reduction and transpose emitters share when they take a fusion apart.
 
+use xla_indexing_hlo::Opcode;
 use xla_indexing_hlo::module::Computation;
 use xla_indexing_hlo::shape::Shape;
 
@@ -30,9 +31,9 @@ pub fn root_leaves(
     let mut pending = vec![comp.root];
     while let Some(i) = pending.pop() {
         let instr = &comp.instructions[i];
-        match (&instr.shape, instr.opcode.as_str()) {
+        match (&instr.shape, instr.opcode) {
             (Shape::Array(_), _) => leaves.push((i, None)),
-            (Shape::Tuple(_), "tuple") => pending.extend(instr.operands.iter().rev()),
+            (Shape::Tuple(_), Opcode::Tuple) => pending.extend(instr.operands.iter().rev()),
             (Shape::Tuple(parts), _) if parts.iter().all(|p| matches!(p, Shape::Array(_))) => {
                 leaves.extend((0..parts.len()).map(|k| (i, Some(k))));
             }

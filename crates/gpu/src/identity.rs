@@ -3,6 +3,7 @@
 //! once.
 
 use crate::kernel::element_bits;
+use xla_indexing_hlo::Opcode;
 use xla_indexing_hlo::module::{Computation, Instruction, Module};
 
 /// What kind of number an element type holds.
@@ -41,19 +42,19 @@ pub fn is_identity(module: &Module, callee: &str, init: &Instruction, element: &
     let Some(root) = binary_of_parameters(&module.computations[c]) else {
         return false;
     };
-    if init.opcode != "constant" {
+    if init.opcode != Opcode::Constant {
         return false;
     }
     let Some(literal) = init.literal.as_deref().map(str::trim) else {
         return false;
     };
-    let want = match (root.opcode.as_str(), class) {
-        ("add" | "or" | "xor", _) => Identity::Zero,
-        ("multiply", _) => Identity::One,
-        ("and", Class::Pred) => Identity::One,
-        ("and", _) => Identity::AllOnes,
-        ("maximum", _) => Identity::Lowest,
-        ("minimum", _) => Identity::Highest,
+    let want = match (root.opcode, class) {
+        (Opcode::Add | Opcode::Or | Opcode::Xor, _) => Identity::Zero,
+        (Opcode::Multiply, _) => Identity::One,
+        (Opcode::And, Class::Pred) => Identity::One,
+        (Opcode::And, _) => Identity::AllOnes,
+        (Opcode::Maximum, _) => Identity::Lowest,
+        (Opcode::Minimum, _) => Identity::Highest,
         _ => return false,
     };
     want.matches(literal, class, bits)

@@ -9,6 +9,7 @@
 //! plus the offsets.
 
 use xla_indexing_core::{Expr, IndexingMap, Interval, Var};
+use xla_indexing_hlo::Opcode;
 
 use crate::device::Device;
 use crate::epilogue::root_values;
@@ -59,7 +60,7 @@ pub fn plan_in_place(
     if roots.is_empty()
         || roots
             .iter()
-            .any(|&r| comp.instructions[r].opcode != "dynamic-update-slice")
+            .any(|&r| comp.instructions[r].opcode != Opcode::DynamicUpdateSlice)
     {
         return Ok(None);
     }
@@ -71,7 +72,7 @@ pub fn plan_in_place(
         let operand = &comp.instructions[instr.operands[0]];
         let operand_parameter = operand
             .parameter_number
-            .filter(|_| operand.opcode == "parameter")
+            .filter(|_| operand.opcode == Opcode::Parameter)
             .ok_or_else(|| {
                 format!(
                     "the operand of {} is computed in the fusion ({}); XLA updates in place only a parameter's buffer",

@@ -8,6 +8,7 @@
 //! that packed elements sharing a byte are stored by one thread.
 
 use xla_indexing_core::{Expr, IndexingMap, Interval};
+use xla_indexing_hlo::Opcode;
 use xla_indexing_hlo::attrs::{AttrValue, SliceDim};
 use xla_indexing_hlo::module::Module;
 
@@ -72,7 +73,9 @@ pub fn plan_input_slices(
     let mut windows = Vec::new();
     for &r in &roots {
         let instr = &comp.instructions[r];
-        let Some(AttrValue::Slice(spec)) = instr.attr("slice").filter(|_| instr.opcode == "slice")
+        let Some(AttrValue::Slice(spec)) = instr
+            .attr("slice")
+            .filter(|_| instr.opcode == Opcode::Slice)
         else {
             return Ok(None);
         };

@@ -3,6 +3,7 @@
 //! XLA's emitter test harness takes it), with the facts the launch maths needs.
 
 use std::collections::HashSet;
+use xla_indexing_hlo::Opcode;
 
 use xla_indexing_hlo::error::HloError;
 use xla_indexing_hlo::module::{Instruction, Module};
@@ -55,7 +56,7 @@ pub fn kernels(module: &Module) -> Vec<Kernel> {
         .computations
         .iter()
         .flat_map(|c| c.instructions.iter())
-        .filter(|i| i.opcode == "fusion")
+        .filter(|i| i.opcode == Opcode::Fusion)
         .flat_map(|i| i.called("calls").iter().map(String::as_str))
         .collect();
     let mut out = Vec::new();
@@ -64,7 +65,11 @@ pub fn kernels(module: &Module) -> Vec<Kernel> {
         .iter()
         .filter(|c| !fused.contains(&c.name.as_str()))
     {
-        for instr in comp.instructions.iter().filter(|i| i.opcode == "fusion") {
+        for instr in comp
+            .instructions
+            .iter()
+            .filter(|i| i.opcode == Opcode::Fusion)
+        {
             let [callee] = instr.called("calls") else {
                 continue;
             };

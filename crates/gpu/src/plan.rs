@@ -4,6 +4,7 @@
 //! thread's group is one vector access ([`crate::vector`]).
 
 use xla_indexing_core::{ComposeError, IndexingMap};
+use xla_indexing_hlo::Opcode;
 
 use crate::concatenate::{ConcatenatePlan, plan_concatenate};
 use crate::device::Device;
@@ -833,16 +834,16 @@ fn blocks_unrolling(module: &Module, c: usize) -> bool {
     let mut pending = vec![c];
     while let Some(c) = pending.pop() {
         for i in &module.computations[c].instructions {
-            let own = match i.opcode.as_str() {
-                "reduce-window" | "sort" | "dot" => true,
-                "concatenate" => i.operands.len() > 10,
-                "reduce" => matches!(i.shape, Shape::Tuple(_)),
+            let own = match i.opcode {
+                Opcode::ReduceWindow | Opcode::Sort | Opcode::Dot => true,
+                Opcode::Concatenate => i.operands.len() > 10,
+                Opcode::Reduce => matches!(i.shape, Shape::Tuple(_)),
                 _ => false,
             };
             if own {
                 return true;
             }
-            if !matches!(i.opcode.as_str(), "fusion" | "call") {
+            if !matches!(i.opcode, Opcode::Fusion | Opcode::Call) {
                 continue;
             }
             let callees = i.called("calls").iter().chain(i.called("to_apply"));

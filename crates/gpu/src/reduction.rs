@@ -38,6 +38,7 @@
 //! column reduction read per element) stays with the loop emitter, and the plan says why.
 
 use xla_indexing_core::{ArithError, ComposeError, Expr, IndexingMap, Interval, Var};
+use xla_indexing_hlo::Opcode;
 
 use crate::device::Device;
 use crate::epilogue::{reaches_hero, root_leaves};
@@ -181,7 +182,7 @@ pub fn plan_reduction(
 ) -> Result<Option<ReductionPlan>, String> {
     let comp = &module.computations[c];
     let reduces: Vec<usize> = (0..comp.instructions.len())
-        .filter(|&i| comp.instructions[i].opcode == "reduce")
+        .filter(|&i| comp.instructions[i].opcode == Opcode::Reduce)
         .collect();
     let Some(&first) = reduces.first() else {
         return Ok(None);
@@ -345,7 +346,7 @@ fn io_bits(comp: &Computation, heroes: &[usize]) -> IoBits {
     let parameters = comp
         .instructions
         .iter()
-        .filter(|i| i.opcode == "parameter")
+        .filter(|i| i.opcode == Opcode::Parameter)
         .map(|i| &i.shape)
         .collect();
     let complex = heroes.iter().any(|&h| {
@@ -439,7 +440,7 @@ fn output_sources(
     root_leaves(comp, outputs)?
         .into_iter()
         .map(|(i, leaf)| match (leaf, &roles[i]) {
-            (Some(leaf), _) if comp.instructions[i].opcode == "reduce" => {
+            (Some(leaf), _) if comp.instructions[i].opcode == Opcode::Reduce => {
                 Ok((OutputSource::Leaf { hero: i, leaf }, None))
             }
             (Some(_), _) => Err(format!(

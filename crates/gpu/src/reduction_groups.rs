@@ -6,6 +6,7 @@
 //! broadcast of one) joins at most one reducing output, as XLA counts it: recomputing it is
 //! cheaper than putting reductions in one block.
 
+use xla_indexing_hlo::Opcode;
 use xla_indexing_hlo::module::Computation;
 use xla_indexing_hlo::shape::Shape;
 
@@ -77,7 +78,8 @@ fn is_constant_or_scalar(comp: &Computation, i: usize) -> bool {
     let instr = &comp.instructions[i];
     let scalar = |k: usize| {
         let x = &comp.instructions[k];
-        x.opcode == "constant" || matches!(&x.shape, Shape::Array(a) if a.dims.is_empty())
+        x.opcode == Opcode::Constant || matches!(&x.shape, Shape::Array(a) if a.dims.is_empty())
     };
-    scalar(i) || (instr.opcode == "broadcast" && instr.operands.first().is_some_and(|&o| scalar(o)))
+    scalar(i)
+        || (instr.opcode == Opcode::Broadcast && instr.operands.first().is_some_and(|&o| scalar(o)))
 }

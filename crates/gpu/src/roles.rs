@@ -5,6 +5,7 @@
 //! maximum). A reduce whose input reads another hero that way comes after it: the heroes fall
 //! into levels, each a pass over the row.
 
+use xla_indexing_hlo::Opcode;
 use xla_indexing_hlo::module::{Computation, Instruction};
 use xla_indexing_hlo::ops::{OpKind, instruction_kind};
 use xla_indexing_hlo::shape::Shape;
@@ -52,7 +53,7 @@ pub fn roles(comp: &Computation, input: &HeroInput) -> Result<(Vec<Role>, Vec<us
     for &i in &comp.post_order {
         let instr = &comp.instructions[i];
         let operands: Vec<&Role> = instr.operands.iter().map(|&o| &roles[o]).collect();
-        roles[i] = if instr.opcode == "reduce" {
+        roles[i] = if instr.opcode == Opcode::Reduce {
             let (inputs, inits) = operands.split_at(instr.operands.len() / 2);
             if inits.iter().any(|r| **r != Role::Free) {
                 return Err(format!(
@@ -71,17 +72,19 @@ pub fn roles(comp: &Computation, input: &HeroInput) -> Result<(Vec<Role>, Vec<us
             levels[i] = 1 + deps.iter().map(|&d| levels[d]).max().unwrap_or(0);
             Role::Row(vec![i])
         } else if operands.iter().all(|r| **r == Role::Free)
-            || (i == comp.root && instr.opcode == "tuple")
+            || (i == comp.root && instr.opcode == Opcode::Tuple)
         {
             // The root tuple only groups the outputs, each of which has its own role.
             Role::Free
-        } else if instr.opcode == "get-tuple-element"
-            && comp.instructions[instr.operands[0]].opcode == "reduce"
+        } else if instr.opcode == Opcode::GetTupleElement
+            && comp.instructions[instr.operands[0]].opcode == Opcode::Reduce
         {
             Role::Row(vec![instr.operands[0]])
-        } else if instr.opcode == "broadcast" {
+        } else if instr.opcode == Opcode::Broadcast {
             row_broadcast(instr, operands[0], input)?
-        } else if instruction_kind(instr) == Some(OpKind::Elementwise) && instr.opcode != "map" {
+        } else if instruction_kind(instr) == Some(OpKind::Elementwise)
+            && instr.opcode != Opcode::Map
+        {
             elementwise(instr, &operands)?
         } else {
             return Err(read_through(instr));

@@ -19,6 +19,7 @@
 //! indices are unique.
 
 use xla_indexing_core::IndexingMap;
+use xla_indexing_hlo::Opcode;
 
 use crate::device::Device;
 use crate::identity::{Class, binary_of_parameters, class_of};
@@ -102,7 +103,7 @@ pub fn plan_scatter(
     let comp = &module.computations[c];
     let hero = comp.root;
     let scatter = &comp.instructions[hero];
-    if scatter.opcode != "scatter" {
+    if scatter.opcode != Opcode::Scatter {
         return Ok(None);
     }
     let n = scatter.operands.len() / 2;
@@ -179,7 +180,7 @@ fn operand_parameter(comp: &Computation, scatter: &Instruction, o: usize) -> Res
     let operand = &comp.instructions[o];
     operand
         .parameter_number
-        .filter(|_| operand.opcode == "parameter")
+        .filter(|_| operand.opcode == Opcode::Parameter)
         .ok_or_else(|| {
             format!(
                 "the operand of {} is computed in the fusion ({}); XLA gives the scatter emitter a parameter, whose buffer the output takes",
@@ -250,7 +251,7 @@ fn combiner(cx: &OpContext<'_>, n: usize) -> Result<Combiner, String> {
             scatter.name
         ));
     }
-    let adds_parameters = binary_of_parameters(callee).is_some_and(|r| r.opcode == "add");
+    let adds_parameters = binary_of_parameters(callee).is_some_and(|r| r.opcode == Opcode::Add);
     let atomic_type = root.array().is_some_and(|s| {
         matches!(
             s.element.as_str(),
@@ -279,7 +280,7 @@ fn combiner(cx: &OpContext<'_>, n: usize) -> Result<Combiner, String> {
 /// parameters `n` to `2n - 1`, as its root (one output) or in order in its root `tuple`.
 fn returns_updates(callee: &Computation, n: usize) -> bool {
     let root = &callee.instructions[callee.root];
-    let results = if n > 1 && root.opcode == "tuple" {
+    let results = if n > 1 && root.opcode == Opcode::Tuple {
         root.operands.clone()
     } else {
         vec![callee.root]
@@ -287,6 +288,6 @@ fn returns_updates(callee: &Computation, n: usize) -> bool {
     results.len() == n
         && results.iter().zip(n..).all(|(&r, p)| {
             let r = &callee.instructions[r];
-            r.opcode == "parameter" && r.parameter_number == Some(p)
+            r.opcode == Opcode::Parameter && r.parameter_number == Some(p)
         })
 }

@@ -20,6 +20,7 @@
 //! tile columns. Anything else stays with the loop emitter, and the plan says why.
 
 use xla_indexing_core::IndexingMap;
+use xla_indexing_hlo::Opcode;
 
 use crate::device::Device;
 use crate::epilogue::{reaches_hero, root_values};
@@ -347,8 +348,8 @@ fn epilogue_path(
 /// `map`), a `bitcast` or a `reshape`.
 fn is_epilogue_op(comp: &Computation, i: usize) -> bool {
     let instr = &comp.instructions[i];
-    matches!(instr.opcode.as_str(), "bitcast" | "reshape")
-        || (instruction_kind(instr) == Some(OpKind::Elementwise) && instr.opcode != "map")
+    matches!(instr.opcode, Opcode::Bitcast | Opcode::Reshape)
+        || (instruction_kind(instr) == Some(OpKind::Elementwise) && instr.opcode != Opcode::Map)
 }
 
 /// The map from an index of `operand` to the index of `user` (an epilogue op reading it) that
@@ -357,9 +358,9 @@ fn is_epilogue_op(comp: &Computation, i: usize) -> bool {
 fn step_map(comp: &Computation, user: usize, operand: usize) -> Result<IndexingMap, String> {
     let (to, from) = (array(comp, user)?, array(comp, operand)?);
     let name = &comp.instructions[user].name;
-    let map = match comp.instructions[user].opcode.as_str() {
-        "bitcast" => bitcast_map(from, to).map_err(|e| e.to_string())?,
-        "reshape" => reshape_map(&from.dims, &to.dims).map_err(|e| e.to_string())?,
+    let map = match comp.instructions[user].opcode {
+        Opcode::Bitcast => bitcast_map(from, to).map_err(|e| e.to_string())?,
+        Opcode::Reshape => reshape_map(&from.dims, &to.dims).map_err(|e| e.to_string())?,
         _ => Some(IndexingMap::identity(&to.dims)),
     };
     map.ok_or_else(|| format!("{name} changes the element count or a tiled layout"))
@@ -415,8 +416,8 @@ impl Walk<'_> {
             ));
         }
         for &operand in &instr.operands {
-            let back = match instr.opcode.as_str() {
-                "bitcast" | "reshape" => inverse_step(comp, i, operand)?,
+            let back = match instr.opcode {
+                Opcode::Bitcast | Opcode::Reshape => inverse_step(comp, i, operand)?,
                 _ => IndexingMap::identity(&array_dims(comp, i)?),
             };
             let mut m = map.compose(&back).map_err(|e| e.to_string())?;
@@ -434,8 +435,8 @@ impl Walk<'_> {
 /// holds the same element.
 fn inverse_step(comp: &Computation, user: usize, operand: usize) -> Result<IndexingMap, String> {
     let (from, to) = (array(comp, user)?, array(comp, operand)?);
-    let map = match comp.instructions[user].opcode.as_str() {
-        "bitcast" => bitcast_map(from, to).map_err(|e| e.to_string())?,
+    let map = match comp.instructions[user].opcode {
+        Opcode::Bitcast => bitcast_map(from, to).map_err(|e| e.to_string())?,
         _ => reshape_map(&from.dims, &to.dims).map_err(|e| e.to_string())?,
     };
     map.ok_or_else(|| {
@@ -475,9 +476,9 @@ fn hero_operand(comp: &Computation, k: usize) -> Option<Source<'_>> {
     let Shape::Array(shape) = &comp.instructions[operand].shape else {
         return None;
     };
-    let perm = match instr.opcode.as_str() {
-        "copy" => (0..shape.dims.len()).collect(),
-        "transpose" => instr
+    let perm = match instr.opcode {
+        Opcode::Copy => (0..shape.dims.len()).collect(),
+        Opcode::Transpose => instr
             .ints("dimensions")?
             .iter()
             .map(|&d| usize::try_from(d).ok().filter(|&d| d < shape.dims.len()))

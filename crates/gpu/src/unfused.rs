@@ -6,17 +6,18 @@
 //! (`fusion_to_mlir`) reads its test files, a bare list of computations: the last one is the
 //! fused computation of one kernel, whatever it holds ([`crate::kernels`] plans it so).
 
+use xla_indexing_hlo::Opcode;
 use xla_indexing_hlo::error::HloError;
 use xla_indexing_hlo::module::Module;
 
 /// Opcodes that move no data by themselves: any number of them beside one op is still a module
 /// whose kernel is that op.
-const TRIVIAL: [&str; 5] = [
-    "parameter",
-    "constant",
-    "tuple",
-    "get-tuple-element",
-    "bitcast",
+const TRIVIAL: [Opcode; 5] = [
+    Opcode::Parameter,
+    Opcode::Constant,
+    Opcode::Tuple,
+    Opcode::GetTupleElement,
+    Opcode::Bitcast,
 ];
 
 /// How many ops of the entry [`check_fused`]'s error names.
@@ -32,15 +33,15 @@ pub fn check_fused(module: &Module) -> Result<(), HloError> {
         .computations
         .iter()
         .flat_map(|c| &c.instructions)
-        .any(|i| i.opcode == "fusion");
+        .any(|i| i.opcode == Opcode::Fusion);
     let entry = &module.computations[module.entry];
     if !entry.is_entry {
         return Ok(());
     }
-    let ops: Vec<&str> = entry
+    let ops: Vec<Opcode> = entry
         .instructions
         .iter()
-        .map(|i| i.opcode.as_str())
+        .map(|i| i.opcode)
         .filter(|op| !TRIVIAL.contains(op))
         .collect();
     if has_fusion || ops.len() <= 1 {
@@ -48,8 +49,8 @@ pub fn check_fused(module: &Module) -> Result<(), HloError> {
     }
     let mut named: Vec<&str> = Vec::new();
     for op in &ops {
-        if !named.contains(op) && named.len() < NAMED_OPS {
-            named.push(op);
+        if !named.contains(&op.as_str()) && named.len() < NAMED_OPS {
+            named.push(op.as_str());
         }
     }
     Err(HloError::Analysis {

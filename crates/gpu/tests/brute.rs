@@ -4,6 +4,7 @@
 //! themselves are checked against reference semantics in the HLO crate's `tests/brute.rs`.
 
 use std::collections::{BTreeSet, HashMap};
+use xla_indexing_hlo::Opcode;
 
 use xla_indexing_core::IndexingMap;
 use xla_indexing_gpu::{
@@ -398,7 +399,7 @@ fn check_hero(
     let mut k = hero.hero;
     while k != hero.source {
         let i = &comp.instructions[k];
-        if let (Some(d), "transpose") = (i.ints("dimensions"), i.opcode.as_str()) {
+        if let (Some(d), Opcode::Transpose) = (i.ints("dimensions"), i.opcode) {
             perm = perm.iter().map(|&p| d[p] as usize).collect();
         }
         k = i.operands[0];

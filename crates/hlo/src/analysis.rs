@@ -1,6 +1,7 @@
 //! The entry point of the indexing analysis: what to analyse (every fused computation, one
 //! computation's root, or one instruction), in which direction, and the report.
 
+use crate::opcode::Opcode;
 use std::num::NonZeroUsize;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -103,7 +104,7 @@ fn unsupported(module: &Module, scope: &Scope) -> Vec<Unsupported> {
                 .filter(move |&(ii, i)| in_scope(ci, ii) && ops::instruction_kind(i).is_none())
                 .map(|(_, i)| Unsupported {
                     instruction: i.name.clone(),
-                    opcode: i.opcode.clone(),
+                    opcode: i.opcode,
                     computation: c.name.clone(),
                     line: i.pos.line,
                     column: i.pos.column,
@@ -122,7 +123,7 @@ fn targets(module: &Module, options: &Options) -> Result<Vec<usize>, HloError> {
     }
     let mut is_fused = vec![false; module.computations.len()];
     for c in &module.computations {
-        for i in c.instructions.iter().filter(|i| i.opcode == "fusion") {
+        for i in c.instructions.iter().filter(|i| i.opcode == Opcode::Fusion) {
             for f in i
                 .called("calls")
                 .iter()

@@ -8,6 +8,7 @@
 //! not thread stack. Every finished walk is kept, so a computation called from many places is
 //! walked once.
 
+use crate::opcode::Opcode;
 use std::collections::HashMap;
 
 use xla_indexing_core::IndexingMap;
@@ -626,7 +627,7 @@ impl<'m> Frame<'m> {
 /// not exactly one, or when its parameters or root do not match the instruction's operands and
 /// result.
 pub(crate) fn callee(module: &Module, cx: &OpContext<'_>) -> Result<usize, HloError> {
-    let key = if cx.instr.opcode == "fusion" {
+    let key = if cx.instr.opcode == Opcode::Fusion {
         "calls"
     } else {
         "to_apply"

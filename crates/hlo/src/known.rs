@@ -11,6 +11,7 @@
 //! an integer constant, or something it cannot see through (a parameter of the entry, a load of
 //! a non-affine constant, a float): then the value is unknown and the variable stays.
 
+use crate::opcode::Opcode;
 use std::cell::Cell;
 use std::collections::HashMap;
 
@@ -45,7 +46,7 @@ impl<'m> KnownValues<'m> {
                     .entry(instr.name.as_str())
                     .and_modify(|slot| *slot = None)
                     .or_insert(Some((c, i)));
-                if ops::op_kind(&instr.opcode) == Some(OpKind::Call) {
+                if ops::op_kind(instr.opcode) == Some(OpKind::Call) {
                     for callee in ["calls", "to_apply"]
                         .iter()
                         .flat_map(|key| instr.called(key))
@@ -149,15 +150,15 @@ impl<'m> KnownValues<'m> {
         budget.set(budget.get().checked_sub(1)?);
         let comp = &self.module.computations[c];
         let instr = &comp.instructions[i];
-        match instr.opcode.as_str() {
-            "iota" => {
+        match instr.opcode {
+            Opcode::Iota => {
                 integer(instr.array()?)?;
                 at.results()
                     .get(usize::try_from(instr.int("iota_dimension")?).ok()?)
                     .cloned()
             }
-            "constant" => constant_value(instr, at),
-            "parameter" => {
+            Opcode::Constant => constant_value(instr, at),
+            Opcode::Parameter => {
                 // Through the fusion boundary: the one caller's operand.
                 let [(caller_c, caller_i)] = self.callers[c].as_slice() else {
                     return None;
@@ -166,30 +167,30 @@ impl<'m> KnownValues<'m> {
                 let operand = *caller.operands.get(instr.parameter_number?)?;
                 self.value(*caller_c, operand, leaf, at, budget)
             }
-            "fusion" | "call" => {
+            Opcode::Fusion | Opcode::Call => {
                 let callee =
                     crate::fusion::callee(self.module, &OpContext::new(self.module, comp, instr))
                         .ok()?;
                 let root = self.module.computations[callee].root;
                 self.value(callee, root, leaf, at, budget)
             }
-            "tuple" => self.value(c, *instr.operands.get(leaf)?, 0, at, budget),
-            "get-tuple-element" => {
+            Opcode::Tuple => self.value(c, *instr.operands.get(leaf)?, 0, at, budget),
+            Opcode::GetTupleElement => {
                 let index = usize::try_from(instr.int("index")?).ok()?;
                 let operand = *instr.operands.first()?;
                 let leaves = comp.instructions[operand].shape.element_leaves(index)?;
                 self.value(c, operand, leaves.start + leaf, at, budget)
             }
-            "add" | "subtract" | "multiply" | "negate" => {
+            Opcode::Add | Opcode::Subtract | Opcode::Multiply | Opcode::Negate => {
                 let args = self.operand_values(comp, c, instr, at, budget)?;
-                let value = arithmetic(&instr.opcode, &args)?;
+                let value = arithmetic(instr.opcode, &args)?;
                 // Past the element type's range the op wraps: the value is not this sum.
                 let range = at.expr_range(&value);
                 integer(instr.array()?)?
                     .contains_interval(range)
                     .then_some(value)
             }
-            "convert" | "copy" => {
+            Opcode::Convert | Opcode::Copy => {
                 let [x] = self
                     .operand_values(comp, c, instr, at, budget)?
                     .try_into()
@@ -199,7 +200,7 @@ impl<'m> KnownValues<'m> {
                     .contains_interval(range)
                     .then_some(x)
             }
-            "select" => {
+            Opcode::Select => {
                 let [p, t, f] = self
                     .operand_values(comp, c, instr, at, budget)?
                     .try_into()
@@ -210,7 +211,7 @@ impl<'m> KnownValues<'m> {
                     _ => (t == f).then_some(t),
                 }
             }
-            "compare" => {
+            Opcode::Compare => {
                 let [a, b] = self
                     .operand_values(comp, c, instr, at, budget)?
                     .try_into()
@@ -222,9 +223,9 @@ impl<'m> KnownValues<'m> {
                 compare(direction, at.expr_range(&(a - b)))
                     .map(|holds| Expr::constant(holds.into()))
             }
-            "maximum" | "minimum" | "clamp" => {
+            Opcode::Maximum | Opcode::Minimum | Opcode::Clamp => {
                 let args = self.operand_values(comp, c, instr, at, budget)?;
-                extremum(&instr.opcode, &args, at)
+                extremum(instr.opcode, &args, at)
             }
             _ => self.through_producer(comp, c, instr, leaf, at, budget),
         }
@@ -264,7 +265,7 @@ impl<'m> KnownValues<'m> {
         at: &IndexingMap,
         budget: &Cell<usize>,
     ) -> Option<Expr> {
-        let kind = ops::op_kind(&instr.opcode)?;
+        let kind = ops::op_kind(instr.opcode)?;
         if matches!(kind, OpKind::Elementwise | OpKind::Call | OpKind::Source) {
             return None;
         }
@@ -272,7 +273,7 @@ impl<'m> KnownValues<'m> {
         let Outcome::Defined(accesses) = ops::output_to_input(&cx, leaf).ok()? else {
             return None;
         };
-        if instr.opcode == "pad" {
+        if instr.opcode == Opcode::Pad {
             return self.through_pad(c, instr, &accesses, at, budget);
         }
         let mut reached = None;
@@ -476,12 +477,12 @@ fn literal_values(text: &str) -> Option<Vec<i64>> {
 }
 
 /// `add`, `subtract`, `multiply` (by a constant) and `negate` of known values.
-fn arithmetic(opcode: &str, args: &[Expr]) -> Option<Expr> {
+fn arithmetic(opcode: Opcode, args: &[Expr]) -> Option<Expr> {
     match (opcode, args) {
-        ("add", [a, b]) => a.checked_add(b).ok(),
-        ("subtract", [a, b]) => a.checked_sub(b).ok(),
-        ("negate", [a]) => a.checked_scale(-1).ok(),
-        ("multiply", [a, b]) => match (a.as_constant(), b.as_constant()) {
+        (Opcode::Add, [a, b]) => a.checked_add(b).ok(),
+        (Opcode::Subtract, [a, b]) => a.checked_sub(b).ok(),
+        (Opcode::Negate, [a]) => a.checked_scale(-1).ok(),
+        (Opcode::Multiply, [a, b]) => match (a.as_constant(), b.as_constant()) {
             (Some(k), _) => b.checked_scale(k).ok(),
             (_, Some(k)) => a.checked_scale(k).ok(),
             _ => None,
@@ -531,20 +532,20 @@ fn clamped(value: &Expr, range: Interval, bounds: Interval) -> Expr {
 
 /// `maximum`, `minimum` or `clamp(lo, x, hi)` of known values: the operand it is where the
 /// ranges decide, else `max`, `min` or `min(max(x, lo), hi)` (HLO's clamp).
-fn extremum(opcode: &str, args: &[Expr], at: &IndexingMap) -> Option<Expr> {
+fn extremum(opcode: Opcode, args: &[Expr], at: &IndexingMap) -> Option<Expr> {
     // Whether `a >= b` at every point.
     let at_least = |a: &Expr, b: &Expr| at.expr_range(&(a.clone() - b.clone())).lo >= 0;
     match (opcode, args) {
-        ("maximum", [x, y]) if at_least(x, y) => Some(x.clone()),
-        ("maximum", [x, y]) if at_least(y, x) => Some(y.clone()),
-        ("minimum", [x, y]) if at_least(y, x) => Some(x.clone()),
-        ("minimum", [x, y]) if at_least(x, y) => Some(y.clone()),
-        ("clamp", [lo, x, hi]) if at_least(x, lo) && at_least(hi, x) => Some(x.clone()),
-        ("clamp", [lo, x, hi]) if at_least(lo, x) && at_least(hi, lo) => Some(lo.clone()),
-        ("clamp", [_, x, hi]) if at_least(x, hi) => Some(hi.clone()),
-        ("maximum", [x, y]) => Some(Expr::max_of(x, y)),
-        ("minimum", [x, y]) => Some(Expr::min_of(x, y)),
-        ("clamp", [lo, x, hi]) => Some(Expr::min_of(&Expr::max_of(x, lo), hi)),
+        (Opcode::Maximum, [x, y]) if at_least(x, y) => Some(x.clone()),
+        (Opcode::Maximum, [x, y]) if at_least(y, x) => Some(y.clone()),
+        (Opcode::Minimum, [x, y]) if at_least(y, x) => Some(x.clone()),
+        (Opcode::Minimum, [x, y]) if at_least(x, y) => Some(y.clone()),
+        (Opcode::Clamp, [lo, x, hi]) if at_least(x, lo) && at_least(hi, x) => Some(x.clone()),
+        (Opcode::Clamp, [lo, x, hi]) if at_least(lo, x) && at_least(hi, lo) => Some(lo.clone()),
+        (Opcode::Clamp, [_, x, hi]) if at_least(x, hi) => Some(hi.clone()),
+        (Opcode::Maximum, [x, y]) => Some(Expr::max_of(x, y)),
+        (Opcode::Minimum, [x, y]) => Some(Expr::min_of(x, y)),
+        (Opcode::Clamp, [lo, x, hi]) => Some(Expr::min_of(&Expr::max_of(x, lo), hi)),
         _ => None,
     }
 }

@@ -14,6 +14,7 @@ pub mod known;
 pub mod layout;
 pub mod module;
 pub mod names;
+pub mod opcode;
 pub mod ops;
 pub mod parser;
 pub mod report;
@@ -27,6 +28,7 @@ pub use check::check_module;
 pub use direction::Direction;
 pub use error::HloError;
 pub use module::{Computation, Instruction, Module};
+pub use opcode::Opcode;
 pub use report::Report;
 
 /// Parses HLO text into a [`Module`]. Errors carry a 1-based line and column (exit code 3), or

@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 
 use crate::attrs::{Attr, AttrValue};
+use crate::opcode::Opcode;
 use crate::parser::cursor::Pos;
 use crate::shape::{ArrayShape, Shape};
 
@@ -71,8 +72,8 @@ pub struct Instruction {
     pub name: String,
     /// The result's shape.
     pub shape: Shape,
-    /// The opcode as written (`add`, `get-tuple-element`, ...).
-    pub opcode: String,
+    /// The opcode (written `add`, `get-tuple-element`, ...).
+    pub opcode: Opcode,
     /// Operand instructions, as indices into the computation.
     pub operands: Vec<usize>,
     /// `N` of `parameter(N)`.

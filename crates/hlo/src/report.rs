@@ -1,6 +1,7 @@
 //! The result of an analysis and its JSON (docs/architecture.md, "`indexing --format json`")
 //! and text forms.
 
+use crate::opcode::Opcode;
 use serde_json::{Value, json};
 
 use crate::direction::Direction;
@@ -23,7 +24,7 @@ pub struct Unsupported {
     /// The instruction's name.
     pub instruction: String,
     /// Its opcode.
-    pub opcode: String,
+    pub opcode: Opcode,
     /// The name of the computation that holds it.
     pub computation: String,
     /// 1-based line where the instruction starts.
@@ -85,7 +86,7 @@ impl Report {
             "computations": self.computations.iter().map(ComputationReport::to_json).collect::<Vec<_>>(),
             "unsupported": self.unsupported.iter().map(|u| json!({
                 "instruction": u.instruction,
-                "opcode": u.opcode,
+                "opcode": u.opcode.as_str(),
                 "computation": u.computation,
                 "line": u.line,
                 "column": u.column,

@@ -3,6 +3,7 @@
 //! constant, compared with a constant in the condition (`LT`, `LE`, `GT`, `GE`, either side)
 //! and stepped by a constant in the body (`add` or `subtract`).
 
+use crate::opcode::Opcode;
 use std::fmt;
 
 use crate::attrs::AttrValue;
@@ -55,7 +56,7 @@ pub fn known_trip_count(
     let (cond, body) = (called("condition")?, called("body")?);
     let (element, direction, limit) = condition(cond)?;
     let init = &comp.instructions[*instr.operands.first()?];
-    if init.opcode != "tuple" {
+    if init.opcode != Opcode::Tuple {
         return None;
     }
     let start = constant(comp, *init.operands.get(usize::try_from(element).ok()?)?)?;
@@ -75,7 +76,7 @@ pub fn known_trip_count(
 /// constant, turned so that the element is on the left.
 fn condition(cond: &Computation) -> Option<(i64, &'static str, i64)> {
     let root = &cond.instructions[cond.root];
-    if root.opcode != "compare" {
+    if root.opcode != Opcode::Compare {
         return None;
     }
     let [a, b] = root.operands[..] else {
@@ -114,7 +115,7 @@ fn mirrored(direction: &str) -> Option<&'static str> {
 /// order), or `subtract` of a constant from it.
 fn step(body: &Computation, element: i64) -> Option<i64> {
     let root = &body.instructions[body.root];
-    if root.opcode != "tuple" {
+    if root.opcode != Opcode::Tuple {
         return None;
     }
     let next = &body.instructions[*root.operands.get(usize::try_from(element).ok()?)?];
@@ -122,10 +123,10 @@ fn step(body: &Computation, element: i64) -> Option<i64> {
         return None;
     };
     let is_counter = |i: usize| state_element(body, i) == Some(element);
-    match next.opcode.as_str() {
-        "add" if is_counter(a) => constant(body, b),
-        "add" if is_counter(b) => constant(body, a),
-        "subtract" if is_counter(a) => constant(body, b)?.checked_neg(),
+    match next.opcode {
+        Opcode::Add if is_counter(a) => constant(body, b),
+        Opcode::Add if is_counter(b) => constant(body, a),
+        Opcode::Subtract if is_counter(a) => constant(body, b)?.checked_neg(),
         _ => None,
     }
 }
@@ -136,7 +137,7 @@ fn state_element(comp: &Computation, i: usize) -> Option<i64> {
     let [tuple] = gte.operands[..] else {
         return None;
     };
-    (gte.opcode == "get-tuple-element" && comp.instructions[tuple].parameter_number == Some(0))
+    (gte.opcode == Opcode::GetTupleElement && comp.instructions[tuple].parameter_number == Some(0))
         .then(|| gte.int("index"))
         .flatten()
 }
@@ -145,7 +146,7 @@ fn state_element(comp: &Computation, i: usize) -> Option<i64> {
 fn constant(comp: &Computation, i: usize) -> Option<i64> {
     let c = &comp.instructions[i];
     let shape = c.array()?;
-    if c.opcode != "constant" || !shape.dims.is_empty() || !is_integer(&shape.element) {
+    if c.opcode != Opcode::Constant || !shape.dims.is_empty() || !is_integer(&shape.element) {
         return None;
     }
     c.literal.as_deref()?.trim().parse().ok()

@@ -1,6 +1,7 @@
 //! The warnings of a [`Report`]: what the analysis skipped and which maps it left incomplete,
 //! summarised so that a module of thousands of instructions gives a few lines.
 
+use crate::opcode::Opcode;
 use crate::parser::cursor::Pos;
 use crate::report::{ComputationReport, Report, Unsupported, leaf_suffix};
 
@@ -46,14 +47,14 @@ fn skipped(unsupported: &[Unsupported]) -> Option<Warning> {
             }),
         }),
         many => {
-            let mut counts: Vec<(&str, usize)> = Vec::new();
+            let mut counts: Vec<(Opcode, usize)> = Vec::new();
             for u in many {
                 match counts.iter_mut().find(|(op, _)| *op == u.opcode) {
                     Some((_, n)) => *n += 1,
-                    None => counts.push((&u.opcode, 1)),
+                    None => counts.push((u.opcode, 1)),
                 }
             }
-            counts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+            counts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
             let listed: Vec<String> = counts.iter().map(|(op, n)| format!("{op} {n}")).collect();
             Some(Warning {
                 message: format!(

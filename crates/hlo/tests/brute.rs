@@ -7,6 +7,7 @@
 mod common;
 
 use std::collections::BTreeSet;
+use xla_indexing_hlo::Opcode;
 
 use common::reference::{Index, ScatterSpec, all_indices, computation_tags, deps};
 use common::{instruction_report, maps_of, module_text, parse};
@@ -124,7 +125,7 @@ fn check_instruction(m: &Module, name: &str) {
                     .find(|o| o.operand == j && o.leaf.unwrap_or(0) == l);
                 let got = match report {
                     Some(r) => {
-                        let loose = i.opcode == "dynamic-update-slice" && j == 1;
+                        let loose = i.opcode == Opcode::DynamicUpdateSlice && j == 1;
                         relation(&maps(&r.maps), &op_shape.dims, loose)
                             .unwrap_or_else(|e| panic!("{name} out2in operand {j}: {e}"))
                     }
@@ -927,7 +928,7 @@ fn jax_dumps_against_tag_propagation() {
             .computations
             .iter()
             .flat_map(|c| &c.instructions)
-            .filter(|i| i.opcode == "fusion")
+            .filter(|i| i.opcode == Opcode::Fusion)
             .flat_map(|i| i.called("calls"))
             .map(String::as_str)
             .collect();

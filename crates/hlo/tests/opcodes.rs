@@ -1,10 +1,11 @@
-//! The opcode table against XLA's list of HLO opcodes, and the README's list of ops with maps
-//! against the table.
+//! The opcode enum against XLA's list of HLO opcodes, its parser against its printer, and the
+//! README's list of ops with maps against the table.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use xla_indexing_hlo::ops::{Indexing, OPCODES, family};
+use xla_indexing_hlo::ops::{Indexing, Opcode, family};
+use xla_indexing_hlo::parse_module;
 
 fn root() -> &'static Path {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
@@ -24,36 +25,35 @@ fn xla_opcodes() -> Vec<String> {
 #[test]
 fn every_hlo_opcode_is_in_the_table_and_nothing_else() {
     let xla = xla_opcodes();
-    let missing: Vec<&String> = xla
-        .iter()
-        .filter(|o| !OPCODES.iter().any(|(name, _)| name == o))
-        .collect();
+    let missing: Vec<&String> = xla.iter().filter(|o| Opcode::parse(o).is_none()).collect();
     assert!(
         missing.is_empty(),
         "opcodes missing from the table: {missing:?}"
     );
-    let extra: Vec<&str> = OPCODES
+    let extra: Vec<&str> = Opcode::ALL
         .iter()
-        .map(|(name, _)| *name)
+        .map(|op| op.as_str())
         .filter(|name| !xla.iter().any(|o| o == name))
         .collect();
     assert!(extra.is_empty(), "not HLO opcodes: {extra:?}");
     assert!(
-        OPCODES.windows(2).all(|w| w[0].0 < w[1].0),
-        "the table is sorted and has each opcode once"
+        Opcode::ALL
+            .windows(2)
+            .all(|w| w[0].as_str() < w[1].as_str() && w[0] < w[1]),
+        "the table is sorted by name and has each opcode once"
     );
+    for &op in Opcode::ALL {
+        assert_eq!(Opcode::parse(op.as_str()), Some(op), "{op} parses back");
+    }
 }
 
 #[test]
 fn lookups_follow_the_table() {
-    assert!(family("cosine").is_ok(), "cosine is elementwise");
-    assert!(family("count-leading-zeros").is_ok());
-    assert_eq!(
-        family("cos").unwrap_err(),
-        "cos has no indexing (it is no HLO opcode)"
-    );
+    assert!(family(Opcode::Cosine).is_ok(), "cosine is elementwise");
+    assert!(family(Opcode::CountLeadingZeros).is_ok());
+    assert_eq!(Opcode::parse("cos"), None);
     assert!(
-        family("while")
+        family(Opcode::While)
             .unwrap_err()
             .starts_with("while has no indexing (control flow")
     );
@@ -64,8 +64,9 @@ fn lookups_follow_the_table() {
 fn readme_block() -> String {
     let mut with: BTreeMap<String, Vec<&str>> = BTreeMap::new();
     let mut without: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
-    for (name, indexing) in OPCODES {
-        match indexing {
+    for op in Opcode::ALL {
+        let name = op.as_str();
+        match op.indexing() {
             Indexing::Family(kind) => with.entry(format!("{kind:?}")).or_default().push(name),
             Indexing::NotDefined(reason) => without.entry(reason).or_default().push(name),
         }
@@ -94,5 +95,15 @@ fn the_readme_lists_the_ops_with_maps() {
     assert!(
         readme.contains(&block),
         "the README's table of HLO ops differs from the opcode table; it should read:\n\n{block}"
+    );
+}
+
+#[test]
+fn an_unknown_opcode_is_an_error_at_its_place() {
+    let text = "HloModule m\n\nENTRY e {\n  p = f32[4] parameter(0)\n  ROOT c = f32[4] cos(p)\n}\n";
+    let error = parse_module(text).unwrap_err().to_string();
+    assert!(
+        error.contains("line 5, column 19") && error.contains("'cos' is no HLO opcode"),
+        "{error}"
     );
 }

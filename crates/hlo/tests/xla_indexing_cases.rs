@@ -24,6 +24,7 @@ mod common;
 mod support;
 
 use std::collections::{BTreeMap, BTreeSet};
+use xla_indexing_hlo::Opcode;
 
 use common::reference::{Index, all_indices, computation_tags, deps};
 use support::cases::{COSTLIER, Case, Outcome, Pass, Verdict, parse_cases, run_all};
@@ -452,7 +453,7 @@ fn brute_force(module: &Module, case: &Case) -> Result<usize, String> {
     let ours = ours(module, case, Direction::OutputToInput)?;
     let out_dims = instr.shape.leaves()[0].dims.clone();
     // The reference: per output element, the (operand, index) elements it reads.
-    let truth: BTreeMap<Index, BTreeSet<(usize, Index)>> = if instr.opcode == "fusion" {
+    let truth: BTreeMap<Index, BTreeSet<(usize, Index)>> = if instr.opcode == Opcode::Fusion {
         let called = instr.called("calls");
         let fused = called
             .first()

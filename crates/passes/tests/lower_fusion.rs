@@ -17,6 +17,7 @@ use std::{
     fs,
     path::{Path, PathBuf},
 };
+use xla_indexing_hlo::Opcode;
 
 use xla_indexing_codegen::{CodegenOptions, kernels_text};
 use xla_indexing_gpu::plan_module;
@@ -152,7 +153,11 @@ fn import_then_lower_fusion_gives_the_kernels_of_the_hlo_route() {
         let text = fs::read_to_string(&path).expect("read");
         let module = parse_module(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
         let entry = &module.computations[module.entry];
-        if !entry.instructions.iter().any(|i| i.opcode == "fusion") {
+        if !entry
+            .instructions
+            .iter()
+            .any(|i| i.opcode == Opcode::Fusion)
+        {
             // The HLO route makes a kernel of the entry computation; there is no fusion op.
             continue;
         }

@@ -17,6 +17,7 @@ use std::{
     collections::{HashMap, HashSet},
     fmt::Write as _,
 };
+use xla_indexing_hlo::Opcode;
 
 use xla_indexing_hlo::{
     Computation, HloError, Instruction, Module,
@@ -76,7 +77,7 @@ pub fn import_module_with_progress(
         .computations
         .iter()
         .flat_map(|c| &c.instructions)
-        .filter(|i| i.opcode == "fusion")
+        .filter(|i| i.opcode == Opcode::Fusion)
         .count();
     let mut importer = Importer {
         module,
@@ -419,7 +420,7 @@ impl<'m> Importer<'m> {
         let body = &frame.body;
         let computation = body.computation;
         // An element of a taken-apart tuple is that value (the tuple is not put back together).
-        if instr.opcode == "get-tuple-element" {
+        if instr.opcode == Opcode::GetTupleElement {
             let source = instr.operands.first().and_then(|o| body.values.get(o));
             let flat = |o: &usize| match &computation.instructions[*o].shape {
                 Shape::Tuple(parts) => parts.iter().all(|p| matches!(p, Shape::Array(_))),
@@ -434,7 +435,7 @@ impl<'m> Importer<'m> {
         }
         // A root tuple of tuples (the results of variadic reductions) is its leaves, which the
         // function returns one by one.
-        if instr.opcode == "tuple"
+        if instr.opcode == Opcode::Tuple
             && std::ptr::eq(instr, &computation.instructions[computation.root])
         {
             let leaves = instr
@@ -462,14 +463,13 @@ impl<'m> Importer<'m> {
                 .unwrap_or_else(|| Value::Many(Vec::new()));
             operands.push(self.single(body, names, &mut frame.text, &value, shape));
         }
-        let opcode = instr.opcode.as_str();
-        match opcode {
+        match instr.opcode {
             // Layouts are not imported: a copy is its operand.
-            "copy" if operands.len() == 1 => {
+            Opcode::Copy if operands.len() == 1 => {
                 return Written::Value(Value::One(operands[0].clone()));
             }
-            "tuple" => return Written::Value(Value::Many(operands)),
-            "fusion" => return self.fusion(frame, names, instr, operands, &operand_shapes),
+            Opcode::Tuple => return Written::Value(Value::Many(operands)),
+            Opcode::Fusion => return self.fusion(frame, names, instr, operands, &operand_shapes),
             _ => {}
         }
         let result = names.fresh(&instr.name);
@@ -521,7 +521,7 @@ impl<'m> Importer<'m> {
     /// instruction: its family's op in the [`op_table`], or an op only the import knows; an
     /// instruction without either is written generically, with a warning.
     fn translate(&mut self, instr: &'m Instruction, operand_shapes: &[&Shape]) -> Translated<'m> {
-        let translated = match op_table::by_hlo(&instr.opcode) {
+        let translated = match op_table::by_hlo(instr.opcode) {
             Some(family) => self.convert(family, instr, operand_shapes),
             None => self.import_only(instr, operand_shapes),
         };
@@ -574,17 +574,17 @@ impl<'m> Importer<'m> {
         instr: &'m Instruction,
         operand_shapes: &[&Shape],
     ) -> Option<Translated<'m>> {
-        match instr.opcode.as_str() {
-            "get-tuple-element" => instr.int("index").map(|i| {
+        match instr.opcode {
+            Opcode::GetTupleElement => instr.int("index").map(|i| {
                 let properties = vec![format!("index = {i} : i32")];
                 ("stablehlo.get_tuple_element".into(), properties, None)
             }),
-            "bitcast" => {
+            Opcode::Bitcast => {
                 let default = |s: &Shape| s.as_array().is_some_and(ArrayShape::has_default_layout);
                 (default(&instr.shape) && operand_shapes.first().is_some_and(|s| default(s)))
                     .then(|| ("stablehlo.reshape".into(), Vec::new(), None))
             }
-            "call" => {
+            Opcode::Call => {
                 let callee = instr
                     .called(TO_APPLY)
                     .first()
@@ -606,7 +606,7 @@ impl<'m> Importer<'m> {
                 instr.name, instr.opcode
             ),
         );
-        generic(&instr.opcode)
+        generic(instr.opcode)
     }
 
     /// An `xla_indexing.fusion` op with the fused computation as its body: the frame of the
@@ -780,9 +780,9 @@ fn nested_indent(indent: &str) -> String {
 type Translated<'m> = (String, Vec<String>, Option<&'m Computation>);
 
 /// The op name, no properties and no region: an op written generically.
-fn generic<'a>(opcode: &str) -> Translated<'a> {
+fn generic<'a>(opcode: Opcode) -> Translated<'a> {
     (
-        format!("stablehlo.{}", opcode.replace('-', "_")),
+        format!("stablehlo.{}", opcode.as_str().replace('-', "_")),
         Vec::new(),
         None,
     )

@@ -9,6 +9,7 @@ mod literal;
 mod types;
 mod window;
 
+use xla_indexing_hlo::Opcode;
 use xla_indexing_hlo::attrs::AttrValue;
 
 pub(crate) use convert::{ToHlo, ToMlir};
@@ -32,7 +33,7 @@ pub(crate) const TO_APPLY: &str = "to_apply";
 /// One op family: an HLO opcode and the StableHLO op it is.
 pub(crate) struct Family {
     /// The HLO opcode (`dynamic-slice`).
-    pub(crate) hlo: &'static str,
+    pub(crate) hlo: Opcode,
     /// The StableHLO name, without `stablehlo.` (`dynamic_slice`).
     pub(crate) stablehlo: &'static str,
     /// Its attributes, in the order both forms write them.
@@ -157,7 +158,7 @@ const fn group_count(key: &'static str) -> Attr {
 }
 
 /// A family with attributes and no region.
-const fn op(stablehlo: &'static str, hlo: &'static str, attributes: &'static [Attr]) -> Family {
+const fn op(stablehlo: &'static str, hlo: Opcode, attributes: &'static [Attr]) -> Family {
     Family {
         hlo,
         stablehlo,
@@ -168,16 +169,12 @@ const fn op(stablehlo: &'static str, hlo: &'static str, attributes: &'static [At
 
 /// A family without attributes: the elementwise ops, and ops whose operand and result types say
 /// all.
-const fn plain(stablehlo: &'static str, hlo: &'static str) -> Family {
+const fn plain(stablehlo: &'static str, hlo: Opcode) -> Family {
     op(stablehlo, hlo, &[])
 }
 
 /// A family whose region is the computation it calls.
-const fn reducing(
-    stablehlo: &'static str,
-    hlo: &'static str,
-    attributes: &'static [Attr],
-) -> Family {
+const fn reducing(stablehlo: &'static str, hlo: Opcode, attributes: &'static [Attr]) -> Family {
     Family {
         region: Some(TO_APPLY),
         ..op(stablehlo, hlo, attributes)
@@ -187,81 +184,81 @@ const fn reducing(
 /// The table: the StableHLO-like ops the HLO analysis knows, a family a row.
 #[rustfmt::skip]
 const FAMILIES: &[Family] = &[
-    plain("abs", "abs"),
-    plain("cbrt", "cbrt"),
-    plain("ceil", "ceil"),
-    plain("convert", "convert"),
-    plain("cosine", "cosine"),
-    plain("count_leading_zeros", "count-leading-zeros"),
-    plain("exponential", "exponential"),
-    plain("exponential_minus_one", "exponential-minus-one"),
-    plain("floor", "floor"),
-    plain("imag", "imag"),
-    plain("is_finite", "is-finite"),
-    plain("log", "log"),
-    plain("log_plus_one", "log-plus-one"),
-    plain("logistic", "logistic"),
-    plain("negate", "negate"),
-    plain("not", "not"),
-    plain("popcnt", "popcnt"),
-    plain("real", "real"),
-    plain("reduce_precision", "reduce-precision"),
-    plain("round_nearest_afz", "round-nearest-afz"),
-    plain("round_nearest_even", "round-nearest-even"),
-    plain("rsqrt", "rsqrt"),
-    plain("sign", "sign"),
-    plain("sine", "sine"),
-    plain("sqrt", "sqrt"),
-    plain("tan", "tan"),
-    plain("tanh", "tanh"),
-    plain("add", "add"),
-    plain("atan2", "atan2"),
-    op("compare", "compare", &[Attr::Enum("direction", "comparison_direction")]),
-    plain("complex", "complex"),
-    plain("divide", "divide"),
-    plain("maximum", "maximum"),
-    plain("minimum", "minimum"),
-    plain("multiply", "multiply"),
-    plain("power", "power"),
-    plain("remainder", "remainder"),
-    plain("subtract", "subtract"),
-    plain("and", "and"),
-    plain("or", "or"),
-    plain("xor", "xor"),
-    plain("shift_left", "shift-left"),
-    plain("shift_right_arithmetic", "shift-right-arithmetic"),
-    plain("shift_right_logical", "shift-right-logical"),
-    plain("select", "select"),
-    plain("clamp", "clamp"),
-    op("constant", "constant", &[Attr::Literal("value")]),
-    op("iota", "iota", &[Attr::Int("iota_dimension", "iota_dimension", None)]),
-    plain("bitcast_convert", "bitcast-convert"),
-    plain("reshape", "reshape"),
-    op("broadcast_in_dim", "broadcast", &[Attr::Broadcast("dimensions", "broadcast_dimensions")]),
-    op("transpose", "transpose", &[Attr::Array("dimensions", "permutation")]),
-    op("reverse", "reverse", &[Attr::Array("dimensions", "dimensions")]),
-    op("slice", "slice", &[Attr::Triples(SLICE)]),
-    op("pad", "pad", &[Attr::Triples(PADDING)]),
-    op("concatenate", "concatenate", &[Attr::One("dimensions", "dimension")]),
-    op("dynamic_slice", "dynamic-slice", &[Attr::Array("dynamic_slice_sizes", "slice_sizes")]),
-    plain("dynamic_update_slice", "dynamic-update-slice"),
-    reducing("reduce", "reduce", &[Attr::Array("dimensions", "dimensions")]),
-    op("dot_general", "dot", &[Attr::DimensionNumbers(DOT)]),
-    op("gather", "gather", &[
+    plain("abs", Opcode::Abs),
+    plain("cbrt", Opcode::Cbrt),
+    plain("ceil", Opcode::Ceil),
+    plain("convert", Opcode::Convert),
+    plain("cosine", Opcode::Cosine),
+    plain("count_leading_zeros", Opcode::CountLeadingZeros),
+    plain("exponential", Opcode::Exponential),
+    plain("exponential_minus_one", Opcode::ExponentialMinusOne),
+    plain("floor", Opcode::Floor),
+    plain("imag", Opcode::Imag),
+    plain("is_finite", Opcode::IsFinite),
+    plain("log", Opcode::Log),
+    plain("log_plus_one", Opcode::LogPlusOne),
+    plain("logistic", Opcode::Logistic),
+    plain("negate", Opcode::Negate),
+    plain("not", Opcode::Not),
+    plain("popcnt", Opcode::Popcnt),
+    plain("real", Opcode::Real),
+    plain("reduce_precision", Opcode::ReducePrecision),
+    plain("round_nearest_afz", Opcode::RoundNearestAfz),
+    plain("round_nearest_even", Opcode::RoundNearestEven),
+    plain("rsqrt", Opcode::Rsqrt),
+    plain("sign", Opcode::Sign),
+    plain("sine", Opcode::Sine),
+    plain("sqrt", Opcode::Sqrt),
+    plain("tan", Opcode::Tan),
+    plain("tanh", Opcode::Tanh),
+    plain("add", Opcode::Add),
+    plain("atan2", Opcode::Atan2),
+    op("compare", Opcode::Compare, &[Attr::Enum("direction", "comparison_direction")]),
+    plain("complex", Opcode::Complex),
+    plain("divide", Opcode::Divide),
+    plain("maximum", Opcode::Maximum),
+    plain("minimum", Opcode::Minimum),
+    plain("multiply", Opcode::Multiply),
+    plain("power", Opcode::Power),
+    plain("remainder", Opcode::Remainder),
+    plain("subtract", Opcode::Subtract),
+    plain("and", Opcode::And),
+    plain("or", Opcode::Or),
+    plain("xor", Opcode::Xor),
+    plain("shift_left", Opcode::ShiftLeft),
+    plain("shift_right_arithmetic", Opcode::ShiftRightArithmetic),
+    plain("shift_right_logical", Opcode::ShiftRightLogical),
+    plain("select", Opcode::Select),
+    plain("clamp", Opcode::Clamp),
+    op("constant", Opcode::Constant, &[Attr::Literal("value")]),
+    op("iota", Opcode::Iota, &[Attr::Int("iota_dimension", "iota_dimension", None)]),
+    plain("bitcast_convert", Opcode::BitcastConvert),
+    plain("reshape", Opcode::Reshape),
+    op("broadcast_in_dim", Opcode::Broadcast, &[Attr::Broadcast("dimensions", "broadcast_dimensions")]),
+    op("transpose", Opcode::Transpose, &[Attr::Array("dimensions", "permutation")]),
+    op("reverse", Opcode::Reverse, &[Attr::Array("dimensions", "dimensions")]),
+    op("slice", Opcode::Slice, &[Attr::Triples(SLICE)]),
+    op("pad", Opcode::Pad, &[Attr::Triples(PADDING)]),
+    op("concatenate", Opcode::Concatenate, &[Attr::One("dimensions", "dimension")]),
+    op("dynamic_slice", Opcode::DynamicSlice, &[Attr::Array("dynamic_slice_sizes", "slice_sizes")]),
+    plain("dynamic_update_slice", Opcode::DynamicUpdateSlice),
+    reducing("reduce", Opcode::Reduce, &[Attr::Array("dimensions", "dimensions")]),
+    op("dot_general", Opcode::Dot, &[Attr::DimensionNumbers(DOT)]),
+    op("gather", Opcode::Gather, &[
         Attr::DimensionNumbers(GATHER),
         Attr::Array("slice_sizes", "slice_sizes"),
     ]),
-    op("convolution", "convolution", &[
+    op("convolution", Opcode::Convolution, &[
         Attr::Window(&CONVOLUTION),
         Attr::ConvLabels,
         group_count("feature_group_count"),
         group_count("batch_group_count"),
     ]),
-    reducing("reduce_window", "reduce-window", &[Attr::Window(&REDUCE_WINDOW)]),
+    reducing("reduce_window", Opcode::ReduceWindow, &[Attr::Window(&REDUCE_WINDOW)]),
 ];
 
 /// The family of the HLO opcode `hlo`.
-pub(crate) fn by_hlo(hlo: &str) -> Option<&'static Family> {
+pub(crate) fn by_hlo(hlo: Opcode) -> Option<&'static Family> {
     FAMILIES.iter().find(|f| f.hlo == hlo)
 }
 

@@ -3,6 +3,7 @@
 //! and its indexing maps; edges without a map are dashed and red with the reason.
 
 use std::fmt::Write;
+use xla_indexing_hlo::Opcode;
 
 use super::graph::{Edge, Graph, Nesting};
 
@@ -36,7 +37,7 @@ fn write_cluster(graph: &Graph, nesting: &Nesting, slot: usize, depth: usize, ou
     let pad = "  ".repeat(depth);
     for &n in &nesting.nodes[slot] {
         let node = &graph.nodes[n];
-        let fill = if node.opcode == "parameter" {
+        let fill = if node.opcode == Opcode::Parameter {
             ", fillcolor=\"#f0f0f0\""
         } else {
             ""
@@ -45,7 +46,7 @@ fn write_cluster(graph: &Graph, nesting: &Nesting, slot: usize, depth: usize, ou
             out,
             "{pad}n{n} [label=\"{}\\n{}\\n{}\"{fill}];",
             escape(&node.name),
-            escape(&node.opcode),
+            escape(node.opcode.as_str()),
             escape(&node.shape),
         );
     }

@@ -8,6 +8,7 @@
 //! fusion's result to that parameter); the fusion's users read the fused root.
 
 use std::collections::HashMap;
+use xla_indexing_hlo::Opcode;
 
 use xla_indexing_hlo::HloError;
 use xla_indexing_hlo::fusion::{Composer, MapSet};
@@ -36,7 +37,7 @@ pub struct Graph {
 pub struct Node {
     pub name: String,
     pub computation: String,
-    pub opcode: String,
+    pub opcode: Opcode,
     pub shape: String,
     /// The innermost cluster holding the node.
     pub cluster: Option<usize>,
@@ -151,7 +152,7 @@ fn fused_callee(
     instr: &xla_indexing_hlo::Instruction,
     depth: usize,
 ) -> Option<usize> {
-    if instr.opcode != "fusion" || depth >= MAX_NESTING {
+    if instr.opcode != Opcode::Fusion || depth >= MAX_NESTING {
         return None;
     }
     match instr.called("calls") {
@@ -198,7 +199,7 @@ impl Builder<'_, '_> {
                     self.graph.nodes.push(Node {
                         name: instr.name.clone(),
                         computation: comp.name.clone(),
-                        opcode: instr.opcode.clone(),
+                        opcode: instr.opcode,
                         shape: instr.shape.to_string(),
                         cluster,
                     });

@@ -5,6 +5,7 @@
 //! comparing neighbouring threads otherwise.
 
 use std::fmt::Write;
+use xla_indexing_hlo::Opcode;
 
 use xla_indexing_core::IndexingMap;
 use xla_indexing_gpu::{Device, analyze_access, kernels, plan_kernel};
@@ -342,8 +343,8 @@ fn kernel_view(
 /// The computation a selection names: a fusion instruction's, a computation by name, the only
 /// fused computation, or the entry computation of a module without fusions.
 fn pick_computation(module: &Module, fusion: Option<&str>) -> Result<String, RenderError> {
-    let fused = |i: &xla_indexing_hlo::Instruction| match (i.opcode.as_str(), i.called("calls")) {
-        ("fusion", [name]) => Some(name.clone()),
+    let fused = |i: &xla_indexing_hlo::Instruction| match (i.opcode, i.called("calls")) {
+        (Opcode::Fusion, [name]) => Some(name.clone()),
         _ => None,
     };
     if let Some(name) = fusion {

@@ -38,7 +38,7 @@ pub fn graph_json(graph: &Graph) -> Value {
             json!({
                 "name": n.name,
                 "computation": n.computation,
-                "opcode": n.opcode,
+                "opcode": n.opcode.as_str(),
                 "shape": n.shape,
                 "cluster": n.cluster,
             })

@@ -6,6 +6,7 @@
 //! leaf of its operand, and a `fusion` or `call` passes on what its computation's root depends
 //! on (found the same way).
 
+use crate::opcode::Opcode;
 use std::collections::{BTreeSet, HashMap};
 
 use crate::module::{Computation, Module};
@@ -69,14 +70,14 @@ fn instruction_dependences(
     if let Some(p) = instr.parameter_number {
         return Ok((0..leaves).map(|l| BTreeSet::from([(p, l)])).collect());
     }
-    match (instr.opcode.as_str(), instruction_kind(instr)) {
-        ("tuple", _) => Ok(instr
+    match (instr.opcode, instruction_kind(instr)) {
+        (Opcode::Tuple, _) => Ok(instr
             .operands
             .iter()
             .enumerate()
             .flat_map(|(j, _)| operand_leaves(j).iter().cloned())
             .collect()),
-        ("get-tuple-element", _) => {
+        (Opcode::GetTupleElement, _) => {
             let range = instr
                 .int("index")
                 .and_then(|k| usize::try_from(k).ok())
@@ -85,7 +86,7 @@ fn instruction_dependences(
             Ok(operand_leaves(0)[range].to_vec())
         }
         (_, Some(OpKind::Call)) => {
-            let key = if instr.opcode == "fusion" {
+            let key = if instr.opcode == Opcode::Fusion {
                 "calls"
             } else {
                 "to_apply"

@@ -1,7 +1,7 @@
 //! Indexing maps of single instructions, output to input and input to output.
 //!
-//! Each op family has its module; [`opcodes::OPCODES`] is the one table of every HLO opcode,
-//! with its family or the reason it has none.
+//! Each op family has its module; [`Opcode`] is the one table of every HLO opcode, with its
+//! family or the reason it has none.
 //! Maps are built from the instruction's attributes and shapes, which are checked on the way: a
 //! mismatch is an [`HloError::Analysis`] naming the instruction. Where an op has no map in a
 //! direction, the answer is [`Outcome::NotDefined`] with the reason, never a guess.
@@ -12,7 +12,6 @@ mod convolution;
 mod dynamic;
 mod elementwise;
 pub mod liveness;
-pub mod opcodes;
 mod permute;
 mod reduction;
 mod reshape;
@@ -23,7 +22,7 @@ mod scatter;
 mod slicing;
 mod tuple;
 
-pub use opcodes::{Indexing, OPCODES};
+pub use crate::opcode::{Indexing, OpKind, Opcode};
 pub use reshape::{bitcast_map, reshape_map};
 
 use std::collections::BTreeSet;
@@ -39,81 +38,16 @@ use crate::module::{Computation, Instruction, Module};
 use crate::shape::ArrayShape;
 use crate::trip_count::known_trip_count;
 
-/// The families of ops with indexing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OpKind {
-    /// `parameter`, `constant`, `iota`: no operands.
-    Source,
-    /// Elementwise ops (`add`, `convert`, `select`, `map`, ...): each operand is read at the
-    /// output's index (a scalar operand once per element).
-    Elementwise,
-    /// `bitcast-convert`: the same index, with one extra minor dimension on the narrower side when
-    /// the element widths differ.
-    BitcastConvert,
-    /// `broadcast`: operand dimensions map to the result's `dimensions`; the others repeat it.
-    Broadcast,
-    /// `bitcast`: the element at the same place in memory, given both layouts.
-    Bitcast,
-    /// `reshape`: the element at the same row-major position.
-    Reshape,
-    /// `transpose`: dimensions permuted.
-    Transpose,
-    /// `reverse`: some dimensions read from the end.
-    Reverse,
-    /// `slice`: a strided window of the operand.
-    Slice,
-    /// `pad`: the operand spread out with edge and interior padding.
-    Pad,
-    /// `concatenate`: operands stacked along one dimension.
-    Concatenate,
-    /// `dynamic-slice`: a window at offsets known at run time.
-    DynamicSlice,
-    /// `dynamic-update-slice`: an update written at offsets known at run time.
-    DynamicUpdateSlice,
-    /// `gather`: slices at start indices read from another operand.
-    Gather,
-    /// `reduce`: each result element combines the input elements along the reduced dimensions
-    /// (range variables out2in).
-    Reduce,
-    /// `reduce-window`: windows (strided, padded, dilated) reduced to one element each.
-    ReduceWindow,
-    /// `dot`: each result element combines the operands along the contracting dimensions (range
-    /// variables out2in).
-    Dot,
-    /// `scaled-dot`: a dot of two operands, each multiplied by its block scales.
-    ScaledDot,
-    /// `convolution`: windows over the input's spatial dimensions times the kernel.
-    Convolution,
-    /// `scatter`: updates combined into a copy of the operands at runtime positions.
-    Scatter,
-    /// `sort`: rows permuted by a comparator.
-    Sort,
-    /// `topk` and the `TopK` custom call: the largest (or smallest) elements of each row.
-    TopK,
-    /// `all-gather`: the participants' operands concatenated; a map names the participant read.
-    AllGather,
-    /// `scan`: a loop along one dimension whose carries pass from step to step.
-    Scan,
-    /// `tuple`: result leaves are the operands' leaves.
-    Tuple,
-    /// `get-tuple-element`: one element of a tuple operand.
-    GetTupleElement,
-    /// `fusion` and `call`: composed over the called computation.
-    Call,
-}
-
-/// The op family of an opcode, `None` for ops without indexing (see [`opcodes::OPCODES`]).
-pub fn op_kind(opcode: &str) -> Option<OpKind> {
+/// The op family of an opcode, `None` for ops without indexing (see [`Opcode::indexing`]).
+pub fn op_kind(opcode: Opcode) -> Option<OpKind> {
     family(opcode).ok()
 }
 
-/// The op family of an opcode, or why it has none: the table's reason, or that it is no HLO
-/// opcode.
-pub fn family(opcode: &str) -> Result<OpKind, String> {
-    match opcodes::indexing(opcode) {
-        Some(Indexing::Family(kind)) => Ok(kind),
-        Some(Indexing::NotDefined(reason)) => Err(format!("{opcode} has no indexing ({reason})")),
-        None => Err(format!("{opcode} has no indexing (it is no HLO opcode)")),
+/// The op family of an opcode, or why it has none (the table's reason).
+pub fn family(opcode: Opcode) -> Result<OpKind, String> {
+    match opcode.indexing() {
+        Indexing::Family(kind) => Ok(kind),
+        Indexing::NotDefined(reason) => Err(format!("{opcode} has no indexing ({reason})")),
     }
 }
 
@@ -123,13 +57,13 @@ pub const CUSTOM_CALL_TARGETS: &[(&str, OpKind)] = &[("TopK", OpKind::TopK)];
 /// The op family of an instruction: its opcode's ([`family`]), except that a `custom-call` has
 /// the family of its `custom_call_target` when [`CUSTOM_CALL_TARGETS`] lists it.
 pub fn instruction_family(instr: &Instruction) -> Result<OpKind, String> {
-    if instr.opcode == "custom-call"
+    if instr.opcode == Opcode::CustomCall
         && let Some(target) = custom_call_target(instr)
         && let Some((_, kind)) = CUSTOM_CALL_TARGETS.iter().find(|(t, _)| *t == target)
     {
         return Ok(*kind);
     }
-    family(&instr.opcode)
+    family(instr.opcode)
 }
 
 /// The op family of an instruction, `None` when it has no indexing (see [`instruction_family`]).
@@ -360,7 +294,7 @@ pub fn map_with_bounds(results: Vec<Expr>, dims: Vec<Interval>, range: &[i64]) -
 /// The maps of an op without operands (none), after checking what it has: an `iota`'s
 /// `iota_dimension` names a dimension of its array result.
 fn source<T>(cx: &OpContext<'_>) -> Result<Outcome<Vec<T>>, HloError> {
-    if cx.instr.opcode == "iota" {
+    if cx.instr.opcode == Opcode::Iota {
         let rank = cx.result_array()?.rank();
         match cx.instr.int("iota_dimension") {
             Some(d) if usize::try_from(d).is_ok_and(|d| d < rank) => {}
@@ -378,7 +312,7 @@ fn source<T>(cx: &OpContext<'_>) -> Result<Outcome<Vec<T>>, HloError> {
 /// Why an instruction has no maps: its opcode's reason, and for a `while` how many iterations it
 /// runs (when its condition and body prove it) or that only the run knows.
 fn no_maps(cx: &OpContext<'_>, why: String) -> String {
-    if cx.instr.opcode != "while" {
+    if cx.instr.opcode != Opcode::While {
         return why;
     }
     match known_trip_count(cx.module, cx.comp, cx.instr) {

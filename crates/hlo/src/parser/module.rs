@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use crate::attrs::{Attr, AttrValue, COMPUTATION_KEYS};
 use crate::error::HloError;
 use crate::module::{Computation, DebugInfo, Instruction, Module, Signature};
+use crate::opcode::Opcode;
 use crate::parser::cursor::{Cursor, Pos};
 use crate::parser::values;
 use crate::shape::Shape;
@@ -243,11 +244,14 @@ fn instruction<'a>(c: &mut Cursor<'a>) -> R<RawInstruction<'a>> {
         Shape::Tuple(Vec::new())
     };
     c.skip_trivia()?;
-    let opcode = c.name()?.to_string();
+    let opcode_offset = c.offset();
+    let written = c.name()?;
+    let opcode = Opcode::parse(written)
+        .ok_or_else(|| c.error_at(opcode_offset, format!("'{written}' is no HLO opcode")))?;
     c.skip_trivia()?;
     let (mut parameter_number, mut literal, mut operands) = (None, None, Vec::new());
-    match opcode.as_str() {
-        "parameter" => {
+    match opcode {
+        Opcode::Parameter => {
             c.expect('(')?;
             c.skip_trivia()?;
             let at = c.offset();
@@ -257,7 +261,7 @@ fn instruction<'a>(c: &mut Cursor<'a>) -> R<RawInstruction<'a>> {
             c.skip_trivia()?;
             c.expect(')')?;
         }
-        "constant" => {
+        Opcode::Constant => {
             let text = c.balanced('(', ')')?;
             literal = Some(text[1..text.len() - 1].trim().to_string());
         }
@@ -388,7 +392,9 @@ fn resolve(c: &Cursor<'_>, (mut comp, raw): RawComputation<'_>) -> R<Computation
             instructions[i].shape =
                 infer_shape(&instructions, i).map_err(|why| c.error_at(raw[i].name_offset, why))?;
         }
-        if instructions[i].opcode == "broadcast" && instructions[i].attr("dimensions").is_none() {
+        if instructions[i].opcode == Opcode::Broadcast
+            && instructions[i].attr("dimensions").is_none()
+        {
             scalar_broadcast_dimensions(&mut instructions, i);
         }
     }
@@ -418,13 +424,13 @@ fn resolve(c: &Cursor<'_>, (mut comp, raw): RawComputation<'_>) -> R<Computation
 fn infer_shape(instructions: &[Instruction], i: usize) -> Result<Shape, String> {
     let instr = &instructions[i];
     let operand = |k: usize| &instructions[instr.operands[k]];
-    match instr.opcode.as_str() {
-        "tuple" => Ok(Shape::Tuple(
+    match instr.opcode {
+        Opcode::Tuple => Ok(Shape::Tuple(
             (0..instr.operands.len())
                 .map(|k| operand(k).shape.clone())
                 .collect(),
         )),
-        "get-tuple-element" if instr.operands.len() == 1 => {
+        Opcode::GetTupleElement if instr.operands.len() == 1 => {
             let index = instr
                 .int("index")
                 .ok_or_else(|| format!("get-tuple-element '{}' needs index=N", instr.name))?;

@@ -6,6 +6,7 @@
 #![allow(dead_code)]
 
 use std::collections::{BTreeSet, HashMap};
+use xla_indexing_hlo::Opcode;
 
 use xla_indexing_hlo::attrs::AttrValue;
 use xla_indexing_hlo::module::{Computation, Instruction, Module};
@@ -136,19 +137,19 @@ fn clamped_starts(n: i64, size: i64) -> Vec<i64> {
 /// The operand elements that output element `out` of leaf `leaf` of instruction `i` reads.
 pub fn deps(m: &Module, c: &Computation, i: &Instruction, leaf: usize, out: &[i64]) -> Vec<Dep> {
     let mut d: Vec<Dep> = Vec::new();
-    let op = i.opcode.as_str();
+    let op = i.opcode;
     let scalar_operands = |d: &mut Vec<Dep>, from: usize| {
         for j in from..i.operands.len() {
             d.push((j, 0, Vec::new()));
         }
     };
     match op {
-        "parameter" | "constant" | "iota" => {}
-        "broadcast" => {
+        Opcode::Parameter | Opcode::Constant | Opcode::Iota => {}
+        Opcode::Broadcast => {
             let dims = ints(i, "dimensions");
             d.push((0, 0, dims.iter().map(|&k| out[k as usize]).collect()));
         }
-        "transpose" => {
+        Opcode::Transpose => {
             let perm = ints(i, "dimensions");
             let mut idx = vec![0; perm.len()];
             for (k, &p) in perm.iter().enumerate() {
@@ -156,7 +157,7 @@ pub fn deps(m: &Module, c: &Computation, i: &Instruction, leaf: usize, out: &[i6
             }
             d.push((0, 0, idx));
         }
-        "reverse" => {
+        Opcode::Reverse => {
             let rev = ints(i, "dimensions");
             let n = &arr(c, i, 0).dims;
             let idx = (0..out.len())
@@ -170,18 +171,18 @@ pub fn deps(m: &Module, c: &Computation, i: &Instruction, leaf: usize, out: &[i6
                 .collect();
             d.push((0, 0, idx));
         }
-        "reshape" => {
+        Opcode::Reshape => {
             let o = &i.array().unwrap().dims;
             d.push((0, 0, delinear(&arr(c, i, 0).dims, linear(o, out))));
         }
-        "bitcast" => {
+        Opcode::Bitcast => {
             let (o, s) = (i.array().unwrap(), arr(c, i, 0));
             let lo = o.layout_or_default();
             let ls = s.layout_or_default();
             let pos = lo.linear_index(&o.dims, out).unwrap();
             d.push((0, 0, ls.multi_index(&s.dims, pos).unwrap().unwrap()));
         }
-        "slice" => {
+        Opcode::Slice => {
             let Some(AttrValue::Slice(spec)) = i.attr("slice") else {
                 panic!()
             };
@@ -197,7 +198,7 @@ pub fn deps(m: &Module, c: &Computation, i: &Instruction, leaf: usize, out: &[i6
                 .collect();
             d.push((0, 0, idx));
         }
-        "pad" => {
+        Opcode::Pad => {
             let Some(AttrValue::Padding(p)) = i.attr("padding") else {
                 panic!()
             };
@@ -212,7 +213,7 @@ pub fn deps(m: &Module, c: &Computation, i: &Instruction, leaf: usize, out: &[i6
             }
             d.push((1, 0, Vec::new()));
         }
-        "concatenate" => {
+        Opcode::Concatenate => {
             let k = ints(i, "dimensions")[0] as usize;
             let mut offset = 0;
             for j in 0..i.operands.len() {
@@ -225,7 +226,7 @@ pub fn deps(m: &Module, c: &Computation, i: &Instruction, leaf: usize, out: &[i6
                 offset += size;
             }
         }
-        "dynamic-slice" => {
+        Opcode::DynamicSlice => {
             let n = &arr(c, i, 0).dims;
             let sizes = ints(i, "dynamic_slice_sizes");
             let starts: Vec<Vec<i64>> = (0..n.len())
@@ -236,7 +237,7 @@ pub fn deps(m: &Module, c: &Computation, i: &Instruction, leaf: usize, out: &[i6
             }
             scalar_operands(&mut d, 1);
         }
-        "dynamic-update-slice" => {
+        Opcode::DynamicUpdateSlice => {
             let n = &i.array().unwrap().dims;
             let u = &arr(c, i, 1).dims;
             d.push((0, 0, out.to_vec()));
@@ -249,7 +250,7 @@ pub fn deps(m: &Module, c: &Computation, i: &Instruction, leaf: usize, out: &[i6
             }
             scalar_operands(&mut d, 2);
         }
-        "gather" => {
+        Opcode::Gather => {
             let n = &arr(c, i, 0).dims;
             let idx_dims = &arr(c, i, 1).dims;
             let offset_dims = ints(i, "offset_dims");
@@ -298,7 +299,7 @@ pub fn deps(m: &Module, c: &Computation, i: &Instruction, leaf: usize, out: &[i6
                 d.push((1, 0, at));
             }
         }
-        "reduce" => {
+        Opcode::Reduce => {
             let n = i.operands.len() / 2;
             let in_dims = &arr(c, i, 0).dims;
             let red = ints(i, "dimensions");
@@ -315,7 +316,7 @@ pub fn deps(m: &Module, c: &Computation, i: &Instruction, leaf: usize, out: &[i6
             }
             scalar_operands(&mut d, n);
         }
-        "reduce-window" => {
+        Opcode::ReduceWindow => {
             let n = i.operands.len() / 2;
             let in_dims = &arr(c, i, 0).dims;
             let Some(AttrValue::Window(w)) = i.attr("window") else {
@@ -342,11 +343,11 @@ pub fn deps(m: &Module, c: &Computation, i: &Instruction, leaf: usize, out: &[i6
             }
             scalar_operands(&mut d, n);
         }
-        "dot" | "scaled-dot" => {
+        Opcode::Dot | Opcode::ScaledDot => {
             let (l, r) = (&arr(c, i, 0).dims, &arr(c, i, 1).dims);
             // A scaled-dot multiplies each operand element by the scale element of its block.
             let scale_at = |j: usize, at: &[i64]| -> Option<Index> {
-                (i.opcode == "scaled-dot").then(|| {
+                (i.opcode == Opcode::ScaledDot).then(|| {
                     let (o, s) = (&arr(c, i, j).dims, &arr(c, i, j + 2).dims);
                     (0..at.len()).map(|k| at[k] / (o[k] / s[k])).collect()
                 })
@@ -389,7 +390,7 @@ pub fn deps(m: &Module, c: &Computation, i: &Instruction, leaf: usize, out: &[i6
                 d.push((1, 0, ri));
             }
         }
-        "convolution" => {
+        Opcode::Convolution => {
             let (l, r) = (&arr(c, i, 0).dims, &arr(c, i, 1).dims);
             let Some(AttrValue::DimLabels(dl)) = i.attr("dim_labels") else {
                 panic!()
@@ -449,7 +450,7 @@ pub fn deps(m: &Module, c: &Computation, i: &Instruction, leaf: usize, out: &[i6
                 }
             }
         }
-        "tuple" => {
+        Opcode::Tuple => {
             let mut first = 0;
             for j in 0..i.operands.len() {
                 let n = operand(c, i, j).shape.leaf_count();
@@ -459,21 +460,25 @@ pub fn deps(m: &Module, c: &Computation, i: &Instruction, leaf: usize, out: &[i6
                 first += n;
             }
         }
-        "get-tuple-element" => {
+        Opcode::GetTupleElement => {
             let k = i.int("index").unwrap() as usize;
             let range = operand(c, i, 0).shape.element_leaves(k).unwrap();
             d.push((0, range.start + leaf, out.to_vec()));
         }
-        "fusion" | "call" => {
-            let key = if op == "fusion" { "calls" } else { "to_apply" };
+        Opcode::Fusion | Opcode::Call => {
+            let key = if op == Opcode::Fusion {
+                "calls"
+            } else {
+                "to_apply"
+            };
             let callee = m.computation(&i.called(key)[0]).unwrap();
             let rel = computation_tags(m, callee);
             for (p, l, idx) in &rel[&leaf][&out.to_vec()] {
                 d.push((*p, *l, idx.clone()));
             }
         }
-        "scatter" => scatter_deps(m, c, i, leaf, out, &mut d),
-        "scan" => {
+        Opcode::Scatter => scatter_deps(m, c, i, leaf, out, &mut d),
+        Opcode::Scan => {
             // Unrolled: the results wanted at one step read inputs there and carries, which
             // are the previous step's carry results, or the inits at the first step.
             let carries = i.int("num_carries").unwrap() as usize;
@@ -509,7 +514,7 @@ pub fn deps(m: &Module, c: &Computation, i: &Instruction, leaf: usize, out: &[i6
                 wanted = read.iter().map(|c| outputs + c).collect();
             }
         }
-        "all-gather" => {
+        Opcode::AllGather => {
             // Result leaf `leaf` is the participants' operands `leaf`, concatenated.
             let dim = ints(i, "dimensions")[0] as usize;
             let n = arr(c, i, leaf).dims[dim];
@@ -517,7 +522,7 @@ pub fn deps(m: &Module, c: &Computation, i: &Instruction, leaf: usize, out: &[i6
             idx[dim] %= n;
             d.push((leaf, 0, idx));
         }
-        "sort" => {
+        Opcode::Sort => {
             let axis = ints(i, "dimensions")[0] as usize;
             let row = arr(c, i, 0).dims[axis];
             let read = computation_reads(m, i, "to_apply");
@@ -532,7 +537,7 @@ pub fn deps(m: &Module, c: &Computation, i: &Instruction, leaf: usize, out: &[i6
                 }
             }
         }
-        "topk" | "custom-call" => {
+        Opcode::Topk | Opcode::CustomCall => {
             // Top-k: values and indices both come from anywhere in the last-dimension row.
             let row = *arr(c, i, 0).dims.last().unwrap();
             for s in 0..row {
@@ -541,7 +546,7 @@ pub fn deps(m: &Module, c: &Computation, i: &Instruction, leaf: usize, out: &[i6
                 d.push((0, 0, idx));
             }
         }
-        "bitcast-convert" => {
+        Opcode::BitcastConvert => {
             let (o, s) = (&i.array().unwrap().dims, &arr(c, i, 0).dims);
             if o.len() + 1 == s.len() {
                 for k in 0..s[s.len() - 1] {

@@ -4,6 +4,8 @@
 //! independent ones.
 #![allow(dead_code)]
 
+use xla_indexing_hlo::Opcode;
+
 /// A complex value's parts.
 pub type C = (f64, f64);
 
@@ -46,25 +48,25 @@ pub fn sqrt(z: C) -> C {
 
 /// The value of unary op `op` on complex `z`: `Some` of a complex result, or the real one of
 /// `abs`, `real` and `imag` as `(x, 0)`.
-pub fn unary(op: &str, z: C) -> Option<C> {
+pub fn unary(op: Opcode, z: C) -> Option<C> {
     let (a, b) = z;
     Some(match op {
-        "negate" => (-a, -b),
-        "copy" => z,
-        "abs" => (abs(z), 0.0),
-        "real" => (a, 0.0),
-        "imag" => (b, 0.0),
-        "exponential" => exp(z),
-        "log" => log(z),
-        "sqrt" => sqrt(z),
-        "rsqrt" => div((1.0, 0.0), sqrt(z)),
-        "sign" => {
+        Opcode::Negate => (-a, -b),
+        Opcode::Copy => z,
+        Opcode::Abs => (abs(z), 0.0),
+        Opcode::Real => (a, 0.0),
+        Opcode::Imag => (b, 0.0),
+        Opcode::Exponential => exp(z),
+        Opcode::Log => log(z),
+        Opcode::Sqrt => sqrt(z),
+        Opcode::Rsqrt => div((1.0, 0.0), sqrt(z)),
+        Opcode::Sign => {
             let r = abs(z);
             if r == 0.0 { (0.0, 0.0) } else { (a / r, b / r) }
         }
-        "sine" => (a.sin() * b.cosh(), a.cos() * b.sinh()),
-        "cosine" => (a.cos() * b.cosh(), -a.sin() * b.sinh()),
-        "tanh" => {
+        Opcode::Sine => (a.sin() * b.cosh(), a.cos() * b.sinh()),
+        Opcode::Cosine => (a.cos() * b.cosh(), -a.sin() * b.sinh()),
+        Opcode::Tanh => {
             let (n, d) = (
                 (a.sinh() * b.cos(), a.cosh() * b.sin()),
                 (a.cosh() * b.cos(), a.sinh() * b.sin()),
@@ -76,13 +78,13 @@ pub fn unary(op: &str, z: C) -> Option<C> {
 }
 
 /// The value of binary op `op` on complex `x` and `y`.
-pub fn binary(op: &str, x: C, y: C) -> Option<C> {
+pub fn binary(op: Opcode, x: C, y: C) -> Option<C> {
     Some(match op {
-        "add" => (x.0 + y.0, x.1 + y.1),
-        "subtract" => (x.0 - y.0, x.1 - y.1),
-        "multiply" => mul(x, y),
-        "divide" => div(x, y),
-        "power" => {
+        Opcode::Add => (x.0 + y.0, x.1 + y.1),
+        Opcode::Subtract => (x.0 - y.0, x.1 - y.1),
+        Opcode::Multiply => mul(x, y),
+        Opcode::Divide => div(x, y),
+        Opcode::Power => {
             if y == (0.0, 0.0) {
                 return Some((1.0, 0.0));
             }
@@ -106,4 +108,4 @@ pub fn compare(direction: &str, x: C, y: C) -> Option<bool> {
 }
 
 /// Ops whose complex results the kernels compute to within rounding only.
-pub const APPROXIMATE: &[&str] = &["divide", "abs", "sqrt", "sign"];
+pub const APPROXIMATE: &[Opcode] = &[Opcode::Divide, Opcode::Abs, Opcode::Sqrt, Opcode::Sign];

@@ -10,6 +10,7 @@
 #![allow(dead_code)]
 
 use super::hlo_complex;
+use xla_indexing_hlo::Opcode;
 use xla_indexing_hlo::{
     Module,
     attrs::AttrValue,
@@ -579,21 +580,29 @@ pub fn ty_of(shape: &ArrayShape) -> Result<Ty, String> {
 
 /// Ops whose result is computed to within rounding only (the reference and the kernel may
 /// differ in the last bits).
-const APPROXIMATE: &[&str] = &[
-    "exponential",
-    "exponential-minus-one",
-    "log",
-    "log-plus-one",
-    "tanh",
-    "rsqrt",
-    "logistic",
-    "power",
-    "atan2",
-    "sine",
-    "cosine",
-    "tan",
-    "erf",
-    "cbrt",
+const APPROXIMATE: &[Opcode] = &[
+    Opcode::Exponential,
+    Opcode::ExponentialMinusOne,
+    Opcode::Log,
+    Opcode::LogPlusOne,
+    Opcode::Tanh,
+    Opcode::Rsqrt,
+    Opcode::Logistic,
+    Opcode::Power,
+    Opcode::Atan2,
+    Opcode::Sine,
+    Opcode::Cosine,
+    Opcode::Tan,
+    Opcode::Erf,
+    Opcode::Cbrt,
+    Opcode::Acos,
+    Opcode::Acosh,
+    Opcode::Asin,
+    Opcode::Asinh,
+    Opcode::Atan,
+    Opcode::Atanh,
+    Opcode::Cosh,
+    Opcode::Sinh,
 ];
 
 /// A computed instruction: an array, or the arrays of a tuple.
@@ -615,8 +624,8 @@ pub fn evaluate(module: &Module, c: usize, params: &[Array]) -> Result<Vec<Outpu
                 .array()
                 .is_some_and(|s| matches!(s.element.as_str(), "c64" | "c128"))
         });
-        let approximate = APPROXIMATE.contains(&instr.opcode.as_str())
-            || (complex_operand && hlo_complex::APPROXIMATE.contains(&instr.opcode.as_str()))
+        let approximate = APPROXIMATE.contains(&instr.opcode)
+            || (complex_operand && hlo_complex::APPROXIMATE.contains(&instr.opcode))
             || instr
                 .operands
                 .iter()
@@ -629,7 +638,7 @@ pub fn evaluate(module: &Module, c: usize, params: &[Array]) -> Result<Vec<Outpu
                         .computation(name)
                         .is_some_and(|c| calls_approximate(module, c))
                 });
-        let value = if instr.opcode == "get-tuple-element" {
+        let value = if instr.opcode == Opcode::GetTupleElement {
             let index = instr
                 .int("index")
                 .ok_or("get-tuple-element without an index")?;
@@ -643,16 +652,16 @@ pub fn evaluate(module: &Module, c: usize, params: &[Array]) -> Result<Vec<Outpu
                 _ => return Err(format!("{}: not a tuple", instr.name)),
             }
         } else if let Shape::Tuple(leaves) = &instr.shape
-            && ["reduce", "scatter"].contains(&instr.opcode.as_str())
+            && [Opcode::Reduce, Opcode::Scatter].contains(&instr.opcode)
         {
             let operands = array_operands(instr, &values)?;
-            let evaluated = if instr.opcode == "reduce" {
+            let evaluated = if instr.opcode == Opcode::Reduce {
                 variadic_reduce(module, instr, &operands)
             } else {
                 scatter(module, instr, &operands).and_then(|r| shaped_as(leaves, r))
             };
             Value::Tuple(evaluated.map_err(|e| format!("{}: {e}", instr.name))?)
-        } else if instr.opcode == "tuple" {
+        } else if instr.opcode == Opcode::Tuple {
             let mut leaves = Vec::new();
             for &o in &instr.operands {
                 match &values[o] {
@@ -683,7 +692,7 @@ pub fn evaluate(module: &Module, c: usize, params: &[Array]) -> Result<Vec<Outpu
             let root = &comp.instructions[comp.root];
             // Per leaf, whether the operand it comes from is approximate (a variadic reduce
             // root is one operand's leaves).
-            let per_leaf: Vec<bool> = if root.opcode == "tuple" {
+            let per_leaf: Vec<bool> = if root.opcode == Opcode::Tuple {
                 root.operands
                     .iter()
                     .flat_map(|&o| match &values[o] {
@@ -722,7 +731,7 @@ fn array_operands<'v>(
 /// Whether computation `c` holds an approximate op.
 fn calls_approximate(module: &Module, c: usize) -> bool {
     module.computations[c].instructions.iter().any(|i| {
-        APPROXIMATE.contains(&i.opcode.as_str())
+        APPROXIMATE.contains(&i.opcode)
             || ["to_apply", "calls"]
                 .iter()
                 .flat_map(|k| i.called(k))
@@ -841,9 +850,9 @@ fn instruction(
     };
     let ty = ty_of(shape)?;
     let dims = shape.dims.clone();
-    let op = instr.opcode.as_str();
+    let op = instr.opcode;
     match op {
-        "parameter" => {
+        Opcode::Parameter => {
             let n = instr.parameter_number.ok_or("parameter without a number")?;
             let p = params
                 .get(n)
@@ -853,7 +862,7 @@ fn instruction(
             }
             Ok(p.clone())
         }
-        "constant" => {
+        Opcode::Constant => {
             let text = instr.literal.as_deref().unwrap_or("").trim();
             if dims.is_empty() {
                 return Ok(Array::scalar(ty, parse_literal(text, ty)?));
@@ -883,13 +892,13 @@ fn instruction(
                 data: elements,
             })
         }
-        "iota" => {
+        Opcode::Iota => {
             let d = instr
                 .int("iota_dimension")
                 .ok_or("iota without iota_dimension")? as usize;
             Array::build(ty, &dims, |i| Ok(ty.wrap_int(i[d] as i128)))
         }
-        "broadcast" => {
+        Opcode::Broadcast => {
             let map = int_list(instr, "dimensions")?;
             let a = operands[0];
             Array::build(ty, &dims, |i| {
@@ -897,7 +906,7 @@ fn instruction(
                 Ok(a.at(&src))
             })
         }
-        "transpose" => {
+        Opcode::Transpose => {
             let perm = int_list(instr, "dimensions")?;
             let a = operands[0];
             Array::build(ty, &dims, |i| {
@@ -908,11 +917,11 @@ fn instruction(
                 Ok(a.at(&src))
             })
         }
-        "reshape" => {
+        Opcode::Reshape => {
             let a = operands[0];
             Array::build(ty, &dims, |i| Ok(a.data[linear(&dims, i) as usize]))
         }
-        "bitcast" => {
+        Opcode::Bitcast => {
             // The same bytes read through another shape and layout.
             let a = operands[0];
             let from = comp.instructions[instr.operands[0]]
@@ -924,8 +933,8 @@ fn instruction(
                 Ok(a.at(&physical_index(&a.dims, &in_layout, offset)))
             })
         }
-        "copy" => Ok(operands[0].clone()),
-        "reverse" => {
+        Opcode::Copy => Ok(operands[0].clone()),
+        Opcode::Reverse => {
             let rev = int_list(instr, "dimensions")?;
             let a = operands[0];
             Array::build(ty, &dims, |i| {
@@ -941,7 +950,7 @@ fn instruction(
                 Ok(a.at(&src))
             })
         }
-        "slice" => {
+        Opcode::Slice => {
             let Some(AttrValue::Slice(spec)) = instr.attr("slice") else {
                 return Err("slice without slice=".into());
             };
@@ -955,7 +964,7 @@ fn instruction(
                 Ok(a.at(&src))
             })
         }
-        "pad" => {
+        Opcode::Pad => {
             let Some(AttrValue::Padding(spec)) = instr.attr("padding") else {
                 return Err("pad without padding=".into());
             };
@@ -975,7 +984,7 @@ fn instruction(
                 Ok(a.at(&src))
             })
         }
-        "concatenate" => {
+        Opcode::Concatenate => {
             let k = *int_list(instr, "dimensions")?
                 .first()
                 .ok_or("no dimension")? as usize;
@@ -992,7 +1001,7 @@ fn instruction(
                 Err("index beyond the operands".into())
             })
         }
-        "dynamic-slice" => {
+        Opcode::DynamicSlice => {
             let a = operands[0];
             // Start indices are clamped so that the slice lies within the operand.
             let starts: Vec<i64> = (0..dims.len())
@@ -1003,7 +1012,7 @@ fn instruction(
                 Ok(a.at(&src))
             })
         }
-        "dynamic-update-slice" => {
+        Opcode::DynamicUpdateSlice => {
             let (a, u) = (operands[0], operands[1]);
             let starts: Vec<i64> = (0..dims.len())
                 .map(|k| (operands[2 + k].data[0].int() as i64).clamp(0, a.dims[k] - u.dims[k]))
@@ -1017,7 +1026,7 @@ fn instruction(
                 }
             })
         }
-        "reduce" => {
+        Opcode::Reduce => {
             if operands.len() != 2 {
                 return Err("variadic reductions are not evaluated".into());
             }
@@ -1043,7 +1052,7 @@ fn instruction(
                 Ok(acc)
             })
         }
-        "reduce-window" => {
+        Opcode::ReduceWindow => {
             if operands.len() != 2 {
                 return Err("variadic reductions are not evaluated".into());
             }
@@ -1071,8 +1080,8 @@ fn instruction(
                 Ok(acc)
             })
         }
-        "dot" => dot(instr, ty, &dims, operands[0], operands[1]),
-        "scatter" => {
+        Opcode::Dot => dot(instr, ty, &dims, operands[0], operands[1]),
+        Opcode::Scatter => {
             let leaves = std::slice::from_ref(&instr.shape);
             Ok(shaped_as(leaves, scatter(module, instr, operands)?)?.remove(0))
         }
@@ -1120,8 +1129,8 @@ fn dot(instr: &Instruction, ty: Ty, dims: &[i64], l: &Array, r: &Array) -> Resul
             }
             let x = convert(l.ty, ty, l.at(&li));
             let y = convert(r.ty, ty, r.at(&ri));
-            let p = binary("multiply", ty, x, y)?;
-            acc = binary("add", ty, acc, p)?;
+            let p = binary(Opcode::Multiply, ty, x, y)?;
+            acc = binary(Opcode::Add, ty, acc, p)?;
         }
         Ok(acc)
     })
@@ -1322,7 +1331,7 @@ pub fn convert(from: Ty, to: Ty, v: V) -> V {
 /// An elementwise op.
 fn elementwise(
     instr: &Instruction,
-    op: &str,
+    op: Opcode,
     ty: Ty,
     dims: &[i64],
     operands: &[&Array],
@@ -1339,20 +1348,20 @@ fn elementwise(
         let args: Vec<V> = operands.iter().map(|a| at(a, i)).collect();
         let in_ty = operands.first().map_or(ty, |a| a.ty);
         match (op, args.as_slice()) {
-            ("convert", [x]) => Ok(convert(in_ty, ty, *x)),
-            ("bitcast-convert", [x]) if in_ty.bits() == ty.bits() => {
+            (Opcode::Convert, [x]) => Ok(convert(in_ty, ty, *x)),
+            (Opcode::BitcastConvert, [x]) if in_ty.bits() == ty.bits() => {
                 Ok(from_bits(ty, to_bits(in_ty, *x)))
             }
-            ("compare", [x, y]) => Ok(V::P(compare(
+            (Opcode::Compare, [x, y]) => Ok(V::P(compare(
                 direction.ok_or("no direction")?,
                 in_ty,
                 *x,
                 *y,
             )?)),
-            ("select", [p, x, y]) => Ok(if p.pred() { *x } else { *y }),
-            ("clamp", [lo, x, hi]) => {
-                let low = binary("maximum", ty, *x, *lo)?;
-                binary("minimum", ty, low, *hi)
+            (Opcode::Select, [p, x, y]) => Ok(if p.pred() { *x } else { *y }),
+            (Opcode::Clamp, [lo, x, hi]) => {
+                let low = binary(Opcode::Maximum, ty, *x, *lo)?;
+                binary(Opcode::Minimum, ty, low, *hi)
             }
             (_, [x]) => unary(op, ty, *x),
             (_, [x, y]) => binary(op, ty, *x, *y),
@@ -1396,7 +1405,7 @@ fn complex_result(ty: Ty, (a, b): (f64, f64)) -> V {
     }
 }
 
-fn unary(op: &str, ty: Ty, x: V) -> Result<V, String> {
+fn unary(op: Opcode, ty: Ty, x: V) -> Result<V, String> {
     if let V::C(..) = x {
         return hlo_complex::unary(op, x.complex())
             .map(|z| complex_result(ty, z))
@@ -1405,32 +1414,40 @@ fn unary(op: &str, ty: Ty, x: V) -> Result<V, String> {
     if ty.is_float() {
         let f = x.float();
         let r = match op {
-            "negate" => -f,
-            "abs" => f.abs(),
-            "exponential" => f.exp(),
-            "exponential-minus-one" => f.exp_m1(),
-            "log" => f.ln(),
-            "log-plus-one" => f.ln_1p(),
-            "tanh" => f.tanh(),
-            "sqrt" => f.sqrt(),
-            "rsqrt" => 1.0 / f.sqrt(),
-            "logistic" => 1.0 / (1.0 + (-f).exp()),
-            "floor" => f.floor(),
-            "ceil" => f.ceil(),
-            "sine" => f.sin(),
-            "cosine" => f.cos(),
-            "copy" | "real" => f,
-            "imag" => 0.0,
+            Opcode::Negate => -f,
+            Opcode::Abs => f.abs(),
+            Opcode::Exponential => f.exp(),
+            Opcode::ExponentialMinusOne => f.exp_m1(),
+            Opcode::Log => f.ln(),
+            Opcode::LogPlusOne => f.ln_1p(),
+            Opcode::Tanh => f.tanh(),
+            Opcode::Sqrt => f.sqrt(),
+            Opcode::Rsqrt => 1.0 / f.sqrt(),
+            Opcode::Logistic => 1.0 / (1.0 + (-f).exp()),
+            Opcode::Floor => f.floor(),
+            Opcode::Ceil => f.ceil(),
+            Opcode::Sine => f.sin(),
+            Opcode::Cosine => f.cos(),
+            Opcode::Acos => f.acos(),
+            Opcode::Acosh => f.acosh(),
+            Opcode::Asin => f.asin(),
+            Opcode::Asinh => f.asinh(),
+            Opcode::Atan => f.atan(),
+            Opcode::Atanh => f.atanh(),
+            Opcode::Cosh => f.cosh(),
+            Opcode::Sinh => f.sinh(),
+            Opcode::Copy | Opcode::Real => f,
+            Opcode::Imag => 0.0,
             _ => return Err(format!("{op} of {ty:?} is not evaluated")),
         };
         return Ok(V::F(ty.round(r)));
     }
     match (op, ty) {
-        ("not", Ty::Pred) => Ok(V::P(!x.pred())),
-        ("not", _) => Ok(ty.wrap_int(!x.int())),
-        ("negate", _) => Ok(ty.wrap_int(-x.int())),
-        ("abs", _) => Ok(ty.wrap_int(x.int().abs())),
-        ("copy", _) => Ok(x),
+        (Opcode::Not, Ty::Pred) => Ok(V::P(!x.pred())),
+        (Opcode::Not, _) => Ok(ty.wrap_int(!x.int())),
+        (Opcode::Negate, _) => Ok(ty.wrap_int(-x.int())),
+        (Opcode::Abs, _) => Ok(ty.wrap_int(x.int().abs())),
+        (Opcode::Copy, _) => Ok(x),
         _ => Err(format!("{op} of {ty:?} is not evaluated")),
     }
 }
@@ -1449,8 +1466,8 @@ fn float_max_min(a: f64, b: f64, max: bool) -> f64 {
     if (a > b) == max { a } else { b }
 }
 
-fn binary(op: &str, ty: Ty, x: V, y: V) -> Result<V, String> {
-    if op == "complex" {
+fn binary(op: Opcode, ty: Ty, x: V, y: V) -> Result<V, String> {
+    if op == Opcode::Complex {
         return Ok(complex_result(ty, (x.float(), y.float())));
     }
     if ty.is_complex() {
@@ -1461,15 +1478,15 @@ fn binary(op: &str, ty: Ty, x: V, y: V) -> Result<V, String> {
     if ty.is_float() {
         let (a, b) = (x.float(), y.float());
         let r = match op {
-            "add" => a + b,
-            "subtract" => a - b,
-            "multiply" => a * b,
-            "divide" => a / b,
-            "remainder" => a % b,
-            "maximum" => float_max_min(a, b, true),
-            "minimum" => float_max_min(a, b, false),
-            "power" => a.powf(b),
-            "atan2" => a.atan2(b),
+            Opcode::Add => a + b,
+            Opcode::Subtract => a - b,
+            Opcode::Multiply => a * b,
+            Opcode::Divide => a / b,
+            Opcode::Remainder => a % b,
+            Opcode::Maximum => float_max_min(a, b, true),
+            Opcode::Minimum => float_max_min(a, b, false),
+            Opcode::Power => a.powf(b),
+            Opcode::Atan2 => a.atan2(b),
             _ => return Err(format!("{op} of {ty:?} is not evaluated")),
         };
         return Ok(V::F(ty.round(r)));
@@ -1477,9 +1494,9 @@ fn binary(op: &str, ty: Ty, x: V, y: V) -> Result<V, String> {
     if ty == Ty::Pred {
         let (a, b) = (x.pred(), y.pred());
         return Ok(V::P(match op {
-            "and" | "minimum" | "multiply" => a && b,
-            "or" | "maximum" | "add" => a || b,
-            "xor" => a ^ b,
+            Opcode::And | Opcode::Minimum | Opcode::Multiply => a && b,
+            Opcode::Or | Opcode::Maximum | Opcode::Add => a || b,
+            Opcode::Xor => a ^ b,
             _ => return Err(format!("{op} of pred is not evaluated")),
         }));
     }
@@ -1488,29 +1505,32 @@ fn binary(op: &str, ty: Ty, x: V, y: V) -> Result<V, String> {
     let unsigned_bits = |v: i128| v.rem_euclid(1i128 << bits);
     let (lo, _) = ty.int_range();
     Ok(ty.wrap_int(match op {
-        "add" => a + b,
-        "subtract" => a - b,
-        "multiply" => a * b,
+        Opcode::Add => a + b,
+        Opcode::Subtract => a - b,
+        Opcode::Multiply => a * b,
         // XLA: x / 0 is -1 (all ones), x % 0 is x; MIN / -1 is MIN and MIN % -1 is 0. The
         // quotient rounds toward zero and the remainder has the dividend's sign.
-        "divide" if b == 0 => -1,
-        "remainder" if b == 0 => a,
-        "divide" if matches!(ty, Ty::S(_)) && a == lo && b == -1 => lo,
-        "remainder" if matches!(ty, Ty::S(_)) && a == lo && b == -1 => 0,
-        "divide" => a / b,
-        "remainder" => a % b,
-        "maximum" => a.max(b),
-        "minimum" => a.min(b),
-        "and" => a & b,
-        "or" => a | b,
-        "xor" => a ^ b,
+        Opcode::Divide if b == 0 => -1,
+        Opcode::Remainder if b == 0 => a,
+        Opcode::Divide if matches!(ty, Ty::S(_)) && a == lo && b == -1 => lo,
+        Opcode::Remainder if matches!(ty, Ty::S(_)) && a == lo && b == -1 => 0,
+        Opcode::Divide => a / b,
+        Opcode::Remainder => a % b,
+        Opcode::Maximum => a.max(b),
+        Opcode::Minimum => a.min(b),
+        Opcode::And => a & b,
+        Opcode::Or => a | b,
+        Opcode::Xor => a ^ b,
+        // The high half of the double-width product (an i128 holds the product of two 64-bit
+        // values); unsigned types read their bits unsigned.
+        Opcode::Mulhi => (a * b) >> bits,
         // Shift amounts are read unsigned; at or beyond the width, logical shifts give 0 and
         // the arithmetic one the sign.
-        "shift-left" => {
+        Opcode::ShiftLeft => {
             let s = unsigned_bits(b);
             if s >= bits as i128 { 0 } else { a << s }
         }
-        "shift-right-logical" => {
+        Opcode::ShiftRightLogical => {
             let s = unsigned_bits(b);
             if s >= bits as i128 {
                 0
@@ -1518,7 +1538,7 @@ fn binary(op: &str, ty: Ty, x: V, y: V) -> Result<V, String> {
                 unsigned_bits(a) >> s
             }
         }
-        "shift-right-arithmetic" => {
+        Opcode::ShiftRightArithmetic => {
             let s = unsigned_bits(b).min(bits as i128 - 1);
             // The pattern read signed, whatever the type's signedness.
             let signed = Ty::S(bits).wrap_int(a).int();

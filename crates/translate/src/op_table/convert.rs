@@ -7,6 +7,7 @@
 //! `#stablehlo.gather<...>` arrive as opaque attributes and are read from their text.
 
 use std::fmt::{Display, Write as _};
+use xla_indexing_hlo::Opcode;
 
 use melior::ir::{Attribute, OperationRef, operation::OperationLike};
 use xla_indexing_hlo::{Instruction, attrs::AttrValue, shape::Shape};
@@ -57,7 +58,7 @@ pub(crate) struct ToHlo<'a, 'c, 'o> {
     /// The HLO shape of its result.
     pub(crate) result: &'a str,
     /// The HLO opcode of the instruction.
-    pub(crate) opcode: &'static str,
+    pub(crate) opcode: Opcode,
     /// The HLO values of the instruction's operands (`%p0`).
     pub(crate) uses: Vec<String>,
     /// Instructions it needs first, as (name, `SHAPE OPCODE(...)...`), in order.

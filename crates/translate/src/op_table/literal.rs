@@ -2,6 +2,7 @@
 //! and a `dense<...>` attribute as an HLO literal (a splat as the broadcast of a scalar).
 
 use melior::ir::Attribute;
+use xla_indexing_hlo::Opcode;
 use xla_indexing_hlo::shape::{ArrayShape, Shape};
 use xla_indexing_mlir::ir::{Scalar, dense_values, splat_value};
 
@@ -49,7 +50,7 @@ pub(super) fn to_hlo(to: &mut ToHlo, mlir: &str) -> Result<(), Skip> {
         let constant = format!("{element}[] {}({literal})", to.opcode);
         to.prelude.push((scalar.clone(), constant));
         to.uses = vec![format!("%{scalar}")];
-        to.opcode = "broadcast";
+        to.opcode = Opcode::Broadcast;
         to.push("dimensions", braces(&[]));
     }
     Ok(())
