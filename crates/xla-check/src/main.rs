@@ -3,11 +3,16 @@
 //! * `xla-check bench --dumps DIR --out DIR --xla-indexing BIN` runs every kernel of an XLA
 //!   dump through XLA's pipeline and ours, prints the table and fails on a difference (see
 //!   [`bench`](mod@bench)); `cargo xtask bench xla` makes the dump and runs it.
+//! * `xla-check mlir-bench --plugin SO --kernel-soundness BIN --out DIR` runs
+//!   `xla-indexing-simplify` against upstream MLIR's routes on a generated module (see
+//!   [`mlir_bench`]); `cargo xtask bench mlir` builds the plugin and the checker and runs it.
 //! * `xla-check compare XLA OURS [--emitted FILE]` runs two versions of one kernel (files of
 //!   printed MLIR, such as those the bench writes under `OUT/{xla,ours}/`) and says whether
 //!   they write the same; it exits with 1 unless they do.
 
 mod bench;
+mod mlir_bench;
+mod shell;
 
 use std::{fs, path::PathBuf, process::ExitCode};
 
@@ -41,6 +46,18 @@ enum Command {
         /// The directory of LLVM's `opt` and `mlir-translate`.
         #[arg(long, default_value = "/usr/lib/llvm-22/bin")]
         llvm_bin: PathBuf,
+    },
+    /// `xla-indexing-simplify` against upstream MLIR's routes on a generated module.
+    MlirBench {
+        /// The plugin `libxla_indexing_plugin.so` (a release build: the routes are timed).
+        #[arg(long)]
+        plugin: PathBuf,
+        /// testkit's `kernel_soundness` example, which checks every route's output.
+        #[arg(long)]
+        kernel_soundness: PathBuf,
+        /// Where the module, the routes' outputs and `mlir.json` are written.
+        #[arg(long)]
+        out: PathBuf,
     },
     /// Runs two versions of a kernel on the same inputs and compares what they write.
     Compare {
@@ -76,6 +93,14 @@ fn run(command: Command) -> Result<bool> {
         } => {
             let tools = bench::Tools::new(xla_indexing, &llvm_bin)?;
             bench::run(&dumps, &out, &tools)?;
+            Ok(true)
+        }
+        Command::MlirBench {
+            plugin,
+            kernel_soundness,
+            out,
+        } => {
+            mlir_bench::run(&plugin, &kernel_soundness, &out)?;
             Ok(true)
         }
         Command::Compare { xla, ours, emitted } => {

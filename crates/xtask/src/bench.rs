@@ -6,8 +6,10 @@
 //!   venv under `target/bench-venv`, builds release, writes the corpus to
 //!   `target/bench/simplify-corpus.jsonl`, prints the table and writes
 //!   `target/bench/simplify.json` and `target/bench/simplify-misses.md`.
-//! * `mlir`: `xla-indexing-simplify` against `mlir-opt --affine-simplify-structures
-//!   --canonicalize` on generated GPU kernels (see [`crate::bench_mlir`]).
+//! * `mlir`: `xla-indexing-simplify` against upstream MLIR's routes on generated GPU kernels,
+//!   every output checked by evaluation: builds the plugin, testkit's `kernel_soundness` and
+//!   `xla-check` (release: the routes are timed) and runs `xla-check mlir-bench`
+//!   (`crates/xla-check/src/mlir_bench/`), which writes its files into `target/bench/`.
 //! * `analysis`: HLO indexing analysis of every fusion of a real transformer-block dump and of
 //!   generated 1k/10k/100k-instruction modules, with peak memory (the `bench_analysis` example of
 //!   `xla-indexing-hlo`); it has absolute targets, no peer.
@@ -56,7 +58,7 @@ pub fn bench(root: &Path, name: &str, run: bool) -> Result<()> {
     }
     match name {
         "simplify" => simplify(root),
-        "mlir" => crate::bench_mlir::bench(root, &crate::target_dir(root)),
+        "mlir" => mlir(root),
         "analysis" => example(root, "xla-indexing-hlo", "bench_analysis", &[]),
         "xla" => crate::bench_xla::bench(root, &crate::target_dir(root)),
         "gpu" => {
@@ -92,10 +94,39 @@ fn example(root: &Path, package: &str, name: &str, env: &[(&str, &Path)]) -> Res
     run::checked(&mut command)
 }
 
-fn simplify(root: &Path) -> Result<()> {
+/// Fails unless `mlir-opt` is installed.
+fn require_mlir_opt() -> Result<()> {
     if !Path::new(MLIR_OPT).exists() {
         bail!("{MLIR_OPT} is missing: run `cargo xtask setup` (it installs mlir-22-tools)");
     }
+    Ok(())
+}
+
+/// `bench mlir`: the release builds it needs, then `xla-check mlir-bench`.
+fn mlir(root: &Path) -> Result<()> {
+    require_mlir_opt()?;
+    run::build_release(root, "xla-indexing-plugin", &[])?;
+    run::build_release(
+        root,
+        "xla-indexing-testkit",
+        &["--features", "mlir", "--example", "kernel_soundness"],
+    )?;
+    run::build_release(root, "xla-indexing-xla-check", &[])?;
+    let release = crate::target_dir(root).join("release");
+    run::checked(
+        Command::new(release.join("xla-check"))
+            .arg("mlir-bench")
+            .arg("--plugin")
+            .arg(release.join("libxla_indexing_plugin.so"))
+            .arg("--kernel-soundness")
+            .arg(release.join("examples/kernel_soundness"))
+            .arg("--out")
+            .arg(crate::target_dir(root).join("bench")),
+    )
+}
+
+fn simplify(root: &Path) -> Result<()> {
+    require_mlir_opt()?;
     let target = crate::target_dir(root);
     let python = install_peers(&target.join("bench-venv"))?;
 

@@ -12,7 +12,6 @@
 
 mod bench;
 mod bench_gpu_run;
-mod bench_mlir;
 mod bench_xla;
 mod demo;
 mod run;

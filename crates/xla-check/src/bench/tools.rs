@@ -2,13 +2,14 @@
 //! `mlir-translate` and `opt` for the figures after `opt -O3`.
 
 use std::{
-    fmt::Write as _,
     fs,
     path::{Path, PathBuf},
     process::Command,
 };
 
 use anyhow::{Context, Result, bail};
+
+use crate::shell::describe;
 
 /// Ours the rest of the way to the LLVM dialect, with upstream's passes (`convert-to-llvm`
 /// converts every dialect at one `index` width, the module's).
@@ -88,13 +89,4 @@ fn output(command: &mut Command) -> Result<String> {
     let first = stderr.lines().next().unwrap_or("").trim();
     let first: String = first.chars().take(MESSAGE).collect();
     bail!("{first} ({})", out.status)
-}
-
-/// `command` as a line for messages.
-fn describe(command: &Command) -> String {
-    let mut line = command.get_program().to_string_lossy().into_owned();
-    for arg in command.get_args() {
-        let _ = write!(line, " {}", arg.to_string_lossy());
-    }
-    line
 }

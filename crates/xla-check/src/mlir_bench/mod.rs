@@ -1,4 +1,5 @@
-//! `cargo xtask bench mlir`: `xla-indexing-simplify` (through `mlir-opt` with the plugin)
+//! `xla-check mlir-bench`, which `cargo xtask bench mlir` runs: `xla-indexing-simplify`
+//! (through `mlir-opt` with the plugin)
 //! against upstream MLIR's routes on one generated module of GPU-style computations in
 //! families (see [`families`]; each family written in `arith` also comes as its `affine` twin,
 //! and a row of the table is a family in one form), all in the same run:
@@ -51,7 +52,7 @@ use std::{
 use anyhow::{Context, Result, bail};
 
 use self::families::{Domain, FAMILIES, PER_ROW, Rng, Row, generate, generate_large, row_of, rows};
-use crate::run;
+use crate::shell::describe;
 
 const MLIR_OPT: &str = "/usr/lib/llvm-22/bin/mlir-opt";
 
@@ -222,7 +223,7 @@ fn opt(input: &Path, plugin: &Path, pipeline: &str) -> Result<(Duration, String)
         .arg(format!("--load-dialect-plugin={}", plugin.display()))
         .arg(format!("--load-pass-plugin={}", plugin.display()))
         .arg(format!("--pass-pipeline={pipeline}"));
-    eprintln!("xtask: $ {}", run::describe(&command));
+    eprintln!("xla-check: $ {}", describe(&command));
     let start = Instant::now();
     let out = command
         .output()
@@ -231,7 +232,7 @@ fn opt(input: &Path, plugin: &Path, pipeline: &str) -> Result<(Duration, String)
     if !out.status.success() {
         bail!(
             "`{}` failed ({}): {}",
-            run::describe(&command),
+            describe(&command),
             out.status,
             String::from_utf8_lossy(&out.stderr)
         );
@@ -250,20 +251,18 @@ struct Figures {
     unevaluated: Vec<String>,
 }
 
-/// Runs the benchmark; fails when the acceptance is not met.
-pub fn bench(root: &Path, target: &Path) -> Result<()> {
-    if !Path::new(MLIR_OPT).exists() {
-        bail!("{MLIR_OPT} is missing: run `cargo xtask setup` (it installs mlir-22-tools)");
+/// Runs the benchmark with the plugin at `plugin` and testkit's `kernel_soundness` example at
+/// `kernel_soundness`, writing its files into `out`; fails when the acceptance is not met.
+pub fn run(plugin: &Path, kernel_soundness: &Path, out: &Path) -> Result<()> {
+    for tool in [Path::new(MLIR_OPT), plugin, kernel_soundness] {
+        if !tool.exists() {
+            bail!(
+                "{} is missing: run `cargo xtask bench mlir`, which installs and builds the tools",
+                tool.display()
+            );
+        }
     }
-    run::build_release(root, "xla-indexing-plugin", &[])?;
-    run::build_release(
-        root,
-        "xla-indexing-testkit",
-        &["--features", "mlir", "--example", "kernel_soundness"],
-    )?;
-    let plugin = target.join("release/libxla_indexing_plugin.so");
-    let out = target.join("bench");
-    fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
+    fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
     let write = |name: &str, text: &str| -> Result<PathBuf> {
         let path = out.join(name);
         fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
@@ -271,19 +270,19 @@ pub fn bench(root: &Path, target: &Path) -> Result<()> {
     };
     let module = generate(SEED);
     let input = write("mlir-kernels.mlir", &module.text)?;
-    let (_, upstream_text) = opt(&input, &plugin, AS_WRITTEN)?;
+    let (_, upstream_text) = opt(&input, plugin, AS_WRITTEN)?;
     let upstream_input = write("mlir-kernels-upstream.mlir", &upstream_text)?;
-    let (_, lowered_input) = opt(&input, &plugin, LOWERING)?;
+    let (_, lowered_input) = opt(&input, plugin, LOWERING)?;
     let before = left_per_function(&module.text, &lowered_input);
 
     let mut figures = Vec::new();
     let mut outputs = Vec::new();
     for (k, route) in ROUTES.iter().enumerate() {
         let input = if route.ours { &input } else { &upstream_input };
-        let pipeline = fixed_point(input, &plugin, route)?;
-        let (time, output) = best_of(input, &plugin, &pipeline)?;
+        let pipeline = fixed_point(input, plugin, route)?;
+        let (time, output) = best_of(input, plugin, &pipeline)?;
         let routed = write(&format!("mlir-route-{k}.mlir"), &output)?;
-        let (_, lowered) = opt(&routed, &plugin, LOWERING)?;
+        let (_, lowered) = opt(&routed, plugin, LOWERING)?;
         figures.push(Figures {
             pipeline,
             time,
@@ -294,22 +293,22 @@ pub fn bench(root: &Path, target: &Path) -> Result<()> {
         outputs.push(routed);
     }
     let points = write("mlir-points.txt", &points(&module.domains))?;
-    check_soundness(target, &points, &input, &outputs, &mut figures)?;
+    check_soundness(kernel_soundness, &points, &input, &outputs, &mut figures)?;
     // The same number of computations in a few large functions: the budgets keep the pass
     // linear in a function's size.
     let large = write(
         "mlir-kernels-large.mlir",
         &generate_large(SEED, LARGE.0, LARGE.1),
     )?;
-    let (large_ours, _) = best_of(&large, &plugin, &figures[OURS].pipeline)?;
-    let (_, large_upstream_text) = opt(&large, &plugin, AS_WRITTEN)?;
+    let (large_ours, _) = best_of(&large, plugin, &figures[OURS].pipeline)?;
+    let (_, large_upstream_text) = opt(&large, plugin, AS_WRITTEN)?;
     let large_upstream = write("mlir-kernels-large-upstream.mlir", &large_upstream_text)?;
-    let (large_peer, _) = best_of(&large_upstream, &plugin, &figures[PLAIN].pipeline)?;
+    let (large_peer, _) = best_of(&large_upstream, plugin, &figures[PLAIN].pipeline)?;
     let large = Large {
         ours: large_ours,
         upstream: large_peer,
     };
-    report(&out, &before, &figures, &large)
+    report(out, &before, &figures, &large)
 }
 
 /// The pipeline of `route`: its passes run once, then its repeated passes as many times as
@@ -335,13 +334,16 @@ fn fixed_point(input: &Path, plugin: &Path, route: &Route) -> Result<String> {
         fs::write(&scratch, &text).with_context(|| format!("writing {}", scratch.display()))?;
         let (_, next) = opt(&scratch, plugin, &format!("builtin.module({repeated})"))?;
         if next == text {
-            eprintln!("xtask: {}: a fixed point after {rounds} rounds", route.name);
+            eprintln!(
+                "xla-check: {}: a fixed point after {rounds} rounds",
+                route.name
+            );
             return Ok(pipeline(rounds));
         }
         text = next;
     }
     eprintln!(
-        "xtask: {}: no fixed point in {MAX_ROUNDS} rounds",
+        "xla-check: {}: no fixed point in {MAX_ROUNDS} rounds",
         route.name
     );
     Ok(pipeline(MAX_ROUNDS))
@@ -379,15 +381,15 @@ fn points(domains: &[Domain]) -> String {
 /// Runs every function of every output against the generated module at `points` (testkit's
 /// `kernel_soundness`); notes in `figures` where a route is unsound or cannot be run.
 fn check_soundness(
-    target: &Path,
+    kernel_soundness: &Path,
     points: &Path,
     reference: &Path,
     outputs: &[PathBuf],
     figures: &mut [Figures],
 ) -> Result<()> {
-    let mut command = Command::new(target.join("release/examples/kernel_soundness"));
+    let mut command = Command::new(kernel_soundness);
     command.arg(points).arg(reference).args(outputs);
-    eprintln!("xtask: $ {}", run::describe(&command));
+    eprintln!("xla-check: $ {}", describe(&command));
     let out = command
         .output()
         .context("cannot run testkit's kernel_soundness")?;
@@ -415,7 +417,7 @@ fn check_soundness(
                 };
                 list.push((*name).to_owned());
                 if list.len() == 1 {
-                    eprintln!("xtask: {}: {line}", ROUTES[k].name);
+                    eprintln!("xla-check: {}: {line}", ROUTES[k].name);
                 }
             }
             _ => bail!("kernel_soundness printed `{line}`"),
