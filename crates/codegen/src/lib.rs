@@ -41,8 +41,8 @@ use xla_indexing_hlo::{HloError, Module};
 use xla_indexing_gpu::tiled::{Tiling, plan_kernel_with};
 use xla_indexing_gpu::{Device, Kernel, KernelPlan, kernels};
 
+use xla_indexing_core::names::UniqueNames;
 use xla_indexing_core::stack::on_large_stack;
-use xla_indexing_hlo::names::UniqueNames;
 
 /// What to generate.
 #[derive(Clone, Debug)]

@@ -25,6 +25,7 @@
 pub mod expr;
 pub mod interval;
 pub mod map;
+pub mod names;
 pub mod print;
 pub mod range;
 pub mod simplify;

@@ -13,7 +13,6 @@ pub mod fusion;
 pub mod known;
 pub mod layout;
 pub mod module;
-pub mod names;
 pub mod opcode;
 pub mod ops;
 pub mod parser;

@@ -71,9 +71,9 @@ use xla_indexing_mlir::ir::{op_name, operations, parent_op, set_attribute};
 
 use super::{ChipOptions, PassFailure, chip_option};
 use xla_indexing_codegen::{CodegenOptions, kernel_plans, plans_text, unique_symbol};
+use xla_indexing_core::names::UniqueNames;
 use xla_indexing_gpu::EmitterPlan;
 use xla_indexing_gpu::tiled::Tiling;
-use xla_indexing_hlo::names::UniqueNames;
 use xla_indexing_mlir::ir::emit_error;
 use xla_indexing_mlir::pass_entry;
 use xla_indexing_mlir::pass_host::{PassOption, PassOptions, PassSpec};

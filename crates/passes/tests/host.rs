@@ -8,8 +8,9 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use xla_indexing_codegen::{CodegenOptions, unique_symbol};
+use xla_indexing_core::names::UniqueNames;
 use xla_indexing_gpu::{Device, plan_module};
-use xla_indexing_hlo::{HloError, Module, names::UniqueNames, parse_module};
+use xla_indexing_hlo::{HloError, Module, parse_module};
 use xla_indexing_passes::compile::{CompileError, CompileOptions, Emit, compile};
 
 /// Entry computations that are parameters, fusions, tuples, get-tuple-element and bitcasts, and

@@ -28,7 +28,7 @@ use xla_indexing_hlo::{
 
 use crate::op_table::{self, Family, TO_APPLY, ToMlir};
 pub use crate::op_table::{mlir_element, mlir_type};
-use xla_indexing_hlo::names::UniqueNames;
+use xla_indexing_core::names::SsaNames;
 
 /// Something the import could not carry over exactly, at the instruction's line and column.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -140,31 +140,6 @@ enum Value {
     Many(Vec<String>),
 }
 
-/// The SSA names of one function: unique over the whole function, as nested regions that are
-/// not isolated see the names around them.
-#[derive(Default)]
-struct Names(UniqueNames);
-
-impl Names {
-    /// A fresh `%name` made from an HLO name.
-    fn fresh(&mut self, hlo: &str) -> String {
-        let mut base: String = hlo
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '$' | '-') {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect();
-        if !base.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
-            base.insert(0, 'v');
-        }
-        format!("%{}", self.0.fresh(base, '_'))
-    }
-}
-
 /// A computation being written as a region body.
 struct Body<'a> {
     computation: &'a Computation,
@@ -263,7 +238,7 @@ impl<'m> Importer<'m> {
     /// `computation` as a `func.func`: its body, then the regions it reaches, innermost first,
     /// each written into the body around it once done.
     fn function(&mut self, computation: &'m Computation) -> String {
-        let mut names = Names::default();
+        let mut names = SsaNames::default();
         let mut frame = self.open_frame(computation, "    ".into(), &mut names);
         // The bodies around `frame`, each with what `frame`, or the region inside it, becomes.
         let mut enclosing: Vec<(Frame<'m>, Nest<'m>)> = Vec::new();
@@ -297,7 +272,7 @@ impl<'m> Importer<'m> {
         &mut self,
         computation: &'m Computation,
         indent: String,
-        names: &mut Names,
+        names: &mut SsaNames,
     ) -> Frame<'m> {
         self.open.insert(&computation.name);
         let mut body = Body {
@@ -314,8 +289,8 @@ impl<'m> Importer<'m> {
         }
     }
 
-    /// Names the parameters of `body`'s computation: `%name: type` in parameter order.
-    fn parameters(&mut self, body: &mut Body<'m>, names: &mut Names) -> Vec<String> {
+    /// SsaNames the parameters of `body`'s computation: `%name: type` in parameter order.
+    fn parameters(&mut self, body: &mut Body<'m>, names: &mut SsaNames) -> Vec<String> {
         let computation = body.computation;
         let mut params = Vec::new();
         for n in 0..computation.num_parameters() {
@@ -333,7 +308,11 @@ impl<'m> Importer<'m> {
     /// Writes `frame`'s instructions but the parameters, from where it stopped; returns the
     /// frame of a region to write first (a fusion's body, a reducer), or `None` once the last
     /// instruction is written.
-    fn write(&mut self, frame: &mut Frame<'m>, names: &mut Names) -> Option<(Frame<'m>, Nest<'m>)> {
+    fn write(
+        &mut self,
+        frame: &mut Frame<'m>,
+        names: &mut SsaNames,
+    ) -> Option<(Frame<'m>, Nest<'m>)> {
         let computation = frame.body.computation;
         while let Some(&i) = computation.post_order.get(frame.position) {
             let instr = &computation.instructions[i];
@@ -354,7 +333,7 @@ impl<'m> Importer<'m> {
     fn results(
         &mut self,
         body: &Body<'m>,
-        names: &mut Names,
+        names: &mut SsaNames,
         out: &mut String,
         root: Value,
     ) -> (Vec<String>, Vec<String>) {
@@ -384,7 +363,7 @@ impl<'m> Importer<'m> {
     fn single(
         &mut self,
         body: &Body<'m>,
-        names: &mut Names,
+        names: &mut SsaNames,
         out: &mut String,
         value: &Value,
         shape: &Shape,
@@ -414,7 +393,7 @@ impl<'m> Importer<'m> {
     fn instruction(
         &mut self,
         frame: &mut Frame<'m>,
-        names: &mut Names,
+        names: &mut SsaNames,
         instr: &'m Instruction,
     ) -> Written<'m> {
         let body = &frame.body;
@@ -614,7 +593,7 @@ impl<'m> Importer<'m> {
     fn fusion(
         &mut self,
         frame: &mut Frame<'m>,
-        names: &mut Names,
+        names: &mut SsaNames,
         instr: &'m Instruction,
         operands: Vec<String>,
         operand_shapes: &[&Shape],
@@ -669,7 +648,7 @@ fn close<'m>(
     nest: Nest<'m>,
     values: &[String],
     types: &[String],
-    names: &mut Names,
+    names: &mut SsaNames,
 ) {
     let indent = &outer.body.indent;
     let inner = &done.body.indent;
@@ -844,7 +823,7 @@ ENTRY %main (p: f32[4]) -> f32[4] {
 
     #[test]
     fn names_are_unique_and_valid() {
-        let mut names = Names::default();
+        let mut names = SsaNames::default();
         assert_eq!(names.fresh("add.1"), "%add.1");
         assert_eq!(names.fresh("add.1"), "%add.1_1");
         assert_eq!(names.fresh("1x"), "%v1x");

@@ -14,7 +14,7 @@ use melior::ir::{
 
 use crate::op_table::{self, ToHlo};
 pub use crate::op_table::{Skip, hlo_element, hlo_shape};
-use xla_indexing_hlo::names::UniqueNames;
+use xla_indexing_core::names::UniqueNames;
 use xla_indexing_mlir::ir::op_name;
 
 /// Whether `name` is a StableHLO op this module translates.

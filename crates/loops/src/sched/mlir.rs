@@ -20,9 +20,9 @@
 //! assert!(mlir.contains("%3 = affine.load %B[0, %cj] : memref<1x4xf32>"));
 //! ```
 
-use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
+use xla_indexing_core::names::SsaNames;
 use xla_indexing_core::print::Names;
 use xla_indexing_core::{Expr, Syntax, VarRef};
 
@@ -75,40 +75,6 @@ pub fn loop_nest_mlir(sched: &Schedule, bounds: &Bounds) -> Result<String, Loops
         args.join(", "),
         emitter.out
     ))
-}
-
-/// Unique SSA names: the source name where it is a valid MLIR identifier, else a cleaned one,
-/// with a numeric suffix where names collide.
-#[derive(Default)]
-struct SsaNames {
-    used: HashSet<String>,
-    /// Per cleaned name, the suffix to try next (so that many equal names take linear time).
-    next_suffix: HashMap<String, usize>,
-}
-
-impl SsaNames {
-    fn fresh(&mut self, name: &str) -> String {
-        let mut base: String = name
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || "$._-".contains(c) {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect();
-        if !base.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
-            base.insert(0, 'v');
-        }
-        let mut candidate = base.clone();
-        let k = self.next_suffix.entry(base.clone()).or_insert(1);
-        while !self.used.insert(candidate.clone()) {
-            candidate = format!("{base}_{k}");
-            *k += 1;
-        }
-        format!("%{candidate}")
-    }
 }
 
 struct Emitter<'a> {
