@@ -7,9 +7,14 @@ use std::{
     panic::{AssertUnwindSafe, catch_unwind},
 };
 
+/// A panic caught at the border with MLIR: its message.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Panic(pub String);
+
 /// Runs `f`, turning a panic into `Err` with the panic's message.
-pub fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
-    catch_unwind(AssertUnwindSafe(f)).map_err(|payload| panic_message(&*payload))
+pub fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, Panic> {
+    catch_unwind(AssertUnwindSafe(f)).map_err(|payload| Panic(panic_message(&*payload)))
 }
 
 /// The message of a panic payload.

@@ -282,7 +282,7 @@ impl Builder<'_, '_> {
         if let Err(why) = instruction_family(instr) {
             for list in &mut per_operand {
                 let mut set = MapSet::default();
-                set.mark(why.clone(), Some(instr.pos));
+                set.mark(why.to_string(), Some(instr.pos));
                 list.push((0, set));
             }
         } else {

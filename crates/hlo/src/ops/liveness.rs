@@ -18,10 +18,27 @@ pub type ParamLeaf = (usize, usize);
 /// How deep calls may nest inside a computation whose dependences are asked for.
 const MAX_NESTING: usize = 64;
 
-/// Per result leaf of computation `c`'s root, the parameter leaves it depends on. An error
-/// (as a message) for a computation that calls itself, nests calls too deep, or calls a
-/// computation that does not exist.
-pub fn root_dependences(module: &Module, c: usize) -> Result<Vec<BTreeSet<ParamLeaf>>, String> {
+/// Why the dependences of a computation cannot be followed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DependenceError {
+    /// A computation calls itself, directly or through others (its name).
+    #[error("computation {0} calls itself")]
+    Recursive(String),
+    /// Calls nest deeper than [`MAX_NESTING`] computations.
+    #[error("calls nest deeper than {MAX_NESTING} computations")]
+    TooDeep,
+    /// An instruction's structure is not what its opcode needs (the instruction, what is wrong).
+    #[error("{0}: {1}")]
+    Malformed(String, String),
+}
+
+/// Per result leaf of computation `c`'s root, the parameter leaves it depends on. An error for
+/// a computation that calls itself, nests calls too deep, or calls a computation that does not
+/// exist.
+pub fn root_dependences(
+    module: &Module,
+    c: usize,
+) -> Result<Vec<BTreeSet<ParamLeaf>>, DependenceError> {
     let mut memo = HashMap::new();
     dependences(module, c, &mut Vec::new(), &mut memo)
 }
@@ -33,16 +50,16 @@ fn dependences(
     c: usize,
     active: &mut Vec<usize>,
     memo: &mut Memo,
-) -> Result<Vec<BTreeSet<ParamLeaf>>, String> {
+) -> Result<Vec<BTreeSet<ParamLeaf>>, DependenceError> {
     if let Some(done) = memo.get(&c) {
         return Ok(done.clone());
     }
     let comp = &module.computations[c];
     if active.contains(&c) {
-        return Err(format!("computation {} calls itself", comp.name));
+        return Err(DependenceError::Recursive(comp.name.clone()));
     }
     if active.len() >= MAX_NESTING {
-        return Err(format!("calls nest deeper than {MAX_NESTING} computations"));
+        return Err(DependenceError::TooDeep);
     }
     active.push(c);
     let mut per_leaf: Vec<Vec<BTreeSet<ParamLeaf>>> = vec![Vec::new(); comp.instructions.len()];
@@ -63,10 +80,11 @@ fn instruction_dependences(
     per_leaf: &[Vec<BTreeSet<ParamLeaf>>],
     active: &mut Vec<usize>,
     memo: &mut Memo,
-) -> Result<Vec<BTreeSet<ParamLeaf>>, String> {
+) -> Result<Vec<BTreeSet<ParamLeaf>>, DependenceError> {
     let instr = &comp.instructions[i];
     let leaves = instr.shape.leaf_count();
     let operand_leaves = |j: usize| -> &[BTreeSet<ParamLeaf>] { &per_leaf[instr.operands[j]] };
+    let malformed = |why: String| DependenceError::Malformed(instr.name.clone(), why);
     if let Some(p) = instr.parameter_number {
         return Ok((0..leaves).map(|l| BTreeSet::from([(p, l)])).collect());
     }
@@ -82,7 +100,7 @@ fn instruction_dependences(
                 .int("index")
                 .and_then(|k| usize::try_from(k).ok())
                 .and_then(|k| comp.instructions[instr.operands[0]].shape.element_leaves(k))
-                .ok_or_else(|| format!("{}: index is out of range", instr.name))?;
+                .ok_or_else(|| malformed("index is out of range".into()))?;
             Ok(operand_leaves(0)[range].to_vec())
         }
         (_, Some(OpKind::Call)) => {
@@ -92,11 +110,11 @@ fn instruction_dependences(
                 "to_apply"
             };
             let [name] = instr.called(key) else {
-                return Err(format!("{}: needs one computation in {key}=", instr.name));
+                return Err(malformed(format!("needs one computation in {key}=")));
             };
             let callee = module
                 .computation(name)
-                .ok_or_else(|| format!("{}: unknown computation {name}", instr.name))?;
+                .ok_or_else(|| malformed(format!("unknown computation {name}")))?;
             let inner = dependences(module, callee, active, memo)?;
             Ok(inner
                 .iter()

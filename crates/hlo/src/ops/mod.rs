@@ -43,11 +43,21 @@ pub fn op_kind(opcode: Opcode) -> Option<OpKind> {
     family(opcode).ok()
 }
 
-/// The op family of an opcode, or why it has none (the table's reason).
-pub fn family(opcode: Opcode) -> Result<OpKind, String> {
+/// Why an opcode has no maps: the table's reason.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{opcode} has no indexing ({reason})")]
+pub struct NoIndexing {
+    /// The opcode.
+    pub opcode: Opcode,
+    /// Why it has none (the opcode table's words).
+    pub reason: &'static str,
+}
+
+/// The op family of an opcode, or why it has none.
+pub fn family(opcode: Opcode) -> Result<OpKind, NoIndexing> {
     match opcode.indexing() {
         Indexing::Family(kind) => Ok(kind),
-        Indexing::NotDefined(reason) => Err(format!("{opcode} has no indexing ({reason})")),
+        Indexing::NotDefined(reason) => Err(NoIndexing { opcode, reason }),
     }
 }
 
@@ -56,7 +66,7 @@ pub const CUSTOM_CALL_TARGETS: &[(&str, OpKind)] = &[("TopK", OpKind::TopK)];
 
 /// The op family of an instruction: its opcode's ([`family`]), except that a `custom-call` has
 /// the family of its `custom_call_target` when [`CUSTOM_CALL_TARGETS`] lists it.
-pub fn instruction_family(instr: &Instruction) -> Result<OpKind, String> {
+pub fn instruction_family(instr: &Instruction) -> Result<OpKind, NoIndexing> {
     if instr.opcode == Opcode::CustomCall
         && let Some(target) = custom_call_target(instr)
         && let Some((_, kind)) = CUSTOM_CALL_TARGETS.iter().find(|(t, _)| *t == target)
@@ -161,7 +171,8 @@ impl<'a> OpContext<'a> {
                 comp.num_parameters()
             )));
         }
-        let deps = liveness::root_dependences(self.module, c).map_err(|e| self.error(e))?;
+        let deps =
+            liveness::root_dependences(self.module, c).map_err(|e| self.error(e.to_string()))?;
         Ok((comp, deps))
     }
 
@@ -311,9 +322,9 @@ fn source<T>(cx: &OpContext<'_>) -> Result<Outcome<Vec<T>>, HloError> {
 
 /// Why an instruction has no maps: its opcode's reason, and for a `while` how many iterations it
 /// runs (when its condition and body prove it) or that only the run knows.
-fn no_maps(cx: &OpContext<'_>, why: String) -> String {
+fn no_maps(cx: &OpContext<'_>, why: NoIndexing) -> String {
     if cx.instr.opcode != Opcode::While {
-        return why;
+        return why.to_string();
     }
     match known_trip_count(cx.module, cx.comp, cx.instr) {
         Some(trips) => format!("{why}; it runs {trips}"),

@@ -390,7 +390,7 @@ fn resolve(c: &Cursor<'_>, (mut comp, raw): RawComputation<'_>) -> R<Computation
     for &i in &comp.post_order {
         if !raw[i].shape_written {
             instructions[i].shape =
-                infer_shape(&instructions, i).map_err(|why| c.error_at(raw[i].name_offset, why))?;
+                infer_shape(&instructions, i, |why| c.error_at(raw[i].name_offset, why))?;
         }
         if instructions[i].opcode == Opcode::Broadcast
             && instructions[i].attr("dimensions").is_none()
@@ -421,7 +421,11 @@ fn resolve(c: &Cursor<'_>, (mut comp, raw): RawComputation<'_>) -> R<Computation
 /// operands (already known: `i` comes after them in post order): a `tuple` of its operands'
 /// shapes, or the element a `get-tuple-element` takes. Any other op must be written with its
 /// shape.
-fn infer_shape(instructions: &[Instruction], i: usize) -> Result<Shape, String> {
+fn infer_shape(
+    instructions: &[Instruction],
+    i: usize,
+    error: impl Fn(String) -> HloError,
+) -> Result<Shape, HloError> {
     let instr = &instructions[i];
     let operand = |k: usize| &instructions[instr.operands[k]];
     match instr.opcode {
@@ -431,31 +435,31 @@ fn infer_shape(instructions: &[Instruction], i: usize) -> Result<Shape, String> 
                 .collect(),
         )),
         Opcode::GetTupleElement if instr.operands.len() == 1 => {
-            let index = instr
-                .int("index")
-                .ok_or_else(|| format!("get-tuple-element '{}' needs index=N", instr.name))?;
+            let index = instr.int("index").ok_or_else(|| {
+                error(format!("get-tuple-element '{}' needs index=N", instr.name))
+            })?;
             match &operand(0).shape {
                 Shape::Tuple(leaves) => usize::try_from(index)
                     .ok()
                     .and_then(|k| leaves.get(k))
                     .cloned()
                     .ok_or_else(|| {
-                        format!(
+                        error(format!(
                             "index={index} of '{}' is outside its operand's {} elements",
                             instr.name,
                             leaves.len()
-                        )
+                        ))
                     }),
-                shape => Err(format!(
+                shape => Err(error(format!(
                     "get-tuple-element '{}' reads {shape}, which is not a tuple",
                     instr.name
-                )),
+                ))),
             }
         }
-        op => Err(format!(
+        op => Err(error(format!(
             "expected the shape of '{}': it is inferred only for tuple and get-tuple-element, not {op}",
             instr.name
-        )),
+        ))),
     }
 }
 
