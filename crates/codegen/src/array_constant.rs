@@ -7,23 +7,26 @@
 
 use xla_indexing_core::Expr;
 
+use super::error::CodegenError;
+
 /// The most elements of an array constant that is lowered as one vector constant.
 pub(crate) const MAX_ELEMENTS: usize = 256;
 
 /// The elements of the literal `text` (`{{1}, {3}, {5}}`) of an array of `dims`, as written,
 /// in row-major order; an error when they are not the dims' product (an elided literal, `{...}`,
 /// among them).
-pub(crate) fn elements<'t>(text: &'t str, dims: &[i64]) -> Result<Vec<&'t str>, String> {
+pub(crate) fn elements<'t>(text: &'t str, dims: &[i64]) -> Result<Vec<&'t str>, CodegenError> {
     let count: i64 = dims.iter().product();
     let written = split_elements(text);
     if written.len() as i64 != count {
-        return Err(format!(
-            "constant `{text}` writes {} elements where its shape holds {count}",
-            written.len()
-        ));
+        return Err(CodegenError::ConstantCount {
+            text: text.to_string(),
+            written: written.len(),
+            count,
+        });
     }
     if written.is_empty() {
-        return Err("an array constant without elements is never read".into());
+        return Err(CodegenError::EmptyConstant);
     }
     Ok(written)
 }
@@ -66,13 +69,13 @@ pub(crate) fn complex_parts(element: &str) -> Option<(&str, &str)> {
 }
 
 /// The row-major position of the index `results` in an array of `dims`.
-pub(crate) fn row_major_position(results: &[Expr], dims: &[i64]) -> Result<Expr, String> {
+pub(crate) fn row_major_position(results: &[Expr], dims: &[i64]) -> Result<Expr, CodegenError> {
     let mut position = Expr::constant(0);
     let mut stride = 1i64;
     for (r, &d) in results.iter().zip(dims).rev() {
         position = position
             .checked_add_scaled(r, stride)
-            .map_err(|e| format!("the constant's position: {e}"))?;
+            .map_err(CodegenError::ConstantPosition)?;
         stride = stride.saturating_mul(d);
     }
     Ok(position)
@@ -102,18 +105,14 @@ mod tests {
         assert!(
             elements("{1, 2}", &[3])
                 .unwrap_err()
+                .to_string()
                 .contains("writes 2 elements")
         );
-        assert!(
-            elements("{}", &[0])
-                .unwrap_err()
-                .contains("without elements")
-        );
+        assert_eq!(elements("{}", &[0]), Err(CodegenError::EmptyConstant));
         // XLA's printer elides large literals: no values to read.
-        assert!(
-            elements("{...}", &[16, 17])
-                .unwrap_err()
-                .contains("writes 1 elements where its shape holds 272")
+        assert_eq!(
+            elements("{...}", &[16, 17]).unwrap_err().to_string(),
+            "constant `{...}` writes 1 elements where its shape holds 272"
         );
         // Large constants are read like small ones (from a global constant).
         let big = format!("{{{}}}", vec!["1"; 272].join(", "));

@@ -14,6 +14,7 @@ use xla_indexing_gpu::reduction::SharedBuffer;
 use xla_indexing_hlo::shape::ArrayShape;
 
 use super::body::{Body, Scalar};
+use super::error::CodegenError;
 use super::types::{Class, Element, memref_type};
 
 /// The memory space that workgroup attributions (shared memory) live in.
@@ -37,11 +38,11 @@ pub(crate) struct ArrayBuffer {
 impl ArrayBuffer {
     /// The block's shared buffer `name` of the plan's `buffer` (row-major, in workgroup
     /// memory), or why its element type is not lowered.
-    pub fn shared(name: String, buffer: &SharedBuffer) -> Result<ArrayBuffer, String> {
+    pub fn shared(name: String, buffer: &SharedBuffer) -> Result<ArrayBuffer, CodegenError> {
         let dims = buffer
             .dims
             .iter()
-            .map(|&d| i64::try_from(d).map_err(|_| format!("shared buffer of {d} elements")))
+            .map(|&d| i64::try_from(d).map_err(|_| CodegenError::SharedBufferSize(d)))
             .collect::<Result<Vec<_>, _>>()?;
         let mut array = ArrayBuffer::new(name, &ArrayShape::new(&buffer.element, dims))?;
         let memref = array.ty.strip_suffix('>').unwrap_or(&array.ty).to_string();
@@ -50,12 +51,12 @@ impl ArrayBuffer {
     }
 
     /// Buffer `name` holding `shape`, or why its element type or layout is not lowered.
-    pub fn new(name: String, shape: &ArrayShape) -> Result<ArrayBuffer, String> {
+    pub fn new(name: String, shape: &ArrayShape) -> Result<ArrayBuffer, CodegenError> {
         let element = Element::of(&shape.element)?;
         let strides = shape
             .layout_or_default()
             .strides(&shape.dims)
-            .map_err(|e| format!("layout of {shape}: {e}"))?;
+            .map_err(|source| CodegenError::layout(shape, source))?;
         Ok(ArrayBuffer {
             name,
             ty: memref_type(shape)?,

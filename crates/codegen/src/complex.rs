@@ -9,6 +9,7 @@
 //! form, `power` is `|a|^c · e^(-d·arg a) · (cos q + i sin q)` with XLA's special cases.
 
 use super::body::{Body, Scalar};
+use super::error::CodegenError;
 use super::scalar::{Typed, convert, elementwise as real_elementwise};
 use super::types::Element;
 use xla_indexing_hlo::Opcode;
@@ -22,7 +23,7 @@ pub fn elementwise(
     attr: &dyn Fn(&str) -> Option<String>,
     result: Element,
     args: &[Typed],
-) -> Result<Scalar, String> {
+) -> Result<Scalar, CodegenError> {
     let a = &args[0];
     let mut f = Parts {
         body,
@@ -30,8 +31,11 @@ pub fn elementwise(
         error: None,
     };
     // The value, or why it is not lowered; a float op the lowering refused is in `f.error`.
-    let value: Result<Scalar, String> = 'value: {
-        let not_lowered = || format!("{opcode} of {} values is not lowered", a.element.mlir);
+    let value: Result<Scalar, CodegenError> = 'value: {
+        let not_lowered = || CodegenError::NotLowered {
+            opcode,
+            element: a.element.mlir,
+        };
         if !a.element.is_complex() {
             // Real operands: `complex(re, im)`, `real`, `imag`, `convert` to a complex type.
             break 'value match opcode {
@@ -77,14 +81,12 @@ pub fn elementwise(
             (Opcode::Divide, Some((u, v))) => f.divide((&x, &y), (&u, &v)),
             (Opcode::Power, Some((u, v))) => f.power((&x, &y), (&u, &v)),
             (Opcode::Compare, Some((u, v))) => {
-                let direction = attr("direction").ok_or("compare without direction=")?;
+                let direction = attr("direction").ok_or(CodegenError::NoDirection)?;
                 let (predicate, join) = match direction.as_str() {
                     "EQ" => ("oeq", "arith.andi"),
                     "NE" => ("une", "arith.ori"),
                     other => {
-                        break 'value Err(format!(
-                            "comparison {other} of complex values is not lowered"
-                        ));
+                        break 'value Err(CodegenError::ComplexDirection(other.to_string()));
                     }
                 };
                 let re = f.cmp(predicate, &x, &u);
@@ -110,7 +112,11 @@ pub fn elementwise(
     };
     let value = value?;
     match f.error {
-        Some(e) => Err(format!("{opcode} of {} values: {e}", a.element.mlir)),
+        Some(part) => Err(CodegenError::ComplexPart {
+            opcode,
+            element: a.element.mlir,
+            part: Box::new(part),
+        }),
         None => Ok(value),
     }
 }
@@ -135,7 +141,7 @@ struct Parts<'b> {
     /// The parts' float type.
     e: Element,
     /// The first float op the lowering refused (the value is then not written).
-    error: Option<String>,
+    error: Option<CodegenError>,
 }
 
 /// What a refused float op stands for until [`elementwise`] reports the refusal.

@@ -78,7 +78,7 @@ pub fn concatenate_function(
         let mut shifted = read.map.results().to_vec();
         shifted[concat.dimension] = shifted[concat.dimension]
             .checked_add(&Expr::constant(l.offset))
-            .map_err(|err| fail(err.to_string()))?;
+            .map_err(|err| kernel.lowering_error(err))?;
         let write = Index::from(read.map.with_results(shifted));
         let operand = e.value(c, l.operand, &read)?;
         e.give(c, concat.hero, operand);

@@ -205,10 +205,7 @@ impl<'m> Emitter<'m> {
         match (leaf, instr.array().is_none()) {
             (None, false) if results.len() == 1 => Ok(results.remove(0)),
             (Some(k), true) if k < results.len() => Ok(results.swap_remove(k)),
-            (None, true) => Err(fail(
-                instr,
-                "its value is a tuple, read where one array is".into(),
-            )),
+            (None, true) => Err(fail(instr, "its value is a tuple, read where one array is")),
             _ => Err(fail(instr, format!("it has no result {leaf:?}"))),
         }
     }
@@ -292,7 +289,7 @@ impl<'m> Emitter<'m> {
             let k = instr
                 .int("index")
                 .and_then(|k| usize::try_from(k).ok())
-                .ok_or_else(|| fail(instr, "get-tuple-element without an index".into()))?;
+                .ok_or_else(|| fail(instr, "get-tuple-element without an index"))?;
             return Ok(vec![self.leaf(c, instr.operands[0], Some(k), index)?]);
         }
         if matches!(
@@ -310,12 +307,11 @@ impl<'m> Emitter<'m> {
         let module = self.module;
         let comp = &module.computations[c];
         let instr = &comp.instructions[i];
-        let fail = |m: String| fail(instr, m);
         let shape = instr
             .shape
             .as_array()
-            .ok_or_else(|| fail("tuple-shaped values are not lowered".into()))?;
-        let element = Element::of(&shape.element).map_err(fail)?;
+            .ok_or_else(|| fail(instr, "tuple-shaped values are not lowered"))?;
+        let element = Element::of(&shape.element).map_err(|e| fail(instr, e))?;
         match instr.opcode {
             Opcode::Parameter => return self.parameter(instr, index, element),
             Opcode::Constant => return self.constant(instr, &shape.dims, index, element),
@@ -335,7 +331,7 @@ impl<'m> Emitter<'m> {
                 }
                 if instr.opcode == Opcode::Map {
                     let [callee] = instr.called("to_apply") else {
-                        return Err(fail("map without to_apply".into()));
+                        return Err(fail(instr, "map without to_apply"));
                     };
                     return self.apply(instr, callee, args, index);
                 }
@@ -344,7 +340,7 @@ impl<'m> Emitter<'m> {
                     _ => None,
                 };
                 let value = elementwise(&mut self.body, instr.opcode, &attr, element, &args)
-                    .map_err(fail)?;
+                    .map_err(|e| fail(instr, e))?;
                 Ok(Typed { value, element })
             }
             Some(Broadcast | Bitcast | Reshape | Transpose | Reverse | Slice | DynamicSlice) => {
@@ -356,7 +352,7 @@ impl<'m> Emitter<'m> {
             Some(Concatenate) => {
                 let n = instr.operands.len();
                 let all = (0..n).map(operand).collect::<Result<Vec<_>, _>>()?;
-                let (last, rest) = all.split_last().ok_or_else(|| fail("no operands".into()))?;
+                let (last, rest) = all.split_last().ok_or_else(|| fail(instr, "no operands"))?;
                 self.choose(instr, c, index, rest, *last, element)
             }
             Some(DynamicUpdateSlice) => {
@@ -366,10 +362,10 @@ impl<'m> Emitter<'m> {
                 let zero = match element.class {
                     Class::Float => float_literal(0.0, element),
                     Class::Pred | Class::Complex => {
-                        return Err(fail(format!(
-                            "dots of {} values are not lowered",
-                            shape.element
-                        )));
+                        return Err(fail(
+                            instr,
+                            format!("dots of {} values are not lowered", shape.element),
+                        ));
                     }
                     _ => "0".into(),
                 };
@@ -399,7 +395,7 @@ impl<'m> Emitter<'m> {
                                 &[x.clone(), y.clone()],
                             )
                             .map(typed)
-                            .map_err(fail)
+                            .map_err(|e| fail(instr, e))
                         };
                         let p = arith(e, Opcode::Multiply, &a, &b)?;
                         Ok(vec![arith(e, Opcode::Add, &args[0], &p)?])
@@ -407,7 +403,7 @@ impl<'m> Emitter<'m> {
                 )?;
                 Ok(sums.remove(0))
             }
-            _ => Err(fail(format!("{} is not lowered", instr.opcode))),
+            _ => Err(fail(instr, format!("{} is not lowered", instr.opcode))),
         }
     }
 
@@ -441,7 +437,7 @@ impl<'m> Emitter<'m> {
             ));
         }
         let [callee] = instr.called("to_apply") else {
-            return Err(fail(instr, "reduction without to_apply".into()));
+            return Err(fail(instr, "reduction without to_apply"));
         };
         let accesses = self.operand_accesses(c, instr)?;
         let mut inits = Vec::with_capacity(n);
@@ -482,13 +478,11 @@ impl<'m> Emitter<'m> {
                 {
                     return Ok(value);
                 }
-                let at = self
-                    .materialize(index)
-                    .map_err(|e| fail(instr, e.to_string()))?;
+                let at = self.materialize(index).map_err(|e| fail(instr, e))?;
                 let value = buffer.load(&mut self.body, &at);
                 Ok(Typed { value, element })
             }
-            None => Err(fail(instr, "no parameters in scope".into())),
+            None => Err(fail(instr, "no parameters in scope")),
         }
     }
 
@@ -524,9 +518,7 @@ impl<'m> Emitter<'m> {
             map: index.map.with_results(vec![position]),
             rts: index.rts.clone(),
         };
-        let at = self
-            .materialize(&at)
-            .map_err(|e| fail(instr, e.to_string()))?;
+        let at = self.materialize(&at).map_err(|e| fail(instr, e))?;
         if element.class != Class::Complex {
             let values = written
                 .into_iter()
@@ -617,14 +609,12 @@ impl<'m> Emitter<'m> {
             .int("iota_dimension")
             .and_then(|d| usize::try_from(d).ok())
             .filter(|&d| d < index.map.results().len())
-            .ok_or_else(|| fail(instr, "iota without a valid iota_dimension".into()))?;
+            .ok_or_else(|| fail(instr, "iota without a valid iota_dimension"))?;
         let one = Index {
             map: index.map.with_results(vec![index.map.results()[d].clone()]),
             rts: index.rts.clone(),
         };
-        let at = self
-            .materialize(&one)
-            .map_err(|e| fail(instr, e.to_string()))?;
+        let at = self.materialize(&one).map_err(|e| fail(instr, e))?;
         let wide = self.body.op(
             "v",
             "i64",
@@ -826,7 +816,7 @@ impl<'m> Emitter<'m> {
         let operand = &self.module.computations[c].instructions[o];
         let test = self
             .test(&at, index, &conditions)
-            .map_err(|e| fail(operand, e.to_string()))?;
+            .map_err(|e| fail(operand, e))?;
         let ty = element.mlir;
         let result = self.body.fresh("r");
         self.open_region(instr, format!("{result} = scf.if {test} -> ({ty}) {{"))?;
@@ -915,7 +905,7 @@ impl<'m> Emitter<'m> {
         if !index.rts.is_empty() {
             return Err(fail(
                 instr,
-                "reductions under dynamic offsets are not lowered".into(),
+                "reductions under dynamic offsets are not lowered",
             ));
         }
         let at: Vec<Index> = inputs
@@ -928,7 +918,7 @@ impl<'m> Emitter<'m> {
             m.range_vars()[nr..].iter().map(|v| v.bounds).collect()
         };
         if at.iter().any(|a| bounds(&a.map) != bounds(first)) {
-            return Err(fail(instr, "the operands' range variables differ".into()));
+            return Err(fail(instr, "the operands' range variables differ"));
         }
         // The loop: the enclosing range variables become dims; constraints over them alone
         // already hold here, the others restrict the iteration.
@@ -1213,7 +1203,7 @@ fn operand_access<'a>(
         .find(|a| a.operand == k)
         .ok_or_else(|| fail(instr, format!("operand {k} has no indexing map")))?;
     if a.leaf != 0 {
-        return Err(fail(instr, "tuple-shaped operands are not lowered".into()));
+        return Err(fail(instr, "tuple-shaped operands are not lowered"));
     }
     Ok((instr.operands[k], a))
 }
@@ -1224,7 +1214,7 @@ fn shape_element(instr: &Instruction) -> &str {
 }
 
 /// A lowering error naming the instruction.
-fn fail(instr: &Instruction, message: String) -> HloError {
+fn fail(instr: &Instruction, message: impl std::fmt::Display) -> HloError {
     HloError::Analysis {
         instruction: instr.name.clone(),
         line: instr.pos.line,

@@ -3,6 +3,7 @@
 //! `real` and `imag`, which read complex values or give a real one's parts).
 
 use super::body::{Body, Scalar};
+use super::error::CodegenError;
 use super::scalar::{Typed, arity};
 use super::types::{Class, Element};
 use xla_indexing_hlo::Opcode;
@@ -15,21 +16,20 @@ pub fn elementwise(
     attr: &dyn Fn(&str) -> Option<String>,
     result: Element,
     args: &[Typed],
-) -> Result<Scalar, String> {
+) -> Result<Scalar, CodegenError> {
     let arity = arity(opcode);
     if args.len() != arity {
-        return Err(format!(
-            "{opcode} takes {arity} operands, not {}",
-            args.len()
-        ));
+        return Err(CodegenError::Arity {
+            opcode,
+            arity,
+            given: args.len(),
+        });
     }
     let fp4 = |e: Element| e.class == Class::Fp4;
     if !matches!(opcode, Opcode::Convert | Opcode::Copy)
         && (fp4(result) || args.iter().any(|x| fp4(x.element)))
     {
-        return Err(format!(
-            "{opcode} of f4e2m1fn values is not lowered (they are only converted)"
-        ));
+        return Err(CodegenError::Fp4(opcode));
     }
     let fp8 = |e: Element| matches!(e.class, Class::Fp8(_));
     if !matches!(
@@ -56,7 +56,7 @@ fn on_f32(
     attr: &dyn Fn(&str) -> Option<String>,
     result: Element,
     args: &[Typed],
-) -> Result<Scalar, String> {
+) -> Result<Scalar, CodegenError> {
     let f32 = Element::of("f32")?;
     let widen = |e: Element| {
         if matches!(e.class, Class::Fp8(_)) {

@@ -24,6 +24,7 @@ use xla_indexing_hlo::{HloError, Module, module::Instruction, shape::ArrayShape}
 
 use xla_indexing_gpu::{KernelPlan, kernel::element_bits};
 
+use super::error::CodegenError;
 use super::types::{memref_layout, memref_type};
 
 /// Where a leaf of an entry instruction's value comes from, seen through tuples and
@@ -326,7 +327,7 @@ impl Builder {
         let strides = shape
             .layout_or_default()
             .strides(&shape.dims)
-            .map_err(|e| error(at, format!("layout of {shape}: {e}")))?;
+            .map_err(|e| error(at, CodegenError::layout(shape, e)))?;
         Ok(HostValue {
             name,
             ty,
@@ -569,11 +570,11 @@ fn origins(module: &Module) -> Result<Vec<Vec<Origin>>, HloError> {
 }
 
 /// An error located at `instr`.
-fn error(instr: &Instruction, message: impl Into<String>) -> HloError {
+fn error(instr: &Instruction, message: impl std::fmt::Display) -> HloError {
     HloError::Analysis {
         instruction: instr.name.clone(),
         line: instr.pos.line,
         column: instr.pos.column,
-        message: message.into(),
+        message: message.to_string(),
     }
 }

@@ -2,7 +2,7 @@
 
 use xla_indexing_hlo::{HloError, Module};
 
-use xla_indexing_gpu::{EmitterPlan, KernelPlan, scatter_distribution::Distribution};
+use xla_indexing_gpu::{EmitterPlan, KernelPlan, PlanError, scatter_distribution::Distribution};
 
 use super::CodegenOptions;
 use super::concatenate::concatenate_function;
@@ -16,7 +16,7 @@ use super::transpose::transpose_function;
 
 /// A loop kernel's error, with why the fusion's own emitter refused it (a scatter the loop
 /// emitter cannot write says why the scatter emitter did not take it).
-fn refused(error: HloError, fallback: &Option<String>) -> HloError {
+fn refused(error: HloError, fallback: &Option<PlanError>) -> HloError {
     match (error, fallback) {
         (
             HloError::Analysis {

@@ -17,6 +17,7 @@ mod concatenate;
 mod elemental;
 mod elementwise;
 mod emitter_base;
+mod error;
 mod fp4;
 mod fp8;
 mod host;

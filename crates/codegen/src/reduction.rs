@@ -48,6 +48,7 @@ use super::buffer::ArrayBuffer;
 use super::complex::{join, split};
 use super::elemental::{Emitter, Index};
 use super::emitter_base::{Begun, begin_kernel, close_loop, end_kernel, first_lanes, open_loop};
+use super::error::CodegenError;
 use super::lanes::Lanes;
 use super::scalar::{Typed, select};
 use super::types::{Class, Element, PRED};
@@ -267,12 +268,12 @@ fn hero(
     c: usize,
     h: usize,
     (flagged, reads): (bool, Option<&IndexingMap>),
-) -> Result<Hero, String> {
+) -> Result<Hero, CodegenError> {
     let comp = &module.computations[c];
     let instr = &comp.instructions[h];
     let n = instr.operands.len() / 2;
     let [reducer] = instr.called("to_apply") else {
-        return Err(format!("{} has no to_apply", instr.name));
+        return Err(CodegenError::NoReducer(instr.name.clone()));
     };
     let elements = instr
         .shape
@@ -281,11 +282,11 @@ fn hero(
         .map(|s| Element::of(&s.element))
         .collect::<Result<Vec<_>, _>>()?;
     if elements.len() != n || n == 0 {
-        return Err(format!(
-            "{} has {} results for {n} inputs",
-            instr.name,
-            elements.len()
-        ));
+        return Err(CodegenError::ReductionResults {
+            name: instr.name.clone(),
+            results: elements.len(),
+            inputs: n,
+        });
     }
     Ok(Hero {
         instr: h,

@@ -5,6 +5,7 @@
 //! sends NaN to 0. Half-precision transcendental functions are computed in f32.
 
 use super::body::{Body, Scalar};
+use super::error::CodegenError;
 use super::types::{Class, Element};
 use xla_indexing_hlo::Opcode;
 
@@ -51,7 +52,7 @@ pub fn elementwise(
     attr: &dyn Fn(&str) -> Option<String>,
     result: Element,
     args: &[Typed],
-) -> Result<Scalar, String> {
+) -> Result<Scalar, CodegenError> {
     let a = &args[0];
     let ty = a.element.mlir;
     let e = a.element;
@@ -172,7 +173,12 @@ pub fn elementwise(
             body.op("v", "i1", format!("math.isfinite {} : {ty}", a.value.name))
         }
         (op, Class::Float) => return transcendental(body, op, args),
-        (op, _) => return Err(format!("{op} of {} values is not lowered", e.mlir)),
+        (opcode, _) => {
+            return Err(CodegenError::NotLowered {
+                opcode,
+                element: e.mlir,
+            });
+        }
     })
 }
 
@@ -211,7 +217,7 @@ fn mulhi(body: &mut Body, a: &Typed, b: &Typed) -> Scalar {
 }
 
 /// Float functions: in f32 for half-precision operands, then rounded back.
-fn transcendental(body: &mut Body, opcode: Opcode, args: &[Typed]) -> Result<Scalar, String> {
+fn transcendental(body: &mut Body, opcode: Opcode, args: &[Typed]) -> Result<Scalar, CodegenError> {
     let e = args[0].element;
     let wide = if e.bits < 32 { "f32" } else { e.mlir };
     let widened: Vec<String> = args
@@ -278,7 +284,12 @@ fn transcendental(body: &mut Body, opcode: Opcode, args: &[Typed]) -> Result<Sca
             wide,
             format!("math.atan2 {x}, {} : {wide}", widened[1]),
         ),
-        other => return Err(format!("{other} of {} values is not lowered", e.mlir)),
+        opcode => {
+            return Err(CodegenError::NotLowered {
+                opcode,
+                element: e.mlir,
+            });
+        }
     };
     Ok(if wide == e.mlir {
         value
@@ -320,8 +331,8 @@ fn compare(
     attr: &dyn Fn(&str) -> Option<String>,
     a: &Typed,
     b: &Typed,
-) -> Result<Scalar, String> {
-    let direction = attr("direction").ok_or("compare without direction=")?;
+) -> Result<Scalar, CodegenError> {
+    let direction = attr("direction").ok_or(CodegenError::NoDirection)?;
     let ty = a.element.mlir;
     let (op, predicate) = match (a.element.class, direction.as_str()) {
         (Class::Float, "EQ") => ("arith.cmpf", "oeq"),
@@ -340,7 +351,7 @@ fn compare(
         (_, "LE") => ("arith.cmpi", "ule"),
         (_, "GT") => ("arith.cmpi", "ugt"),
         (_, "GE") => ("arith.cmpi", "uge"),
-        (_, other) => return Err(format!("comparison direction {other} is not lowered")),
+        (_, other) => return Err(CodegenError::Direction(other.to_string())),
     };
     Ok(body.op(
         "v",

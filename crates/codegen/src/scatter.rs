@@ -27,6 +27,7 @@ use super::body::{Body, Scalar};
 use super::buffer::{ArrayBuffer, packed_position, replaced_half};
 use super::elemental::{Emitter, Index};
 use super::emitter_base::lane_kernel;
+use super::error::CodegenError;
 use super::scalar::Typed;
 use super::types::{Class, Element};
 
@@ -108,7 +109,6 @@ pub(crate) fn read_starts(
     scatter: &ScatterPlan,
 ) -> Result<(Vec<String>, Option<String>), HloError> {
     let c = plan.kernel.computation;
-    let fail = |err: String| plan.kernel.lowering_error(err);
     let mut starts = Vec::new();
     let mut fits = Vec::new();
     for (rt, var) in scatter
@@ -118,7 +118,7 @@ pub(crate) fn read_starts(
         .zip(scatter.write.map.rt_vars())
     {
         let component = e.value(c, scatter.indices, &Index::of(&rt.map))?;
-        let start = as_index(e, &component).map_err(fail)?;
+        let start = as_index(e, &component).map_err(|err| plan.kernel.lowering_error(err))?;
         fits.push(e.body.within(&start, (var.bounds.lo, var.bounds.hi)));
         starts.push(start);
     }
@@ -383,12 +383,12 @@ fn element_to_bits(
 
 /// An index-vector component as an `index`: sign-extended from a signed type, zero-extended
 /// from an unsigned one.
-fn as_index(e: &mut Emitter, component: &Typed) -> Result<String, String> {
+fn as_index(e: &mut Emitter, component: &Typed) -> Result<String, CodegenError> {
     let from = component.element.mlir;
     let cast = match component.element.class {
         Class::Signed => "arith.index_cast",
         Class::Unsigned => "arith.index_castui",
-        _ => return Err(format!("scatter indices of type {from}")),
+        _ => return Err(CodegenError::ScatterIndexType(from)),
     };
     let name = &component.value.name;
     Ok(e.body

@@ -2,6 +2,7 @@
 
 use xla_indexing_hlo::shape::ArrayShape;
 
+use super::error::CodegenError;
 use super::fp8::Fp8;
 
 /// How the bits of an element are read.
@@ -39,7 +40,7 @@ pub struct Element {
 
 impl Element {
     /// The element type named `xla` (`f32`, `s8`, `pred`, ...), or why it is not lowered.
-    pub fn of(xla: &str) -> Result<Element, String> {
+    pub fn of(xla: &str) -> Result<Element, CodegenError> {
         use Class::*;
         let (class, bits, mlir) = match xla {
             "pred" => (Pred, 1, "i1"),
@@ -62,7 +63,7 @@ impl Element {
             "c128" => (Complex, 128, "complex<f64>"),
             other => match super::fp8::Fp8::of(other) {
                 Some(fp8) => (Fp8(fp8), 8, "i8"),
-                None => return Err(format!("element type {other} is not lowered")),
+                None => return Err(CodegenError::ElementType(other.to_string())),
             },
         };
         Ok(Element { class, bits, mlir })
@@ -121,7 +122,7 @@ impl Element {
 /// row-major, its strides (`memref<8x128xf32, strided<[1, 8]>>`). Packed elements (`s4`)
 /// live in a flat buffer of bytes (`memref<16xi8>` for `s4[4,8]`), two to a byte; `pred` is a
 /// byte per element.
-pub fn memref_type(shape: &ArrayShape) -> Result<String, String> {
+pub fn memref_type(shape: &ArrayShape) -> Result<String, CodegenError> {
     let element = Element::of(&shape.element)?;
     let (sizes, strides) = memref_layout(shape)?;
     let mut text = String::from("memref<");
@@ -139,18 +140,18 @@ pub fn memref_type(shape: &ArrayShape) -> Result<String, String> {
 
 /// The sizes and strides of an array's memref: the dimensions and the layout's strides, or
 /// for packed elements one dimension of bytes (the elements rounded up to a whole byte).
-pub fn memref_layout(shape: &ArrayShape) -> Result<(Vec<i64>, Vec<i64>), String> {
+pub fn memref_layout(shape: &ArrayShape) -> Result<(Vec<i64>, Vec<i64>), CodegenError> {
     let element = Element::of(&shape.element)?;
     let layout = shape.layout_or_default();
     if element.is_packed() {
         let elements = layout
             .buffer_size(&shape.dims)
-            .map_err(|e| format!("layout of {shape}: {e}"))?;
+            .map_err(|source| CodegenError::layout(shape, source))?;
         return Ok((vec![(elements + 1) / 2], vec![1]));
     }
     let strides = layout
         .strides(&shape.dims)
-        .map_err(|e| format!("layout of {shape}: {e}"))?;
+        .map_err(|source| CodegenError::layout(shape, source))?;
     Ok((shape.dims.clone(), strides))
 }
 
@@ -230,6 +231,9 @@ mod tests {
     #[test]
     fn unknown_elements_are_refused() {
         assert!(memref_type(&shape("c32", &[2], None)).is_err());
-        assert!(Element::of("f8e8m0fnu").is_err());
+        assert_eq!(
+            Element::of("f8e8m0fnu").unwrap_err().to_string(),
+            "element type f8e8m0fnu is not lowered"
+        );
     }
 }

@@ -15,6 +15,7 @@
 
 use super::buffer::{ArrayBuffer, from_memory, to_memory};
 use super::elemental::{Emitter, Index};
+use super::error::CodegenError;
 use super::scalar::Typed;
 use super::types::Element;
 use xla_indexing_core::{Expr, IndexingMap};
@@ -41,7 +42,7 @@ impl Emitter<'_> {
         buffer: &ArrayBuffer,
         index: &Index,
         element: Element,
-    ) -> Result<Option<Typed>, String> {
+    ) -> Result<Option<Typed>, CodegenError> {
         let Some(lanes) = &self.lanes else {
             return Ok(None);
         };
@@ -102,12 +103,12 @@ impl Emitter<'_> {
         buffer: &ArrayBuffer,
         index: &Index,
         element: Element,
-    ) -> Result<Typed, String> {
+    ) -> Result<Typed, CodegenError> {
         let (unroll, lane) = self
             .lanes
             .as_ref()
             .map(|l| (l.unroll, l.lane))
-            .ok_or("the kernel does not compute lanes")?;
+            .ok_or(CodegenError::NoLanes)?;
         let rank = index.map.results().len();
         let key = (buffer.name.clone(), index.map.to_string());
         let known = self
@@ -124,12 +125,10 @@ impl Emitter<'_> {
                 for k in 0..unroll {
                     syms[UNROLL_SYMBOL] = Expr::constant(k as i64);
                     for r in index.map.results() {
-                        results.push(r.substitute(&dims, &syms).map_err(|e| e.to_string())?);
+                        results.push(r.substitute(&dims, &syms)?);
                     }
                 }
-                let offsets = self
-                    .materialize(&Index::from(index.map.with_results(results)))
-                    .map_err(|e| e.to_string())?;
+                let offsets = self.materialize(&Index::from(index.map.with_results(results)))?;
                 if let Some(lanes) = &mut self.lanes {
                     lanes.offsets.insert(key, offsets.clone());
                 }
@@ -149,9 +148,9 @@ impl Emitter<'_> {
         map: &IndexingMap,
         values: &[Typed],
         store: &Vectorization,
-    ) -> Result<(), String> {
+    ) -> Result<(), CodegenError> {
         let Some(lanes) = &self.lanes else {
-            return Err("the kernel does not compute lanes".into());
+            return Err(CodegenError::NoLanes);
         };
         let scalar = Vectorization::Scalar("vector accesses are off".into());
         match if lanes.vectors && !buffer.is_packed() {
@@ -187,9 +186,7 @@ impl Emitter<'_> {
             Vectorization::Scalar(_) => {
                 for (k, value) in values.iter().enumerate() {
                     self.set_lane(k);
-                    let at = self
-                        .materialize(&Index::of(map))
-                        .map_err(|e| e.to_string())?;
+                    let at = self.materialize(&Index::of(map))?;
                     buffer.store(&mut self.body, &value.value.name, &at);
                 }
             }
@@ -204,29 +201,33 @@ impl Emitter<'_> {
         buffer: &ArrayBuffer,
         map: &IndexingMap,
         first: u64,
-    ) -> Result<(String, String, String), String> {
+    ) -> Result<(String, String, String), CodegenError> {
         let shape = &buffer.shape;
-        let offset =
-            linear_offset(map, shape).ok_or_else(|| format!("{shape} has no linear offsets"))?;
+        let offset = linear_offset(map, shape)
+            .ok_or_else(|| CodegenError::NoLinearOffsets(shape.to_string()))?;
         let view = self.flat_view(buffer)?;
         let lane = self.lanes.as_ref().map_or(0, |l| l.lane);
         self.set_lane(first as usize);
         let at = self.materialize(&Index::from(map.with_results(vec![offset])));
         self.set_lane(lane);
-        let at = at.map_err(|e| e.to_string())?;
+        let at = at?;
         Ok((view.0, view.1, at.join(", ")))
     }
 
     /// The one-dimensional view of `buffer`, made on first use: its SSA name and memref type.
-    fn flat_view(&mut self, buffer: &ArrayBuffer) -> Result<(String, String), String> {
+    fn flat_view(&mut self, buffer: &ArrayBuffer) -> Result<(String, String), CodegenError> {
         let (name, ty, shape) = (&buffer.name, &buffer.ty, &buffer.shape);
         Ok(match self.lanes.as_ref().and_then(|l| l.views.get(name)) {
             Some(v) => v.clone(),
             None => {
-                let size = shape
-                    .layout_or_default()
-                    .buffer_size(&shape.dims)
-                    .map_err(|e| format!("{shape}: {e}"))?;
+                let size =
+                    shape
+                        .layout_or_default()
+                        .buffer_size(&shape.dims)
+                        .map_err(|source| CodegenError::BufferSize {
+                            shape: shape.to_string(),
+                            source,
+                        })?;
                 let view_ty = format!("memref<{size}x{}>", buffer.element.memory());
                 let v = self.body.op(
                     "flat",

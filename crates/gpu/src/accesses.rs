@@ -3,7 +3,7 @@
 
 use xla_indexing_core::IndexingMap;
 
-use crate::coalescing::{AccessCoalescing, analyze_access};
+use crate::coalescing::{AccessCoalescing, CoalescingError, analyze_access};
 use crate::device::Device;
 use crate::plan::{EmitterPlan, KernelPlan, OperandPlan};
 
@@ -19,7 +19,7 @@ pub struct CoalescingEntry<'a> {
     /// undefined maps).
     pub map_index: usize,
     /// The coalescing, or why it could not be analysed.
-    pub result: Result<AccessCoalescing, String>,
+    pub result: Result<AccessCoalescing, CoalescingError>,
 }
 
 impl CoalescingEntry<'_> {
@@ -79,8 +79,7 @@ pub fn coalescing_entries<'a>(
                         output: o.output,
                         operand: Some(op),
                         map_index: i,
-                        result: analyze_access(&op.read_map, &a.map, &op.shape, device)
-                            .map_err(|e| e.to_string()),
+                        result: analyze_access(&op.read_map, &a.map, &op.shape, device),
                     });
                 }
                 if let Some(u) = &op.undefined {
@@ -89,7 +88,7 @@ pub fn coalescing_entries<'a>(
                         output: o.output,
                         operand: Some(op),
                         map_index: op.output_maps.len(),
-                        result: Err(format!("maps undefined: {u}")),
+                        result: Err(CoalescingError::Undefined(u.clone())),
                     });
                 }
             }
@@ -100,8 +99,7 @@ pub fn coalescing_entries<'a>(
                     output: o.output,
                     operand: None,
                     map_index: k,
-                    result: analyze_access(write_map, &identity, &o.shape, device)
-                        .map_err(|e| e.to_string()),
+                    result: analyze_access(write_map, &identity, &o.shape, device),
                 });
             }
         }

@@ -190,6 +190,9 @@ pub enum CoalescingError {
     /// Composing the thread map with the operand's map failed.
     #[error(transparent)]
     Compose(#[from] ComposeError),
+    /// The operand's maps are not defined (why, as the plan says).
+    #[error("maps undefined: {0}")]
+    Undefined(String),
 }
 
 impl Split {

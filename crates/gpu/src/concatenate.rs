@@ -19,8 +19,9 @@ use xla_indexing_core::{Expr, IndexingMap, Interval};
 use xla_indexing_hlo::Opcode;
 
 use crate::device::Device;
+use crate::error::PlanError;
 use crate::launch::{LaunchDimensions, UnrollInputs, unroll_factor};
-use crate::thread_map::loop_launch;
+use crate::thread_map::{launch_elements, loop_launch};
 use xla_indexing_hlo::module::{Computation, Module};
 use xla_indexing_hlo::ops::{OpKind, instruction_kind};
 use xla_indexing_hlo::shape::Shape;
@@ -71,7 +72,7 @@ pub fn plan_concatenate(
     c: usize,
     outputs: usize,
     device: &Device,
-) -> Result<Option<ConcatenatePlan>, String> {
+) -> Result<Option<ConcatenatePlan>, PlanError> {
     let comp = &module.computations[c];
     if outputs != 1 || !matches!(comp.instructions[comp.root].shape, Shape::Array(_)) {
         return Ok(None);
@@ -82,15 +83,21 @@ pub fn plan_concatenate(
         return Ok(None);
     }
     if concat.operands.len() > MAX_OPERANDS {
-        return Err(format!(
+        return Err(PlanError::Unsupported(format!(
             "the concatenate {} has {} operands; the concatenate emitter writes a loop per operand for at most {MAX_OPERANDS}, as XLA's",
             concat.name,
             concat.operands.len()
-        ));
+        )));
     }
     let dimension = match concat.ints("dimensions") {
-        Some(&[d]) => usize::try_from(d).map_err(|_| format!("{}: dimension {d}", concat.name))?,
-        _ => return Err(format!("{} names no single dimension", concat.name)),
+        Some(&[d]) => usize::try_from(d)
+            .map_err(|_| PlanError::Unsupported(format!("{}: dimension {d}", concat.name)))?,
+        _ => {
+            return Err(PlanError::Unsupported(format!(
+                "{} names no single dimension",
+                concat.name
+            )));
+        }
     };
     let shapes = concat
         .operands
@@ -99,9 +106,14 @@ pub fn plan_concatenate(
             comp.instructions[o]
                 .array()
                 .filter(|s| dimension < s.rank())
-                .ok_or_else(|| format!("an operand of {} is no array of its rank", concat.name))
+                .ok_or_else(|| {
+                    PlanError::Unsupported(format!(
+                        "an operand of {} is no array of its rank",
+                        concat.name
+                    ))
+                })
         })
-        .collect::<Result<Vec<_>, String>>()?;
+        .collect::<Result<Vec<_>, _>>()?;
     // The first operand of the largest size along the dimension.
     let largest = shapes.iter().enumerate().fold(0, |best, (k, s)| {
         if s.dims[dimension] > shapes[best].dims[dimension] {
@@ -111,10 +123,7 @@ pub fn plan_concatenate(
         }
     });
     let largest = shapes[largest];
-    let elements = largest
-        .element_count()
-        .and_then(|n| u64::try_from(n).ok())
-        .ok_or_else(|| format!("{largest} has too many elements"))?;
+    let elements = launch_elements(largest)?;
     let output_bits = comp.instructions[comp.root]
         .array()
         .and_then(|s| crate::kernel::element_bits(&s.element));
@@ -146,7 +155,10 @@ pub fn plan_concatenate(
         let mut results = read_map.results().to_vec();
         results[dimension] = results[dimension]
             .checked_add(&Expr::constant(offset))
-            .map_err(|e| format!("offset of {}: {e}", comp.instructions[operand].name))?;
+            .map_err(|source| PlanError::Offset {
+                operand: comp.instructions[operand].name.clone(),
+                source,
+            })?;
         let mut write_map = read_map.with_results(results);
         write_map.simplify();
         loops.push(OperandLoop {
@@ -157,7 +169,7 @@ pub fn plan_concatenate(
         });
         offset = offset
             .checked_add(size)
-            .ok_or_else(|| format!("{} overflows", concat.name))?;
+            .ok_or_else(|| PlanError::Unsupported(format!("{} overflows", concat.name)))?;
     }
     Ok(Some(ConcatenatePlan {
         hero,

@@ -5,17 +5,19 @@ use xla_indexing_hlo::Opcode;
 use xla_indexing_hlo::module::Computation;
 use xla_indexing_hlo::shape::Shape;
 
+use crate::error::PlanError;
+
 /// The instructions whose values are a fusion's `outputs` outputs: the root's operands when the
 /// root is a `tuple` of that many values, else the (array-shaped) root.
-pub(crate) fn root_values(comp: &Computation, outputs: usize) -> Result<Vec<usize>, String> {
+pub(crate) fn root_values(comp: &Computation, outputs: usize) -> Result<Vec<usize>, PlanError> {
     root_leaves(comp, outputs)?
         .into_iter()
         .map(|(i, leaf)| match leaf {
             None => Ok(i),
-            Some(_) => Err(format!(
+            Some(_) => Err(PlanError::Unsupported(format!(
                 "an output is a result of {}, whose value is a tuple",
                 comp.instructions[i].name
-            )),
+            ))),
         })
         .collect()
 }
@@ -26,7 +28,7 @@ pub(crate) fn root_values(comp: &Computation, outputs: usize) -> Result<Vec<usiz
 pub fn root_leaves(
     comp: &Computation,
     outputs: usize,
-) -> Result<Vec<(usize, Option<usize>)>, String> {
+) -> Result<Vec<(usize, Option<usize>)>, PlanError> {
     let mut leaves = Vec::new();
     let mut pending = vec![comp.root];
     while let Some(i) = pending.pop() {
@@ -38,18 +40,18 @@ pub fn root_leaves(
                 leaves.extend((0..parts.len()).map(|k| (i, Some(k))));
             }
             _ => {
-                return Err(format!(
+                return Err(PlanError::Unsupported(format!(
                     "{} is a nested tuple that is not a tuple op",
                     instr.name
-                ));
+                )));
             }
         }
     }
     if leaves.len() != outputs {
-        return Err(format!(
+        return Err(PlanError::Unsupported(format!(
             "the root has {} leaves for {outputs} outputs",
             leaves.len()
-        ));
+        )));
     }
     Ok(leaves)
 }

@@ -13,8 +13,9 @@ use xla_indexing_hlo::Opcode;
 
 use crate::device::Device;
 use crate::epilogue::root_values;
+use crate::error::PlanError;
 use crate::launch::{LaunchDimensions, UnrollInputs, unroll_factor};
-use crate::thread_map::loop_launch;
+use crate::thread_map::{launch_elements, loop_launch};
 use xla_indexing_hlo::module::Module;
 
 /// The in-place emitter's plan of one fusion.
@@ -52,7 +53,7 @@ pub fn plan_in_place(
     c: usize,
     outputs: usize,
     device: &Device,
-) -> Result<Option<InPlacePlan>, String> {
+) -> Result<Option<InPlacePlan>, PlanError> {
     let comp = &module.computations[c];
     let Ok(roots) = root_values(comp, outputs) else {
         return Ok(None);
@@ -74,18 +75,18 @@ pub fn plan_in_place(
             .parameter_number
             .filter(|_| operand.opcode == Opcode::Parameter)
             .ok_or_else(|| {
-                format!(
+                PlanError::Unsupported(format!(
                     "the operand of {} is computed in the fusion ({}); XLA updates in place only a parameter's buffer",
                     instr.name, operand.name
-                )
+                ))
             })?;
         let out = instr
             .array()
-            .ok_or_else(|| format!("{} is a tuple", instr.name))?;
+            .ok_or_else(|| PlanError::Tuple(instr.name.clone()))?;
         let update = instr.operands[1];
-        let upd = comp.instructions[update]
-            .array()
-            .ok_or_else(|| format!("the update of {} is a tuple", instr.name))?;
+        let upd = comp.instructions[update].array().ok_or_else(|| {
+            PlanError::Unsupported(format!("the update of {} is a tuple", instr.name))
+        })?;
         let offsets = instr.operands[2..].to_vec();
         let scalar = |&o: &usize| {
             comp.instructions[o]
@@ -93,25 +94,22 @@ pub fn plan_in_place(
                 .is_some_and(|a| a.dims.is_empty())
         };
         if offsets.len() != out.dims.len() || !offsets.iter().all(scalar) {
-            return Err(format!(
+            return Err(PlanError::Unsupported(format!(
                 "{} takes its offsets as a vector, which the in-place emitter does not read",
                 instr.name
-            ));
+            )));
         }
         match &update_dims {
             Some(dims) if *dims != upd.dims => {
-                return Err(format!(
+                return Err(PlanError::Unsupported(format!(
                     "the updates of {} ({upd}) and of the first output differ in shape",
                     instr.name
-                ));
+                )));
             }
             _ => update_dims = Some(upd.dims.clone()),
         }
         if thread_map.is_none() {
-            let elements = upd
-                .element_count()
-                .and_then(|n| u64::try_from(n).ok())
-                .ok_or_else(|| format!("{upd} has too many elements"))?;
+            let elements = launch_elements(upd)?;
             let inputs = UnrollInputs {
                 elements,
                 blocks_unrolling: false,
@@ -121,10 +119,10 @@ pub fn plan_in_place(
             thread_map = Some(loop_launch(upd, unroll, device)?);
         }
         let Some((_, map)) = &thread_map else {
-            return Err("no thread map".into());
+            return Err(PlanError::Unsupported("no thread map".into()));
         };
         let write_map =
-            landing(map, &out.dims, &upd.dims).map_err(|e| format!("write map: {e}"))?;
+            landing(map, &out.dims, &upd.dims).map_err(|e| PlanError::WriteMap(e.into()))?;
         slices.push(UpdateSlice {
             hero,
             operand_parameter,

@@ -14,6 +14,7 @@ use xla_indexing_hlo::module::Module;
 
 use crate::device::Device;
 use crate::epilogue::root_values;
+use crate::error::PlanError;
 use crate::kernel::element_bits;
 use crate::launch::LaunchDimensions;
 use crate::thread_map::loop_launch;
@@ -62,7 +63,7 @@ pub fn plan_input_slices(
     c: usize,
     outputs: usize,
     device: &Device,
-) -> Result<Option<InputSlicesPlan>, String> {
+) -> Result<Option<InputSlicesPlan>, PlanError> {
     let comp = &module.computations[c];
     let Ok(roots) = root_values(comp, outputs) else {
         return Ok(None);
@@ -127,7 +128,7 @@ pub fn plan_input_slices(
                 write_map,
             })
         })
-        .collect::<Result<Vec<_>, String>>()?;
+        .collect::<Result<Vec<_>, PlanError>>()?;
     Ok(Some(InputSlicesPlan {
         slices,
         launch,
@@ -137,7 +138,7 @@ pub fn plan_input_slices(
 
 /// The slice's output index of each element the thread map gives: the element less the
 /// window's starts, where the element lies in the window.
-fn write_map(thread_map: &IndexingMap, window: &[(i64, i64)]) -> Result<IndexingMap, String> {
+fn write_map(thread_map: &IndexingMap, window: &[(i64, i64)]) -> Result<IndexingMap, PlanError> {
     let mut map = thread_map.clone();
     for (r, &(start, limit)) in thread_map.results().iter().zip(window) {
         map.add_constraint(r.clone(), Interval::new(start, limit - 1));
@@ -148,7 +149,7 @@ fn write_map(thread_map: &IndexingMap, window: &[(i64, i64)]) -> Result<Indexing
         .zip(window)
         .map(|(r, &(start, _))| r.checked_sub(&Expr::constant(start)))
         .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| format!("write map: {e}"))?;
+        .map_err(|e| PlanError::WriteMap(e.into()))?;
     let mut map = map.with_results(results);
     map.simplify();
     Ok(map)

@@ -9,6 +9,7 @@ use xla_indexing_hlo::Opcode;
 use crate::concatenate::{ConcatenatePlan, plan_concatenate};
 use crate::device::Device;
 use crate::epilogue::reaches_hero;
+use crate::error::PlanError;
 use crate::in_place::{InPlacePlan, plan_in_place};
 use crate::input_slices::{InputSlicesPlan, plan_input_slices};
 use crate::kernel::{Kernel, element_bits, kernels};
@@ -54,7 +55,7 @@ pub enum EmitterPlan {
     /// reduces or transposes.
     Loop {
         /// Why a fusion with a reduce or a transpose is not the reduction or transpose emitter's.
-        fallback: Option<String>,
+        fallback: Option<PlanError>,
     },
     /// The reduction emitter: threads share rows or columns (warp shuffles, shared memory).
     Reduction(Box<ReductionPlan>),
@@ -693,7 +694,7 @@ fn loop_kernel(
     module: &Module,
     kernel: Kernel,
     device: &Device,
-    fallback: Option<String>,
+    fallback: Option<PlanError>,
 ) -> Result<KernelPlan, HloError> {
     let Some(first) = kernel.outputs.first().cloned() else {
         return Err(kernel.error("writes no array"));

@@ -42,9 +42,10 @@ use xla_indexing_hlo::Opcode;
 
 use crate::device::Device;
 use crate::epilogue::{reaches_hero, root_leaves};
+use crate::error::PlanError;
 use crate::identity::is_identity;
 use crate::kernel::element_bits;
-use crate::launch::LaunchDimensions;
+use crate::launch::{LaunchDimensions, LaunchError};
 use crate::reduction_eligibility::check_faster_than_loop;
 use crate::reduction_groups::reduction_groups;
 use crate::reduction_tiling::tiling;
@@ -179,7 +180,7 @@ pub fn plan_reduction(
     c: usize,
     outputs: usize,
     device: &Device,
-) -> Result<Option<ReductionPlan>, String> {
+) -> Result<Option<ReductionPlan>, PlanError> {
     let comp = &module.computations[c];
     let reduces: Vec<usize> = (0..comp.instructions.len())
         .filter(|&i| comp.instructions[i].opcode == Opcode::Reduce)
@@ -198,15 +199,17 @@ pub fn plan_reduction(
             continue;
         }
         if classify(&d, &l, &r)? != components {
-            return Err(format!(
+            return Err(PlanError::Unsupported(format!(
                 "{} and {} reduce different inputs or dimensions",
                 comp.instructions[first].name, comp.instructions[h].name
-            ));
+            )));
         }
         reshaped.push(h);
     }
     if dims.contains(&0) {
-        return Err("the reduced input has no elements".into());
+        return Err(PlanError::Unsupported(
+            "the reduced input has no elements".into(),
+        ));
     }
     check_faster_than_loop(components)?;
     let input = HeroInput {
@@ -226,7 +229,7 @@ pub fn plan_reduction(
     heroes.sort_by_key(|&h| (levels[h], h));
     let level: Vec<usize> = heroes.iter().map(|&h| levels[h]).collect();
     if heroes.is_empty() {
-        return Err("no output depends on a reduction".into());
+        return Err(PlanError::NoHero("reduction"));
     }
     let kind = tiling(components, &io_bits(comp, &heroes), device);
     let passes = level.last().copied().unwrap_or(1);
@@ -234,16 +237,16 @@ pub fn plan_reduction(
         .iter()
         .any(|s| matches!(s, OutputSource::Normalized(_)));
     if !reshaped.is_empty() && (passes > 1 || normalized) {
-        return Err(format!(
+        return Err(PlanError::Unsupported(format!(
             "{} reduces an input of another shape and a reduction is read per element",
             comp.instructions[reshaped[0]].name
-        ));
+        )));
     }
     if !matches!(kind, ReductionKind::Row { .. }) && (passes > 1 || normalized) {
-        return Err(
+        return Err(PlanError::Unsupported(
             "a column reduction's result is read per element (only rows are reduced in passes)"
                 .into(),
-        );
+        ));
     }
     let roots: Vec<(usize, bool)> = sources
         .iter()
@@ -270,7 +273,8 @@ pub fn plan_reduction(
         read: read_map,
         write: write_map,
         exchange,
-    } = maps(&kind, (&dims, &layout, &reduced), groups).map_err(|e| format!("thread maps: {e}"))?;
+    } = maps(&kind, (&dims, &layout, &reduced), groups)
+        .map_err(|e| PlanError::ThreadMaps(e.into()))?;
     let launch_map = launch_map(&launch, &read_map)?;
     let input_maps = heroes
         .iter()
@@ -280,20 +284,18 @@ pub fn plan_reduction(
             }
             let to = hero_input_shape(comp, h)?;
             let bitcast = xla_indexing_hlo::ops::bitcast_map(&input_shape, &to)
-                .map_err(|e| format!("thread maps: {e}"))?
+                .map_err(PlanError::ThreadMaps)?
                 .ok_or_else(|| {
-                    format!(
+                    PlanError::Unsupported(format!(
                         "the input of {} is not a bitcast of the first hero's",
                         comp.instructions[h].name
-                    )
+                    ))
                 })?;
-            let mut map = read_map
-                .compose(&bitcast)
-                .map_err(|e| format!("thread maps: {e}"))?;
+            let mut map = read_map.compose(&bitcast).map_err(PlanError::ThreadMaps)?;
             map.simplify();
             Ok(map)
         })
-        .collect::<Result<Vec<_>, String>>()?;
+        .collect::<Result<Vec<_>, PlanError>>()?;
     check_launch(&launch, device)?;
     let flagged = heroes
         .iter()
@@ -436,17 +438,17 @@ fn output_sources(
     outputs: usize,
     roles: &[Role],
     input: &ArrayShape,
-) -> Result<Vec<(OutputSource, Option<IndexingMap>)>, String> {
+) -> Result<Vec<(OutputSource, Option<IndexingMap>)>, PlanError> {
     root_leaves(comp, outputs)?
         .into_iter()
         .map(|(i, leaf)| match (leaf, &roles[i]) {
             (Some(leaf), _) if comp.instructions[i].opcode == Opcode::Reduce => {
                 Ok((OutputSource::Leaf { hero: i, leaf }, None))
             }
-            (Some(_), _) => Err(format!(
+            (Some(_), _) => Err(PlanError::Unsupported(format!(
                 "an output is a result of {}, a tuple that is not a reduce",
                 comp.instructions[i].name
-            )),
+            ))),
             (None, Role::Row(_)) => Ok((OutputSource::Epilogue(i), None)),
             (None, Role::Element(_)) => Ok((OutputSource::Normalized(i), None)),
             (None, Role::Free) => Ok((OutputSource::Side(i), side_bitcast(comp, i, input)?)),
@@ -461,34 +463,37 @@ fn side_bitcast(
     comp: &Computation,
     i: usize,
     input: &ArrayShape,
-) -> Result<Option<IndexingMap>, String> {
+) -> Result<Option<IndexingMap>, PlanError> {
     let instr = &comp.instructions[i];
     let not_side = || {
-        format!(
+        PlanError::Unsupported(format!(
             "output {} does not depend on a reduction and is neither of the reduced input's \
              shape nor a bitcast of it",
             instr.name
-        )
+        ))
     };
     let shape = instr.shape.as_array().ok_or_else(not_side)?;
     if shape.dims == input.dims {
         return Ok(None);
     }
     let mut map = xla_indexing_hlo::ops::bitcast_map(input, shape)
-        .map_err(|e| format!("the bitcast to output {}: {e}", instr.name))?
+        .map_err(|source| PlanError::OutputBitcast {
+            output: instr.name.clone(),
+            source,
+        })?
         .ok_or_else(not_side)?;
     map.simplify();
     Ok(Some(map))
 }
 
 /// The shape of hero `hero`'s (first) input; a tuple is an error naming the hero.
-fn hero_input_shape(comp: &Computation, hero: usize) -> Result<ArrayShape, String> {
+fn hero_input_shape(comp: &Computation, hero: usize) -> Result<ArrayShape, PlanError> {
     let instr = &comp.instructions[hero];
     comp.instructions[instr.operands[0]]
         .shape
         .as_array()
         .cloned()
-        .ok_or_else(|| format!("the input of {} is a tuple", instr.name))
+        .ok_or_else(|| PlanError::TupleInput(instr.name.clone()))
 }
 
 /// A hero's input: its dimensions, its layout (major to minor) and the reduced dimensions.
@@ -496,11 +501,11 @@ type InputLayout = (Vec<i64>, Vec<usize>, Vec<usize>);
 
 /// A hero's input dimensions, the input's layout (major to minor) and the reduced dimensions
 /// (sorted).
-fn hero_input(comp: &Computation, hero: usize) -> Result<InputLayout, String> {
+fn hero_input(comp: &Computation, hero: usize) -> Result<InputLayout, PlanError> {
     let instr = &comp.instructions[hero];
     let input = &comp.instructions[instr.operands[0]];
     let Shape::Array(shape) = &input.shape else {
-        return Err(format!("the input of {} is a tuple", instr.name));
+        return Err(PlanError::TupleInput(instr.name.clone()));
     };
     let mut reduced: Vec<usize> = instr
         .ints("dimensions")
@@ -510,10 +515,10 @@ fn hero_input(comp: &Computation, hero: usize) -> Result<InputLayout, String> {
         .collect();
     reduced.sort_unstable();
     if reduced.iter().any(|&d| d >= shape.dims.len()) {
-        return Err(format!(
+        return Err(PlanError::Unsupported(format!(
             "{} reduces a dimension its input lacks",
             instr.name
-        ));
+        )));
     }
     Ok((
         shape.dims.clone(),
@@ -528,7 +533,7 @@ fn classify(
     dims: &[i64],
     major_to_minor: &[usize],
     reduced: &[usize],
-) -> Result<Components, String> {
+) -> Result<Components, PlanError> {
     // Runs of (reduced?, product of sizes), major to minor.
     let mut runs: Vec<(bool, i64)> = Vec::new();
     for &d in major_to_minor.iter().filter(|&&d| dims[d] != 1) {
@@ -558,9 +563,9 @@ fn classify(
         [(true, r), (false, k)] => column(1, *r, *k),
         [(false, b), (true, r), (false, k)] => column(*b, *r, *k),
         _ => {
-            return Err(
+            return Err(PlanError::Unsupported(
                 "the reduced dimensions are not one run of the layout next to the kept ones".into(),
-            );
+            ));
         }
     })
 }
@@ -570,8 +575,8 @@ fn classify(
 pub(crate) fn launch_map(
     launch: &LaunchDimensions,
     read_map: &IndexingMap,
-) -> Result<IndexingMap, String> {
-    let ids = id_vars(launch).map_err(|e| format!("thread maps: {e}"))?;
+) -> Result<IndexingMap, PlanError> {
+    let ids = id_vars(launch).map_err(|e| PlanError::ThreadMaps(e.into()))?;
     Ok(IndexingMap::new(
         read_map.results().to_vec(),
         ids,
@@ -937,13 +942,13 @@ fn maps(
 }
 
 /// The launch within the device's limits.
-pub(crate) fn check_launch(launch: &LaunchDimensions, device: &Device) -> Result<(), String> {
+pub(crate) fn check_launch(launch: &LaunchDimensions, device: &Device) -> Result<(), LaunchError> {
     let threads: u64 = launch.threads.iter().product();
     if threads > device.threads_per_block_limit {
-        return Err(format!(
-            "{threads} threads per block exceed the limit of {}",
-            device.threads_per_block_limit
-        ));
+        return Err(LaunchError::ThreadsPerBlock {
+            threads,
+            limit: device.threads_per_block_limit,
+        });
     }
     for (axis, (&n, &limit)) in launch
         .blocks
@@ -952,10 +957,11 @@ pub(crate) fn check_launch(launch: &LaunchDimensions, device: &Device) -> Result
         .enumerate()
     {
         if n > limit {
-            return Err(format!(
-                "{n} blocks along {} exceed the limit of {limit}",
-                ['x', 'y', 'z'][axis]
-            ));
+            return Err(LaunchError::Blocks {
+                axis: ['x', 'y', 'z'][axis],
+                count: n,
+                limit,
+            });
         }
     }
     Ok(())

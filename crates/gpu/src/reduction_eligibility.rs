@@ -10,22 +10,23 @@
 //!   fewer than 64 with fewer than 32 kept, fewer than 128 with fewer than 8 kept, fewer than
 //!   256 with fewer than 3 kept.
 
+use crate::error::PlanError;
 use crate::reduction_tiling::{Components, WARP};
 
 /// `Ok` when XLA's reduction emitter takes a reduction of `components`; otherwise why XLA
 /// leaves it to the loop emitter.
-pub(crate) fn check_faster_than_loop(components: Components) -> Result<(), String> {
+pub(crate) fn check_faster_than_loop(components: Components) -> Result<(), PlanError> {
     let warp = WARP as i64;
     match components {
         Components::Row { segment, .. } => {
             if segment >= warp || warp.checked_rem(segment) == Some(0) {
                 return Ok(());
             }
-            Err(format!(
+            Err(PlanError::Unsupported(format!(
                 "the minor run of {segment} reduced elements is shorter than a warp of {warp} and \
                  does not divide it, so XLA's IsUnnestedReductionFasterThanElemental estimates \
                  the loop emitter faster"
-            ))
+            )))
         }
         Components::Column { reduced, kept, .. } => {
             let small = [(1, None), (2, Some(warp)), (4, Some(8)), (8, Some(3))]
@@ -39,11 +40,11 @@ pub(crate) fn check_faster_than_loop(components: Components) -> Result<(), Strin
             let kept_clause = kept_limit.map_or(String::new(), |limit| {
                 format!(" and {kept} kept, fewer than {limit}")
             });
-            Err(format!(
+            Err(PlanError::Unsupported(format!(
                 "a column reduction of {reduced} reduced elements, fewer than {}{kept_clause}, so \
                  XLA's IsUnnestedReductionFasterThanElemental estimates the loop emitter faster",
                 warps * warp
-            ))
+            )))
         }
     }
 }
@@ -74,7 +75,9 @@ mod tests {
             check_faster_than_loop(row(segment)).unwrap();
         }
         for segment in [3, 5, 7, 31] {
-            let why = check_faster_than_loop(row(segment)).unwrap_err();
+            let why = check_faster_than_loop(row(segment))
+                .unwrap_err()
+                .to_string();
             assert!(
                 why.starts_with(&format!("the minor run of {segment} reduced elements")),
                 "{why}"
@@ -93,7 +96,9 @@ mod tests {
             (127, 7, "fewer than 128 and 7 kept, fewer than 8"),
             (255, 2, "fewer than 256 and 2 kept, fewer than 3"),
         ] {
-            let why = check_faster_than_loop(column(reduced, kept)).unwrap_err();
+            let why = check_faster_than_loop(column(reduced, kept))
+                .unwrap_err()
+                .to_string();
             assert!(why.contains(clause), "{why}");
         }
     }

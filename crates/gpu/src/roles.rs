@@ -10,6 +10,8 @@ use xla_indexing_hlo::module::{Computation, Instruction};
 use xla_indexing_hlo::ops::{OpKind, instruction_kind};
 use xla_indexing_hlo::shape::Shape;
 
+use crate::error::PlanError;
+
 /// What an instruction is to the reduction emitter.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Role {
@@ -46,7 +48,7 @@ impl HeroInput {
 /// inputs read no hero, else one more than the deepest hero they read. Every reduce must
 /// reduce `input`'s dimensions; an instruction that reads a hero other than as these roles
 /// allow is an error naming it.
-pub fn roles(comp: &Computation, input: &HeroInput) -> Result<(Vec<Role>, Vec<usize>), String> {
+pub fn roles(comp: &Computation, input: &HeroInput) -> Result<(Vec<Role>, Vec<usize>), PlanError> {
     let n = comp.instructions.len();
     let mut roles = vec![Role::Free; n];
     let mut levels = vec![0usize; n];
@@ -56,10 +58,10 @@ pub fn roles(comp: &Computation, input: &HeroInput) -> Result<(Vec<Role>, Vec<us
         roles[i] = if instr.opcode == Opcode::Reduce {
             let (inputs, inits) = operands.split_at(instr.operands.len() / 2);
             if inits.iter().any(|r| **r != Role::Free) {
-                return Err(format!(
+                return Err(PlanError::Unsupported(format!(
                     "the initial value of {} reads a reduction",
                     instr.name
-                ));
+                )));
             }
             let mut deps = Vec::new();
             for r in inputs {
@@ -94,15 +96,16 @@ pub fn roles(comp: &Computation, input: &HeroInput) -> Result<(Vec<Role>, Vec<us
 }
 
 /// The error of a reduction read through `instr`.
-fn read_through(instr: &Instruction) -> String {
-    format!(
-        "a reduction is read through {} ({}), which the reduction emitter does not fuse after it",
-        instr.name, instr.opcode
-    )
+fn read_through(instr: &Instruction) -> PlanError {
+    PlanError::ReadThrough {
+        hero: "reduction",
+        name: instr.name.clone(),
+        opcode: instr.opcode,
+    }
 }
 
 /// An elementwise op's role: its operands' heroes, per row or per element (not both).
-fn elementwise(instr: &Instruction, operands: &[&Role]) -> Result<Role, String> {
+fn elementwise(instr: &Instruction, operands: &[&Role]) -> Result<Role, PlanError> {
     let (mut rows, mut elements) = (None::<Vec<usize>>, None::<Vec<usize>>);
     for r in operands {
         let (slot, hs) = match r {
@@ -118,16 +121,20 @@ fn elementwise(instr: &Instruction, operands: &[&Role]) -> Result<Role, String> 
     match (rows, elements) {
         (Some(hs), None) => Ok(Role::Row(hs)),
         (None, Some(hs)) => Ok(Role::Element(hs)),
-        _ => Err(format!(
+        _ => Err(PlanError::Unsupported(format!(
             "{} mixes values per row and per element",
             instr.name
-        )),
+        ))),
     }
 }
 
 /// A broadcast of a row value back over the reduced dimensions (its operand's dimensions are
 /// the kept ones, in order): one value per element; any other broadcast of a hero is an error.
-fn row_broadcast(instr: &Instruction, operand: &Role, input: &HeroInput) -> Result<Role, String> {
+fn row_broadcast(
+    instr: &Instruction,
+    operand: &Role,
+    input: &HeroInput,
+) -> Result<Role, PlanError> {
     let Role::Row(hs) = operand else {
         return Err(read_through(instr));
     };

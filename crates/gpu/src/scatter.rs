@@ -22,6 +22,7 @@ use xla_indexing_core::IndexingMap;
 use xla_indexing_hlo::Opcode;
 
 use crate::device::Device;
+use crate::error::PlanError;
 use crate::identity::{Class, binary_of_parameters, class_of};
 use crate::launch::LaunchDimensions;
 use crate::scatter_distribution::{Distribution, Updates, distribute};
@@ -99,7 +100,7 @@ pub fn plan_scatter(
     c: usize,
     outputs: usize,
     device: &Device,
-) -> Result<Option<ScatterPlan>, String> {
+) -> Result<Option<ScatterPlan>, PlanError> {
     let comp = &module.computations[c];
     let hero = comp.root;
     let scatter = &comp.instructions[hero];
@@ -112,25 +113,28 @@ pub fn plan_scatter(
         Shape::Tuple(leaves) => n > 1 && leaves.len() == n,
     };
     if scatter.operands.len() != 2 * n + 1 || outputs != n || !shaped {
-        return Err(format!(
+        return Err(PlanError::Unsupported(format!(
             "{} has {} operands and {outputs} outputs where the scatter emitter writes N operands, indices and N updates into N outputs",
             scatter.name,
             scatter.operands.len()
-        ));
+        )));
     }
     let operand_parameters = scatter.operands[..n]
         .iter()
         .map(|&o| operand_parameter(comp, scatter, o))
         .collect::<Result<Vec<_>, _>>()?;
     let (indices, updates) = (scatter.operands[n], scatter.operands[n + 1..].to_vec());
-    let update_shape = comp.instructions[updates[0]]
-        .array()
-        .ok_or_else(|| format!("the updates of {} are a tuple", scatter.name))?;
+    let update_shape = comp.instructions[updates[0]].array().ok_or_else(|| {
+        PlanError::Unsupported(format!("the updates of {} are a tuple", scatter.name))
+    })?;
     if updates[1..]
         .iter()
         .any(|&u| comp.instructions[u].array().map(|s| &s.dims) != Some(&update_shape.dims))
     {
-        return Err(format!("the updates of {} differ in shape", scatter.name));
+        return Err(PlanError::Unsupported(format!(
+            "the updates of {} differ in shape",
+            scatter.name
+        )));
     }
     let window: Vec<usize> = scatter
         .ints("update_window_dims")
@@ -159,7 +163,7 @@ pub fn plan_scatter(
         },
         device,
     )?;
-    let write = compose_access(&thread_map, &landing).map_err(|e| format!("write map: {e}"))?;
+    let write = compose_access(&thread_map, &landing).map_err(PlanError::WriteMap)?;
     Ok(Some(ScatterPlan {
         hero,
         operand_parameters,
@@ -176,40 +180,50 @@ pub fn plan_scatter(
 
 /// The fusion parameter that operand `o` of `scatter` is (XLA gives the scatter emitter
 /// parameters, whose buffers the outputs take).
-fn operand_parameter(comp: &Computation, scatter: &Instruction, o: usize) -> Result<usize, String> {
+fn operand_parameter(
+    comp: &Computation,
+    scatter: &Instruction,
+    o: usize,
+) -> Result<usize, PlanError> {
     let operand = &comp.instructions[o];
     operand
         .parameter_number
         .filter(|_| operand.opcode == Opcode::Parameter)
         .ok_or_else(|| {
-            format!(
+            PlanError::Unsupported(format!(
                 "the operand of {} is computed in the fusion ({}); XLA gives the scatter emitter a parameter, whose buffer the output takes",
                 scatter.name, operand.name
-            )
+            ))
         })
 }
 
 /// Where the updates of the scatter of `cx` (with `n` outputs) land, the same output index for
 /// every update and output, and per output the updates its combiner reads.
-fn landing(cx: &OpContext<'_>, n: usize) -> Result<(Access, Vec<Vec<usize>>), String> {
+fn landing(cx: &OpContext<'_>, n: usize) -> Result<(Access, Vec<Vec<usize>>), PlanError> {
     let mut landing = None;
     let mut reads = vec![Vec::new(); n];
     for j in 0..n {
-        match input_to_output(cx, n + 1 + j, 0).map_err(|e| e.message())? {
+        match input_to_output(cx, n + 1 + j, 0).map_err(PlanError::Hlo)? {
             Outcome::Defined(v) => {
                 for r in v {
                     reads
                         .get_mut(r.leaf)
-                        .ok_or_else(|| format!("{} has no output {}", cx.instr.name, r.leaf))?
+                        .ok_or_else(|| {
+                            PlanError::Unsupported(format!(
+                                "{} has no output {}",
+                                cx.instr.name, r.leaf
+                            ))
+                        })?
                         .push(j);
                     landing.get_or_insert(r.access);
                 }
             }
-            Outcome::NotDefined(why) => return Err(why),
+            Outcome::NotDefined(why) => return Err(PlanError::Undefined(why)),
         }
     }
-    let landing =
-        landing.ok_or_else(|| format!("{}: no update lands on an output", cx.instr.name))?;
+    let landing = landing.ok_or_else(|| {
+        PlanError::Unsupported(format!("{}: no update lands on an output", cx.instr.name))
+    })?;
     Ok((landing, reads))
 }
 
@@ -234,9 +248,9 @@ fn compose_access(
 }
 
 /// How the scatter of `cx`, with `n` outputs, combines its updates (see [`Combiner`]).
-fn combiner(cx: &OpContext<'_>, n: usize) -> Result<Combiner, String> {
+fn combiner(cx: &OpContext<'_>, n: usize) -> Result<Combiner, PlanError> {
     let scatter = cx.instr;
-    let callee = &cx.module.computations[cx.called("to_apply").map_err(|e| e.message())?];
+    let callee = &cx.module.computations[cx.called("to_apply").map_err(PlanError::Hlo)?];
     let name = &callee.name;
     let root = &callee.instructions[callee.root];
     if returns_updates(callee, n) {
@@ -246,10 +260,10 @@ fn combiner(cx: &OpContext<'_>, n: usize) -> Result<Combiner, String> {
         return Ok(Combiner::Unique);
     }
     if n > 1 {
-        return Err(format!(
+        return Err(PlanError::Unsupported(format!(
             "{} combines the elements of its {n} outputs with {name} where indices may repeat; the outputs would have to be combined together atomically, which the scatter emitter does not write (it writes variadic scatters whose combiner returns the updates or whose indices are unique)",
             scatter.name
-        ));
+        )));
     }
     let adds_parameters = binary_of_parameters(callee).is_some_and(|r| r.opcode == Opcode::Add);
     let atomic_type = root.array().is_some_and(|s| {
@@ -267,11 +281,11 @@ fn combiner(cx: &OpContext<'_>, n: usize) -> Result<Combiner, String> {
         matches!(s.element.as_str(), "f16" | "bf16" | "f32" | "f64") || s.element.starts_with("f8")
     });
     if !integer && !swappable_float {
-        return Err(format!(
+        return Err(PlanError::Unsupported(format!(
             "{} combines {} elements with {name} through a compare-and-swap loop, which the scatter emitter writes for integers and 8-, 16-, 32- and 64-bit floats only",
             scatter.name,
             root.array().map_or("tuple", |s| s.element.as_str())
-        ));
+        )));
     }
     Ok(Combiner::CompareAndSwap)
 }

@@ -12,9 +12,12 @@ use xla_indexing_core::interval::gcd;
 use xla_indexing_core::{ArithError, Expr, IndexingMap, Interval, Var};
 
 use crate::device::Device;
+use crate::error::PlanError;
 use crate::kernel::element_bits;
 use crate::launch::{LaunchDimensions, UnrollInputs, unroll_factor};
-use crate::thread_map::{DIM_NAMES, SYMBOL_NAMES, loop_launch, with_launch_bounds};
+use crate::thread_map::{
+    DIM_NAMES, SYMBOL_NAMES, launch_elements, loop_launch, with_launch_bounds,
+};
 use xla_indexing_hlo::shape::ArrayShape;
 
 /// Warps per block of XLA's scatter over distributed indices.
@@ -103,14 +106,11 @@ impl Updates<'_> {
 pub fn distribute(
     updates: &Updates<'_>,
     device: &Device,
-) -> Result<(Distribution, LaunchDimensions, IndexingMap), String> {
+) -> Result<(Distribution, LaunchDimensions, IndexingMap), PlanError> {
     let shape = updates.shape;
-    let elements = shape
-        .element_count()
-        .and_then(|n| u64::try_from(n).ok())
-        .ok_or_else(|| format!("{shape} has too many elements"))?;
+    let elements = launch_elements(shape)?;
     let slice = updates.slice_elements().max(1);
-    let slices = i64::try_from(elements).map_err(|_| "too many updates")? / slice;
+    let slices = i64::try_from(elements).map_err(|_| PlanError::TooManyUpdates)? / slice;
     let warp = device.warp_size as i64;
     let bits = element_bits(&shape.element).unwrap_or(8).max(1);
     let mut vector = gcd(slice, (MAX_VECTOR_BITS / bits).max(1) as i64).max(1);
@@ -135,7 +135,7 @@ pub fn distribute(
                 indices_per_warp,
             };
             let (launch, map, position) =
-                sorted_maps(updates, &layout).map_err(|e| format!("thread-id map: {e}"))?;
+                sorted_maps(updates, &layout).map_err(PlanError::ThreadIdMap)?;
             let sorted = Sorted {
                 vector: vector as u64,
                 warps_per_slice: warps_per_slice as u64,
@@ -147,8 +147,8 @@ pub fn distribute(
         }
     }
     if slices > wave as i64 && active_lanes > warp / 2 {
-        let (launch, map) = warp_per_slice(updates, slices, vector, warp)
-            .map_err(|e| format!("thread-id map: {e}"))?;
+        let (launch, map) =
+            warp_per_slice(updates, slices, vector, warp).map_err(PlanError::ThreadIdMap)?;
         return Ok((
             Distribution::Indices {
                 vector: vector as u64,

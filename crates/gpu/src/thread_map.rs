@@ -10,6 +10,7 @@
 use xla_indexing_core::{ArithError, Expr, IndexingMap, Interval, Var};
 
 use crate::device::Device;
+use crate::error::PlanError;
 use crate::launch::{LaunchDimensions, launch_dimensions};
 use xla_indexing_hlo::layout::Layout;
 use xla_indexing_hlo::shape::ArrayShape;
@@ -103,20 +104,32 @@ pub fn loop_launch(
     shape: &ArrayShape,
     unroll: u64,
     device: &Device,
-) -> Result<(LaunchDimensions, IndexingMap), String> {
-    let elements = shape
-        .element_count()
-        .and_then(|n| u64::try_from(n).ok())
-        .ok_or_else(|| format!("{shape} has too many elements"))?;
-    let launch = launch_dimensions(elements, unroll, device)
-        .map_err(|e| format!("cannot launch {elements} elements of {shape}: {e}"))?;
+) -> Result<(LaunchDimensions, IndexingMap), PlanError> {
+    let elements = launch_elements(shape)?;
+    let launch =
+        launch_dimensions(elements, unroll, device).map_err(|source| PlanError::CannotLaunch {
+            elements,
+            shape: shape.to_string(),
+            source,
+        })?;
     let layout = shape.layout_or_default();
     layout
         .validate(&shape.dims)
-        .map_err(|e| format!("{shape}: {e}"))?;
-    let map = thread_id_map(&launch, unroll, &shape.dims, &layout)
-        .map_err(|e| format!("thread-id map: {e}"))?;
+        .map_err(|source| PlanError::Layout {
+            shape: shape.to_string(),
+            source,
+        })?;
+    let map =
+        thread_id_map(&launch, unroll, &shape.dims, &layout).map_err(PlanError::ThreadIdMap)?;
     Ok((launch, map))
+}
+
+/// The elements of `shape`, as a launch counts them.
+pub(crate) fn launch_elements(shape: &ArrayShape) -> Result<u64, PlanError> {
+    shape
+        .element_count()
+        .and_then(|n| u64::try_from(n).ok())
+        .ok_or_else(|| PlanError::TooManyElements(shape.to_string()))
 }
 
 /// `map` (over the six thread and block ids, each bounded as in `launch`) simplified, with

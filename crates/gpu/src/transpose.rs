@@ -24,6 +24,7 @@ use xla_indexing_hlo::Opcode;
 
 use crate::device::Device;
 use crate::epilogue::{reaches_hero, root_values};
+use crate::error::PlanError;
 use crate::kernel::element_bits;
 use crate::launch::LaunchDimensions;
 use crate::reduction::SharedBuffer;
@@ -31,7 +32,7 @@ use crate::reduction::{check_launch, launch_map};
 use crate::transpose_tiling::{
     RunSizes, TileKind, TileRuns, Tiling, fusion_tiling, hero_kind, tile_maps,
 };
-use xla_indexing_hlo::module::{Computation, Module};
+use xla_indexing_hlo::module::{Computation, Instruction, Module};
 use xla_indexing_hlo::ops::{OpKind, bitcast_map, instruction_kind, reshape_map};
 use xla_indexing_hlo::shape::{ArrayShape, Shape};
 
@@ -125,7 +126,7 @@ pub fn plan_transpose(
     c: usize,
     outputs: usize,
     device: &Device,
-) -> Result<Option<TransposePlan>, String> {
+) -> Result<Option<TransposePlan>, PlanError> {
     let comp = &module.computations[c];
     let moves = |k: usize| physical_order(comp, k).is_some_and(|o| o.len() > 1);
     if !(0..comp.instructions.len()).any(moves) {
@@ -153,14 +154,14 @@ pub fn plan_transpose(
             .any(|&r| reaches_hero(comp, r, &|k| k == h.hero))
     });
     let Some(first) = tiled.first() else {
-        return Err(refused.unwrap_or_else(|| "no output depends on a transpose".into()));
+        return Err(refused.unwrap_or(PlanError::NoHero("transpose")));
     };
     let sizes = first.sizes;
     if let Some(other) = tiled.iter().find(|h| h.sizes != sizes) {
-        return Err(format!(
+        return Err(PlanError::Unsupported(format!(
             "the transposes {} and {} are tiled differently ({sizes} and {})",
             comp.instructions[first.hero].name, comp.instructions[other.hero].name, other.sizes
-        ));
+        )));
     }
     let kinds: Vec<TileKind> = tiled.iter().map(|h| h.kind).collect();
     let bits: Vec<u64> = tiled.iter().map(|h| h.bits).collect();
@@ -169,10 +170,10 @@ pub fn plan_transpose(
     let mut launch = None;
     for h in &tiled {
         let maps = tile_maps(&h.dims, &h.perm, &h.runs, sizes, tiling)
-            .map_err(|e| format!("thread maps: {e}"))?;
+            .map_err(|e| PlanError::ThreadMaps(e.into()))?;
         let dims = tiling
             .tile_dims(sizes.kept)
-            .map_err(|e| format!("thread maps: {e}"))?;
+            .map_err(|e| PlanError::ThreadMaps(e.into()))?;
         launch = Some(maps.launch);
         heroes.push(TransposeHero {
             hero: h.hero,
@@ -187,14 +188,14 @@ pub fn plan_transpose(
             },
         });
     }
-    let launch = launch.ok_or("no output depends on a transpose")?;
+    let launch = launch.ok_or(PlanError::NoHero("transpose"))?;
     check_launch(&launch, device)?;
     let launch_map = launch_map(&launch, &heroes[0].read_map)?;
     let outputs = roots
         .iter()
         .zip(paths)
         .map(|(&root, path)| plan_output(comp, root, path, &heroes))
-        .collect::<Result<Vec<_>, String>>()?;
+        .collect::<Result<Vec<_>, _>>()?;
     let v = tiling.vector as i64;
     let whole_groups = sizes.kept > 1 || (sizes.x % v == 0 && sizes.y % v == 0);
     Ok(Some(TransposePlan {
@@ -223,14 +224,18 @@ struct Candidate {
 }
 
 /// Transpose `k` as a hero, or why XLA's emitter does not tile it.
-fn tiled_hero(comp: &Computation, k: usize) -> Result<Candidate, String> {
+fn tiled_hero(comp: &Computation, k: usize) -> Result<Candidate, PlanError> {
     let name = &comp.instructions[k].name;
-    let source = hero_source(comp, k).ok_or("the transpose reads a tuple")?;
+    let source = hero_source(comp, k).ok_or(PlanError::TransposeOfTuple)?;
     let runs = tiled_runs(comp, k, &source)?;
     let sizes = runs.sizes(&source.shape.dims);
     let element = array(comp, k)?.element.clone();
-    let bits = element_bits(&element).ok_or_else(|| format!("{name} has elements of {element}"))?;
-    let kind = hero_kind(sizes, bits, runs.last_two).map_err(|why| format!("{name}: {why}"))?;
+    let bits = element_bits(&element)
+        .ok_or_else(|| PlanError::Unsupported(format!("{name} has elements of {element}")))?;
+    let kind = hero_kind(sizes, bits, runs.last_two).map_err(|why| PlanError::Instruction {
+        name: name.clone(),
+        source: Box::new(why),
+    })?;
     Ok(Candidate {
         hero: k,
         source: source.instr,
@@ -252,29 +257,24 @@ fn plan_output(
     root: usize,
     path: Vec<usize>,
     heroes: &[TransposeHero],
-) -> Result<TransposeOutput, String> {
+) -> Result<TransposeOutput, PlanError> {
     let name = &comp.instructions[root].name;
     let root_shape = comp.instructions[root]
         .shape
         .as_array()
-        .ok_or_else(|| format!("output {name} is a tuple"))?;
+        .ok_or_else(|| PlanError::Unsupported(format!("output {name} is a tuple")))?;
     let Some(&hero) = path.last() else {
         let first = &heroes[0];
         let source = comp.instructions[first.source]
             .shape
             .as_array()
-            .ok_or("the transpose reads a tuple")?;
-        let bitcast = bitcast_map(source, root_shape)
-            .map_err(|e| e.to_string())?
-            .ok_or_else(|| {
-                format!(
-                    "side output {name} ({root_shape}) is no bitcast of the transpose's operand ({source})"
-                )
-            })?;
-        let mut write_map = first
-            .read_map
-            .compose(&bitcast)
-            .map_err(|e| e.to_string())?;
+            .ok_or(PlanError::TransposeOfTuple)?;
+        let bitcast = bitcast_map(source, root_shape)?.ok_or_else(|| {
+            PlanError::Unsupported(format!(
+                "side output {name} ({root_shape}) is no bitcast of the transpose's operand ({source})"
+            ))
+        })?;
+        let mut write_map = first.read_map.compose(&bitcast)?;
         write_map.simplify();
         return Ok(TransposeOutput {
             root,
@@ -286,17 +286,12 @@ fn plan_output(
     let first = heroes
         .iter()
         .find(|h| h.hero == hero)
-        .ok_or("a hero without a tile")?;
+        .ok_or_else(|| PlanError::Unsupported("a hero without a tile".into()))?;
     let mut forward = IndexingMap::identity(&array_dims(comp, hero)?);
     for pair in path.windows(2).rev() {
-        forward = forward
-            .compose(&step_map(comp, pair[0], pair[1])?)
-            .map_err(|e| e.to_string())?;
+        forward = forward.compose(&step_map(comp, pair[0], pair[1])?)?;
     }
-    let mut write_map = first
-        .write_map
-        .compose(&forward)
-        .map_err(|e| e.to_string())?;
+    let mut write_map = first.write_map.compose(&forward)?;
     write_map.simplify();
     let mut free_reads = Vec::new();
     let walk = Walk {
@@ -320,7 +315,7 @@ fn epilogue_path(
     comp: &Computation,
     root: usize,
     is_hero: &dyn Fn(usize) -> bool,
-) -> Result<Vec<usize>, String> {
+) -> Result<Vec<usize>, PlanError> {
     if is_hero(root) {
         return Ok(vec![root]);
     }
@@ -329,10 +324,7 @@ fn epilogue_path(
     }
     let instr = &comp.instructions[root];
     if !is_epilogue_op(comp, root) {
-        return Err(format!(
-            "a transpose is read through {} ({}), which the transpose emitter does not fuse after it",
-            instr.name, instr.opcode
-        ));
+        return Err(read_through(instr));
     }
     for &operand in &instr.operands {
         let mut path = epilogue_path(comp, operand, is_hero)?;
@@ -355,15 +347,14 @@ fn is_epilogue_op(comp: &Computation, i: usize) -> bool {
 /// The map from an index of `operand` to the index of `user` (an epilogue op reading it) that
 /// holds the element computed from it: the identity for elementwise ops, the bitcast or the
 /// reshape otherwise.
-fn step_map(comp: &Computation, user: usize, operand: usize) -> Result<IndexingMap, String> {
+fn step_map(comp: &Computation, user: usize, operand: usize) -> Result<IndexingMap, PlanError> {
     let (to, from) = (array(comp, user)?, array(comp, operand)?);
-    let name = &comp.instructions[user].name;
     let map = match comp.instructions[user].opcode {
-        Opcode::Bitcast => bitcast_map(from, to).map_err(|e| e.to_string())?,
-        Opcode::Reshape => reshape_map(&from.dims, &to.dims).map_err(|e| e.to_string())?,
+        Opcode::Bitcast => bitcast_map(from, to)?,
+        Opcode::Reshape => reshape_map(&from.dims, &to.dims)?,
         _ => Some(IndexingMap::identity(&to.dims)),
     };
-    map.ok_or_else(|| format!("{name} changes the element count or a tiled layout"))
+    map.ok_or_else(|| PlanError::NoBitcast(comp.instructions[user].name.clone()))
 }
 
 /// The walk of an output's epilogue that checks it and collects what it reads besides the
@@ -387,14 +378,14 @@ impl Walk<'_> {
         on_path: Option<usize>,
         map: &IndexingMap,
         free: &mut Vec<(usize, IndexingMap)>,
-    ) -> Result<(), String> {
+    ) -> Result<(), PlanError> {
         let comp = self.comp;
         if let Some(h) = self.heroes.iter().find(|h| h.hero == i) {
             if on_path.is_none() && map.to_string() != h.write_map.to_string() {
-                return Err(format!(
+                return Err(PlanError::Unsupported(format!(
                     "an output reads {} at other elements than a thread moves ({map} against {})",
                     comp.instructions[i].name, h.write_map
-                ));
+                )));
             }
             return Ok(());
         }
@@ -410,17 +401,14 @@ impl Walk<'_> {
         }
         let instr = &comp.instructions[i];
         if !is_epilogue_op(comp, i) {
-            return Err(format!(
-                "a transpose is read through {} ({}), which the transpose emitter does not fuse after it",
-                instr.name, instr.opcode
-            ));
+            return Err(read_through(instr));
         }
         for &operand in &instr.operands {
             let back = match instr.opcode {
                 Opcode::Bitcast | Opcode::Reshape => inverse_step(comp, i, operand)?,
                 _ => IndexingMap::identity(&array_dims(comp, i)?),
             };
-            let mut m = map.compose(&back).map_err(|e| e.to_string())?;
+            let mut m = map.compose(&back)?;
             m.simplify();
             let next = on_path
                 .map(|k| k + 1)
@@ -433,30 +421,34 @@ impl Walk<'_> {
 
 /// The map from an index of `user` (a bitcast or reshape) to the index of its `operand` that
 /// holds the same element.
-fn inverse_step(comp: &Computation, user: usize, operand: usize) -> Result<IndexingMap, String> {
+fn inverse_step(comp: &Computation, user: usize, operand: usize) -> Result<IndexingMap, PlanError> {
     let (from, to) = (array(comp, user)?, array(comp, operand)?);
     let map = match comp.instructions[user].opcode {
-        Opcode::Bitcast => bitcast_map(from, to).map_err(|e| e.to_string())?,
-        _ => reshape_map(&from.dims, &to.dims).map_err(|e| e.to_string())?,
+        Opcode::Bitcast => bitcast_map(from, to)?,
+        _ => reshape_map(&from.dims, &to.dims)?,
     };
-    map.ok_or_else(|| {
-        format!(
-            "{} changes the element count or a tiled layout",
-            comp.instructions[user].name
-        )
-    })
+    map.ok_or_else(|| PlanError::NoBitcast(comp.instructions[user].name.clone()))
+}
+
+/// The error of a transpose read through `instr`.
+fn read_through(instr: &Instruction) -> PlanError {
+    PlanError::ReadThrough {
+        hero: "transpose",
+        name: instr.name.clone(),
+        opcode: instr.opcode,
+    }
 }
 
 /// The array shape of instruction `i`.
-fn array(comp: &Computation, i: usize) -> Result<&ArrayShape, String> {
+fn array(comp: &Computation, i: usize) -> Result<&ArrayShape, PlanError> {
     comp.instructions[i]
         .shape
         .as_array()
-        .ok_or_else(|| format!("{} is a tuple", comp.instructions[i].name))
+        .ok_or_else(|| PlanError::Tuple(comp.instructions[i].name.clone()))
 }
 
 /// The dimensions of instruction `i`'s array.
-fn array_dims(comp: &Computation, i: usize) -> Result<Vec<i64>, String> {
+fn array_dims(comp: &Computation, i: usize) -> Result<Vec<i64>, PlanError> {
     Ok(array(comp, i)?.dims.clone())
 }
 
@@ -562,14 +554,16 @@ fn runs_of(source: &Source<'_>, result: &ArrayShape) -> Option<Vec<(Vec<usize>, 
 /// order alike. One that keeps it in place (`[1, 0, 2]`) has `X` and `Y` the runs next to the
 /// kept run `M`, and each element of the tile is a run of `M` (whether XLA tiles it is
 /// `transpose_tiling::hero_kind`'s question).
-fn tiled_runs(comp: &Computation, hero: usize, source: &Source<'_>) -> Result<TileRuns, String> {
+fn tiled_runs(comp: &Computation, hero: usize, source: &Source<'_>) -> Result<TileRuns, PlanError> {
     let Shape::Array(result) = &comp.instructions[hero].shape else {
-        return Err("the transpose is a tuple".into());
+        return Err(PlanError::Unsupported("the transpose is a tuple".into()));
     };
     let name = &comp.instructions[hero].name;
     let mut order = runs_of(source, result).unwrap_or_default();
     if order.len() <= 1 {
-        return Err(format!("{name} moves nothing in memory"));
+        return Err(PlanError::Unsupported(format!(
+            "{name} moves nothing in memory"
+        )));
     }
     let mut runs = TileRuns::default();
     let last = order.len() - 1;

@@ -21,6 +21,7 @@
 use xla_indexing_core::{ArithError, Expr, IndexingMap, Interval, Var};
 
 use crate::device::Device;
+use crate::error::PlanError;
 use crate::launch::LaunchDimensions;
 use crate::reduction::{ceil_div, id_vars, int, logical_index, uint};
 use crate::thread_map::SYMBOL_NAMES;
@@ -163,37 +164,37 @@ impl Tiling {
 /// when its elements are narrower than a bank and the packed tile fills well; padded when the
 /// tiled runs are large enough (and a kept run small enough); else not at all. `Err` says why
 /// XLA's emitter leaves it to the loop emitter.
-pub fn hero_kind(sizes: RunSizes, bits: u64, last_two: bool) -> Result<TileKind, String> {
+pub fn hero_kind(sizes: RunSizes, bits: u64, last_two: bool) -> Result<TileKind, PlanError> {
     let RunSizes { y, x, kept, .. } = sizes;
     let bits = bits as i64;
     if kept == 1 && packed_fits(sizes, bits) {
         return Ok(TileKind::Packed);
     }
     if kept > 1 && bits * kept > MAX_KEPT_BITS {
-        return Err(format!(
+        return Err(PlanError::Unsupported(format!(
             "it keeps the minor-most dimension in place with {} bits per element, which XLA's \
              transpose emitter tiles only for at most {MAX_KEPT_BITS}",
             bits * kept
-        ));
+        )));
     }
     if kept == 1 && bits == 4 {
-        return Err(
+        return Err(PlanError::Unsupported(
             "XLA's transpose emitter leaves 4-bit transposes it cannot pack to the loop \
                     emitter"
                 .into(),
-        );
+        ));
     }
     if kept == 1 && last_two && x.min(y) < MIN_LAST_TWO {
-        return Err(format!(
+        return Err(PlanError::Unsupported(format!(
             "it swaps the last two dimensions, of {y} and {x} elements, which XLA's transpose \
              emitter tiles only when both have {MIN_LAST_TWO} or more"
-        ));
+        )));
     }
     if x.min(y) < MIN_TILED || x.saturating_mul(y) < MIN_TILED_TOTAL {
-        return Err(format!(
+        return Err(PlanError::Unsupported(format!(
             "it swaps runs of {y} and {x} elements, which XLA's transpose emitter tiles only \
              when both have {MIN_TILED} or more and {MIN_TILED_TOTAL} together"
-        ));
+        )));
     }
     Ok(TileKind::Padded)
 }

@@ -617,15 +617,16 @@ fn transposes_the_emitter_does_not_tile_stay_with_the_loop_emitter_saying_why() 
         .iter()
         .find(|p| p.kernel.name == "minor_kept_fusion")
         .unwrap();
+    let EmitterPlan::Loop {
+        fallback: Some(why),
+    } = &minor_kept.emitter
+    else {
+        panic!("{:?}", minor_kept.emitter);
+    };
     assert_eq!(
-        minor_kept.emitter,
-        EmitterPlan::Loop {
-            fallback: Some(
-                "t: it keeps the minor-most dimension in place with 160 bits per element, which \
-                 XLA's transpose emitter tiles only for at most 64"
-                    .into()
-            )
-        }
+        why.to_string(),
+        "t: it keeps the minor-most dimension in place with 160 bits per element, which XLA's \
+         transpose emitter tiles only for at most 64"
     );
     let names: Vec<&str> = plans.iter().map(|p| p.emitter.name()).collect();
     assert_eq!(

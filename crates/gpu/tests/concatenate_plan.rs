@@ -140,7 +140,7 @@ fn fusions_the_concatenate_emitter_takes_and_leaves() {
     match emitter(&text) {
         EmitterPlan::Loop {
             fallback: Some(why),
-        } => assert!(why.contains("has 5 operands"), "{why}"),
+        } => assert!(why.to_string().contains("has 5 operands"), "{why}"),
         other => panic!("{other:?}"),
     }
 }

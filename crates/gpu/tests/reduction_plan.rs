@@ -303,7 +303,7 @@ fn kept_runs_on_both_sides_of_a_reduced_one_and_more_stay_with_the_loop_emitter(
     match &plans[0].emitter {
         EmitterPlan::Loop {
             fallback: Some(why),
-        } => assert!(why.contains("not one run"), "{why}"),
+        } => assert!(why.to_string().contains("not one run"), "{why}"),
         other => panic!("{other:?}"),
     }
 }
@@ -347,7 +347,7 @@ fn fallback(text: &str) -> String {
     match &plans[0].emitter {
         EmitterPlan::Loop {
             fallback: Some(why),
-        } => why.clone(),
+        } => why.to_string(),
         other => panic!("{other:?}"),
     }
 }

@@ -26,6 +26,7 @@ use xla_indexing_mlir::handles::{collect_ops, with_context};
 use xla_indexing_mlir::ir::{op_name, parent_op, set_attribute};
 
 use super::PassFailure;
+use super::error::LowerErrorKind;
 use xla_indexing_mlir::pass_entry;
 use xla_indexing_mlir::pass_host::{PassOption, PassOptions, PassSpec};
 use xla_indexing_mlir::{ir::emit_remark, map_attribute};
@@ -97,26 +98,28 @@ fn inside_stablehlo(op: &OperationRef) -> bool {
 }
 
 /// The maps of every operand of `op`, by the HLO analysis, or why there are none.
-pub fn operand_maps(op: &OperationRef) -> Result<Vec<Vec<IndexingMap>>, String> {
+pub fn operand_maps(op: &OperationRef) -> Result<Vec<Vec<IndexingMap>>, LowerErrorKind> {
     if op.operand_count() == 0 {
         return Ok(Vec::new());
     }
-    let text = translate(op).map_err(|e| e.to_string())?;
-    let module =
-        parse_module(&text).map_err(|e| format!("the HLO form of the op does not parse: {e}"))?;
+    let text = translate(op)?;
+    let module = parse_module(&text).map_err(LowerErrorKind::OpHlo)?;
     // The module has no fusion, so its entry computation, the op, is analysed: operands are
     // its parameters.
-    let report = analyze_module(&module, &Options::default()).map_err(|e| e.to_string())?;
+    let report = analyze_module(&module, &Options::default()).map_err(LowerErrorKind::Hlo)?;
     let mut maps: Vec<Vec<IndexingMap>> = vec![Vec::new(); op.operand_count()];
     for computation in &report.computations {
         for output in &computation.outputs {
             for operand in &output.operands {
                 if let Some(reason) = &operand.maps.undefined {
-                    return Err(reason.clone());
+                    return Err(LowerErrorKind::Undefined(reason.clone()));
                 }
-                let slot = maps
-                    .get_mut(operand.operand)
-                    .ok_or_else(|| format!("the analysis names operand {}", operand.operand))?;
+                let slot = maps.get_mut(operand.operand).ok_or_else(|| {
+                    LowerErrorKind::Invalid(format!(
+                        "the analysis names operand {}",
+                        operand.operand
+                    ))
+                })?;
                 for access in &operand.maps.accesses {
                     if !slot.contains(&access.map) {
                         slot.push(access.map.clone());

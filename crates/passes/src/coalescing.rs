@@ -47,6 +47,8 @@ use xla_indexing_gpu::{
     AccessCoalescing, Buffer, Device, analyze_buffer_access, thread_map::DIM_NAMES,
 };
 
+use super::error::LowerErrorKind;
+use super::launch_grid::read_launch;
 use super::{ChipOptions, PassFailure, chip_option};
 use xla_indexing_mlir::handles::collect_ops;
 use xla_indexing_mlir::indexing_ops::{is_apply_indexing, is_loop, op_map};
@@ -56,7 +58,7 @@ use xla_indexing_mlir::ir::{
 };
 use xla_indexing_mlir::pass_entry;
 use xla_indexing_mlir::pass_host::{PassOption, PassSpec};
-use xla_indexing_mlir::{KernelLaunch, LAUNCH_ATTRIBUTE, attribute_launch, ir::emit_remark};
+use xla_indexing_mlir::{KernelLaunch, LAUNCH_ATTRIBUTE, ir::emit_remark};
 
 /// The pass's command-line name.
 pub const ARGUMENT: &str = "xla-indexing-coalescing";
@@ -132,25 +134,25 @@ fn analyze_load(
     load: &OperationRef,
     kernel: &OperationRef,
     device: &Device,
-) -> Result<AccessCoalescing, String> {
-    let launch = kernel
+) -> Result<AccessCoalescing, LowerErrorKind> {
+    let attribute = kernel
         .attribute(LAUNCH_ATTRIBUTE)
-        .map_err(|e| e.to_string())
-        .and_then(|a| attribute_launch(a).map_err(|e| format!("{LAUNCH_ATTRIBUTE}: {e}")))?;
+        .map_err(|e| LowerErrorKind::Mlir(e.to_string()))?;
+    let launch = read_launch(attribute)?;
     let memref = load
         .operand(0)
-        .map_err(|_| "the load has no memref".to_string())?;
+        .map_err(|_| LowerErrorKind::Invalid("the load has no memref".into()))?;
     let buffer = buffer_of(memref.r#type())?;
     let rank = buffer.dims.len();
     if load.operand_count() != rank + 1 {
-        return Err(format!(
+        return Err(LowerErrorKind::Invalid(format!(
             "the load has {} indices for a rank-{rank} memref",
             load.operand_count().saturating_sub(1)
-        ));
+        )));
     }
     let map = access_map(load, kernel, &launch)?;
     let identity = IndexingMap::identity(&buffer.dims);
-    analyze_buffer_access(&map, &identity, &buffer, device).map_err(|e| e.to_string())
+    Ok(analyze_buffer_access(&map, &identity, &buffer, device)?)
 }
 
 /// The map from thread and block ids and the loops' range variables to the indices of `load`.
@@ -158,20 +160,20 @@ fn access_map(
     load: &OperationRef,
     kernel: &OperationRef,
     launch: &KernelLaunch,
-) -> Result<IndexingMap, String> {
+) -> Result<IndexingMap, LowerErrorKind> {
     let mut builder = MapBuilder::new(load, kernel);
     builder.enter_loops()?;
     let mut results = Vec::with_capacity(load.operand_count().saturating_sub(1));
     for i in 1..load.operand_count() {
         let index = load
             .operand(i)
-            .map_err(|_| format!("index {} is missing", i - 1))?;
-        let expr = builder.expr_of(index).map_err(|why| {
-            format!(
-                "index {} is not an indexing map of thread ids: {why}",
-                i - 1
-            )
-        })?;
+            .map_err(|_| LowerErrorKind::Invalid(format!("index {} is missing", i - 1)))?;
+        let expr = builder
+            .expr_of(index)
+            .map_err(|why| LowerErrorKind::Index {
+                index: i - 1,
+                why: Box::new(why),
+            })?;
         results.push(expr);
     }
     Ok(builder.finish(results, launch))
@@ -189,7 +191,7 @@ struct MapBuilder<'c, 'a> {
     constraints: Vec<(Expr, Interval)>,
     /// Bounds of map variables that hold wherever the load runs; kept where they are not implied.
     bounds: Vec<(Expr, Interval)>,
-    memo: HashMap<usize, Result<Expr, String>>,
+    memo: HashMap<usize, Result<Expr, LowerErrorKind>>,
     depth: usize,
 }
 
@@ -228,7 +230,7 @@ impl<'c, 'a> MapBuilder<'c, 'a> {
 
     /// Numbers the loops' range variables (the kernel loop's first, padded to two) and adds the
     /// constraints under which their bodies run.
-    fn enter_loops(&mut self) -> Result<(), String> {
+    fn enter_loops(&mut self) -> Result<(), LowerErrorKind> {
         let kernel_loop = self
             .loops
             .iter()
@@ -257,11 +259,9 @@ impl<'c, 'a> MapBuilder<'c, 'a> {
             let (op, map) = self.loops[i].clone();
             let dims = self
                 .operand_exprs(&op, 0, map.dims().len())
-                .map_err(|(k, why)| {
-                    format!(
-                        "dim {k} of an enclosing xla_indexing.loop is not an indexing map of \
-                         thread ids: {why}"
-                    )
+                .map_err(|(dim, why)| LowerErrorKind::LoopDim {
+                    dim,
+                    why: Box::new(why),
                 })?;
             let syms: Vec<Expr> = self.slots[i].iter().map(|&s| Expr::sym(s)).collect();
             self.restrict(&map, &dims, &syms, false)?;
@@ -286,12 +286,12 @@ impl<'c, 'a> MapBuilder<'c, 'a> {
         op: &OperationRef<'c, 'a>,
         from: usize,
         to: usize,
-    ) -> Result<Vec<Expr>, (usize, String)> {
+    ) -> Result<Vec<Expr>, (usize, LowerErrorKind)> {
         (from..to)
             .map(|k| {
                 let value = op
                     .operand(k)
-                    .map_err(|_| (k - from, "it is missing".to_string()))?;
+                    .map_err(|_| (k - from, LowerErrorKind::Invalid("it is missing".into())))?;
                 self.expr_of(value).map_err(|why| (k - from, why))
             })
             .collect()
@@ -305,8 +305,8 @@ impl<'c, 'a> MapBuilder<'c, 'a> {
         dims: &[Expr],
         syms: &[Expr],
         symbol_bounds: bool,
-    ) -> Result<(), String> {
-        let subst = |e: &Expr| e.substitute(dims, syms).map_err(|e| e.to_string());
+    ) -> Result<(), LowerErrorKind> {
+        let subst = |e: &Expr| e.substitute(dims, syms);
         for (e, interval) in map.constraints() {
             self.constraints.push((subst(e)?, *interval));
         }
@@ -324,13 +324,15 @@ impl<'c, 'a> MapBuilder<'c, 'a> {
 
     /// The expression of `value` over the thread ids (dims) and the loops' range variables
     /// (symbols), or why it has none.
-    fn expr_of(&mut self, value: Value<'c, 'a>) -> Result<Expr, String> {
+    fn expr_of(&mut self, value: Value<'c, 'a>) -> Result<Expr, LowerErrorKind> {
         let key = value.to_raw().ptr as usize;
         if let Some(known) = self.memo.get(&key) {
             return known.clone();
         }
         if self.depth >= MAX_DEPTH {
-            return Err("its computation is too deep".into());
+            return Err(LowerErrorKind::Unsupported(
+                "its computation is too deep".into(),
+            ));
         }
         self.depth += 1;
         // Asked first: melior's failing `try_from` prints the value (and the whole module).
@@ -346,30 +348,37 @@ impl<'c, 'a> MapBuilder<'c, 'a> {
                     .unwrap_or(0);
                 self.op_result(op, index)
             }
-            (None, None) => Err("it is neither an op result nor a block argument".into()),
+            (None, None) => Err(LowerErrorKind::Invalid(
+                "it is neither an op result nor a block argument".into(),
+            )),
         };
         self.depth -= 1;
         self.memo.insert(key, result.clone());
         result
     }
 
-    fn block_argument(&mut self, argument: BlockArgument<'c, 'a>) -> Result<Expr, String> {
+    fn block_argument(&mut self, argument: BlockArgument<'c, 'a>) -> Result<Expr, LowerErrorKind> {
+        let unsupported = LowerErrorKind::Unsupported;
         let number = argument.argument_number();
         let Some(parent) = block_parent_op(argument.owner()) else {
-            return Err("it is an argument of a detached block".into());
+            return Err(unsupported("it is an argument of a detached block".into()));
         };
         if parent == self.kernel {
-            return Err(format!("it is argument {number} of the kernel"));
+            return Err(unsupported(format!(
+                "it is argument {number} of the kernel"
+            )));
         }
         let name = op_name(&parent);
         let Some(i) = self.loops.iter().position(|(l, _)| *l == parent) else {
-            return Err(format!("it is an argument of '{name}'"));
+            return Err(unsupported(format!("it is an argument of '{name}'")));
         };
         let is_entry = parent
             .regions()
             .any(|r| r.first_block().is_some_and(|b| b == argument.owner()));
         if !is_entry {
-            return Err(format!("it is an argument of a block of '{name}'"));
+            return Err(unsupported(format!(
+                "it is an argument of a block of '{name}'"
+            )));
         }
         let map = self.loops[i].1.clone();
         let num_range = map.range_vars().len();
@@ -377,22 +386,29 @@ impl<'c, 'a> MapBuilder<'c, 'a> {
             return Ok(Expr::sym(self.slots[i][number]));
         }
         let Some(result) = map.results().get(number - num_range) else {
-            return Err("it is a loop-carried value of an xla_indexing.loop".into());
+            return Err(unsupported(
+                "it is a loop-carried value of an xla_indexing.loop".into(),
+            ));
         };
         let op = self.loops[i].0;
         let dims = self
             .operand_exprs(&op, 0, map.dims().len())
             .map_err(|(_, why)| why)?;
         let syms: Vec<Expr> = self.slots[i].iter().map(|&s| Expr::sym(s)).collect();
-        result.substitute(&dims, &syms).map_err(|e| e.to_string())
+        Ok(result.substitute(&dims, &syms)?)
     }
 
-    fn op_result(&mut self, op: OperationRef<'c, 'a>, index: usize) -> Result<Expr, String> {
+    fn op_result(
+        &mut self,
+        op: OperationRef<'c, 'a>,
+        index: usize,
+    ) -> Result<Expr, LowerErrorKind> {
+        let (invalid, unsupported) = (LowerErrorKind::Invalid, LowerErrorKind::Unsupported);
         let name = op_name(&op);
-        let operand = |this: &mut Self, k: usize| -> Result<Expr, String> {
+        let operand = |this: &mut Self, k: usize| -> Result<Expr, LowerErrorKind> {
             let value = op
                 .operand(k)
-                .map_err(|_| format!("'{name}' lacks operand {k}"))?;
+                .map_err(|_| invalid(format!("'{name}' lacks operand {k}")))?;
             this.expr_of(value)
         };
         match name.as_str() {
@@ -401,12 +417,13 @@ impl<'c, 'a> MapBuilder<'c, 'a> {
                 .ok()
                 .and_then(integer_attribute)
                 .map(Expr::constant)
-                .ok_or_else(|| "it is a constant that is not an integer".into()),
+                .ok_or_else(|| unsupported("it is a constant that is not an integer".into())),
             "gpu.thread_id" | "gpu.block_id" => gpu_id(&op)
                 .map(|k| Expr::dim(k as u32))
-                .ok_or_else(|| format!("'{name}' has no dimension x, y or z")),
+                .ok_or_else(|| invalid(format!("'{name}' has no dimension x, y or z"))),
             name if is_apply_indexing(name) => {
-                let map = op_map(&op).ok_or_else(|| format!("its {name} has no readable map"))?;
+                let map = op_map(&op)
+                    .ok_or_else(|| invalid(format!("its {name} has no readable map")))?;
                 let num_dims = map.dims().len();
                 let dims = self
                     .operand_exprs(&op, 0, num_dims)
@@ -415,11 +432,10 @@ impl<'c, 'a> MapBuilder<'c, 'a> {
                     .operand_exprs(&op, num_dims, op.operand_count())
                     .map_err(|(_, why)| why)?;
                 self.restrict(&map, &dims, &syms, true)?;
-                let result = map
-                    .results()
-                    .get(index)
-                    .ok_or("its xla_indexing.apply_indexing lacks the result")?;
-                result.substitute(&dims, &syms).map_err(|e| e.to_string())
+                let result = map.results().get(index).ok_or_else(|| {
+                    invalid("its xla_indexing.apply_indexing lacks the result".into())
+                })?;
+                Ok(result.substitute(&dims, &syms)?)
             }
             "arith.addi" | "arith.subi" => {
                 let (a, b) = (operand(self, 0)?, operand(self, 1)?);
@@ -428,18 +444,20 @@ impl<'c, 'a> MapBuilder<'c, 'a> {
                 } else {
                     a.checked_sub(&b)
                 };
-                sum.map_err(|e| e.to_string())
+                Ok(sum?)
             }
             "arith.muli" => {
                 let (a, b) = (operand(self, 0)?, operand(self, 1)?);
                 let product = match (a.as_constant(), b.as_constant()) {
                     (Some(k), _) => b.checked_scale(k),
                     (_, Some(k)) => a.checked_scale(k),
-                    (None, None) => return Err("it is a product of two variables".into()),
+                    (None, None) => {
+                        return Err(unsupported("it is a product of two variables".into()));
+                    }
                 };
-                product.map_err(|e| e.to_string())
+                Ok(product?)
             }
-            _ => Err(format!("it is computed by '{name}'")),
+            _ => Err(unsupported(format!("it is computed by '{name}'"))),
         }
     }
 
@@ -478,32 +496,31 @@ fn gpu_id(op: &OperationRef) -> Option<usize> {
 }
 
 /// The buffer a memref type describes, or why it cannot be analysed.
-fn buffer_of(ty: Type) -> Result<Buffer, String> {
+fn buffer_of(ty: Type) -> Result<Buffer, LowerErrorKind> {
+    let unsupported = LowerErrorKind::Unsupported;
     let shape = shape_of(ty)
         .filter(|s| s.is_memref)
-        .ok_or_else(|| format!("{ty} is not a memref"))?;
+        .ok_or_else(|| unsupported(format!("{ty} is not a memref")))?;
     if let Some(space) = memref_memory_space(ty) {
         let global = space.to_string().contains("global")
             || integer_attribute(space).is_some_and(|n| n == 0 || n == 1);
         if !global {
-            return Err(format!(
+            return Err(unsupported(format!(
                 "it reads memory space {space}; coalescing concerns global memory"
-            ));
+            )));
         }
     }
     let element = element_name(shape.element)?;
-    let dims = shape
-        .sizes
-        .iter()
-        .enumerate()
-        .map(|(d, size)| size.ok_or_else(|| format!("dimension {d} of {ty} is dynamic")));
-    let dims = dims.collect::<Result<Vec<i64>, String>>()?;
-    let (strides, offset) =
-        memref_strides(ty).ok_or_else(|| format!("the layout of {ty} has no strides"))?;
+    let dims = shape.sizes.iter().enumerate().map(|(d, size)| {
+        size.ok_or_else(|| unsupported(format!("dimension {d} of {ty} is dynamic")))
+    });
+    let dims = dims.collect::<Result<Vec<i64>, _>>()?;
+    let (strides, offset) = memref_strides(ty)
+        .ok_or_else(|| unsupported(format!("the layout of {ty} has no strides")))?;
     let strides: Vec<i64> = strides
         .into_iter()
         .collect::<Option<_>>()
-        .ok_or_else(|| format!("{ty} has a dynamic stride"))?;
+        .ok_or_else(|| unsupported(format!("{ty} has a dynamic stride")))?;
     Ok(Buffer::strided(
         &element,
         &dims,
@@ -513,7 +530,7 @@ fn buffer_of(ty: Type) -> Result<Buffer, String> {
 }
 
 /// The XLA name of an element type (`f32`, `bf16`, `s32`, `u8`, `pred`, `c64`, ...).
-fn element_name(ty: Type) -> Result<String, String> {
+fn element_name(ty: Type) -> Result<String, LowerErrorKind> {
     if ty.is_index() {
         return Ok("s64".into());
     }
@@ -528,7 +545,7 @@ fn element_name(ty: Type) -> Result<String, String> {
         return match element_name(part)?.as_str() {
             "f32" => Ok("c64".into()),
             "f64" => Ok("c128".into()),
-            _ => Err(format!("element type {ty} has no XLA name")),
+            _ => Err(LowerErrorKind::ElementType(ty.to_string())),
         };
     }
     let text = ty.to_string();
@@ -536,7 +553,7 @@ fn element_name(ty: Type) -> Result<String, String> {
     if float && text.chars().all(|c| c.is_ascii_alphanumeric()) {
         Ok(text.to_ascii_lowercase())
     } else {
-        Err(format!("element type {ty} has no XLA name"))
+        Err(LowerErrorKind::ElementType(ty.to_string()))
     }
 }
 
@@ -591,11 +608,13 @@ mod tests {
         let dynamic_offset = buffer("memref<8x128xf32, strided<[256, 1], offset: ?>>").unwrap();
         assert_eq!(dynamic_offset.offset, 0);
         assert_eq!(
-            buffer("memref<8x?xf32>").unwrap_err(),
+            buffer("memref<8x?xf32>").unwrap_err().to_string(),
             "dimension 1 of memref<8x?xf32> is dynamic"
         );
         assert_eq!(
-            buffer("memref<8x128xf32, strided<[?, 1]>>").unwrap_err(),
+            buffer("memref<8x128xf32, strided<[?, 1]>>")
+                .unwrap_err()
+                .to_string(),
             "memref<8x128xf32, strided<[?, 1]>> has a dynamic stride"
         );
         assert!(buffer("memref<8xf32, 1>").is_ok());

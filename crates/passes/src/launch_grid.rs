@@ -58,6 +58,7 @@ use xla_indexing_core::Interval;
 use xla_indexing_gpu::{Device, LaunchDimensions, thread_id_map, thread_map::DIM_NAMES};
 use xla_indexing_hlo::layout::Layout;
 
+use super::error::{LowerErrorKind, sizes};
 use super::{ChipOptions, PassFailure, chip_option};
 use xla_indexing_mlir::handles::{OpHandle, collect_ops, with_context};
 use xla_indexing_mlir::ir::{
@@ -119,8 +120,8 @@ fn check_all(context: &Context, ops: &[OpHandle], device: &Device) -> Result<(),
             "gpu.launch" => launch_op(context, &op, device),
             _ => Ok(()),
         };
-        if let Err(message) = outcome {
-            emit_error(op.location(), &format!("{ARGUMENT}: {message}"));
+        if let Err(error) = outcome {
+            emit_error(op.location(), &format!("{ARGUMENT}: {error}"));
             failures += 1;
         }
         if op.has_attribute(REQNTID) && op.has_attribute(MAXNTID) {
@@ -135,7 +136,7 @@ fn check_all(context: &Context, ops: &[OpHandle], device: &Device) -> Result<(),
 }
 
 /// A `gpu.func` kernel: its launch, or its known sizes, checked and written out.
-fn kernel(context: &Context, op: &OperationRef, device: &Device) -> Result<(), String> {
+fn kernel(context: &Context, op: &OperationRef, device: &Device) -> Result<(), LowerErrorKind> {
     let known_block = known_sizes(op, KNOWN_BLOCK_SIZE)?;
     let known_grid = known_sizes(op, KNOWN_GRID_SIZE)?;
     let launch = match op.attribute(LAUNCH_ATTRIBUTE) {
@@ -147,11 +148,11 @@ fn kernel(context: &Context, op: &OperationRef, device: &Device) -> Result<(), S
                 (KNOWN_GRID_SIZE, known_grid, launch.grid, "grid"),
             ] {
                 if let Some(known) = known.filter(|&k| k != given) {
-                    return Err(format!(
+                    return Err(LowerErrorKind::Invalid(format!(
                         "{name} {} disagrees with the launch's {what} {}",
                         sizes(known),
                         sizes(given)
-                    ));
+                    )));
                 }
             }
             launch
@@ -168,10 +169,10 @@ fn kernel(context: &Context, op: &OperationRef, device: &Device) -> Result<(), S
     if let Some(reqntid) = op.attribute(REQNTID).ok().and_then(dense_array)
         && !same_sizes(&reqntid, launch.block)
     {
-        return Err(format!(
+        return Err(LowerErrorKind::Invalid(format!(
             "{REQNTID} {reqntid:?} disagrees with the launch's block {}",
             sizes(launch.block)
-        ));
+        )));
     }
     let threads = i32_array(context, launch.block)?;
     set_attribute(op, KNOWN_BLOCK_SIZE, threads);
@@ -182,7 +183,7 @@ fn kernel(context: &Context, op: &OperationRef, device: &Device) -> Result<(), S
 
 /// A `gpu.launch`: with constant sizes, the launch they make (or the one it carries) checked and
 /// attached.
-fn launch_op(context: &Context, op: &OperationRef, device: &Device) -> Result<(), String> {
+fn launch_op(context: &Context, op: &OperationRef, device: &Device) -> Result<(), LowerErrorKind> {
     let Some(dims) = constant_launch_sizes(op)? else {
         return Ok(());
     };
@@ -191,13 +192,13 @@ fn launch_op(context: &Context, op: &OperationRef, device: &Device) -> Result<()
             let launch = read_launch(attribute)?;
             check(&launch, device)?;
             if dimensions(&launch) != dims {
-                return Err(format!(
+                return Err(LowerErrorKind::Invalid(format!(
                     "the launch's block {} and grid {} disagree with the op's block {} and grid {}",
                     sizes(launch.block),
                     sizes(launch.grid),
                     sizes(dims.threads),
                     sizes(dims.blocks)
-                ));
+                )));
             }
         }
         Err(_) => {
@@ -209,18 +210,21 @@ fn launch_op(context: &Context, op: &OperationRef, device: &Device) -> Result<()
 }
 
 /// The launch in `attribute`, or why it is none.
-fn read_launch(attribute: Attribute) -> Result<KernelLaunch, String> {
-    attribute_launch(attribute).map_err(|e| format!("{LAUNCH_ATTRIBUTE}: {e}"))
+pub(crate) fn read_launch(attribute: Attribute) -> Result<KernelLaunch, LowerErrorKind> {
+    attribute_launch(attribute).map_err(LowerErrorKind::LaunchAttribute)
 }
 
 /// The attribute of `launch`, or why it cannot be made.
-fn write_launch<'c>(context: &'c Context, launch: &KernelLaunch) -> Result<Attribute<'c>, String> {
-    launch_attribute(context, launch).map_err(|e| e.to_string())
+fn write_launch<'c>(
+    context: &'c Context,
+    launch: &KernelLaunch,
+) -> Result<Attribute<'c>, LowerErrorKind> {
+    Ok(launch_attribute(context, launch)?)
 }
 
 /// Checks the sizes of `launch` against `device`, and the bounds of its map's dimensions
 /// against the sizes.
-fn check(launch: &KernelLaunch, device: &Device) -> Result<(), String> {
+fn check(launch: &KernelLaunch, device: &Device) -> Result<(), LowerErrorKind> {
     check_limits(dimensions(launch), device)?;
     for (i, var) in launch.map.dims().iter().enumerate() {
         let (count, what) = if i < 3 {
@@ -232,13 +236,13 @@ fn check(launch: &KernelLaunch, device: &Device) -> Result<(), String> {
         if var.bounds != Interval::upto(count) {
             let axis = ['x', 'y', 'z'][i % 3];
             let name = var.name.as_deref().unwrap_or(DIM_NAMES[i]);
-            return Err(format!(
+            return Err(LowerErrorKind::Invalid(format!(
                 "the launch map bounds {name} by [{}, {}], but there are {count} {what} along \
                  {axis}: expected [0, {}]",
                 var.bounds.lo,
                 var.bounds.hi,
                 count - 1
-            ));
+            )));
         }
     }
     Ok(())
@@ -253,26 +257,25 @@ fn dimensions(launch: &KernelLaunch) -> LaunchDimensions {
 }
 
 /// Checks launch sizes against the device's limits.
-fn check_limits(dims: LaunchDimensions, device: &Device) -> Result<(), String> {
-    dims.check(device).map_err(|e| {
-        format!(
-            "block {} and grid {} cannot be launched on {}: {e}",
-            sizes(dims.threads),
-            sizes(dims.blocks),
-            device.name
-        )
+fn check_limits(dims: LaunchDimensions, device: &Device) -> Result<(), LowerErrorKind> {
+    dims.check(device).map_err(|source| LowerErrorKind::Limits {
+        dims,
+        chip: device.name.clone(),
+        source,
     })
 }
 
 /// The launch of `dims` whose map is the linear thread index of the grid.
-fn linear_launch(dims: LaunchDimensions, device: &Device) -> Result<KernelLaunch, String> {
+fn linear_launch(dims: LaunchDimensions, device: &Device) -> Result<KernelLaunch, LowerErrorKind> {
     check_limits(dims, device)?;
     let total = dims
         .total_threads()
         .and_then(|t| i64::try_from(t).ok())
-        .ok_or_else(|| "the grid has more threads than an index can count".to_string())?;
+        .ok_or_else(|| {
+            LowerErrorKind::Unsupported("the grid has more threads than an index can count".into())
+        })?;
     let map = thread_id_map(&dims, 1, &[total], &Layout::default_for_rank(1))
-        .map_err(|e| format!("the linear thread map of the grid: {e}"))?;
+        .map_err(LowerErrorKind::LinearMap)?;
     Ok(KernelLaunch {
         block: dims.threads,
         grid: dims.blocks,
@@ -281,19 +284,20 @@ fn linear_launch(dims: LaunchDimensions, device: &Device) -> Result<KernelLaunch
 }
 
 /// The sizes in the attribute `name` (`known_block_size` or `known_grid_size`) of a `gpu.func`.
-fn known_sizes(op: &OperationRef, name: &str) -> Result<Option<[u64; 3]>, String> {
+fn known_sizes(op: &OperationRef, name: &str) -> Result<Option<[u64; 3]>, LowerErrorKind> {
     let Ok(attribute) = op.attribute(name) else {
         return Ok(None);
     };
-    let values = dense_array(attribute)
-        .ok_or_else(|| format!("{name} is not an array of integers: {attribute}"))?;
-    three_sizes(&values)
-        .map(Some)
-        .ok_or_else(|| format!("{name} {values:?} is not three positive sizes"))
+    let values = dense_array(attribute).ok_or_else(|| {
+        LowerErrorKind::Invalid(format!("{name} is not an array of integers: {attribute}"))
+    })?;
+    three_sizes(&values).map(Some).ok_or_else(|| {
+        LowerErrorKind::Invalid(format!("{name} {values:?} is not three positive sizes"))
+    })
 }
 
 /// The grid and block sizes of a `gpu.launch`, when they are all `arith.constant`s.
-fn constant_launch_sizes(op: &OperationRef) -> Result<Option<LaunchDimensions>, String> {
+fn constant_launch_sizes(op: &OperationRef) -> Result<Option<LaunchDimensions>, LowerErrorKind> {
     let Some(segments) = op
         .attribute("operandSegmentSizes")
         .ok()
@@ -311,11 +315,11 @@ fn constant_launch_sizes(op: &OperationRef) -> Result<Option<LaunchDimensions>, 
     };
     let (Some(blocks), Some(threads)) = (three_sizes(&values[..3]), three_sizes(&values[3..]))
     else {
-        return Err(format!(
+        return Err(LowerErrorKind::Invalid(format!(
             "grid {:?} and block {:?}: every size must be at least 1",
             &values[..3],
             &values[3..]
-        ));
+        )));
     };
     Ok(Some(LaunchDimensions { blocks, threads }))
 }
@@ -337,16 +341,14 @@ fn same_sizes(values: &[i64], sizes: [u64; 3]) -> bool {
             .all(|(&v, s)| u64::try_from(v) == Ok(s))
 }
 
-/// `[x, y, z]`.
-fn sizes(values: [u64; 3]) -> String {
-    format!("[{}, {}, {}]", values[0], values[1], values[2])
-}
-
 /// `array<i32: x, y, z>` of checked sizes.
-fn i32_array(context: &Context, values: [u64; 3]) -> Result<Attribute<'_>, String> {
+fn i32_array(context: &Context, values: [u64; 3]) -> Result<Attribute<'_>, LowerErrorKind> {
     let [x, y, z] = values.map(|v| i32::try_from(v).ok());
     let (Some(x), Some(y), Some(z)) = (x, y, z) else {
-        return Err(format!("the sizes {} do not fit in i32", sizes(values)));
+        return Err(LowerErrorKind::Unsupported(format!(
+            "the sizes {} do not fit in i32",
+            sizes(values)
+        )));
     };
     Ok(DenseI32ArrayAttribute::new(context, &[x, y, z]).into())
 }

@@ -32,6 +32,7 @@ mod arith;
 pub mod coalescing;
 pub mod compile;
 mod dividends;
+pub mod error;
 mod flatten;
 pub mod launch_grid;
 mod linearize;
@@ -45,6 +46,7 @@ pub mod simplify;
 
 use std::sync::Once;
 
+pub use error::{LowerError, LowerErrorKind, OpLocation};
 use melior::pass::Pass;
 use xla_indexing_gpu::{CHIPS, DEFAULT_CHIP, Device};
 use xla_indexing_mlir::pass_host::{self, Choices, PassOption, PassOptions, PassSpec};

@@ -69,6 +69,7 @@ use xla_indexing_hlo::{HloError, parse_module};
 use xla_indexing_mlir::handles::{BlockHandle, OpHandle, collect_ops, with_context};
 use xla_indexing_mlir::ir::{op_name, operations, parent_op, set_attribute};
 
+use super::error::{LowerError, LowerErrorKind};
 use super::{ChipOptions, PassFailure, chip_option};
 use xla_indexing_codegen::{CodegenOptions, kernel_plans, plans_text, unique_symbol};
 use xla_indexing_core::names::UniqueNames;
@@ -192,18 +193,24 @@ fn lower_all(
         match outcome {
             Ok((symbol, tiling)) => {
                 let reference = format!("@{KERNELS_MODULE}::@{symbol}");
-                let attribute = Attribute::parse(context, &reference)
-                    .ok_or_else(|| format!("internal error: `{reference}` does not parse"))?;
+                let attribute = Attribute::parse(context, &reference).ok_or_else(|| {
+                    LowerError::from(LowerErrorKind::Internal(format!(
+                        "`{reference}` does not parse"
+                    )))
+                })?;
                 set_attribute(&fusion, KERNEL_ATTRIBUTE, attribute);
                 if let Some(sizes) = tiling {
                     let text = format!("array<i64: {}>", join(&sizes));
-                    let attribute = Attribute::parse(context, &text)
-                        .ok_or_else(|| format!("internal error: `{text}` does not parse"))?;
+                    let attribute = Attribute::parse(context, &text).ok_or_else(|| {
+                        LowerError::from(LowerErrorKind::Internal(format!(
+                            "`{text}` does not parse"
+                        )))
+                    })?;
                     set_attribute(&fusion, TILING_ATTRIBUTE, attribute);
                 }
             }
-            Err(message) => {
-                emit_error(fusion.location(), &format!("{ARGUMENT}: {message}"));
+            Err(error) => {
+                emit_error(fusion.location(), &format!("{ARGUMENT}: {error}"));
                 failures += 1;
             }
         }
@@ -231,16 +238,17 @@ fn enclosing_module(op: &OperationRef) -> Option<OpHandle> {
 }
 
 /// The `gpu.module @xla_indexing_kernels` already in the module body, if any.
-fn kernels_module(body: &BlockRef) -> Result<Option<OpHandle>, String> {
+fn kernels_module(body: &BlockRef) -> Result<Option<OpHandle>, LowerError> {
     for op in operations(body) {
         if symbol_name(&op).as_deref() == Some(KERNELS_MODULE) {
             if op_name(&op) == "gpu.module" {
                 return Ok(Some(OpHandle::of(&op)));
             }
-            return Err(format!(
+            return Err(LowerErrorKind::Invalid(format!(
                 "the symbol @{KERNELS_MODULE} is taken by a '{}', not a gpu.module",
                 op_name(&op)
-            ));
+            ))
+            .into());
         }
     }
     Ok(None)
@@ -279,22 +287,29 @@ fn string_attribute(op: &OperationRef, name: &str) -> Option<String> {
 /// The HLO module of `fusion`: its body as the fused computation and an entry computation
 /// that calls it with a `fusion` instruction named `instruction`; with the writer, which knows
 /// the op of each instruction.
-fn fusion_module(fusion: &OperationRef, instruction: &str) -> Result<(String, HloWriter), String> {
+fn fusion_module(
+    fusion: &OperationRef,
+    instruction: &str,
+) -> Result<(String, HloWriter), LowerError> {
     let name = string_attribute(fusion, "name");
     let kind = string_attribute(fusion, "kind").unwrap_or_else(|| "kLoop".into());
     if !kind.starts_with('k') || !kind.chars().all(|c| c.is_ascii_alphanumeric()) {
-        return Err(format!(
+        return Err(LowerErrorKind::Invalid(format!(
             "'{kind}' is not a fusion kind (kLoop, kInput, ...)"
-        ));
+        ))
+        .into());
     }
     let mut writer = HloWriter::default();
     let instruction = writer.fresh(instruction);
     let (computation, shape) = writer
         .region(fusion, 0, name.as_deref().unwrap_or("fused_computation"))
-        .map_err(|e| match e.op.as_str() {
-            // About the fusion itself, where the error is.
-            FUSION => e.reason,
-            _ => e.to_string(),
+        .map_err(|e| {
+            let kind = LowerErrorKind::Untranslatable(e.reason);
+            match e.op.as_str() {
+                // About the fusion itself, where the error is.
+                FUSION => LowerError::from(kind),
+                _ => LowerError::at(format!("'{}'", e.op), e.location, kind),
+            }
         })?;
     let main = writer.fresh("main");
     let mut params = Vec::new();
@@ -302,8 +317,11 @@ fn fusion_module(fusion: &OperationRef, instruction: &str) -> Result<(String, Hl
     let mut args = Vec::new();
     for (i, operand) in fusion.operands().enumerate() {
         let ty = operand.r#type();
-        let shape = hlo_shape(ty)
-            .ok_or_else(|| format!("operand {i} has a type that is not a static tensor: {ty}"))?;
+        let shape = hlo_shape(ty).ok_or_else(|| {
+            LowerErrorKind::Unsupported(format!(
+                "operand {i} has a type that is not a static tensor: {ty}"
+            ))
+        })?;
         let param = writer.fresh(&format!("arg{i}"));
         params.push(format!("{param}: {shape}"));
         lines.push_str(&format!("  %{param} = {shape} parameter({i})\n"));
@@ -340,12 +358,11 @@ fn lower<'c>(
     fusion: &OperationRef,
     options: &CodegenOptions,
     used: &mut UniqueNames,
-) -> Result<Lowered<'c>, String> {
+) -> Result<Lowered<'c>, LowerError> {
     let name = string_attribute(fusion, "name");
     let symbol = unique_symbol(name.as_deref().unwrap_or("fusion"), used);
     let (text, writer) = fusion_module(fusion, &symbol)?;
-    let module = parse_module(&text)
-        .map_err(|e| format!("internal error: the HLO form of the fusion does not parse: {e}"))?;
+    let module = parse_module(&text).map_err(LowerErrorKind::FusionHlo)?;
     let failed = |e| codegen_error(&writer, &symbol, e);
     let plans = kernel_plans(&module, options).map_err(failed)?;
     let tiling = plans.iter().find_map(|p| match &p.emitter {
@@ -354,7 +371,7 @@ fn lower<'c>(
     });
     let kernel = plans_text(&module, &plans, options).map_err(failed)?;
     let kernel = Module::parse(context, &kernel)
-        .ok_or("internal error: the generated kernel does not parse")?;
+        .ok_or_else(|| LowerErrorKind::Internal("the generated kernel does not parse".into()))?;
     Ok(Lowered {
         symbol,
         kernel,
@@ -372,19 +389,21 @@ fn join(sizes: &[i64]) -> String {
 
 /// A code generator error in the words of the fusion's ops: what an instruction was written
 /// for, and where its op is.
-fn codegen_error(writer: &HloWriter, fusion_instruction: &str, error: HloError) -> String {
+fn codegen_error(writer: &HloWriter, fusion_instruction: &str, error: HloError) -> LowerError {
     match &error {
         HloError::Analysis {
             instruction,
             message,
             ..
-        } => match writer.origin(instruction) {
-            Some((what, "")) => format!("{what}: {message}"),
-            Some((what, location)) => format!("{what} at {location}: {message}"),
-            None if instruction == fusion_instruction => message.clone(),
-            None => error.to_string(),
-        },
-        _ => error.to_string(),
+        } => {
+            let kind = LowerErrorKind::Codegen(message.clone());
+            match writer.origin(instruction) {
+                Some((what, location)) => LowerError::at(what, location, kind),
+                None if instruction == fusion_instruction => kind.into(),
+                None => LowerErrorKind::Codegen(error.to_string()).into(),
+            }
+        }
+        _ => LowerErrorKind::Codegen(error.to_string()).into(),
     }
 }
 
@@ -397,8 +416,10 @@ fn place(
     kernels: &mut Option<OpHandle>,
     kernel: &Module,
     symbol: &str,
-) -> Result<String, String> {
-    let internal = || "internal error: the generated kernel is not a gpu.module of one gpu.func";
+) -> Result<String, LowerError> {
+    let internal = || {
+        LowerErrorKind::Internal("the generated kernel is not a gpu.module of one gpu.func".into())
+    };
     let gpu_module = kernel
         .body()
         .first_operation()
@@ -430,8 +451,9 @@ fn place(
         }
         Some(target) => {
             // SAFETY: `target` is the live gpu.module of the pass's module.
-            let block = unsafe { target.entry_block(0) }
-                .ok_or("the gpu.module of the kernels has no body")?;
+            let block = unsafe { target.entry_block(0) }.ok_or_else(|| {
+                LowerErrorKind::Invalid("the gpu.module of the kernels has no body".into())
+            })?;
             // SAFETY: the gpu.func and the block are live.
             unsafe { OpHandle::of(&function).move_to_end(block) };
         }
@@ -445,7 +467,7 @@ mod tests {
     use crate::opt::full_context;
 
     /// The first fusion of `source`'s HLO form, with its fusion instruction named `kernel`.
-    fn hlo_of(source: &str) -> Result<String, String> {
+    fn hlo_of(source: &str) -> Result<String, LowerError> {
         let context = full_context();
         context.set_allow_unregistered_dialects(true);
         let module = Module::parse(&context, source).expect("the test input parses");
@@ -557,7 +579,7 @@ func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
 }
 "#,
         );
-        let message = text.unwrap_err();
+        let message = text.unwrap_err().to_string();
         assert!(
             message.starts_with("'stablehlo.add' at ")
                 && message.ends_with(": uses a value defined outside its region"),

@@ -99,6 +99,7 @@ use xla_indexing_mlir::handles::{BlockHandle, OpHandle, ValueHandle, collect_ops
 use xla_indexing_mlir::ir::op_name;
 use xla_indexing_mlir::ods::xla_indexing::apply_indexing;
 
+use super::error::{LowerError, LowerErrorKind};
 use super::ranges::{Ranges, narrowed};
 use xla_indexing_mlir::{
     indexing_ops::{XLA_LOOP, XLA_YIELD, YIELD, is_loop, is_yield, op_map},
@@ -114,7 +115,7 @@ const SGE: i64 = 5;
 /// Lowers every `xla_indexing.loop` and `xla.loop` nested in `root` (inner loops first) as the module
 /// documentation describes. A loop that cannot be lowered gets an error diagnostic with the
 /// reason and makes this an `Err`; the loops lowered before it stay lowered.
-pub fn lower_loops(root: OperationRef) -> Result<(), String> {
+pub fn lower_loops(root: OperationRef) -> Result<(), LowerError> {
     let root_handle = OpHandle::of(&root);
     let loops = collect_ops(&root, WalkOrder::PostOrder, |op| {
         OpHandle::of(op) != root_handle && is_loop(&op_name(op))
@@ -127,9 +128,9 @@ pub fn lower_loops(root: OperationRef) -> Result<(), String> {
                 // destroyed), and this one is still live, since only loops lowered before it
                 // were destroyed.
                 let op = handle.get();
-                if let Err(message) = lower_loop(context, op) {
-                    emit_error(op.location(), &message);
-                    return Err(format!("cannot lower an {}", op_name(&op)));
+                if let Err(error) = lower_loop(context, op) {
+                    emit_error(op.location(), &error.to_string());
+                    return Err(LowerErrorKind::CannotLower(op_name(&op)).into());
                 }
             }
             Ok(())
@@ -148,54 +149,55 @@ struct Parts {
 
 /// Reads `op`, checking what the lowering relies on (the verifier checks it too, but a pass may
 /// see IR that was not verified).
-fn parts(op: &OperationRef) -> Result<Parts, String> {
+fn parts(op: &OperationRef) -> Result<Parts, LowerErrorKind> {
     let name = op_name(op);
-    let map = op_map(op).ok_or_else(|| format!("{name} has no readable indexing map"))?;
+    let invalid = LowerErrorKind::Invalid;
+    let map = op_map(op).ok_or_else(|| invalid(format!("{name} has no readable indexing map")))?;
     if !map.rt_vars().is_empty() {
-        return Err(format!(
+        return Err(invalid(format!(
             "{name} does not support runtime variables, but its map has {}",
             map.rt_vars().len()
-        ));
+        )));
     }
     let num_dims = map.dims().len();
     let operands: Vec<ValueHandle> = (0..op.operand_count())
         .filter_map(|i| op.operand(i).ok().map(ValueHandle::of))
         .collect();
     if operands.len() < num_dims {
-        return Err(format!(
+        return Err(invalid(format!(
             "{name} has {} operands, but its map has {num_dims} dims",
             operands.len()
-        ));
+        )));
     }
     let (dims, inits) = operands.split_at(num_dims);
     if op.result_count() != inits.len() {
-        return Err(format!(
+        return Err(invalid(format!(
             "{name} has {} results but {} inits",
             op.result_count(),
             inits.len()
-        ));
+        )));
     }
     let body = op
         .region(0)
         .ok()
         .and_then(|r| r.first_block())
-        .ok_or_else(|| format!("{name} has no body"))?;
+        .ok_or_else(|| invalid(format!("{name} has no body")))?;
     let expected = map.range_vars().len() + map.results().len() + inits.len();
     if body.argument_count() != expected {
-        return Err(format!(
+        return Err(invalid(format!(
             "the body of {name} has {} arguments, expected {expected}",
             body.argument_count()
-        ));
+        )));
     }
     let terminator = body
         .terminator()
         .filter(|t| is_yield(&op_name(t)) && t.operand_count() == inits.len())
         .ok_or_else(|| {
-            format!(
+            invalid(format!(
                 "the body of {name} must end with an {} of one value per init ({})",
                 if name == XLA_LOOP { XLA_YIELD } else { YIELD },
                 inits.len()
-            )
+            ))
         })?;
     Ok(Parts {
         map,
@@ -296,7 +298,7 @@ impl<'c> Builder<'c> {
         results: &[Type<'c>],
         attributes: &[(&str, Attribute<'c>)],
         regions: Vec<Region<'c>>,
-    ) -> Result<OpHandle, String> {
+    ) -> Result<OpHandle, LowerErrorKind> {
         let operands = values(operands);
         let attributes: Vec<(Identifier, Attribute)> = attributes
             .iter()
@@ -308,12 +310,15 @@ impl<'c> Builder<'c> {
             .add_attributes(&attributes)
             .add_regions_vec(regions)
             .build()
-            .map_err(|e| format!("cannot build {name}: {e}"))?;
+            .map_err(|e| LowerErrorKind::Build {
+                op: name.to_string(),
+                message: e.to_string(),
+            })?;
         Ok(insert(at, op))
     }
 
     /// An `arith.constant` of type index.
-    fn constant(&self, at: Cursor, value: i64) -> Result<ValueHandle, String> {
+    fn constant(&self, at: Cursor, value: i64) -> Result<ValueHandle, LowerErrorKind> {
         let attribute: Attribute = IntegerAttribute::new(self.index, value).into();
         let op = self.op(
             at,
@@ -333,7 +338,7 @@ impl<'c> Builder<'c> {
         predicate: i64,
         a: ValueHandle,
         c: i64,
-    ) -> Result<ValueHandle, String> {
+    ) -> Result<ValueHandle, LowerErrorKind> {
         let c = self.constant(at, c)?;
         let i64_type: Type = IntegerType::new(self.context, 64).into();
         let predicate: Attribute = IntegerAttribute::new(i64_type, predicate).into();
@@ -356,7 +361,7 @@ impl<'c> Builder<'c> {
         operands: &[ValueHandle],
         map: Option<Attribute<'c>>,
         count: usize,
-    ) -> Result<Vec<ValueHandle>, String> {
+    ) -> Result<Vec<ValueHandle>, LowerErrorKind> {
         let Some(map) = map else {
             return Ok(Vec::new());
         };
@@ -378,7 +383,7 @@ impl<'c> Builder<'c> {
         checks: &[Check<T>],
         values: &[ValueHandle],
         and: Option<ValueHandle>,
-    ) -> Result<Option<ValueHandle>, String> {
+    ) -> Result<Option<ValueHandle>, LowerErrorKind> {
         let mut condition = and;
         for (check, value) in checks.iter().zip(values) {
             let comparisons = match (check.lo, check.hi) {
@@ -438,10 +443,10 @@ fn results(op: OpHandle) -> Vec<ValueHandle> {
 }
 
 /// The entry block of region `index` of `op`.
-fn entry_block(op: OpHandle, index: usize) -> Result<BlockHandle, String> {
+fn entry_block(op: OpHandle, index: usize) -> Result<BlockHandle, LowerErrorKind> {
     // SAFETY: `op` is a live op.
     unsafe { op.entry_block(index) }
-        .ok_or_else(|| "a region built with one block has none".to_owned())
+        .ok_or_else(|| LowerErrorKind::Invalid("a region built with one block has none".into()))
 }
 
 /// The type of `value`.
@@ -459,7 +464,7 @@ fn replace_all(old: &[ValueHandle], new: &[ValueHandle]) {
 }
 
 /// Lowers one loop.
-fn lower_loop(context: &Context, op: OperationRef) -> Result<(), String> {
+fn lower_loop(context: &Context, op: OperationRef) -> Result<(), LowerErrorKind> {
     let parts = parts(&op)?;
     let raw = OpHandle::of(&op);
     let dim_ranges = Ranges::new().operands(&op, 0, parts.dims.len());
@@ -478,7 +483,7 @@ fn lower_loop(context: &Context, op: OperationRef) -> Result<(), String> {
         .enumerate()
         .map(|(j, v)| {
             v.bounds.hi.checked_add(1).ok_or_else(|| {
-                format!("the upper bound of range variable s{j} is the largest index: the loop has no end")
+                LowerErrorKind::Unsupported(format!("the upper bound of range variable s{j} is the largest index: the loop has no end"))
             })
         })
         .collect::<Result<_, _>>()?;
@@ -488,9 +493,8 @@ fn lower_loop(context: &Context, op: OperationRef) -> Result<(), String> {
     let (invariant_checks, variant_checks): (Vec<_>, Vec<_>) = constraint_checks
         .into_iter()
         .partition(|c| !uses_symbols(&c.what));
-    let attribute = |m: &IndexingMap| {
-        map_attribute(context, m).map_err(|e| format!("cannot make a map attribute: {e}"))
-    };
+    let attribute =
+        |m: &IndexingMap| map_attribute(context, m).map_err(LowerErrorKind::MapAttribute);
     let results_map = (!map.results().is_empty())
         .then(|| attribute(&map))
         .transpose()?;
@@ -634,7 +638,7 @@ struct Body<'p, 'c> {
 impl<'c> Body<'_, 'c> {
     /// Computes the map's results at `at`, moves the body's ops there with its arguments
     /// replaced, and returns the values its `xla_indexing.yield` gives.
-    fn emit(&self, b: &Builder<'c>, at: Cursor) -> Result<Vec<ValueHandle>, String> {
+    fn emit(&self, b: &Builder<'c>, at: Cursor) -> Result<Vec<ValueHandle>, LowerErrorKind> {
         let map_results = b.apply(
             at,
             self.point,

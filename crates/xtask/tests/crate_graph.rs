@@ -34,7 +34,7 @@ const CRATES: &[Row] = &[
         &["core", "hlo", "mlir"],
         &["melior", "thiserror"],
     ),
-    row("crates/codegen", &["core", "hlo", "gpu"], &[]),
+    row("crates/codegen", &["core", "hlo", "gpu"], &["thiserror"]),
     row(
         "crates/passes",
         &["core", "hlo", "gpu", "mlir", "translate", "codegen"],

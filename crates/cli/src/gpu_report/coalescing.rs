@@ -59,7 +59,7 @@ pub fn json(entries: &[CoalescingEntry<'_>]) -> Value {
                 }
                 Err(why) => {
                     v["coalesced"] = Value::Null;
-                    v["error"] = json!(why);
+                    v["error"] = json!(why.to_string());
                 }
             }
             v

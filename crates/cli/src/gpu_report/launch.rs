@@ -24,7 +24,7 @@ pub fn json(plans: &[KernelPlan]) -> Value {
                 fallback: Some(why),
             } = &p.emitter
             {
-                v["fallback"] = json!(why);
+                v["fallback"] = json!(why.to_string());
             }
             v["thread_map"] = json!(p.thread_map.to_string());
             let shared_json = |shared: &[SharedBuffer]| -> Value {

@@ -20,7 +20,7 @@ pub fn why(text: &str) -> String {
     match &plans(text)[0] {
         EmitterPlan::Loop {
             fallback: Some(why),
-        } => why.clone(),
+        } => why.to_string(),
         other => panic!("not refused: {other:?}"),
     }
 }
