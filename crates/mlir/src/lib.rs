@@ -10,6 +10,9 @@
 //!   [`IndexingMap`](xla_indexing_core::IndexingMap)s.
 //! * [`launch_attribute`] / [`attribute_launch`]: `#xla_indexing.launch<block = [..], grid = [..],
 //!   map = "...">` attributes to and from [`KernelLaunch`]es (block and grid sizes, thread-id map).
+//! * [`index_op`]: the ops of index arithmetic (`arith`, `affine.apply`/`min`/`max`, the apply
+//!   ops, the `gpu` ids and sizes) decoded once into an [`IndexOp`](index_op::IndexOp), which the
+//!   passes match on instead of op names.
 //! * [`ir`]: reading, querying and changing IR (names, constants, attributes, types, uses,
 //!   dominance, side effects, ops moved and erased), the one place for lifetime stretching and
 //!   identity keys, and diagnostics at a location.
@@ -37,6 +40,7 @@ pub mod dialect;
 mod ffi;
 pub mod guard;
 pub mod handles;
+pub mod index_op;
 pub mod indexing_ops;
 pub mod ir;
 mod launch;

@@ -51,10 +51,11 @@ use super::error::LowerErrorKind;
 use super::launch_grid::read_launch;
 use super::{ChipOptions, PassFailure, chip_option};
 use xla_indexing_mlir::handles::collect_ops;
-use xla_indexing_mlir::indexing_ops::{is_apply_indexing, is_loop, op_map};
+use xla_indexing_mlir::index_op::{GpuQuery, IndexOp};
+use xla_indexing_mlir::indexing_ops::{is_loop, op_map};
 use xla_indexing_mlir::ir::{
-    Signedness, block_parent_op, complex_element, defining_op, gpu_dimension, integer_attribute,
-    integer_type, memref_memory_space, memref_strides, op_name, parent_op, shape_of,
+    Signedness, block_parent_op, complex_element, defining_op, integer_attribute, integer_type,
+    memref_memory_space, memref_strides, op_name, parent_op, shape_of,
 };
 use xla_indexing_mlir::pass_entry;
 use xla_indexing_mlir::pass_host::{PassOption, PassSpec};
@@ -411,17 +412,18 @@ impl<'c, 'a> MapBuilder<'c, 'a> {
                 .map_err(|_| invalid(format!("'{name}' lacks operand {k}")))?;
             this.expr_of(value)
         };
-        match name.as_str() {
-            "arith.constant" => op
+        let kind = IndexOp::of(&op);
+        if let Some(k) = kind.and_then(launch_dim) {
+            return Ok(Expr::dim(k as u32));
+        }
+        match kind {
+            Some(IndexOp::Constant) => op
                 .attribute("value")
                 .ok()
                 .and_then(integer_attribute)
                 .map(Expr::constant)
                 .ok_or_else(|| unsupported("it is a constant that is not an integer".into())),
-            "gpu.thread_id" | "gpu.block_id" => gpu_id(&op)
-                .map(|k| Expr::dim(k as u32))
-                .ok_or_else(|| invalid(format!("'{name}' has no dimension x, y or z"))),
-            name if is_apply_indexing(name) => {
+            Some(IndexOp::ApplyIndexing) => {
                 let map = op_map(&op)
                     .ok_or_else(|| invalid(format!("its {name} has no readable map")))?;
                 let num_dims = map.dims().len();
@@ -437,16 +439,16 @@ impl<'c, 'a> MapBuilder<'c, 'a> {
                 })?;
                 Ok(result.substitute(&dims, &syms)?)
             }
-            "arith.addi" | "arith.subi" => {
+            Some(kind @ (IndexOp::Add | IndexOp::Sub)) => {
                 let (a, b) = (operand(self, 0)?, operand(self, 1)?);
-                let sum = if name == "arith.addi" {
+                let sum = if kind == IndexOp::Add {
                     a.checked_add(&b)
                 } else {
                     a.checked_sub(&b)
                 };
                 Ok(sum?)
             }
-            "arith.muli" => {
+            Some(IndexOp::Mul) => {
                 let (a, b) = (operand(self, 0)?, operand(self, 1)?);
                 let product = match (a.as_constant(), b.as_constant()) {
                     (Some(k), _) => b.checked_scale(k),
@@ -487,12 +489,23 @@ impl<'c, 'a> MapBuilder<'c, 'a> {
 
 /// The dimension of `gpu.thread_id` (0..3) or `gpu.block_id` (3..6).
 fn gpu_id(op: &OperationRef) -> Option<usize> {
-    let offset = match op_name(op).as_str() {
-        "gpu.thread_id" => 0,
-        "gpu.block_id" => 3,
-        _ => return None,
-    };
-    gpu_dimension(op).map(|k| offset + k)
+    IndexOp::of(op).and_then(launch_dim)
+}
+
+/// The launch dimension (0..3 the thread ids, 3..6 the block ids) that `kind` reads, if it
+/// reads one.
+fn launch_dim(kind: IndexOp) -> Option<usize> {
+    match kind {
+        IndexOp::Gpu {
+            query: GpuQuery::ThreadId,
+            dim,
+        } => Some(dim),
+        IndexOp::Gpu {
+            query: GpuQuery::BlockId,
+            dim,
+        } => Some(3 + dim),
+        _ => None,
+    }
 }
 
 /// The buffer a memref type describes, or why it cannot be analysed.

@@ -24,11 +24,11 @@ use xla_indexing_core::{Expr, IndexingMap, Interval, Var, VarRef};
 use xla_indexing_mlir::{
     affine::expr_from_affine,
     handles::value_key,
-    indexing_ops::{is_apply_indexing, is_loop, op_map},
+    index_op::{Cast, Division, GpuQuery, IndexOp},
+    indexing_ops::{is_loop, op_map},
     ir::{
         RANGE_ATTRIBUTE, affine_map_attribute, argument_attribute, block_parent_op, defining_op,
-        dense_array, gpu_dimension, int_width, integer_attribute, op_name, parent_op,
-        range_attribute,
+        dense_array, int_width, integer_attribute, op_name, parent_op, range_attribute,
     },
 };
 
@@ -356,22 +356,25 @@ impl Ranges {
     }
 
     fn op_result(&mut self, op: OperationRef, index: usize, width: u32) -> Interval {
-        let name = op_name(&op);
+        use Division::*;
         let operand =
             |this: &mut Self, i: usize| op.operand(i).map_or(Interval::FULL, |v| this.of(v));
         let nonneg = |r: Interval| r.lo >= 0;
-        match name.as_str() {
-            "arith.constant" => op
+        let Some(kind) = IndexOp::of(&op) else {
+            return Interval::FULL;
+        };
+        match kind {
+            IndexOp::Constant => op
                 .attribute("value")
                 .ok()
                 .and_then(integer_attribute)
                 .map_or(Interval::FULL, Interval::point),
             // Wrapping arithmetic: exact only when nothing can wrap.
-            "arith.addi" | "arith.subi" | "arith.muli" => {
+            IndexOp::Add | IndexOp::Sub | IndexOp::Mul => {
                 let (a, b) = (operand(self, 0), operand(self, 1));
-                let r = match name.as_str() {
-                    "arith.addi" => a + b,
-                    "arith.subi" => a - b,
+                let r = match kind {
+                    IndexOp::Add => a + b,
+                    IndexOp::Sub => a - b,
                     _ => a * b,
                 };
                 if fits(a, width) && fits(b, width) && fits(r, width) {
@@ -380,46 +383,45 @@ impl Ranges {
                     Interval::FULL
                 }
             }
-            "arith.divsi" | "arith.divui" | "arith.floordivsi" | "arith.ceildivsi"
-            | "arith.remsi" | "arith.remui" => {
+            IndexOp::Div(division) => {
                 let (a, b) = (operand(self, 0), operand(self, 1));
                 let Some(k) = b.as_point().filter(|&k| k > 0) else {
                     return Interval::FULL;
                 };
-                match name.as_str() {
-                    "arith.floordivsi" => a.floor_div(k),
-                    "arith.ceildivsi" => a.ceil_div(k),
+                match division {
+                    FloorSigned => a.floor_div(k),
+                    CeilSigned => a.ceil_div(k),
                     // Truncation lies between floor and ceiling.
-                    "arith.divsi" => Interval::new(a.floor_div(k).lo, a.ceil_div(k).hi),
-                    "arith.divui" if nonneg(a) => a.floor_div(k),
-                    "arith.remui" if nonneg(a) => a.modulo(k),
-                    "arith.remui" => Interval::new(0, k - 1),
-                    "arith.remsi" if nonneg(a) => a.modulo(k),
-                    "arith.remsi" => Interval::new(-(k - 1), k - 1),
-                    _ => Interval::FULL,
+                    TruncSigned => Interval::new(a.floor_div(k).lo, a.ceil_div(k).hi),
+                    Unsigned if nonneg(a) => a.floor_div(k),
+                    RemUnsigned if nonneg(a) => a.modulo(k),
+                    RemUnsigned => Interval::new(0, k - 1),
+                    RemSigned if nonneg(a) => a.modulo(k),
+                    RemSigned => Interval::new(-(k - 1), k - 1),
+                    Unsigned | CeilUnsigned => Interval::FULL,
                 }
             }
-            "arith.minsi" => {
+            IndexOp::MinMax { max, signed: true } => {
                 let (a, b) = (operand(self, 0), operand(self, 1));
-                Interval::new(a.lo.min(b.lo), a.hi.min(b.hi))
+                if max {
+                    Interval::new(a.lo.max(b.lo), a.hi.max(b.hi))
+                } else {
+                    Interval::new(a.lo.min(b.lo), a.hi.min(b.hi))
+                }
             }
-            "arith.maxsi" => {
-                let (a, b) = (operand(self, 0), operand(self, 1));
-                Interval::new(a.lo.max(b.lo), a.hi.max(b.hi))
-            }
-            "arith.select" => operand(self, 1).hull(operand(self, 2)),
+            IndexOp::Select => operand(self, 1).hull(operand(self, 2)),
             // Sign extension keeps the value; so does zero extension of a non-negative one.
-            "arith.index_cast" | "arith.extsi" => operand(self, 0),
-            "arith.index_castui" | "arith.extui" => {
+            IndexOp::Cast(Cast::Signed) => operand(self, 0),
+            IndexOp::Cast(Cast::Unsigned) => {
                 let a = operand(self, 0);
                 if nonneg(a) { a } else { Interval::FULL }
             }
-            "arith.trunci" => {
+            IndexOp::Cast(Cast::Truncate) => {
                 let a = operand(self, 0);
                 if fits(a, width) { a } else { Interval::FULL }
             }
-            name if is_apply_indexing(name) => self.apply_indexing_result(&op, index),
-            "affine.apply" => {
+            IndexOp::ApplyIndexing => self.apply_indexing_result(&op, index),
+            IndexOp::AffineApply => {
                 let Some(map) = op.attribute("map").ok().and_then(affine_map_attribute) else {
                     return Interval::FULL;
                 };
@@ -430,9 +432,20 @@ impl Ranges {
                     .flatten()
                     .unwrap_or(Interval::FULL)
             }
-            "gpu.thread_id" | "gpu.block_id" => self.gpu_id(&op, name == "gpu.thread_id"),
-            "gpu.block_dim" | "gpu.grid_dim" => self.gpu_size(&op, name == "gpu.block_dim"),
-            _ => Interval::FULL,
+            IndexOp::Gpu { query, dim } => match query {
+                GpuQuery::ThreadId | GpuQuery::BlockId => {
+                    self.gpu_id(&op, query == GpuQuery::ThreadId, dim)
+                }
+                GpuQuery::BlockDim | GpuQuery::GridDim => {
+                    self.gpu_size(&op, query == GpuQuery::BlockDim, dim)
+                }
+            },
+            IndexOp::MinMax { signed: false, .. }
+            | IndexOp::And
+            | IndexOp::Or
+            | IndexOp::Xor
+            | IndexOp::Cmp
+            | IndexOp::AffineMinMax { .. } => Interval::FULL,
         }
     }
 
@@ -451,13 +464,10 @@ impl Ranges {
     }
 
     /// `gpu.thread_id` or `gpu.block_id`.
-    fn gpu_id(&mut self, op: &OperationRef, thread: bool) -> Interval {
+    fn gpu_id(&mut self, op: &OperationRef, thread: bool, dim: usize) -> Interval {
         if let Some(bound) = op.attribute("upper_bound").ok().and_then(integer_attribute) {
             return id_range(bound);
         }
-        let Some(dim) = gpu_dimension(op) else {
-            return id_range(MAX_GPU_ID + 1);
-        };
         match self.known_size(op, thread, dim) {
             Some(size) => id_range(size.hi),
             None => id_range(MAX_GPU_ID + 1),
@@ -465,12 +475,11 @@ impl Ranges {
     }
 
     /// `gpu.block_dim` or `gpu.grid_dim`.
-    fn gpu_size(&mut self, op: &OperationRef, block: bool) -> Interval {
+    fn gpu_size(&mut self, op: &OperationRef, block: bool, dim: usize) -> Interval {
         if let Some(bound) = op.attribute("upper_bound").ok().and_then(integer_attribute) {
             return Interval::new(1, bound);
         }
-        gpu_dimension(op)
-            .and_then(|dim| self.known_size(op, block, dim))
+        self.known_size(op, block, dim)
             .unwrap_or(Interval::new(1, MAX_GPU_ID + 1))
     }
 

@@ -12,6 +12,7 @@ use super::known::{Fact, Known};
 use super::values::IndexValues;
 use xla_indexing_mlir::{
     affine::expr_from_affine,
+    index_op::IndexOp,
     ir::{affine_map_attribute, defining_op, integer_set_attribute, op_name},
 };
 
@@ -181,9 +182,11 @@ impl IndexValues {
     /// Which operand an `arith.min*`/`max*` always gives, or else the range of its result.
     pub(super) fn decide_min_max(&mut self, op: &OperationRef) -> Option<Pick> {
         let (a, b) = self.known_operands(op)?;
-        let name = op_name(op);
-        let is_min = name.starts_with("arith.min");
-        if name.ends_with("ui") && !(a.range.lo >= 0 && b.range.lo >= 0) {
+        let IndexOp::MinMax { max, signed } = IndexOp::of(op)? else {
+            return None;
+        };
+        let is_min = !max;
+        if !signed && (a.range.lo < 0 || b.range.lo < 0) {
             return Some(Pick::Range(Interval::FULL));
         }
         let d = self.difference(op, &a, &b)?;
@@ -384,8 +387,8 @@ impl IndexValues {
         let Some(op) = defining_op(condition) else {
             return Vec::new();
         };
-        match op_name(&op).as_str() {
-            "arith.andi" if holds => {
+        match IndexOp::of(&op) {
+            Some(IndexOp::And) if holds => {
                 let mut facts = Vec::new();
                 for i in 0..2 {
                     if let Ok(c) = op.operand(i) {
@@ -394,7 +397,7 @@ impl IndexValues {
                 }
                 facts
             }
-            "arith.cmpi" => self.comparison_facts(&op, holds).unwrap_or_default(),
+            Some(IndexOp::Cmp) => self.comparison_facts(&op, holds).unwrap_or_default(),
             _ => Vec::new(),
         }
     }

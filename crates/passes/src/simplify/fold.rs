@@ -14,7 +14,8 @@
 //! separate implementation of the same semantics, on random operands of several widths.
 
 use melior::ir::{OperationRef, Value, ValueLike, operation::OperationLike};
-use xla_indexing_mlir::ir::{int_width, integer_attribute, op_name};
+use xla_indexing_mlir::index_op::{Cast, Division, IndexOp};
+use xla_indexing_mlir::ir::{int_width, integer_attribute};
 
 /// A constant of an integer type: the low `width` bits of `bits`, the rest zero.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,29 +91,43 @@ pub(super) fn fold(op: &OperationRef, operands: &[i64]) -> Option<Bits> {
         Bits::new(*operands.get(i)? as u64, width)
     };
     let (a, b) = (operand(0)?, || operand(1));
-    match op_name(op).strip_prefix("arith.")? {
-        "addi" => add(a, b()?, Flags::of(op)),
-        "subi" => sub(a, b()?, Flags::of(op)),
-        "muli" => mul(a, b()?, Flags::of(op)),
-        "divsi" => div_signed(a, b()?),
-        "remsi" => rem_signed(a, b()?),
-        "floordivsi" => floor_div_signed(a, b()?),
-        "ceildivsi" => ceil_div_signed(a, b()?),
-        "divui" => div_unsigned(a, b()?),
-        "remui" => rem_unsigned(a, b()?),
-        "ceildivui" => ceil_div_unsigned(a, b()?),
-        "minsi" => Some(min_by(a, b()?, Bits::signed)),
-        "maxsi" => Some(max_by(a, b()?, Bits::signed)),
-        "minui" => Some(min_by(a, b()?, Bits::unsigned)),
-        "maxui" => Some(max_by(a, b()?, Bits::unsigned)),
-        "andi" => bitwise(a, b()?, |x, y| x & y),
-        "ori" => bitwise(a, b()?, |x, y| x | y),
-        "xori" => bitwise(a, b()?, |x, y| x ^ y),
-        "cmpi" => compare(integer_attribute(op.attribute("predicate").ok()?)?, a, b()?),
-        "select" => Some(select(a, b()?, operand(2)?)),
-        "index_cast" | "extsi" | "trunci" => sign_cast(a, result_width),
-        "index_castui" | "extui" => zero_cast(a, result_width),
-        _ => None,
+    match IndexOp::of(op)? {
+        IndexOp::Add => add(a, b()?, Flags::of(op)),
+        IndexOp::Sub => sub(a, b()?, Flags::of(op)),
+        IndexOp::Mul => mul(a, b()?, Flags::of(op)),
+        IndexOp::Div(kind) => {
+            let b = b()?;
+            match kind {
+                Division::TruncSigned => div_signed(a, b),
+                Division::RemSigned => rem_signed(a, b),
+                Division::FloorSigned => floor_div_signed(a, b),
+                Division::CeilSigned => ceil_div_signed(a, b),
+                Division::Unsigned => div_unsigned(a, b),
+                Division::RemUnsigned => rem_unsigned(a, b),
+                Division::CeilUnsigned => ceil_div_unsigned(a, b),
+            }
+        }
+        IndexOp::MinMax { max, signed } => {
+            let b = b()?;
+            Some(match (max, signed) {
+                (false, true) => min_by(a, b, Bits::signed),
+                (true, true) => max_by(a, b, Bits::signed),
+                (false, false) => min_by(a, b, Bits::unsigned),
+                (true, false) => max_by(a, b, Bits::unsigned),
+            })
+        }
+        IndexOp::And => bitwise(a, b()?, |x, y| x & y),
+        IndexOp::Or => bitwise(a, b()?, |x, y| x | y),
+        IndexOp::Xor => bitwise(a, b()?, |x, y| x ^ y),
+        IndexOp::Cmp => compare(integer_attribute(op.attribute("predicate").ok()?)?, a, b()?),
+        IndexOp::Select => Some(select(a, b()?, operand(2)?)),
+        IndexOp::Cast(Cast::Signed | Cast::Truncate) => sign_cast(a, result_width),
+        IndexOp::Cast(Cast::Unsigned) => zero_cast(a, result_width),
+        IndexOp::Constant
+        | IndexOp::AffineApply
+        | IndexOp::AffineMinMax { .. }
+        | IndexOp::ApplyIndexing
+        | IndexOp::Gpu { .. } => None,
     }
 }
 

@@ -18,8 +18,9 @@ use super::{
 };
 use xla_indexing_mlir::{
     affine::expr_from_affine,
-    indexing_ops::{is_apply_indexing, op_map},
-    ir::{affine_map_attribute, constant_value, op_name},
+    index_op::{Cast, Division, IndexOp},
+    indexing_ops::op_map,
+    ir::{affine_map_attribute, constant_value},
 };
 
 impl IndexValues {
@@ -31,13 +32,13 @@ impl IndexValues {
         width: u32,
         depth: usize,
     ) -> Option<Read> {
-        let name = op_name(op);
+        let kind = IndexOp::of(op)?;
         let operand = |this: &mut Self, i: usize| -> Option<Rc<Known>> {
             this.known_at_depth(op.operand(i).ok()?, depth)
         };
         let exact = |expr: Expr, knowns: &[&Known]| Some(Read::Exact(Reading::of(expr, knowns)));
         // An `arith` op of constants is a constant, whatever it computes.
-        if name.starts_with("arith.") && name != "arith.constant" {
+        if kind.is_arith() && kind != IndexOp::Constant {
             let constants: Option<Vec<i64>> = (0..op.operand_count())
                 .map(|i| operand(self, i)?.expr.as_constant())
                 .collect();
@@ -48,19 +49,19 @@ impl IndexValues {
                 );
             }
         }
-        match name.as_str() {
-            "arith.constant" => {
+        match kind {
+            IndexOp::Constant => {
                 let c = constant_value(op.result(0).ok()?.into())?;
                 exact(
                     Expr::constant(if width == 1 { i64::from(c != 0) } else { c }),
                     &[],
                 )
             }
-            "arith.addi" | "arith.subi" | "arith.muli" => {
+            IndexOp::Add | IndexOp::Sub | IndexOp::Mul => {
                 let (a, b) = (operand(self, 0)?, operand(self, 1)?);
-                let expr = match name.as_str() {
-                    "arith.addi" => a.expr.checked_add(&b.expr).ok()?,
-                    "arith.subi" => a.expr.checked_sub(&b.expr).ok()?,
+                let expr = match kind {
+                    IndexOp::Add => a.expr.checked_add(&b.expr).ok()?,
+                    IndexOp::Sub => a.expr.checked_sub(&b.expr).ok()?,
                     _ => match (a.expr.as_constant(), b.expr.as_constant()) {
                         (_, Some(k)) => a.expr.checked_scale(k).ok()?,
                         (Some(k), None) => b.expr.checked_scale(k).ok()?,
@@ -69,25 +70,24 @@ impl IndexValues {
                 };
                 exact(expr, &[&a, &b])
             }
-            "arith.divui" | "arith.remui" | "arith.ceildivui" | "arith.divsi" | "arith.remsi"
-            | "arith.floordivsi" | "arith.ceildivsi" => {
+            IndexOp::Div(kind) => {
                 let (a, b) = (operand(self, 0)?, operand(self, 1)?);
-                let expr = division(&name, &a, b.expr.as_constant()?)?;
+                let expr = division(kind, &a, b.expr.as_constant()?)?;
                 exact(expr, &[&a, &b])
             }
-            "arith.index_cast" | "arith.extsi" | "arith.trunci" => {
+            IndexOp::Cast(Cast::Signed | Cast::Truncate) => {
                 let a = operand(self, 0)?;
                 exact(a.expr.clone(), &[&a])
             }
-            "arith.index_castui" | "arith.extui" => {
+            IndexOp::Cast(Cast::Unsigned) => {
                 let a = operand(self, 0)?;
                 (a.range.lo >= 0).then(|| Read::Exact(Reading::of(a.expr.clone(), &[&a])))
             }
-            "arith.cmpi" => {
+            IndexOp::Cmp => {
                 let decided = self.decide_cmpi(op)?;
                 exact(Expr::constant(i64::from(decided)), &[])
             }
-            "arith.select" => {
+            IndexOp::Select => {
                 let (c, a, b) = (operand(self, 0)?, operand(self, 1)?, operand(self, 2)?);
                 match c.expr.as_constant() {
                     Some(taken) => {
@@ -105,7 +105,7 @@ impl IndexValues {
                     None => Some(Read::Root(a.range.hull(b.range))),
                 }
             }
-            "arith.minsi" | "arith.maxsi" | "arith.minui" | "arith.maxui" => {
+            IndexOp::MinMax { .. } => {
                 let (a, b) = (operand(self, 0)?, operand(self, 1)?);
                 match self.decide_min_max(op)? {
                     Pick::Operand(i) => {
@@ -115,14 +115,14 @@ impl IndexValues {
                     Pick::Range(range) => Some(Read::Root(range)),
                 }
             }
-            "affine.apply" => {
+            IndexOp::AffineApply => {
                 let results = self.affine_results(op, depth)?;
                 let (expr, knowns) = results.into_iter().nth(index)?;
                 let knowns: Vec<&Known> = knowns.iter().map(|k| &**k).collect();
                 exact(expr, &knowns)
             }
-            "affine.min" | "affine.max" => {
-                let is_min = name == "affine.min";
+            IndexOp::AffineMinMax { max } => {
+                let is_min = !max;
                 let results = self.affine_results(op, depth)?;
                 let kept = self.min_max_kept(op, &results, is_min)?;
                 if let [only] = kept.as_slice() {
@@ -136,8 +136,8 @@ impl IndexValues {
                     .collect();
                 Some(Read::Root(min_max_range(&ranges, is_min)))
             }
-            name if is_apply_indexing(name) => self.read_apply_indexing(op, index, depth),
-            _ => None,
+            IndexOp::ApplyIndexing => self.read_apply_indexing(op, index, depth),
+            IndexOp::And | IndexOp::Or | IndexOp::Xor | IndexOp::Gpu { .. } => None,
         }
     }
 
@@ -217,10 +217,10 @@ impl IndexValues {
     }
 }
 
-/// `a` divided by the constant `k` as the `arith` op `name` does it, as an expression, where
-/// that is exact: floor and ceiling divisions always; truncating and unsigned ones on
+/// `a` divided by the constant `k` as the `arith` division `kind` does it, as an expression,
+/// where that is exact: floor and ceiling divisions always; truncating and unsigned ones on
 /// dividends of one sign (unsigned: never negative, and `k` positive).
-fn division(name: &str, a: &Known, k: i64) -> Option<Expr> {
+fn division(kind: Division, a: &Known, k: i64) -> Option<Expr> {
     if k == 0 {
         return None;
     }
@@ -244,14 +244,14 @@ fn division(name: &str, a: &Known, k: i64) -> Option<Expr> {
             abs_x.modulo(magnitude).ok()?.checked_scale(x_sign).ok()
         }
     };
-    match name {
-        "arith.floordivsi" => x.floor_div(k).ok(),
-        "arith.ceildivsi" => x.ceil_div(k).ok(),
-        "arith.divsi" => truncated(true),
-        "arith.remsi" => truncated(false),
-        "arith.divui" if nonneg && k > 0 => x.floor_div(k).ok(),
-        "arith.remui" if nonneg && k > 0 => x.modulo(k).ok(),
-        "arith.ceildivui" if nonneg && k > 0 => x.ceil_div(k).ok(),
-        _ => None,
+    match kind {
+        Division::FloorSigned => x.floor_div(k).ok(),
+        Division::CeilSigned => x.ceil_div(k).ok(),
+        Division::TruncSigned => truncated(true),
+        Division::RemSigned => truncated(false),
+        Division::Unsigned if nonneg && k > 0 => x.floor_div(k).ok(),
+        Division::RemUnsigned if nonneg && k > 0 => x.modulo(k).ok(),
+        Division::CeilUnsigned if nonneg && k > 0 => x.ceil_div(k).ok(),
+        Division::Unsigned | Division::RemUnsigned | Division::CeilUnsigned => None,
     }
 }
