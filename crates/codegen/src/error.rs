@@ -41,6 +41,9 @@ pub(crate) enum CodegenError {
     /// An op other than a conversion on `f4e2m1fn` values.
     #[error("{0} of f4e2m1fn values is not lowered (they are only converted)")]
     Fp4(Opcode),
+    /// A `reduce-precision` without a number of bits (the attribute), or with no exponent bits.
+    #[error("reduce-precision needs {0}=N (exponent_bits at least 1)")]
+    ReducePrecisionBits(&'static str),
     /// A `compare` without its `direction` attribute.
     #[error("compare without direction=")]
     NoDirection,

@@ -6,6 +6,7 @@
 
 use super::body::{Body, Scalar};
 use super::error::CodegenError;
+use super::reduce_precision::reduce_precision;
 use super::types::{Class, Element};
 use xla_indexing_hlo::Opcode;
 
@@ -169,6 +170,7 @@ pub fn elementwise(
                 format!("arith.subi {}, {} : {ty}", pos.name, neg.name),
             )
         }
+        (Opcode::ReducePrecision, Class::Float) => reduce_precision(body, attr, a)?,
         (Opcode::IsFinite, Class::Float) => {
             body.op("v", "i1", format!("math.isfinite {} : {ty}", a.value.name))
         }

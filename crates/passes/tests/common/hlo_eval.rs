@@ -1358,6 +1358,15 @@ fn elementwise(
                 *x,
                 *y,
             )?)),
+            (Opcode::ReducePrecision, [x]) => {
+                let bits = |key: &str| -> Result<u32, String> {
+                    raw(instr, key)
+                        .and_then(|v| v.parse().ok())
+                        .ok_or_else(|| format!("reduce-precision without {key}="))
+                };
+                let (e, m) = (bits("exponent_bits")?, bits("mantissa_bits")?);
+                reduce_precision(x.float(), ty, e, m).map(V::F)
+            }
             (Opcode::Select, [p, x, y]) => Ok(if p.pred() { *x } else { *y }),
             (Opcode::Clamp, [lo, x, hi]) => {
                 let low = binary(Opcode::Maximum, ty, *x, *lo)?;
@@ -1450,6 +1459,55 @@ fn unary(op: Opcode, ty: Ty, x: V) -> Result<V, String> {
         (Opcode::Copy, _) => Ok(x),
         _ => Err(format!("{op} of {ty:?} is not evaluated")),
     }
+}
+
+/// `reduce-precision` of `x`, a value of the float type `ty`, computed on values (the
+/// kernels compute it on bits): `x` rounded to `mantissa` fraction bits (nearest, ties to
+/// even) in its own binade (a subnormal of `ty` in the smallest normal's), then, where
+/// `exponent` is fewer bits than `ty` has, past the largest finite exponent of `exponent` bits
+/// an infinity and below the smallest normal a zero, of `x`'s sign. NaN with no mantissa bits
+/// is not evaluated.
+fn reduce_precision(x: f64, ty: Ty, exponent: u32, mantissa: u32) -> Result<f64, String> {
+    let (src_exponent, src_mantissa) = match ty {
+        Ty::F16 => (5, 10),
+        Ty::Bf16 => (8, 7),
+        Ty::F32 => (8, 23),
+        Ty::F64 => (11, 52),
+        _ => return Err(format!("reduce-precision of {ty:?} is not evaluated")),
+    };
+    if x.is_nan() && mantissa == 0 {
+        return Err("reduce-precision to no mantissa bits of NaN is not evaluated".into());
+    }
+    if !x.is_finite() || x == 0.0 {
+        return Ok(x);
+    }
+    let binade = |v: f64| ((v.abs().to_bits() >> 52) & 0x7ff) as i32 - 1023;
+    let src_bias = (1 << (src_exponent - 1)) - 1;
+    let m = mantissa.min(src_mantissa) as i32;
+    let e = binade(x).max(1 - src_bias);
+    let quantum = 2f64.powi(e - m);
+    let t = x.abs() / quantum;
+    // Ties go to the even last kept bit: the mantissa's, or with no mantissa bits (a normal `x`
+    // between two powers of two) the biased exponent's.
+    let k = if m == 0 && t == 1.5 {
+        if (e + src_bias) % 2 == 0 { 1.0 } else { 2.0 }
+    } else {
+        t.round_ties_even()
+    };
+    let r = (k * quantum).copysign(x);
+    let reduced = exponent < src_exponent;
+    let bias = if reduced {
+        (1 << (exponent - 1)) - 1
+    } else {
+        src_bias
+    };
+    Ok(if r != 0.0 && binade(r) > bias {
+        f64::INFINITY.copysign(x)
+    } else if reduced && binade(r) < 1 - bias {
+        0f64.copysign(x)
+    } else {
+        r
+    })
 }
 
 /// IEEE maximum/minimum: NaN propagates, -0 is below +0.
@@ -1566,6 +1624,28 @@ mod tests {
         ] {
             assert_eq!(to_bits(h, from_bits(h, bits)), bits, "{bits:#x}");
         }
+    }
+
+    /// `reduce-precision` as XLA computes it (`jax.lax.reduce_precision`, in
+    /// `crates/passes/tests/data/reduce_precision_jax.txt`, written by
+    /// `reduce_precision_generate.py` beside it).
+    #[test]
+    fn reduce_precision_as_xla() {
+        let golden = include_str!("../data/reduce_precision_jax.txt");
+        let mut checked = 0;
+        for line in golden.lines().filter(|l| !l.starts_with('#')) {
+            let f: Vec<&str> = line.split(' ').collect();
+            let ty = Ty::of(f[0]).unwrap();
+            let (e, m): (u32, u32) = (f[1].parse().unwrap(), f[2].parse().unwrap());
+            let hex = |s: &str| u64::from_str_radix(s, 16).unwrap();
+            let (x, want) = (from_bits(ty, hex(f[3])), from_bits(ty, hex(f[4])));
+            let got = reduce_precision(x.float(), ty, e, m).unwrap();
+            let same = (got.is_nan() && want.float().is_nan())
+                || to_bits(ty, V::F(got)) == to_bits(ty, want);
+            assert!(same, "{line}: {got:e} (want {:e})", want.float());
+            checked += 1;
+        }
+        assert!(checked > 10_000, "{checked} lines");
     }
 
     /// The 8-bit float types decode and round as ml_dtypes does
