@@ -6,7 +6,6 @@
 
 use super::body::{Body, Scalar};
 use super::error::CodegenError;
-use super::scalar::Typed;
 
 /// The exponent and mantissa bits of a float type (its MLIR name), `None` for another type.
 fn format_bits(mlir: &str) -> Option<(u32, u32)> {
@@ -19,14 +18,14 @@ fn format_bits(mlir: &str) -> Option<(u32, u32)> {
     }
 }
 
-/// `reduce-precision` of the float `a`, with the bits its attributes `exponent_bits` and
-/// `mantissa_bits` (read through `attr`) give.
+/// `reduce-precision` of `a`, a float of the MLIR type `ty`, with the bits its attributes
+/// `exponent_bits` and `mantissa_bits` (read through `attr`) give.
 pub fn reduce_precision(
     body: &mut Body,
     attr: &dyn Fn(&str) -> Option<String>,
-    a: &Typed,
+    a: &Scalar,
+    ty: &'static str,
 ) -> Result<Scalar, CodegenError> {
-    let ty = a.element.mlir;
     let (src_exponent, src_mantissa) = format_bits(ty).ok_or(CodegenError::NotLowered {
         opcode: xla_indexing_hlo::Opcode::ReducePrecision,
         element: ty,
@@ -42,7 +41,7 @@ pub fn reduce_precision(
     }
     let width = 1 + src_exponent + src_mantissa;
     let int = format!("i{width}");
-    let x = &a.value.name;
+    let x = &a.name;
     let mut value = body.op("bits", &int, format!("arith.bitcast {x} : {ty} to {int}"));
     let constant = |body: &mut Body, v: u64| body.constant(&signed(v, width).to_string(), &int);
     let op = |body: &mut Body, name: &str, l: &Scalar, r: &Scalar| {

@@ -170,7 +170,7 @@ pub fn elementwise(
                 format!("arith.subi {}, {} : {ty}", pos.name, neg.name),
             )
         }
-        (Opcode::ReducePrecision, Class::Float) => reduce_precision(body, attr, a)?,
+        (Opcode::ReducePrecision, Class::Float) => reduce_precision(body, attr, &a.value, ty)?,
         (Opcode::IsFinite, Class::Float) => {
             body.op("v", "i1", format!("math.isfinite {} : {ty}", a.value.name))
         }
