@@ -711,3 +711,28 @@ fn opt_of_deeply_nested_regions() {
         r.stderr
     );
 }
+
+/// An opcode HLO does not have is a parse error at its line and column (exit 3), with the
+/// line and a caret, for every command that reads HLO.
+#[test]
+fn an_unknown_opcode_is_a_located_parse_error() {
+    let inputs = Inputs::new("opcode");
+    let text = OPAQUE.replace(
+        "custom-call(%p0), custom_call_target=\"my_kernel\"",
+        "cos(%p0)",
+    );
+    let file = inputs.write("cos.hlo", text);
+    for command in ["indexing", "launch", "compile"] {
+        let args = [command, file.as_str()];
+        let r = run(&args, b"");
+        check(&args, &r);
+        assert_eq!(r.code, 3, "{command}: {}", r.stderr);
+        assert!(
+            r.stderr.starts_with(&format!(
+                "{file}:5:23: error: 'cos' is no HLO opcode\n    ROOT %s = f32[8]{{0}} cos(%p0)"
+            )),
+            "{command}: {}",
+            r.stderr
+        );
+    }
+}
