@@ -5,11 +5,11 @@
 //! product of the groups' images. That keeps the work near the size of the operand instead of
 //! the size of the domain. Several maps are united in a bitmap over the operand's elements.
 //! Points outside the operand (a `dynamic-update-slice` reads its update only where the offset
-//! puts it) are not counted.
+//! puts it) are not counted. A group's distinct values are kept as their row-major positions in
+//! the group's own dimensions: marked in a bitmap where that space is small next to the box
+//! enumerated, else sorted and deduplicated (no hashing, one allocation per group).
 
-use std::collections::HashSet;
-
-use xla_indexing_core::{IndexingMap, VarRef};
+use xla_indexing_core::{Atom, IndexingMap, VarRef};
 
 /// Largest box of one group's variables that is enumerated.
 pub const GROUP_LIMIT: u128 = 1 << 24;
@@ -40,9 +40,59 @@ impl Utilization {
 
 /// A group of results that share variables, with the distinct in-bounds values they take.
 struct Group {
+    /// The result positions of the group.
     positions: Vec<usize>,
-    tuples: Vec<Vec<i64>>,
+    values: Values,
 }
+
+/// The distinct in-bounds values of a group's results.
+enum Values {
+    /// Each value as its row-major position among the dimensions of the group's positions, in
+    /// increasing order.
+    List(Vec<u64>),
+    /// Every value of a box: per position, the interval its result covers (each result a
+    /// distinct variable of its own, plus a constant).
+    Box(Vec<(i64, i64)>),
+}
+
+impl Group {
+    /// How many distinct values the group's results take.
+    fn len(&self) -> u64 {
+        match &self.values {
+            Values::List(list) => list.len() as u64,
+            Values::Box(ranges) => ranges.iter().fold(1u64, |acc, &(lo, hi)| {
+                acc.saturating_mul((hi - lo + 1) as u64)
+            }),
+        }
+    }
+
+    /// Writes the `c`-th value (in increasing order) of the group's results into `index` at
+    /// the group's positions.
+    fn write(&self, c: u64, dims: &[i64], index: &mut [i64]) {
+        // The value's row-major position among the dimensions (a list), or among the box's
+        // intervals.
+        let mut rest = match &self.values {
+            Values::List(list) => list[c as usize],
+            Values::Box(_) => c,
+        };
+        for (k, &p) in self.positions.iter().enumerate().rev() {
+            let (size, lo) = match &self.values {
+                Values::List(_) => (dims[p] as u64, 0),
+                Values::Box(ranges) => {
+                    let (lo, hi) = ranges[k];
+                    ((hi - lo + 1) as u64, lo)
+                }
+            };
+            index[p] = lo + (rest % size) as i64;
+            rest /= size;
+        }
+    }
+}
+
+/// Largest space of a group's values (in elements) kept as a bitmap, next to the box enumerated
+/// (below it, sorting the values found is cheaper than clearing the bitmap).
+const DENSE_FACTOR: u128 = 4;
+const DENSE_MIN: u128 = 1 << 12;
 
 /// Counts the distinct elements of a tensor with dimensions `dims` that the maps reach.
 /// `None` when the tensor has more than 2^64 elements.
@@ -66,7 +116,7 @@ fn count(maps: &[IndexingMap], dims: &[i64], total: u64) -> Option<u64> {
     }
     let size = |g: &[Group]| {
         g.iter()
-            .try_fold(1u64, |acc, grp| acc.checked_mul(grp.tuples.len() as u64))
+            .try_fold(1u64, |acc, grp| acc.checked_mul(grp.len()))
     };
     match images.as_slice() {
         [] => Some(0),
@@ -86,16 +136,14 @@ fn count(maps: &[IndexingMap], dims: &[i64], total: u64) -> Option<u64> {
 
 /// Sets the bit of every element in the product of the groups' images.
 fn mark(image: &[Group], dims: &[i64], bits: &mut [u64]) {
-    if image.iter().any(|g| g.tuples.is_empty()) {
+    if image.iter().any(|g| g.len() == 0) {
         return;
     }
-    let mut choice = vec![0usize; image.len()];
+    let mut choice = vec![0u64; image.len()];
     let mut index = vec![0i64; dims.len()];
     loop {
         for (g, &c) in image.iter().zip(&choice) {
-            for (&p, &v) in g.positions.iter().zip(&g.tuples[c]) {
-                index[p] = v;
-            }
+            g.write(c, dims, &mut index);
         }
         let linear = index
             .iter()
@@ -109,7 +157,7 @@ fn mark(image: &[Group], dims: &[i64], bits: &mut [u64]) {
             }
             k -= 1;
             choice[k] += 1;
-            if choice[k] < image[k].tuples.len() {
+            if choice[k] < image[k].len() {
                 break;
             }
             choice[k] = 0;
@@ -183,8 +231,20 @@ fn groups(m: &IndexingMap, dims: &[i64]) -> Option<Vec<Group>> {
         if box_size > GROUP_LIMIT {
             return None;
         }
+        if cons.is_empty()
+            && let Some(ranges) = box_image(m, &positions, dims)
+        {
+            out.push(Group {
+                positions,
+                values: Values::Box(ranges),
+            });
+            continue;
+        }
+        let space = positions
+            .iter()
+            .fold(1u128, |acc, &p| acc.saturating_mul(dims[p] as u128));
+        let mut found = Found::new(space, box_size);
         let mut point: Vec<i64> = bounds.iter().map(|b| b.lo).collect();
-        let mut seen = HashSet::new();
         if box_size > 0 {
             loop {
                 let (d, s) = point.split_at(nd);
@@ -193,16 +253,14 @@ fn groups(m: &IndexingMap, dims: &[i64]) -> Option<Vec<Group>> {
                     e.eval(d, s).is_some_and(|x| iv.contains(x))
                 });
                 if ok {
-                    let tuple: Option<Vec<i64>> = positions
-                        .iter()
-                        .map(|&p| {
-                            m.results()[p]
-                                .eval(d, s)
-                                .filter(|x| (0..dims[p]).contains(x))
-                        })
-                        .collect();
-                    if let Some(t) = tuple {
-                        seen.insert(t);
+                    let linear = positions.iter().try_fold(0u64, |acc, &p| {
+                        let x = m.results()[p]
+                            .eval(d, s)
+                            .filter(|x| (0..dims[p]).contains(x))?;
+                        Some(acc * dims[p] as u64 + x as u64)
+                    });
+                    if let Some(linear) = linear {
+                        found.insert(linear);
                     }
                 }
                 if !advance(&mut point, &vars, &bounds) {
@@ -212,10 +270,85 @@ fn groups(m: &IndexingMap, dims: &[i64]) -> Option<Vec<Group>> {
         }
         out.push(Group {
             positions,
-            tuples: seen.into_iter().collect(),
+            values: Values::List(found.into_values()),
         });
     }
     Some(out)
+}
+
+/// The image of results `positions` of `m` where each is a variable of its own (with
+/// coefficient 1 or -1) plus a constant, and no two share one: per position, the interval of
+/// the dimension it covers (the box of the variables, clipped to the dimension), with
+/// `(0, -1)` for none. `None` for other results.
+fn box_image(m: &IndexingMap, positions: &[usize], dims: &[i64]) -> Option<Vec<(i64, i64)>> {
+    let mut seen = Vec::with_capacity(positions.len());
+    let mut ranges = Vec::with_capacity(positions.len());
+    for &p in positions {
+        let e = &m.results()[p];
+        let [(Atom::Var(v), coef)] = e.terms() else {
+            return None;
+        };
+        if coef.abs() != 1 || seen.contains(v) {
+            return None;
+        }
+        seen.push(*v);
+        let bounds = m.var(*v)?.bounds;
+        let c = e.constant_term();
+        let (a, b) = (
+            coef.checked_mul(bounds.lo)?.checked_add(c)?,
+            coef.checked_mul(bounds.hi)?.checked_add(c)?,
+        );
+        let (lo, hi) = (a.min(b).max(0), a.max(b).min(dims[p] - 1));
+        ranges.push(if lo <= hi { (lo, hi) } else { (0, -1) });
+    }
+    Some(ranges)
+}
+
+/// The distinct values a group's enumeration finds: a bitmap over their space where it is small
+/// next to the enumerated box, else a list sorted and deduplicated at the end.
+enum Found {
+    Dense(Vec<u64>),
+    Sparse(Vec<u64>),
+}
+
+impl Found {
+    /// For values in a space of `space` elements, found by enumerating `box_size` points.
+    fn new(space: u128, box_size: u128) -> Found {
+        if space <= box_size.saturating_mul(DENSE_FACTOR).max(DENSE_MIN) {
+            Found::Dense(vec![0; space.div_ceil(64) as usize])
+        } else {
+            Found::Sparse(Vec::new())
+        }
+    }
+
+    fn insert(&mut self, linear: u64) {
+        match self {
+            Found::Dense(bits) => bits[(linear / 64) as usize] |= 1 << (linear % 64),
+            Found::Sparse(list) => list.push(linear),
+        }
+    }
+
+    /// The distinct values, in increasing order.
+    fn into_values(self) -> Vec<u64> {
+        match self {
+            Found::Dense(bits) => {
+                let mut values = Vec::new();
+                for (w, &word) in bits.iter().enumerate() {
+                    let mut rest = word;
+                    while rest != 0 {
+                        values.push(w as u64 * 64 + u64::from(rest.trailing_zeros()));
+                        rest &= rest - 1;
+                    }
+                }
+                values
+            }
+            Found::Sparse(mut list) => {
+                list.sort_unstable();
+                list.dedup();
+                list
+            }
+        }
+    }
 }
 
 /// Moves `point` to the next point of the box spanned by `vars`; false after the last one.
