@@ -31,6 +31,7 @@ mod reduction;
 mod scalar;
 mod scatter;
 mod scatter_sorted;
+mod stochastic_convert;
 mod transpose;
 mod types;
 mod vector;

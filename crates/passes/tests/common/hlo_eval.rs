@@ -1367,6 +1367,9 @@ fn elementwise(
                 let (e, m) = (bits("exponent_bits")?, bits("mantissa_bits")?);
                 reduce_precision(x.float(), ty, e, m).map(V::F)
             }
+            (Opcode::StochasticConvert, [x, r]) => {
+                stochastic_convert(x.float(), in_ty, r.int(), operands[1].ty, ty)
+            }
             (Opcode::Select, [p, x, y]) => Ok(if p.pred() { *x } else { *y }),
             (Opcode::Clamp, [lo, x, hi]) => {
                 let low = binary(Opcode::Maximum, ty, *x, *lo)?;
@@ -1508,6 +1511,36 @@ fn reduce_precision(x: f64, ty: Ty, exponent: u32, mantissa: u32) -> Result<f64,
     } else {
         r
     })
+}
+
+/// `stochastic-convert` of `x` (of the float type `from`) with the random bits `r` (of the
+/// unsigned type `random`) to the signed integer type `to`, as XLA's decomposition defines it:
+/// at or beyond `to`'s ends (as `from` holds them) those ends; NaN 0; else `|x|` rounded down,
+/// and up where `r` is below its fraction times `2^w` (`w` the bits of `random`, truncated to
+/// an integer), with `x`'s sign.
+fn stochastic_convert(x: f64, from: Ty, r: i128, random: Ty, to: Ty) -> Result<V, String> {
+    let (Ty::S(_), Ty::U(w)) = (to, random) else {
+        return Err(format!(
+            "stochastic-convert to {to:?} with {random:?} is not evaluated"
+        ));
+    };
+    let (lo, hi) = to.int_range();
+    if x >= from.round(hi as f64) {
+        return Ok(V::I(hi));
+    }
+    if x <= from.round(lo as f64) {
+        return Ok(V::I(lo));
+    }
+    if x.is_nan() {
+        return Ok(V::I(0));
+    }
+    let magnitude = x.abs();
+    let whole = magnitude.floor();
+    // The fraction times a power of two is exact in the type (in `f32` for `f16`).
+    let fixed = ((magnitude - whole) * 2f64.powi(w as i32)).trunc() as i128;
+    let fixed = fixed.min((1i128 << w) - 1);
+    let rounded = whole as i128 + i128::from(r < fixed);
+    Ok(to.wrap_int(if x < 0.0 { -rounded } else { rounded }))
 }
 
 /// IEEE maximum/minimum: NaN propagates, -0 is below +0.
