@@ -4,29 +4,22 @@
 //! and one at or below the smallest normal's exponent a zero of its sign (subnormals are
 //! flushed); a NaN stays the NaN it was.
 
+use xla_indexing_core::interval::wrap_signed;
+
 use super::body::{Body, Scalar};
 use super::error::CodegenError;
+use super::types::Element;
 
-/// The exponent and mantissa bits of a float type (its MLIR name), `None` for another type.
-fn format_bits(mlir: &str) -> Option<(u32, u32)> {
-    match mlir {
-        "f16" => Some((5, 10)),
-        "bf16" => Some((8, 7)),
-        "f32" => Some((8, 23)),
-        "f64" => Some((11, 52)),
-        _ => None,
-    }
-}
-
-/// `reduce-precision` of `a`, a float of the MLIR type `ty`, with the bits its attributes
+/// `reduce-precision` of `a`, a float of type `element`, with the bits its attributes
 /// `exponent_bits` and `mantissa_bits` (read through `attr`) give.
 pub fn reduce_precision(
     body: &mut Body,
     attr: &dyn Fn(&str) -> Option<String>,
     a: &Scalar,
-    ty: &'static str,
+    element: Element,
 ) -> Result<Scalar, CodegenError> {
-    let (src_exponent, src_mantissa) = format_bits(ty).ok_or(CodegenError::NotLowered {
+    let ty = element.mlir;
+    let (src_exponent, src_mantissa) = element.float_format().ok_or(CodegenError::NotLowered {
         opcode: xla_indexing_hlo::Opcode::ReducePrecision,
         element: ty,
     })?;
@@ -43,7 +36,10 @@ pub fn reduce_precision(
     let int = format!("i{width}");
     let x = &a.name;
     let mut value = body.op("bits", &int, format!("arith.bitcast {x} : {ty} to {int}"));
-    let constant = |body: &mut Body, v: u64| body.constant(&signed(v, width).to_string(), &int);
+    // Integer constants are written signed, as MLIR reads them: the pattern's low `width` bits.
+    let constant = |body: &mut Body, v: u64| {
+        body.constant(&wrap_signed(i128::from(v), width).to_string(), &int)
+    };
     let op = |body: &mut Body, name: &str, l: &Scalar, r: &Scalar| {
         body.op(
             "bits",
@@ -61,7 +57,7 @@ pub fn reduce_precision(
         let kept = op(body, "arith.andi", &value, &last_bit);
         let kept = op(body, "arith.shrui", &kept, &shift_amount);
         let rounding = op(body, "arith.addi", &kept, &bias);
-        let truncation = constant(body, !((1u64 << shift) - 1) & mask(width));
+        let truncation = constant(body, !((1u64 << shift) - 1));
         let rounded = op(body, "arith.addi", &value, &rounding);
         value = op(body, "arith.andi", &rounded, &truncation);
     }
@@ -112,19 +108,4 @@ pub fn reduce_precision(
         ty,
         format!("arith.select {}, {x}, {} : {ty}", nan.name, result.name),
     ))
-}
-
-/// The low `width` bits set.
-fn mask(width: u32) -> u64 {
-    if width == 64 {
-        u64::MAX
-    } else {
-        (1 << width) - 1
-    }
-}
-
-/// The `width`-bit pattern `v` read as a signed integer, as MLIR writes integer constants.
-fn signed(v: u64, width: u32) -> i64 {
-    let shift = 64 - width;
-    ((v << shift) as i64) >> shift
 }

@@ -170,7 +170,7 @@ pub fn elementwise(
                 format!("arith.subi {}, {} : {ty}", pos.name, neg.name),
             )
         }
-        (Opcode::ReducePrecision, Class::Float) => reduce_precision(body, attr, &a.value, ty)?,
+        (Opcode::ReducePrecision, Class::Float) => reduce_precision(body, attr, &a.value, e)?,
         (Opcode::IsFinite, Class::Float) => {
             body.op("v", "i1", format!("math.isfinite {} : {ty}", a.value.name))
         }
@@ -623,13 +623,12 @@ pub fn float_literal(value: f64, e: Element) -> String {
             text.replacen('e', ".0e", 1)
         };
     }
-    let (inf, nan): (u64, u64) = match (e.mlir, e.bits) {
-        ("bf16", _) => (0x7F80, 0x7FC0),
-        (_, 16) => (0x7C00, 0x7E00),
-        (_, 32) => (0x7F80_0000, 0x7FC0_0000),
-        _ => (0x7FF0_0000_0000_0000, 0x7FF8_0000_0000_0000),
-    };
-    let sign = 1u64 << (e.bits - 1);
+    // An infinity has every exponent bit set, a quiet NaN also the top mantissa bit; an
+    // element that is no float of its own is written as `f64`.
+    let (exponent, mantissa) = e.float_format().unwrap_or((11, 52));
+    let inf = ((1u64 << exponent) - 1) << mantissa;
+    let nan = inf | 1 << (mantissa - 1);
+    let sign = 1u64 << (exponent + mantissa);
     let bits = if value.is_nan() {
         nan
     } else if value > 0.0 {

@@ -81,23 +81,14 @@ pub fn stochastic_convert(
         -(1i128 << (result.bits - 1)),
         (1i128 << (result.bits - 1)) - 1,
     );
-    let low = constant(body, float_literal(in_float_type(min, e), e), e);
-    let high = constant(body, float_literal(in_float_type(max, e), e), e);
+    // MLIR rounds the decimal to the float type (past `f16`'s range to an infinity), as XLA's
+    // scalar of the operand's type holds the end.
+    let low = constant(body, float_literal(min as f64, e), e);
+    let high = constant(body, float_literal(max as f64, e), e);
     let at_min = compare(body, "LE", x, &low)?;
     let at_max = compare(body, "GE", x, &high)?;
     let min = constant(body, min.to_string(), result);
     let max = constant(body, max.to_string(), result);
     let clamped = select(body, &at_min.name, &min, &signed);
     Ok(select(body, &at_max.name, &max, &clamped).value)
-}
-
-/// The integer `v` as the float type `e` holds it (as XLA's scalar of the operand's type
-/// makes it): rounded, and past `f16`'s largest finite value an infinity.
-fn in_float_type(v: i128, e: Element) -> f64 {
-    let x = v as f64;
-    match e.mlir {
-        "f16" if x.abs() > 65504.0 => f64::INFINITY.copysign(x),
-        "f64" => x,
-        _ => x as f32 as f64,
-    }
 }

@@ -116,6 +116,18 @@ impl Element {
     pub fn is_signed(self) -> bool {
         self.class == Class::Signed
     }
+
+    /// The exponent and mantissa (fraction) bits of an IEEE binary float type held as itself
+    /// (`f16`, `bf16`, `f32`, `f64`); `None` for any other element.
+    pub fn float_format(self) -> Option<(u32, u32)> {
+        match self.mlir {
+            "f16" => Some((5, 10)),
+            "bf16" => Some((8, 7)),
+            "f32" => Some((8, 23)),
+            "f64" => Some((11, 52)),
+            _ => None,
+        }
+    }
 }
 
 /// The memref type of an array: its dimensions, element type and, when the layout is not
