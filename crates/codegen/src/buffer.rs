@@ -15,7 +15,7 @@ use xla_indexing_hlo::shape::ArrayShape;
 
 use super::body::{Body, Scalar};
 use super::error::CodegenError;
-use super::types::{Class, Element, memref_type};
+use super::types::{Class, Element, dynamic_buffer, memref_type};
 
 /// The memory space that workgroup attributions (shared memory) live in.
 const WORKGROUP: &str = "#gpu.address_space<workgroup>";
@@ -50,8 +50,13 @@ impl ArrayBuffer {
         Ok(array)
     }
 
-    /// Buffer `name` holding `shape`, or why its element type or layout is not lowered.
+    /// Buffer `name` holding `shape`, or why its element type or layout is not lowered. A
+    /// dynamic array's buffer is its bytes ([`dynamic_buffer`]), which the pad-to-static
+    /// emitter views.
     pub fn new(name: String, shape: &ArrayShape) -> Result<ArrayBuffer, CodegenError> {
+        if shape.is_dynamic() {
+            return ArrayBuffer::new(name, &dynamic_buffer(shape)?.bytes);
+        }
         let element = Element::of(&shape.element)?;
         let strides = shape
             .layout_or_default()

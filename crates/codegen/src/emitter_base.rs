@@ -4,7 +4,7 @@
 
 use xla_indexing_core::{IndexingMap, Interval};
 use xla_indexing_gpu::{
-    KernelPlan,
+    EmitterPlan, KernelPlan,
     launch::LaunchDimensions,
     reduction::SharedBuffer,
     thread_map::{UNROLL_SYMBOL, unroll_of},
@@ -15,6 +15,7 @@ use super::CodegenOptions;
 use super::body::Body;
 use super::buffer::ArrayBuffer;
 use super::elemental::{Emitter, Frame};
+use super::error::CodegenError;
 use super::lanes::Lanes;
 
 /// The six thread-id values, as `gpu.thread_id` and `gpu.block_id` name them.
@@ -47,12 +48,20 @@ pub(crate) fn signature(module: &Module, plan: &KernelPlan) -> Result<Signature,
         let Shape::Array(shape) = &comp.instructions[i].shape else {
             return Err(kernel.error(format!("cannot be lowered: parameter {n} is a tuple")));
         };
+        if shape.is_dynamic() && !matches!(plan.emitter, EmitterPlan::PadToStatic(_)) {
+            return Err(
+                kernel.lowering_error(CodegenError::Dynamic(format!("parameter {n} {shape}")))
+            );
+        }
         params.push(
             ArrayBuffer::new(format!("%arg{n}"), shape).map_err(|e| kernel.lowering_error(e))?,
         );
     }
     let mut outputs = Vec::new();
     for (k, shape) in kernel.outputs.iter().enumerate() {
+        if shape.is_dynamic() {
+            return Err(kernel.lowering_error(CodegenError::Dynamic(format!("output {k} {shape}"))));
+        }
         outputs.push(
             ArrayBuffer::new(format!("%out{k}"), shape).map_err(|e| kernel.lowering_error(e))?,
         );

@@ -69,6 +69,15 @@ pub(crate) enum CodegenError {
         /// Why its size fails.
         source: LayoutError,
     },
+    /// A dynamic array (its shape, as HLO writes it) whose buffer's bytes cannot be counted:
+    /// packed elements, or more bytes than an `i64` counts.
+    #[error("the buffer of the dynamic array {0} is not lowered")]
+    DynamicBuffer(String),
+    /// A dynamic array (its shape) in a kernel of an emitter other than the pad-to-static one.
+    #[error(
+        "{0} is dynamic: only the pad-to-static emitter reads dynamic arrays (XLA's dynamic padder leaves them nowhere else)"
+    )]
+    Dynamic(String),
     /// A shared buffer with more elements than an `i64` counts.
     #[error("shared buffer of {0} elements")]
     SharedBufferSize(u64),

@@ -9,6 +9,7 @@ use super::concatenate::concatenate_function;
 use super::in_place::in_place_function;
 use super::input_slices::input_slices_function;
 use super::loop_emitter::loop_function;
+use super::pad_to_static::pad_to_static_function;
 use super::reduction::reduction_function;
 use super::scatter::scatter_function;
 use super::scatter_sorted::sorted_function;
@@ -60,6 +61,7 @@ pub fn kernel_function(
         },
         EmitterPlan::InPlace(p) => in_place_function(module, plan, p, symbol, options),
         EmitterPlan::InputSlices(s) => input_slices_function(module, plan, s, symbol, options),
+        EmitterPlan::PadToStatic(p) => pad_to_static_function(module, plan, p, symbol, options),
         EmitterPlan::Tiled(_) => loop_function(module, plan, symbol, options),
     }
 }

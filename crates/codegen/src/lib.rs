@@ -26,6 +26,7 @@ mod input_slices;
 mod kernel;
 mod lanes;
 mod loop_emitter;
+mod pad_to_static;
 mod reduce_precision;
 mod reduction;
 mod scalar;

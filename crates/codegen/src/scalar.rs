@@ -612,6 +612,19 @@ fn float_to_integer(body: &mut Body, a: &Typed, to: Element) -> Scalar {
     )
 }
 
+/// The literal of zero (`false`, `+0.0`, the complex zero) of `element`.
+pub(crate) fn zero_literal(element: Element) -> String {
+    match element.class {
+        Class::Float => float_literal(0.0, element),
+        Class::Complex => {
+            let part = element.part().mlir;
+            format!("[0.0 : {part}, 0.0 : {part}]")
+        }
+        Class::Pred => "false".into(),
+        _ => "0".into(),
+    }
+}
+
 /// A float literal of type `e`: decimal for finite values (MLIR rounds it to the type), the
 /// bit pattern for infinities and NaN.
 pub fn float_literal(value: f64, e: Element) -> String {

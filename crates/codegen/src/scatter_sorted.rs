@@ -21,9 +21,9 @@ use super::body::Scalar;
 use super::buffer::ArrayBuffer;
 use super::elemental::{Emitter, Index};
 use super::emitter_base::{Begun, begin_kernel, close_loop, end_kernel, open_loop};
-use super::scalar::{Typed, float_literal};
+use super::scalar::{Typed, zero_literal};
 use super::scatter::{land, read_starts};
-use super::types::{Class, Element};
+use super::types::Element;
 
 /// The `gpu.func` of a scatter over sorted indices (see the module comment).
 pub fn sorted_function(
@@ -261,13 +261,4 @@ fn any(e: &mut Emitter, conditions: Vec<String>) -> String {
                 .name
         })
         .unwrap_or_default()
-}
-
-/// The literal of zero (false) of `element`: the accumulators' value before the first slice.
-fn zero_literal(element: Element) -> String {
-    match element.class {
-        Class::Float => float_literal(0.0, element),
-        Class::Pred => "false".into(),
-        _ => "0".into(),
-    }
 }

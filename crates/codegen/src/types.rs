@@ -135,6 +135,9 @@ impl Element {
 /// live in a flat buffer of bytes (`memref<16xi8>` for `s4[4,8]`), two to a byte; `pred` is a
 /// byte per element.
 pub fn memref_type(shape: &ArrayShape) -> Result<String, CodegenError> {
+    if shape.is_dynamic() {
+        return memref_type(&dynamic_buffer(shape)?.bytes);
+    }
     let element = Element::of(&shape.element)?;
     let (sizes, strides) = memref_layout(shape)?;
     let mut text = String::from("memref<");
@@ -148,6 +151,39 @@ pub fn memref_type(shape: &ArrayShape) -> Result<String, CodegenError> {
     }
     text.push('>');
     Ok(text)
+}
+
+/// The buffer of a dynamic array as XLA allocates it: the elements of its bound shape (the
+/// dense elements of the dynamic sizes first), then one `s32` per dimension, its size.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DynamicBuffer {
+    /// The whole buffer as an array of bytes, `u8[data + 4 * rank]`.
+    pub bytes: ArrayShape,
+    /// The bound shape, static, in the default layout: the elements at the buffer's start.
+    pub data: ArrayShape,
+    /// The byte offset of the sizes (the data's bytes).
+    pub sizes_offset: i64,
+}
+
+/// The [`DynamicBuffer`] of dynamic array `shape`; packed elements are not lowered.
+pub fn dynamic_buffer(shape: &ArrayShape) -> Result<DynamicBuffer, CodegenError> {
+    let fail = || CodegenError::DynamicBuffer(shape.to_string());
+    let element = Element::of(&shape.element)?;
+    if element.is_packed() {
+        return Err(fail());
+    }
+    let element_bytes = i64::from(element.bits.max(8) / 8);
+    let rank = i64::try_from(shape.rank()).map_err(|_| fail())?;
+    let sizes_offset = shape
+        .element_count()
+        .and_then(|n| n.checked_mul(element_bytes))
+        .ok_or_else(fail)?;
+    let total = sizes_offset.checked_add(4 * rank).ok_or_else(fail)?;
+    Ok(DynamicBuffer {
+        bytes: ArrayShape::new("u8", vec![total]),
+        data: ArrayShape::new(shape.element.clone(), shape.dims.clone()),
+        sizes_offset,
+    })
 }
 
 /// The sizes and strides of an array's memref: the dimensions and the layout's strides, or

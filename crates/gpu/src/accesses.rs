@@ -52,6 +52,9 @@ impl CoalescingEntry<'_> {
             EmitterPlan::Scatter(_) | EmitterPlan::InPlace(_) => {
                 "its emitter gives each thread the same update element, and where the element lands is read at run time (the report takes the worst case)".into()
             }
+            EmitterPlan::PadToStatic(_) => {
+                "its pad-to-static emitter runs the loop emitter's thread map over the static output, and reads the dense dynamic array where the sizes put each element (the report takes the sizes' midpoints)".into()
+            }
             EmitterPlan::Concatenate(_) | EmitterPlan::InputSlices(_) => format!(
                 "its {} emitter runs the same thread map",
                 plan.emitter.name()

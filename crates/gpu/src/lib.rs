@@ -25,6 +25,7 @@ pub mod input_slices;
 pub mod kernel;
 pub mod kernel_tiles;
 pub mod launch;
+pub mod pad_to_static;
 pub mod plan;
 pub mod reduction;
 mod reduction_eligibility;

@@ -14,13 +14,14 @@ use crate::in_place::{InPlacePlan, plan_in_place};
 use crate::input_slices::{InputSlicesPlan, plan_input_slices};
 use crate::kernel::{Kernel, element_bits, kernels};
 use crate::launch::{LaunchDimensions, UnrollInputs, launch_dimensions, unroll_factor};
+use crate::pad_to_static::{PadToStaticPlan, plan_pad_to_static};
 use crate::reduction::{OutputSource, ReductionPlan, plan_reduction};
 use crate::scatter::{ScatterPlan, plan_scatter};
 use crate::thread_map::{thread_id_map, unroll_of};
 use crate::tiling_space::TiledPlan;
 use crate::transpose::{TransposePlan, plan_transpose};
 use crate::vector::{Vectorization, lanes_run_together, vectorize};
-use xla_indexing_hlo::access::Access;
+use xla_indexing_hlo::access::{Access, OutOfRange, RuntimeVar};
 use xla_indexing_hlo::error::HloError;
 use xla_indexing_hlo::fusion::Composer;
 use xla_indexing_hlo::module::Module;
@@ -69,6 +70,8 @@ pub enum EmitterPlan {
     InPlace(Box<InPlacePlan>),
     /// The input-slices emitter: one thread per element of the sliced operands.
     InputSlices(Box<InputSlicesPlan>),
+    /// The pad-to-static emitter: one thread per element of the static output.
+    PadToStatic(Box<PadToStaticPlan>),
     /// A loop through a tiling of output 0 (`compile --tiling`): a block per tile, each thread
     /// computing its elements of the tile as the loop emitter does.
     Tiled(Box<TiledPlan>),
@@ -86,8 +89,16 @@ impl EmitterPlan {
             EmitterPlan::Scatter(_) => "scatter",
             EmitterPlan::InPlace(_) => "in-place dynamic-update-slice",
             EmitterPlan::InputSlices(_) => "input slices",
+            EmitterPlan::PadToStatic(_) => "pad to static",
             EmitterPlan::Tiled(_) => "tiled loop",
         }
+    }
+
+    /// Whether the kernel reads its operands through maps from elements of the output it
+    /// writes (the loop and pad-to-static emitters), rather than from elements of its own (a
+    /// reduction's input, a transpose's tile, a scatter's update).
+    pub fn reads_from_output_elements(&self) -> bool {
+        matches!(self, EmitterPlan::Loop { .. } | EmitterPlan::PadToStatic(_))
     }
 
     /// The outputs whose buffer must hold a parameter when the kernel starts, as
@@ -171,8 +182,8 @@ pub fn plan_module(module: &Module, device: &Device) -> Result<Vec<KernelPlan>, 
         .collect()
 }
 
-/// The plan of one kernel, as XLA picks the emitter: the reduction emitter's when it takes the
-/// fusion, else the transpose emitter's, else the input-slices emitter's, else the scatter
+/// The plan of one kernel, as XLA picks the emitter: the pad-to-static emitter's for a
+/// `PadToStatic` custom call, else the reduction emitter's when it takes the fusion, else the transpose emitter's, else the input-slices emitter's, else the scatter
 /// emitter's, else the concatenate emitter's, else the in-place dynamic-update-slice
 /// emitter's, else the loop emitter's. A launch that exceeds the device's limits, or arithmetic
 /// that overflows, is an error naming the kernel.
@@ -185,6 +196,11 @@ pub fn plan_kernel(
     // Each emitter in turn takes the fusion (`Some`), passes it on (`None`), or refuses it and
     // says why (the loop emitter then writes it with that reason).
     let fallback = 'refused: {
+        match plan_pad_to_static(module, c, outputs, device) {
+            Ok(Some(pad)) => return pad_to_static_kernel(module, kernel, pad),
+            Ok(None) => {}
+            Err(why) => break 'refused Some(why),
+        }
         match plan_reduction(module, c, outputs, device) {
             Ok(Some(reduction)) => return reduction_kernel(module, kernel, reduction),
             Ok(None) => {}
@@ -400,6 +416,108 @@ fn input_slices_kernel(
         EmitterPlan::InputSlices(Box::new(slices)),
         outputs,
     )
+}
+
+/// The pad-to-static emitter's kernel: output 0 reads the dynamic input through the dense
+/// read map (its runtime variables the dynamic sizes) and is written through the thread map;
+/// each size is stored by the first thread of the first block.
+fn pad_to_static_kernel(
+    module: &Module,
+    kernel: Kernel,
+    pad: PadToStaticPlan,
+) -> Result<KernelPlan, HloError> {
+    let comp = &module.computations[kernel.computation];
+    let error = |e: &dyn std::fmt::Display| kernel.error(format!("pad-to-static maps: {e}"));
+    let param = comp
+        .parameter(pad.parameter)
+        .map(|i| comp.instructions[i].name.clone())
+        .ok_or_else(|| kernel.error(format!("has no parameter {}", pad.parameter)))?;
+    let output_dims = pad.read_map.dims().len();
+    let runtime = (0..pad.input.rank())
+        .map(|k| {
+            let element = IndexingMap::new(
+                vec![xla_indexing_core::Expr::constant(k as i64)],
+                pad.read_map.dims().to_vec(),
+                Vec::new(),
+                Vec::new(),
+            );
+            RuntimeVar {
+                instruction: format!("{param}'s dynamic size"),
+                map: element,
+                out_of_range: OutOfRange::Clamped,
+            }
+        })
+        .collect();
+    let read = Access::with_runtime(pad.read_map.clone(), runtime);
+    let thread_read = Access::plain(pad.thread_map.clone())
+        .then(&read)
+        .map_err(|e| error(&e))?;
+    debug_assert_eq!(output_dims, pad.thread_map.results().len());
+    let operand = OperandPlan {
+        parameter: pad.parameter,
+        leaf: None,
+        shape: pad.input.clone(),
+        read_map: pad.thread_map.clone(),
+        output_maps: vec![read],
+        thread_maps: vec![thread_read],
+        undefined: None,
+        vectors: vec![Vectorization::Scalar(
+            "the element read depends on the dynamic sizes".into(),
+        )],
+    };
+    let first_thread = first_thread_map(&pad.thread_map);
+    let outputs = kernel
+        .outputs
+        .iter()
+        .enumerate()
+        .map(|(k, shape)| OutputPlan {
+            output: k,
+            shape: shape.clone(),
+            operands: if k == 0 {
+                vec![operand.clone()]
+            } else {
+                Vec::new()
+            },
+            skipped: None,
+            write_maps: vec![if k == 0 {
+                pad.thread_map.clone()
+            } else {
+                first_thread.clone()
+            }],
+            store: Vectorization::Scalar(if k == 0 {
+                "a padded element is stored as zero under a bounds check".into()
+            } else {
+                "the first thread of the first block stores the size".into()
+            }),
+        })
+        .collect();
+    Ok(KernelPlan {
+        computation: comp.name.clone(),
+        unroll: unroll_of(&pad.thread_map),
+        kernel,
+        launch: pad.launch,
+        thread_map: pad.thread_map.clone(),
+        emitter: EmitterPlan::PadToStatic(Box::new(pad)),
+        outputs,
+    })
+}
+
+/// `(thread ids) -> ()` on the first thread of the first block: where a scalar that one thread
+/// stores is written.
+fn first_thread_map(thread_map: &IndexingMap) -> IndexingMap {
+    let mut map = IndexingMap::new(
+        Vec::new(),
+        thread_map.dims().to_vec(),
+        Vec::new(),
+        Vec::new(),
+    );
+    for k in 0..thread_map.dims().len() {
+        map.add_constraint(
+            xla_indexing_core::Expr::dim(k as u32),
+            xla_indexing_core::Interval::point(0),
+        );
+    }
+    map
 }
 
 /// The scatter emitter's kernel: each output reads the updates its combiner reads through the

@@ -46,6 +46,11 @@ impl ArrayShape {
         self.dims.len()
     }
 
+    /// Whether some dimension is dynamic.
+    pub fn is_dynamic(&self) -> bool {
+        self.dynamic.iter().any(|&d| d)
+    }
+
     /// The number of elements, `None` when it does not fit in an `i64`.
     pub fn element_count(&self) -> Option<i64> {
         self.dims

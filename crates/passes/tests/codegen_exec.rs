@@ -208,7 +208,9 @@ fn reference(
             .array()
             .ok_or(format!("@{symbol}: parameter {p} is a tuple"))?;
         let ty = ty_of(shape)?;
-        params.push(cpu::input_array(p, ty, &shape.dims));
+        // A dynamic array holds the dense elements of its sizes.
+        let sizes = cpu::dynamic_sizes(&shape.dims, &shape.dynamic);
+        params.push(cpu::input_array(p, ty, &sizes));
         shapes.push(shape.clone());
     }
     shapes.extend(plan.kernel.outputs.iter().cloned());
@@ -267,6 +269,9 @@ fn check_buffer(
             buffer.memref
         )
     };
+    if shape.is_dynamic() {
+        return check_dynamic_buffer(shape, buffer, &element, ty);
+    }
     if ty.bits() < 8 && ty != Ty::Pred {
         let bytes = (element_count(&shape.dims) as i64 + 1) / 2;
         if buffer.dims != [bytes] || buffer.element != "i8" {
@@ -289,6 +294,39 @@ fn check_buffer(
     }
     Ok(cpu::Buffer {
         pred: ty == Ty::Pred,
+        ..buffer.clone()
+    })
+}
+
+/// The bytes of a dynamic array: `memref<Kxi8>` of its bound shape's bytes and an `i32` per
+/// dimension ([`cpu::Dynamic`]).
+fn check_dynamic_buffer(
+    shape: &xla_indexing_hlo::shape::ArrayShape,
+    buffer: &cpu::Buffer,
+    element: &str,
+    ty: Ty,
+) -> Result<cpu::Buffer, String> {
+    let bytes_per_element = (ty.bits().max(8) / 8) as i64;
+    let sizes_offset = element_count(&shape.dims) as i64 * bytes_per_element;
+    let bytes = sizes_offset + 4 * shape.dims.len() as i64;
+    if buffer.dims != [bytes] || buffer.element != "i8" || ty.bits() < 8 && ty != Ty::Pred {
+        return Err(format!(
+            "{} is not the buffer of the dynamic {shape} ({bytes} bytes)",
+            buffer.memref
+        ));
+    }
+    let sizes = cpu::dynamic_sizes(&shape.dims, &shape.dynamic);
+    let count = element_count(&sizes) as i64;
+    let dense = cpu::Buffer {
+        pred: ty == Ty::Pred,
+        ..cpu::parse_memref(&format!("memref<{count}x{element}>"))?
+    };
+    Ok(cpu::Buffer {
+        dynamic: Some(Box::new(cpu::Dynamic {
+            dense,
+            sizes,
+            sizes_offset,
+        })),
         ..buffer.clone()
     })
 }
@@ -1039,6 +1077,28 @@ ENTRY %main (a: f32[10], b: s32[10], c: s32[3,1], d: f32[3], e: s32[3]) -> (f32[
     assert!(
         err.contains("stayed with the loop emitter")
             && err.contains("combined together atomically"),
+        "{err}"
+    );
+}
+
+#[test]
+fn dynamic_arrays_are_lowered_only_by_the_pad_to_static_emitter() {
+    // XLA keeps a dynamic array's elements dense in its sizes: read at its bound shape's
+    // places they would be wrong, so any other emitter refuses it, naming the kernel.
+    let hlo = r#"
+HloModule m
+%fused (p0: f32[2,<=5]) -> f32[2,5] {
+  %p0 = f32[2,<=5]{1,0} parameter(0)
+  ROOT %neg = f32[2,5]{1,0} negate(%p0)
+}
+ENTRY %main (x: f32[2,<=5]) -> f32[2,5] {
+  %x = f32[2,<=5]{1,0} parameter(0)
+  ROOT %f = f32[2,5]{1,0} fusion(%x), kind=kLoop, calls=%fused
+}
+"#;
+    let err = codegen_error(hlo).to_string();
+    assert!(
+        err.contains("cannot be lowered: parameter 0 f32[2,<=5]{1,0} is dynamic: only the pad-to-static emitter"),
         "{err}"
     );
 }

@@ -67,6 +67,10 @@ pub fn json(plans: &[KernelPlan]) -> Value {
                         .map(|s| json!(s.write_map.to_string()))
                         .collect();
                 }
+                EmitterPlan::PadToStatic(pad) => {
+                    v["read_map"] = json!(pad.read_map.to_string());
+                    v["input"] = json!(pad.input.to_string());
+                }
                 EmitterPlan::Tiled(t) => v["tiling"] = tiling_json(t),
                 EmitterPlan::Loop { .. } => {}
             }
@@ -185,6 +189,10 @@ pub fn text(plans: &[KernelPlan]) -> String {
                     out.push_str(&format!("  output {k} write map: {}\n", s.write_map));
                 }
             }
+            EmitterPlan::PadToStatic(pad) => out.push_str(&format!(
+                "  emitter: pad to static ({} read densely, rtK its size K)\n  read map: {}\n",
+                pad.input, pad.read_map
+            )),
             EmitterPlan::InputSlices(is) => {
                 out.push_str("  emitter: input slices\n");
                 for (k, s) in is.slices.iter().enumerate() {

@@ -93,6 +93,9 @@ struct KernelView {
     threads: u64,
     /// The emitter that writes the kernel (`loop`, `row reduction`, ...).
     emitter: &'static str,
+    /// Whether `maps` are the kernel's own (from output elements), which then stand for the
+    /// fusion's, and why some are missing.
+    own_maps: Option<Option<String>>,
 }
 
 impl Heatmap {
@@ -178,7 +181,10 @@ impl Heatmap {
             operand: selection.operand,
             output: selection.output,
             maps: maps.iter().map(ToString::to_string).collect(),
-            undefined: operand.maps.undefined,
+            undefined: match kernel.as_ref().and_then(|k| k.own_maps.clone()) {
+                Some(undefined) => undefined,
+                None => operand.maps.undefined,
+            },
             emitter: kernel.as_ref().map_or("loop", |k| k.emitter),
             kernel_verdicts: kernel.map(|k| k.verdicts).unwrap_or_default(),
             warp: selection.warp,
@@ -310,12 +316,15 @@ fn kernel_view(
         unroll: plan.unroll,
         threads: plan.launch.total_threads()?,
         emitter: plan.emitter.name(),
+        own_maps: None,
     };
     let reads = output
         .operands
         .iter()
         .filter(|o| o.parameter == selection.operand && o.leaf.is_none());
+    let mut undefined = None;
     for operand in reads {
+        undefined = undefined.or(operand.undefined.clone());
         for access in &operand.output_maps {
             let verdict =
                 analyze_access(&operand.read_map, &access.map, &operand.shape, &device).ok()?;
@@ -332,7 +341,9 @@ fn kernel_view(
     if view.verdicts.is_empty() {
         return None;
     }
-    if view.emitter != "loop" {
+    if plan.emitter.reads_from_output_elements() {
+        view.own_maps = Some(undefined);
+    } else {
         let all = view.coalesced.iter().all(|&c| c);
         view.maps = fusion_maps.to_vec();
         view.coalesced = vec![all; fusion_maps.len()];

@@ -61,6 +61,35 @@ pub struct Buffer {
     pub packed: bool,
     /// Whether the `i8` elements are `pred`s, each the byte 0 or 1 (as XLA stores them).
     pub pred: bool,
+    /// For the bytes of a dynamic array (`memref<Kxi8>`), what they hold.
+    pub dynamic: Option<Box<Dynamic>>,
+}
+
+/// The bytes of a dynamic array as XLA lays them out: the dense elements of its sizes from
+/// the start (the rest of the bound shape's bytes unspecified), then one `i32` per dimension,
+/// its size, at `sizes_offset`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Dynamic {
+    /// The dense elements: a one-dimensional buffer of the sizes' element count.
+    pub dense: Buffer,
+    pub sizes: Vec<i64>,
+    pub sizes_offset: i64,
+}
+
+/// The sizes the checks give dynamic dimensions of bounds `dims` (`dynamic` says which are):
+/// about two thirds of the bound, at least 1, so that a kernel sees both elements within the
+/// sizes and padding.
+pub fn dynamic_sizes(dims: &[i64], dynamic: &[bool]) -> Vec<i64> {
+    dims.iter()
+        .zip(dynamic)
+        .map(|(&d, &dyn_dim)| {
+            if dyn_dim {
+                (d - d / 3 - 1).max(1).min(d)
+            } else {
+                d
+            }
+        })
+        .collect()
 }
 
 impl Buffer {
@@ -74,6 +103,7 @@ impl Buffer {
             strides,
             packed: true,
             pred: false,
+            dynamic: None,
         }
     }
 
@@ -205,6 +235,7 @@ pub fn parse_memref(text: &str) -> Result<Buffer, String> {
         strides,
         packed: false,
         pred: false,
+        dynamic: None,
     })
 }
 
@@ -1330,6 +1361,9 @@ fn reversed(sizes: [u64; 3]) -> [i64; 3] {
 
 /// Stores [`input_value`] of parameter `p` at every element of `view`.
 fn fill_input(m: &mut Emitter, p: usize, b: &Buffer, view: &str) -> Result<(), String> {
+    if let Some(dynamic) = &b.dynamic {
+        return fill_dynamic(m, p, b, dynamic, view);
+    }
     if b.packed {
         // Each element's store keeps the other half of its byte: the bytes start as zeros.
         fill_bytes(m, b, view, 0);
@@ -1350,6 +1384,37 @@ fn fill_input(m: &mut Emitter, p: usize, b: &Buffer, view: &str) -> Result<(), S
     };
     store_element(m, b, view, &ivs, &value);
     m.close_loops(b.dims.len());
+    Ok(())
+}
+
+/// Fills the bytes of dynamic array `b` (parameter `p`): every byte with ones (so that a read
+/// of padding shows), the dense elements from the start as [`fill_input`] fills an array of
+/// their count, and the sizes.
+fn fill_dynamic(
+    m: &mut Emitter,
+    p: usize,
+    b: &Buffer,
+    dynamic: &Dynamic,
+    bytes: &str,
+) -> Result<(), String> {
+    fill_pattern(m, b, bytes, true)?;
+    let start = m.op("arith.constant 0 : index");
+    let dense = m.op(format!(
+        "memref.view {bytes}[{start}][] : {} to {}",
+        b.memref, dynamic.dense.memref
+    ));
+    fill_input(m, p, &dynamic.dense, &dense)?;
+    let sizes_ty = format!("memref<{}xi32>", dynamic.sizes.len());
+    let offset = m.op(format!("arith.constant {} : index", dynamic.sizes_offset));
+    let sizes = m.op(format!(
+        "memref.view {bytes}[{offset}][] : {} to {sizes_ty}",
+        b.memref
+    ));
+    for (k, size) in dynamic.sizes.iter().enumerate() {
+        let at = m.op(format!("arith.constant {k} : index"));
+        let value = m.op(format!("arith.constant {size} : i32"));
+        m.line(format!("memref.store {value}, {sizes}[{at}] : {sizes_ty}"));
+    }
     Ok(())
 }
 

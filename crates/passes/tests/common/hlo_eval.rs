@@ -661,6 +661,13 @@ pub fn evaluate(module: &Module, c: usize, params: &[Array]) -> Result<Vec<Outpu
                 scatter(module, instr, &operands).and_then(|r| shaped_as(leaves, r))
             };
             Value::Tuple(evaluated.map_err(|e| format!("{}: {e}", instr.name))?)
+        } else if instr.opcode == Opcode::CustomCall
+            && raw(instr, "custom_call_target") == Some("\"PadToStatic\"")
+        {
+            let operands = array_operands(instr, &values)?;
+            Value::Tuple(
+                pad_to_static(instr, &operands).map_err(|e| format!("{}: {e}", instr.name))?,
+            )
         } else if instr.opcode == Opcode::Tuple {
             let mut leaves = Vec::new();
             for &o in &instr.operands {
@@ -857,7 +864,14 @@ fn instruction(
             let p = params
                 .get(n)
                 .ok_or_else(|| format!("no value for parameter {n}"))?;
-            if p.dims != dims || p.ty != ty {
+            // A dynamic array's dimensions are its sizes, within the bounds.
+            let sizes_fit = p.dims.len() == dims.len()
+                && p.dims.iter().zip(&dims).zip(&shape.dynamic).all(
+                    |((&size, &bound), &dynamic)| {
+                        size == bound || (dynamic && (0..bound).contains(&size))
+                    },
+                );
+            if !sizes_fit || p.ty != ty {
                 return Err(format!("parameter {n} has the wrong shape"));
             }
             Ok(p.clone())
@@ -1243,6 +1257,28 @@ fn scatter(
         }
     }
     Ok(results)
+}
+
+/// XLA's `PadToStatic` of a dynamic array (`operands[0]`, whose dimensions are its dynamic
+/// sizes): the array in its bound shape (leaf 0 of `instr`'s shape), each element within the
+/// sizes the array's element and every other zero, then each size as an `s32`.
+fn pad_to_static(instr: &Instruction, operands: &[&Array]) -> Result<Vec<Array>, String> {
+    let [input] = operands else {
+        return Err("PadToStatic takes one operand".into());
+    };
+    let Some(bound) = instr.shape.leaves().first().copied() else {
+        return Err("PadToStatic without an array result".into());
+    };
+    let zero = convert(Ty::S(32), input.ty, V::I(0));
+    let padded = Array::build(input.ty, &bound.dims, |index| {
+        let within = index.iter().zip(&input.dims).all(|(i, size)| i < size);
+        Ok(if within { input.at(index) } else { zero })
+    })?;
+    let sizes = input
+        .dims
+        .iter()
+        .map(|&size| Array::scalar(Ty::S(32), V::I(i128::from(size))));
+    Ok(std::iter::once(padded).chain(sizes).collect())
 }
 
 /// `results` where each has the type and dimensions of its leaf of `shape`.
