@@ -33,10 +33,11 @@ use mlir_sys::{
     mlirMemRefTypeGetStridesAndOffset, mlirOpOperandGetNextUse, mlirOpOperandGetOwner,
     mlirOpOperandIsNull, mlirOpResultGetOwner, mlirOperationGetBlock,
     mlirOperationGetParentOperation, mlirOperationRemoveAttributeByName,
-    mlirOperationSetAttributeByName, mlirShapedTypeGetDimSize, mlirShapedTypeGetElementType,
-    mlirShapedTypeGetRank, mlirShapedTypeIsDynamicDim, mlirShapedTypeIsDynamicStrideOrOffset,
-    mlirTupleTypeGetNumTypes, mlirTupleTypeGetType, mlirTypeIsAComplex, mlirTypeIsAInteger,
-    mlirTypeIsAMemRef, mlirTypeIsARankedTensor, mlirTypeIsATuple, mlirValueGetFirstUse,
+    mlirOperationSetAttributeByName, mlirRankedTensorTypeGetEncoding, mlirShapedTypeGetDimSize,
+    mlirShapedTypeGetElementType, mlirShapedTypeGetRank, mlirShapedTypeIsDynamicDim,
+    mlirShapedTypeIsDynamicStrideOrOffset, mlirTupleTypeGetNumTypes, mlirTupleTypeGetType,
+    mlirTypeIsAComplex, mlirTypeIsAInteger, mlirTypeIsAMemRef, mlirTypeIsARankedTensor,
+    mlirTypeIsATuple, mlirValueGetFirstUse,
 };
 
 /// The ops that use `value`, once per use, in use-list order.
@@ -437,6 +438,21 @@ pub fn shape_of(ty: Type) -> Option<Shape> {
             element: Type::from_raw(mlirShapedTypeGetElementType(raw)),
             is_memref,
         })
+    }
+}
+
+/// The encoding attribute of a ranked tensor type (StableHLO's `#stablehlo.bounds<?, 5>` of a
+/// bounded dynamic tensor), or `None` where it has none or is no ranked tensor.
+pub fn tensor_encoding(ty: Type) -> Option<Attribute> {
+    let raw = ty.to_raw();
+    // SAFETY: `ty` is live; the encoding is read only from a ranked tensor, and a null one is
+    // not wrapped.
+    unsafe {
+        if !mlirTypeIsARankedTensor(raw) {
+            return None;
+        }
+        let encoding = mlirRankedTensorTypeGetEncoding(raw);
+        (!encoding.ptr.is_null()).then(|| Attribute::from_raw(encoding))
     }
 }
 

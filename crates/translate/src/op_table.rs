@@ -57,6 +57,8 @@ pub(crate) enum Attr {
     One(&'static str, &'static str),
     /// HLO `hlo=LT`, StableHLO `mlir = #stablehlo<mlir LT>` (the attribute names its kind).
     Enum(&'static str, &'static str),
+    /// HLO `hlo="text"`, StableHLO `mlir = "text"`, both quoted strings.
+    Str(&'static str, &'static str),
     /// A constant's HLO literal, the StableHLO attribute `dense<...> : tensor<...>` named here.
     Literal(&'static str),
     /// An HLO attribute with three integers per dimension, three StableHLO arrays.
@@ -214,6 +216,11 @@ const FAMILIES: &[Family] = &[
     plain("add", Opcode::Add),
     plain("atan2", Opcode::Atan2),
     op("compare", Opcode::Compare, &[Attr::Enum("direction", "comparison_direction")]),
+    op(
+        "custom_call",
+        Opcode::CustomCall,
+        &[Attr::Str("custom_call_target", "call_target_name")],
+    ),
     plain("complex", Opcode::Complex),
     plain("divide", Opcode::Divide),
     plain("maximum", Opcode::Maximum),

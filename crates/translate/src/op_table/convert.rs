@@ -129,6 +129,10 @@ impl Attr {
                     to.push(mlir, format!("#stablehlo<{mlir} {value}>"));
                 }
             }
+            Attr::Str(hlo, mlir) => match instr.attr(hlo)? {
+                AttrValue::Raw(text) if text.starts_with('"') => to.push(mlir, text),
+                _ => return None,
+            },
             Attr::Literal(mlir) => literal::to_mlir(to, mlir),
             Attr::Triples(ref triples) => triples.to_mlir(to)?,
             Attr::DimensionNumbers(ref numbers) => numbers.to_mlir(to),
@@ -166,6 +170,13 @@ impl Attr {
                     .unwrap_or("EQ")
                     .trim_end_matches('>');
                 to.push(hlo, value);
+            }
+            Attr::Str(hlo, mlir) => {
+                let text = to.text(mlir);
+                if !text.starts_with('"') {
+                    return Err(to.unsupported(&format!("'{mlir}' is no string")));
+                }
+                to.push(hlo, text);
             }
             Attr::Literal(mlir) => literal::to_hlo(to, mlir)?,
             Attr::Triples(ref triples) => triples.to_hlo(to)?,

@@ -4,7 +4,7 @@
 use melior::ir::Type;
 use std::fmt::Write as _;
 use xla_indexing_hlo::shape::Shape;
-use xla_indexing_mlir::ir::{shape_of, tuple_parts};
+use xla_indexing_mlir::ir::{shape_of, tensor_encoding, tuple_parts};
 
 /// The MLIR type of an HLO shape: `tensor<10x20xf32>`, `tuple<...>`.
 pub fn mlir_type(shape: &Shape) -> String {
@@ -24,6 +24,23 @@ pub fn mlir_type(shape: &Shape) -> String {
                 text.push('x');
             }
             text.push_str(&element);
+            if array.is_dynamic() {
+                // StableHLO's bounds of a bounded dynamic tensor: a bound per dimension, `?`
+                // for a static one.
+                let bounds: Vec<String> = array
+                    .dims
+                    .iter()
+                    .zip(&array.dynamic)
+                    .map(|(size, &dynamic)| {
+                        if dynamic {
+                            size.to_string()
+                        } else {
+                            "?".into()
+                        }
+                    })
+                    .collect();
+                let _ = write!(text, ", {BOUNDS}<{}>", bounds.join(", "));
+            }
             text.push('>');
             text
         }
@@ -66,8 +83,28 @@ pub fn mlir_element(hlo: &str) -> String {
     })
 }
 
-/// The HLO shape of a ranked, static tensor type (`f32[10,20]`) or of a tuple of them (nested
-/// at any depth: `(f32[2], (s32[3], f32[]))`), or `None`.
+/// The attribute in which StableHLO keeps a bounded dynamic tensor's bounds.
+const BOUNDS: &str = "#stablehlo.bounds";
+
+/// The bound of each dynamic dimension of a tensor type with StableHLO's bounds (`None` for a
+/// static dimension), or `None` where the type has no such encoding.
+fn bounds(ty: Type) -> Option<Vec<Option<i64>>> {
+    let text = tensor_encoding(ty)?.to_string();
+    let list = text
+        .strip_prefix(BOUNDS)?
+        .strip_prefix('<')?
+        .strip_suffix('>')?;
+    list.split(',')
+        .map(|b| match b.trim() {
+            "?" => Some(None),
+            n => n.parse().ok().map(Some),
+        })
+        .collect()
+}
+
+/// The HLO shape of a ranked tensor type (`f32[10,20]`; dynamic dimensions with StableHLO's
+/// bounds as `<=N`: `f32[10,<=20]`) or of a tuple of them (nested at any depth: `(f32[2],
+/// (s32[3], f32[]))`), or `None`.
 pub fn hlo_shape(ty: Type) -> Option<String> {
     if let Some(parts) = tuple_parts(ty) {
         let parts = parts
@@ -77,7 +114,22 @@ pub fn hlo_shape(ty: Type) -> Option<String> {
         return Some(format!("({})", parts.join(", ")));
     }
     let shape = shape_of(ty).filter(|s| !s.is_memref)?;
-    let dims: Vec<String> = shape.static_sizes()?.iter().map(i64::to_string).collect();
+    let dims: Vec<String> = match shape.static_sizes() {
+        Some(sizes) => sizes.iter().map(i64::to_string).collect(),
+        None => {
+            let bounds = bounds(ty).filter(|b| b.len() == shape.sizes.len())?;
+            shape
+                .sizes
+                .iter()
+                .zip(bounds)
+                .map(|(size, bound)| match (size, bound) {
+                    (Some(s), None) => Some(s.to_string()),
+                    (None, Some(b)) => Some(format!("<={b}")),
+                    _ => None,
+                })
+                .collect::<Option<_>>()?
+        }
+    };
     Some(format!(
         "{}[{}]",
         hlo_element(&shape.element.to_string()),
@@ -102,6 +154,42 @@ pub fn hlo_element(mlir: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use xla_indexing_hlo::shape::ArrayShape;
+
+    #[test]
+    fn bounded_dynamic_tensors_keep_their_bounds_both_ways() {
+        let context = xla_indexing_mlir::session::full_context();
+        context.set_allow_unregistered_dialects(true);
+        for (element, dims, dynamic, hlo, mlir) in [
+            (
+                "s32",
+                vec![2, 5],
+                vec![false, true],
+                "s32[2,<=5]",
+                "tensor<2x?xi32, #stablehlo.bounds<?, 5>>",
+            ),
+            (
+                "f16",
+                vec![33, 40],
+                vec![true, true],
+                "f16[<=33,<=40]",
+                "tensor<?x?xf16, #stablehlo.bounds<33, 40>>",
+            ),
+            ("f32", vec![3], vec![false], "f32[3]", "tensor<3xf32>"),
+        ] {
+            let array = ArrayShape {
+                dynamic,
+                ..ArrayShape::new(element, dims)
+            };
+            assert_eq!(array.to_string(), hlo);
+            assert_eq!(mlir_type(&Shape::Array(array)), mlir);
+            let ty = Type::parse(&context, mlir).expect("the type parses");
+            assert_eq!(hlo_shape(ty).as_deref(), Some(hlo));
+        }
+        // Without its bounds a dynamic dimension has no HLO size.
+        let unbounded = Type::parse(&context, "tensor<2x?xi32>").expect("the type parses");
+        assert_eq!(hlo_shape(unbounded), None);
+    }
 
     #[test]
     fn element_types_have_names_in_both() {
