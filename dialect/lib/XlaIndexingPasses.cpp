@@ -18,10 +18,12 @@
 #include "mlir/CAPI/Support.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassRegistry.h"
 
@@ -69,9 +71,10 @@ public:
   void getDependentDialects(DialectRegistry &registry) const override {
     // Ops the passes create: lower-apply makes arith, affine.apply and (for xla_indexing.loop)
     // scf.for and scf.if; lower-fusion parses kernels (gpu.module, gpu.func, memref, math,
-    // arith) into the module it runs on.
-    registry.insert<affine::AffineDialect, arith::ArithDialect, gpu::GPUDialect,
-                    math::MathDialect, memref::MemRefDialect, scf::SCFDialect,
+    // arith) into the module it runs on; lower-xtile makes func.func, vector, arith and math.
+    registry.insert<affine::AffineDialect, arith::ArithDialect, func::FuncDialect,
+                    gpu::GPUDialect, math::MathDialect, memref::MemRefDialect,
+                    scf::SCFDialect, vector::VectorDialect,
                     xla_indexing::XlaIndexingDialect>();
   }
 

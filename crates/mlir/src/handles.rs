@@ -21,7 +21,8 @@ use mlir_sys::{
     MlirBlock, MlirOperation, MlirValue, mlirBlockAppendOwnedOperation,
     mlirBlockInsertOwnedOperationBefore, mlirOperationDestroy, mlirOperationGetBlock,
     mlirOperationGetNextInBlock, mlirOperationGetParentOperation, mlirOperationMoveBefore,
-    mlirOperationRemoveFromParent, mlirValueGetType, mlirValueReplaceAllUsesOfWith,
+    mlirOperationRemoveFromParent, mlirRegionTakeBody, mlirValueGetType,
+    mlirValueReplaceAllUsesOfWith,
 };
 
 /// An operation held by identity (see the module documentation).
@@ -214,6 +215,26 @@ impl OpHandle {
             .ok()
             .and_then(|r| r.first_block())
             .map(|b| BlockHandle::of(&b))
+    }
+
+    /// Moves every block of region `index` of `from` into region `index` of this op (whose
+    /// region must be empty), leaving `from`'s empty; `false` where either op has no such
+    /// region.
+    ///
+    /// # Safety
+    ///
+    /// Both ops must be alive.
+    pub unsafe fn take_body(self, index: usize, from: OpHandle) -> bool {
+        // SAFETY: the caller guarantees live ops.
+        let (to, from) = unsafe { (self.get(), from.get()) };
+        match (to.region(index), from.region(index)) {
+            (Ok(to), Ok(from)) => {
+                // SAFETY: both regions belong to live ops.
+                unsafe { mlirRegionTakeBody(to.to_raw(), from.to_raw()) };
+                true
+            }
+            _ => false,
+        }
     }
 }
 

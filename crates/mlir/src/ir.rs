@@ -37,7 +37,7 @@ use mlir_sys::{
     mlirShapedTypeGetElementType, mlirShapedTypeGetRank, mlirShapedTypeIsDynamicDim,
     mlirShapedTypeIsDynamicStrideOrOffset, mlirTupleTypeGetNumTypes, mlirTupleTypeGetType,
     mlirTypeIsAComplex, mlirTypeIsAInteger, mlirTypeIsAMemRef, mlirTypeIsARankedTensor,
-    mlirTypeIsATuple, mlirValueGetFirstUse,
+    mlirTypeIsATuple, mlirTypeIsAVector, mlirValueGetFirstUse,
 };
 
 /// The ops that use `value`, once per use, in use-list order.
@@ -438,6 +438,24 @@ pub fn shape_of(ty: Type) -> Option<Shape> {
             element: Type::from_raw(mlirShapedTypeGetElementType(raw)),
             is_memref,
         })
+    }
+}
+
+/// The sizes and element type of a vector type, or `None` for any other type (scalable
+/// dimensions are not told apart).
+pub fn vector_shape(ty: Type) -> Option<(Vec<i64>, Type)> {
+    let raw = ty.to_raw();
+    // SAFETY: `ty` is live; shape queries run only on vectors, dimension queries within the
+    // rank.
+    unsafe {
+        if !mlirTypeIsAVector(raw) {
+            return None;
+        }
+        let rank = mlirShapedTypeGetRank(raw) as isize;
+        let sizes = (0..rank)
+            .map(|d| mlirShapedTypeGetDimSize(raw, d))
+            .collect();
+        Some((sizes, Type::from_raw(mlirShapedTypeGetElementType(raw))))
     }
 }
 

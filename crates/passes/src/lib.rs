@@ -17,7 +17,9 @@
 //! * `xla-indexing-lower-xla` ([`lower_xla`]): XLA's emitter ops (`xla.loop`,
 //!   `xla.apply_indexing`, `xla.pure_call`, `xla.workgroup_id`) to `scf`, `arith` and `gpu`, the
 //!   index arithmetic simplified as a whole.
-//!
+//! * `xla-indexing-lower-xtile` ([`lower_xtile`]): XLA's tiled emitter kernels (`xtile` ops and
+//!   StableHLO ops on tile tensors) to `func`, `vector`, `arith` and `math`, so that upstream
+//!   passes take them to LLVM.
 //!
 //! [`opt`] runs pipelines in process as `mlir-opt` with the plugin does; [`compile`] lowers the
 //! kernels of `xla-indexing-codegen` to NVVM, LLVM IR and PTX.
@@ -40,6 +42,7 @@ pub mod lower_apply;
 pub mod lower_fusion;
 mod lower_loop;
 pub mod lower_xla;
+pub mod lower_xtile;
 pub mod opt;
 pub mod ranges;
 pub mod simplify;
@@ -124,6 +127,7 @@ pub const PASSES: &[&PassSpec] = &[
     &coalescing::SPEC,
     &lower_fusion::SPEC,
     &lower_xla::SPEC,
+    &lower_xtile::SPEC,
 ];
 
 /// Puts every pass into MLIR's global registry (once per process), so that pass pipelines can

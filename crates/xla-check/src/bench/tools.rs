@@ -11,9 +11,11 @@ use anyhow::{Context, Result, bail};
 
 use crate::shell::describe;
 
-/// Ours the rest of the way to the LLVM dialect, with upstream's passes (`convert-to-llvm`
-/// converts every dialect at one `index` width, the module's).
-pub const TO_LLVM: &str = "builtin.module(one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}, convert-scf-to-cf, expand-strided-metadata, convert-math-to-llvm, convert-math-to-libm, convert-to-llvm, reconcile-unrealized-casts)";
+/// Ours the rest of the way to the LLVM dialect: a tiled kernel's tiles as vectors first
+/// (`xla-indexing-lower-xtile`; nothing else has `xtile` ops), then upstream's passes (the
+/// tiles' transfers as loads and stores under their bounds, `convert-to-llvm` converting every
+/// dialect at one `index` width, the module's).
+pub const TO_LLVM: &str = "builtin.module(xla-indexing-lower-xtile, one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}, convert-vector-to-scf{full-unroll=true}, lower-affine, convert-scf-to-cf, expand-strided-metadata, convert-math-to-llvm, convert-math-to-libm, convert-vector-to-llvm, convert-to-llvm, reconcile-unrealized-casts)";
 
 /// The most characters of a tool's message the report repeats.
 const MESSAGE: usize = 240;
