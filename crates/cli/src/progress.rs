@@ -28,15 +28,52 @@ pub struct QuietArg {
     pub quiet: bool,
 }
 
+/// A line rewritten in place on stderr: shown only when enabled, at most once an interval, and
+/// erased when dropped if it was shown.
+struct Line {
+    enabled: bool,
+    shown: bool,
+    interval: Duration,
+    last: Instant,
+}
+
+impl Line {
+    /// A line, silent when `quiet` or when stderr is not a terminal.
+    fn new(quiet: bool) -> Line {
+        Line {
+            enabled: !quiet && std::io::stderr().is_terminal(),
+            shown: false,
+            interval: interval(),
+            last: Instant::now(),
+        }
+    }
+
+    /// Rewrites the line with `text()`, unless it was written less than an interval ago.
+    fn write(&mut self, text: impl FnOnce() -> String) {
+        if !self.enabled || self.last.elapsed() < self.interval {
+            return;
+        }
+        self.last = Instant::now();
+        self.shown = true;
+        let _ = write!(std::io::stderr().lock(), "\r{}", text());
+    }
+}
+
+impl Drop for Line {
+    /// Erases the line, so that what follows on the terminal starts clean.
+    fn drop(&mut self) {
+        if self.shown {
+            let _ = write!(std::io::stderr().lock(), "\r\x1b[2K");
+        }
+    }
+}
+
 /// A counter of work items with a label.
 pub struct Progress {
     label: &'static str,
     total: usize,
     done: usize,
-    enabled: bool,
-    shown: bool,
-    interval: Duration,
-    last: Instant,
+    line: Line,
 }
 
 impl Progress {
@@ -46,10 +83,7 @@ impl Progress {
             label,
             total,
             done: 0,
-            enabled: !quiet && std::io::stderr().is_terminal(),
-            shown: false,
-            interval: interval(),
-            last: Instant::now(),
+            line: Line::new(quiet),
         }
     }
 
@@ -69,28 +103,33 @@ impl Progress {
 
     /// Rewrites the line, unless it was written less than an interval ago.
     fn show(&mut self) {
-        if !self.enabled || self.last.elapsed() < self.interval {
-            return;
-        }
-        self.last = Instant::now();
-        self.shown = true;
         let total = self.total.max(self.done);
-        let _ = write!(
-            std::io::stderr().lock(),
-            "\r{}: {}/{} ({}%)",
-            self.label,
-            self.done,
-            total,
-            self.done * 100 / total.max(1)
-        );
+        let (label, done) = (self.label, self.done);
+        self.line
+            .write(|| format!("{label}: {done}/{total} ({}%)", done * 100 / total.max(1)));
     }
 }
 
-impl Drop for Progress {
-    /// Erases the line, so that what follows on the terminal starts clean.
-    fn drop(&mut self) {
-        if self.shown {
-            let _ = write!(std::io::stderr().lock(), "\r\x1b[2K");
+/// How long a step whose size is unknown (another program running) has taken: `label: 3 s`.
+pub struct Elapsed {
+    label: String,
+    started: Instant,
+    line: Line,
+}
+
+impl Elapsed {
+    /// A clock started now, silent when `quiet` or when stderr is not a terminal.
+    pub fn new(label: impl Into<String>, quiet: bool) -> Elapsed {
+        Elapsed {
+            label: label.into(),
+            started: Instant::now(),
+            line: Line::new(quiet),
         }
+    }
+
+    /// Rewrites the line with the time so far, unless it was written less than an interval ago.
+    pub fn tick(&mut self) {
+        let (label, seconds) = (&self.label, self.started.elapsed().as_secs());
+        self.line.write(|| format!("{label}: {seconds} s"));
     }
 }

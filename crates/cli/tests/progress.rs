@@ -76,6 +76,13 @@ fn progress_shows_on_a_terminal_unless_quiet() {
             format!("render {} --what fusion-graph", module.display()),
             "fusion graph: ",
         ),
+        (
+            format!(
+                "render {} --what fusion-graph --format svg",
+                module.display()
+            ),
+            "graphviz laying out the graph: ",
+        ),
         (format!("indexing {}", module.display()), "indexing: "),
         (format!("launch {}", module.display()), "launch: "),
         (format!("coalescing {}", module.display()), "coalescing: "),

@@ -98,8 +98,10 @@ pub fn run(args: Args) -> Result<(), Failure> {
             match args.format {
                 PictureFormat::Text => graph_text::to_text(&graph),
                 PictureFormat::Dot => dot::to_dot(&graph),
-                PictureFormat::Svg => graphviz::dot_to_svg(&dot::to_dot(&graph))
-                    .map_err(|e| Failure::new(Exit::Analysis, Diagnostic::error(e)))?,
+                PictureFormat::Svg => {
+                    graphviz::dot_to_svg(&dot::to_dot(&graph), args.progress.quiet)
+                        .map_err(|e| Failure::new(Exit::Analysis, Diagnostic::error(e)))?
+                }
                 PictureFormat::Json => json::graph_json(&graph).to_string(),
             }
         }

@@ -10,13 +10,34 @@ use super::graph::{Edge, Graph, Nesting};
 /// Fill colours of clusters by nesting depth.
 const CLUSTER_FILLS: [&str; 3] = ["#eef4ff", "#e3f2e6", "#fdf1e0"];
 
-/// The DOT text of a graph.
+/// A graph of more nodes than this is laid out for speed (see [`to_dot`]).
+pub const LARGE_GRAPH: usize = 200;
+
+/// What Graphviz is told for a graph of more than [`LARGE_GRAPH`] nodes: rank clusters with
+/// the rest of the graph (`newrank`, which also avoids `dot`'s ranking failures on many
+/// clusters), one round of network simplex and of crossing minimization, and place edge labels
+/// after the layout, over anything if need be.
+const FAST_LAYOUT: &str = "newrank=true, nslimit=1, nslimit1=1, mclimit=0.1, forcelabels=true";
+
+/// The DOT text of a graph. An edge's maps are its `label`, which Graphviz lays out as a node
+/// of its own; in a graph of more than [`LARGE_GRAPH`] nodes they are `xlabel`s, placed once
+/// the nodes are, and the layout is cut short ([`FAST_LAYOUT`]): a thousand-node graph then
+/// takes seconds where the full layout takes minutes.
 pub fn to_dot(graph: &Graph) -> String {
+    let large = graph.nodes.len() > LARGE_GRAPH;
     let mut out = String::new();
     let _ = writeln!(out, "digraph \"{}\" {{", escape(&graph.name));
+    let fast = if large {
+        format!(", {FAST_LAYOUT}")
+    } else {
+        String::new()
+    };
+    let _ = writeln!(
+        out,
+        "  graph [rankdir=TB, fontname=\"Helvetica\", fontsize=11, labelloc=t, nodesep=0.4{fast}];"
+    );
     out.push_str(
-        "  graph [rankdir=TB, fontname=\"Helvetica\", fontsize=11, labelloc=t, nodesep=0.4];\n\
-         \x20 node [shape=box, style=\"rounded,filled\", fillcolor=\"#ffffff\", fontname=\"Helvetica\", fontsize=10];\n\
+        "  node [shape=box, style=\"rounded,filled\", fillcolor=\"#ffffff\", fontname=\"Helvetica\", fontsize=10];\n\
          \x20 edge [fontname=\"Courier\", fontsize=8, color=\"#444444\"];\n",
     );
     let _ = writeln!(
@@ -25,8 +46,9 @@ pub fn to_dot(graph: &Graph) -> String {
         escape(&graph.name)
     );
     write_cluster(graph, &graph.nesting(), 0, 1, &mut out);
+    let label = if large { "xlabel" } else { "label" };
     for edge in &graph.edges {
-        write_edge(edge, &mut out);
+        write_edge(edge, label, &mut out);
     }
     out.push_str("}\n");
     out
@@ -74,7 +96,8 @@ fn write_cluster(graph: &Graph, nesting: &Nesting, slot: usize, depth: usize, ou
     }
 }
 
-fn write_edge(edge: &Edge, out: &mut String) {
+/// Writes one edge, its maps as the attribute `label` (`label` or `xlabel`).
+fn write_edge(edge: &Edge, label_attribute: &str, out: &mut String) {
     let mut label = format!("operand {}\\l", edge.operand);
     for map in &edge.maps {
         label.push_str(&escape(&wrap_map(map)));
@@ -88,7 +111,7 @@ fn write_edge(edge: &Edge, out: &mut String) {
     };
     let _ = writeln!(
         out,
-        "  n{} -> n{} [label=\"{label}\"{style}];",
+        "  n{} -> n{} [{label_attribute}=\"{label}\"{style}];",
         edge.from, edge.to
     );
 }
