@@ -53,6 +53,9 @@ pub(crate) enum Attr {
     /// HLO `hlo=1`, StableHLO `mlir = 1 : i64`, with the value of an absent one (`None` where it
     /// is required).
     Int(&'static str, &'static str, Option<i64>),
+    /// HLO `hlo=5`, StableHLO `mlir = 5 : i32` (an attribute StableHLO keeps in 32 bits), which
+    /// both must have.
+    I32(&'static str, &'static str),
     /// HLO `hlo={1}` (a list of one), StableHLO `mlir = 1 : i64`.
     One(&'static str, &'static str),
     /// HLO `hlo=LT`, StableHLO `mlir = #stablehlo<mlir LT>` (the attribute names its kind).
@@ -204,7 +207,14 @@ const FAMILIES: &[Family] = &[
     plain("not", Opcode::Not),
     plain("popcnt", Opcode::Popcnt),
     plain("real", Opcode::Real),
-    plain("reduce_precision", Opcode::ReducePrecision),
+    op(
+        "reduce_precision",
+        Opcode::ReducePrecision,
+        &[
+            Attr::I32("exponent_bits", "exponent_bits"),
+            Attr::I32("mantissa_bits", "mantissa_bits"),
+        ],
+    ),
     plain("round_nearest_afz", Opcode::RoundNearestAfz),
     plain("round_nearest_even", Opcode::RoundNearestEven),
     plain("rsqrt", Opcode::Rsqrt),

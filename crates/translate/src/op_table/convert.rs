@@ -121,6 +121,14 @@ impl Attr {
             Attr::Int(hlo, mlir, default) => {
                 to.push(mlir, format!("{} : i64", instr.int(hlo).or(default)?));
             }
+            Attr::I32(hlo, mlir) => {
+                let value = match instr.attr(hlo)? {
+                    AttrValue::Int(v) => i32::try_from(*v).ok()?,
+                    AttrValue::Raw(text) => text.parse().ok()?,
+                    _ => return None,
+                };
+                to.push(mlir, format!("{value} : i32"));
+            }
             Attr::One(hlo, mlir) => {
                 to.push(mlir, format!("{} : i64", instr.ints(hlo)?.first()?));
             }
@@ -156,6 +164,10 @@ impl Attr {
             }
             Attr::Int(hlo, mlir, default) => {
                 let value = to.int(mlir, default)?;
+                to.push(hlo, value);
+            }
+            Attr::I32(hlo, mlir) => {
+                let value = to.int(mlir, None)?;
                 to.push(hlo, value);
             }
             Attr::One(hlo, mlir) => {
