@@ -29,9 +29,17 @@ pub(crate) fn simplify_constraints(map: &mut IndexingMap, budget: Budget) -> boo
 fn simplify_to_fixpoint(map: &mut IndexingMap, budget: Budget) {
     let mut memo = BoundsMemo::default();
     // Enumeration may fix variables to points, which lets the rules go further: one more round.
+    let mut hull_exact = false;
     for _ in 0..2 {
         simplify_constraints_to_fixpoint(map, budget, &mut memo);
         if map.known_empty || map.constraints.is_empty() {
+            return;
+        }
+        if hull_exact {
+            // The bounds are the domain's hull already, and the rules keep the domain: a
+            // second enumeration would find the same hull, so only the constraints it would
+            // drop go.
+            drop_constraints_that_always_hold(map);
             return;
         }
         // Enumerating the whole box finds the exact hull of the domain, which every
@@ -39,8 +47,13 @@ fn simplify_to_fixpoint(map: &mut IndexingMap, budget: Budget) {
         // whole box is too large (their hulls may shrink it enough).
         let each =
             map.box_size() > budget.enumeration_limit && tighten_by_each_constraint(map, budget);
-        let whole = !map.known_empty && tighten_by_enumeration(map, budget.enumeration_limit);
-        if !each && !whole {
+        let whole = if map.known_empty {
+            None
+        } else {
+            tighten_by_enumeration(map, budget.enumeration_limit)
+        };
+        hull_exact = whole.is_some();
+        if !each && whole != Some(true) {
             return;
         }
     }
@@ -389,9 +402,10 @@ fn tighten_by_each_constraint(map: &mut IndexingMap, budget: Budget) -> bool {
 }
 
 /// For small domains: enumerates the box to decide emptiness exactly and shrinks every variable's
-/// bounds to the values that feasible points take. Constraints that then always hold go away.
-/// Returns whether anything changed.
-fn tighten_by_enumeration(map: &mut IndexingMap, limit: u128) -> bool {
+/// bounds to the values that feasible points take (their hull). Constraints that then always
+/// hold go away. Returns whether anything changed, or `None` when the box is too large to
+/// enumerate.
+fn tighten_by_enumeration(map: &mut IndexingMap, limit: u128) -> Option<bool> {
     let nd = map.dims.len();
     let n = nd + map.num_symbols();
     let mut hull = vec![Interval::new(i64::MAX, i64::MIN); n];
@@ -403,11 +417,11 @@ fn tighten_by_enumeration(map: &mut IndexingMap, limit: u128) -> bool {
         }
     });
     if !enumerated {
-        return false;
+        return None;
     }
     if !found {
         map.mark_empty();
-        return true;
+        return Some(true);
     }
     let mut changed = false;
     for (i, h) in hull.into_iter().enumerate() {
@@ -422,6 +436,12 @@ fn tighten_by_enumeration(map: &mut IndexingMap, limit: u128) -> bool {
             var.bounds = narrowed;
         }
     }
+    Some(drop_constraints_that_always_hold(map) || changed)
+}
+
+/// Drops the constraints whose range over the bounds lies inside their interval; returns
+/// whether there were any.
+fn drop_constraints_that_always_hold(map: &mut IndexingMap) -> bool {
     let always: Vec<Expr> = {
         let ev = map.range_evaluator(false);
         map.constraints
@@ -433,7 +453,7 @@ fn tighten_by_enumeration(map: &mut IndexingMap, limit: u128) -> bool {
     for e in &always {
         map.constraints.remove(e);
     }
-    changed || !always.is_empty()
+    !always.is_empty()
 }
 
 impl IndexingMap {
