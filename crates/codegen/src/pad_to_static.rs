@@ -35,7 +35,12 @@ pub fn pad_to_static_function(
     let input = ArrayBuffer::new(format!("%arg{}", pad.parameter), &pad.input)
         .map_err(|err| fail(err.to_string()))?;
     let (data, raw_sizes) = views(&mut e, &input, &buffer).map_err(fail)?;
-    store_sizes(&mut e, &raw_sizes, &outputs[1..]);
+    let [padded, sizes_out @ ..] = &outputs[..] else {
+        return Err(fail(
+            "a pad-to-static kernel writes its padded array first".into(),
+        ));
+    };
+    store_sizes(&mut e, &raw_sizes, sizes_out);
     let sizes: Vec<String> = raw_sizes
         .iter()
         .zip(&pad.input.dims)
@@ -51,7 +56,7 @@ pub fn pad_to_static_function(
             .materialize(&Index::of(&pad.thread_map))
             .map_err(|err| fail(format!("output index: {err}")))?;
         let value = padded_element(e, &data, (&read, &sizes), &element).map_err(fail)?;
-        outputs[0].store(&mut e.body, &value, &element);
+        padded.store(&mut e.body, &value, &element);
         Ok(())
     })?;
     lane_loop.close(&mut e);

@@ -105,7 +105,9 @@ pub fn plan_pad_to_static(
             root.shape
         ));
     }
-    let output = root.shape.leaves()[0].clone();
+    let Some(output) = root.shape.leaves().first().map(|&l| l.clone()) else {
+        return unsupported("it has no result".into());
+    };
     let inputs = UnrollInputs {
         elements: launch_elements(&output)?,
         blocks_unrolling: false,

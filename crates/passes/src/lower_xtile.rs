@@ -233,15 +233,19 @@ impl<'c> Lowering<'c> {
             let target = target.ok_or_else(|| format!("not lowered on {ty}"))?;
             return at.op(target, vectors, ty, &[]);
         }
+        let operand = || match vectors {
+            [v] => Ok(*v),
+            _ => Err(format!("takes one operand, not {}", vectors.len())),
+        };
         match name.as_str() {
             "stablehlo.transpose" => {
                 let permutation = ints_of(op, "permutation")?;
-                at.transpose(vectors[0], &permutation, ty)
+                at.transpose(operand()?, &permutation, ty)
             }
-            "stablehlo.reshape" => at.shape_cast(vectors[0], ty),
+            "stablehlo.reshape" => at.shape_cast(operand()?, ty),
             "stablehlo.broadcast_in_dim" => {
                 let dims = ints_of(op, "broadcast_dimensions")?;
-                at.broadcast_in_dim(vectors[0], &dims, ty)
+                at.broadcast_in_dim(operand()?, &dims, ty)
             }
             "stablehlo.iota" => {
                 let dimension = op
@@ -470,6 +474,12 @@ impl<'c> Builder<'c> {
     ) -> Result<Value<'c, 'c>, String> {
         let (sizes, _) = vector_shape(value.r#type()).ok_or("no vector operand")?;
         let (out, element) = vector_shape(ty).ok_or("no vector result")?;
+        if dims.len() != sizes.len() {
+            return Err(format!(
+                "broadcast_dimensions {dims:?} for an operand of rank {}",
+                sizes.len()
+            ));
+        }
         // The operand's dimensions in the order of the result's.
         let mut order: Vec<usize> = (0..dims.len()).collect();
         order.sort_by_key(|&k| dims[k]);

@@ -257,6 +257,21 @@ fn what_is_not_lowered_is_an_error_at_the_op() {
             4,
             "stablehlo.cbrt: not lowered on tensors",
         ),
+        (
+            format!(
+                "{read}\n  %u = \"stablehlo.reshape\"() : () -> tensor<4xf32>\n  {}",
+                write.replace("%t into", "%u into")
+            ),
+            4,
+            "stablehlo.reshape: takes one operand, not 0",
+        ),
+        (
+            format!(
+                "{read}\n  %b = \"stablehlo.broadcast_in_dim\"(%t) <{{broadcast_dimensions = array<i64: 0, 1>}}> : (tensor<4xf32>) -> tensor<4x2xf32>\n  {write}"
+            ),
+            4,
+            "broadcast_dimensions [0, 1] for an operand of rank 1",
+        ),
     ];
     for (body, line, message) in cases {
         let e = failure(&kernel(&body));
