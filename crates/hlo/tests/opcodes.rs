@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use xla_indexing_hlo::ops::{Indexing, Opcode, family};
+use xla_indexing_hlo::ops::{Indexing, Opcode, family, instruction_family};
 use xla_indexing_hlo::parse_module;
 
 fn root() -> &'static Path {
@@ -57,6 +57,33 @@ fn lookups_follow_the_table() {
             .unwrap_err()
             .to_string()
             .starts_with("while has no indexing (control flow")
+    );
+}
+
+#[test]
+fn a_custom_call_has_its_target_s_family_or_reason() {
+    let module = |target: &str| {
+        parse_module(&format!(
+            "HloModule m\n\nENTRY e {{\n  p = f32[2,<=5] parameter(0)\n  ROOT c = (f32[2,5], s32[], s32[]) custom-call(p), custom_call_target=\"{target}\"\n}}\n"
+        ))
+        .unwrap()
+    };
+    let why = |target: &str| {
+        let m = module(target);
+        let comp = &m.computations[m.entry];
+        instruction_family(&comp.instructions[comp.root])
+            .unwrap_err()
+            .to_string()
+    };
+    assert!(
+        why("PadToStatic").contains("within its operand's dynamic sizes"),
+        "{}",
+        why("PadToStatic")
+    );
+    assert!(
+        why("mystery").contains("an opaque custom call"),
+        "{}",
+        why("mystery")
     );
 }
 

@@ -64,14 +64,28 @@ pub fn family(opcode: Opcode) -> Result<OpKind, NoIndexing> {
 /// The `custom_call_target`s whose custom calls have maps, with their family.
 pub const CUSTOM_CALL_TARGETS: &[(&str, OpKind)] = &[("TopK", OpKind::TopK)];
 
+/// The `custom_call_target`s whose meaning is known but has no maps, with the reason.
+pub const CUSTOM_CALL_REASONS: &[(&str, &str)] = &[(
+    "PadToStatic",
+    "its elements within its operand's dynamic sizes are the operand's at the same index and the others zero, and the sizes are known only at run time; `launch` gives the kernel's read map",
+)];
+
 /// The op family of an instruction: its opcode's ([`family`]), except that a `custom-call` has
-/// the family of its `custom_call_target` when [`CUSTOM_CALL_TARGETS`] lists it.
+/// the family of its `custom_call_target` when [`CUSTOM_CALL_TARGETS`] lists it, and the reason
+/// [`CUSTOM_CALL_REASONS`] gives when that lists it.
 pub fn instruction_family(instr: &Instruction) -> Result<OpKind, NoIndexing> {
     if instr.opcode == Opcode::CustomCall
         && let Some(target) = custom_call_target(instr)
-        && let Some((_, kind)) = CUSTOM_CALL_TARGETS.iter().find(|(t, _)| *t == target)
     {
-        return Ok(*kind);
+        if let Some((_, kind)) = CUSTOM_CALL_TARGETS.iter().find(|(t, _)| *t == target) {
+            return Ok(*kind);
+        }
+        if let Some((_, reason)) = CUSTOM_CALL_REASONS.iter().find(|(t, _)| *t == target) {
+            return Err(NoIndexing {
+                opcode: instr.opcode,
+                reason,
+            });
+        }
     }
     family(instr.opcode)
 }
