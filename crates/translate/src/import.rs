@@ -526,6 +526,9 @@ impl<'m> Importer<'m> {
         if !converted {
             return None;
         }
+        if instr.opcode == Opcode::CustomCall {
+            self.warn_dropped_custom_call_attributes(instr);
+        }
         let region = match family.region {
             None => None,
             Some(key) => {
@@ -544,6 +547,35 @@ impl<'m> Importer<'m> {
             to.properties,
             region,
         ))
+    }
+
+    /// Warns about the attributes of a custom call other than its target (`backend_config`,
+    /// `api_version`, ...): the StableHLO-like op holds only its `call_target_name`. What only
+    /// describes the instruction (`metadata`, `frontend_attributes`, `sharding`) goes quietly,
+    /// as for every op.
+    fn warn_dropped_custom_call_attributes(&mut self, instr: &Instruction) {
+        const DESCRIPTIVE: [&str; 4] = [
+            "custom_call_target",
+            "metadata",
+            "frontend_attributes",
+            "sharding",
+        ];
+        let dropped: Vec<&str> = instr
+            .attrs
+            .iter()
+            .map(|a| a.key.as_str())
+            .filter(|k| !DESCRIPTIVE.contains(k))
+            .collect();
+        if !dropped.is_empty() {
+            self.warn(
+                instr,
+                format!(
+                    "'{}' (custom-call) is imported with its call_target_name only, without {}",
+                    instr.name,
+                    dropped.join(", ")
+                ),
+            );
+        }
     }
 
     /// The op of an instruction that only the import knows: the `get-tuple-element` of a value
@@ -819,6 +851,42 @@ ENTRY %main (p: f32[4]) -> f32[4] {
             "{text}"
         );
         assert!(text.contains("%e_1 = xla_indexing.fusion (%p)"), "{text}");
+    }
+
+    #[test]
+    fn a_custom_call_keeps_its_target_and_says_what_it_drops() {
+        let module = |extra: &str| {
+            xla_indexing_hlo::parse_module(&format!(
+                "HloModule m\n\nENTRY %main (p: f32[4]) -> f32[4] {{\n  %p = f32[4] parameter(0)\n  ROOT %c = f32[4] custom-call(%p), custom_call_target=\"k\"{extra}\n}}\n"
+            ))
+            .expect("the module parses")
+        };
+        let plain =
+            import_module(&module(", metadata={op_name=\"x\"}"), "m.hlo").expect("consistent");
+        assert!(
+            plain
+                .text
+                .contains("\"stablehlo.custom_call\"(%p) <{call_target_name = \"k\"}>"),
+            "{}",
+            plain.text
+        );
+        assert!(plain.warnings.is_empty(), "{:?}", plain.warnings);
+        let configured = import_module(
+            &module(", backend_config=\"{}\", api_version=API_VERSION_TYPED_FFI"),
+            "m.hlo",
+        )
+        .expect("consistent");
+        let messages: Vec<&str> = configured
+            .warnings
+            .iter()
+            .map(|w| w.message.as_str())
+            .collect();
+        assert_eq!(
+            messages,
+            [
+                "'c' (custom-call) is imported with its call_target_name only, without backend_config, api_version"
+            ]
+        );
     }
 
     #[test]
