@@ -125,9 +125,7 @@ fn is_tensor(ty: Type) -> bool {
 /// The vector type of a static tensor type (`vector<f32>` of rank 0).
 fn vector_type<'c>(context: &'c Context, ty: Type) -> Option<Type<'c>> {
     let shape = shape_of(ty).filter(|s| !s.is_memref)?;
-    let sizes = shape.static_sizes()?;
-    let dims: String = sizes.iter().map(|d| format!("{d}x")).collect();
-    Type::parse(context, &format!("vector<{dims}{}>", shape.element))
+    vector_of(context, &shape.static_sizes()?, &shape.element.to_string()).ok()
 }
 
 /// The lowering of one function's body: the vector each lowered tensor value became.
@@ -158,7 +156,7 @@ impl<'c> Lowering<'c> {
             .map(|i| op.operand(i).map_err(|e| fail(e.to_string())))
             .collect::<Result<Vec<_>, _>>()?;
         // SAFETY: the recorded vectors' ops are live.
-        let vector_of = |v: &Value| -> Result<Value<'c, 'c>, PassFailure> {
+        let lowered = |v: &Value| -> Result<Value<'c, 'c>, PassFailure> {
             match self.vectors.get(&value_key(*v)) {
                 Some(&h) => Ok(unsafe { stretch_value(h.get()) }),
                 None if !is_tensor(v.r#type()) => Ok(unsafe { stretch_value(*v) }),
@@ -190,10 +188,9 @@ impl<'c> Lowering<'c> {
                 };
                 let tile = unit_strided_tile(&op).map_err(fail)?;
                 let element = shape_of(memref.r#type()).ok_or_else(|| fail("no memref".into()))?;
-                let tile_type = self
-                    .tile_type(&tile, &element.element.to_string())
-                    .map_err(fail)?;
-                let source = at.shape_cast(vector_of(source)?, tile_type).map_err(fail)?;
+                let tile_type =
+                    vector_of(self.context, &tile, &element.element.to_string()).map_err(fail)?;
+                let source = at.shape_cast(lowered(source)?, tile_type).map_err(fail)?;
                 at.transfer_write(source, *memref, offsets, tile.len())
                     .map_err(fail)?;
                 None
@@ -201,7 +198,7 @@ impl<'c> Lowering<'c> {
             (_, Some(ty)) => {
                 let vectors = operands
                     .iter()
-                    .map(&vector_of)
+                    .map(&lowered)
                     .collect::<Result<Vec<_>, _>>()?;
                 Some(self.lower_value(&op, &mut at, &vectors, ty).map_err(fail)?)
             }
@@ -289,13 +286,6 @@ impl<'c> Lowering<'c> {
             }
             _ => Err("not lowered on tensors".into()),
         }
-    }
-
-    /// `vector<sizes x element>`.
-    fn tile_type(&self, sizes: &[i64], element: &str) -> Result<Type<'c>, String> {
-        let dims: String = sizes.iter().map(|d| format!("{d}x")).collect();
-        Type::parse(self.context, &format!("vector<{dims}{element}>"))
-            .ok_or_else(|| format!("cannot write vector<{dims}{element}>"))
     }
 }
 
@@ -409,9 +399,7 @@ impl<'c> Builder<'c> {
         let zero = if is_float(element) { "0.0" } else { "0" };
         let zero = self.attribute(&format!("{zero} : {element}"))?;
         let padding = self.op("arith.constant", &[], element, &[("value", zero)])?;
-        let dims: String = sizes.iter().map(|d| format!("{d}x")).collect();
-        let ty = Type::parse(self.context, &format!("vector<{dims}{element}>"))
-            .ok_or("cannot write the tile's vector type")?;
+        let ty = vector_of(self.context, sizes, &element.to_string())?;
         let mut operands = vec![memref];
         operands.extend_from_slice(offsets);
         operands.push(padding);
