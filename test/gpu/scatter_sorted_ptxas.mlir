@@ -13,13 +13,23 @@
 // RUN: %xla-indexing compile %S/../../crates/passes/tests/data/codegen/scatter_sorted.hlo --emit ptx --chip sm_80 -o %t/sm_80.ptx
 // RUN: %ptxas -arch=sm_80 %t/sm_80.ptx -o %t/sm_80.cubin
 
-// PLAN-LABEL: f1 (calls wide_rows): block [128, 1, 1], grid [150, 1, 1], unroll 2
-// PLAN: emitter: scatter (atomic add; sorted indices: 5 slices per warp, 2 warps per slice, 2 adjacent elements per lane
+// A warp's indices, one per slice, are read four at a time where they are a parameter (XLA's
+// own test), its slices padded to whole vectors of four as XLA pads them (also where they are
+// computed, as in wide_rows: five slices per warp become eight).
+// PLAN-LABEL: f4 (calls xla_sorted): block [128, 1, 1], grid [16, 1, 1], unroll 1
+// PLAN: emitter: scatter (atomic add; sorted indices: 32 slices per warp, 1 warps per slice, 1 adjacent elements per lane, equal indices accumulated in registers, indices read 4 at a time;
+// PLAN-LABEL: f1 (calls wide_rows): block [128, 1, 1], grid [94, 1, 1], unroll 2
+// PLAN: emitter: scatter (atomic add; sorted indices: 8 slices per warp, 2 warps per slice, 2 adjacent elements per lane, equal indices accumulated in registers;
 // PLAN-LABEL: f0 (calls runs_of_8): block [128, 1, 1], grid [94, 1, 1], unroll 1
 // PLAN-NEXT: thread map: {{.*}}[chunk_id, unroll_id, index_id]
 
 // The loop over the run carries the start, whether it fits and the accumulator; the
 // accumulator lands inside the loop only under a condition, and once more after it.
+// MLIR-LABEL: gpu.func @f4(
+// MLIR: xla_indexing.loop {{.*}} -> (index, i1, f32, vector<4xi32>)
+// MLIR: vector.load {{.*}} {alignment = 16 : i64} : memref<2008xi32>, vector<4xi32>
+// MLIR: vector.from_elements
+// MLIR: vector.extract
 // MLIR-LABEL: gpu.func @f0(
 // MLIR: xla_indexing.loop {{.*}} iter_args({{.*}}) -> (index, i1, i32)
 // MLIR: scf.if

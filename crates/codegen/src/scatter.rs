@@ -383,7 +383,7 @@ fn element_to_bits(
 
 /// An index-vector component as an `index`: sign-extended from a signed type, zero-extended
 /// from an unsigned one.
-fn as_index(e: &mut Emitter, component: &Typed) -> Result<String, CodegenError> {
+pub(crate) fn as_index(e: &mut Emitter, component: &Typed) -> Result<String, CodegenError> {
     let from = component.element.mlir;
     let cast = match component.element.class {
         Class::Signed => "arith.index_cast",

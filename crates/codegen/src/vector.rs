@@ -215,7 +215,10 @@ impl Emitter<'_> {
     }
 
     /// The one-dimensional view of `buffer`, made on first use: its SSA name and memref type.
-    fn flat_view(&mut self, buffer: &ArrayBuffer) -> Result<(String, String), CodegenError> {
+    pub(crate) fn flat_view(
+        &mut self,
+        buffer: &ArrayBuffer,
+    ) -> Result<(String, String), CodegenError> {
         let (name, ty, shape) = (&buffer.name, &buffer.ty, &buffer.shape);
         Ok(match self.lanes.as_ref().and_then(|l| l.views.get(name)) {
             Some(v) => v.clone(),

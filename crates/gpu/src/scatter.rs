@@ -24,6 +24,7 @@ use xla_indexing_hlo::Opcode;
 use crate::device::Device;
 use crate::error::PlanError;
 use crate::identity::{Class, binary_of_parameters, class_of};
+use crate::kernel::element_bits;
 use crate::launch::LaunchDimensions;
 use crate::scatter_distribution::{Distribution, Updates, distribute};
 use xla_indexing_hlo::access::Access;
@@ -155,11 +156,22 @@ pub fn plan_scatter(
             .map(|v| v.bounds.count() as i64)
             .product::<i64>()
     });
+    // One index per slice, of this width, can be read several at a time where the indices are
+    // a parameter in the default layout.
+    let index_array = comp.instructions[indices].array();
+    let index_bits = (landing.map.rt_vars().len() == 1)
+        .then_some(index_array)
+        .flatten()
+        .and_then(|a| element_bits(&a.element));
+    let indices_loadable = comp.instructions[indices].opcode == Opcode::Parameter
+        && index_array.is_some_and(|a| a.has_default_layout());
     let (distribution, launch, thread_map) = distribute(
         &Updates {
             shape: update_shape,
             window: &window,
             sorted_starts,
+            index_bits,
+            indices_loadable,
         },
         device,
     )?;

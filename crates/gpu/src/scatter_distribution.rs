@@ -24,6 +24,8 @@ use xla_indexing_hlo::shape::ArrayShape;
 const WARPS_PER_BLOCK: u64 = 4;
 /// The widest vector of update elements XLA's scatter reads, in bits.
 const MAX_VECTOR_BITS: u64 = 64;
+/// The widest vector of indices XLA's scatter over sorted indices reads, in bits.
+const MAX_INDEX_VECTOR_BITS: u64 = 128;
 
 /// Which threads take which update elements.
 #[derive(Clone, Debug, PartialEq)]
@@ -54,6 +56,11 @@ pub struct Sorted {
     pub indices_per_warp: u64,
     /// Elements of one slice.
     pub slice_elements: i64,
+    /// Indices a warp reads at a time (one vector of 128 bits where a slice has one index, a
+    /// warp takes more slices than that, and the indices are a parameter), or 1. Where a slice
+    /// has one index and a warp takes more slices than a vector holds, `indices_per_warp` is a
+    /// whole number of vectors, as XLA pads it, whether or not they are read as vectors.
+    pub indices_vector: u64,
     /// `(thread ids)[chunk_id, unroll_id, index_id] -> (position in the slice)` of the
     /// thread's element (`chunk_id` its step, `unroll_id` its place in the vector): positions
     /// past the slice are idle.
@@ -73,8 +80,15 @@ impl Distribution {
                 )
             }
             Distribution::Sorted(s) => format!(
-                "sorted indices: {} slices per warp, {} warps per slice, {} adjacent elements per lane, equal indices accumulated in registers",
-                s.indices_per_warp, s.warps_per_slice, s.vector
+                "sorted indices: {} slices per warp, {} warps per slice, {} adjacent elements per lane, equal indices accumulated in registers{}",
+                s.indices_per_warp,
+                s.warps_per_slice,
+                s.vector,
+                if s.indices_vector > 1 {
+                    format!(", indices read {} at a time", s.indices_vector)
+                } else {
+                    String::new()
+                }
             ),
         }
     }
@@ -89,6 +103,10 @@ pub struct Updates<'a> {
     /// With `indices_are_sorted` (and one output), the number of starts at which a window
     /// fits: XLA's estimate of how many updates share a start.
     pub sorted_starts: Option<i64>,
+    /// The bits of the index when a slice has one (an index vector of one component).
+    pub index_bits: Option<u64>,
+    /// Whether the indices are a parameter in the default layout (which vectors can load).
+    pub indices_loadable: bool,
 }
 
 impl Updates<'_> {
@@ -124,8 +142,23 @@ pub fn distribute(
         && slices > 2 * wave as i64
         && active_lanes > warp / 2
     {
-        let indices_per_warp = (slices + starts.max(1) - 1) / starts.max(1);
+        let mut indices_per_warp = (slices + starts.max(1) - 1) / starts.max(1);
         if indices_per_warp > 2 {
+            // XLA reads one index per slice a vector of 128 bits at a time, the warp's slices
+            // padded to whole vectors (also where the indices are computed, and then read one
+            // by one).
+            let indices_vector = match updates.index_bits {
+                Some(bits) if bits > 0 && (MAX_INDEX_VECTOR_BITS / bits) as i64 > 1 => {
+                    let v = (MAX_INDEX_VECTOR_BITS / bits) as i64;
+                    if indices_per_warp > v {
+                        indices_per_warp = (indices_per_warp + v - 1) / v * v;
+                        if updates.indices_loadable { v } else { 1 }
+                    } else {
+                        1
+                    }
+                }
+                _ => 1,
+            };
             let warps_per_slice = (slice + active_lanes * vector - 1) / (active_lanes * vector);
             let layout = SortedLayout {
                 slices,
@@ -141,6 +174,7 @@ pub fn distribute(
                 warps_per_slice: warps_per_slice as u64,
                 indices_per_warp: indices_per_warp as u64,
                 slice_elements: slice,
+                indices_vector: indices_vector as u64,
                 position,
             };
             return Ok((Distribution::Sorted(Box::new(sorted)), launch, map));

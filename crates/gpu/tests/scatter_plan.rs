@@ -224,8 +224,10 @@ fn many_long_slices_take_a_warp_each() {
 
 /// With `indices_are_sorted`, XLA's accumulating variant where more than two waves of warps'
 /// slices share few starts: XLA's own `sorted_indices` test (2008 slices of 32 f32 over 69
-/// starts) takes 30 slices per warp in 17 blocks; by enumeration, every update element is some
-/// thread's at some step of its slice loop, once.
+/// starts) takes 30 slices per warp, padded to 32 so that the warp reads its `s32` indices four
+/// (128 bits) at a time, in 16 blocks; by enumeration, every update element is some thread's at
+/// some step of its slice loop, once. `s64` indices are read two at a time (30 is whole
+/// pairs).
 #[test]
 fn sorted_indices_take_runs_of_slices_per_warp() {
     use xla_indexing_gpu::scatter_distribution::Distribution;
@@ -243,17 +245,23 @@ fn sorted_indices_take_runs_of_slices_per_warp() {
         (
             sorted.indices_per_warp,
             sorted.warps_per_slice,
-            sorted.vector
+            sorted.vector,
+            sorted.indices_vector
         ),
-        (30, 1, 1)
+        (32, 1, 1, 4)
     );
-    assert_eq!((s.launch.threads[0], s.launch.blocks[0]), (128, 17));
+    assert_eq!((s.launch.threads[0], s.launch.blocks[0]), (128, 16));
     let mut seen = HashSet::new();
     for (ids, syms) in s.thread_map.domain_points(1 << 22).unwrap() {
         let update = s.thread_map.evaluate(&ids, &syms).unwrap();
         assert!(seen.insert(update.clone()), "{update:?} twice");
     }
     assert_eq!(seen.len(), 2008 * 32);
+    let wide_plans = plans(&text.replace("s32[2008,1]", "s64[2008,1]"));
+    let Distribution::Sorted(wide) = &scatter(&wide_plans[0]).distribution else {
+        panic!("not sorted");
+    };
+    assert_eq!((wide.indices_per_warp, wide.indices_vector), (30, 2));
     // Without the flag, a warp per slice.
     let unsorted = text.replace(", indices_are_sorted=true", "");
     let unsorted_plans = plans(&unsorted);
