@@ -13,7 +13,10 @@
 //!   or signless integers), `transpose` is `vector.transpose`, `reshape` is
 //!   `vector.shape_cast`, `broadcast_in_dim` a transpose of the operand into the order of its
 //!   result's dimensions, a shape cast that inserts the broadcast dimensions as 1, and a
-//!   `vector.broadcast`; `iota` is a `vector.step` along its dimension, so broadcast;
+//!   `vector.broadcast`; `iota` is a `vector.step` along its dimension, so broadcast; `compare`
+//!   is `arith.cmpf` (`EQ` ordered, `NE` unordered, as XLA's) or `arith.cmpi` (signed),
+//!   `select` `arith.select`, and `convert` an `arith` extension, truncation or integer-to-float
+//!   conversion (floats to integers are not lowered: XLA saturates them);
 //! * `arith` and `math` ops on tensors are the same ops on vectors, `arith.constant` of a dense
 //!   tensor the constant of the vector, `tensor.from_elements` is `vector.from_elements`;
 //! * `xtile.entry_func` is a `func.func` of the same arguments, `xtile.return` its return.
@@ -260,6 +263,24 @@ impl<'c> Lowering<'c> {
                 at.iota(dimension, ty)
             }
             "tensor.from_elements" => at.op("vector.from_elements", vectors, ty, &[]),
+            "stablehlo.select" => at.op("arith.select", vectors, ty, &[]),
+            "stablehlo.compare" => {
+                let direction = op
+                    .attribute("comparison_direction")
+                    .map_err(|_| "no comparison_direction")?
+                    .to_string();
+                let (a, b) = match vectors {
+                    [a, b] => (*a, *b),
+                    _ => return Err("takes two operands".into()),
+                };
+                let (_, element) = vector_shape(a.r#type()).ok_or("no vector operand")?;
+                let (name, predicate) = comparison(&direction, is_float(element))
+                    .ok_or_else(|| format!("comparison {direction} is not lowered"))?;
+                let predicate = Attribute::parse(self.context, &format!("{predicate} : i64"))
+                    .ok_or("cannot write the predicate")?;
+                at.op(name, &[a, b], ty, &[("predicate", predicate)])
+            }
+            "stablehlo.convert" => at.convert(operand()?, ty),
             "arith.constant" => {
                 let value = op
                     .attribute("value")
@@ -432,6 +453,40 @@ impl<'c> Builder<'c> {
         self.op("vector.shape_cast", &[value], ty, &[])
     }
 
+    /// StableHLO's `convert` of `value` to `ty`: floats widened or narrowed, signless integers
+    /// extended (with their sign; `i1` without) or truncated, integers to floats with their
+    /// sign. Floats to integers are not lowered (XLA saturates them; `arith.fptosi` does not).
+    fn convert(&mut self, value: Value<'c, 'c>, ty: Type<'c>) -> Result<Value<'c, 'c>, String> {
+        let (_, from) = vector_shape(value.r#type()).ok_or("no vector operand")?;
+        let (_, to) = vector_shape(ty).ok_or("no vector result")?;
+        // The digits after the type's letters: `i32` 32, `bf16` 16, `f8E4M3FN` 8.
+        let width = |t: Type| -> u32 {
+            let text = t.to_string();
+            let digits: String = text
+                .trim_start_matches(|c: char| c.is_ascii_alphabetic())
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            digits.parse().unwrap_or(0)
+        };
+        let (wf, wt) = (width(from), width(to));
+        let name = match (is_float(from), is_float(to)) {
+            _ if from == to => return self.shape_cast(value, ty),
+            (true, true) if wf == wt => {
+                return Err(format!("a conversion of {from} to {to} is not lowered"));
+            }
+            (true, true) if wf < wt => "arith.extf",
+            (true, true) => "arith.truncf",
+            (false, true) if wf == 1 => "arith.uitofp",
+            (false, true) => "arith.sitofp",
+            (false, false) if wf < wt && wf == 1 => "arith.extui",
+            (false, false) if wf < wt => "arith.extsi",
+            (false, false) => "arith.trunci",
+            (true, false) => return Err(format!("a conversion of {from} to {to} is not lowered")),
+        };
+        self.op(name, &[value], ty, &[])
+    }
+
     /// `vector.transpose` of `value` by `permutation` to `ty`.
     fn transpose(
         &mut self,
@@ -517,6 +572,29 @@ impl<'c> Builder<'c> {
         };
         self.broadcast_in_dim(cast, &[dimension as i64], ty)
     }
+}
+
+/// The `arith` comparison of StableHLO's `direction` (its attribute's text, `#stablehlo<...
+/// LT>`) on floats or signless integers, and its predicate's number: XLA's `EQ` of floats is
+/// ordered and `NE` unordered; integers compare signed.
+fn comparison(direction: &str, float: bool) -> Option<(&'static str, i64)> {
+    let direction = direction.trim_end_matches('>').rsplit(' ').next()?;
+    // `arith.cmpf`: oeq 1, ogt 2, oge 3, olt 4, ole 5, une 13; `arith.cmpi`: eq 0, ne 1, slt 2,
+    // sle 3, sgt 4, sge 5.
+    let (f, i) = match direction {
+        "EQ" => (1, 0),
+        "NE" => (13, 1),
+        "LT" => (4, 2),
+        "LE" => (5, 3),
+        "GT" => (2, 4),
+        "GE" => (3, 5),
+        _ => return None,
+    };
+    Some(if float {
+        ("arith.cmpf", f)
+    } else {
+        ("arith.cmpi", i)
+    })
 }
 
 /// Whether `ty` is a float type (`f32`, `bf16`, `f8E4M3FN`, ...).

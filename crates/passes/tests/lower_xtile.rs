@@ -25,6 +25,10 @@ const TO_LLVM: &str = "builtin.module(convert-vector-to-scf{full-unroll=true}, l
 ///
 /// `@spread`: `in: 2x3` broadcast with dimensions `[2, 0]` into `out: 3x4x2`:
 /// `out[a][b][c] = in[c][a]`.
+///
+/// `@relu`: `in: 16xi32` compared with zero, the negative ones selected away, converted to
+/// `f32`, widened to `f64` and narrowed back: `out[i] = max(in[i], 0)`, and `flags[i] = in[i]
+/// != 3` as `i8` (a compare of floats, extended from `i1`).
 const KERNELS: &str = r#"
 module {
   xtile.entry_func @shifted_transpose(%in: memref<5x6xi32>, %out: memref<6x5xi32>, %pid: index) attributes {num_opaque_args = 0 : i32} {
@@ -71,6 +75,23 @@ module {
     xtile.insert %w into %out[%c0, %c0, %c0] [3, 4, 2] [1, 1, 1] : tensor<3x4x2xi32> -> memref<3x4x2xi32>
     xtile.return
   }
+  xtile.entry_func @relu(%in: memref<16xi32>, %out: memref<16xf32>, %flags: memref<16xi8>, %pid: index) attributes {num_opaque_args = 0 : i32} {
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant dense<0> : tensor<16xi32>
+    %three = arith.constant dense<3.0> : tensor<16xf32>
+    %t = xtile.extract %in[%c0] [16] [1] : memref<16xi32> -> tensor<16xi32>
+    %m = "stablehlo.compare"(%t, %zero) <{comparison_direction = #stablehlo<comparison_direction GT>}> : (tensor<16xi32>, tensor<16xi32>) -> tensor<16xi1>
+    %r = "stablehlo.select"(%m, %t, %zero) : (tensor<16xi1>, tensor<16xi32>, tensor<16xi32>) -> tensor<16xi32>
+    %f = "stablehlo.convert"(%r) : (tensor<16xi32>) -> tensor<16xf32>
+    %w = "stablehlo.convert"(%f) : (tensor<16xf32>) -> tensor<16xf64>
+    %n = "stablehlo.convert"(%w) : (tensor<16xf64>) -> tensor<16xf32>
+    xtile.insert %n into %out[%c0] [16] [1] : tensor<16xf32> -> memref<16xf32>
+    %tf = "stablehlo.convert"(%t) : (tensor<16xi32>) -> tensor<16xf32>
+    %ne = "stablehlo.compare"(%tf, %three) <{comparison_direction = #stablehlo<comparison_direction NE>}> : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xi1>
+    %b = "stablehlo.convert"(%ne) : (tensor<16xi1>) -> tensor<16xi8>
+    xtile.insert %b into %flags[%c0] [16] [1] : tensor<16xi8> -> memref<16xi8>
+    xtile.return
+  }
 }
 "#;
 
@@ -89,6 +110,10 @@ const MAIN: &str = r#"
     %g = memref.alloc() : memref<3x2x8xf32>
     %s = memref.alloc() : memref<2x3xi32>
     %t = memref.alloc() : memref<3x4x2xi32>
+    %r = memref.alloc() : memref<16xi32>
+    %o = memref.alloc() : memref<16xf32>
+    %q = memref.alloc() : memref<16xi8>
+    %c16 = arith.constant 16 : index
     %c2 = arith.constant 2 : index
     %c3 = arith.constant 3 : index
     %c4 = arith.constant 4 : index
@@ -119,7 +144,13 @@ const MAIN: &str = r#"
     }
     call @shifted_transpose(%a, %b, %c0) : (memref<5x6xi32>, memref<6x5xi32>, index) -> ()
     call @scaled_rows(%f, %g, %c0) : (memref<3x8xf32>, memref<3x2x8xf32>, index) -> ()
+    scf.for %i = %c0 to %c16 step %c1 {
+      %v = affine.apply affine_map<(i) -> (i - 8)>(%i)
+      %w = arith.index_cast %v : index to i32
+      memref.store %w, %r[%i] : memref<16xi32>
+    }
     call @spread(%s, %t, %c0) : (memref<2x3xi32>, memref<3x4x2xi32>, index) -> ()
+    call @relu(%r, %o, %q, %c0) : (memref<16xi32>, memref<16xf32>, memref<16xi8>, index) -> ()
     scf.for %i = %c0 to %c6 step %c1 {
       scf.for %j = %c0 to %c5 step %c1 {
         %v = memref.load %b[%i, %j] : memref<6x5xi32>
@@ -150,6 +181,16 @@ const MAIN: &str = r#"
         }
       }
     }
+    scf.for %i = %c0 to %c16 step %c1 {
+      %v = memref.load %o[%i] : memref<16xf32>
+      %w = arith.fptosi %v : f32 to i64
+      func.call @printI64(%w) : (i64) -> ()
+      func.call @printNewline() : () -> ()
+      %flag = memref.load %q[%i] : memref<16xi8>
+      %x = arith.extsi %flag : i8 to i64
+      func.call @printI64(%x) : (i64) -> ()
+      func.call @printNewline() : () -> ()
+    }
     return
   }
 "#;
@@ -176,6 +217,11 @@ fn expected() -> Vec<i64> {
                 out.push(input(c, a));
             }
         }
+    }
+    for i in 0..16 {
+        let x = i - 8;
+        out.push(x.max(0));
+        out.push(i64::from(x != 3));
     }
     out
 }
