@@ -28,8 +28,10 @@ use std::collections::HashMap;
 use melior::{
     Context,
     ir::{
-        Attribute, Identifier, Location, Operation, OperationRef, Region, Type, Value, ValueLike,
+        Attribute, Identifier, Location, Operation, OperationRef, Region, Type, TypeLike, Value,
+        ValueLike,
         operation::{OperationBuilder, OperationLike, WalkOrder},
+        r#type::IntegerType,
     },
 };
 use xla_indexing_mlir::{
@@ -227,7 +229,7 @@ impl<'c> Lowering<'c> {
         ty: Type<'c>,
     ) -> Result<Value<'c, 'c>, String> {
         let name = op_name(op);
-        let float = vector_shape(ty).is_some_and(|(_, e)| is_float(e));
+        let float = vector_shape(ty).is_some_and(|(_, e)| e.is_float());
         if let Some(&(_, on_floats, on_integers)) = ELEMENTWISE.iter().find(|(n, ..)| *n == name) {
             let target = if float { Some(on_floats) } else { on_integers };
             let target = target.ok_or_else(|| format!("not lowered on {ty}"))?;
@@ -274,7 +276,7 @@ impl<'c> Lowering<'c> {
                     _ => return Err("takes two operands".into()),
                 };
                 let (_, element) = vector_shape(a.r#type()).ok_or("no vector operand")?;
-                let (name, predicate) = comparison(&direction, is_float(element))
+                let (name, predicate) = comparison(&direction, element.is_float())
                     .ok_or_else(|| format!("comparison {direction} is not lowered"))?;
                 let predicate = Attribute::parse(self.context, &format!("{predicate} : i64"))
                     .ok_or("cannot write the predicate")?;
@@ -417,7 +419,7 @@ impl<'c> Builder<'c> {
         sizes: &[i64],
     ) -> Result<Value<'c, 'c>, String> {
         let element = shape_of(memref.r#type()).ok_or("no memref")?.element;
-        let zero = if is_float(element) { "0.0" } else { "0" };
+        let zero = if element.is_float() { "0.0" } else { "0" };
         let zero = self.attribute(&format!("{zero} : {element}"))?;
         let padding = self.op("arith.constant", &[], element, &[("value", zero)])?;
         let ty = vector_of(self.context, sizes, &element.to_string())?;
@@ -459,22 +461,16 @@ impl<'c> Builder<'c> {
     fn convert(&mut self, value: Value<'c, 'c>, ty: Type<'c>) -> Result<Value<'c, 'c>, String> {
         let (_, from) = vector_shape(value.r#type()).ok_or("no vector operand")?;
         let (_, to) = vector_shape(ty).ok_or("no vector result")?;
-        // The digits after the type's letters: `i32` 32, `bf16` 16, `f8E4M3FN` 8.
-        let width = |t: Type| -> u32 {
-            let text = t.to_string();
-            let digits: String = text
-                .trim_start_matches(|c: char| c.is_ascii_alphabetic())
-                .chars()
-                .take_while(char::is_ascii_digit)
-                .collect();
-            digits.parse().unwrap_or(0)
-        };
-        let (wf, wt) = (width(from), width(to));
-        let name = match (is_float(from), is_float(to)) {
-            _ if from == to => return self.shape_cast(value, ty),
-            (true, true) if wf == wt => {
-                return Err(format!("a conversion of {from} to {to} is not lowered"));
-            }
+        if from == to {
+            return self.shape_cast(value, ty);
+        }
+        let unlowered = || format!("a conversion of {from} to {to} is not lowered");
+        let (wf, wt) = (
+            width(from).ok_or_else(unlowered)?,
+            width(to).ok_or_else(unlowered)?,
+        );
+        let name = match (from.is_float(), to.is_float()) {
+            (true, true) if wf == wt => return Err(unlowered()),
             (true, true) if wf < wt => "arith.extf",
             (true, true) => "arith.truncf",
             (false, true) if wf == 1 => "arith.uitofp",
@@ -482,7 +478,7 @@ impl<'c> Builder<'c> {
             (false, false) if wf < wt && wf == 1 => "arith.extui",
             (false, false) if wf < wt => "arith.extsi",
             (false, false) => "arith.trunci",
-            (true, false) => return Err(format!("a conversion of {from} to {to} is not lowered")),
+            (true, false) => return Err(unlowered()),
         };
         self.op(name, &[value], ty, &[])
     }
@@ -597,9 +593,14 @@ fn comparison(direction: &str, float: bool) -> Option<(&'static str, i64)> {
     })
 }
 
-/// Whether `ty` is a float type (`f32`, `bf16`, `f8E4M3FN`, ...).
-fn is_float(ty: Type) -> bool {
-    ty.to_string().starts_with(['f', 'b'])
+/// The bits of a float or integer type (`i1` 1, `bf16` 16, `f8E4M3FN` 8); `None` for others
+/// (`index`, `complex<f32>`).
+fn width(ty: Type) -> Option<u32> {
+    if ty.is_float() {
+        Some(ty.float_width())
+    } else {
+        IntegerType::try_from(ty).ok().map(|i| i.width())
+    }
 }
 
 /// `vector<sizes x element>`.
