@@ -6,6 +6,7 @@
 //! dense input element through the plan's read map where the element is within the sizes, and
 //! stores it, or zero elsewhere.
 
+use xla_indexing_core::Interval;
 use xla_indexing_gpu::{KernelPlan, pad_to_static::PadToStaticPlan};
 use xla_indexing_hlo::{HloError, Module};
 
@@ -13,8 +14,8 @@ use super::CodegenOptions;
 use super::buffer::ArrayBuffer;
 use super::elemental::{Emitter, Index};
 use super::emitter_base::{Begun, LaneLoop, begin_kernel, end_kernel};
-use super::scalar::zero_literal;
-use super::types::{DynamicBuffer, dynamic_buffer};
+use super::scalar::{Typed, zero_literal};
+use super::types::{DynamicBuffer, Element, dynamic_buffer};
 
 /// The `gpu.func` of a kernel the pad-to-static emitter writes (see the module comment).
 pub fn pad_to_static_function(
@@ -44,7 +45,7 @@ pub fn pad_to_static_function(
     let sizes: Vec<String> = raw_sizes
         .iter()
         .zip(&pad.input.dims)
-        .map(|(size, &bound)| clamped(&mut e, size, bound))
+        .map(|(size, &bound)| e.clamped_index(size, Interval::new(0, bound)))
         .collect();
     let read = pad
         .thread_map
@@ -64,12 +65,12 @@ pub fn pad_to_static_function(
 }
 
 /// The views of the dynamic input's bytes: its data as the bound shape, and its sizes as one
-/// `s32` each, loaded (`i32` values).
+/// `s32` each, loaded.
 fn views(
     e: &mut Emitter,
     input: &ArrayBuffer,
     buffer: &DynamicBuffer,
-) -> Result<(ArrayBuffer, Vec<String>), String> {
+) -> Result<(ArrayBuffer, Vec<Typed>), String> {
     let data_name = e.body.fresh("data");
     let data = ArrayBuffer::new(data_name, &buffer.data).map_err(|err| err.to_string())?;
     let start = e.body.index(0).name;
@@ -91,23 +92,23 @@ fn views(
             ),
         )
         .name;
+    let element = Element::of("s32").map_err(|err| err.to_string())?;
     let loaded = (0..rank)
         .map(|k| {
             let at = e.body.index(k as i64).name;
-            e.body
-                .op(
-                    "size",
-                    "i32",
-                    format!("memref.load {sizes}[{at}] : {sizes_ty}"),
-                )
-                .name
+            let value = e.body.op(
+                "size",
+                element.mlir,
+                format!("memref.load {sizes}[{at}] : {sizes_ty}"),
+            );
+            Typed { value, element }
         })
         .collect();
     Ok((data, loaded))
 }
 
-/// Stores each size (`i32`) into its `s32[]` output, on the first thread of the first block.
-fn store_sizes(e: &mut Emitter, sizes: &[String], outputs: &[ArrayBuffer]) {
+/// Stores each size into its `s32[]` output, on the first thread of the first block.
+fn store_sizes(e: &mut Emitter, sizes: &[Typed], outputs: &[ArrayBuffer]) {
     let zero = e.body.index(0).name;
     let ids = e.frame.dims.clone();
     let firsts = ids
@@ -127,34 +128,12 @@ fn store_sizes(e: &mut Emitter, sizes: &[String], outputs: &[ArrayBuffer]) {
     };
     e.body.open(format!("scf.if {first} {{"));
     for (size, out) in sizes.iter().zip(outputs) {
-        e.body
-            .line(format!("memref.store {size}, {}[] : {}", out.name, out.ty));
+        e.body.line(format!(
+            "memref.store {}, {}[] : {}",
+            size.value.name, out.name, out.ty
+        ));
     }
     e.body.close("}", false);
-}
-
-/// Size `size` (`i32`) as an index clamped into `[0, bound]`.
-fn clamped(e: &mut Emitter, size: &str, bound: i64) -> String {
-    let index = e
-        .body
-        .op(
-            "size",
-            "index",
-            format!("arith.index_cast {size} : i32 to index"),
-        )
-        .name;
-    let (lo, hi) = (e.body.index(0).name, e.body.index(bound).name);
-    let up = e
-        .body
-        .op(
-            "size",
-            "index",
-            format!("arith.maxsi {index}, {lo} : index"),
-        )
-        .name;
-    e.body
-        .op("size", "index", format!("arith.minsi {up}, {hi} : index"))
-        .name
 }
 
 /// The value of output 0 at `element`: the input element `read` gives (thread ids to input
