@@ -361,7 +361,6 @@ impl IndicesVector {
             ([rt], [var]) => (rt, var),
             _ => return Err(fail("sorted indices read as vectors have one index".into())),
         };
-        let (view, view_ty) = (&self.view.0, &self.view.1);
         let offset = linear_offset(&rt.map, &self.shape)
             .ok_or_else(|| fail("the index's place in its buffer".into()))?;
         let at = e
@@ -390,6 +389,35 @@ impl IndicesVector {
         let vector = e.body.fresh("indices");
         e.body
             .open(format!("{vector} = scf.if {first} -> ({ty}) {{"));
+        let loaded = self.load(e, (&at, &width));
+        e.body.line(format!("scf.yield {loaded} : {ty}"));
+        e.body.close("} else {", true);
+        e.body.line(format!("scf.yield {carried} : {ty}"));
+        e.body.close("}", false);
+        let memory = self.element.memory();
+        let raw = e
+            .body
+            .op(
+                "index",
+                memory,
+                format!("vector.extract {vector}[{lane}] : {memory} from {ty}"),
+            )
+            .name;
+        let value = Typed {
+            value: from_memory(&mut e.body, Scalar::new(raw, memory), self.element),
+            element: self.element,
+        };
+        let start = as_index(e, &value).map_err(|err| fail(err.to_string()))?;
+        let fits = e.body.within(&start, (var.bounds.lo, var.bounds.hi));
+        Ok((vec![start], Some(fits), vector))
+    }
+
+    /// The vector of indices at position `at` of the view (`width` the index constant of its
+    /// lanes): one `vector.load` where it lies within the buffer, else lane by lane at
+    /// positions clamped to the buffer's last.
+    fn load(&self, e: &mut Emitter, (at, width): (&str, &str)) -> String {
+        let (view, view_ty) = (&self.view.0, &self.view.1);
+        let ty = &self.ty;
         let end = e
             .body
             .op("end", "index", format!("arith.addi {at}, {width} : index"))
@@ -443,24 +471,6 @@ impl IndicesVector {
         );
         e.body.line(format!("scf.yield {} : {ty}", gathered.name));
         e.body.close("}", false);
-        e.body.line(format!("scf.yield {loaded} : {ty}"));
-        e.body.close("} else {", true);
-        e.body.line(format!("scf.yield {carried} : {ty}"));
-        e.body.close("}", false);
-        let raw = e
-            .body
-            .op(
-                "index",
-                memory,
-                format!("vector.extract {vector}[{lane}] : {memory} from {ty}"),
-            )
-            .name;
-        let value = Typed {
-            value: from_memory(&mut e.body, Scalar::new(raw, memory), self.element),
-            element: self.element,
-        };
-        let start = as_index(e, &value).map_err(|err| fail(err.to_string()))?;
-        let fits = e.body.within(&start, (var.bounds.lo, var.bounds.hi));
-        Ok((vec![start], Some(fits), vector))
+        loaded
     }
 }
