@@ -25,7 +25,11 @@ use crate::run;
 const JAX: &[&str] = &["jax==0.12.0.1", "jaxlib==0.12.0.1"];
 
 /// What XLA dumps: every `jit_*` module, every emitter's kernels, with the IR before each pass.
-const XLA_FLAGS: &str = "--xla_dump_emitter_re=.* --xla_dump_hlo_module_re=jit_.* --xla_dump_to=";
+/// Its CPU backend compiles each module's LLVM IR in one piece: split for parallel
+/// compilation (the default), jaxlib 0.12.0.1 aborted in about half the runs while dumping
+/// ("corrupted size vs. prev_size", "pure virtual method called"), in none of six in one piece.
+const XLA_FLAGS: &str = "--xla_cpu_parallel_codegen_split_count=1 --xla_dump_emitter_re=.* \
+                         --xla_dump_hlo_module_re=jit_.* --xla_dump_to=";
 
 /// Runs the benchmark.
 pub fn bench(root: &Path, target: &Path) -> Result<()> {
