@@ -1,7 +1,9 @@
 //! The trip count of a `while` whose condition and body prove it, as XLA's `known_trip_count`
 //! pattern gives it: an integer induction variable, a tuple element initialised from a
 //! constant, compared with a constant in the condition (`LT`, `LE`, `GT`, `GE`, either side)
-//! and stepped by a constant in the body (`add` or `subtract`).
+//! and stepped by a constant in the body (`add` or `subtract`). The scalars are read through
+//! copies, converts and the fusions that wrap them after XLA's passes (`wrapped_compare`,
+//! `wrapped_add`), and the initial state through the `call` that holds the loop.
 
 use crate::opcode::Opcode;
 use std::fmt;
@@ -43,7 +45,7 @@ impl fmt::Display for TripCount {
     }
 }
 
-/// The trip count of `instr`, a `while` of `comp`, when its condition and body prove one.
+/// The trip count of `instr`, a `while` of `comp`, when its condition and body prove it.
 pub fn known_trip_count(
     module: &Module,
     comp: &Computation,
@@ -54,13 +56,13 @@ pub fn known_trip_count(
         _ => None,
     };
     let (cond, body) = (called("condition")?, called("body")?);
-    let (element, direction, limit) = condition(cond)?;
-    let init = &comp.instructions[*instr.operands.first()?];
-    if init.opcode != Opcode::Tuple {
-        return None;
-    }
-    let start = constant(comp, *init.operands.get(usize::try_from(element).ok()?)?)?;
-    let step = step(body, element)?;
+    let scalars = Scalars { module };
+    let (element, direction, limit) = condition(&scalars, cond)?;
+    let start = match scalars.leaf(comp, *instr.operands.first()?, element, 0)? {
+        Term::Constant(start) => start,
+        _ => return None,
+    };
+    let step = step(&scalars, body, element)?;
     let iterations = iterations(start, step, direction, limit)?;
     Some(TripCount {
         element,
@@ -72,27 +74,142 @@ pub fn known_trip_count(
     })
 }
 
+/// An integer scalar as the loop's pattern sees it, through copies, converts and the
+/// boundaries of the fusions and calls that compute it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Term {
+    /// Element `k` of the loop's state (`get-tuple-element(parameter(0)), index=k` in the
+    /// condition or body).
+    State(i64),
+    Constant(i64),
+    /// `compare` with its direction, `add` or `subtract`, of two terms.
+    Op(Opcode, Option<String>, Box<Term>, Box<Term>),
+}
+
+/// How deep [`Scalars`] follows producers and callee boundaries.
+const DEPTH: usize = 16;
+
+/// What a computation's parameters hold while [`Scalars`] reads it.
+enum Params {
+    /// The loop's condition or body: parameter 0 is the state.
+    LoopState,
+    /// A callee: the terms of its caller's operands (`None` where unknown); outside the loop,
+    /// none.
+    Args(Vec<Option<Term>>),
+}
+
+/// Reads integer scalars of a module as [`Term`]s.
+struct Scalars<'m> {
+    module: &'m Module,
+}
+
+impl Scalars<'_> {
+    /// Instruction `i` of `comp`, whose parameters hold `params`.
+    fn term(&self, comp: &Computation, i: usize, params: &Params, depth: usize) -> Option<Term> {
+        let depth = depth.checked_sub(1)?;
+        let instr = &comp.instructions[i];
+        let scalar = instr
+            .array()
+            .is_some_and(|a| a.dims.is_empty() && (is_integer(&a.element) || a.element == "pred"));
+        if !scalar {
+            return None;
+        }
+        let operand = |k: usize| self.term(comp, *instr.operands.get(k)?, params, depth);
+        match instr.opcode {
+            Opcode::Constant => instr
+                .literal
+                .as_deref()?
+                .trim()
+                .parse()
+                .ok()
+                .map(Term::Constant),
+            Opcode::Parameter => match params {
+                Params::Args(args) => args.get(instr.parameter_number?)?.clone(),
+                Params::LoopState => None,
+            },
+            Opcode::GetTupleElement => {
+                let tuple = &comp.instructions[*instr.operands.first()?];
+                (matches!(params, Params::LoopState) && tuple.parameter_number == Some(0))
+                    .then(|| instr.int("index").map(Term::State))
+                    .flatten()
+            }
+            Opcode::Copy | Opcode::Convert | Opcode::Bitcast => operand(0),
+            Opcode::Compare | Opcode::Add | Opcode::Subtract => {
+                let direction = match instr.attr("direction") {
+                    Some(AttrValue::Raw(d)) => Some(d.clone()),
+                    _ => None,
+                };
+                Some(Term::Op(
+                    instr.opcode,
+                    direction,
+                    Box::new(operand(0)?),
+                    Box::new(operand(1)?),
+                ))
+            }
+            Opcode::Fusion | Opcode::Call => {
+                let [name] = instr.called(if instr.opcode == Opcode::Fusion {
+                    "calls"
+                } else {
+                    "to_apply"
+                }) else {
+                    return None;
+                };
+                let callee = &self.module.computations[self.module.computation(name)?];
+                let args = (0..instr.operands.len()).map(operand).collect();
+                self.term(callee, callee.root, &Params::Args(args), depth)
+            }
+            _ => None,
+        }
+    }
+
+    /// Leaf `element` of the tuple that instruction `i` of `comp` gives, as a term: through
+    /// `tuple`s, and through a computation's parameter to the operand of its one caller.
+    fn leaf(&self, comp: &Computation, i: usize, element: i64, depth: usize) -> Option<Term> {
+        if depth > DEPTH {
+            return None;
+        }
+        let instr = &comp.instructions[i];
+        match instr.opcode {
+            Opcode::Tuple => {
+                let operand = *instr.operands.get(usize::try_from(element).ok()?)?;
+                self.term(comp, operand, &Params::Args(Vec::new()), DEPTH)
+            }
+            Opcode::Parameter => {
+                let (caller_comp, caller) = self.one_caller(comp)?;
+                let operand = *caller.operands.get(instr.parameter_number?)?;
+                self.leaf(caller_comp, operand, element, depth + 1)
+            }
+            _ => None,
+        }
+    }
+
+    /// The one `call` of `comp` in the module, with its computation.
+    fn one_caller(&self, comp: &Computation) -> Option<(&Computation, &Instruction)> {
+        let mut callers = self.module.computations.iter().flat_map(|c| {
+            c.instructions
+                .iter()
+                .filter(|i| {
+                    i.opcode == Opcode::Call && i.called("to_apply") == [comp.name.as_str()]
+                })
+                .map(move |i| (c, i))
+        });
+        let one = callers.next()?;
+        callers.next().is_none().then_some(one)
+    }
+}
+
 /// The condition's root as `element direction limit`: a compare of the state's element with a
 /// constant, turned so that the element is on the left.
-fn condition(cond: &Computation) -> Option<(i64, &'static str, i64)> {
-    let root = &cond.instructions[cond.root];
-    if root.opcode != Opcode::Compare {
-        return None;
-    }
-    let [a, b] = root.operands[..] else {
+fn condition(scalars: &Scalars<'_>, cond: &Computation) -> Option<(i64, &'static str, i64)> {
+    let Term::Op(Opcode::Compare, Some(direction), a, b) =
+        scalars.term(cond, cond.root, &Params::LoopState, DEPTH)?
+    else {
         return None;
     };
-    let direction = match root.attr("direction") {
-        Some(AttrValue::Raw(d)) => d.as_str(),
+    let (element, limit, direction) = match (*a, *b) {
+        (Term::State(e), Term::Constant(l)) => (e, l, direction.as_str()),
+        (Term::Constant(l), Term::State(e)) => (e, l, mirrored(&direction)?),
         _ => return None,
-    };
-    let (element, limit, direction) = match (state_element(cond, a), constant(cond, b)) {
-        (Some(e), Some(l)) => (e, l, direction),
-        _ => (
-            state_element(cond, b)?,
-            constant(cond, a)?,
-            mirrored(direction)?,
-        ),
     };
     let direction = ["LT", "LE", "GT", "GE"]
         .into_iter()
@@ -113,43 +230,25 @@ fn mirrored(direction: &str) -> Option<&'static str> {
 
 /// What the body's root adds to state element `element`: `add` of it and a constant (either
 /// order), or `subtract` of a constant from it.
-fn step(body: &Computation, element: i64) -> Option<i64> {
+fn step(scalars: &Scalars<'_>, body: &Computation, element: i64) -> Option<i64> {
     let root = &body.instructions[body.root];
     if root.opcode != Opcode::Tuple {
         return None;
     }
-    let next = &body.instructions[*root.operands.get(usize::try_from(element).ok()?)?];
-    let [a, b] = next.operands[..] else {
+    let next = *root.operands.get(usize::try_from(element).ok()?)?;
+    let Term::Op(op, _, a, b) = scalars.term(body, next, &Params::LoopState, DEPTH)? else {
         return None;
     };
-    let is_counter = |i: usize| state_element(body, i) == Some(element);
-    match next.opcode {
-        Opcode::Add if is_counter(a) => constant(body, b),
-        Opcode::Add if is_counter(b) => constant(body, a),
-        Opcode::Subtract if is_counter(a) => constant(body, b)?.checked_neg(),
+    match (op, *a, *b) {
+        (Opcode::Add, Term::State(e), Term::Constant(c))
+        | (Opcode::Add, Term::Constant(c), Term::State(e))
+            if e == element =>
+        {
+            Some(c)
+        }
+        (Opcode::Subtract, Term::State(e), Term::Constant(c)) if e == element => c.checked_neg(),
         _ => None,
     }
-}
-
-/// `Some(k)` when instruction `i` of `comp` is `get-tuple-element(parameter(0)), index=k`.
-fn state_element(comp: &Computation, i: usize) -> Option<i64> {
-    let gte = &comp.instructions[i];
-    let [tuple] = gte.operands[..] else {
-        return None;
-    };
-    (gte.opcode == Opcode::GetTupleElement && comp.instructions[tuple].parameter_number == Some(0))
-        .then(|| gte.int("index"))
-        .flatten()
-}
-
-/// The value of instruction `i` of `comp` when it is an integer scalar constant.
-fn constant(comp: &Computation, i: usize) -> Option<i64> {
-    let c = &comp.instructions[i];
-    let shape = c.array()?;
-    if c.opcode != Opcode::Constant || !shape.dims.is_empty() || !is_integer(&shape.element) {
-        return None;
-    }
-    c.literal.as_deref()?.trim().parse().ok()
 }
 
 /// Whether an element type is an integer (the types XLA's pattern counts with).
