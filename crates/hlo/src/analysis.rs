@@ -12,10 +12,11 @@ use crate::direction::Direction;
 use crate::error::HloError;
 use crate::fusion::{Composer, MapSet};
 use crate::known::KnownValues;
-use crate::module::{Computation, Module};
+use crate::module::{Computation, Instruction, Module};
 use crate::ops::{self, OpContext};
 use crate::report::{ComputationReport, OperandReport, OutputReport, Report, Unsupported};
 use crate::shape::ArrayShape;
+use crate::trip_count::known_trip_count;
 use crate::utilization::utilization;
 
 /// What [`analyze_module`] analyses.
@@ -86,8 +87,12 @@ enum Scope {
     Instruction(usize, usize),
 }
 
-/// Every instruction within `scope` whose op has no indexing.
+/// Every instruction within `scope` whose op has no indexing (a `while` whose trip count the
+/// module proves has maps from its results).
 fn unsupported(module: &Module, scope: &Scope) -> Vec<Unsupported> {
+    let loop_maps = |c: &Computation, i: &Instruction| {
+        i.opcode == Opcode::While && known_trip_count(module, c, i).is_some()
+    };
     let in_scope = |c: usize, i: usize| match scope {
         Scope::Module => true,
         Scope::Computations(called) => called[c],
@@ -101,7 +106,9 @@ fn unsupported(module: &Module, scope: &Scope) -> Vec<Unsupported> {
             c.instructions
                 .iter()
                 .enumerate()
-                .filter(move |&(ii, i)| in_scope(ci, ii) && ops::instruction_kind(i).is_none())
+                .filter(move |&(ii, i)| {
+                    in_scope(ci, ii) && ops::instruction_kind(i).is_none() && !loop_maps(c, i)
+                })
                 .map(|(_, i)| Unsupported {
                     instruction: i.name.clone(),
                     opcode: i.opcode,

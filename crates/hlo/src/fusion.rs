@@ -9,15 +9,19 @@
 //! walked once.
 
 use crate::opcode::Opcode;
+use std::cell::OnceCell;
 use std::collections::HashMap;
 
 use xla_indexing_core::IndexingMap;
 
 use crate::access::Access;
 use crate::error::HloError;
+use crate::known::KnownValues;
 use crate::module::{Computation, Module};
 use crate::ops::{self, OpContext, OpKind, OrAnalysisError, Outcome};
 use crate::parser::cursor::Pos;
+use crate::trip_count::known_trip_count;
+use crate::while_loop::Loop;
 
 /// The most distinct maps kept for one target; beyond it the analysis reports the target as
 /// undefined rather than grow without bound.
@@ -68,7 +72,7 @@ impl MapSet {
 
     /// Adds every `first.then(second)` for `first` in `self` and `second` in `other` to
     /// `target`, with both sets' undefined reasons.
-    fn compose_into(
+    pub(crate) fn compose_into(
         &self,
         other: &MapSet,
         target: &mut MapSet,
@@ -126,6 +130,8 @@ pub struct Composer<'m> {
     inputs: HashMap<(usize, usize, usize), Vec<(usize, MapSet)>>,
     /// Finished walks from a result leaf to every instruction, by `(computation, leaf)`.
     instructions: HashMap<(usize, usize), Vec<InstructionMaps>>,
+    /// The values the module fixes, indexed when a loop first needs them.
+    known: OnceCell<KnownValues<'m>>,
 }
 
 /// One walk over a computation: from a result leaf to the parameters, or from a parameter leaf
@@ -179,6 +185,7 @@ impl<'m> Composer<'m> {
             outputs: HashMap::new(),
             inputs: HashMap::new(),
             instructions: HashMap::new(),
+            known: OnceCell::new(),
         }
     }
 
@@ -430,6 +437,12 @@ impl<'m> Composer<'m> {
     ) -> Result<Maps<OperandMaps>, HloError> {
         let instr = &comp.instructions[i];
         let cx = OpContext::new(self.module, comp, instr);
+        if let Some(trips) = (instr.opcode == Opcode::While)
+            .then(|| known_trip_count(self.module, comp, instr))
+            .flatten()
+        {
+            return self.loop_maps(&cx, trips, leaf);
+        }
         if ops::instruction_kind(instr) == Some(OpKind::Call) {
             let c = self.called(&cx)?;
             let from = self.module.computations[c].root;
@@ -470,6 +483,54 @@ impl<'m> Composer<'m> {
                 out
             }
         }))
+    }
+
+    /// The maps of result leaf `leaf` of a `while` that runs `trips`, or the walk of its body
+    /// they need first.
+    fn loop_maps(
+        &self,
+        cx: &OpContext<'_>,
+        trips: crate::trip_count::TripCount,
+        leaf: usize,
+    ) -> Result<Maps<OperandMaps>, HloError> {
+        let [name] = cx.instr.called("body") else {
+            return Err(cx.error("while needs one computation in body="));
+        };
+        let body = self
+            .module
+            .computation(name)
+            .ok_or_else(|| cx.error(format!("unknown computation {name}")))?;
+        if self.active[body] {
+            return Err(recursion_error(self.module, cx, body));
+        }
+        let from = self.module.computations[body].root;
+        let mut body_maps = Vec::new();
+        for k in 0..cx.instr.shape.leaf_count() {
+            match self.outputs.get(&(body, from, k)) {
+                Some(params) => body_maps.push(params.clone()),
+                None => {
+                    return Ok(Maps::Needs(Walk::OutputToInput {
+                        c: body,
+                        from,
+                        leaf: k,
+                    }));
+                }
+            }
+        }
+        let known = self.known.get_or_init(|| KnownValues::new(self.module));
+        let the_loop = Loop {
+            cx,
+            body,
+            trips,
+            body_maps: &body_maps,
+        };
+        let maps = the_loop.output_to_input(known, leaf)?;
+        Ok(Maps::Ready(
+            maps.into_iter()
+                .enumerate()
+                .map(|(l, set)| (0, l, set))
+                .collect(),
+        ))
     }
 
     /// [`Composer::instruction_input_to_output`], or the callee's walk it needs first.

@@ -25,6 +25,41 @@ use crate::shape::ArrayShape;
 /// The most producers one fold follows, all its variables and nested folds together.
 const BUDGET: usize = 1024;
 
+/// The counter of a `while` in one iteration: leaf `leaf` of the body's parameter holds
+/// `value`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Iteration {
+    /// The loop's body (a computation index).
+    pub body: usize,
+    /// The counter's leaf of the loop's state.
+    pub leaf: usize,
+    /// Its value in this iteration.
+    pub value: i64,
+}
+
+impl Iteration {
+    /// Whether leaf `leaf` of `instr`, an instruction of computation `c`, is the counter.
+    fn holds(self, c: usize, instr: &Instruction, leaf: usize) -> bool {
+        (c, instr.parameter_number, leaf) == (self.body, Some(0), self.leaf)
+    }
+}
+
+/// What one fold may still do and knows: the producers it may follow, and the loop counter's
+/// value when it folds inside one iteration.
+struct Fold {
+    budget: Cell<usize>,
+    iteration: Option<Iteration>,
+}
+
+impl Fold {
+    fn new(iteration: Option<Iteration>) -> Fold {
+        Fold {
+            budget: Cell::new(BUDGET),
+            iteration,
+        }
+    }
+}
+
 /// Where to find instructions by name and the callers of each computation, built once per
 /// module.
 pub struct KnownValues<'m> {
@@ -69,15 +104,21 @@ impl<'m> KnownValues<'m> {
     /// (`min`/`max`) when the op clamps, or, for an op that drops what falls outside, kept only
     /// where the value is inside. Variables whose value is not known stay.
     pub fn fold(&self, access: &Access) -> Access {
-        self.fold_within(access, &Cell::new(BUDGET))
+        self.fold_within(access, &Fold::new(None))
     }
 
-    /// [`KnownValues::fold`], following at most `budget` producers.
-    fn fold_within(&self, access: &Access, budget: &Cell<usize>) -> Access {
+    /// [`KnownValues::fold`] inside one iteration of a `while`, where the loop's counter has
+    /// the value `iteration` gives.
+    pub fn fold_in_iteration(&self, access: &Access, iteration: Iteration) -> Access {
+        self.fold_within(access, &Fold::new(Some(iteration)))
+    }
+
+    /// [`KnownValues::fold`] within `fold`'s budget and facts.
+    fn fold_within(&self, access: &Access, fold: &Fold) -> Access {
         let mut out = access.clone();
         let mut k = 0;
         while k < out.runtime.len() {
-            match self.folded(&out, k, budget) {
+            match self.folded(&out, k, fold) {
                 Some(folded) => out = folded,
                 None => k += 1,
             }
@@ -93,15 +134,21 @@ impl<'m> KnownValues<'m> {
     /// update position a range variable walks): those are read as further dimensions of the
     /// element, so the value can name them. A variable that a later provenance or a participant
     /// reads through stays.
-    fn folded(&self, access: &Access, k: usize, budget: &Cell<usize>) -> Option<Access> {
+    fn folded(&self, access: &Access, k: usize, fold: &Fold) -> Option<Access> {
         let rt = &access.runtime[k];
-        let (bounds, map) = (access.map.rt_vars().get(k)?.bounds, &rt.map);
-        let same = |a: &[Var], b: &[Var]| {
-            a.len() <= b.len() && a.iter().zip(b).all(|(x, y)| x.bounds == y.bounds)
+        let bounds = access.map.rt_vars().get(k)?.bounds;
+        // The access's variables take values the provenance's do (folding an earlier
+        // variable may have narrowed them): the provenance restricted to them.
+        let within = |a: &[Var], b: &[Var]| {
+            a.len() <= b.len()
+                && a.iter()
+                    .zip(b)
+                    .all(|(x, y)| x.bounds.contains_interval(y.bounds))
         };
-        let aligned = map.dims().len() == access.map.dims().len()
-            && same(map.dims(), access.map.dims())
-            && same(map.range_vars(), access.map.range_vars());
+        let aligned = rt.map.dims().len() == access.map.dims().len()
+            && within(rt.map.dims(), access.map.dims())
+            && within(rt.map.range_vars(), access.map.range_vars());
+        let map = &restricted(&rt.map, &access.map);
         let read_later = access.runtime[k + 1..]
             .iter()
             .map(|later| &later.map)
@@ -112,7 +159,7 @@ impl<'m> KnownValues<'m> {
         }
         let point = range_vars_as_dims(map);
         let &(c, i) = self.by_name.get(rt.instruction.as_str())?.as_ref()?;
-        let value = self.value(c, i, 0, &point, budget)?;
+        let value = self.value(c, i, 0, &point, fold)?;
         let range = point.expr_range(&value);
         let value = dims_past_as_range_vars(&value, map.dims().len())?;
         let (value, guard) = if bounds.contains_interval(range) {
@@ -145,9 +192,9 @@ impl<'m> KnownValues<'m> {
         i: usize,
         leaf: usize,
         at: &IndexingMap,
-        budget: &Cell<usize>,
+        fold: &Fold,
     ) -> Option<Expr> {
-        budget.set(budget.get().checked_sub(1)?);
+        fold.budget.set(fold.budget.get().checked_sub(1)?);
         let comp = &self.module.computations[c];
         let instr = &comp.instructions[i];
         match instr.opcode {
@@ -158,6 +205,9 @@ impl<'m> KnownValues<'m> {
                     .cloned()
             }
             Opcode::Constant => constant_value(instr, at),
+            Opcode::Parameter if fold.iteration.is_some_and(|it| it.holds(c, instr, leaf)) => {
+                fold.iteration.map(|it| Expr::constant(it.value))
+            }
             Opcode::Parameter => {
                 // Through the fusion boundary: the one caller's operand.
                 let [(caller_c, caller_i)] = self.callers[c].as_slice() else {
@@ -165,24 +215,24 @@ impl<'m> KnownValues<'m> {
                 };
                 let caller = &self.module.computations[*caller_c].instructions[*caller_i];
                 let operand = *caller.operands.get(instr.parameter_number?)?;
-                self.value(*caller_c, operand, leaf, at, budget)
+                self.value(*caller_c, operand, leaf, at, fold)
             }
             Opcode::Fusion | Opcode::Call => {
                 let callee =
                     crate::fusion::callee(self.module, &OpContext::new(self.module, comp, instr))
                         .ok()?;
                 let root = self.module.computations[callee].root;
-                self.value(callee, root, leaf, at, budget)
+                self.value(callee, root, leaf, at, fold)
             }
-            Opcode::Tuple => self.value(c, *instr.operands.get(leaf)?, 0, at, budget),
+            Opcode::Tuple => self.value(c, *instr.operands.get(leaf)?, 0, at, fold),
             Opcode::GetTupleElement => {
                 let index = usize::try_from(instr.int("index")?).ok()?;
                 let operand = *instr.operands.first()?;
                 let leaves = comp.instructions[operand].shape.element_leaves(index)?;
-                self.value(c, operand, leaves.start + leaf, at, budget)
+                self.value(c, operand, leaves.start + leaf, at, fold)
             }
             Opcode::Add | Opcode::Subtract | Opcode::Multiply | Opcode::Negate => {
-                let args = self.operand_values(comp, c, instr, at, budget)?;
+                let args = self.operand_values(comp, c, instr, at, fold)?;
                 let value = arithmetic(instr.opcode, &args)?;
                 // Past the element type's range the op wraps: the value is not this sum.
                 let range = at.expr_range(&value);
@@ -192,7 +242,7 @@ impl<'m> KnownValues<'m> {
             }
             Opcode::Convert | Opcode::Copy => {
                 let [x] = self
-                    .operand_values(comp, c, instr, at, budget)?
+                    .operand_values(comp, c, instr, at, fold)?
                     .try_into()
                     .ok()?;
                 let range = at.expr_range(&x);
@@ -202,7 +252,7 @@ impl<'m> KnownValues<'m> {
             }
             Opcode::Select => {
                 let [p, t, f] = self
-                    .operand_values(comp, c, instr, at, budget)?
+                    .operand_values(comp, c, instr, at, fold)?
                     .try_into()
                     .ok()?;
                 match at.expr_range(&p) {
@@ -213,7 +263,7 @@ impl<'m> KnownValues<'m> {
             }
             Opcode::Compare => {
                 let [a, b] = self
-                    .operand_values(comp, c, instr, at, budget)?
+                    .operand_values(comp, c, instr, at, fold)?
                     .try_into()
                     .ok()?;
                 let direction = match instr.attr("direction") {
@@ -224,10 +274,10 @@ impl<'m> KnownValues<'m> {
                     .map(|holds| Expr::constant(holds.into()))
             }
             Opcode::Maximum | Opcode::Minimum | Opcode::Clamp => {
-                let args = self.operand_values(comp, c, instr, at, budget)?;
+                let args = self.operand_values(comp, c, instr, at, fold)?;
                 extremum(instr.opcode, &args, at)
             }
-            _ => self.through_producer(comp, c, instr, leaf, at, budget),
+            _ => self.through_producer(comp, c, instr, leaf, at, fold),
         }
     }
 
@@ -238,7 +288,7 @@ impl<'m> KnownValues<'m> {
         c: usize,
         instr: &Instruction,
         at: &IndexingMap,
-        budget: &Cell<usize>,
+        fold: &Fold,
     ) -> Option<Vec<Expr>> {
         let cx = OpContext::new(self.module, comp, instr);
         let Outcome::Defined(accesses) = ops::output_to_input(&cx, 0).ok()? else {
@@ -248,7 +298,7 @@ impl<'m> KnownValues<'m> {
         for (j, &operand) in instr.operands.iter().enumerate() {
             let access = accesses.iter().find(|a| a.operand == j)?;
             let element = element_at(at, &access.access)?;
-            values.push(self.value(c, operand, 0, &element, budget)?);
+            values.push(self.value(c, operand, 0, &element, fold)?);
         }
         Some(values)
     }
@@ -263,7 +313,7 @@ impl<'m> KnownValues<'m> {
         instr: &Instruction,
         leaf: usize,
         at: &IndexingMap,
-        budget: &Cell<usize>,
+        fold: &Fold,
     ) -> Option<Expr> {
         let kind = ops::op_kind(instr.opcode)?;
         if matches!(kind, OpKind::Elementwise | OpKind::Call | OpKind::Source) {
@@ -274,11 +324,11 @@ impl<'m> KnownValues<'m> {
             return None;
         };
         if instr.opcode == Opcode::Pad {
-            return self.through_pad(c, instr, &accesses, at, budget);
+            return self.through_pad(c, instr, &accesses, at, fold);
         }
         let mut reached = None;
         for a in &accesses {
-            let access = self.fold_within(&a.access, budget);
+            let access = self.fold_within(&a.access, fold);
             let Some(element) = element_at(at, &access) else {
                 // A map that can apply here but that no element of `at` pins down.
                 let mut composed = at.compose(&access.map).ok()?;
@@ -299,7 +349,7 @@ impl<'m> KnownValues<'m> {
             *instr.operands.get(operand)?,
             operand_leaf,
             &element,
-            budget,
+            fold,
         )
     }
 
@@ -311,11 +361,11 @@ impl<'m> KnownValues<'m> {
         instr: &Instruction,
         accesses: &[ops::OperandAccess],
         at: &IndexingMap,
-        budget: &Cell<usize>,
+        fold: &Fold,
     ) -> Option<Expr> {
         let operand = accesses.iter().find(|a| a.operand == 0)?;
         if let Some(element) = element_at(at, &operand.access) {
-            return self.value(c, instr.operands[0], 0, &element, budget);
+            return self.value(c, instr.operands[0], 0, &element, fold);
         }
         let mut composed = at.compose(&operand.access.map).ok()?;
         composed.simplify();
@@ -324,8 +374,24 @@ impl<'m> KnownValues<'m> {
         }
         let padding = accesses.iter().find(|a| a.operand == 1)?;
         let element = element_at(at, &padding.access)?;
-        self.value(c, *instr.operands.get(1)?, 0, &element, budget)
+        self.value(c, *instr.operands.get(1)?, 0, &element, fold)
     }
+}
+
+/// `provenance` with the bounds of `access`'s dimensions and of the prefix of its range
+/// variables that `provenance` has.
+fn restricted(provenance: &IndexingMap, access: &IndexingMap) -> IndexingMap {
+    let n = provenance.range_vars().len().min(access.range_vars().len());
+    let mut map = IndexingMap::new(
+        provenance.results().to_vec(),
+        access.dims().to_vec(),
+        access.range_vars()[..n].to_vec(),
+        provenance.rt_vars().to_vec(),
+    );
+    for (e, bounds) in provenance.constraints() {
+        map.add_constraint(e.clone(), *bounds);
+    }
+    map
 }
 
 /// `access` applied after `at`: the element of the access's target at each point of `at`'s

@@ -12,6 +12,7 @@ pub mod error;
 pub mod fusion;
 pub mod known;
 pub mod layout;
+pub mod map_union;
 pub mod module;
 pub mod opcode;
 pub mod ops;
@@ -21,6 +22,7 @@ pub mod shape;
 pub mod trip_count;
 pub mod utilization;
 pub mod warnings;
+pub mod while_loop;
 
 pub use analysis::{Options, analyze_module, analyze_module_with_progress};
 pub use check::check_module;

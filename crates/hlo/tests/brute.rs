@@ -6,11 +6,10 @@
 
 mod common;
 
-use std::collections::BTreeSet;
 use xla_indexing_hlo::Opcode;
 
 use common::reference::{Index, ScatterSpec, all_indices, computation_tags, deps};
-use common::{instruction_report, maps_of, module_text, parse};
+use common::{Relation, compare, instruction_report, maps_of, module_text, parse, relation};
 use xla_indexing_core::IndexingMap;
 use xla_indexing_hlo::access::Access;
 use xla_indexing_hlo::fusion::MapSet;
@@ -19,37 +18,6 @@ use xla_indexing_testkit::rng::SplitMix64;
 
 const OUT2IN: Direction = Direction::OutputToInput;
 const IN2OUT: Direction = Direction::InputToOutput;
-
-type Relation = BTreeSet<(Index, Index)>;
-
-/// The pairs (domain dims, result) of a set of maps, keeping results inside `target`.
-/// Fails on a result outside `target` unless `loose`.
-fn relation(maps: &[IndexingMap], target: &[i64], loose: bool) -> Result<Relation, String> {
-    let mut rel = Relation::new();
-    for m in maps {
-        let points = m.domain_points(1 << 22).ok_or("domain too large")?;
-        for (d, s) in points {
-            let r = m.evaluate(&d, &s).ok_or("overflow")?;
-            if r.iter().zip(target).all(|(x, n)| (0..*n).contains(x)) {
-                rel.insert((d, r));
-            } else if !loose {
-                return Err(format!(
-                    "{m} reaches {r:?} outside {target:?} at {d:?} {s:?}"
-                ));
-            }
-        }
-    }
-    Ok(rel)
-}
-
-fn compare(got: &Relation, want: &Relation) -> Result<(), String> {
-    if got == want {
-        return Ok(());
-    }
-    let extra: Vec<_> = got.difference(want).take(3).collect();
-    let missing: Vec<_> = want.difference(got).take(3).collect();
-    Err(format!("extra {extra:?}, missing {missing:?}"))
-}
 
 fn maps(set: &MapSet) -> Vec<IndexingMap> {
     assert!(set.undefined.is_none(), "{:?}", set.undefined);

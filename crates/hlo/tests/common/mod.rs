@@ -1,7 +1,11 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod loop_reference;
 pub mod reference;
+
+use reference::Index;
+use std::collections::BTreeSet;
 
 use xla_indexing_core::IndexingMap;
 use xla_indexing_hlo::fusion::MapSet;
@@ -169,4 +173,37 @@ pub fn assert_maps(set: &MapSet, expected: &[&str]) {
     for w in &want {
         assert!(got.contains(&w), "missing {w}\ngot:\n{}", shown());
     }
+}
+
+/// Pairs (output index, operand index).
+pub type Relation = BTreeSet<(Index, Index)>;
+
+/// The pairs (domain dims, result) of a set of maps, keeping results inside `target`.
+/// Fails on a result outside `target` unless `loose`.
+pub fn relation(maps: &[IndexingMap], target: &[i64], loose: bool) -> Result<Relation, String> {
+    let mut rel = Relation::new();
+    for m in maps {
+        let points = m.domain_points(1 << 22).ok_or("domain too large")?;
+        for (d, s) in points {
+            let r = m.evaluate(&d, &s).ok_or("overflow")?;
+            if r.iter().zip(target).all(|(x, n)| (0..*n).contains(x)) {
+                rel.insert((d, r));
+            } else if !loose {
+                return Err(format!(
+                    "{m} reaches {r:?} outside {target:?} at {d:?} {s:?}"
+                ));
+            }
+        }
+    }
+    Ok(rel)
+}
+
+/// `Ok` when the relations are equal; else a few pairs of each difference.
+pub fn compare(got: &Relation, want: &Relation) -> Result<(), String> {
+    if got == want {
+        return Ok(());
+    }
+    let extra: Vec<_> = got.difference(want).take(3).collect();
+    let missing: Vec<_> = want.difference(got).take(3).collect();
+    Err(format!("extra {extra:?}, missing {missing:?}"))
 }

@@ -1,0 +1,202 @@
+//! Maps through a `while` whose trip count the module proves ([`crate::trip_count`]): a result
+//! leaf of the loop reads the initial state through every iteration's body, so its maps are
+//! the compositions along every path through the iterations, last to first. Each iteration's
+//! body maps are folded with the counter's value in that iteration ([`Iteration`]), so a
+//! `dynamic-slice` at the counter reads one row per iteration, not any row.
+//!
+//! With `S_n` the maps from a result leaf to the state's leaves before iteration `n`,
+//! `S_T = {identity at the leaf}` and `S_n[j] = ⋃_k S_{n+1}[k] ∘ B_n[k][j]`, where `B_n[k][j]`
+//! are the body's maps from its result leaf `k` to its parameter leaf `j` in iteration `n`.
+//! The loop's maps are `S_0`. When no body map depends on the counter, every `B_n` is the same
+//! `B`, so the sets repeat once one repeats (with period 1 when they settle, 2 when each
+//! iteration reverses a carry), and the walk stops at the first repeat and reads `S_0` off the
+//! cycle: a billion iterations cost a few steps. When one does, every iteration is composed, at
+//! most [`MAX_ITERATIONS`] of them. Maps of one leaf that differ only in where one variable
+//! runs, or in one constant of their results, are merged after each step
+//! ([`merge_touching`]).
+
+use crate::access::Access;
+use crate::error::HloError;
+use crate::fusion::{MapSet, ParameterMaps};
+use crate::known::{Iteration, KnownValues};
+use crate::map_union::merge_touching;
+use crate::ops::OpContext;
+use crate::trip_count::TripCount;
+use xla_indexing_core::IndexingMap;
+
+/// The most iterations composed one by one when the body's maps depend on the counter.
+pub const MAX_ITERATIONS: i64 = 1024;
+
+/// The loop of `cx` (a `while` with `trips`) and its body's maps: `body_maps[k]` are the maps
+/// from the body's result leaf `k` to each leaf of its parameter.
+pub struct Loop<'a> {
+    /// The `while`.
+    pub cx: &'a OpContext<'a>,
+    /// Its body (a computation index).
+    pub body: usize,
+    /// How its counter runs.
+    pub trips: TripCount,
+    /// Per body result leaf, the maps to the body's parameter leaves.
+    pub body_maps: &'a [Vec<ParameterMaps>],
+}
+
+impl Loop<'_> {
+    /// The maps from result leaf `leaf` of the loop to each leaf of its initial state, in leaf
+    /// order.
+    pub fn output_to_input(
+        &self,
+        known: &KnownValues<'_>,
+        leaf: usize,
+    ) -> Result<Vec<MapSet>, HloError> {
+        let leaves = self.cx.instr.shape.leaves();
+        let shape = leaves
+            .get(leaf)
+            .ok_or_else(|| self.cx.error(format!("has no result {leaf}")))?;
+        let mut state = vec![MapSet::default(); leaves.len()];
+        state[leaf] = MapSet::single(Access::plain(IndexingMap::identity(&shape.dims)));
+        if self.reads_through_the_counter(known) {
+            self.through_every_iteration(known, state)
+        } else {
+            self.through_repeating_iterations(known, state)
+        }
+    }
+
+    /// `S_0` when the body reads through the counter: each iteration's maps composed in turn.
+    fn through_every_iteration(
+        &self,
+        known: &KnownValues<'_>,
+        mut state: Vec<MapSet>,
+    ) -> Result<Vec<MapSet>, HloError> {
+        if self.trips.iterations > MAX_ITERATIONS {
+            return Ok(self.too_many(state.len(), "its body reads through the counter"));
+        }
+        let counter = self.counter_leaf()?;
+        for n in (0..self.trips.iterations).rev() {
+            let iteration = Iteration {
+                body: self.body,
+                leaf: counter,
+                value: self.trips.start + n * self.trips.step,
+            };
+            state = self.step(&self.body_folded(known, Some(iteration)), &state)?;
+        }
+        Ok(state)
+    }
+
+    /// `S_0` when every iteration's maps are the same `B`: `S_n = S_{n+1} ∘ B` is a function of
+    /// `S_{n+1}` alone, so once a set repeats one seen `p` steps earlier, the sets repeat with
+    /// period `p` (a reversal every iteration alternates), and `S_0` is the one that many steps
+    /// further along the cycle, without walking the rest.
+    fn through_repeating_iterations(
+        &self,
+        known: &KnownValues<'_>,
+        state: Vec<MapSet>,
+    ) -> Result<Vec<MapSet>, HloError> {
+        let body = self.body_folded(known, None);
+        let trips = self.trips.iterations;
+        let mut seen = vec![state];
+        while (seen.len() as i64) <= trips {
+            let next = self.step(&body, &seen[seen.len() - 1])?;
+            if let Some(first) = seen.iter().position(|s| *s == next) {
+                let period = (seen.len() - first) as i64;
+                let at = first as i64 + (trips - first as i64) % period;
+                return Ok(seen.swap_remove(at as usize));
+            }
+            if seen.len() as i64 > MAX_ITERATIONS {
+                return Ok(self.too_many(next.len(), "its maps do not repeat"));
+            }
+            seen.push(next);
+        }
+        Ok(seen.pop().unwrap_or_default())
+    }
+
+    /// `S_{n+1}` to `S_n` through one iteration's body maps `body`: every path from a leaf
+    /// `S_{n+1}` reaches, through the body, to a leaf of the state before the iteration.
+    fn step(&self, body: &[Vec<ParameterMaps>], state: &[MapSet]) -> Result<Vec<MapSet>, HloError> {
+        let mut before = vec![MapSet::default(); state.len()];
+        for (k, reached) in state.iter().enumerate() {
+            if reached.accesses.is_empty() && reached.undefined.is_none() {
+                continue;
+            }
+            for p in &body[k] {
+                let target = before.get_mut(p.leaf).ok_or_else(|| {
+                    self.cx
+                        .error(format!("its body has no parameter leaf {}", p.leaf))
+                })?;
+                reached.compose_into(&p.maps, target, self.cx)?;
+            }
+        }
+        for set in &mut before {
+            merge_touching(&mut set.accesses);
+            set.sort();
+        }
+        Ok(before)
+    }
+
+    /// Every leaf undefined: the loop runs more iterations than are composed one by one.
+    fn too_many(&self, leaves: usize, because: &str) -> Vec<MapSet> {
+        let mut set = MapSet::default();
+        set.mark(
+            format!(
+                "{} (line {}): {because}, and maps are composed through at most \
+                 {MAX_ITERATIONS} iterations, not {}",
+                self.cx.instr.name, self.cx.instr.pos.line, self.trips.iterations
+            ),
+            Some(self.cx.instr.pos),
+        );
+        vec![set; leaves]
+    }
+
+    /// The counter's leaf of the loop's state.
+    fn counter_leaf(&self) -> Result<usize, HloError> {
+        usize::try_from(self.trips.element)
+            .ok()
+            .and_then(|e| self.cx.instr.shape.element_leaves(e))
+            .map(|leaves| leaves.start)
+            .ok_or_else(|| {
+                self.cx.error(format!(
+                    "its state has no element {} for the counter",
+                    self.trips.element
+                ))
+            })
+    }
+
+    /// Whether some body map keeps a runtime variable that the module's constants alone do
+    /// not fix (it may then depend on the counter).
+    fn reads_through_the_counter(&self, known: &KnownValues<'_>) -> bool {
+        self.body_maps
+            .iter()
+            .flatten()
+            .flat_map(|p| &p.maps.accesses)
+            .any(|a| !known.fold(a).runtime.is_empty())
+    }
+
+    /// The body's maps with what the module fixes folded in, and the counter's value when
+    /// `iteration` gives it.
+    fn body_folded(
+        &self,
+        known: &KnownValues<'_>,
+        iteration: Option<Iteration>,
+    ) -> Vec<Vec<ParameterMaps>> {
+        self.body_maps
+            .iter()
+            .map(|params| {
+                params
+                    .iter()
+                    .map(|p| {
+                        let mut maps = MapSet {
+                            accesses: Vec::new(),
+                            ..p.maps.clone()
+                        };
+                        for a in &p.maps.accesses {
+                            maps.insert(match iteration {
+                                Some(iteration) => known.fold_in_iteration(a, iteration),
+                                None => known.fold(a),
+                            });
+                        }
+                        ParameterMaps { maps, ..p.clone() }
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+}
