@@ -3,7 +3,8 @@
 // The C API runs the greedy pattern driver but gives it no listener, so a
 // Rust analysis that keys facts by value cannot learn that a value was
 // erased (and its memory reused by a new one). It also has no queries for
-// dominance, side effects, isolation or affine validity. These functions
+// dominance, side effects, isolation, affine validity or the ranges ops
+// declare through InferIntRangeInterface. These functions
 // give the Rust side exactly that, and MLIR's common subexpression
 // elimination for passes that run it as a step.
 //
@@ -16,6 +17,7 @@
 #include "mlir/CAPI/Support.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/IR/Dominance.h"
+#include "mlir/Interfaces/InferIntRangeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -113,4 +115,46 @@ void mlirXlaIndexingEliminateCommonSubexpressions(MlirOperation op) {
   IRRewriter rewriter(operation->getContext());
   DominanceInfo dominance(operation);
   eliminateCommonSubExpressions(rewriter, dominance, operation);
+}
+
+bool mlirXlaIndexingInferResultRange(MlirOperation op, intptr_t result, const int64_t *operandLo,
+                                     const int64_t *operandHi, intptr_t numOperands,
+                                     int64_t *lo, int64_t *hi) {
+  Operation *o = unwrap(op);
+  auto infer = dyn_cast<InferIntRangeInterface>(o);
+  if (!infer || numOperands != static_cast<intptr_t>(o->getNumOperands()) || result < 0 ||
+      result >= static_cast<intptr_t>(o->getNumResults()))
+    return false;
+  Value target = o->getResult(result);
+  unsigned targetWidth = ConstantIntRanges::getStorageBitwidth(target.getType());
+  if (targetWidth == 0 || targetWidth > 64)
+    return false;
+  SmallVector<IntegerValueRange> operands;
+  for (auto [i, operand] : llvm::enumerate(o->getOperands())) {
+    unsigned width = ConstantIntRanges::getStorageBitwidth(operand.getType());
+    if (width == 0 || width > 64) {
+      operands.push_back(IntegerValueRange());
+      continue;
+    }
+    // The caller's range, within the type's signed range.
+    APInt typeMin = APInt::getSignedMinValue(width), typeMax = APInt::getSignedMaxValue(width);
+    int64_t from = std::max(operandLo[i], typeMin.getSExtValue());
+    int64_t to = std::min(operandHi[i], typeMax.getSExtValue());
+    if (from > to) {
+      operands.push_back(IntegerValueRange::getMaxRange(operand));
+      continue;
+    }
+    operands.push_back(IntegerValueRange(ConstantIntRanges::fromSigned(
+        APInt(width, from, /*isSigned=*/true), APInt(width, to, /*isSigned=*/true))));
+  }
+  bool found = false;
+  infer.inferResultRangesFromOptional(operands, [&](Value v, const IntegerValueRange &range) {
+    if (v != target || range.isUninitialized())
+      return;
+    const ConstantIntRanges &r = range.getValue();
+    *lo = r.smin().getSExtValue();
+    *hi = r.smax().getSExtValue();
+    found = true;
+  });
+  return found;
 }

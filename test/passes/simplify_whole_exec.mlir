@@ -34,10 +34,20 @@
 // SIMPLIFIED-LABEL: func.func @guarded_pad
 // SIMPLIFIED-COUNT-1: arith.remui
 // SIMPLIFIED-NOT: arith.{{div|rem}}
+// An affine.if whose constraints hold at no point together goes, though each alone may hold;
+// one whose constraints can hold together stays.
+// SIMPLIFIED-LABEL: func.func @integer_sets
+// SIMPLIFIED-COUNT-1: affine.if
+// SIMPLIFIED-NOT: affine.if
+// Ranges that ops declare through InferIntRangeInterface (a mask, a shift) decide what they
+// bound.
+// SIMPLIFIED-LABEL: func.func @declared_ranges
+// SIMPLIFIED-NOT: arith.{{div|rem}}
 // SIMPLIFIED-LABEL: func.func @main
 
-// 16 * 20 * 3 + 450 * 2 + 256 * 3 + 128 * 3 + 64 * 2 + 240 * 4 + 16 * 2 + 7 values.
-// VALUES-COUNT-4139: {{^-?[0-9]+$}}
+// 16 * 20 * 3 + 450 * 2 + 256 * 3 + 128 * 3 + 64 * 2 + 240 * 4 + 16 * 2 + 7 + 12 * 3 + 100 * 2
+// values.
+// VALUES-COUNT-4375: {{^-?[0-9]+$}}
 
 func.func private @printI64(i64)
 func.func private @printNewline()
@@ -139,6 +149,39 @@ func.func @guarded_pad(%d: index {xla.range = [1 : index, 7 : index]}) -> index 
   return %v : index
 }
 
+func.func @integer_sets(%i: index {xla.range = [0 : index, 11 : index]}) -> (index, index, index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %odd_and_even = affine.if affine_set<(d0) : (d0 mod 2 - 1 == 0, d0 - 2 * (d0 floordiv 2) == 0)>(%i) -> index {
+    affine.yield %c1 : index
+  } else {
+    affine.yield %c0 : index
+  }
+  %above_and_below = affine.if affine_set<(d0) : (d0 - 6 >= 0, 5 - d0 >= 0)>(%i) -> index {
+    affine.yield %c1 : index
+  } else {
+    affine.yield %i : index
+  }
+  %odd_multiple_of_3 = affine.if affine_set<(d0) : (d0 mod 2 - 1 == 0, d0 mod 3 == 0)>(%i) -> index {
+    affine.yield %c1 : index
+  } else {
+    affine.yield %c0 : index
+  }
+  return %odd_and_even, %above_and_below, %odd_multiple_of_3 : index, index, index
+}
+
+func.func @declared_ranges(%x: index {xla.range = [0 : index, 99 : index]}) -> (index, index) {
+  %c3 = arith.constant 3 : index
+  %c7 = arith.constant 7 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %masked = arith.andi %x, %c7 : index
+  %r = arith.remui %masked, %c8 : index
+  %shifted = arith.shrui %x, %c3 : index
+  %q = arith.divui %shifted, %c16 : index
+  return %r, %q : index, index
+}
+
 func.func @main() {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -198,6 +241,19 @@ func.func @main() {
   scf.for %d = %c1 to %c8 step %c1 {
     %r = func.call @guarded_pad(%d) : (index) -> index
     func.call @print(%r) : (index) -> ()
+  }
+  %c12 = arith.constant 12 : index
+  scf.for %i = %c0 to %c12 step %c1 {
+    %r:3 = func.call @integer_sets(%i) : (index) -> (index, index, index)
+    func.call @print(%r#0) : (index) -> ()
+    func.call @print(%r#1) : (index) -> ()
+    func.call @print(%r#2) : (index) -> ()
+  }
+  %c100 = arith.constant 100 : index
+  scf.for %x = %c0 to %c100 step %c1 {
+    %r:2 = func.call @declared_ranges(%x) : (index) -> (index, index)
+    func.call @print(%r#0) : (index) -> ()
+    func.call @print(%r#1) : (index) -> ()
   }
   return
 }

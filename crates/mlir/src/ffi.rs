@@ -98,6 +98,15 @@ unsafe extern "C" {
     pub(crate) fn mlirXlaIndexingOperationIsMemoryEffectFree(op: MlirOperation) -> bool;
     pub(crate) fn mlirXlaIndexingValueIsValidAffineOperand(value: MlirValue) -> bool;
     pub(crate) fn mlirXlaIndexingEliminateCommonSubexpressions(op: MlirOperation);
+    pub(crate) fn mlirXlaIndexingInferResultRange(
+        op: MlirOperation,
+        result: isize,
+        operand_lo: *const i64,
+        operand_hi: *const i64,
+        num_operands: isize,
+        lo: *mut i64,
+        hi: *mut i64,
+    ) -> bool;
 
     pub(crate) fn mlirXlaIndexingRegisterPass(spec: *const PassSpec);
     pub(crate) fn mlirXlaIndexingCreatePass(

@@ -154,6 +154,33 @@ pub fn is_usable_at(value: Value, user: &OperationRef) -> bool {
     unsafe { ffi::mlirXlaIndexingValueIsUsableAt(value.to_raw(), user.to_raw()) }
 }
 
+/// The signed range `(lo, hi)` of result `result` of `op` that the op's
+/// `InferIntRangeInterface` gives when its operands take the signed ranges `operands`
+/// (`(lo, hi)` each, ignored for operands that are not integers); `None` when the op does not
+/// implement the interface or infers nothing for that result.
+pub fn inferred_result_range(
+    op: &OperationRef,
+    result: usize,
+    operands: &[(i64, i64)],
+) -> Option<(i64, i64)> {
+    let lo: Vec<i64> = operands.iter().map(|r| r.0).collect();
+    let hi: Vec<i64> = operands.iter().map(|r| r.1).collect();
+    let (mut out_lo, mut out_hi) = (0, 0);
+    // SAFETY: `op` is live; the arrays hold `operands.len()` elements each.
+    let found = unsafe {
+        ffi::mlirXlaIndexingInferResultRange(
+            op.to_raw(),
+            isize::try_from(result).ok()?,
+            lo.as_ptr(),
+            hi.as_ptr(),
+            isize::try_from(operands.len()).ok()?,
+            &mut out_lo,
+            &mut out_hi,
+        )
+    };
+    found.then_some((out_lo, out_hi))
+}
+
 /// Runs MLIR's common subexpression elimination (what the `cse` pass does) on the regions of
 /// `op`.
 pub fn eliminate_common_subexpressions(op: &OperationRef) {

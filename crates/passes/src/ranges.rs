@@ -8,7 +8,10 @@
 //!   enclosing function's `known_block_size` / `known_grid_size`, or the sizes of the enclosing
 //!   `gpu.launch` (whose region arguments are bounded the same way); ids are never negative;
 //! * the results of `xla_indexing.apply_indexing` and `affine.apply` (the maps' domains and the
-//!   operands' ranges), `arith.constant`, and `arith` arithmetic over bounded values.
+//!   operands' ranges), `arith.constant`, and `arith` arithmetic over bounded values;
+//! * the result of any other op that implements MLIR's `InferIntRangeInterface` (a value
+//!   declared bounded, `arith.andi` with a mask, `index.*` ops, ...): what the interface infers
+//!   from the ranges found here for its operands.
 //!
 //! Every range is sound: a value outside it is impossible. A computation that might wrap around
 //! in its type gives the full range.
@@ -28,7 +31,8 @@ use xla_indexing_mlir::{
     indexing_ops::{is_loop, op_map},
     ir::{
         RANGE_ATTRIBUTE, affine_map_attribute, argument_attribute, block_parent_op, defining_op,
-        dense_array, int_width, integer_attribute, op_name, parent_op, range_attribute,
+        dense_array, inferred_result_range, int_width, integer_attribute, op_name, parent_op,
+        range_attribute,
     },
 };
 
@@ -176,7 +180,11 @@ impl Ranges {
                 .ok()
                 .and_then(range_attribute)
                 .map_or(Interval::FULL, |(lo, hi)| Interval::new(lo, hi));
-            self.op_result(op, index, width).intersect(declared)
+            let mut range = self.op_result(op, index, width);
+            if range == Interval::FULL {
+                range = self.interface_result(op, index);
+            }
+            range.intersect(declared)
         } else {
             Interval::FULL
         };
@@ -447,6 +455,19 @@ impl Ranges {
             | IndexOp::Cmp
             | IndexOp::AffineMinMax { .. } => Interval::FULL,
         }
+    }
+
+    /// What the op's `InferIntRangeInterface` says of result `index`, given the ranges of its
+    /// operands found here: the range of an op read nowhere else (a bounded value of another
+    /// dialect, `arith.andi` with a mask, ...).
+    fn interface_result(&mut self, op: OperationRef, index: usize) -> Interval {
+        let operands: Vec<(i64, i64)> = self
+            .operands(&op, 0, op.operand_count())
+            .into_iter()
+            .map(|r| (r.lo, r.hi))
+            .collect();
+        inferred_result_range(&op, index, &operands)
+            .map_or(Interval::FULL, |(lo, hi)| Interval::new(lo, hi))
     }
 
     fn apply_indexing_result(&mut self, op: &OperationRef, index: usize) -> Interval {

@@ -158,6 +158,18 @@ MLIR_CAPI_EXPORTED bool mlirXlaIndexingOperationIsMemoryEffectFree(MlirOperation
  * or a symbol operand. */
 MLIR_CAPI_EXPORTED bool mlirXlaIndexingValueIsValidAffineOperand(MlirValue value);
 
+/* Asks `op`'s InferIntRangeInterface for the signed range of result `result`,
+ * given the signed range [operandLo[i], operandHi[i]] of each of its
+ * `numOperands` operands (ignored for operands that are not integers or
+ * index). Returns false when the op does not implement the interface, the
+ * result is not an integer or index of at most 64 bits, or the op infers
+ * nothing for it; else writes the range to `lo` and `hi`. */
+MLIR_CAPI_EXPORTED bool mlirXlaIndexingInferResultRange(MlirOperation op, intptr_t result,
+                                                       const int64_t *operandLo,
+                                                       const int64_t *operandHi,
+                                                       intptr_t numOperands, int64_t *lo,
+                                                       int64_t *hi);
+
 /* Runs MLIR's common subexpression elimination (what the `cse` pass does) on
  * the regions of `op`. */
 MLIR_CAPI_EXPORTED void mlirXlaIndexingEliminateCommonSubexpressions(MlirOperation op);

@@ -265,6 +265,20 @@ impl IndexValues {
         )
     }
 
+    /// Whether the constraints of an `affine.if`'s set, with what holds at the op, hold at no
+    /// point together (though each alone may).
+    pub(super) fn affine_if_never_holds(&mut self, op: &OperationRef) -> bool {
+        let Some(mut facts) = self.affine_if_constraints(op) else {
+            return false;
+        };
+        let Some(knowns) = self.operand_knowns(op) else {
+            return false;
+        };
+        let knowns: Vec<&Known> = knowns.iter().map(|k| &**k).collect();
+        facts.extend(self.context(op, &knowns));
+        self.known_empty(&facts)
+    }
+
     /// The constraints of an `affine.if` over roots, each as `e in interval` (`e >= 0` or
     /// `e == 0`).
     fn affine_if_constraints(&mut self, op: &OperationRef) -> Option<Vec<Fact>> {

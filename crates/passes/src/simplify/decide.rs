@@ -38,7 +38,10 @@ pub fn fold_scf_if(values: &mut IndexValues, op: OperationRef, rewriter: &Rewrit
     inline_branch(rewriter, op, usize::from(taken == 0))
 }
 
-/// `affine.if`: a branch the ranges decide replaces the op (identity as for [`fold_scf_if`]);
+/// `affine.if`: a branch the ranges decide replaces the op (identity as for [`fold_scf_if`]),
+/// the else branch also where the set's constraints hold at no point together (`if (a and b)`
+/// is `false` where `{a, b}` is empty over the operands' ranges, as the core's simplifier
+/// proves it);
 /// constraints that always hold are dropped (`if (a and b)` is `if (b)` where `a` always
 /// holds); the remaining ones are simplified over their operands' ranges when that makes them
 /// cheaper.
@@ -58,7 +61,7 @@ pub fn rewrite_affine_if(
     let Some(decisions) = values.decide_affine_if(&op) else {
         return false;
     };
-    if decisions.contains(&Some(false)) {
+    if decisions.contains(&Some(false)) || values.affine_if_never_holds(&op) {
         return inline_branch(rewriter, op, 1);
     }
     if decisions.iter().all(|d| *d == Some(true)) {

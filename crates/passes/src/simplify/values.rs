@@ -475,6 +475,39 @@ impl IndexValues {
         s
     }
 
+    /// Whether no point of the roots' ranges satisfies all of `facts` (over roots) together, as
+    /// the core's simplifier proves it (`d0 mod 2 = 1` and `d0 - 2 * (d0 floordiv 2) = 0`).
+    pub fn known_empty(&mut self, facts: &[Fact]) -> bool {
+        let mut roots: Vec<u32> = Vec::new();
+        for (x, _) in facts {
+            x.for_each_var(&mut |v| {
+                if let VarRef::Dim(i) = v {
+                    roots.push(i)
+                }
+            });
+        }
+        roots.sort_unstable();
+        roots.dedup();
+        let local = |x: &Expr| renumber(x, |i| roots.binary_search(&i).ok().map(|l| l as u32));
+        let Some(facts) = facts
+            .iter()
+            .map(|(x, i)| Some((local(x)?, *i)))
+            .collect::<Option<Vec<Fact>>>()
+        else {
+            return false;
+        };
+        let dims = roots
+            .iter()
+            .map(|&r| Var::new(self.root_range(r)))
+            .collect();
+        let mut map = IndexingMap::new(Vec::new(), dims, Vec::new(), Vec::new());
+        for (x, interval) in facts {
+            map.add_constraint(x, interval);
+        }
+        map.simplify();
+        map.is_known_empty()
+    }
+
     /// Simplifies `e` (over roots) assuming `facts`, with its range. Only the facts that share
     /// roots with `e` (directly or through other such facts) take part.
     pub fn simplify(&mut self, e: &Expr, facts: &[Fact]) -> Simplified {
