@@ -6,6 +6,10 @@
 
 // RUN: mlir-opt %s %plugins --pass-pipeline='builtin.module(xla-indexing-simplify)' | FileCheck %s
 
+// CHECK-DAG: #[[DIV:.*]] = affine_map<(d0) -> (d0 floordiv 32)>
+// CHECK-DAG: #[[SUM:.*]] = affine_map<(d0, d1) -> (d0 * 8 + d1)>
+// CHECK-DAG: #[[MOD:.*]] = affine_map<(d0) -> (d0 mod 32)>
+
 // A linear index computed once, used three times and taken apart again: the parts are the ids.
 // CHECK-LABEL: func.func @shared_linear
 // CHECK-DAG: %[[BX:.*]] = gpu.block_id x upper_bound 16
@@ -67,6 +71,37 @@ func.func @warp_lane(%buf: memref<512xindex>) {
   %t = arith.addi %w32, %lane : index
   memref.store %warp, %buf[%lane] : memref<512xindex>
   memref.store %t, %buf[%t] : memref<512xindex>
+  return
+}
+
+// The same written as affine.apply over a global id: the warp (bx * 8 + tx floordiv 32) and
+// the warp in the block ((warp) mod 8, which is tx floordiv 32) divide once between them, the
+// division their block's ops share computed once from the ids; the block id is the block id.
+// CHECK-LABEL: func.func @warp_lane_global
+// CHECK-DAG: %[[TX:.*]] = gpu.thread_id x upper_bound 256
+// CHECK-DAG: %[[BX:.*]] = gpu.block_id x upper_bound 64
+// CHECK: %[[W:.*]] = affine.apply #[[DIV]](%[[TX]])
+// CHECK-NEXT: %[[WARP:.*]] = affine.apply #[[SUM]](%[[BX]], %[[W]])
+// CHECK-NEXT: %[[LANE:.*]] = affine.apply #[[MOD]](%[[TX]])
+// CHECK-NEXT: memref.store %[[WARP]], %{{.*}}[%[[TX]]]
+// CHECK-NEXT: memref.store %[[LANE]], %{{.*}}[%[[TX]]]
+// CHECK-NEXT: memref.store %[[BX]], %{{.*}}[%[[TX]]]
+// CHECK-NEXT: memref.store %[[W]], %{{.*}}[%[[TX]]]
+func.func @warp_lane_global(%buf: memref<512xindex>) {
+  %tx = gpu.thread_id x upper_bound 256
+  %bx = gpu.block_id x upper_bound 64
+  %bt = affine.apply affine_map<(d0) -> (d0 * 256)>(%bx)
+  %gid = affine.apply affine_map<(d0, d1) -> (d0 + d1)>(%bt, %tx)
+  %warp = affine.apply affine_map<(d0) -> (d0 floordiv 32)>(%gid)
+  %lane = affine.apply affine_map<(d0) -> (d0 mod 32)>(%gid)
+  %w = affine.apply affine_map<(d0) -> (d0 * 32)>(%warp)
+  %back = affine.apply affine_map<(d0, d1) -> (d0 + d1)>(%w, %lane)
+  %blk = affine.apply affine_map<(d0) -> (d0 floordiv 256)>(%back)
+  %wib = affine.apply affine_map<(d0) -> (d0 mod 8)>(%warp)
+  memref.store %warp, %buf[%tx] : memref<512xindex>
+  memref.store %lane, %buf[%tx] : memref<512xindex>
+  memref.store %blk, %buf[%tx] : memref<512xindex>
+  memref.store %wib, %buf[%tx] : memref<512xindex>
   return
 }
 

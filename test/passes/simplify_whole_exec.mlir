@@ -20,6 +20,9 @@
 // SIMPLIFIED-LABEL: func.func @warp_lane
 // SIMPLIFIED-COUNT-2: arith.{{div|rem}}ui
 // SIMPLIFIED-NOT: arith.{{div|rem}}
+// SIMPLIFIED-LABEL: func.func @warp_lane_global
+// SIMPLIFIED-COUNT-3: affine.apply
+// SIMPLIFIED-NOT: affine.apply
 // SIMPLIFIED-LABEL: func.func @tile
 // SIMPLIFIED-COUNT-2: arith.divui
 // SIMPLIFIED-NOT: arith.{{div|rem}}
@@ -46,8 +49,8 @@
 // SIMPLIFIED-LABEL: func.func @main
 
 // 16 * 20 * 3 + 450 * 2 + 256 * 3 + 128 * 3 + 64 * 2 + 240 * 4 + 16 * 2 + 7 + 12 * 3 + 100 * 2
-// values.
-// VALUES-COUNT-4375: {{^-?[0-9]+$}}
+// + 256 * 4 * 4 values.
+// VALUES-COUNT-8471: {{^-?[0-9]+$}}
 
 func.func private @printI64(i64)
 func.func private @printNewline()
@@ -85,6 +88,18 @@ func.func @warp_lane(%tx: index {xla.range = [0 : index, 255 : index]}) -> (inde
   %w32 = arith.muli %warp, %c32 : index
   %t = arith.addi %w32, %lane : index
   return %warp, %lane, %t : index, index, index
+}
+
+func.func @warp_lane_global(%tx: index {xla.range = [0 : index, 255 : index]}, %bx: index {xla.range = [0 : index, 3 : index]}) -> (index, index, index, index) {
+  %bt = affine.apply affine_map<(d0) -> (d0 * 256)>(%bx)
+  %gid = affine.apply affine_map<(d0, d1) -> (d0 + d1)>(%bt, %tx)
+  %warp = affine.apply affine_map<(d0) -> (d0 floordiv 32)>(%gid)
+  %lane = affine.apply affine_map<(d0) -> (d0 mod 32)>(%gid)
+  %w = affine.apply affine_map<(d0) -> (d0 * 32)>(%warp)
+  %back = affine.apply affine_map<(d0, d1) -> (d0 + d1)>(%w, %lane)
+  %blk = affine.apply affine_map<(d0) -> (d0 floordiv 256)>(%back)
+  %wib = affine.apply affine_map<(d0) -> (d0 mod 8)>(%warp)
+  return %warp, %lane, %blk, %wib : index, index, index, index
 }
 
 func.func @tile(%i: index {xla.range = [0 : index, 127 : index]}) -> (index, index, index) {
@@ -241,6 +256,16 @@ func.func @main() {
   scf.for %d = %c1 to %c8 step %c1 {
     %r = func.call @guarded_pad(%d) : (index) -> index
     func.call @print(%r) : (index) -> ()
+  }
+  %c4 = arith.constant 4 : index
+  scf.for %bx = %c0 to %c4 step %c1 {
+    scf.for %tx = %c0 to %c256 step %c1 {
+      %r:4 = func.call @warp_lane_global(%tx, %bx) : (index, index) -> (index, index, index, index)
+      func.call @print(%r#0) : (index) -> ()
+      func.call @print(%r#1) : (index) -> ()
+      func.call @print(%r#2) : (index) -> ()
+      func.call @print(%r#3) : (index) -> ()
+    }
   }
   %c12 = arith.constant 12 : index
   scf.for %i = %c0 to %c12 step %c1 {

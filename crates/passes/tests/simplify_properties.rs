@@ -31,3 +31,40 @@ fn random_programs_keep_their_values() {
     );
     assert!(points as u64 > 20 * cases(), "{points} points");
 }
+
+/// A block of `affine.apply` ops that take a linear id apart and put parts of it together again
+/// (as warp and lane ids are), with random sizes: the ops share divisions that the block's
+/// rewrite computes once. Every result must keep its value at every point.
+fn split_ids(seed: u64) -> String {
+    let mut rng = xla_indexing_testkit::rng::SplitMix64::new(seed);
+    let k = *rng.pick(&[2, 4, 8, 32]);
+    let stride = k * rng.range(1, 4) + if rng.chance(1, 4) { 1 } else { 0 };
+    let (a, b) = (rng.range(0, 40), rng.range(0, 5));
+    let m = rng.range(1, 9);
+    let c = rng.range(-2, 3);
+    let inner = if rng.chance(1, 2) { "mod" } else { "floordiv" };
+    format!(
+        "func.func @f(%a: index {{xla.range = [0 : index, {a} : index]}}, \
+         %b: index {{xla.range = [0 : index, {b} : index]}}) -> (index, index, index, index) {{\n\
+         %lin = affine.apply affine_map<(d0, d1) -> (d0 * {stride} + d1)>(%b, %a)\n\
+         %q = affine.apply affine_map<(d0) -> (d0 floordiv {k})>(%lin)\n\
+         %r = affine.apply affine_map<(d0) -> (d0 mod {k})>(%lin)\n\
+         %x = affine.apply affine_map<(d0) -> (d0 {inner} {m})>(%q)\n\
+         %y = affine.apply affine_map<(d0, d1) -> (d0 * {c} + d1)>(%q, %r)\n\
+         return %q, %r, %x, %y : index, index, index, index\n}}\n"
+    )
+}
+
+#[test]
+fn blocks_sharing_divisions_keep_their_values() {
+    let session = xla_indexing_passes::opt::session("split_ids", OptOptions::default());
+    for seed in 0..cases() / 2 {
+        let text = split_ids(seed);
+        xla_indexing_testkit::invariants::passes::values_are_kept(
+            &session,
+            &text,
+            xla_indexing_testkit::invariants::passes::Input::Valid,
+        )
+        .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+    }
+}

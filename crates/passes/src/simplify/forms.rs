@@ -10,7 +10,7 @@
 use melior::{
     Context, RewriterBase,
     ir::{
-        AffineMap, Identifier, OperationRef, Type, TypeLike, Value, ValueLike,
+        AffineMap, Identifier, Location, OperationRef, Type, TypeLike, Value, ValueLike,
         operation::OperationBuilder, operation::OperationLike,
     },
 };
@@ -370,23 +370,13 @@ pub(super) fn materialize<'c>(
             .get(i)
             .map(|v| unsafe { stretch_value(*v) })
     };
-    let index = Type::index(context);
     let new_op = |name: &str,
                   attribute: (&str, melior::ir::Attribute<'c>),
                   operands: &[Value<'c, 'c>],
-                  count: usize|
-     -> Option<Vec<Value<'c, 'c>>> {
-        let built = OperationBuilder::new(name, location)
-            .add_operands(operands)
-            .add_attributes(&[(Identifier::new(context, attribute.0), attribute.1)])
-            .add_results(&vec![index; count])
-            .build()
-            .ok()?;
-        let inserted = rewriter.insert(built);
-        (0..count)
-            // SAFETY: the op was just inserted into the IR, which owns it from now on.
-            .map(|i| Some(unsafe { stretch_value(inserted.result(i).ok()?) }))
-            .collect()
+                  count: usize| {
+        insert_index_op(
+            context, rewriter, location, name, attribute, operands, count,
+        )
     };
     let leaves: Vec<Value<'c, 'c>> = (0..candidate.form.leaves.len())
         .map(leaf)
@@ -414,20 +404,65 @@ pub(super) fn materialize<'c>(
                 map.results().len(),
             )
         }
-        _ => {
-            let exprs: Vec<_> = candidate
-                .form
-                .exprs
-                .iter()
-                .map(|e| affine_from_expr(context, e))
-                .collect::<Option<_>>()?;
-            let map = AffineMap::new(context, leaves.len(), 0, &exprs);
-            new_op(
-                "affine.apply",
-                ("map", affine_map_attribute_of(map)),
-                &leaves,
-                1,
-            )
-        }
+        _ => insert_affine_apply(
+            context,
+            rewriter,
+            location,
+            &candidate.form.exprs[0],
+            &leaves,
+        )
+        .map(|v| vec![v]),
     }
+}
+
+/// Inserts `affine.apply` of `expr` over `leaves` (dimension `i` is `leaves[i]`) at the
+/// rewriter's insertion point; its value.
+pub(super) fn insert_affine_apply<'c>(
+    context: &'c Context,
+    rewriter: &RewriterBase<'c, '_>,
+    location: Location<'c>,
+    expr: &Expr,
+    leaves: &[Value<'c, 'c>],
+) -> Option<Value<'c, 'c>> {
+    let map = AffineMap::new(
+        context,
+        leaves.len(),
+        0,
+        &[affine_from_expr(context, expr)?],
+    );
+    let attribute = ("map", affine_map_attribute_of(map));
+    insert_index_op(
+        context,
+        rewriter,
+        location,
+        "affine.apply",
+        attribute,
+        leaves,
+        1,
+    )?
+    .pop()
+}
+
+/// Inserts op `name` with one attribute, `operands` and `count` index results at the
+/// rewriter's insertion point; its values.
+fn insert_index_op<'c>(
+    context: &'c Context,
+    rewriter: &RewriterBase<'c, '_>,
+    location: Location<'c>,
+    name: &str,
+    attribute: (&str, melior::ir::Attribute<'c>),
+    operands: &[Value<'c, 'c>],
+    count: usize,
+) -> Option<Vec<Value<'c, 'c>>> {
+    let built = OperationBuilder::new(name, location)
+        .add_operands(operands)
+        .add_attributes(&[(Identifier::new(context, attribute.0), attribute.1)])
+        .add_results(&vec![Type::index(context); count])
+        .build()
+        .ok()?;
+    let inserted = rewriter.insert(built);
+    (0..count)
+        // SAFETY: the op was just inserted into the IR, which owns it from now on.
+        .map(|i| Some(unsafe { stretch_value(inserted.result(i).ok()?) }))
+        .collect()
 }

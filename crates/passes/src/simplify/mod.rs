@@ -27,6 +27,7 @@ mod forms;
 mod known;
 mod rewrite;
 mod semantics;
+mod share;
 mod values;
 
 use std::{cell::RefCell, rc::Rc};

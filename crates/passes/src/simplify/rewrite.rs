@@ -28,6 +28,7 @@ use super::{
     cost::{Cost, dying_cost, has_strict_affine_user, op_cost, used_results},
     forms::{Kind, LeafType, global_candidate, local_candidate, materialize, reusable},
     known::Known,
+    share,
     values::IndexValues,
 };
 use xla_indexing_mlir::{
@@ -56,7 +57,9 @@ pub fn rewrite_values(
     op: OperationRef,
     rewriter: &RewriterBase,
 ) -> bool {
-    if rewrite_op(values, context, op, rewriter) {
+    if rewrite_op(values, context, op, rewriter)
+        || share::share_block_divisions(values, context, op, rewriter)
+    {
         return true;
     }
     let single_user = match used_results(&op).as_slice() {
@@ -85,11 +88,12 @@ fn rewrite_op(
     else {
         return false;
     };
-    // A value the analysis does not read is its own root: nothing computes it otherwise.
+    // A value the analysis does not read is its own root: nothing computes it otherwise,
+    // unless it takes one value.
     if results
         .iter()
         .zip(&knowns)
-        .all(|((_, v), k)| values.is_own_root(*v, k))
+        .all(|((_, v), k)| values.is_own_root(*v, k) && point_of_root(values, k).is_none())
     {
         return false;
     }
@@ -265,7 +269,11 @@ fn quick_replacement<'c, 'a>(
     v: Value<'c, 'a>,
     known: &Known,
 ) -> Option<Replacement<'c, 'a>> {
-    if let Some(c) = known.expr.as_constant() {
+    if let Some(c) = known
+        .expr
+        .as_constant()
+        .or_else(|| point_of_root(values, known))
+    {
         return Some(Replacement::Constant(c));
     }
     let strict = has_strict_affine_user(v);
@@ -281,6 +289,15 @@ fn quick_replacement<'c, 'a>(
         .into_iter()
         .find(|w| *w != v && reusable(values, op, known, *w, LeafType::Same { strict }))
         .map(Replacement::Value)
+}
+
+/// The one value of a root that takes one (`v = c` wherever `v`'s range is `[c, c]`: a
+/// value read nowhere else whose range MLIR's interface narrows to a point).
+fn point_of_root(values: &IndexValues, known: &Known) -> Option<i64> {
+    match known.expr.as_var() {
+        Some(VarRef::Dim(root)) => values.root_range(root).as_point(),
+        _ => None,
+    }
 }
 
 /// An `arith.constant` of value `c` and type `ty` (of `op`'s value), before the insertion
