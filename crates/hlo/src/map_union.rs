@@ -1,13 +1,14 @@
 //! Unions within a set of maps. A target read by many maps that differ only in where one
 //! variable runs, or in one constant of their results (a loop's iterations each reading one
-//! row), is read by one map over all of it.
+//! row), is read by one map over all of it; so is one whose rows start where their constant
+//! does (a scan's row `r` read from output rows `r` and after: `d0 >= s0`).
 
 use xla_indexing_core::{Expr, IndexingMap, Interval, Var, VarRef};
 
 use crate::access::Access;
 
-/// Replaces, until none is left, every two maps of `accesses` that [`union`] merges, as they
-/// are or [`lifted`], by their union. Maps with runtime variables or participants stay as they are (their provenances are
+/// Replaces, until none is left, every two maps of `accesses` that [`union`] or
+/// [`linked_union`] merges, as they are or [`lifted`], by their union. Maps with runtime variables or participants stay as they are (their provenances are
 /// maps over the same variables).
 pub fn merge_touching(accesses: &mut Vec<Access>) {
     let mut i = 0;
@@ -19,9 +20,10 @@ pub fn merge_touching(accesses: &mut Vec<Access>) {
             }
             let (a, b) = (&accesses[i].map, &accesses[j].map);
             union(a, b)
+                .or_else(|| linked_union(a, b))
                 .or_else(|| {
                     let (a, b) = lifted(a, b)?;
-                    union(&a, &b)
+                    union(&a, &b).or_else(|| linked_union(&a, &b))
                 })
                 .map(|m| (j, m))
         });
@@ -98,6 +100,108 @@ pub fn lifted(a: &IndexingMap, b: &IndexingMap) -> Option<(IndexingMap, Indexing
         (None, Some(cb)) if na == nb + 1 && last_var(a, na) => Some((a.clone(), lift(b, r, cb))),
         (Some(ca), None) if nb == na + 1 && last_var(b, nb) => Some((lift(a, r, ca), b.clone())),
         _ => None,
+    }
+}
+
+/// `{s ∈ S_a, s + k <= v <= H} ∪ {s ∈ S_b, s + k <= v <= H} = {s ∈ hull(S_a, S_b), s + k <= v
+/// <= H}` for the last range variable `s` and a dimension `v` when `S_a` and `S_b` overlap or
+/// touch and the maps agree elsewhere (results, other variables, other constraints); likewise
+/// with `L <= v <= s + k`. A map is of that form when `v`'s lower bound is `s`'s plus `k` and it
+/// has the constraint `v - s in [k, u]` with `u` at least `H - s_lo` (not binding), or `s` takes
+/// one value. `None` otherwise.
+pub fn linked_union(a: &IndexingMap, b: &IndexingMap) -> Option<IndexingMap> {
+    let n = a.range_vars().len();
+    let shaped_alike = n >= 1
+        && n == b.range_vars().len()
+        && a.dims().len() == b.dims().len()
+        && a.rt_vars().is_empty()
+        && b.rt_vars().is_empty()
+        && a.results() == b.results()
+        && !a.is_known_empty()
+        && !b.is_known_empty();
+    if !shaped_alike {
+        return None;
+    }
+    let s = n - 1;
+    let alike = |x: &[Var], y: &[Var], skip: usize| {
+        x.iter()
+            .zip(y)
+            .enumerate()
+            .all(|(i, (p, q))| i == skip || (p.bounds == q.bounds && p.name == q.name))
+    };
+    let (sa, sb) = (a.range_vars()[s].bounds, b.range_vars()[s].bounds);
+    let touching = sa.lo <= sb.hi.saturating_add(1) && sb.lo <= sa.hi.saturating_add(1);
+    if !touching || !alike(a.range_vars(), b.range_vars(), s) {
+        return None;
+    }
+    let s_hull = Interval::new(sa.lo.min(sb.lo), sa.hi.max(sb.hi));
+    (0..a.dims().len()).find_map(|v| {
+        let link = Expr::dim(v as u32).checked_sub(&Expr::sym(s as u32)).ok()?;
+        let others = |m: &IndexingMap| {
+            m.constraints()
+                .iter()
+                .filter(|(e, _)| **e != link)
+                .map(|(e, i)| (e.clone(), *i))
+                .collect::<Vec<_>>()
+        };
+        if !alike(a.dims(), b.dims(), v) || others(a) != others(b) {
+            return None;
+        }
+        let (va, vb) = (a.dims()[v].bounds, b.dims()[v].bounds);
+        let bounds = if va.hi == vb.hi
+            && let (Some(k), Some(kb)) = (lower_link(a, v, &link), lower_link(b, v, &link))
+            && k == kb
+        {
+            // `v` from `s + k` to `H`; `v - s` at most `H - s_lo`.
+            (
+                Interval::new(s_hull.lo.checked_add(k)?, va.hi),
+                Interval::new(k, va.hi.checked_sub(s_hull.lo)?),
+            )
+        } else if va.lo == vb.lo
+            && let (Some(k), Some(kb)) = (upper_link(a, v, &link), upper_link(b, v, &link))
+            && k == kb
+        {
+            // `v` from `L` to `s + k`; `v - s` at least `L - s_hi`.
+            (
+                Interval::new(va.lo, s_hull.hi.checked_add(k)?),
+                Interval::new(va.lo.checked_sub(s_hull.hi)?, k),
+            )
+        } else {
+            return None;
+        };
+        let mut dims = a.dims().to_vec();
+        dims[v].bounds = bounds.0;
+        let mut range_vars = a.range_vars().to_vec();
+        range_vars[s].bounds = s_hull;
+        let mut map = IndexingMap::new(a.results().to_vec(), dims, range_vars, Vec::new());
+        for (e, interval) in others(a) {
+            map.add_constraint(e, interval);
+        }
+        map.add_constraint(link, bounds.1);
+        Some(map)
+    })
+}
+
+/// `k` when `m` is `{s + k <= v}` over its last range variable `s` and dimension `v` (see
+/// [`linked_union`]), with `link` the expression `v - s`.
+fn lower_link(m: &IndexingMap, v: usize, link: &Expr) -> Option<i64> {
+    let s = m.range_vars().last()?.bounds;
+    let vb = m.dims()[v].bounds;
+    let k = vb.lo.checked_sub(s.lo)?;
+    match m.constraints().get(link) {
+        Some(i) => (i.lo == k && i.hi >= vb.hi.checked_sub(s.lo)?).then_some(k),
+        None => (s.lo == s.hi).then_some(k),
+    }
+}
+
+/// `k` when `m` is `{v <= s + k}` over its last range variable `s` and dimension `v`.
+fn upper_link(m: &IndexingMap, v: usize, link: &Expr) -> Option<i64> {
+    let s = m.range_vars().last()?.bounds;
+    let vb = m.dims()[v].bounds;
+    let k = vb.hi.checked_sub(s.hi)?;
+    match m.constraints().get(link) {
+        Some(i) => (i.hi == k && i.lo <= vb.lo.checked_sub(s.hi)?).then_some(k),
+        None => (s.lo == s.hi).then_some(k),
     }
 }
 
@@ -270,6 +374,43 @@ mod tests {
             lifted_some += usize::from(merged.iter().any(|m| m.range_vars().len() > 1));
         }
         assert!(lifted_some > 50, "only {lifted_some} sets lifted");
+    }
+
+    /// Maps whose constant result `c` is where a dimension's rows start (or end), some rows left
+    /// out: `{x -> (c, ..) : c + k <= d0}` for each `c` merge into maps with a range variable
+    /// and a constraint that relate the same points.
+    #[test]
+    fn rows_that_start_at_their_constant_merge() {
+        let mut rng = SplitMix64::new(17);
+        let mut linked_some = 0;
+        for _ in 0..300 {
+            let m = random_map(&mut rng);
+            let (k, h) = (rng.range(-2, 2), rng.range(3, 6));
+            let upper = rng.chance(1, 2);
+            let mut maps: Vec<IndexingMap> = (0..rng.range(1, 6))
+                .filter(|_| rng.chance(4, 5))
+                .map(|c| {
+                    let mut results = m.results().to_vec();
+                    results[0] = Expr::constant(c);
+                    let mut dims = m.dims().to_vec();
+                    dims[0].bounds = if upper {
+                        Interval::new(-h, c + k)
+                    } else {
+                        Interval::new(c + k, h)
+                    };
+                    let mut map =
+                        IndexingMap::new(results, dims, m.range_vars().to_vec(), Vec::new());
+                    for (e, b) in m.constraints() {
+                        map.add_constraint(e.clone(), *b);
+                    }
+                    map
+                })
+                .collect();
+            maps.push(random_map(&mut rng));
+            let merged = merged_keeping_every_point(&maps);
+            linked_some += usize::from(merged.len() + 1 < maps.len());
+        }
+        assert!(linked_some > 50, "only {linked_some} sets linked");
     }
 
     #[test]

@@ -218,3 +218,54 @@ fn loops_past_the_budget_or_unbounded_say_why() {
     let undefined = loop_maps(&parse(&unbounded), "w", 2, 3).undefined.unwrap();
     assert!(undefined.contains("known only at run time"), "{undefined}");
 }
+
+/// A cumulative sum over `rows` rows written row by row: row `r` of the result reads rows
+/// `0..=r`, one map (`d0 - s0 >= 0`) however many rows, past the 64 maps a target may have.
+/// (Names are unique in the module, as XLA's verifier requires: a runtime variable's value is
+/// found by its instruction's name.)
+fn cumulative_sum(rows: i64) -> Module {
+    parse(&format!(
+        r#"HloModule cumsum
+cond {{
+  cs = (s32[], f32[1,2], f32[{rows},2], f32[{rows},2]) parameter(0)
+  ci = s32[] get-tuple-element(cs), index=0
+  n = s32[] constant({rows})
+  ROOT lt = pred[] compare(ci, n), direction=LT
+}}
+body {{
+  s = (s32[], f32[1,2], f32[{rows},2], f32[{rows},2]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  carry = f32[1,2] get-tuple-element(s), index=1
+  out = f32[{rows},2] get-tuple-element(s), index=2
+  xs = f32[{rows},2] get-tuple-element(s), index=3
+  zero = s32[] constant(0)
+  one = s32[] constant(1)
+  x = f32[1,2] dynamic-slice(xs, i, zero), dynamic_slice_sizes={{1,2}}
+  sum = f32[1,2] add(carry, x)
+  out2 = f32[{rows},2] dynamic-update-slice(out, sum, i, zero)
+  next = s32[] add(i, one)
+  ROOT r = (s32[], f32[1,2], f32[{rows},2], f32[{rows},2]) tuple(next, sum, out2, xs)
+}}
+ENTRY main {{
+  xs = f32[{rows},2] parameter(0)
+  c0 = f32[1,2] parameter(1)
+  o0 = f32[{rows},2] parameter(2)
+  zero = s32[] constant(0)
+  init = (s32[], f32[1,2], f32[{rows},2], f32[{rows},2]) tuple(zero, c0, o0, xs)
+  ROOT w = (s32[], f32[1,2], f32[{rows},2], f32[{rows},2]) while(init), condition=cond, body=body
+}}
+"#
+    ))
+}
+
+#[test]
+fn a_long_scan_reads_every_earlier_row_through_one_map() {
+    check_while(&cumulative_sum(5), "main", "w", 0, 0);
+    check_while(&cumulative_sum(100), "main", "w", 0, 0);
+    assert_maps(
+        &loop_maps(&cumulative_sum(100), "w", 2, 3),
+        &[
+            "(d0, d1)[s0] -> (s0, d1), domain: d0 in [0, 99], d1 in [0, 1], s0 in [0, 99], d0 - s0 in [0, 99]",
+        ],
+    );
+}
