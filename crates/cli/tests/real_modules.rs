@@ -121,25 +121,36 @@ fn a_while_with_a_constant_trip_count_has_maps_and_says_how_many_iterations() {
     for (name, expected) in [
         (
             "layers",
-            "it runs 4 iterations (state element 0 from 0 by 1 while < 4)",
+            "layers (out2in): runs 4 iterations (state element 0 from 0 by 1 while < 4)",
         ),
         // `10 > k`, stepped by 2: turned into `k < 10`.
         (
             "decay",
-            "it runs 5 iterations (state element 0 from 0 by 2 while < 10)",
+            "decay (out2in): runs 5 iterations (state element 0 from 0 by 2 while < 10)",
         ),
     ] {
-        let args = ["indexing", "-q", MODULE, "--instruction", name];
-        let stdout = common::stdout(&[&args[..], &["--direction", "in2out"]].concat());
+        let stdout = common::stdout(&["indexing", "-q", MODULE, "--instruction", name]);
         assert!(stdout.contains(expected), "{name}: {stdout}");
     }
-    // From its results, the loop has maps through its five iterations.
-    let stdout = common::stdout(&["indexing", "-q", MODULE, "--instruction", "decay"]);
-    assert!(
-        stdout.contains(
-            "output 1 f32[4,8,16]{2,1,0} -> operand 0.1 f32[4,8,16]{2,1,0}\n  \
-             (d0, d1, d2) -> (d0, d1, d2), domain: d0 in [0, 3], d1 in [0, 7], d2 in [0, 15]"
-        ),
-        "{stdout}"
-    );
+    // Through its five iterations, both ways.
+    let maps = "f32[4,8,16]{2,1,0}\n  (d0, d1, d2) -> (d0, d1, d2), domain: d0 in [0, 3], d1 in [0, 7], d2 in [0, 15]";
+    for (direction, pair) in [
+        ("out2in", "output 1 f32[4,8,16]{2,1,0} -> operand 0.1"),
+        ("in2out", "operand 0.1 f32[4,8,16]{2,1,0} -> output 1"),
+    ] {
+        let args = [
+            "indexing",
+            "-q",
+            MODULE,
+            "--instruction",
+            "decay",
+            "--direction",
+            direction,
+        ];
+        let stdout = common::stdout(&args);
+        assert!(
+            stdout.contains(&format!("{pair} {maps}")),
+            "{direction}: {stdout}"
+        );
+    }
 }

@@ -370,6 +370,7 @@ fn computation_report(
         name: comp.name.clone(),
         direction: options.direction,
         outputs,
+        note: None,
     })
 }
 
@@ -464,9 +465,14 @@ fn instruction_report(
             }
         }
     }
+    let note = (instr.opcode == Opcode::While)
+        .then(|| known_trip_count(module, comp, instr))
+        .flatten()
+        .map(|trips| format!("runs {trips}"));
     Ok(ComputationReport {
         name: instr.name.clone(),
         direction: options.direction,
         outputs,
+        note,
     })
 }

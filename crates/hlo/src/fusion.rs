@@ -15,6 +15,7 @@ use std::collections::HashMap;
 use xla_indexing_core::IndexingMap;
 
 use crate::access::Access;
+use crate::direction::Direction;
 use crate::error::HloError;
 use crate::known::KnownValues;
 use crate::module::{Computation, Module};
@@ -437,11 +438,14 @@ impl<'m> Composer<'m> {
     ) -> Result<Maps<OperandMaps>, HloError> {
         let instr = &comp.instructions[i];
         let cx = OpContext::new(self.module, comp, instr);
-        if let Some(trips) = (instr.opcode == Opcode::While)
-            .then(|| known_trip_count(self.module, comp, instr))
-            .flatten()
-        {
-            return self.loop_maps(&cx, trips, leaf);
+        if let Some(trips) = loop_trips(self.module, comp, instr) {
+            let maps = self.loop_maps(&cx, trips, Direction::OutputToInput, leaf)?;
+            return Ok(match maps {
+                Maps::Ready(maps) => {
+                    Maps::Ready(maps.into_iter().map(|(l, m)| (0, l, m)).collect())
+                }
+                Maps::Needs(walk) => Maps::Needs(walk),
+            });
         }
         if ops::instruction_kind(instr) == Some(OpKind::Call) {
             let c = self.called(&cx)?;
@@ -485,14 +489,17 @@ impl<'m> Composer<'m> {
         }))
     }
 
-    /// The maps of result leaf `leaf` of a `while` that runs `trips`, or the walk of its body
-    /// they need first.
+    /// The maps of leaf `leaf` of a `while` that runs `trips`, from its result leaf to its
+    /// initial state's leaves (`direction` output to input) or from its initial state's leaf to
+    /// its result leaves: `(leaf, maps)` for every leaf on the other side; or the walk of its
+    /// body they need first.
     fn loop_maps(
         &self,
         cx: &OpContext<'_>,
         trips: crate::trip_count::TripCount,
+        direction: Direction,
         leaf: usize,
-    ) -> Result<Maps<OperandMaps>, HloError> {
+    ) -> Result<Maps<Vec<(usize, MapSet)>>, HloError> {
         let [name] = cx.instr.called("body") else {
             return Err(cx.error("while needs one computation in body="));
         };
@@ -506,13 +513,27 @@ impl<'m> Composer<'m> {
         let from = self.module.computations[body].root;
         let mut body_maps = Vec::new();
         for k in 0..cx.instr.shape.leaf_count() {
-            match self.outputs.get(&(body, from, k)) {
-                Some(params) => body_maps.push(params.clone()),
+            let edges = match direction {
+                Direction::OutputToInput => self
+                    .outputs
+                    .get(&(body, from, k))
+                    .map(|params| params.iter().map(|p| (p.leaf, p.maps.clone())).collect()),
+                Direction::InputToOutput => self.inputs.get(&(body, 0, k)).cloned(),
+            };
+            match edges {
+                Some(edges) => body_maps.push(edges),
                 None => {
-                    return Ok(Maps::Needs(Walk::OutputToInput {
-                        c: body,
-                        from,
-                        leaf: k,
+                    return Ok(Maps::Needs(match direction {
+                        Direction::OutputToInput => Walk::OutputToInput {
+                            c: body,
+                            from,
+                            leaf: k,
+                        },
+                        Direction::InputToOutput => Walk::InputToOutput {
+                            c: body,
+                            parameter: 0,
+                            leaf: k,
+                        },
                     }));
                 }
             }
@@ -522,13 +543,14 @@ impl<'m> Composer<'m> {
             cx,
             body,
             trips,
+            direction,
             body_maps: &body_maps,
         };
-        let maps = the_loop.output_to_input(known, leaf)?;
         Ok(Maps::Ready(
-            maps.into_iter()
+            the_loop
+                .maps(known, leaf)?
+                .into_iter()
                 .enumerate()
-                .map(|(l, set)| (0, l, set))
                 .collect(),
         ))
     }
@@ -543,6 +565,9 @@ impl<'m> Composer<'m> {
     ) -> Result<Maps<Vec<(usize, MapSet)>>, HloError> {
         let instr = &comp.instructions[i];
         let cx = OpContext::new(self.module, comp, instr);
+        if let Some(trips) = loop_trips(self.module, comp, instr) {
+            return self.loop_maps(&cx, trips, Direction::InputToOutput, leaf);
+        }
         if ops::instruction_kind(instr) == Some(OpKind::Call) {
             let c = self.called(&cx)?;
             return Ok(match self.inputs.get(&(c, operand, leaf)) {
@@ -682,6 +707,17 @@ impl<'m> Frame<'m> {
         }
         Ok(None)
     }
+}
+
+/// How `instr` runs when it is a `while` whose condition and body prove its trip count.
+fn loop_trips(
+    module: &Module,
+    comp: &Computation,
+    instr: &crate::module::Instruction,
+) -> Option<crate::trip_count::TripCount> {
+    (instr.opcode == Opcode::While)
+        .then(|| known_trip_count(module, comp, instr))
+        .flatten()
 }
 
 /// The computation a `fusion` (`calls=`) or `call` (`to_apply=`) calls; an error when there is

@@ -265,7 +265,7 @@ opcodes! {
     Transpose "transpose" => Family(Transpose),
     TriangularSolve "triangular-solve" => SOLVER,
     Tuple "tuple" => Family(Tuple),
-    While "while" => NotDefined("control flow: maps through a loop's iterations are composed only from its results to its initial state, and only where its trip count is known"),
+    While "while" => NotDefined("control flow: maps through a loop's iterations are composed only where its trip count is known"),
     Xor "xor" => Family(Elementwise),
 }
 

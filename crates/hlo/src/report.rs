@@ -42,6 +42,9 @@ pub struct ComputationReport {
     pub direction: Direction,
     /// Out2in: the result leaves. In2out: the parameters (or operands).
     pub outputs: Vec<OutputReport>,
+    /// What else holds of the instruction the maps are of (how many iterations a `while`
+    /// runs).
+    pub note: Option<String>,
 }
 
 /// One source of maps: a result leaf (out2in) or a parameter (in2out).
@@ -106,16 +109,28 @@ impl Report {
 
 impl ComputationReport {
     fn to_json(&self) -> Value {
-        json!({
+        let mut v = json!({
             "name": self.name,
             "direction": self.direction.as_str(),
             "outputs": self.outputs.iter().map(OutputReport::to_json).collect::<Vec<_>>(),
-        })
+        });
+        if let Some(note) = &self.note {
+            v["note"] = json!(note);
+        }
+        v
     }
 
     /// One block per output-operand pair, or one line saying why there is none (an instruction
     /// without operands, such as `partition-id`, reads nothing).
     fn write_text(&self, out: &mut String) {
+        if let Some(note) = &self.note {
+            out.push_str(&format!(
+                "{} ({}): {note}
+
+",
+                self.name, self.direction
+            ));
+        }
         if self.outputs.iter().all(|o| o.operands.is_empty()) {
             let why = match self.direction {
                 Direction::OutputToInput => "it reads no operand",

@@ -7,17 +7,18 @@
 //! With `S_n` the maps from a result leaf to the state's leaves before iteration `n`,
 //! `S_T = {identity at the leaf}` and `S_n[j] = ⋃_k S_{n+1}[k] ∘ B_n[k][j]`, where `B_n[k][j]`
 //! are the body's maps from its result leaf `k` to its parameter leaf `j` in iteration `n`.
-//! The loop's maps are `S_0`. When no body map depends on the counter, every `B_n` is the same
-//! `B`, so the sets repeat once one repeats (with period 1 when they settle, 2 when each
-//! iteration reverses a carry), and the walk stops at the first repeat and reads `S_0` off the
-//! cycle: a billion iterations cost a few steps. When one does, every iteration is composed, at
-//! most [`MAX_ITERATIONS`] of them. Maps of one leaf that differ only in where one variable
-//! runs, or in one constant of their results, are merged after each step
-//! ([`merge_touching`]).
+//! The loop's maps are `S_0`; from the initial state to the results they are composed the
+//! other way, first iteration first, through the body's input-to-output maps. When no body map
+//! depends on the counter, every `B_n` is the same `B`, so the sets repeat once one repeats
+//! (with period 1 when they settle, 2 when each iteration reverses a carry), and the walk stops
+//! at the first repeat and reads the last set off the cycle: a billion iterations cost a few
+//! steps. When one does, every iteration is composed, at most [`MAX_ITERATIONS`] of them. Maps
+//! of one leaf whose union is exact as one map are merged after each step ([`merge_touching`]).
 
 use crate::access::Access;
+use crate::direction::Direction;
 use crate::error::HloError;
-use crate::fusion::{MapSet, ParameterMaps};
+use crate::fusion::MapSet;
 use crate::known::{Iteration, KnownValues};
 use crate::map_union::merge_touching;
 use crate::ops::OpContext;
@@ -27,8 +28,11 @@ use xla_indexing_core::IndexingMap;
 /// The most iterations composed one by one when the body's maps depend on the counter.
 pub const MAX_ITERATIONS: i64 = 1024;
 
-/// The loop of `cx` (a `while` with `trips`) and its body's maps: `body_maps[k]` are the maps
-/// from the body's result leaf `k` to each leaf of its parameter.
+/// The body's maps in one direction: per leaf of the body's result (output to input) or
+/// parameter (input to output), the maps to each leaf on the other side, `(leaf, maps)`.
+pub type BodyMaps = Vec<Vec<(usize, MapSet)>>;
+
+/// The loop of `cx` (a `while` with `trips`) and its body's maps in `direction`.
 pub struct Loop<'a> {
     /// The `while`.
     pub cx: &'a OpContext<'a>,
@@ -36,22 +40,22 @@ pub struct Loop<'a> {
     pub body: usize,
     /// How its counter runs.
     pub trips: TripCount,
-    /// Per body result leaf, the maps to the body's parameter leaves.
-    pub body_maps: &'a [Vec<ParameterMaps>],
+    /// The direction of the maps.
+    pub direction: Direction,
+    /// The body's maps in that direction.
+    pub body_maps: &'a BodyMaps,
 }
 
 impl Loop<'_> {
-    /// The maps from result leaf `leaf` of the loop to each leaf of its initial state, in leaf
-    /// order.
-    pub fn output_to_input(
-        &self,
-        known: &KnownValues<'_>,
-        leaf: usize,
-    ) -> Result<Vec<MapSet>, HloError> {
+    /// The maps from leaf `leaf` of the loop's result (output to input) or initial state (input
+    /// to output) to each leaf of the other, in leaf order. Output to input, the iterations are
+    /// composed last to first; input to output, first to last, with `S_0` the identity at the
+    /// state's leaf and `S_{n+1}[k] = ⋃_j S_n[j] ∘ B_n[j][k]`.
+    pub fn maps(&self, known: &KnownValues<'_>, leaf: usize) -> Result<Vec<MapSet>, HloError> {
         let leaves = self.cx.instr.shape.leaves();
         let shape = leaves
             .get(leaf)
-            .ok_or_else(|| self.cx.error(format!("has no result {leaf}")))?;
+            .ok_or_else(|| self.cx.error(format!("has no leaf {leaf}")))?;
         let mut state = vec![MapSet::default(); leaves.len()];
         state[leaf] = MapSet::single(Access::plain(IndexingMap::identity(&shape.dims)));
         if self.reads_through_the_counter(known) {
@@ -61,7 +65,8 @@ impl Loop<'_> {
         }
     }
 
-    /// `S_0` when the body reads through the counter: each iteration's maps composed in turn.
+    /// The last set when the body reads through the counter: each iteration's maps composed in
+    /// turn.
     fn through_every_iteration(
         &self,
         known: &KnownValues<'_>,
@@ -71,7 +76,11 @@ impl Loop<'_> {
             return Ok(self.too_many(state.len(), "its body reads through the counter"));
         }
         let counter = self.counter_leaf()?;
-        for n in (0..self.trips.iterations).rev() {
+        let order: Box<dyn Iterator<Item = i64>> = match self.direction {
+            Direction::OutputToInput => Box::new((0..self.trips.iterations).rev()),
+            Direction::InputToOutput => Box::new(0..self.trips.iterations),
+        };
+        for n in order {
             let iteration = Iteration {
                 body: self.body,
                 leaf: counter,
@@ -82,10 +91,10 @@ impl Loop<'_> {
         Ok(state)
     }
 
-    /// `S_0` when every iteration's maps are the same `B`: `S_n = S_{n+1} ∘ B` is a function of
-    /// `S_{n+1}` alone, so once a set repeats one seen `p` steps earlier, the sets repeat with
-    /// period `p` (a reversal every iteration alternates), and `S_0` is the one that many steps
-    /// further along the cycle, without walking the rest.
+    /// The last set when every iteration's maps are the same `B`: each set is a function of the
+    /// one before alone, so once a set repeats one seen `p` steps earlier, the sets repeat with
+    /// period `p` (a reversal every iteration alternates), and the last is the one that many
+    /// steps further along the cycle, without walking the rest.
     fn through_repeating_iterations(
         &self,
         known: &KnownValues<'_>,
@@ -109,27 +118,26 @@ impl Loop<'_> {
         Ok(seen.pop().unwrap_or_default())
     }
 
-    /// `S_{n+1}` to `S_n` through one iteration's body maps `body`: every path from a leaf
-    /// `S_{n+1}` reaches, through the body, to a leaf of the state before the iteration.
-    fn step(&self, body: &[Vec<ParameterMaps>], state: &[MapSet]) -> Result<Vec<MapSet>, HloError> {
-        let mut before = vec![MapSet::default(); state.len()];
+    /// One step through one iteration's body maps `body` (`S_{n+1}` to `S_n` output to input):
+    /// every path from a leaf the set reaches, through the body, to a leaf on its other side.
+    fn step(&self, body: &BodyMaps, state: &[MapSet]) -> Result<Vec<MapSet>, HloError> {
+        let mut next = vec![MapSet::default(); state.len()];
         for (k, reached) in state.iter().enumerate() {
             if reached.accesses.is_empty() && reached.undefined.is_none() {
                 continue;
             }
-            for p in &body[k] {
-                let target = before.get_mut(p.leaf).ok_or_else(|| {
-                    self.cx
-                        .error(format!("its body has no parameter leaf {}", p.leaf))
-                })?;
-                reached.compose_into(&p.maps, target, self.cx)?;
+            for (leaf, maps) in body.get(k).into_iter().flatten() {
+                let target = next
+                    .get_mut(*leaf)
+                    .ok_or_else(|| self.cx.error(format!("its body has no leaf {leaf}")))?;
+                reached.compose_into(maps, target, self.cx)?;
             }
         }
-        for set in &mut before {
+        for set in &mut next {
             merge_touching(&mut set.accesses);
             set.sort();
         }
-        Ok(before)
+        Ok(next)
     }
 
     /// Every leaf undefined: the loop runs more iterations than are composed one by one.
@@ -166,34 +174,30 @@ impl Loop<'_> {
         self.body_maps
             .iter()
             .flatten()
-            .flat_map(|p| &p.maps.accesses)
+            .flat_map(|(_, set)| &set.accesses)
             .any(|a| !known.fold(a).runtime.is_empty())
     }
 
     /// The body's maps with what the module fixes folded in, and the counter's value when
     /// `iteration` gives it.
-    fn body_folded(
-        &self,
-        known: &KnownValues<'_>,
-        iteration: Option<Iteration>,
-    ) -> Vec<Vec<ParameterMaps>> {
+    fn body_folded(&self, known: &KnownValues<'_>, iteration: Option<Iteration>) -> BodyMaps {
         self.body_maps
             .iter()
-            .map(|params| {
-                params
+            .map(|edges| {
+                edges
                     .iter()
-                    .map(|p| {
-                        let mut maps = MapSet {
+                    .map(|(leaf, set)| {
+                        let mut folded = MapSet {
                             accesses: Vec::new(),
-                            ..p.maps.clone()
+                            ..set.clone()
                         };
-                        for a in &p.maps.accesses {
-                            maps.insert(match iteration {
+                        for a in &set.accesses {
+                            folded.insert(match iteration {
                                 Some(iteration) => known.fold_in_iteration(a, iteration),
                                 None => known.fold(a),
                             });
                         }
-                        ParameterMaps { maps, ..p.clone() }
+                        (*leaf, folded)
                     })
                     .collect()
             })

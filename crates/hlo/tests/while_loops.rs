@@ -9,9 +9,11 @@ use common::loop_reference::{self, Value, tagged};
 use common::{Relation, assert_maps, compare, parse, relation};
 use xla_indexing_hlo::{Direction, Module, Options, analyze_module};
 
-/// The out2in maps of the `while` named `name` in computation `comp` against the loop run on
-/// its operand with every leaf tagged, `counter` holding `start`.
-fn check_while(m: &Module, comp: &str, name: &str, counter: usize, start: i128) {
+/// The maps of the `while` named `name` in computation `comp`, both directions, against the
+/// loop run on its operand with every leaf tagged, `counter` holding `start`: out2in everywhere,
+/// in2out where defined (a dynamic slice has no input-to-output map). Returns how many pairs of
+/// leaves in2out compared and how many it had.
+fn check_while(m: &Module, comp: &str, name: &str, counter: usize, start: i128) -> (usize, usize) {
     let c = m.computation(comp).unwrap();
     let computation = &m.computations[c];
     let instr = computation
@@ -28,29 +30,34 @@ fn check_while(m: &Module, comp: &str, name: &str, counter: usize, start: i128) 
         .collect();
     state[counter].get_mut(&Vec::new()).unwrap().value = Some(start);
     let result = loop_reference::instruction(m, computation, instr, &[&state], &[]);
-    let options = Options {
-        instruction: Some(name.into()),
-        computation: Some(comp.into()),
-        direction: Direction::OutputToInput,
-        ..Options::default()
-    };
-    let report = analyze_module(m, &options).unwrap_or_else(|e| panic!("{e}"));
-    for output in &report.computations[0].outputs {
-        let out_leaf = &result[output.output];
-        for operand in &output.operands {
-            let l = operand.leaf.unwrap_or(0);
-            let mut want = Relation::new();
-            for (idx, element) in out_leaf {
-                for (_, leaf, src) in &element.tags {
-                    if *leaf == l {
-                        want.insert((idx.clone(), src.clone()));
-                    }
+    // What result leaf `k` reads of state leaf `l`: (result index, state index).
+    let want = |k: usize, l: usize| -> Relation {
+        let mut pairs = Relation::new();
+        for (idx, element) in &result[k] {
+            for (_, leaf, src) in &element.tags {
+                if *leaf == l {
+                    pairs.insert((idx.clone(), src.clone()));
                 }
             }
+        }
+        pairs
+    };
+    let report = |direction| {
+        let options = Options {
+            instruction: Some(name.into()),
+            computation: Some(comp.into()),
+            direction,
+            ..Options::default()
+        };
+        analyze_module(m, &options).unwrap_or_else(|e| panic!("{e}"))
+    };
+    for output in &report(Direction::OutputToInput).computations[0].outputs {
+        for operand in &output.operands {
+            let l = operand.leaf.unwrap_or(0);
+            let what = format!("{name} output {} operand 0.{l}", output.output);
             assert!(
                 operand.maps.undefined.is_none(),
-                "{name} output {} operand 0.{l}: {:?}",
-                output.output,
+                "{what}: {:?}",
                 operand.maps.undefined
             );
             let maps: Vec<_> = operand
@@ -60,10 +67,29 @@ fn check_while(m: &Module, comp: &str, name: &str, counter: usize, start: i128) 
                 .map(|a| a.map.clone())
                 .collect();
             let got = relation(&maps, &operand.shape.dims, false).unwrap();
-            compare(&got, &want)
-                .unwrap_or_else(|e| panic!("{name} output {} operand 0.{l}: {e}", output.output));
+            compare(&got, &want(output.output, l)).unwrap_or_else(|e| panic!("{what}: {e}"));
         }
     }
+    let (mut compared, mut pairs) = (0, 0);
+    for input in &report(Direction::InputToOutput).computations[0].outputs {
+        let l = input.leaf.unwrap_or(0);
+        for target in &input.operands {
+            pairs += 1;
+            if target.maps.undefined.is_some() {
+                continue;
+            }
+            let what = format!("{name} operand 0.{l} output {}", target.operand);
+            let maps: Vec<_> = target.maps.accesses.iter().map(|a| a.map.clone()).collect();
+            let got = relation(&maps, &target.shape.dims, false).unwrap();
+            let inverse: Relation = want(target.operand, l)
+                .into_iter()
+                .map(|(o, i)| (i, o))
+                .collect();
+            compare(&got, &inverse).unwrap_or_else(|e| panic!("{what}: {e}"));
+            compared += 1;
+        }
+    }
+    (compared, pairs)
 }
 
 /// The maps of result leaf `output` of the loop `name` (in `main`) to leaf `leaf` of its state.
@@ -184,7 +210,11 @@ ENTRY main {{
 #[test]
 fn maps_that_alternate_are_composed_through_every_iteration() {
     for trips in [0, 1, 2, 5, 3000] {
-        check_while(&reversing(trips), "main", "w", 0, 0);
+        let (compared, pairs) = check_while(&reversing(trips), "main", "w", 0, 0);
+        assert_eq!(
+            compared, pairs,
+            "{trips} iterations: in2out compared {compared} of {pairs}"
+        );
     }
 }
 
