@@ -58,6 +58,38 @@ pub fn signed_range(width: u32) -> Interval {
     }
 }
 
+/// The values of a type of `width` bits as the analysis reads them: an `i1` is 0 or 1 (as
+/// `simplify/semantics.rs` reads booleans, true being 1), wider integers signed.
+pub fn value_range(width: u32) -> Interval {
+    if width == 1 {
+        Interval::new(0, 1)
+    } else {
+        signed_range(width)
+    }
+}
+
+/// An `i1`'s range read as 0 or 1 from its signed range (`-1` is true).
+fn boolean_of_signed(signed: Interval) -> Interval {
+    let (can_be_true, can_be_false) = (
+        signed.contains(-1) || signed.contains(1),
+        signed.contains(0),
+    );
+    match (can_be_false, can_be_true) {
+        (true, false) => Interval::point(0),
+        (false, true) => Interval::point(1),
+        _ => Interval::new(0, 1),
+    }
+}
+
+/// An `i1`'s signed range (`-1` is true) from its range read as 0 or 1.
+fn signed_of_boolean(boolean: Interval) -> Interval {
+    match (boolean.contains(0), boolean.contains(1)) {
+        (true, false) => Interval::point(0),
+        (false, true) => Interval::point(-1),
+        _ => Interval::new(-1, 0),
+    }
+}
+
 /// Whether `range` is exact for a type of `width` bits: inside its signed range and, for 64
 /// bits, away from the ends where interval arithmetic saturates.
 pub fn fits(range: Interval, width: u32) -> bool {
@@ -190,8 +222,10 @@ impl Ranges {
         };
         self.depth -= 1;
         // A value of a narrow type is always within the type's range.
-        let range = if !computed.is_feasible() || (width < 64 && !fits(computed, width)) {
-            signed_range(width)
+        let range = if !computed.is_feasible()
+            || (width < 64 && !value_range(width).contains_interval(computed))
+        {
+            value_range(width)
         } else {
             computed
         };
@@ -376,7 +410,9 @@ impl Ranges {
                 .attribute("value")
                 .ok()
                 .and_then(integer_attribute)
-                .map_or(Interval::FULL, Interval::point),
+                .map_or(Interval::FULL, |c| {
+                    Interval::point(if width == 1 { i64::from(c != 0) } else { c })
+                }),
             // Wrapping arithmetic: exact only when nothing can wrap.
             IndexOp::Add | IndexOp::Sub | IndexOp::Mul => {
                 let (a, b) = (operand(self, 0), operand(self, 1));
@@ -460,14 +496,29 @@ impl Ranges {
     /// What the op's `InferIntRangeInterface` says of result `index`, given the ranges of its
     /// operands found here: the range of an op read nowhere else (a bounded value of another
     /// dialect, `arith.andi` with a mask, ...).
+    /// Booleans go to and come from the interface as MLIR reads them, signed (`-1` is true).
     fn interface_result(&mut self, op: OperationRef, index: usize) -> Interval {
-        let operands: Vec<(i64, i64)> = self
-            .operands(&op, 0, op.operand_count())
-            .into_iter()
-            .map(|r| (r.lo, r.hi))
+        let operands: Vec<(i64, i64)> = (0..op.operand_count())
+            .map(|i| {
+                let Ok(v) = op.operand(i) else {
+                    return (Interval::FULL.lo, Interval::FULL.hi);
+                };
+                let r = self.of(v);
+                let r = if int_width(v.r#type()) == Some(1) {
+                    signed_of_boolean(r)
+                } else {
+                    r
+                };
+                (r.lo, r.hi)
+            })
             .collect();
-        inferred_result_range(&op, index, &operands)
-            .map_or(Interval::FULL, |(lo, hi)| Interval::new(lo, hi))
+        let boolean = op
+            .result(index)
+            .is_ok_and(|r| int_width(r.r#type()) == Some(1));
+        inferred_result_range(&op, index, &operands).map_or(Interval::FULL, |(lo, hi)| {
+            let r = Interval::new(lo, hi);
+            if boolean { boolean_of_signed(r) } else { r }
+        })
     }
 
     fn apply_indexing_result(&mut self, op: &OperationRef, index: usize) -> Interval {

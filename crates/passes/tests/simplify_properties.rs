@@ -68,3 +68,28 @@ fn blocks_sharing_divisions_keep_their_values() {
         .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
     }
 }
+
+/// Booleans are 0 or 1 to the analysis and `-1` or 0 to MLIR's signed reading: a select of
+/// `true` and `false` is its condition, not a constant (upstream's `select_extui_i1` and
+/// `selToNot`, which the pass once folded to `false`).
+#[test]
+fn selects_of_booleans_keep_their_values() {
+    let session = xla_indexing_passes::opt::session("booleans", OptOptions::default());
+    let text = "func.func @f(%x: index {xla.range = [0 : index, 3 : index]}) -> (i1, i1, index, i1) {\n\
+        %c2 = arith.constant 2 : index\n\
+        %t = arith.constant true\n\
+        %f = arith.constant false\n\
+        %p = arith.cmpi ult, %x, %c2 : index\n\
+        %a = arith.select %p, %t, %f : i1\n\
+        %b = arith.select %p, %f, %t : i1\n\
+        %e = arith.index_castui %a : i1 to index\n\
+        %n = arith.xori %a, %t : i1\n\
+        return %a, %b, %e, %n : i1, i1, index, i1\n}\n";
+    let covered = xla_indexing_testkit::invariants::passes::values_are_kept(
+        &session,
+        text,
+        xla_indexing_testkit::invariants::passes::Input::Valid,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(covered.points >= 4, "{} points", covered.points);
+}
