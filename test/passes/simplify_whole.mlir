@@ -269,3 +269,14 @@ func.func @parallel_loops(%buf: memref<512xindex>) {
   }
   return
 }
+
+// Nothing is below 0 as unsigned, whatever its sign: ult 0 is false, uge 0 true.
+// CHECK-LABEL: func.func @unsigned_zero
+// CHECK-NOT: arith.cmpi
+// CHECK: return %false, %true
+func.func @unsigned_zero(%x: i32) -> (i1, i1) {
+  %c0 = arith.constant 0 : i32
+  %below = arith.cmpi ult, %x, %c0 : i32
+  %above = arith.cmpi uge, %x, %c0 : i32
+  return %below, %above : i1, i1
+}

@@ -71,11 +71,13 @@ fn blocks_sharing_divisions_keep_their_values() {
 
 /// Booleans are 0 or 1 to the analysis and `-1` or 0 to MLIR's signed reading: a select of
 /// `true` and `false` is its condition, not a constant (upstream's `select_extui_i1` and
-/// `selToNot`, which the pass once folded to `false`).
+/// `selToNot`, which the pass once folded to `false`); unsigned comparisons with 0 of a value
+/// of either sign are decided.
 #[test]
 fn selects_of_booleans_keep_their_values() {
     let session = xla_indexing_passes::opt::session("booleans", OptOptions::default());
-    let text = "func.func @f(%x: index {xla.range = [0 : index, 3 : index]}) -> (i1, i1, index, i1) {\n\
+    let text = "func.func @f(%x: index {xla.range = [-3 : index, 3 : index]}) -> (i1, i1, index, i1, i1, i1) {\n\
+        %c0 = arith.constant 0 : index\n\
         %c2 = arith.constant 2 : index\n\
         %t = arith.constant true\n\
         %f = arith.constant false\n\
@@ -84,7 +86,9 @@ fn selects_of_booleans_keep_their_values() {
         %b = arith.select %p, %f, %t : i1\n\
         %e = arith.index_castui %a : i1 to index\n\
         %n = arith.xori %a, %t : i1\n\
-        return %a, %b, %e, %n : i1, i1, index, i1\n}\n";
+        %below = arith.cmpi ult, %x, %c0 : index\n\
+        %above = arith.cmpi uge, %x, %c0 : index\n\
+        return %a, %b, %e, %n, %below, %above : i1, i1, index, i1, i1, i1\n}\n";
     let covered = xla_indexing_testkit::invariants::passes::values_are_kept(
         &session,
         text,

@@ -59,7 +59,8 @@ impl Predicate {
 
     /// The signed predicate with the same meaning on two values of which `a_order` and
     /// `b_order` say how they compare as unsigned integers: both of one sign compare as
-    /// signed, and a negative value is above every non-negative one.
+    /// signed, and a negative value is above every non-negative one; nothing is below 0
+    /// (`x ult 0` is false and `x uge 0` true for any `x`).
     fn signed(self, a: Interval, b: Interval) -> Option<Signed> {
         use Predicate::*;
         let sign = |r: Interval| {
@@ -83,7 +84,13 @@ impl Predicate {
                 _ => a_above,
             }))
         };
+        // No value is below 0 as unsigned, whatever its sign.
+        let zero = |r: Interval| r == Interval::point(0);
         match self {
+            Ult if zero(b) => Some(Signed::Known(false)),
+            Uge if zero(b) => Some(Signed::Known(true)),
+            Ugt if zero(a) => Some(Signed::Known(false)),
+            Ule if zero(a) => Some(Signed::Known(true)),
             Ult => unsigned(Slt),
             Ule => unsigned(Sle),
             Ugt => unsigned(Sgt),
