@@ -3,7 +3,8 @@
 //! A program is one `func.func @f` whose arguments (`index` or `i32`) carry small `xla.range`
 //! domains and whose body is a random chain of ops: `arith` arithmetic (wrapping, as MLIR's
 //! does), divisions and remainders of every kind by constants, comparisons and selects,
-//! `min`/`max`, casts, `affine.apply`/`min`/`max`/`if` over random quasi-affine maps,
+//! `min`/`max`, casts, selects of `true` and `false` read back by `extui`,
+//! `affine.apply`/`min`/`max`/`if` over random quasi-affine maps,
 //! `xla_indexing.apply_indexing` (sometimes with a domain that excludes some points, where its
 //! results are undefined) and `scf.if` with yields. Operands favour the latest values (chains)
 //! and otherwise any earlier one (values with several uses). The generator computes every value
@@ -251,7 +252,8 @@ impl Generator {
             0..=15 => self.add_sub(),
             16..=23 => self.mul(),
             24..=39 => self.division(),
-            40..=45 => self.compare_select(),
+            40..=42 => self.compare_select(),
+            43..=45 => self.boolean_select(),
             46..=51 => self.min_max(),
             52..=55 => self.cast(),
             56..=69 => self.affine_apply(),
@@ -380,6 +382,12 @@ impl Generator {
         let ty = self.int_type();
         let c = self.compare(ty);
         let (a, b) = (self.operand(ty), self.operand(ty));
+        self.select(c, a, b, ty);
+    }
+
+    /// Emits `arith.select` of `c` between `a` and `b` (of type `ty`); its index. Only the
+    /// operand selected must be defined.
+    fn select(&mut self, c: usize, a: usize, b: usize, ty: Ty) -> usize {
         let name = self.fresh();
         let line = format!(
             "{name} = arith.select {}, {}, {} : {}",
@@ -389,14 +397,43 @@ impl Generator {
             ty.name()
         );
         self.emit(line);
-        // Only the operand selected must be defined.
         let at = (0..self.points.len())
             .map(|p| {
                 let chosen = if self.vals[c].at[p]? != 0 { a } else { b };
                 self.vals[chosen].at[p]
             })
             .collect();
-        self.add(name, ty, at);
+        self.add(name, ty, at)
+    }
+
+    /// A select between `true` and `false` on a comparison (so its condition or the negation),
+    /// read back as an integer by `extui`.
+    fn boolean_select(&mut self) {
+        let ty = self.int_type();
+        let c = self.compare(ty);
+        let (t, f) = (self.boolean(true), self.boolean(false));
+        let (a, b) = if self.rng.chance(1, 2) {
+            (t, f)
+        } else {
+            (f, t)
+        };
+        let selected = self.select(c, a, b, Ty::I1);
+        let name = self.fresh();
+        let line = format!(
+            "{name} = arith.extui {} : i1 to i32",
+            self.vals[selected].name
+        );
+        self.emit(line);
+        let at = self.pointwise(&[selected], |v| Some(i128::from(v[0] != 0)));
+        self.add(name, Ty::I32, at);
+    }
+
+    /// `arith.constant true` or `false`; its index.
+    fn boolean(&mut self, value: bool) -> usize {
+        let name = self.fresh();
+        self.emit(format!("{name} = arith.constant {value}"));
+        let at = vec![Some(i128::from(value)); self.points.len()];
+        self.add(name, Ty::I1, at)
     }
 
     fn min_max(&mut self) {
