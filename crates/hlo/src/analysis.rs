@@ -12,7 +12,7 @@ use crate::direction::Direction;
 use crate::error::HloError;
 use crate::fusion::{Composer, MapSet};
 use crate::known::KnownValues;
-use crate::module::{Computation, Instruction, Module};
+use crate::module::{Computation, Module};
 use crate::ops::{self, OpContext};
 use crate::report::{ComputationReport, OperandReport, OutputReport, Report, Unsupported};
 use crate::shape::ArrayShape;
@@ -90,9 +90,6 @@ enum Scope {
 /// Every instruction within `scope` whose op has no indexing (a `while` whose trip count the
 /// module proves has maps from its results).
 fn unsupported(module: &Module, scope: &Scope) -> Vec<Unsupported> {
-    let loop_maps = |c: &Computation, i: &Instruction| {
-        i.opcode == Opcode::While && known_trip_count(module, c, i).is_some()
-    };
     let in_scope = |c: usize, i: usize| match scope {
         Scope::Module => true,
         Scope::Computations(called) => called[c],
@@ -107,7 +104,9 @@ fn unsupported(module: &Module, scope: &Scope) -> Vec<Unsupported> {
                 .iter()
                 .enumerate()
                 .filter(move |&(ii, i)| {
-                    in_scope(ci, ii) && ops::instruction_kind(i).is_none() && !loop_maps(c, i)
+                    in_scope(ci, ii)
+                        && ops::instruction_kind(i).is_none()
+                        && known_trip_count(module, c, i).is_none()
                 })
                 .map(|(_, i)| Unsupported {
                     instruction: i.name.clone(),
@@ -465,10 +464,7 @@ fn instruction_report(
             }
         }
     }
-    let note = (instr.opcode == Opcode::While)
-        .then(|| known_trip_count(module, comp, instr))
-        .flatten()
-        .map(|trips| format!("runs {trips}"));
+    let note = known_trip_count(module, comp, instr).map(|trips| format!("runs {trips}"));
     Ok(ComputationReport {
         name: instr.name.clone(),
         direction: options.direction,

@@ -438,7 +438,7 @@ impl<'m> Composer<'m> {
     ) -> Result<Maps<OperandMaps>, HloError> {
         let instr = &comp.instructions[i];
         let cx = OpContext::new(self.module, comp, instr);
-        if let Some(trips) = loop_trips(self.module, comp, instr) {
+        if let Some(trips) = known_trip_count(self.module, comp, instr) {
             let maps = self.loop_maps(&cx, trips, Direction::OutputToInput, leaf)?;
             return Ok(match maps {
                 Maps::Ready(maps) => {
@@ -565,7 +565,7 @@ impl<'m> Composer<'m> {
     ) -> Result<Maps<Vec<(usize, MapSet)>>, HloError> {
         let instr = &comp.instructions[i];
         let cx = OpContext::new(self.module, comp, instr);
-        if let Some(trips) = loop_trips(self.module, comp, instr) {
+        if let Some(trips) = known_trip_count(self.module, comp, instr) {
             return self.loop_maps(&cx, trips, Direction::InputToOutput, leaf);
         }
         if ops::instruction_kind(instr) == Some(OpKind::Call) {
@@ -707,17 +707,6 @@ impl<'m> Frame<'m> {
         }
         Ok(None)
     }
-}
-
-/// How `instr` runs when it is a `while` whose condition and body prove its trip count.
-fn loop_trips(
-    module: &Module,
-    comp: &Computation,
-    instr: &crate::module::Instruction,
-) -> Option<crate::trip_count::TripCount> {
-    (instr.opcode == Opcode::While)
-        .then(|| known_trip_count(module, comp, instr))
-        .flatten()
 }
 
 /// The computation a `fusion` (`calls=`) or `call` (`to_apply=`) calls; an error when there is

@@ -124,12 +124,7 @@ impl ComputationReport {
     /// without operands, such as `partition-id`, reads nothing).
     fn write_text(&self, out: &mut String) {
         if let Some(note) = &self.note {
-            out.push_str(&format!(
-                "{} ({}): {note}
-
-",
-                self.name, self.direction
-            ));
+            out.push_str(&format!("{} ({}): {note}\n\n", self.name, self.direction));
         }
         if self.outputs.iter().all(|o| o.operands.is_empty()) {
             let why = match self.direction {

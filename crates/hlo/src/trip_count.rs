@@ -45,12 +45,16 @@ impl fmt::Display for TripCount {
     }
 }
 
-/// The trip count of `instr`, a `while` of `comp`, when its condition and body prove it.
+/// The trip count of `instr`, an instruction of `comp`, when it is a `while` whose condition
+/// and body prove it.
 pub fn known_trip_count(
     module: &Module,
     comp: &Computation,
     instr: &Instruction,
 ) -> Option<TripCount> {
+    if instr.opcode != Opcode::While {
+        return None;
+    }
     let called = |key| match instr.called(key) {
         [name] => module.computation(name).map(|c| &module.computations[c]),
         _ => None,
