@@ -228,6 +228,23 @@ impl IndexingMap {
         }
     }
 
+    /// Replaces the dimensions and range variables (as many, their bounds and names changed),
+    /// keeping the results, runtime variables and constraints; known empty when it was or a
+    /// new variable's bounds are empty.
+    pub fn with_vars(&self, dims: Vec<Var>, range_vars: Vec<Var>) -> IndexingMap {
+        let known_empty = self.known_empty
+            || dims
+                .iter()
+                .chain(&range_vars)
+                .any(|v| !v.bounds.is_feasible());
+        IndexingMap {
+            dims,
+            range_vars,
+            known_empty,
+            ..self.clone()
+        }
+    }
+
     /// The map restricted to its `i`-th result.
     pub fn sub_map(&self, i: usize) -> IndexingMap {
         self.with_results(vec![self.results[i].clone()])

@@ -289,3 +289,21 @@ fn a_runtime_variable_replaced_by_its_value() {
     );
     assert!(m.replace_rt_var(2, &value).is_none());
 }
+
+#[test]
+fn with_vars_keeps_results_and_constraints() {
+    let m = parse("(d0)[s0] -> (d0 + s0), domain: d0 in [0, 9], s0 in [0, 3], d0 + s0 in [2, 8]");
+    let narrowed = m.with_vars(
+        vec![xla_indexing_core::Var::new(Interval::new(1, 4))],
+        vec![xla_indexing_core::Var::new(Interval::new(0, 1))],
+    );
+    assert_eq!(
+        narrowed,
+        parse("(d0)[s0] -> (d0 + s0), domain: d0 in [1, 4], s0 in [0, 1], d0 + s0 in [2, 8]")
+    );
+    let empty = m.with_vars(
+        vec![xla_indexing_core::Var::new(Interval::new(3, 2))],
+        m.range_vars().to_vec(),
+    );
+    assert!(empty.is_known_empty());
+}

@@ -148,15 +148,18 @@ impl<'m> KnownValues<'m> {
         let aligned = rt.map.dims().len() == access.map.dims().len()
             && within(rt.map.dims(), access.map.dims())
             && within(rt.map.range_vars(), access.map.range_vars());
-        let map = &restricted(&rt.map, &access.map);
         let read_later = access.runtime[k + 1..]
             .iter()
             .map(|later| &later.map)
             .chain(access.participants.iter().map(|p| &p.map))
             .any(|m| m.rt_vars().len() > k);
-        if !map.rt_vars().is_empty() || !aligned || read_later || map.is_known_empty() {
+        if !rt.map.rt_vars().is_empty() || !aligned || read_later || rt.map.is_known_empty() {
             return None;
         }
+        let map = &rt.map.with_vars(
+            access.map.dims().to_vec(),
+            access.map.range_vars()[..rt.map.range_vars().len()].to_vec(),
+        );
         let point = range_vars_as_dims(map);
         let &(c, i) = self.by_name.get(rt.instruction.as_str())?.as_ref()?;
         let value = self.value(c, i, 0, &point, fold)?;
@@ -376,22 +379,6 @@ impl<'m> KnownValues<'m> {
         let element = element_at(at, &padding.access)?;
         self.value(c, *instr.operands.get(1)?, 0, &element, fold)
     }
-}
-
-/// `provenance` with the bounds of `access`'s dimensions and of the prefix of its range
-/// variables that `provenance` has.
-fn restricted(provenance: &IndexingMap, access: &IndexingMap) -> IndexingMap {
-    let n = provenance.range_vars().len().min(access.range_vars().len());
-    let mut map = IndexingMap::new(
-        provenance.results().to_vec(),
-        access.dims().to_vec(),
-        access.range_vars()[..n].to_vec(),
-        provenance.rt_vars().to_vec(),
-    );
-    for (e, bounds) in provenance.constraints() {
-        map.add_constraint(e.clone(), *bounds);
-    }
-    map
 }
 
 /// `access` applied after `at`: the element of the access's target at each point of `at`'s

@@ -8,8 +8,9 @@ use xla_indexing_core::{Expr, IndexingMap, Interval, Var, VarRef};
 use crate::access::Access;
 
 /// Replaces, until none is left, every two maps of `accesses` that [`union`] or
-/// [`linked_union`] merges, as they are or [`lifted`], by their union. Maps with runtime variables or participants stay as they are (their provenances are
-/// maps over the same variables).
+/// [`linked_union`] merges, as they are or [`lifted`], by their union. Maps with runtime
+/// variables or participants stay as they are (their provenances are maps over the same
+/// variables).
 pub fn merge_touching(accesses: &mut Vec<Access>) {
     let mut i = 0;
     while i < accesses.len() {
@@ -65,16 +66,7 @@ pub fn union(a: &IndexingMap, b: &IndexingMap) -> Option<IndexingMap> {
     if differing > 1 {
         return None;
     }
-    let mut map = IndexingMap::new(
-        a.results().to_vec(),
-        dims.0,
-        range_vars.0,
-        a.rt_vars().to_vec(),
-    );
-    for (e, bounds) in a.constraints() {
-        map.add_constraint(e.clone(), *bounds);
-    }
-    Some(map)
+    Some(a.with_vars(dims.0, range_vars.0))
 }
 
 /// `a` and `b` with their one differing result, a constant, written as a new range variable
@@ -211,11 +203,8 @@ fn lift(m: &IndexingMap, r: usize, c: i64) -> IndexingMap {
     results[r] = Expr::sym(m.range_vars().len() as u32);
     let mut range_vars = m.range_vars().to_vec();
     range_vars.push(Var::new(Interval::new(c, c)));
-    let mut lifted = IndexingMap::new(results, m.dims().to_vec(), range_vars, Vec::new());
-    for (e, bounds) in m.constraints() {
-        lifted.add_constraint(e.clone(), *bounds);
-    }
-    lifted
+    m.with_vars(m.dims().to_vec(), range_vars)
+        .with_results(results)
 }
 
 /// The variables of `a` with the one whose bounds differ from `b`'s widened to the hull of
@@ -312,11 +301,7 @@ mod tests {
             } else {
                 range_vars[v - n_dims].bounds = bounds;
             }
-            let mut piece = IndexingMap::new(m.results().to_vec(), dims, range_vars, Vec::new());
-            for (e, b) in m.constraints() {
-                piece.add_constraint(e.clone(), *b);
-            }
-            out.push(piece);
+            out.push(m.with_vars(dims, range_vars));
             start = end + 1;
         }
         out
@@ -398,12 +383,8 @@ mod tests {
                     } else {
                         Interval::new(c + k, h)
                     };
-                    let mut map =
-                        IndexingMap::new(results, dims, m.range_vars().to_vec(), Vec::new());
-                    for (e, b) in m.constraints() {
-                        map.add_constraint(e.clone(), *b);
-                    }
-                    map
+                    m.with_vars(dims, m.range_vars().to_vec())
+                        .with_results(results)
                 })
                 .collect();
             maps.push(random_map(&mut rng));
