@@ -58,10 +58,17 @@ impl Loop<'_> {
             .ok_or_else(|| self.cx.error(format!("has no leaf {leaf}")))?;
         let mut state = vec![MapSet::default(); leaves.len()];
         state[leaf] = MapSet::single(Access::plain(IndexingMap::identity(&shape.dims)));
-        if self.reads_through_the_counter(known) {
+        // What the module's constants fix, folded once: a runtime variable left may depend on
+        // the counter.
+        let body = self.body_folded(known, None);
+        let reads_through_the_counter = body
+            .iter()
+            .flatten()
+            .any(|(_, set)| set.accesses.iter().any(|a| !a.runtime.is_empty()));
+        if reads_through_the_counter {
             self.through_every_iteration(known, state)
         } else {
-            self.through_repeating_iterations(known, state)
+            self.through_repeating_iterations(&body, state)
         }
     }
 
@@ -97,14 +104,13 @@ impl Loop<'_> {
     /// steps further along the cycle, without walking the rest.
     fn through_repeating_iterations(
         &self,
-        known: &KnownValues<'_>,
+        body: &BodyMaps,
         state: Vec<MapSet>,
     ) -> Result<Vec<MapSet>, HloError> {
-        let body = self.body_folded(known, None);
         let trips = self.trips.iterations;
         let mut seen = vec![state];
         while (seen.len() as i64) <= trips {
-            let next = self.step(&body, &seen[seen.len() - 1])?;
+            let next = self.step(body, &seen[seen.len() - 1])?;
             if let Some(first) = seen.iter().position(|s| *s == next) {
                 let period = (seen.len() - first) as i64;
                 let at = first as i64 + (trips - first as i64) % period;
@@ -166,16 +172,6 @@ impl Loop<'_> {
                     self.trips.element
                 ))
             })
-    }
-
-    /// Whether some body map keeps a runtime variable that the module's constants alone do
-    /// not fix (it may then depend on the counter).
-    fn reads_through_the_counter(&self, known: &KnownValues<'_>) -> bool {
-        self.body_maps
-            .iter()
-            .flatten()
-            .flat_map(|(_, set)| &set.accesses)
-            .any(|a| !known.fold(a).runtime.is_empty())
     }
 
     /// The body's maps with what the module fixes folded in, and the counter's value when
