@@ -495,8 +495,8 @@ impl Ranges {
 
     /// What the op's `InferIntRangeInterface` says of result `index`, given the ranges of its
     /// operands found here: the range of an op read nowhere else (a bounded value of another
-    /// dialect, `arith.andi` with a mask, ...).
-    /// Booleans go to and come from the interface as MLIR reads them, signed (`-1` is true).
+    /// dialect, `arith.andi` with a mask, ...). Booleans go to and come from the interface as
+    /// MLIR reads them, signed (`-1` is true).
     fn interface_result(&mut self, op: OperationRef, index: usize) -> Interval {
         let operands: Vec<(i64, i64)> = (0..op.operand_count())
             .map(|i| {

@@ -249,12 +249,7 @@ impl IndexValues {
     /// For each constraint of an `affine.if`'s set (over its operands), whether it always
     /// holds (`Some(true)`), never holds (`Some(false)`), or depends.
     pub(super) fn decide_affine_if(&mut self, op: &OperationRef) -> Option<Vec<Option<bool>>> {
-        let constraints = self.affine_if_constraints(op)?;
-        let context = {
-            let knowns = self.operand_knowns(op)?;
-            let knowns: Vec<&Known> = knowns.iter().map(|k| &**k).collect();
-            self.context(op, &knowns)
-        };
+        let (constraints, context) = self.affine_if_set(op)?;
         Some(
             constraints
                 .into_iter()
@@ -275,15 +270,20 @@ impl IndexValues {
     /// Whether the constraints of an `affine.if`'s set, with what holds at the op, hold at no
     /// point together (though each alone may).
     pub(super) fn affine_if_never_holds(&mut self, op: &OperationRef) -> bool {
-        let Some(mut facts) = self.affine_if_constraints(op) else {
+        let Some((mut facts, context)) = self.affine_if_set(op) else {
             return false;
         };
-        let Some(knowns) = self.operand_knowns(op) else {
-            return false;
-        };
-        let knowns: Vec<&Known> = knowns.iter().map(|k| &**k).collect();
-        facts.extend(self.context(op, &knowns));
+        facts.extend(context);
         self.known_empty(&facts)
+    }
+
+    /// The constraints of an `affine.if`'s set over roots ([`Self::affine_if_constraints`]) and
+    /// what holds at the op.
+    fn affine_if_set(&mut self, op: &OperationRef) -> Option<(Vec<Fact>, Vec<Fact>)> {
+        let constraints = self.affine_if_constraints(op)?;
+        let knowns = self.operand_knowns(op)?;
+        let knowns: Vec<&Known> = knowns.iter().map(|k| &**k).collect();
+        Some((constraints, self.context(op, &knowns)))
     }
 
     /// The constraints of an `affine.if` over roots, each as `e in interval` (`e >= 0` or

@@ -478,16 +478,7 @@ impl IndexValues {
     /// Whether no point of the roots' ranges satisfies all of `facts` (over roots) together, as
     /// the core's simplifier proves it (`d0 mod 2 = 1` and `d0 - 2 * (d0 floordiv 2) = 0`).
     pub fn known_empty(&mut self, facts: &[Fact]) -> bool {
-        let mut roots: Vec<u32> = Vec::new();
-        for (x, _) in facts {
-            x.for_each_var(&mut |v| {
-                if let VarRef::Dim(i) = v {
-                    roots.push(i)
-                }
-            });
-        }
-        roots.sort_unstable();
-        roots.dedup();
+        let roots = roots_of(facts.iter().map(|(x, _)| x));
         let local = |x: &Expr| renumber(x, |i| roots.binary_search(&i).ok().map(|l| l as u32));
         let Some(facts) = facts
             .iter()
@@ -533,18 +524,7 @@ impl IndexValues {
         };
         let e = &e;
         let facts = relevant(e, &facts);
-        let mut roots: Vec<u32> = Vec::new();
-        let mut add_roots = |x: &Expr| {
-            x.for_each_var(&mut |v| {
-                if let VarRef::Dim(i) = v {
-                    roots.push(i)
-                }
-            })
-        };
-        add_roots(e);
-        facts.iter().for_each(|(x, _)| add_roots(x));
-        roots.sort_unstable();
-        roots.dedup();
+        let roots = roots_of(std::iter::once(e).chain(facts.iter().map(|(x, _)| x)));
         let local = |x: &Expr| renumber(x, |i| roots.binary_search(&i).ok().map(|l| l as u32));
         let global = |x: &Expr| renumber(x, |i| roots.get(i as usize).copied());
         let ranges: Vec<Interval> = roots.iter().map(|&r| self.root_range(r)).collect();
@@ -606,6 +586,21 @@ fn relevant(e: &Expr, facts: &[Fact]) -> Vec<Fact> {
         .filter(|(_, t)| *t)
         .map(|(f, _)| f.clone())
         .collect()
+}
+
+/// The roots (dimensions) that `exprs` read, sorted, each once.
+fn roots_of<'e>(exprs: impl IntoIterator<Item = &'e Expr>) -> Vec<u32> {
+    let mut roots = Vec::new();
+    for x in exprs {
+        x.for_each_var(&mut |v| {
+            if let VarRef::Dim(i) = v {
+                roots.push(i)
+            }
+        });
+    }
+    roots.sort_unstable();
+    roots.dedup();
+    roots
 }
 
 /// `e` with each dimension `i` renamed to `rename(i)`; `None` if one has no new name.
