@@ -35,13 +35,7 @@ impl Depends {
                 Depends::All => return Depends::All,
             }
         }
-        for e in exprs {
-            e.for_each_var(&mut |v| {
-                if let VarRef::Dim(i) = v {
-                    roots.push(i)
-                }
-            });
-        }
+        roots.extend(roots_of(exprs.iter().copied()));
         roots.sort_unstable();
         roots.dedup();
         if roots.len() > MAX_DEPENDS {
@@ -78,4 +72,19 @@ impl Dependents {
         keys.append(&mut self.on_all);
         keys
     }
+}
+
+/// The roots (dimensions) that `exprs` read, sorted, each once.
+pub(super) fn roots_of<'e>(exprs: impl IntoIterator<Item = &'e Expr>) -> Vec<u32> {
+    let mut roots = Vec::new();
+    for x in exprs {
+        x.for_each_var(&mut |v| {
+            if let VarRef::Dim(i) = v {
+                roots.push(i)
+            }
+        });
+    }
+    roots.sort_unstable();
+    roots.dedup();
+    roots
 }

@@ -31,7 +31,7 @@ use xla_indexing_mlir::handles::{BlockHandle, OpHandle, ValueHandle, value_key};
 
 use super::{
     super::ranges::{Ranges, fits},
-    depends::{Dependents, Depends},
+    depends::{Dependents, Depends, roots_of},
     known::{Fact, Known, Read, Reading, type_key},
 };
 use xla_indexing_mlir::indexing_ops::is_apply_indexing;
@@ -586,21 +586,6 @@ fn relevant(e: &Expr, facts: &[Fact]) -> Vec<Fact> {
         .filter(|(_, t)| *t)
         .map(|(f, _)| f.clone())
         .collect()
-}
-
-/// The roots (dimensions) that `exprs` read, sorted, each once.
-fn roots_of<'e>(exprs: impl IntoIterator<Item = &'e Expr>) -> Vec<u32> {
-    let mut roots = Vec::new();
-    for x in exprs {
-        x.for_each_var(&mut |v| {
-            if let VarRef::Dim(i) = v {
-                roots.push(i)
-            }
-        });
-    }
-    roots.sort_unstable();
-    roots.dedup();
-    roots
 }
 
 /// `e` with each dimension `i` renamed to `rename(i)`; `None` if one has no new name.
