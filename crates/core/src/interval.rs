@@ -256,15 +256,18 @@ pub fn mod_floor(a: i64, b: i64) -> i64 {
     }
 }
 
-/// `v` as a two's complement integer of `width` bits (1 to 64) holds it: wrapped into
-/// `[-2^(width-1), 2^(width-1) - 1]`.
+/// `v` as a two's complement integer of `width` bits (0 to 64) holds it: wrapped into
+/// `[-2^(width-1), 2^(width-1) - 1]` (an `i0` holds only 0).
 pub fn wrap_signed(v: i128, width: u32) -> i128 {
+    if width == 0 {
+        return 0;
+    }
     let m = 1i128 << width;
     let u = v.rem_euclid(m);
     if u >= m / 2 { u - m } else { u }
 }
 
-/// `v`, an integer of `width` bits (1 to 64), read as unsigned.
+/// `v`, an integer of `width` bits (0 to 64), read as unsigned.
 pub fn as_unsigned(v: i128, width: u32) -> i128 {
     v.rem_euclid(1i128 << width)
 }

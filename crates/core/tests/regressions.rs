@@ -6,7 +6,7 @@
 use std::sync::mpsc;
 use std::time::Duration;
 
-use xla_indexing_core::interval::{gcd, lcm};
+use xla_indexing_core::interval::{as_unsigned, gcd, lcm, wrap_signed};
 use xla_indexing_core::simplify::Budget;
 use xla_indexing_core::{DimNames, Expr, IndexingMap, Interval, Var, parse_expr, parse_expr_in};
 use xla_indexing_testkit::invariants::maps;
@@ -86,6 +86,17 @@ fn ranges_of_divisions_of_sums_beyond_i64_are_exact() {
 
 /// `gcd(i64::MIN, 0)` was `i64::MAX`, a multiple of 7, so `(d1 - 2^63 * d0) mod 7` was taken for
 /// `d1 mod 7` and recombined with `(d1 floordiv 7) * 7` into `d1`; `lcm(i64::MIN, 1)` panicked.
+#[test]
+fn an_i0_holds_only_zero() {
+    // A zero-width integer (`arith.extsi` of an `i0` constant is 0, not -1).
+    for v in [-3, -1, 0, 1, 2] {
+        assert_eq!(wrap_signed(v, 0), 0);
+        assert_eq!(as_unsigned(v, 0), 0);
+    }
+    assert_eq!(wrap_signed(1, 1), -1);
+    assert_eq!(wrap_signed(255, 8), -1);
+}
+
 #[test]
 fn gcd_of_i64_min_is_no_false_multiple() {
     assert_eq!(gcd(i64::MIN, 0), i64::MIN);

@@ -108,6 +108,12 @@ unsafe extern "C" {
         hi: *mut i64,
     ) -> bool;
 
+    pub(crate) fn mlirXlaIndexingSolveIntegerRanges(
+        op: MlirOperation,
+        on_range: unsafe extern "C" fn(MlirValue, i64, i64, *mut c_void),
+        user_data: *mut c_void,
+    ) -> isize;
+
     pub(crate) fn mlirXlaIndexingRegisterPass(spec: *const PassSpec);
     pub(crate) fn mlirXlaIndexingCreatePass(
         spec: *const PassSpec,

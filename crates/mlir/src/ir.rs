@@ -2,8 +2,10 @@
 //!
 //! Passes and translations see IR through these helpers: the names, constants and attributes
 //! of ops, the uses of values, dominance and side effects (the last two through
-//! `dialect/lib/XlaIndexingRewrite.cpp`, as MLIR's C API has no such queries), and MLIR's
-//! greedy pattern driver with a listener for erased values ([`crate::rewrite::apply_patterns_greedily`]).
+//! `dialect/lib/XlaIndexingRewrite.cpp`, as MLIR's C API has no such queries), MLIR's integer
+//! range analysis (`dialect/lib/SolvedRanges.cpp`), and MLIR's greedy pattern driver with a listener for erased values ([`crate::rewrite::apply_patterns_greedily`]).
+
+use std::ffi::c_void;
 
 use crate::ffi;
 
@@ -15,7 +17,7 @@ use melior::{
     },
 };
 use mlir_sys::{
-    MlirAffineExpr, MlirAttribute, mlirAffineMapAttrGet, mlirAffineMapAttrGetValue,
+    MlirAffineExpr, MlirAttribute, MlirValue, mlirAffineMapAttrGet, mlirAffineMapAttrGetValue,
     mlirArrayAttrGetElement, mlirArrayAttrGetNumElements, mlirAttributeGetType,
     mlirAttributeIsAAffineMap, mlirAttributeIsAArray, mlirAttributeIsADenseBoolArray,
     mlirAttributeIsADenseElements, mlirAttributeIsADenseI32Array, mlirAttributeIsADenseI64Array,
@@ -179,6 +181,38 @@ pub fn inferred_result_range(
         )
     };
     found.then_some((out_lo, out_hi))
+}
+
+/// Runs MLIR's integer range analysis (its dataflow solver, as `int-range-optimizations`
+/// does) on `op`: every used result of an op nested in `op` that it proves to take one value
+/// becomes that constant, then `on_range` gets the signed range `(lo, hi)` it finds for every
+/// integer or index value of at most 64 bits still nested in `op` (an `i1`'s true is -1).
+/// Returns how many results became constants; `None` when the solver fails (nothing changed).
+pub fn solve_integer_ranges(
+    op: &OperationRef,
+    on_range: &mut dyn FnMut(Value, i64, i64),
+) -> Option<usize> {
+    type Callback<'f> = &'f mut dyn FnMut(Value, i64, i64);
+    unsafe extern "C" fn report(value: MlirValue, lo: i64, hi: i64, user_data: *mut c_void) {
+        // A panic must not unwind into C++.
+        let _ = crate::guard::guarded(|| {
+            // SAFETY: `user_data` is the callback passed below, live for the call; MLIR passes
+            // a live value.
+            let (on_range, value) =
+                unsafe { (&mut *user_data.cast::<Callback>(), Value::from_raw(value)) };
+            on_range(value, lo, hi);
+        });
+    }
+    let mut callback: Callback = on_range;
+    // SAFETY: `op` is live; `callback` outlives the call.
+    let replaced = unsafe {
+        ffi::mlirXlaIndexingSolveIntegerRanges(
+            op.to_raw(),
+            report,
+            (&mut callback as *mut Callback).cast(),
+        )
+    };
+    usize::try_from(replaced).ok()
 }
 
 /// Runs MLIR's common subexpression elimination (what the `cse` pass does) on the regions of

@@ -11,7 +11,10 @@
 //!   operands' ranges), `arith.constant`, and `arith` arithmetic over bounded values;
 //! * the result of any other op that implements MLIR's `InferIntRangeInterface` (a value
 //!   declared bounded, `arith.andi` with a mask, `index.*` ops, ...): what the interface infers
-//!   from the ranges found here for its operands.
+//!   from the ranges found here for its operands;
+//! * with [`Ranges::solved`], what MLIR's integer range analysis (its dataflow solver) finds
+//!   for every value: the union of an `scf.if`'s or a branch's values, `scf.while` arguments,
+//!   what unsigned arithmetic bounds. Each range found here is intersected with it.
 //!
 //! Every range is sound: a value outside it is impossible. A computation that might wrap around
 //! in its type gives the full range.
@@ -32,7 +35,7 @@ use xla_indexing_mlir::{
     ir::{
         RANGE_ATTRIBUTE, affine_map_attribute, argument_attribute, block_parent_op, defining_op,
         dense_array, inferred_result_range, int_width, integer_attribute, op_name, parent_op,
-        range_attribute,
+        range_attribute, solve_integer_ranges,
     },
 };
 
@@ -42,10 +45,13 @@ const MAX_DEPTH: usize = 48;
 /// The largest value a GPU thread or block id can take (ids are 32-bit unsigned).
 const MAX_GPU_ID: i64 = u32::MAX as i64 - 1;
 
-/// Computes and caches value ranges. The IR must not change while one is in use.
+/// Computes and caches value ranges. The IR must not change while one is in use, except as
+/// [`Ranges::forget`] and [`Ranges::forget_solved`] are told.
 #[derive(Default)]
 pub struct Ranges {
     memo: HashMap<usize, Interval>,
+    /// What MLIR's integer range analysis found, by value (see [`Ranges::solved`]).
+    solved: HashMap<usize, Interval>,
     depth: usize,
 }
 
@@ -173,6 +179,41 @@ impl Ranges {
         Ranges::default()
     }
 
+    /// Runs MLIR's integer range analysis on `op` (see
+    /// [`xla_indexing_mlir::ir::solve_integer_ranges`]): the results it proves to take one value
+    /// become that constant, and the ranges it finds for the other values bound those this
+    /// cache computes; with how many results became constants. The facts hold for a value as
+    /// long as it lives, whatever its op's operands are rewritten to (rewrites keep every
+    /// value's meaning).
+    pub fn solved(op: &OperationRef) -> (Self, usize) {
+        let mut solved = HashMap::new();
+        let replaced = solve_integer_ranges(op, &mut |value, lo, hi| {
+            let range = Interval::new(lo, hi);
+            let range = if int_width(value.r#type()) == Some(1) {
+                boolean_of_signed(range)
+            } else {
+                range
+            };
+            solved.insert(value_key(value), range);
+        });
+        let ranges = Ranges {
+            solved,
+            ..Ranges::default()
+        };
+        (ranges, replaced.unwrap_or(0))
+    }
+
+    /// What MLIR's integer range analysis found for the value with this key.
+    pub fn solved_range(&self, key: usize) -> Option<Interval> {
+        self.solved.get(&key).copied()
+    }
+
+    /// Forgets what MLIR's integer range analysis found for the value with this key, which is
+    /// being erased (see [`Ranges::forget`]).
+    pub fn forget_solved(&mut self, key: usize) {
+        self.solved.remove(&key);
+    }
+
     /// Forgets the range of the value with this key (see [`xla_indexing_mlir::handles::value_key`]), which is
     /// being erased: its memory may hold another value next.
     pub fn forget(&mut self, key: usize) {
@@ -219,6 +260,10 @@ impl Ranges {
             range.intersect(declared)
         } else {
             Interval::FULL
+        };
+        let computed = match self.solved.get(&key) {
+            Some(solved) => computed.intersect(*solved),
+            None => computed,
         };
         self.depth -= 1;
         // A value of a narrow type is always within the type's range.
@@ -405,6 +450,11 @@ impl Ranges {
         let Some(kind) = IndexOp::of(&op) else {
             return Interval::FULL;
         };
+        // Booleans are read as 0 and 1 but compute as 0 and -1 (signed `min`/`max` of two
+        // differ): their ranges come from the interface, which reads them as MLIR does.
+        if width == 1 && !matches!(kind, IndexOp::Constant | IndexOp::Select) {
+            return Interval::FULL;
+        }
         match kind {
             IndexOp::Constant => op
                 .attribute("value")
@@ -454,8 +504,15 @@ impl Ranges {
                 }
             }
             IndexOp::Select => operand(self, 1).hull(operand(self, 2)),
-            // Sign extension keeps the value; so does zero extension of a non-negative one.
-            IndexOp::Cast(Cast::Signed) => operand(self, 0),
+            // Sign extension keeps the value (a boolean's true becomes -1); so does zero
+            // extension of a non-negative one.
+            IndexOp::Cast(Cast::Signed) => {
+                let boolean = op
+                    .operand(0)
+                    .is_ok_and(|v| int_width(v.r#type()) == Some(1));
+                let a = operand(self, 0);
+                if boolean { signed_of_boolean(a) } else { a }
+            }
             IndexOp::Cast(Cast::Unsigned) => {
                 let a = operand(self, 0);
                 if nonneg(a) { a } else { Interval::FULL }

@@ -3,7 +3,8 @@
 //! A program is one `func.func @f` whose arguments (`index` or `i32`) carry small `xla.range`
 //! domains and whose body is a random chain of ops: `arith` arithmetic (wrapping, as MLIR's
 //! does), divisions and remainders of every kind by constants, comparisons and selects,
-//! `min`/`max`, casts, selects of `true` and `false` read back by `extui`,
+//! `min`/`max`, casts, selects of `true` and `false` read back by `extui`, arithmetic and
+//! `min`/`max` of booleans (where true is -1) read back by `extsi` or `extui`,
 //! `affine.apply`/`min`/`max`/`if` over random quasi-affine maps,
 //! `xla_indexing.apply_indexing` (sometimes with a domain that excludes some points, where its
 //! results are undefined) and `scf.if` with yields. Operands favour the latest values (chains)
@@ -261,6 +262,7 @@ impl Generator {
             74..=83 => self.apply_indexing(),
             84..=91 if self.depth < 3 => self.scf_if(),
             92..=95 if self.depth == 1 => self.affine_if(),
+            96..=97 => self.boolean_arithmetic(),
             _ => {
                 let ty = self.int_type();
                 let c = *self.rng.pick(&[0, 1, 2, 3, 4, 7, 8, 16, 32, -1, -3]);
@@ -425,6 +427,45 @@ impl Generator {
         );
         self.emit(line);
         let at = self.pointwise(&[selected], |v| Some(i128::from(v[0] != 0)));
+        self.add(name, Ty::I32, at);
+    }
+
+    /// Two booleans (comparisons, or `true` or `false`) combined by `arith` arithmetic or
+    /// `min`/`max` on `i1`, where true is -1 signed and 1 unsigned (`addi` is `xor`, `minsi`
+    /// is `or`), read back as an integer by `extsi` (true is -1) or `extui`.
+    fn boolean_arithmetic(&mut self) {
+        let operand = |this: &mut Self| {
+            if this.rng.chance(1, 4) {
+                let value = this.rng.chance(1, 2);
+                this.boolean(value)
+            } else {
+                let ty = this.int_type();
+                this.compare(ty)
+            }
+        };
+        let (a, b) = (operand(self), operand(self));
+        let op = *self
+            .rng
+            .pick(&["addi", "subi", "muli", "minsi", "maxsi", "minui", "maxui"]);
+        let combined = self.binary(op, a, b, Ty::I1, |x, y| {
+            Some(match op {
+                "addi" | "subi" => x ^ y,
+                "muli" | "maxsi" | "minui" => x & y,
+                _ => x | y,
+            })
+        });
+        let signed = self.rng.chance(1, 2);
+        let name = self.fresh();
+        let line = format!(
+            "{name} = arith.{} {} : i1 to i32",
+            if signed { "extsi" } else { "extui" },
+            self.vals[combined].name
+        );
+        self.emit(line);
+        // Booleans are held as MLIR computes them: true is -1.
+        let at = self.pointwise(&[combined], |v| {
+            Some(if signed { v[0] } else { i128::from(v[0] != 0) })
+        });
         self.add(name, Ty::I32, at);
     }
 

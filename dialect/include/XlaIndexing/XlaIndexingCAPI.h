@@ -170,6 +170,25 @@ MLIR_CAPI_EXPORTED bool mlirXlaIndexingInferResultRange(MlirOperation op, intptr
                                                        intptr_t numOperands, int64_t *lo,
                                                        int64_t *hi);
 
+/* Called with a value and its signed range [lo, hi]. */
+typedef void (*XlaIndexingRangeCallback)(MlirValue value, int64_t lo, int64_t hi,
+                                         void *userData);
+
+/* Runs MLIR's integer range analysis (the dataflow solver with dead code
+ * analysis and constant propagation, as `int-range-optimizations` does) on
+ * `op`. Every used result of an op nested in `op` that the analysis proves to
+ * take one value is replaced by that constant (made by the op's dialect, else
+ * by `arith`), and the op erased when it is then unused and has no memory
+ * effects or regions. Then `onRange` gets the signed range of every integer or
+ * index value of at most 64 bits nested in `op` that the analysis bounds (an
+ * `i1`'s true is -1). Returns the number of results replaced, or -1 when the
+ * solver fails or cannot run on `op` (nothing is changed then): LLVM 22's
+ * crashes on a loop that gives no bounds, such as an `affine.for` whose bounds
+ * are not constants. */
+MLIR_CAPI_EXPORTED intptr_t mlirXlaIndexingSolveIntegerRanges(MlirOperation op,
+                                                             XlaIndexingRangeCallback onRange,
+                                                             void *userData);
+
 /* Runs MLIR's common subexpression elimination (what the `cse` pass does) on
  * the regions of `op`. */
 MLIR_CAPI_EXPORTED void mlirXlaIndexingEliminateCommonSubexpressions(MlirOperation op);

@@ -193,6 +193,10 @@ impl IndexValues {
             return None;
         };
         let is_min = !max;
+        // Booleans are read as 0 and 1, and the signed order of theirs is the other way round.
+        if a.width == 1 {
+            return None;
+        }
         if !signed && (a.range.lo < 0 || b.range.lo < 0) {
             return Some(Pick::Range(Interval::FULL));
         }

@@ -91,6 +91,9 @@ impl Cost {
     }
 }
 
+/// Constants, which cost nothing (MLIR's integer range analysis makes the `index` ones).
+const CONSTANT_OPS: &[&str] = &["arith.constant", "index.constant", "index.bool.constant"];
+
 /// What `op` costs, without the ops nested in its regions.
 pub fn op_cost(op: &OperationRef) -> Cost {
     let name = op_name(op);
@@ -99,7 +102,7 @@ pub fn op_cost(op: &OperationRef) -> Cost {
         ops: 1,
         arithmetic,
     };
-    if name == "arith.constant" {
+    if CONSTANT_OPS.contains(&name.as_str()) {
         return Cost::default();
     }
     if name.starts_with("arith.") {

@@ -41,7 +41,7 @@ use self::{
     cost::{Cost, nested_cost},
     values::IndexValues,
 };
-use super::PassFailure;
+use super::{PassFailure, ranges::Ranges};
 use xla_indexing_mlir::{
     handles::op_key,
     indexing_ops::{APPLY_INDEXING, XLA_APPLY_INDEXING},
@@ -129,9 +129,42 @@ fn fold_scf_if(
     decide::fold_scf_if(values, op, rewriter)
 }
 
+/// Most rounds of the pass body (see [`run`]).
+const MAX_ROUNDS: usize = 4;
+
 /// The pass body (it has no options), for the passes that run it as a step.
+///
+/// MLIR's integer range analysis runs first: the constants it proves are in the IR before the
+/// analysis reads it, and its ranges bound the roots'. The rewrites can let it prove more (a
+/// branch that yielded an unbounded value now yields a constant), so it runs again after them,
+/// and the rewrites again while it finds a new constant or a tighter range for a root, in
+/// at most [`MAX_ROUNDS`] rounds.
 pub(crate) fn run(operation: OperationRef, _: &()) -> Result<(), PassFailure> {
-    let values = Rc::new(RefCell::new(IndexValues::new()));
+    let (mut ranges, _) = Ranges::solved(&operation);
+    let before = cfg!(debug_assertions).then(|| function_costs(&operation));
+    for _ in 0..MAX_ROUNDS {
+        let Some(values) = rewrite_round(operation, ranges)? else {
+            break;
+        };
+        let replaced;
+        (ranges, replaced) = Ranges::solved(&operation);
+        if replaced == 0 && !values.borrow().tightened_by(&ranges) {
+            break;
+        }
+    }
+    if let Some(before) = before {
+        check_costs(&before, &function_costs(&operation))?;
+    }
+    Ok(())
+}
+
+/// One round of rewrites to a fixed point, with values' ranges from `ranges`: the analysis as
+/// it ends, or `None` when nothing changed.
+fn rewrite_round(
+    operation: OperationRef,
+    ranges: Ranges,
+) -> Result<Option<Rc<RefCell<IndexValues>>>, PassFailure> {
+    let values = Rc::new(RefCell::new(IndexValues::new(ranges)));
     let changed: Rc<RefCell<Vec<Changed>>> = Rc::default();
     // The analysis of every value the patterns rewrite, once, definitions before uses (what
     // they are computed from comes with them).
@@ -147,7 +180,6 @@ pub(crate) fn run(operation: OperationRef, _: &()) -> Result<(), PassFailure> {
             }
         }
     });
-    let before = cfg!(debug_assertions).then(|| function_costs(&operation));
     let analyzed = |rewrite: Analyzed| -> RewriteFn {
         let (values, changed) = (values.clone(), changed.clone());
         Rc::new(move |context, op, rewriter| {
@@ -179,7 +211,9 @@ pub(crate) fn run(operation: OperationRef, _: &()) -> Result<(), PassFailure> {
         simplify_regions: false,
         max_rewrites: Some(total.divisions + total.ops + total.arithmetic + 16),
     };
+    let mut any_change = false;
     let outcome = apply_tracking(operation, &patterns, greedy, &mut |c| {
+        any_change = true;
         changed.borrow_mut().push(c)
     });
     match outcome {
@@ -189,10 +223,11 @@ pub(crate) fn run(operation: OperationRef, _: &()) -> Result<(), PassFailure> {
         ),
         other => other?,
     }
-    if let Some(before) = before {
-        check_costs(&before, &function_costs(&operation))?;
+    if !any_change {
+        return Ok(None);
     }
-    Ok(())
+    values.borrow_mut().apply_changes(&changed.borrow());
+    Ok(Some(values))
 }
 
 /// The cost of every function under `operation` (or of `operation` itself when it is one),

@@ -49,6 +49,16 @@ impl IndexValues {
                 );
             }
         }
+        // A boolean is read as 0 or 1 but computes as 0 or -1: `addi` is `xor`, and signed
+        // `min`/`max` take the other one. Only what reads the same both ways is composed.
+        if width == 1
+            && !matches!(
+                kind,
+                IndexOp::Constant | IndexOp::Cmp | IndexOp::Select | IndexOp::Cast(_)
+            )
+        {
+            return None;
+        }
         match kind {
             IndexOp::Constant => {
                 let c = constant_value(op.result(0).ok()?.into())?;
@@ -74,6 +84,18 @@ impl IndexValues {
                 let (a, b) = (operand(self, 0)?, operand(self, 1)?);
                 let expr = division(kind, &a, b.expr.as_constant()?)?;
                 exact(expr, &[&a, &b])
+            }
+            // Truncation to a boolean keeps a value that is already 0 or 1; sign extension of
+            // a boolean makes true -1.
+            IndexOp::Cast(_) if width == 1 => {
+                let a = operand(self, 0)?;
+                Interval::new(0, 1)
+                    .contains_interval(a.range)
+                    .then(|| Read::Exact(Reading::of(a.expr.clone(), &[&a])))
+            }
+            IndexOp::Cast(Cast::Signed) if operand(self, 0)?.width == 1 => {
+                let a = operand(self, 0)?;
+                exact(a.expr.checked_scale(-1).ok()?, &[&a])
             }
             IndexOp::Cast(Cast::Signed | Cast::Truncate) => {
                 let a = operand(self, 0)?;

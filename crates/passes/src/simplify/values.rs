@@ -93,16 +93,31 @@ pub type Simplified = Option<(Expr, Interval)>;
 type SimplifyKey = (Expr, Vec<Interval>, Vec<Fact>);
 
 impl IndexValues {
-    /// An empty analysis.
-    pub fn new() -> Self {
-        IndexValues::default()
+    /// An empty analysis, with values' ranges from `ranges`.
+    pub fn new(ranges: Ranges) -> Self {
+        IndexValues {
+            ranges,
+            ..IndexValues::default()
+        }
     }
 
     /// Drops what is known of an erased value. When it was a root, what was found from it is
     /// revised (see [`IndexValues::revise_value`]).
     pub fn forget_value(&mut self, key: usize) {
         self.stale.remove(&key);
+        self.ranges.forget_solved(key);
         self.drop_value(key);
+    }
+
+    /// Whether `ranges` (from a later run of MLIR's integer range analysis) bounds a live root
+    /// more tightly than the analysis does.
+    pub fn tightened_by(&self, ranges: &Ranges) -> bool {
+        self.root_ids.iter().any(|(key, &id)| {
+            let range = self.roots[id as usize].range;
+            ranges
+                .solved_range(*key)
+                .is_some_and(|solved| range.intersect(solved) != range)
+        })
     }
 
     /// Drops what is known of a value whose op changed in place (its operands or attributes):
