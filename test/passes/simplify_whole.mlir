@@ -6,9 +6,6 @@
 
 // RUN: mlir-opt %s %plugins --pass-pipeline='builtin.module(xla-indexing-simplify)' | FileCheck %s
 
-// CHECK-DAG: #[[DIV:.*]] = affine_map<(d0) -> (d0 floordiv 32)>
-// CHECK-DAG: #[[SUM:.*]] = affine_map<(d0, d1) -> (d0 * 8 + d1)>
-// CHECK-DAG: #[[MOD:.*]] = affine_map<(d0) -> (d0 mod 32)>
 
 // A linear index computed once, used three times and taken apart again: the parts are the ids.
 // CHECK-LABEL: func.func @shared_linear
@@ -77,12 +74,15 @@ func.func @warp_lane(%buf: memref<512xindex>) {
 // The same written as affine.apply over a global id: the warp (bx * 8 + tx floordiv 32) and
 // the warp in the block ((warp) mod 8, which is tx floordiv 32) divide once between them, the
 // division their block's ops share computed once from the ids; the block id is the block id.
+// No affine op reads them and every dividend is non-negative, so they are `arith` ops that
+// divide unsigned (`lower-affine` would correct each division for negative dividends).
 // CHECK-LABEL: func.func @warp_lane_global
 // CHECK-DAG: %[[TX:.*]] = gpu.thread_id x upper_bound 256
 // CHECK-DAG: %[[BX:.*]] = gpu.block_id x upper_bound 64
-// CHECK: %[[W:.*]] = affine.apply #[[DIV]](%[[TX]])
-// CHECK-NEXT: %[[WARP:.*]] = affine.apply #[[SUM]](%[[BX]], %[[W]])
-// CHECK-NEXT: %[[LANE:.*]] = affine.apply #[[MOD]](%[[TX]])
+// CHECK: %[[W:.*]] = arith.divui %[[TX]], %{{.*}} : index
+// CHECK-NEXT: %[[BX8:.*]] = arith.muli %[[BX]], %{{.*}} overflow<nsw, nuw> : index
+// CHECK-NEXT: %[[WARP:.*]] = arith.addi %[[BX8]], %[[W]] overflow<nsw, nuw> : index
+// CHECK-NEXT: %[[LANE:.*]] = arith.remui %[[TX]], %{{.*}} : index
 // CHECK-NEXT: memref.store %[[WARP]], %{{.*}}[%[[TX]]]
 // CHECK-NEXT: memref.store %[[LANE]], %{{.*}}[%[[TX]]]
 // CHECK-NEXT: memref.store %[[BX]], %{{.*}}[%[[TX]]]

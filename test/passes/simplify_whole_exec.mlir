@@ -21,8 +21,8 @@
 // SIMPLIFIED-COUNT-2: arith.{{div|rem}}ui
 // SIMPLIFIED-NOT: arith.{{div|rem}}
 // SIMPLIFIED-LABEL: func.func @warp_lane_global
-// SIMPLIFIED-COUNT-3: affine.apply
-// SIMPLIFIED-NOT: affine.apply
+// SIMPLIFIED-COUNT-2: arith.{{div|rem}}ui
+// SIMPLIFIED-NOT: {{affine.apply|arith.div|arith.rem}}
 // SIMPLIFIED-LABEL: func.func @tile
 // SIMPLIFIED-COUNT-2: arith.divui
 // SIMPLIFIED-NOT: arith.{{div|rem}}

@@ -12,39 +12,44 @@ use xla_indexing_core::{Atom, Expr, VarRef};
 /// expressions, a division or `mod` by a non-constant: the passes that read `affine` ops keep
 /// to quasi-affine maps), a division by zero, or arithmetic that overflows.
 pub fn expr_from_affine(e: AffineExpr) -> Option<Expr> {
+    expr_from_affine_with(e, &|v| Some(Expr::var(v)))
+}
+
+/// Converts an affine expression with each dimension and symbol replaced by what `var` gives
+/// for it (the expressions of an op's operands): a product or a division by a symbol whose
+/// operand is a constant is then quasi-affine. `None` as for [`expr_from_affine`], or where
+/// `var` gives `None`.
+pub fn expr_from_affine_with(e: AffineExpr, var: &dyn Fn(VarRef) -> Option<Expr>) -> Option<Expr> {
     if e.is_dim() {
-        return Some(Expr::dim(u32::try_from(e.dim_position()).ok()?));
+        return var(VarRef::Dim(u32::try_from(e.dim_position()).ok()?));
     }
     if e.is_symbol() {
-        return Some(Expr::sym(u32::try_from(e.symbol_position()).ok()?));
+        return var(VarRef::Sym(u32::try_from(e.symbol_position()).ok()?));
     }
     if e.is_constant() {
         return Some(Expr::constant(e.constant_value()));
     }
-    let (lhs, rhs) = (e.lhs(), e.rhs());
+    let (lhs, rhs) = (
+        expr_from_affine_with(e.lhs(), var)?,
+        expr_from_affine_with(e.rhs(), var)?,
+    );
     if e.is_add() {
-        return expr_from_affine(lhs)?
-            .checked_add(&expr_from_affine(rhs)?)
-            .ok();
+        return lhs.checked_add(&rhs).ok();
     }
     if e.is_mul() {
-        let (factor, constant) = match (lhs.is_constant(), rhs.is_constant()) {
-            (_, true) => (lhs, rhs.constant_value()),
-            (true, false) => (rhs, lhs.constant_value()),
-            (false, false) => return None,
+        return match (lhs.as_constant(), rhs.as_constant()) {
+            (_, Some(k)) => lhs.checked_scale(k).ok(),
+            (Some(k), None) => rhs.checked_scale(k).ok(),
+            (None, None) => None,
         };
-        return expr_from_affine(factor)?.checked_scale(constant).ok();
     }
-    if !rhs.is_constant() {
-        return None;
-    }
-    let (numerator, divisor) = (expr_from_affine(lhs)?, rhs.constant_value());
+    let divisor = rhs.as_constant()?;
     let result = if e.is_floor_div() {
-        numerator.floor_div(divisor)
+        lhs.floor_div(divisor)
     } else if e.is_ceil_div() {
-        numerator.ceil_div(divisor)
+        lhs.ceil_div(divisor)
     } else if e.is_mod() {
-        numerator.modulo(divisor)
+        lhs.modulo(divisor)
     } else {
         return None;
     };

@@ -2,7 +2,10 @@
 //!
 //! The cost of a function counts its integer divisions and remainders (`arith` ops, and
 //! `floordiv`/`ceildiv`/`mod` in the maps of affine and `xla_indexing` ops), its ops (all but
-//! constants) and its arithmetic (each `arith` op, and each operation inside those maps). A
+//! constants, and each operation inside those maps, which is one op once the map is lowered)
+//! and its arithmetic (each `arith` op, and each operation inside those maps; a signed
+//! division twice; a division of an affine map with the ops `lower-affine` adds to correct it
+//! for negative dividends). A
 //! rewrite is taken only when the function gets cheaper in one count and no costlier in any
 //! ([`Cost::improves_on`]): what the rewrite adds against what then dies
 //! ([`dying_cost`]), so a division that several users share counts once, and copying it into
@@ -69,7 +72,7 @@ impl Cost {
             && self.arithmetic <= other.arithmetic
     }
 
-    /// One op computing `exprs` (a map op).
+    /// One `apply_indexing` op computing `exprs`.
     pub fn map_op(exprs: &[Expr]) -> Cost {
         exprs.iter().fold(
             Cost {
@@ -80,12 +83,26 @@ impl Cost {
         )
     }
 
-    /// The divisions and operations inside `e` (no op).
+    /// One `affine.apply` computing `exprs`: an `apply_indexing`'s cost, and each division's
+    /// correction for negative dividends that `lower-affine` emits (see [`affine_cost`]).
+    pub fn affine_op(exprs: &[Expr]) -> Cost {
+        exprs.iter().fold(Cost::map_op(exprs), |acc, e| {
+            let corrections = e.cost().div_mods * AFFINE_DIVISION_CORRECTION;
+            acc + Cost {
+                divisions: 0,
+                ops: corrections,
+                arithmetic: corrections,
+            }
+        })
+    }
+
+    /// The divisions and operations inside `e` (no op): each operation is one op once the map
+    /// is lowered, as in an `arith` tree.
     pub fn of_expr(e: &Expr) -> Cost {
         let c = e.cost();
         Cost {
             divisions: c.div_mods,
-            ops: 0,
+            ops: c.ops,
             arithmetic: c.ops,
         }
     }
@@ -163,8 +180,16 @@ fn map_cost(op: &OperationRef, name: &str) -> Cost {
     }
 }
 
+/// The fewest ops `lower-affine` adds to a `floordiv`, `ceildiv` or `mod` of an affine map to
+/// correct it for negative dividends, whatever the dividends' ranges: a compare, an add and a
+/// select for `mod` (5 for `floordiv`, 7 for `ceildiv`). One count for all three, so that
+/// pricing a map's core expression (which does not tell them apart) agrees with pricing the
+/// map.
+const AFFINE_DIVISION_CORRECTION: usize = 3;
+
 /// The divisions and operations of an affine expression as written: each binary node is an
-/// operation, and `floordiv`, `ceildiv` and `mod` nodes are divisions too.
+/// operation (one op once lowered), and `floordiv`, `ceildiv` and `mod` nodes are divisions
+/// with [`AFFINE_DIVISION_CORRECTION`] ops more.
 pub fn affine_cost(e: AffineExpr) -> Cost {
     let mut cost = Cost::default();
     let mut stack = vec![e];
@@ -173,8 +198,11 @@ pub fn affine_cost(e: AffineExpr) -> Cost {
             continue;
         }
         cost.arithmetic += 1;
+        cost.ops += 1;
         if e.is_floor_div() || e.is_ceil_div() || e.is_mod() {
             cost.divisions += 1;
+            cost.ops += AFFINE_DIVISION_CORRECTION;
+            cost.arithmetic += AFFINE_DIVISION_CORRECTION;
         }
         stack.push(e.lhs());
         stack.push(e.rhs());

@@ -62,6 +62,17 @@ pub(super) struct Candidate<'c, 'a> {
     pub(super) cost: Cost,
 }
 
+impl Candidate<'_, '_> {
+    /// Whether the candidate is `arith` ops none of which is a signed division or remainder.
+    pub(super) fn divides_unsigned(&self) -> bool {
+        self.plan.as_ref().is_some_and(|plan| {
+            plan.ops
+                .iter()
+                .all(|op| arith_op_cost(op.name) != arith_op_cost("arith.divsi"))
+        })
+    }
+}
+
 /// What the leaves of a new computation must be.
 #[derive(Clone, Copy)]
 pub(super) enum LeafType {
@@ -334,7 +345,10 @@ fn priced<'c, 'a>(
                 Some(map) => map.results().to_vec(),
                 None => form.exprs.clone(),
             };
-            let cost = Cost::map_op(&exprs);
+            let cost = match kind {
+                Kind::AffineApply => Cost::affine_op(&exprs),
+                _ => Cost::map_op(&exprs),
+            };
             Some(Candidate {
                 form,
                 domain,

@@ -26,7 +26,7 @@ use xla_indexing_core::{Expr, VarRef};
 
 use super::{
     cost::{Cost, dying_cost, has_strict_affine_user, op_cost, used_results},
-    forms::{Kind, LeafType, global_candidate, local_candidate, materialize, reusable},
+    forms::{Candidate, Kind, LeafType, global_candidate, local_candidate, materialize, reusable},
     known::Known,
     share,
     values::IndexValues,
@@ -34,7 +34,7 @@ use super::{
 use xla_indexing_mlir::{
     affine::expr_from_affine,
     indexing_ops::{is_apply_indexing, op_map},
-    ir::{affine_map_attribute, int_width, op_name, single_user},
+    ir::{affine_map_attribute, int_width, op_name, single_user, users},
 };
 
 /// What replaces a value that is already there.
@@ -109,7 +109,12 @@ fn rewrite_op(
         let Some(kind) = kind_of(&op) else {
             return false;
         };
-        if staying.len() == results.len() && already_cheapest(values, &op, kind, &knowns) {
+        let staying_knowns: Vec<&Known> = staying.iter().map(|&i| &*knowns[i]).collect();
+        let lowering = unsigned_lowering(values, &op, &staying_knowns);
+        if lowering.is_none()
+            && staying.len() == results.len()
+            && already_cheapest(values, &op, kind, &knowns)
+        {
             return false;
         }
         let reused: Vec<Value> = quick
@@ -119,11 +124,11 @@ fn rewrite_op(
                 _ => None,
             })
             .collect();
-        let staying_knowns: Vec<&Known> = staying.iter().map(|&i| &*knowns[i]).collect();
         let staying_indices: Vec<usize> = staying.iter().map(|&i| results[i].0).collect();
         let candidates = [
             global_candidate(values, &op, kind, &staying_knowns),
             local_candidate(values, &op, kind, &staying_indices),
+            lowering,
         ];
         // Without a cheaper computation of the staying results the op stays, and replacing
         // its other results alone saves nothing.
@@ -173,6 +178,28 @@ fn rewrite_op(
     true
 }
 
+/// An `affine.apply` that divides and that no affine op reads, as `arith` ops whose divisions
+/// are all unsigned (their dividends are never negative): `lower-affine` would correct each
+/// division for negative dividends. Identity: `x floordiv k = x divui k` and
+/// `x mod k = x remui k` for `x >= 0`, `k > 0` (see `arith::plan`).
+fn unsigned_lowering<'c, 'a>(
+    values: &mut IndexValues,
+    op: &OperationRef<'c, 'a>,
+    staying: &[&Known],
+) -> Option<Candidate<'c, 'a>> {
+    let [known] = staying else {
+        return None;
+    };
+    if op_name(op) != "affine.apply" || known.expr.cost().div_mods == 0 {
+        return None;
+    }
+    let result: Value = op.result(0).ok()?.into();
+    if users(result).any(|user| op_name(&user).starts_with("affine.")) {
+        return None;
+    }
+    global_candidate(values, op, Kind::Arith, staying).filter(Candidate::divides_unsigned)
+}
+
 /// Whether `op` computes its values (known as `knowns`) as cheaply as anything could: it uses
 /// every one of its operands, which are roots or constants, its values are what it computes
 /// from them, as simplified as they get, and it costs just what they do.
@@ -204,7 +231,11 @@ fn costs_what_it_computes(op: &OperationRef, kind: Kind, knowns: &[Rc<Known>]) -
             let c = k.expr.cost();
             own.arithmetic == 1 && c.ops == 1 && c.div_mods == own.divisions
         }),
-        Kind::AffineApply | Kind::ApplyIndexing => {
+        Kind::AffineApply => {
+            let exprs: Vec<Expr> = knowns.iter().map(|k| k.expr.clone()).collect();
+            Cost::affine_op(&exprs) == own
+        }
+        Kind::ApplyIndexing => {
             let exprs: Vec<Expr> = knowns.iter().map(|k| k.expr.clone()).collect();
             Cost::map_op(&exprs) == own
         }

@@ -8,7 +8,7 @@
 use std::rc::Rc;
 
 use melior::ir::{OperationRef, operation::OperationLike};
-use xla_indexing_core::{Expr, Interval};
+use xla_indexing_core::{Expr, Interval, VarRef};
 
 use super::{
     conditions::{Pick, min_max_range},
@@ -17,7 +17,7 @@ use super::{
     values::IndexValues,
 };
 use xla_indexing_mlir::{
-    affine::expr_from_affine,
+    affine::expr_from_affine_with,
     index_op::{Cast, Division, IndexOp},
     indexing_ops::op_map,
     ir::{affine_map_attribute, constant_value},
@@ -185,11 +185,15 @@ impl IndexValues {
             return None;
         }
         let exprs: Vec<Expr> = operands.iter().map(|k| k.expr.clone()).collect();
-        let (dims, syms) = exprs.split_at(map.dim_count());
+        let num_dims = map.dim_count();
+        let operand = |v: VarRef| match v {
+            VarRef::Dim(i) => exprs.get(i as usize).cloned(),
+            VarRef::Sym(j) => exprs.get(num_dims + j as usize).cloned(),
+        };
         (0..map.result_count())
             .map(|i| {
-                let e = expr_from_affine(map.result(i).ok()?)?;
-                Some((e.substitute(dims, syms).ok()?, operands.clone()))
+                let e = expr_from_affine_with(map.result(i).ok()?, &operand)?;
+                Some((e, operands.clone()))
             })
             .collect()
     }

@@ -117,7 +117,7 @@ fn plan(values: &mut IndexValues, group: &[OperationRef]) -> Option<Plan> {
         return None;
     }
     let mut cost = shared.iter().fold(Cost::default(), |acc, d| {
-        acc + Cost::map_op(std::slice::from_ref(d))
+        acc + Cost::affine_op(std::slice::from_ref(d))
     });
     let mut planned = Vec::new();
     for (g, known) in outputs {
@@ -125,7 +125,7 @@ fn plan(values: &mut IndexValues, group: &[OperationRef]) -> Option<Plan> {
             Some(s) => Output::Shared(s),
             None => {
                 let e = with_shared_as_symbols(&known.expr, &shared)?;
-                cost += Cost::map_op(std::slice::from_ref(&e));
+                cost += Cost::affine_op(std::slice::from_ref(&e));
                 Output::Expr(e)
             }
         };
