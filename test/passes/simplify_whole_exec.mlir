@@ -13,6 +13,8 @@
 // RUN: diff %t.before %t.after
 // RUN: FileCheck %s --check-prefix=VALUES < %t.after
 
+// Constraints the others imply go: 2 * i >= 0 (by i >= 0) and 100 - i >= 0 (by 50 - i >= 0).
+// SIMPLIFIED-DAG: affine_set<(d0) : (d0 >= 0, -d0 + 50 >= 0)>
 // SIMPLIFIED-LABEL: func.func @shared_linear
 // SIMPLIFIED-NOT: arith.{{div|rem}}
 // SIMPLIFIED-LABEL: func.func @reshape_round_trip
@@ -46,11 +48,16 @@
 // bound.
 // SIMPLIFIED-LABEL: func.func @declared_ranges
 // SIMPLIFIED-NOT: arith.{{div|rem}}
+// SIMPLIFIED-LABEL: func.func @implied_constraints
+// SIMPLIFIED-COUNT-1: affine.if
+// A set empty through a symbol without bounds: n >= i + 1 >= 1 and n <= 0.
+// SIMPLIFIED-LABEL: func.func @empty_through_symbol
+// SIMPLIFIED-NOT: affine.if
 // SIMPLIFIED-LABEL: func.func @main
 
 // 16 * 20 * 3 + 450 * 2 + 256 * 3 + 128 * 3 + 64 * 2 + 240 * 4 + 16 * 2 + 7 + 12 * 3 + 100 * 2
-// + 256 * 4 * 4 values.
-// VALUES-COUNT-8471: {{^-?[0-9]+$}}
+// + 256 * 4 * 4 + 80 + 10 * 3 values.
+// VALUES-COUNT-8581: {{^-?[0-9]+$}}
 
 func.func private @printI64(i64)
 func.func private @printNewline()
@@ -197,6 +204,27 @@ func.func @declared_ranges(%x: index {xla.range = [0 : index, 99 : index]}) -> (
   return %r, %q : index, index
 }
 
+func.func @implied_constraints(%i: index {xla.range = [-20 : index, 59 : index]}) -> index {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %within = affine.if affine_set<(d0) : (d0 + d0 >= 0, d0 >= 0, 50 - d0 >= 0, 100 - d0 >= 0)>(%i) -> index {
+    affine.yield %c1 : index
+  } else {
+    affine.yield %c0 : index
+  }
+  return %within : index
+}
+
+func.func @empty_through_symbol(%i: index {xla.range = [0 : index, 9 : index]}, %n: index) -> index {
+  %c1 = arith.constant 1 : index
+  %r = affine.if affine_set<(d0)[s0] : (s0 - d0 - 1 >= 0, -s0 >= 0)>(%i)[%n] -> index {
+    affine.yield %c1 : index
+  } else {
+    affine.yield %n : index
+  }
+  return %r : index
+}
+
 func.func @main() {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -273,6 +301,21 @@ func.func @main() {
     func.call @print(%r#0) : (index) -> ()
     func.call @print(%r#1) : (index) -> ()
     func.call @print(%r#2) : (index) -> ()
+  }
+  %c_20 = arith.constant -20 : index
+  %c60 = arith.constant 60 : index
+  scf.for %i = %c_20 to %c60 step %c1 {
+    %r = func.call @implied_constraints(%i) : (index) -> index
+    func.call @print(%r) : (index) -> ()
+  }
+  %c_3 = arith.constant -3 : index
+  %c_step3 = arith.constant 3 : index
+  %c_top = arith.constant 5 : index
+  scf.for %i = %c0 to %c10 step %c1 {
+    scf.for %n = %c_3 to %c_top step %c_step3 {
+      %r = func.call @empty_through_symbol(%i, %n) : (index, index) -> index
+      func.call @print(%r) : (index) -> ()
+    }
   }
   %c100 = arith.constant 100 : index
   scf.for %x = %c0 to %c100 step %c1 {

@@ -2,7 +2,7 @@
 //! after each transformation. The random expressions hold products of two expressions and
 //! divisions by an expression (XLA's non-affine `SymbolicExpr`s) as well as quasi-affine ones.
 
-use xla_indexing_core::{Atom, Expr, IndexingMap, Interval, Syntax, Var};
+use xla_indexing_core::{Atom, Expr, IndexingMap, Interval, Syntax, Var, VarRef};
 use xla_indexing_testkit::invariants::maps;
 use xla_indexing_testkit::rng::{ExprShape, SplitMix64};
 
@@ -710,5 +710,42 @@ fn ranges_contain_every_value() {
                 );
             }
         }
+    }
+}
+
+/// linear-bounds keeps the domain: linear constraints over boxes too large for the hull
+/// enumeration (so the bounds come from the rule), checked at every point.
+#[test]
+fn linear_constraints_keep_the_domain() {
+    let mut rng = SplitMix64::new(0x11ea);
+    for _ in 0..cases() / 10 {
+        let n = rng.range(2, 3) as u32;
+        let width = if n == 2 { 140 } else { 40 };
+        let dims = random_vars(&mut rng, n, width);
+        let sum = Expr::linear(
+            (0..n)
+                .map(|i| (Atom::Var(xla_indexing_core::VarRef::Dim(i)), 1))
+                .collect(),
+            0,
+        )
+        .expect("small");
+        let mut before = IndexingMap::new(vec![sum], dims, Vec::new(), Vec::new());
+        for _ in 0..rng.range(1, 2) {
+            let mut terms = Vec::new();
+            for i in 0..n {
+                if rng.chance(3, 4) {
+                    let a = *rng.pick(&[1, 2, 3, -1, -2, -3]);
+                    terms.push((Atom::Var(VarRef::Dim(i)), a));
+                }
+            }
+            let Ok(e) = Expr::linear(terms, rng.range(-10, 10)) else {
+                continue;
+            };
+            let lo = rng.range(-60, 60);
+            before.add_constraint(e, Interval::new(lo, lo + rng.range(0, 40)));
+        }
+        let mut after = before.clone();
+        after.simplify();
+        assert_same_function(&before, &after);
     }
 }

@@ -118,6 +118,7 @@ fn simplify_constraints_to_fixpoint(map: &mut IndexingMap, budget: Budget, memo:
             map.add_constraint(e, iv);
         }
         merge_mod_constraints(map);
+        propagate_linear_bounds(map);
         let after = (
             map.constraints.clone(),
             map.all_vars().map(|v| v.bounds).collect::<Vec<_>>(),
@@ -342,6 +343,105 @@ fn gcd_and_inverse(a: i128, b: i128) -> (i128, i128) {
     (old_r, old_u)
 }
 
+/// **linear-bounds**: a constraint `sum(a_i * x_i) + c in [lo, hi]` over variables bounds each
+/// of them by the others: `a_j * x_j in [lo - c - max(rest), hi - c - min(rest)]`, where `rest`
+/// is the sum of the other terms over their bounds (then divided by `a_j`, rounding inwards).
+/// Sound because every point of the domain satisfies the constraint and the bounds. An end at
+/// `i64::MIN` or `i64::MAX` (of a bound or of the constraint) says nothing: the side it would
+/// give is skipped, so a variable without bounds is bounded by one that has them (`s0 - d0 in
+/// [1, ...]` with `d0 in [0, 9]` gives `s0 >= 1`). No bound in the domain makes the map known
+/// empty.
+fn propagate_linear_bounds(map: &mut IndexingMap) {
+    for (e, iv) in owned_constraints(map) {
+        let Some(terms) = e
+            .terms()
+            .iter()
+            .map(|(atom, a)| match atom {
+                Atom::Var(v) => Some((*v, i128::from(*a))),
+                _ => None,
+            })
+            .collect::<Option<Vec<(VarRef, i128)>>>()
+        else {
+            continue;
+        };
+        if terms.len() < 2 {
+            continue;
+        }
+        let c = i128::from(e.constant_term());
+        let known = |end: i64| (end != i64::MIN && end != i64::MAX).then_some(i128::from(end));
+        let (lo, hi) = (known(iv.lo).map(|l| l - c), known(iv.hi).map(|h| h - c));
+        for j in 0..terms.len() {
+            // The least and greatest sum of the other terms, where their bounds say.
+            let (mut rest_lo, mut rest_hi) = (Some(0i128), Some(0i128));
+            for (i, (v, a)) in terms.iter().enumerate() {
+                if i == j {
+                    continue;
+                }
+                let Some(b) = map.var(*v).map(|x| x.bounds) else {
+                    return;
+                };
+                let (x_lo, x_hi) = (known(b.lo), known(b.hi));
+                let (low, high) = if *a > 0 { (x_lo, x_hi) } else { (x_hi, x_lo) };
+                rest_lo = rest_lo.zip(low).map(|(r, x)| r + a * x);
+                rest_hi = rest_hi.zip(high).map(|(r, x)| r + a * x);
+            }
+            let (v, a) = terms[j];
+            // `a * x` lies in [below, above].
+            let below = lo.zip(rest_hi).map(|(l, r)| l - r);
+            let above = hi.zip(rest_lo).map(|(h, r)| h - r);
+            let (x_lo, x_hi) = if a > 0 {
+                (
+                    below.map(|b| ceil_div_i128(b, a)),
+                    above.map(|b| floor_div_i128(b, a)),
+                )
+            } else {
+                (
+                    above.map(|b| ceil_div_i128(b, a)),
+                    below.map(|b| floor_div_i128(b, a)),
+                )
+            };
+            let clamp = |x: i128| i64::try_from(x.clamp(i64::MIN.into(), i64::MAX.into())).ok();
+            let bound = Interval::new(
+                x_lo.and_then(clamp).unwrap_or(i64::MIN),
+                x_hi.and_then(clamp).unwrap_or(i64::MAX),
+            );
+            let Some(current) = map.var(v).map(|x| x.bounds) else {
+                return;
+            };
+            if current.intersect(bound) != current {
+                map.add_constraint(Expr::var(v), bound);
+                if map.known_empty {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// The constraints of `map`, copied (so that a rule may change the map while it goes through
+/// them).
+fn owned_constraints(map: &IndexingMap) -> Vec<(Expr, Interval)> {
+    map.constraints
+        .iter()
+        .map(|(e, iv)| (e.clone(), *iv))
+        .collect()
+}
+
+/// `ceil(n / d)` for `d != 0`.
+fn ceil_div_i128(n: i128, d: i128) -> i128 {
+    -floor_div_i128(-n, d)
+}
+
+/// `floor(n / d)` for `d != 0`.
+fn floor_div_i128(n: i128, d: i128) -> i128 {
+    let q = n / d;
+    if (n % d != 0) && ((n < 0) != (d < 0)) {
+        q - 1
+    } else {
+        q
+    }
+}
+
 /// **constraint-hull**: for each constraint alone, enumerates the box of the variables it mentions
 /// (when small) and shrinks each of them to the values that satisfy it; no value at all makes the
 /// map known empty. Sound because every point of the domain satisfies every constraint.
@@ -350,12 +450,7 @@ fn gcd_and_inverse(a: i128, b: i128) -> (i128, i128) {
 fn tighten_by_each_constraint(map: &mut IndexingMap, budget: Budget) -> bool {
     let mut changed = false;
     let mut points_left = budget.enumeration_total;
-    let constraints: Vec<(Expr, Interval)> = map
-        .constraints
-        .iter()
-        .map(|(e, iv)| (e.clone(), *iv))
-        .collect();
-    for (e, iv) in constraints {
+    for (e, iv) in owned_constraints(map) {
         let vars = e.distinct_vars();
         let Some(bounds) = vars
             .iter()

@@ -304,10 +304,17 @@ impl IndexValues {
             .iter()
             .map(|(e, is_eq)| {
                 let e = expr_from_affine(*e)?.substitute(dims, syms).ok()?;
+                // `x + c >= 0` is `x in [-c, ..]`: constraints on one `x` then meet (`d0 - d1
+                // == 0` and `d0 - d1 - 1 >= 0`).
+                let c = e.constant_term();
+                let (e, lo) = match c.checked_neg() {
+                    Some(lo) if c != 0 && !e.terms().is_empty() => (e.without_constant(), lo),
+                    _ => (e, 0),
+                };
                 let interval = if *is_eq {
-                    Interval::point(0)
+                    Interval::point(lo)
                 } else {
-                    Interval::new(0, i64::MAX)
+                    Interval::new(lo, i64::MAX)
                 };
                 Some((e, interval))
             })

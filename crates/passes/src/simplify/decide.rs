@@ -5,8 +5,9 @@
 
 use melior::{
     Context, RewriterBase,
-    ir::{BlockLike, OperationRef, RegionLike, Value, operation::OperationLike},
+    ir::{AffineExpr, BlockLike, OperationRef, RegionLike, Value, operation::OperationLike},
 };
+use xla_indexing_core::{Expr, IndexingMap, Interval, Var};
 
 use xla_indexing_mlir::rewrite::set_attribute;
 
@@ -67,7 +68,7 @@ pub fn rewrite_affine_if(
     if decisions.iter().all(|d| *d == Some(true)) {
         return inline_branch(rewriter, op, 0);
     }
-    let kept: Vec<_> = set
+    let undecided: Vec<_> = set
         .constraints
         .iter()
         .zip(&decisions)
@@ -75,6 +76,7 @@ pub fn rewrite_affine_if(
         .map(|(c, _)| *c)
         .collect();
     let operand_ranges = operand_ranges(values, &op, 0, op.operand_count());
+    let kept = without_implied(undecided, set.num_dims, &operand_ranges);
     let simplified = kept
         .iter()
         .map(|(e, eq)| {
@@ -106,6 +108,61 @@ pub fn rewrite_affine_if(
         integer_set_attribute_of(context, &new_set),
     );
     true
+}
+
+/// The constraints of an integer set less those the others imply over the operands' ranges,
+/// dropped one at a time in order (`s0 >= 0` and `2 * s0 >= 0` keep one of the two).
+///
+/// Identity: `{a, b}` is `{a}` where every point of the operands' ranges that satisfies `a`
+/// satisfies `b`: the core's simplifier tightens the bounds of the variables by `a` (and the
+/// other constraints kept), and `b`'s range over those bounds lies within what it requires.
+fn without_implied<'c>(
+    constraints: Vec<(AffineExpr<'c>, bool)>,
+    num_dims: usize,
+    operand_ranges: &[Interval],
+) -> Vec<(AffineExpr<'c>, bool)> {
+    let Some(facts) = constraints
+        .iter()
+        .map(|(e, eq)| {
+            let interval = if *eq {
+                Interval::point(0)
+            } else {
+                Interval::new(0, i64::MAX)
+            };
+            Some((expr_from_affine(*e)?, interval))
+        })
+        .collect::<Option<Vec<(Expr, Interval)>>>()
+    else {
+        return constraints;
+    };
+    if operand_ranges.len() < num_dims {
+        return constraints;
+    }
+    let vars = |r: &[Interval]| r.iter().map(|r| Var::new(*r)).collect();
+    let mut kept: Vec<bool> = vec![true; facts.len()];
+    for i in 0..facts.len() {
+        let mut others = IndexingMap::new(
+            Vec::new(),
+            vars(&operand_ranges[..num_dims]),
+            vars(&operand_ranges[num_dims..]),
+            Vec::new(),
+        );
+        for (j, (e, interval)) in facts.iter().enumerate() {
+            if j != i && kept[j] {
+                others.add_constraint(e.clone(), *interval);
+            }
+        }
+        others.simplify();
+        let (e, interval) = &facts[i];
+        if !others.is_known_empty() && interval.contains_interval(others.expr_range(e)) {
+            kept[i] = false;
+        }
+    }
+    constraints
+        .into_iter()
+        .zip(kept)
+        .filter_map(|(c, keep)| keep.then_some(c))
+        .collect()
 }
 
 /// `affine.min` / `affine.max` with results that are never its value: the map keeps the others
