@@ -4,7 +4,9 @@
 // wraps in its signed range. @main calls each function over a grid of its arguments and prints
 // every value, once as written and once simplified; the outputs must be identical. Booleans
 // compute as 0 and -1 (a sign-extended true is -1, the signed max of true and false is false):
-// the functions that read them so must keep their meaning too.
+// the functions that read them so must keep their meaning too. Compares of integers converted
+// to floats against float constants are decided by the integers' ranges where the conversion
+// is exact.
 
 // REQUIRES: mlir-runner
 // RUN: mlir-opt %s %plugins --pass-pipeline='builtin.module(xla-indexing-simplify)' > %t.simplified.mlir
@@ -24,10 +26,15 @@
 // SIMPLIFIED-NOT: arith.cmpi
 // SIMPLIFIED-LABEL: func.func @booleans
 // SIMPLIFIED-COUNT-2: arith.cmpi
+// Compares of integers converted exactly to floats, against constants, that the integers'
+// ranges decide; the last one depends on the value and stays.
+// SIMPLIFIED-LABEL: func.func @converted_compares
+// SIMPLIFIED-COUNT-1: arith.cmpf
+// SIMPLIFIED-NOT: arith.cmpf
 // SIMPLIFIED-LABEL: func.func @main
 
-// 10 * 2 * 2 + 10 * 2 * 2 + 10 * 2 + 6 * 6 + 2 * 2 * 4 values.
-// VALUES-COUNT-152: {{^-?[0-9]+$}}
+// 10 * 2 * 2 + 10 * 2 * 2 + 10 * 2 + 6 * 6 + 2 * 2 * 4 + 7 * 6 values.
+// VALUES-COUNT-194: {{^-?[0-9]+$}}
 
 func.func private @printI64(i64)
 func.func private @printNewline()
@@ -124,6 +131,25 @@ func.func @booleans(%p: i1, %q: i1) -> (i1, i1, i1, i1) {
   return %nonzero, %five, %max, %min : i1, i1, i1, i1
 }
 
+func.func @converted_compares(%a: i32, %b: i16, %c: i8) -> (i1, i1, i1, i1, i1, i1) {
+  %zero = arith.constant 0.0 : f64
+  %big = arith.constant 40000.0 : f32
+  %half = arith.constant 0.5 : f32
+  %huge = arith.constant 1.0e9 : f32
+  %limit = arith.constant 256.0 : f16
+  %three = arith.constant 3.0 : f32
+  %ua = arith.uitofp %a : i32 to f64
+  %sb = arith.sitofp %b : i16 to f32
+  %uc = arith.uitofp %c : i8 to f16
+  %negative = arith.cmpf olt, %ua, %zero : f64
+  %above = arith.cmpf ogt, %sb, %big : f32
+  %is_half = arith.cmpf oeq, %sb, %half : f32
+  %not_huge = arith.cmpf une, %huge, %sb : f32
+  %below_limit = arith.cmpf ult, %uc, %limit : f16
+  %below_three = arith.cmpf olt, %sb, %three : f32
+  return %negative, %above, %is_half, %not_huge, %below_limit, %below_three : i1, i1, i1, i1, i1, i1
+}
+
 func.func @main() {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -159,6 +185,21 @@ func.func @main() {
       %both = arith.addi %ok, %prod : i64
       func.call @print(%both) : (i64) -> ()
     }
+  }
+  %c7 = arith.constant 7 : index
+  scf.for %k = %c0 to %c7 step %c1 {
+    %ki = arith.index_cast %k : index to i32
+    %spread = arith.constant -613566757 : i32
+    %a = arith.muli %ki, %spread : i32
+    %b = arith.trunci %a : i32 to i16
+    %c = arith.trunci %a : i32 to i8
+    %r:6 = func.call @converted_compares(%a, %b, %c) : (i32, i16, i8) -> (i1, i1, i1, i1, i1, i1)
+    func.call @print_bool(%r#0) : (i1) -> ()
+    func.call @print_bool(%r#1) : (i1) -> ()
+    func.call @print_bool(%r#2) : (i1) -> ()
+    func.call @print_bool(%r#3) : (i1) -> ()
+    func.call @print_bool(%r#4) : (i1) -> ()
+    func.call @print_bool(%r#5) : (i1) -> ()
   }
   scf.for %pi = %c0 to %c2 step %c1 {
     scf.for %qi = %c0 to %c2 step %c1 {

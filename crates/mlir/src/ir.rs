@@ -244,6 +244,36 @@ pub fn int_width(ty: Type) -> Option<u32> {
     }
 }
 
+/// The bits of precision of a float type (its mantissa and the implicit one): every integer of
+/// magnitude up to `2^p` converts to it exactly. `None` for other types and float types not
+/// listed (`f16`, `bf16`, `f32`, `f64`).
+pub fn float_precision(ty: Type) -> Option<u32> {
+    let raw = ty.to_raw();
+    // SAFETY: `ty` is live; each query only reads its kind.
+    unsafe {
+        if mlir_sys::mlirTypeIsAF16(raw) {
+            Some(11)
+        } else if mlir_sys::mlirTypeIsABF16(raw) {
+            Some(8)
+        } else if mlir_sys::mlirTypeIsAF32(raw) {
+            Some(24)
+        } else if mlir_sys::mlirTypeIsAF64(raw) {
+            Some(53)
+        } else {
+            None
+        }
+    }
+}
+
+/// The value of a float attribute, or `None`.
+pub fn float_attribute(attribute: Attribute) -> Option<f64> {
+    // SAFETY: `attribute` is live; its value is read only if it is a float attribute.
+    unsafe {
+        mlirAttributeIsAFloat(attribute.to_raw())
+            .then(|| mlirFloatAttrGetValueDouble(attribute.to_raw()))
+    }
+}
+
 /// The value of an integer attribute (`arith.constant`'s `value`), or `None`.
 pub fn integer_attribute(attribute: Attribute) -> Option<i64> {
     // SAFETY: `attribute` is live; its value is read only if it is an integer attribute.

@@ -111,13 +111,7 @@ impl Predicate {
             Sge => (d.lo >= 0, d.hi < 0),
             _ => return None,
         };
-        if always {
-            Some(true)
-        } else if never {
-            Some(false)
-        } else {
-            None
-        }
+        decision(always, never)
     }
 
     /// The interval of `a - b` where a signed predicate holds; `None` for `ne`.
@@ -486,5 +480,16 @@ pub(super) fn min_max_range(ranges: &[Interval], is_min: bool) -> Interval {
         Interval::new(pick(i64::min, |r| r.lo), pick(i64::min, |r| r.hi))
     } else {
         Interval::new(pick(i64::max, |r| r.lo), pick(i64::max, |r| r.hi))
+    }
+}
+
+/// `Some(true)` for what always holds, `Some(false)` for what never does, else `None`.
+pub(super) fn decision(always: bool, never: bool) -> Option<bool> {
+    if always {
+        Some(true)
+    } else if never {
+        Some(false)
+    } else {
+        None
     }
 }

@@ -1,11 +1,13 @@
 //! Conditions the ranges decide: `scf.if` and `affine.if` whose branch is known, `affine.if`
-//! constraints that always hold, and `affine.min`/`affine.max` results that are never the
-//! answer. (Comparisons, selects and `arith` `min`/`max` are values: `rewrite.rs` replaces them
+//! constraints that always hold or that the others imply, `affine.min`/`affine.max` results
+//! that are never the answer, and `arith.cmpf` of converted integers. (Comparisons, selects and `arith` `min`/`max` are values: `rewrite.rs` replaces them
 //! by what they always give.)
 
 use melior::{
     Context, RewriterBase,
-    ir::{AffineExpr, BlockLike, OperationRef, RegionLike, Value, operation::OperationLike},
+    ir::{
+        AffineExpr, BlockLike, OperationRef, RegionLike, Value, ValueLike, operation::OperationLike,
+    },
 };
 use xla_indexing_core::{Expr, IndexingMap, Interval, Var};
 
@@ -14,6 +16,8 @@ use xla_indexing_mlir::rewrite::set_attribute;
 use super::{
     affine_maps::{operand_ranges, simplified_over},
     cost::Cost,
+    float_compare::decide_cmpf,
+    rewrite::constant,
     values::IndexValues,
 };
 use xla_indexing_mlir::{
@@ -163,6 +167,30 @@ fn without_implied<'c>(
         .zip(kept)
         .filter_map(|(c, keep)| keep.then_some(c))
         .collect()
+}
+
+/// `arith.cmpf` of an integer converted exactly to a float against a float constant, which the
+/// integer's range decides (identity in `float_compare.rs`): replaced by what it always gives.
+pub fn rewrite_cmpf(
+    values: &mut IndexValues,
+    context: &Context,
+    op: OperationRef,
+    rewriter: &RewriterBase,
+) -> bool {
+    let Some(decided) = decide_cmpf(values, &op) else {
+        return false;
+    };
+    let Ok(result) = op.result(0) else {
+        return false;
+    };
+    rewriter.set_insertion_point_before(op);
+    let Some(constant) = constant(context, rewriter, &op, result.r#type(), i64::from(decided))
+    else {
+        return false;
+    };
+    rewriter.replace_all_uses_with(result.into(), constant);
+    rewriter.erase_op(op);
+    true
 }
 
 /// `affine.min` / `affine.max` with results that are never its value: the map keeps the others

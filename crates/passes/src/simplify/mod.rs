@@ -22,6 +22,7 @@ mod conditions;
 mod cost;
 mod decide;
 mod depends;
+mod float_compare;
 mod fold;
 mod forms;
 mod known;
@@ -108,6 +109,7 @@ const OTHER_OPS: &[(&str, Analyzed)] = &[
     ("affine.for", affine_maps::rewrite_affine_for),
     ("affine.if", decide::rewrite_affine_if),
     ("scf.if", fold_scf_if),
+    ("arith.cmpf", decide::rewrite_cmpf),
 ];
 
 fn rewrite_min_max(

@@ -333,7 +333,7 @@ fn point_of_root(values: &IndexValues, known: &Known) -> Option<i64> {
 
 /// An `arith.constant` of value `c` and type `ty` (of `op`'s value), before the insertion
 /// point.
-fn constant<'c>(
+pub(super) fn constant<'c>(
     context: &'c Context,
     rewriter: &RewriterBase<'c, '_>,
     op: &OperationRef,
