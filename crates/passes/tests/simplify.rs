@@ -172,8 +172,8 @@ fn constants_of_i1_fold_as_mlir_reads_them() {
     expect![[r#"
         module {
           func.func @f() -> (i64, i1, i64) {
-            %c-1_i64 = arith.constant -1 : i64
             %true = arith.constant true
+            %c-1_i64 = arith.constant -1 : i64
             return %c-1_i64, %true, %c-1_i64 : i64, i1, i64
           }
         }
