@@ -12,13 +12,15 @@
 // RUN: FileCheck %s --check-prefix=WIDE < %t.wide.mlir
 // RUN: mlir-opt %t.wide.mlir %to_llvm | %run | FileCheck %s
 
-// Remainders are dividends less the modulus times the quotient (no remui).
+// Remainders are dividends less the modulus times the quotient (no remui); a ceiling division
+// of a non-negative dividend is an unsigned division of it plus the divisor less one (no
+// ceildivui, whose expansion compares and selects).
 // LOWERED-NOT: xla_indexing.apply_indexing
 // LOWERED-NOT: arith.remui
+// LOWERED-NOT: arith.ceildivui
 // LOWERED-DAG: arith.subi {{.*}} overflow<nsw, nuw> : i32
 // LOWERED-DAG: arith.divui {{.*}} : i32
 // LOWERED-DAG: arith.floordivsi {{.*}} : i32
-// LOWERED-DAG: arith.ceildivui {{.*}} : i32
 // LOWERED-DAG: arith.divui {{.*}} : index
 // WIDE-NOT: xla_indexing.apply_indexing
 // WIDE-NOT: i32

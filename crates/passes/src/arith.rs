@@ -368,6 +368,20 @@ fn plan_atom(plan: &mut Plan, atom: &Atom, ev: &RangeEvaluator, width: u32) -> O
     }
     let x = non_negative_dividend(x, k, op, ev)?;
     let nonneg = ev.range(&x).lo >= 0;
+    // `x ceildiv k = (x + k - 1) divui k` for `x >= 0`: `arith.ceildivui` expands to a compare
+    // and a select besides (for a zero dividend); the sum must fit the type.
+    if op == "ceildiv" && nonneg {
+        let shifted = x.checked_add_const(k - 1).ok()?;
+        if fits(ev.range(&shifted), width) {
+            let v = plan_sum(plan, &shifted, ev, width)?;
+            return Some(plan.push(
+                "arith.divui",
+                (v, Operand::Const(k)),
+                ev.atom_range(atom),
+                ev,
+            ));
+        }
+    }
     let name = match (op, nonneg) {
         ("floordiv", true) => "arith.divui",
         ("floordiv", false) => "arith.floordivsi",

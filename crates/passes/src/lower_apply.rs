@@ -8,7 +8,8 @@
 //! divisions, then fewer ops). `simplify=false` lowers the expressions as written: the upstream
 //! baseline of `cargo xtask bench gpu`. A result becomes, in order of preference, the operand it
 //! is, an `arith.constant`, a sequence of `arith` ops (`addi`, `subi`, `muli`, unsigned
-//! `divui`/`ceildivui` where the dividend is provably non-negative over the domain,
+//! `divui` where the dividend is provably non-negative over the domain (a ceiling division by
+//! a constant `k` as `(x + k - 1) divui k`, `ceildivui` by an expression),
 //! `floordivsi`/`ceildivsi` otherwise, and a `mod` as its dividend less the modulus times the
 //! quotient, with a dividend chosen to share the division with the floor divisions of every
 //! `apply_indexing` of the operation: see `arith::plan_mod` and `dividends.rs`), or, when a
