@@ -269,23 +269,15 @@ def main():
         print(f"  {rel} piece {pi} [{tag}]: {line}")
     print()
 
-    print(f"== OURS WORSE functions: {len(worse)}")
-    for rel, pi, k, co, cs, bo, bs in worse:
-        name = k[0] + (f"#{k[1]}" if k[1] else "")
-        print(f"--- {rel} piece {pi} @{name}: OURS (DIV,DEC,ALL)={co}  STRONGEST={cs}")
-        print("  [OURS lowered body]")
-        for l in trim(bo):
-            print("  " + l)
-        print("  [STRONGEST lowered body]")
-        for l in trim(bs):
-            print("  " + l)
-    _print_better(better)
-
-
-def _print_better(better):
+    print_functions("OURS WORSE functions", worse)
     print()
-    print(f"== OURS BETTER functions (for reference): {len(better)}")
-    for rel, pi, k, co, cs, bo, bs in better:
+    print_functions("OURS BETTER functions (for reference)", better)
+
+
+def print_functions(title, functions):
+    """Each function's counts on both routes, and both lowered bodies."""
+    print(f"== {title}: {len(functions)}")
+    for rel, pi, k, co, cs, bo, bs in functions:
         name = k[0] + (f"#{k[1]}" if k[1] else "")
         print(f"--- {rel} piece {pi} @{name}: OURS (DIV,DEC,ALL)={co}  STRONGEST={cs}")
         print("  [OURS lowered body]")
