@@ -271,7 +271,7 @@ fn div_rem_wide(a: i128, k: i128) -> Option<(i128, i128)> {
 }
 
 /// `floor(a / k)` in `i128`, `None` on overflow.
-fn floor_div_wide(a: i128, k: i128) -> Option<i128> {
+pub(crate) fn floor_div_wide(a: i128, k: i128) -> Option<i128> {
     let (q, r) = div_rem_wide(a, k)?;
     Some(if r != 0 && ((r < 0) != (k < 0)) {
         q - 1
@@ -281,7 +281,7 @@ fn floor_div_wide(a: i128, k: i128) -> Option<i128> {
 }
 
 /// `ceil(a / k)` in `i128`, `None` on overflow.
-fn ceil_div_wide(a: i128, k: i128) -> Option<i128> {
+pub(crate) fn ceil_div_wide(a: i128, k: i128) -> Option<i128> {
     let (q, r) = div_rem_wide(a, k)?;
     Some(if r != 0 && ((r < 0) == (k < 0)) {
         q + 1

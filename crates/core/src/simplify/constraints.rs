@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use crate::expr::{ArithError, Atom, Expr, VarRef};
 use crate::interval::{Interval, ceil_div, floor_div, mod_floor, next_point};
 use crate::map::IndexingMap;
+use crate::range::{ceil_div_wide, floor_div_wide};
 
 use super::{Budget, Memo, simplify_expr_in};
 
@@ -391,13 +392,13 @@ fn propagate_linear_bounds(map: &mut IndexingMap) {
             let above = hi.zip(rest_lo).map(|(h, r)| h - r);
             let (x_lo, x_hi) = if a > 0 {
                 (
-                    below.map(|b| ceil_div_i128(b, a)),
-                    above.map(|b| floor_div_i128(b, a)),
+                    below.and_then(|b| ceil_div_wide(b, a)),
+                    above.and_then(|b| floor_div_wide(b, a)),
                 )
             } else {
                 (
-                    above.map(|b| ceil_div_i128(b, a)),
-                    below.map(|b| floor_div_i128(b, a)),
+                    above.and_then(|b| ceil_div_wide(b, a)),
+                    below.and_then(|b| floor_div_wide(b, a)),
                 )
             };
             let clamp = |x: i128| i64::try_from(x.clamp(i64::MIN.into(), i64::MAX.into())).ok();
@@ -425,21 +426,6 @@ fn owned_constraints(map: &IndexingMap) -> Vec<(Expr, Interval)> {
         .iter()
         .map(|(e, iv)| (e.clone(), *iv))
         .collect()
-}
-
-/// `ceil(n / d)` for `d != 0`.
-fn ceil_div_i128(n: i128, d: i128) -> i128 {
-    -floor_div_i128(-n, d)
-}
-
-/// `floor(n / d)` for `d != 0`.
-fn floor_div_i128(n: i128, d: i128) -> i128 {
-    let q = n / d;
-    if (n % d != 0) && ((n < 0) != (d < 0)) {
-        q - 1
-    } else {
-        q
-    }
 }
 
 /// **constraint-hull**: for each constraint alone, enumerates the box of the variables it mentions
