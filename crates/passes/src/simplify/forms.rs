@@ -46,6 +46,19 @@ pub(super) enum Kind {
     ApplyIndexing,
 }
 
+impl Kind {
+    /// What one map op of this kind computing `exprs` costs (an `affine.apply` also pays the
+    /// corrections `lower-affine` adds to its divisions); `None` for `arith` ops, priced by
+    /// their plan.
+    pub(super) fn map_op_cost(self, exprs: &[Expr]) -> Option<Cost> {
+        match self {
+            Kind::Arith => None,
+            Kind::AffineApply => Some(Cost::affine_op(exprs)),
+            Kind::ApplyIndexing => Some(Cost::map_op(exprs)),
+        }
+    }
+}
+
 /// Expressions over `leaves` (dimension `i` is `leaves[i]`, whose values lie in `ranges[i]`).
 pub(super) struct Form<'c, 'a> {
     exprs: Vec<Expr>,
@@ -345,10 +358,7 @@ fn priced<'c, 'a>(
                 Some(map) => map.results().to_vec(),
                 None => form.exprs.clone(),
             };
-            let cost = match kind {
-                Kind::AffineApply => Cost::affine_op(&exprs),
-                _ => Cost::map_op(&exprs),
-            };
+            let cost = kind.map_op_cost(&exprs)?;
             Some(Candidate {
                 form,
                 domain,

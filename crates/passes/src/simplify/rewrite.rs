@@ -25,7 +25,7 @@ use melior::{
 use xla_indexing_core::{Expr, VarRef};
 
 use super::{
-    cost::{Cost, dying_cost, has_strict_affine_user, op_cost, used_results},
+    cost::{dying_cost, has_strict_affine_user, op_cost, used_results},
     forms::{Candidate, Kind, LeafType, global_candidate, local_candidate, materialize, reusable},
     known::Known,
     share,
@@ -231,13 +231,9 @@ fn costs_what_it_computes(op: &OperationRef, kind: Kind, knowns: &[Rc<Known>]) -
             let c = k.expr.cost();
             own.arithmetic == 1 && c.ops == 1 && c.div_mods == own.divisions
         }),
-        Kind::AffineApply => {
+        Kind::AffineApply | Kind::ApplyIndexing => {
             let exprs: Vec<Expr> = knowns.iter().map(|k| k.expr.clone()).collect();
-            Cost::affine_op(&exprs) == own
-        }
-        Kind::ApplyIndexing => {
-            let exprs: Vec<Expr> = knowns.iter().map(|k| k.expr.clone()).collect();
-            Cost::map_op(&exprs) == own
+            kind.map_op_cost(&exprs) == Some(own)
         }
     }
 }
