@@ -103,8 +103,13 @@ pub fn fits(range: Interval, width: u32) -> bool {
     range.is_feasible() && limit.contains_interval(range)
 }
 
-/// An indexing map whose dims and symbols are bounded by `operand_ranges`, in order.
-fn map_over(results: Vec<Expr>, num_dims: usize, operand_ranges: &[Interval]) -> IndexingMap {
+/// An indexing map whose dims and symbols are bounded by `operand_ranges`, in order (the
+/// first `num_dims` of them, at most their number, bound the dims).
+pub(crate) fn map_over(
+    results: Vec<Expr>,
+    num_dims: usize,
+    operand_ranges: &[Interval],
+) -> IndexingMap {
     let var = |r: &Interval| Var::new(*r);
     IndexingMap::new(
         results,

@@ -6,7 +6,9 @@ use melior::{
     Context, RewriterBase,
     ir::{AffineExpr, AffineMap, OperationRef, operation::OperationLike},
 };
-use xla_indexing_core::{Expr, IndexingMap, Interval, Var, VarRef};
+use xla_indexing_core::{Expr, Interval, VarRef};
+
+use crate::ranges::map_over;
 
 use super::{cost::Cost, values::IndexValues};
 use xla_indexing_mlir::rewrite::set_attribute;
@@ -141,13 +143,7 @@ pub fn simplified_over(e: &Expr, num_dims: usize, ranges: &[Interval]) -> Option
     if ranges.len() < num_dims {
         return None;
     }
-    let vars = |r: &[Interval]| r.iter().map(|r| Var::new(*r)).collect();
-    let mut map = IndexingMap::new(
-        vec![e.clone()],
-        vars(&ranges[..num_dims]),
-        vars(&ranges[num_dims..]),
-        Vec::new(),
-    );
+    let mut map = map_over(vec![e.clone()], num_dims, ranges);
     map.simplify();
     if map.is_known_empty() {
         return None;

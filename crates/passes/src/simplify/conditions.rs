@@ -298,19 +298,7 @@ impl IndexValues {
             .iter()
             .map(|(e, is_eq)| {
                 let e = expr_from_affine(*e)?.substitute(dims, syms).ok()?;
-                // `x + c >= 0` is `x in [-c, ..]`: constraints on one `x` then meet (`d0 - d1
-                // == 0` and `d0 - d1 - 1 >= 0`).
-                let c = e.constant_term();
-                let (e, lo) = match c.checked_neg() {
-                    Some(lo) if c != 0 && !e.terms().is_empty() => (e.without_constant(), lo),
-                    _ => (e, 0),
-                };
-                let interval = if *is_eq {
-                    Interval::point(lo)
-                } else {
-                    Interval::new(lo, i64::MAX)
-                };
-                Some((e, interval))
+                Some(set_constraint(e, *is_eq))
             })
             .collect()
     }
@@ -492,4 +480,21 @@ pub(super) fn decision(always: bool, never: bool) -> Option<bool> {
     } else {
         None
     }
+}
+
+/// An integer set's constraint `e == 0` (`is_eq`) or `e >= 0` as a fact, its constant moved
+/// into the interval (`x + c >= 0` is `x in [-c, ..]`), so that constraints on one `x` meet
+/// (`d0 - d1 == 0` and `d0 - d1 - 1 >= 0`).
+pub(super) fn set_constraint(e: Expr, is_eq: bool) -> Fact {
+    let c = e.constant_term();
+    let (e, lo) = match c.checked_neg() {
+        Some(lo) if c != 0 && !e.terms().is_empty() => (e.without_constant(), lo),
+        _ => (e, 0),
+    };
+    let interval = if is_eq {
+        Interval::point(lo)
+    } else {
+        Interval::new(lo, i64::MAX)
+    };
+    (e, interval)
 }

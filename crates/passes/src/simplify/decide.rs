@@ -9,14 +9,18 @@ use melior::{
         AffineExpr, BlockLike, OperationRef, RegionLike, Value, ValueLike, operation::OperationLike,
     },
 };
-use xla_indexing_core::{Expr, IndexingMap, Interval, Var};
+use xla_indexing_core::Interval;
+
+use crate::ranges::map_over;
 
 use xla_indexing_mlir::rewrite::set_attribute;
 
 use super::{
     affine_maps::{operand_ranges, simplified_over},
+    conditions::set_constraint,
     cost::Cost,
     float_compare::decide_cmpf,
+    known::Fact,
     rewrite::constant,
     values::IndexValues,
 };
@@ -127,30 +131,17 @@ fn without_implied<'c>(
 ) -> Vec<(AffineExpr<'c>, bool)> {
     let Some(facts) = constraints
         .iter()
-        .map(|(e, eq)| {
-            let interval = if *eq {
-                Interval::point(0)
-            } else {
-                Interval::new(0, i64::MAX)
-            };
-            Some((expr_from_affine(*e)?, interval))
-        })
-        .collect::<Option<Vec<(Expr, Interval)>>>()
+        .map(|(e, eq)| Some(set_constraint(expr_from_affine(*e)?, *eq)))
+        .collect::<Option<Vec<Fact>>>()
     else {
         return constraints;
     };
     if operand_ranges.len() < num_dims {
         return constraints;
     }
-    let vars = |r: &[Interval]| r.iter().map(|r| Var::new(*r)).collect();
     let mut kept: Vec<bool> = vec![true; facts.len()];
     for i in 0..facts.len() {
-        let mut others = IndexingMap::new(
-            Vec::new(),
-            vars(&operand_ranges[..num_dims]),
-            vars(&operand_ranges[num_dims..]),
-            Vec::new(),
-        );
+        let mut others = map_over(Vec::new(), num_dims, operand_ranges);
         for (j, (e, interval)) in facts.iter().enumerate() {
             if j != i && kept[j] {
                 others.add_constraint(e.clone(), *interval);
