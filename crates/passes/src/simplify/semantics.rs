@@ -93,13 +93,14 @@ impl IndexValues {
                     .contains_interval(a.range)
                     .then(|| Read::Exact(Reading::of(a.expr.clone(), &[&a])))
             }
-            IndexOp::Cast(Cast::Signed) if operand(self, 0)?.width == 1 => {
+            IndexOp::Cast(cast @ (Cast::Signed | Cast::Truncate)) => {
                 let a = operand(self, 0)?;
-                exact(a.expr.checked_scale(-1).ok()?, &[&a])
-            }
-            IndexOp::Cast(Cast::Signed | Cast::Truncate) => {
-                let a = operand(self, 0)?;
-                exact(a.expr.clone(), &[&a])
+                let expr = if cast == Cast::Signed && a.width == 1 {
+                    a.expr.checked_scale(-1).ok()?
+                } else {
+                    a.expr.clone()
+                };
+                exact(expr, &[&a])
             }
             IndexOp::Cast(Cast::Unsigned) => {
                 let a = operand(self, 0)?;
