@@ -3,7 +3,8 @@
 //! Passes and translations see IR through these helpers: the names, constants and attributes
 //! of ops, the uses of values, dominance and side effects (the last two through
 //! `dialect/lib/XlaIndexingRewrite.cpp`, as MLIR's C API has no such queries), MLIR's integer
-//! range analysis (`dialect/lib/SolvedRanges.cpp`), and MLIR's greedy pattern driver with a listener for erased values ([`crate::rewrite::apply_patterns_greedily`]).
+//! range analysis (`dialect/lib/SolvedRanges.cpp`), and MLIR's greedy pattern driver with a
+//! listener for erased values ([`crate::rewrite::apply_patterns_greedily`]).
 
 use std::ffi::c_void;
 

@@ -1,7 +1,7 @@
 //! Conditions the ranges decide: `scf.if` and `affine.if` whose branch is known, `affine.if`
 //! constraints that always hold or that the others imply, `affine.min`/`affine.max` results
-//! that are never the answer, and `arith.cmpf` of converted integers. (Comparisons, selects and `arith` `min`/`max` are values: `rewrite.rs` replaces them
-//! by what they always give.)
+//! that are never the answer, and `arith.cmpf` of converted integers. (Comparisons, selects
+//! and `arith` `min`/`max` are values: `rewrite.rs` replaces them by what they always give.)
 
 use melior::{
     Context, RewriterBase,
