@@ -53,11 +53,19 @@
 // A set empty through a symbol without bounds: n >= i + 1 >= 1 and n <= 0.
 // SIMPLIFIED-LABEL: func.func @empty_through_symbol
 // SIMPLIFIED-NOT: affine.if
+// i - j == 0 and i - j - 1 >= 0 meet as one expression, beside a symbol without bounds (the
+// ranges too large to enumerate or to narrow one step at a time).
+// SIMPLIFIED-LABEL: func.func @equal_and_apart
+// SIMPLIFIED-NOT: affine.if
+// A division by a symbol bound to a constant is a division by that constant, unsigned here.
+// SIMPLIFIED-LABEL: func.func @divided_by_constant_symbol
+// SIMPLIFIED: arith.divui
+// SIMPLIFIED-NOT: affine.apply
 // SIMPLIFIED-LABEL: func.func @main
 
 // 16 * 20 * 3 + 450 * 2 + 256 * 3 + 128 * 3 + 64 * 2 + 240 * 4 + 16 * 2 + 7 + 12 * 3 + 100 * 2
-// + 256 * 4 * 4 + 80 + 10 * 3 values.
-// VALUES-COUNT-8581: {{^-?[0-9]+$}}
+// + 256 * 4 * 4 + 80 + 10 * 3 + 10 * 3 + 100 values.
+// VALUES-COUNT-8711: {{^-?[0-9]+$}}
 
 func.func private @printI64(i64)
 func.func private @printNewline()
@@ -225,6 +233,24 @@ func.func @empty_through_symbol(%i: index {xla.range = [0 : index, 9 : index]}, 
   return %r : index
 }
 
+func.func @equal_and_apart(%i: index {xla.range = [0 : index, 1000000 : index]}, %j: index {xla.range = [0 : index, 1000000 : index]}, %n: index) -> index {
+  %c1 = arith.constant 1 : index
+  %r = affine.if affine_set<(d0, d1)[s0] : (d0 - d1 == 0, s0 - d0 >= 0, d0 - d1 - 1 >= 0)>(%i, %j)[%n] -> index {
+    affine.yield %c1 : index
+  } else {
+    affine.yield %n : index
+  }
+  return %r : index
+}
+
+func.func @divided_by_constant_symbol(%i: index {xla.range = [0 : index, 99 : index]}, %buf: memref<100xindex>) -> index {
+  %c7 = arith.constant 7 : index
+  %q = affine.apply affine_map<(d0)[s0] -> (d0 floordiv s0)>(%i)[%c7]
+  memref.store %q, %buf[%i] : memref<100xindex>
+  %v = memref.load %buf[%i] : memref<100xindex>
+  return %v : index
+}
+
 func.func @main() {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -317,7 +343,19 @@ func.func @main() {
       func.call @print(%r) : (index) -> ()
     }
   }
+  scf.for %i = %c0 to %c10 step %c1 {
+    scf.for %n = %c_3 to %c_top step %c_step3 {
+      %r = func.call @equal_and_apart(%i, %i, %n) : (index, index, index) -> index
+      func.call @print(%r) : (index) -> ()
+    }
+  }
   %c100 = arith.constant 100 : index
+  %scratch = memref.alloc() : memref<100xindex>
+  scf.for %i = %c0 to %c100 step %c1 {
+    %r = func.call @divided_by_constant_symbol(%i, %scratch) : (index, memref<100xindex>) -> index
+    func.call @print(%r) : (index) -> ()
+  }
+  memref.dealloc %scratch : memref<100xindex>
   scf.for %x = %c0 to %c100 step %c1 {
     %r:2 = func.call @declared_ranges(%x) : (index) -> (index, index)
     func.call @print(%r#0) : (index) -> ()
