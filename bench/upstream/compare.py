@@ -1,15 +1,21 @@
 #!/usr/bin/env python3
-"""Compares xla-indexing-simplify followed by `canonicalize, cse` (OURS) with upstream MLIR's
-strongest index-arithmetic route (STRONGEST) on upstream MLIR's own test inputs.
+"""Compares xla-indexing-simplify with upstream MLIR's strongest index-arithmetic route
+(STRONGEST) on upstream MLIR's own test inputs, by two routes of ours:
+
+- OURS: the pass, then `canonicalize, cse`. Affine ops stay affine (an affine.load's map, a
+  loop's bounds), so their divisions are lowered later as `lower-affine` writes them.
+- OURS-LOWERED: the pass where STRONGEST has its passes: before `lower-affine` and after it,
+  where upstream runs its integer range passes.
 
 Usage: python3 bench/upstream/compare.py LLVM_PROJECT [--plugin PATH] [--lower-only]
 
 LLVM_PROJECT is a checkout of llvm-project (its `mlir/test` is read; the files are not part of
-this repository). Each test file is split on `// -----`; every piece goes through both routes,
-then both outputs are lowered the same way (`lower-affine, canonicalize, cse`; `lower-affine`
-alone with --lower-only), and each function's counts are compared: divisions and remainders
-(DIV), decisions, i.e. compares, selects, min/max and ifs (DEC), and ops (ALL). The report lists
-the functions where ours leaves more, and those where it leaves fewer."""
+this repository). Each test file is split on `// -----`; every piece goes through every route,
+then each output is lowered the same way (`lower-affine, canonicalize, cse`; `lower-affine`
+alone with --lower-only), and each function's counts are compared with STRONGEST's: divisions
+and remainders (DIV), decisions, i.e. compares, selects, min/max and ifs (DEC), and ops (ALL).
+The report lists, per route of ours, the functions where ours leaves more, and those where it
+leaves fewer."""
 import os
 import re
 import subprocess
@@ -41,6 +47,10 @@ FILES = [
 
 PLUGIN_ARGS = [f"--load-pass-plugin={PLUGIN}", f"--load-dialect-plugin={PLUGIN}"]
 OURS = "builtin.module(func.func(xla-indexing-simplify), canonicalize, cse)"
+OURS_LOWERED = ("builtin.module(func.func(xla-indexing-simplify), canonicalize, cse, "
+                "lower-affine, canonicalize, cse, func.func(xla-indexing-simplify), "
+                "canonicalize, cse)")
+ROUTES = [("OURS", OURS), ("OURS-LOWERED", OURS_LOWERED)]
 STRONGEST = ("builtin.module(func.func(affine-simplify-structures), canonicalize, cse, "
              "lower-affine, canonicalize, cse, int-range-optimizations, "
              "arith-unsigned-when-equivalent, canonicalize, cse, int-range-optimizations, "
@@ -153,98 +163,115 @@ def trim(body, n=40):
     return body[:n] + [f"    ... ({len(body) - n} more lines)"]
 
 
+STAT_KEYS = ("funcs", "div", "dec", "all", "worse", "better", "ours_divdec", "str_divdec")
+
+
+def lower(tmpdir, tag, out, rel, pi, lower_notes):
+    """The route's output lowered by LOWERING (the unlowered output where lowering fails)."""
+    p = os.path.join(tmpdir, f"{tag}.mlir")
+    with open(p, "w") as f:
+        f.write(out)
+    rcl, outl, errl, _ = run([f"--pass-pipeline={LOWERING}"], p)
+    if rcl != 0:
+        lower_notes.append((rel, pi, tag, first_error_line(errl)))
+        return out
+    return outl
+
+
+def compare(st, worse, better, rel, pi, ours, strongest):
+    """Counts every function of ours against the same function of STRONGEST into st."""
+    fo, oo = keyed(functions(ours))
+    fs, _ = keyed(functions(strongest))
+    for k in oo:
+        if k not in fs:
+            continue
+        co, cs = counts(fo[k]), counts(fs[k])
+        st["funcs"] += 1
+        st["div"] += co[0] > cs[0]
+        st["dec"] += co[1] > cs[1]
+        st["all"] += co[2] > cs[2]
+        st["ours_divdec"] += co[0] + co[1]
+        st["str_divdec"] += cs[0] + cs[1]
+        if co > cs:
+            st["worse"] += 1
+            worse.append((rel, pi, k, co, cs, fo[k], fs[k]))
+        elif co < cs:
+            st["better"] += 1
+            better.append((rel, pi, k, co, cs, fo[k], fs[k]))
+
+
 def main():
     work = os.path.join(REPO, "target", "bench")
     os.makedirs(work, exist_ok=True)
     tmpdir = tempfile.mkdtemp(prefix="upstream_", dir=work)
-    table = []
-    worse = []
-    better = []
+    tables = {name: [] for name, _ in ROUTES}
+    worse = {name: [] for name, _ in ROUTES}
+    better = {name: [] for name, _ in ROUTES}
     findings = []
     skipped = []
     lower_notes = []
-    grand = defaultdict(int)
+    pieces_of = {}
 
     for rel in FILES:
         path = os.path.join(ROOT, rel)
         text = open(path).read()
         pieces = split_pieces(text)
-        st = dict(funcs=0, div=0, dec=0, all=0, worse=0, better=0,
-                  ours_divdec=0, str_divdec=0, pieces=len(pieces), skipped=0)
+        pieces_of[rel] = [len(pieces), 0]
+        stats = {name: dict.fromkeys(STAT_KEYS, 0) for name, _ in ROUTES}
         for pi, piece in enumerate(pieces):
             inp = os.path.join(tmpdir, "piece.mlir")
             with open(inp, "w") as f:
                 f.write(piece)
             rc, _, err, _ = run([], inp)
             if rc != 0:
-                st["skipped"] += 1
+                pieces_of[rel][1] += 1
                 skipped.append((rel, pi, "input does not parse", first_error_line(err)))
                 continue
-            rco, outo, erro, cmdo = run(PLUGIN_ARGS + [f"--pass-pipeline={OURS}"], inp)
-            rcs, outs, errs, cmds = run(PLUGIN_ARGS + [f"--pass-pipeline={STRONGEST}"], inp)
-            if rco != 0 and rcs == 0:
-                findings.append((rel, pi, cmdo, rco, erro))
-            if rco != 0 or rcs != 0:
-                st["skipped"] += 1
-                which = "both" if (rco and rcs) else ("ours" if rco else "strongest")
-                err = erro if rco else errs
-                skipped.append((rel, pi, f"route failed ({which})", first_error_line(err)))
+            results = {name: run(PLUGIN_ARGS + [f"--pass-pipeline={route}"], inp)
+                       for name, route in ROUTES + [("STRONGEST", STRONGEST)]}
+            rcs, outs, errs, _ = results["STRONGEST"]
+            failed = [name for name, r in results.items() if r[0] != 0]
+            for name in failed:
+                if name != "STRONGEST" and rcs == 0:
+                    rc_, _, err_, cmd_ = results[name]
+                    findings.append((rel, pi, cmd_, rc_, err_))
+            if failed:
+                pieces_of[rel][1] += 1
+                err = results[failed[0]][2]
+                skipped.append((rel, pi, f"route failed ({', '.join(failed)})",
+                                first_error_line(err)))
                 continue
-            lowered = {}
-            for tag, out in (("ours", outo), ("strongest", outs)):
-                p = os.path.join(tmpdir, f"{tag}.mlir")
-                with open(p, "w") as f:
-                    f.write(out)
-                rcl, outl, errl, _ = run([f"--pass-pipeline={LOWERING}"], p)
-                if rcl != 0:
-                    lower_notes.append((rel, pi, tag, first_error_line(errl)))
-                    lowered[tag] = out
-                else:
-                    lowered[tag] = outl
-            fo, oo = keyed(functions(lowered["ours"]))
-            fs, _ = keyed(functions(lowered["strongest"]))
-            for k in oo:
-                if k not in fs:
-                    continue
-                co, cs = counts(fo[k]), counts(fs[k])
-                st["funcs"] += 1
-                st["div"] += co[0] > cs[0]
-                st["dec"] += co[1] > cs[1]
-                st["all"] += co[2] > cs[2]
-                st["ours_divdec"] += co[0] + co[1]
-                st["str_divdec"] += cs[0] + cs[1]
-                if co > cs:
-                    st["worse"] += 1
-                    worse.append((rel, pi, k, co, cs, fo[k], fs[k]))
-                elif co < cs:
-                    st["better"] += 1
-                    better.append((rel, pi, k, co, cs, fo[k], fs[k]))
-        table.append((rel, st))
-        for key in ("funcs", "div", "dec", "all", "worse", "better",
-                    "ours_divdec", "str_divdec", "pieces", "skipped"):
-            grand[key] += st[key]
+            strongest = lower(tmpdir, "STRONGEST", outs, rel, pi, lower_notes)
+            for name, _ in ROUTES:
+                ours = lower(tmpdir, name, results[name][1], rel, pi, lower_notes)
+                compare(stats[name], worse[name], better[name], rel, pi, ours, strongest)
+        for name, _ in ROUTES:
+            tables[name].append((rel, stats[name]))
 
-    print("OURS      =", OURS)
-    print("STRONGEST =", STRONGEST)
-    print("LOWERING  =", LOWERING)
+    for name, route in ROUTES:
+        print(f"{name:<12} = {route}")
+    print(f"{'STRONGEST':<12} = {STRONGEST}")
+    print(f"{'LOWERING':<12} = {LOWERING}")
     print("Counts are per func.func in the lowered output: DIV (divisions, remainders), DEC (compares, selects, min, max, ifs), ALL (ops).")
-    print()
     hdr = ("file", "pieces", "skip", "funcs", ">DIV", ">DEC", ">ALL", "worse", "better",
            "DIV+DEC ours", "DIV+DEC strongest")
     fmt = "{:<58} {:>6} {:>4} {:>5} {:>4} {:>4} {:>4} {:>5} {:>6} {:>12} {:>17}"
-    print(fmt.format(*hdr))
-    for rel, st in table:
-        print(fmt.format(rel, st["pieces"], st["skipped"], st["funcs"], st["div"], st["dec"],
-                         st["all"], st["worse"], st["better"], st["ours_divdec"],
-                         st["str_divdec"]))
-    print(fmt.format("TOTAL", grand["pieces"], grand["skipped"], grand["funcs"], grand["div"],
-                     grand["dec"], grand["all"], grand["worse"], grand["better"],
-                     grand["ours_divdec"], grand["str_divdec"]))
-    print("(>DIV/>DEC/>ALL: functions where OURS has more of that count than STRONGEST; "
+    for name, _ in ROUTES:
+        print()
+        print(f"== {name} against STRONGEST")
+        print(fmt.format(*hdr))
+        grand = dict.fromkeys(STAT_KEYS, 0)
+        for rel, st in tables[name]:
+            print(fmt.format(rel, *pieces_of[rel], *(st[k] for k in STAT_KEYS)))
+            for k in STAT_KEYS:
+                grand[k] += st[k]
+        total = [sum(p[i] for p in pieces_of.values()) for i in (0, 1)]
+        print(fmt.format("TOTAL", *total, *(grand[k] for k in STAT_KEYS)))
+    print("(>DIV/>DEC/>ALL: functions where ours has more of that count than STRONGEST; "
           "worse/better: lexicographic (DIV, DEC, ALL) comparison)")
     print()
 
-    print(f"== FINDINGS (route fails only with OURS): {len(findings)}")
+    print(f"== FINDINGS (a route of ours fails where STRONGEST does not): {len(findings)}")
     for rel, pi, cmd, rc, err in findings:
         print(f"--- {rel} piece {pi} rc={rc}")
         print("command:", " ".join(cmd))
@@ -269,9 +296,11 @@ def main():
         print(f"  {rel} piece {pi} [{tag}]: {line}")
     print()
 
-    print_functions("OURS WORSE functions", worse)
-    print()
-    print_functions("OURS BETTER functions (for reference)", better)
+    for name, _ in ROUTES:
+        print_functions(f"{name} WORSE functions", worse[name])
+        print()
+        print_functions(f"{name} BETTER functions (for reference)", better[name])
+        print()
 
 
 def print_functions(title, functions):
@@ -279,11 +308,11 @@ def print_functions(title, functions):
     print(f"== {title}: {len(functions)}")
     for rel, pi, k, co, cs, bo, bs in functions:
         name = k[0] + (f"#{k[1]}" if k[1] else "")
-        print(f"--- {rel} piece {pi} @{name}: OURS (DIV,DEC,ALL)={co}  STRONGEST={cs}")
-        print("  [OURS lowered body]")
+        print(f"--- {rel} piece {pi} @{name}: ours (DIV,DEC,ALL)={co}  STRONGEST={cs}")
+        print("  [ours, lowered]")
         for l in trim(bo):
             print("  " + l)
-        print("  [STRONGEST lowered body]")
+        print("  [STRONGEST, lowered]")
         for l in trim(bs):
             print("  " + l)
 
