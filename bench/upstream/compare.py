@@ -1,21 +1,28 @@
 #!/usr/bin/env python3
-"""Compares xla-indexing-simplify with upstream MLIR's strongest index-arithmetic route
-(STRONGEST) on upstream MLIR's own test inputs, by two routes of ours:
+"""Compares xla-indexing-simplify with upstream MLIR's strongest index-arithmetic routes on
+upstream MLIR's own test inputs. Two routes of ours:
 
 - OURS: the pass, then `canonicalize, cse`. Affine ops stay affine (an affine.load's map, a
   loop's bounds), so their divisions are lowered later as `lower-affine` writes them.
 - OURS-LOWERED: the pass where STRONGEST has its passes: before `lower-affine` and after it,
   where upstream runs its integer range passes.
 
+and two of upstream's, each its strongest of a kind:
+
+- STRONGEST-AFFINE: keeps affine ops (`affine-simplify-structures, canonicalize, cse`, then
+  `int-range-optimizations, arith-unsigned-when-equivalent, canonicalize, cse` twice).
+- STRONGEST: the same with `lower-affine, canonicalize, cse` before the range passes.
+
+OURS is compared with both, OURS-LOWERED with STRONGEST.
+
 Usage: python3 bench/upstream/compare.py LLVM_PROJECT [--plugin PATH] [--lower-only]
 
 LLVM_PROJECT is a checkout of llvm-project (its `mlir/test` is read; the files are not part of
 this repository). Each test file is split on `// -----`; every piece goes through every route,
 then each output is lowered the same way (`lower-affine, canonicalize, cse`; `lower-affine`
-alone with --lower-only), and each function's counts are compared with STRONGEST's: divisions
-and remainders (DIV), decisions, i.e. compares, selects, min/max and ifs (DEC), and ops (ALL).
-The report lists, per route of ours, the functions where ours leaves more, and those where it
-leaves fewer."""
+alone with --lower-only), and each function's counts are compared: divisions and remainders
+(DIV), decisions, i.e. compares, selects, min/max and ifs (DEC), and ops (ALL). The report lists,
+per comparison, the functions where ours leaves more, and those where it leaves fewer."""
 import os
 import re
 import subprocess
@@ -50,11 +57,16 @@ OURS = "builtin.module(func.func(xla-indexing-simplify), canonicalize, cse)"
 OURS_LOWERED = ("builtin.module(func.func(xla-indexing-simplify), canonicalize, cse, "
                 "lower-affine, canonicalize, cse, func.func(xla-indexing-simplify), "
                 "canonicalize, cse)")
-ROUTES = [("OURS", OURS), ("OURS-LOWERED", OURS_LOWERED)]
+RANGE_PASSES = ("int-range-optimizations, arith-unsigned-when-equivalent, canonicalize, cse, "
+                "int-range-optimizations, arith-unsigned-when-equivalent, canonicalize, cse")
 STRONGEST = ("builtin.module(func.func(affine-simplify-structures), canonicalize, cse, "
-             "lower-affine, canonicalize, cse, int-range-optimizations, "
-             "arith-unsigned-when-equivalent, canonicalize, cse, int-range-optimizations, "
-             "arith-unsigned-when-equivalent, canonicalize, cse)")
+             f"lower-affine, canonicalize, cse, {RANGE_PASSES})")
+STRONGEST_AFFINE = ("builtin.module(func.func(affine-simplify-structures), canonicalize, cse, "
+                    f"{RANGE_PASSES})")
+ROUTES = {"OURS": OURS, "OURS-LOWERED": OURS_LOWERED, "STRONGEST": STRONGEST,
+          "STRONGEST-AFFINE": STRONGEST_AFFINE}
+COMPARISONS = [("OURS", "STRONGEST-AFFINE"), ("OURS", "STRONGEST"),
+               ("OURS-LOWERED", "STRONGEST")]
 LOWERING = ("builtin.module(lower-affine)" if "--lower-only" in ARGS
             else "builtin.module(lower-affine, canonicalize, cse)")
 
@@ -163,7 +175,7 @@ def trim(body, n=40):
     return body[:n] + [f"    ... ({len(body) - n} more lines)"]
 
 
-STAT_KEYS = ("funcs", "div", "dec", "all", "worse", "better", "ours_divdec", "str_divdec")
+STAT_KEYS = ("skipped", "funcs", "div", "dec", "all", "worse", "better", "ours_divdec", "str_divdec")
 
 
 def lower(tmpdir, tag, out, rel, pi, lower_notes):
@@ -179,7 +191,7 @@ def lower(tmpdir, tag, out, rel, pi, lower_notes):
 
 
 def compare(st, worse, better, rel, pi, ours, strongest):
-    """Counts every function of ours against the same function of STRONGEST into st."""
+    """Counts every function of ours against the same function of the peer's into st."""
     fo, oo = keyed(functions(ours))
     fs, _ = keyed(functions(strongest))
     for k in oo:
@@ -204,9 +216,9 @@ def main():
     work = os.path.join(REPO, "target", "bench")
     os.makedirs(work, exist_ok=True)
     tmpdir = tempfile.mkdtemp(prefix="upstream_", dir=work)
-    tables = {name: [] for name, _ in ROUTES}
-    worse = {name: [] for name, _ in ROUTES}
-    better = {name: [] for name, _ in ROUTES}
+    tables = {pair: [] for pair in COMPARISONS}
+    worse = {pair: [] for pair in COMPARISONS}
+    better = {pair: [] for pair in COMPARISONS}
     findings = []
     skipped = []
     lower_notes = []
@@ -216,62 +228,64 @@ def main():
         path = os.path.join(ROOT, rel)
         text = open(path).read()
         pieces = split_pieces(text)
-        pieces_of[rel] = [len(pieces), 0]
-        stats = {name: dict.fromkeys(STAT_KEYS, 0) for name, _ in ROUTES}
+        pieces_of[rel] = len(pieces)
+        unparsed = 0
+        stats = {pair: dict.fromkeys(STAT_KEYS, 0) for pair in COMPARISONS}
         for pi, piece in enumerate(pieces):
             inp = os.path.join(tmpdir, "piece.mlir")
             with open(inp, "w") as f:
                 f.write(piece)
             rc, _, err, _ = run([], inp)
             if rc != 0:
-                pieces_of[rel][1] += 1
+                unparsed += 1
                 skipped.append((rel, pi, "input does not parse", first_error_line(err)))
                 continue
             results = {name: run(PLUGIN_ARGS + [f"--pass-pipeline={route}"], inp)
-                       for name, route in ROUTES + [("STRONGEST", STRONGEST)]}
-            rcs, outs, errs, _ = results["STRONGEST"]
+                       for name, route in ROUTES.items()}
             failed = [name for name, r in results.items() if r[0] != 0]
-            for name in failed:
-                if name != "STRONGEST" and rcs == 0:
-                    rc_, _, err_, cmd_ = results[name]
-                    findings.append((rel, pi, cmd_, rc_, err_))
             if failed:
-                pieces_of[rel][1] += 1
                 err = results[failed[0]][2]
                 skipped.append((rel, pi, f"route failed ({', '.join(failed)})",
                                 first_error_line(err)))
-                continue
-            strongest = lower(tmpdir, "STRONGEST", outs, rel, pi, lower_notes)
-            for name, _ in ROUTES:
-                ours = lower(tmpdir, name, results[name][1], rel, pi, lower_notes)
-                compare(stats[name], worse[name], better[name], rel, pi, ours, strongest)
-        for name, _ in ROUTES:
-            tables[name].append((rel, stats[name]))
+            lowered = {name: lower(tmpdir, name, results[name][1], rel, pi, lower_notes)
+                       for name in ROUTES if name not in failed}
+            for pair in COMPARISONS:
+                ours, peer = pair
+                if ours in failed or peer in failed:
+                    stats[pair]["skipped"] += 1
+                    if peer not in failed:
+                        rc_, _, err_, cmd_ = results[ours]
+                        findings.append((rel, pi, cmd_, rc_, err_))
+                    continue
+                compare(stats[pair], worse[pair], better[pair], rel, pi, lowered[ours],
+                        lowered[peer])
+        for pair in COMPARISONS:
+            stats[pair]["skipped"] += unparsed
+            tables[pair].append((rel, stats[pair]))
 
-    for name, route in ROUTES:
-        print(f"{name:<12} = {route}")
-    print(f"{'STRONGEST':<12} = {STRONGEST}")
-    print(f"{'LOWERING':<12} = {LOWERING}")
+    for name, route in ROUTES.items():
+        print(f"{name:<16} = {route}")
+    print(f"{'LOWERING':<16} = {LOWERING}")
     print("Counts are per func.func in the lowered output: DIV (divisions, remainders), DEC (compares, selects, min, max, ifs), ALL (ops).")
     hdr = ("file", "pieces", "skip", "funcs", ">DIV", ">DEC", ">ALL", "worse", "better",
-           "DIV+DEC ours", "DIV+DEC strongest")
+           "DIV+DEC ours", "DIV+DEC peer")
     fmt = "{:<58} {:>6} {:>4} {:>5} {:>4} {:>4} {:>4} {:>5} {:>6} {:>12} {:>17}"
-    for name, _ in ROUTES:
+    for pair in COMPARISONS:
         print()
-        print(f"== {name} against STRONGEST")
+        print(f"== {pair[0]} against {pair[1]}")
         print(fmt.format(*hdr))
         grand = dict.fromkeys(STAT_KEYS, 0)
-        for rel, st in tables[name]:
-            print(fmt.format(rel, *pieces_of[rel], *(st[k] for k in STAT_KEYS)))
+        for rel, st in tables[pair]:
+            print(fmt.format(rel, pieces_of[rel], *(st[k] for k in STAT_KEYS)))
             for k in STAT_KEYS:
                 grand[k] += st[k]
-        total = [sum(p[i] for p in pieces_of.values()) for i in (0, 1)]
-        print(fmt.format("TOTAL", *total, *(grand[k] for k in STAT_KEYS)))
-    print("(>DIV/>DEC/>ALL: functions where ours has more of that count than STRONGEST; "
+        print(fmt.format("TOTAL", sum(pieces_of.values()),
+                         *(grand[k] for k in STAT_KEYS)))
+    print("(>DIV/>DEC/>ALL: functions where ours has more of that count than the peer; "
           "worse/better: lexicographic (DIV, DEC, ALL) comparison)")
     print()
 
-    print(f"== FINDINGS (a route of ours fails where STRONGEST does not): {len(findings)}")
+    print(f"== FINDINGS (a route of ours fails where its peer does not): {len(findings)}")
     for rel, pi, cmd, rc, err in findings:
         print(f"--- {rel} piece {pi} rc={rc}")
         print("command:", " ".join(cmd))
@@ -279,7 +293,7 @@ def main():
         print(err.rstrip())
     print()
 
-    print(f"== SKIPPED pieces: {len(skipped)}")
+    print(f"== Pieces that do not parse or where a route failed: {len(skipped)}")
     reasons = defaultdict(int)
     for rel, pi, why, line in skipped:
         reasons[(why, re.sub(r"^.*?error: ", "", re.sub(r"/\S+:\d+:\d+: ", "", line)))] += 1
@@ -296,23 +310,24 @@ def main():
         print(f"  {rel} piece {pi} [{tag}]: {line}")
     print()
 
-    for name, _ in ROUTES:
-        print_functions(f"{name} WORSE functions", worse[name])
+    for pair in COMPARISONS:
+        title = f"{pair[0]} against {pair[1]}"
+        print_functions(f"{title}: ours WORSE", worse[pair], pair[1])
         print()
-        print_functions(f"{name} BETTER functions (for reference)", better[name])
+        print_functions(f"{title}: ours BETTER (for reference)", better[pair], pair[1])
         print()
 
 
-def print_functions(title, functions):
+def print_functions(title, functions, peer):
     """Each function's counts on both routes, and both lowered bodies."""
     print(f"== {title}: {len(functions)}")
     for rel, pi, k, co, cs, bo, bs in functions:
         name = k[0] + (f"#{k[1]}" if k[1] else "")
-        print(f"--- {rel} piece {pi} @{name}: ours (DIV,DEC,ALL)={co}  STRONGEST={cs}")
+        print(f"--- {rel} piece {pi} @{name}: ours (DIV,DEC,ALL)={co}  {peer}={cs}")
         print("  [ours, lowered]")
         for l in trim(bo):
             print("  " + l)
-        print("  [STRONGEST, lowered]")
+        print(f"  [{peer}, lowered]")
         for l in trim(bs):
             print("  " + l)
 
