@@ -5,11 +5,11 @@
 use std::collections::BTreeMap;
 
 use crate::expr::{ArithError, Atom, Expr, VarRef};
-use crate::interval::{Interval, ceil_div, floor_div, mod_floor, next_point};
+use crate::interval::{Interval, ceil_div, floor_div, mod_floor};
 use crate::map::IndexingMap;
 use crate::range::{ceil_div_wide, floor_div_wide};
 
-use super::{Budget, Memo, simplify_expr_in};
+use super::{Budget, Memo, hull::satisfying_hull, simplify_expr_in};
 
 /// Simplifies the constraints of `map` to a fixed point (bounded by the budget's rounds).
 /// Returns whether the domain changed (bounds, constraints or emptiness); a map without
@@ -455,24 +455,15 @@ fn tighten_by_each_constraint(map: &mut IndexingMap, budget: Budget) -> bool {
             break;
         };
         points_left = left;
-        let mut hull = vec![Interval::new(i64::MAX, i64::MIN); vars.len()];
-        let mut point: Vec<i64> = bounds.iter().map(|b| b.lo).collect();
-        loop {
-            let value = e.eval_at(&|v| Some(point[vars.binary_search(&v).ok()?]));
-            if value.is_some_and(|x| iv.contains(x)) {
-                for (h, x) in hull.iter_mut().zip(&point) {
-                    *h = Interval::new(h.lo.min(*x), h.hi.max(*x));
-                }
-            }
-            if !next_point(&mut point, &bounds) {
-                break;
-            }
-        }
+        let holds = |point: &[i64]| {
+            e.eval_at(&|v| Some(point[vars.binary_search(&v).ok()?]))
+                .is_some_and(|x| iv.contains(x))
+        };
+        let Some(hull) = satisfying_hull(&bounds, holds) else {
+            map.mark_empty();
+            return true;
+        };
         for ((v, h), b) in vars.iter().zip(hull).zip(&bounds) {
-            if !h.is_feasible() {
-                map.mark_empty();
-                return true;
-            }
             if h != *b {
                 map.add_constraint(Expr::var(*v), h);
                 changed = true;
@@ -487,23 +478,28 @@ fn tighten_by_each_constraint(map: &mut IndexingMap, budget: Budget) -> bool {
 /// hold go away. Returns whether anything changed, or `None` when the box is too large to
 /// enumerate.
 fn tighten_by_enumeration(map: &mut IndexingMap, limit: u128) -> Option<bool> {
-    let nd = map.dims.len();
-    let n = nd + map.num_symbols();
-    let mut hull = vec![Interval::new(i64::MAX, i64::MIN); n];
-    let mut found = false;
-    let enumerated = map.for_each_domain_point(limit, |d, s| {
-        found = true;
-        for (h, v) in hull.iter_mut().zip(d.iter().chain(s)) {
-            *h = Interval::new(h.lo.min(*v), h.hi.max(*v));
-        }
-    });
-    if !enumerated {
+    if map.known_empty {
+        return Some(false);
+    }
+    if map.box_size() > limit {
         return None;
     }
-    if !found {
+    let bounds: Vec<Interval> = map.all_vars().map(|v| v.bounds).collect();
+    let nd = map.dims.len();
+    let hull = bounds
+        .iter()
+        .all(|b| b.is_feasible())
+        .then(|| {
+            satisfying_hull(&bounds, |point| {
+                let (d, s) = point.split_at(nd);
+                map.constraints_hold(d, s)
+            })
+        })
+        .flatten();
+    let Some(hull) = hull else {
         map.mark_empty();
         return Some(true);
-    }
+    };
     let mut changed = false;
     for (i, h) in hull.into_iter().enumerate() {
         let v = if i < nd {
@@ -512,9 +508,8 @@ fn tighten_by_enumeration(map: &mut IndexingMap, limit: u128) -> Option<bool> {
             VarRef::Sym((i - nd) as u32)
         };
         if let Some(var) = map.var_mut(v) {
-            let narrowed = var.bounds.intersect(h);
-            changed |= narrowed != var.bounds;
-            var.bounds = narrowed;
+            changed |= h != var.bounds;
+            var.bounds = h;
         }
     }
     Some(drop_constraints_that_always_hold(map) || changed)

@@ -15,6 +15,7 @@
 
 pub mod constraints;
 mod fit;
+mod hull;
 mod nonaffine;
 pub mod rules;
 
