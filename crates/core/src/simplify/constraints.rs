@@ -428,11 +428,12 @@ fn owned_constraints(map: &IndexingMap) -> Vec<(Expr, Interval)> {
         .collect()
 }
 
-/// **constraint-hull**: for each constraint alone, enumerates the box of the variables it mentions
-/// (when small) and shrinks each of them to the values that satisfy it; no value at all makes the
-/// map known empty. Sound because every point of the domain satisfies every constraint.
-/// Boxes of more than `enumeration_limit` points are skipped, and so is every constraint after
-/// `enumeration_total` points in all. Returns whether anything changed.
+/// **constraint-hull**: for each constraint alone, searches the box of the variables it mentions
+/// (when small) and shrinks each of them to the values that satisfy it (the hull of its points,
+/// [`satisfying_hull`]); no value at all makes the map known empty. Sound because every point
+/// of the domain satisfies every constraint. Boxes of more than `enumeration_limit` points are
+/// skipped, and so is every constraint after `enumeration_total` points of boxes in all.
+/// Returns whether anything changed.
 fn tighten_by_each_constraint(map: &mut IndexingMap, budget: Budget) -> bool {
     let mut changed = false;
     let mut points_left = budget.enumeration_total;
@@ -473,10 +474,10 @@ fn tighten_by_each_constraint(map: &mut IndexingMap, budget: Budget) -> bool {
     changed
 }
 
-/// For small domains: enumerates the box to decide emptiness exactly and shrinks every variable's
-/// bounds to the values that feasible points take (their hull). Constraints that then always
-/// hold go away. Returns whether anything changed, or `None` when the box is too large to
-/// enumerate.
+/// For small domains: searches the box to decide emptiness exactly and shrinks every variable's
+/// bounds to the values that feasible points take (their hull, [`satisfying_hull`]).
+/// Constraints that then always hold go away. Returns whether anything changed, or `None` when
+/// the box has more than `limit` points.
 fn tighten_by_enumeration(map: &mut IndexingMap, limit: u128) -> Option<bool> {
     if map.known_empty {
         return Some(false);
