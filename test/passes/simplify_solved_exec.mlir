@@ -31,10 +31,15 @@
 // SIMPLIFIED-LABEL: func.func @converted_compares
 // SIMPLIFIED-COUNT-1: arith.cmpf
 // SIMPLIFIED-NOT: arith.cmpf
+// Compares of integers converted with rounding (the conversion keeps order, and an f16
+// overflows to infinity): four decided, the two that depend on the value stay.
+// SIMPLIFIED-LABEL: func.func @rounded_compares
+// SIMPLIFIED-COUNT-2: arith.cmpf
+// SIMPLIFIED-NOT: arith.cmpf
 // SIMPLIFIED-LABEL: func.func @main
 
-// 10 * 2 * 2 + 10 * 2 * 2 + 10 * 2 + 6 * 6 + 2 * 2 * 4 + 7 * 6 values.
-// VALUES-COUNT-194: {{^-?[0-9]+$}}
+// 10 * 2 * 2 + 10 * 2 * 2 + 10 * 2 + 6 * 6 + 2 * 2 * 4 + 7 * 6 + 9 * 6 values.
+// VALUES-COUNT-248: {{^-?[0-9]+$}}
 
 func.func private @printI64(i64)
 func.func private @printNewline()
@@ -150,6 +155,36 @@ func.func @converted_compares(%a: i32, %b: i16, %c: i8) -> (i1, i1, i1, i1, i1, 
   return %negative, %above, %is_half, %not_huge, %below_limit, %below_three : i1, i1, i1, i1, i1, i1
 }
 
+func.func @rounded_compares(%a: i32) -> (i1, i1, i1, i1, i1, i1) {
+  %zero = arith.constant 0.0 : f32
+  %two_to_32 = arith.constant 4294967296.0 : f32
+  %billion = arith.constant 1.0e9 : f32
+  %half = arith.constant 0.5 : f16
+  %inf = arith.constant 0x7C00 : f16
+  %ninf = arith.constant 0xFC00 : f16
+  %ua = arith.uitofp %a : i32 to f32
+  %uh = arith.uitofp %a : i32 to f16
+  %sh = arith.sitofp %a : i32 to f16
+  %negative = arith.cmpf olt, %ua, %zero : f32
+  %at_most = arith.cmpf ole, %ua, %two_to_32 : f32
+  %below_billion = arith.cmpf olt, %ua, %billion : f32
+  %is_half = arith.cmpf oeq, %uh, %half : f16
+  %finite_or_inf = arith.cmpf ole, %uh, %inf : f16
+  %above_ninf = arith.cmpf ogt, %sh, %ninf : f16
+  return %negative, %at_most, %below_billion, %is_half, %finite_or_inf, %above_ninf : i1, i1, i1, i1, i1, i1
+}
+
+func.func @print_rounded(%a: i32) {
+  %r:6 = func.call @rounded_compares(%a) : (i32) -> (i1, i1, i1, i1, i1, i1)
+  func.call @print_bool(%r#0) : (i1) -> ()
+  func.call @print_bool(%r#1) : (i1) -> ()
+  func.call @print_bool(%r#2) : (i1) -> ()
+  func.call @print_bool(%r#3) : (i1) -> ()
+  func.call @print_bool(%r#4) : (i1) -> ()
+  func.call @print_bool(%r#5) : (i1) -> ()
+  return
+}
+
 func.func @main() {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -201,6 +236,25 @@ func.func @main() {
     func.call @print_bool(%r#4) : (i1) -> ()
     func.call @print_bool(%r#5) : (i1) -> ()
   }
+  // Around f16's overflow (65519 rounds to 65504, 65520 overflows), far below and far above.
+  %r0 = arith.constant 0 : i32
+  func.call @print_rounded(%r0) : (i32) -> ()
+  %r1 = arith.constant 65519 : i32
+  func.call @print_rounded(%r1) : (i32) -> ()
+  %r2 = arith.constant 65520 : i32
+  func.call @print_rounded(%r2) : (i32) -> ()
+  %r3 = arith.constant -65519 : i32
+  func.call @print_rounded(%r3) : (i32) -> ()
+  %r4 = arith.constant -65520 : i32
+  func.call @print_rounded(%r4) : (i32) -> ()
+  %r5 = arith.constant -70000 : i32
+  func.call @print_rounded(%r5) : (i32) -> ()
+  %r6 = arith.constant 16777217 : i32
+  func.call @print_rounded(%r6) : (i32) -> ()
+  %r7 = arith.constant -1 : i32
+  func.call @print_rounded(%r7) : (i32) -> ()
+  %r8 = arith.constant 2147483647 : i32
+  func.call @print_rounded(%r8) : (i32) -> ()
   scf.for %pi = %c0 to %c2 step %c1 {
     scf.for %qi = %c0 to %c2 step %c1 {
       %p = arith.cmpi eq, %pi, %c1 : index
