@@ -24,9 +24,10 @@ pub(crate) fn satisfying_hull(
     for i in 0..hull.len() {
         let Interval { lo, hi } = hull[i];
         let least = (lo..=hi).find(|&v| scan.slice_holds(&hull, i, v, &mut holds))?;
-        let greatest = ((least + 1)..=hi)
+        // Down to `least`, which holds (a range from `least + 1` would overflow at `i64::MAX`).
+        let greatest = (least..=hi)
             .rev()
-            .find(|&v| scan.slice_holds(&hull, i, v, &mut holds))
+            .find(|&v| v == least || scan.slice_holds(&hull, i, v, &mut holds))
             .unwrap_or(least);
         hull[i] = Interval::new(least, greatest);
     }
@@ -86,6 +87,22 @@ mod tests {
             if !next_point(&mut point, bounds) {
                 return hull;
             }
+        }
+    }
+
+    /// Bounds at the ends of `i64` scan without overflowing.
+    #[test]
+    fn scans_reach_the_ends_of_i64() {
+        for bounds in [
+            [Interval::new(i64::MAX - 2, i64::MAX)],
+            [Interval::new(i64::MIN, i64::MIN + 2)],
+        ] {
+            assert_eq!(satisfying_hull(&bounds, |_| true), Some(bounds.to_vec()));
+            let lo = bounds[0].lo;
+            assert_eq!(
+                satisfying_hull(&bounds, |p| p[0] == lo),
+                Some(vec![Interval::point(lo)])
+            );
         }
     }
 
