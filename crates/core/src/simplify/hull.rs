@@ -98,11 +98,12 @@ mod tests {
             [Interval::new(i64::MIN, i64::MIN + 2)],
         ] {
             assert_eq!(satisfying_hull(&bounds, |_| true), Some(bounds.to_vec()));
-            let lo = bounds[0].lo;
-            assert_eq!(
-                satisfying_hull(&bounds, |p| p[0] == lo),
-                Some(vec![Interval::point(lo)])
-            );
+            for end in [bounds[0].lo, bounds[0].hi] {
+                assert_eq!(
+                    satisfying_hull(&bounds, |p| p[0] == end),
+                    Some(vec![Interval::point(end)])
+                );
+            }
         }
     }
 
