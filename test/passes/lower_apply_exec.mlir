@@ -27,6 +27,7 @@
 
 // CHECK: 0{{$}}
 // CHECK-NEXT: 0{{$}}
+// CHECK-NEXT: 0{{$}}
 
 func.func private @printI64(i64)
 func.func private @printNewline()
@@ -60,7 +61,39 @@ func.func @main() {
   %edges = func.call @edges() : () -> i64
   func.call @printI64(%edges) : (i64) -> ()
   func.call @printNewline() : () -> ()
+  %by_symbol = func.call @divided_by_symbol() : () -> i64
+  func.call @printI64(%by_symbol) : (i64) -> ()
+  func.call @printNewline() : () -> ()
   return
+}
+
+// Divisions by a symbol (XLA's divisions by an expression) at every point of d0 in [0, 63],
+// s0 in [1, 8]; the number of disagreements with affine.apply's semi-affine maps.
+func.func @divided_by_symbol() -> i64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c9 = arith.constant 9 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0 : i64
+  %one = arith.constant 1 : i64
+  %bad = scf.for %i = %c0 to %c64 step %c1 iter_args(%acc = %zero) -> i64 {
+    %row = scf.for %s = %c1 to %c9 step %c1 iter_args(%acc2 = %acc) -> i64 {
+      %r:3 = xla_indexing.apply_indexing #xla_indexing.map<"(d0)[s0] -> (d0 ceildiv s0, d0 floordiv s0, d0 mod s0), domain: d0 in [0, 63], s0 in [1, 8]">(%i, %s) : index, index, index
+      %e0 = affine.apply affine_map<(d0)[s0] -> (d0 ceildiv s0)>(%i)[%s]
+      %e1 = affine.apply affine_map<(d0)[s0] -> (d0 floordiv s0)>(%i)[%s]
+      %e2 = affine.apply affine_map<(d0)[s0] -> (d0 mod s0)>(%i)[%s]
+      %n0 = arith.cmpi ne, %r#0, %e0 : index
+      %n1 = arith.cmpi ne, %r#1, %e1 : index
+      %n2 = arith.cmpi ne, %r#2, %e2 : index
+      %n01 = arith.ori %n0, %n1 : i1
+      %n = arith.ori %n01, %n2 : i1
+      %inc = arith.select %n, %one, %zero : i64
+      %next = arith.addi %acc2, %inc : i64
+      scf.yield %next : i64
+    }
+    scf.yield %row : i64
+  }
+  return %bad : i64
 }
 
 // Points d0 = 2^31 - 32 + i and d1 = 2^30 - 16 + j (i < 32, j < 16) of maps whose largest value

@@ -35,6 +35,21 @@ func.func @unsigned_division(%d0: index, %s0: index) -> (index, index) {
 
 // -----
 
+// A ceiling division of a non-negative dividend by a positive divisor: the dividend plus the
+// divisor less one, divided unsigned (no ceildivui, whose expansion compares and selects).
+// CHECK-LABEL: func.func @unsigned_ceiling_division
+// CHECK-SAME: (%[[D0:.*]]: index, %[[S0:.*]]: index)
+// CHECK-NOT: arith.ceildivui
+// CHECK: %[[Q:.*]] = arith.divui %{{.*}}, %[[S0]] : index
+// CHECK-NOT: arith.ceildivui
+// CHECK: return %[[Q]]
+func.func @unsigned_ceiling_division(%d0: index, %s0: index) -> index {
+  %0 = xla_indexing.apply_indexing #xla_indexing.map<"(d0)[s0] -> (d0 ceildiv s0), domain: d0 in [0, 63], s0 in [1, 8]">(%d0, %s0) : index
+  return %0 : index
+}
+
+// -----
+
 // A dividend that may be negative: floordivsi, and the floor mod from it.
 // CHECK-LABEL: func.func @signed_mod
 // CHECK-SAME: (%[[D0:.*]]: index, %[[S0:.*]]: index)

@@ -396,7 +396,8 @@ fn plan_atom(plan: &mut Plan, atom: &Atom, ev: &RangeEvaluator, width: u32) -> O
 /// Plans `x floordiv y`, `x ceildiv y` or `x mod y` (the atom `atom`) for a non-constant
 /// divisor `y`, which must never be 0 on the domain (`None` otherwise: the division is undefined
 /// there, and `arith` ops would trap or give poison). Where `x >= 0` and `y > 0` everywhere:
-/// `divui`, `ceildivui` or `remui`. Otherwise `floordivsi` and `ceildivsi`, and the floor `mod`
+/// `divui`, `remui`, and for the ceiling `(x + y - 1) divui y` (`ceildivui` where that sum
+/// does not fit). Otherwise `floordivsi` and `ceildivsi`, and the floor `mod`
 /// as `x - (x floordivsi y) * y` (`remsi` has the sign of the dividend, the floor `mod` that of
 /// the divisor; this identity gives the latter with no compare and select). Every value on the
 /// way is checked to fit in the type: the quotient and the product lie in the ranges of the
@@ -414,6 +415,18 @@ fn plan_divide_by(
         return None;
     }
     let unsigned = ev.range(x).lo >= 0 && divisor.lo > 0;
+    // `x ceildiv y = (x + y - 1) divui y` for `x >= 0`, `y > 0`: `arith.ceildivui` expands to a
+    // compare and a select besides (for a zero dividend); the sum must fit the type.
+    if which == Division::CeilDiv && unsigned {
+        let shifted = x.checked_add(y).and_then(|s| s.checked_add_const(-1)).ok();
+        if let Some(shifted) = shifted.filter(|s| fits(ev.range(s), width)) {
+            let (vs, vy) = (
+                plan_sum(plan, &shifted, ev, width)?,
+                plan_sum(plan, y, ev, width)?,
+            );
+            return Some(plan.push("arith.divui", (vs, vy), ev.atom_range(atom), ev));
+        }
+    }
     let name = match (which, unsigned) {
         (Division::FloorDiv, true) => "arith.divui",
         (Division::FloorDiv, false) => "arith.floordivsi",
@@ -752,6 +765,59 @@ mod tests {
         assert!(
             from_quotient > 500,
             "{from_quotient} plans with remainders from quotients"
+        );
+    }
+
+    /// Divisions by an expression (XLA's `SymbolicExpr`): each of `floordiv`, `ceildiv` and
+    /// `mod` of a random sum by a divisor of either sign that is never 0, near the limits of 32
+    /// and 64 bits too, planned and run at every point of the domain.
+    #[test]
+    fn divisions_by_an_expression_compute_their_values() {
+        let mut rng = SplitMix64::new(0x5eed_d1b5);
+        let (mut checked, mut unsigned_ceilings) = (0, 0);
+        for case in 0..600 {
+            let dividend_bounds = random_bounds(&mut rng);
+            let lo = *rng.pick(&[1, 3, -9, 1 << 20]);
+            let divisor_bounds = Interval::new(lo, lo + rng.range(0, 6));
+            let dims = vec![Var::new(dividend_bounds), Var::new(divisor_bounds)];
+            let x = Expr::dim(0)
+                .checked_scale(*rng.pick(&[1, 2, -1]))
+                .and_then(|x| x.checked_add_const(rng.range(-5, 5)))
+                .unwrap();
+            let y = Expr::dim(1);
+            let which = *rng.pick(&[Division::FloorDiv, Division::CeilDiv, Division::Mod]);
+            let e = x.divide_by(which, &y).unwrap();
+            let map = IndexingMap::new(vec![e.clone()], dims, Vec::new(), Vec::new());
+            let ev = map.range_evaluator(true);
+            for width in [32, 64] {
+                let Some(plan) = plan_narrow(&e, &ev, 64, width, &Remainders::Rem) else {
+                    continue;
+                };
+                let ceiling_unsigned = which == Division::CeilDiv
+                    && plan.ops.iter().all(|o| o.name != "arith.ceildivui");
+                unsigned_ceilings += usize::from(
+                    ceiling_unsigned && plan.ops.iter().any(|o| o.name == "arith.divui"),
+                );
+                for (point, _) in map.domain_points(u128::MAX).unwrap_or_default() {
+                    let Some(expected) = e.eval(&point, &[]) else {
+                        continue;
+                    };
+                    let value = |v: VarRef| match v {
+                        VarRef::Dim(i) => point[i as usize],
+                        VarRef::Sym(_) => unreachable!("no symbols"),
+                    };
+                    let got = run(&plan, 64, &value).unwrap_or_else(|why| {
+                        panic!("case {case}: {e:?} at {point:?} in {width} bits: {why}\n{plan:?}")
+                    });
+                    assert_eq!(got, expected, "case {case}: {e:?} at {point:?}\n{plan:?}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 5_000, "{checked} points");
+        assert!(
+            unsigned_ceilings > 50,
+            "{unsigned_ceilings} ceilings as divui"
         );
     }
 
