@@ -677,6 +677,37 @@ mod tests {
         i64::try_from(extended).map_err(|e| e.to_string())
     }
 
+    /// Runs `plan` (of `e`, an expression over `map`'s dimensions) at every point of the
+    /// domain where `e` is defined, and checks that it gives `e`'s value; returns the number of
+    /// points.
+    fn run_at_every_point(
+        plan: &Plan,
+        e: &Expr,
+        map: &IndexingMap,
+        case: usize,
+        width: u32,
+    ) -> usize {
+        let mut checked = 0;
+        for (point, _) in map.domain_points(u128::MAX).unwrap_or_default() {
+            let Some(expected) = e.eval(&point, &[]) else {
+                continue;
+            };
+            let value = |v: VarRef| match v {
+                VarRef::Dim(i) => point[i as usize],
+                VarRef::Sym(_) => unreachable!("no symbols"),
+            };
+            let got = run(plan, 64, &value).unwrap_or_else(|why| {
+                panic!("case {case}: {e:?} at {point:?} in {width} bits: {why}\n{plan:?}")
+            });
+            assert_eq!(
+                got, expected,
+                "case {case}: {e:?} at {point:?} in {width} bits\n{plan:?}"
+            );
+            checked += 1;
+        }
+        checked
+    }
+
     /// `floor(a / b)` for `b != 0`, either sign.
     fn floor_wide(a: i128, b: i128) -> i128 {
         let q = a / b;
@@ -738,23 +769,7 @@ mod tests {
                         };
                         narrow += usize::from(plan.narrow.is_some());
                         from_quotient += usize::from(*style != Remainders::Rem);
-                        for (point, _) in map.domain_points(u128::MAX).unwrap_or_default() {
-                            let Some(expected) = e.eval(&point, &[]) else {
-                                continue;
-                            };
-                            let value = |v: VarRef| match v {
-                                VarRef::Dim(i) => point[i as usize],
-                                VarRef::Sym(_) => unreachable!("no symbols"),
-                            };
-                            let got = run(&plan, 64, &value).unwrap_or_else(|why| {
-                                panic!("case {case}: {e:?} at {point:?} in {width} bits: {why}\n{plan:?}")
-                            });
-                            assert_eq!(
-                                got, expected,
-                                "case {case}: {e:?} at {point:?} in {width} bits\n{plan:?}"
-                            );
-                            checked += 1;
-                        }
+                        checked += run_at_every_point(&plan, e, &map, case, width);
                     }
                 }
             }
@@ -798,20 +813,7 @@ mod tests {
                 unsigned_ceilings += usize::from(
                     ceiling_unsigned && plan.ops.iter().any(|o| o.name == "arith.divui"),
                 );
-                for (point, _) in map.domain_points(u128::MAX).unwrap_or_default() {
-                    let Some(expected) = e.eval(&point, &[]) else {
-                        continue;
-                    };
-                    let value = |v: VarRef| match v {
-                        VarRef::Dim(i) => point[i as usize],
-                        VarRef::Sym(_) => unreachable!("no symbols"),
-                    };
-                    let got = run(&plan, 64, &value).unwrap_or_else(|why| {
-                        panic!("case {case}: {e:?} at {point:?} in {width} bits: {why}\n{plan:?}")
-                    });
-                    assert_eq!(got, expected, "case {case}: {e:?} at {point:?}\n{plan:?}");
-                    checked += 1;
-                }
+                checked += run_at_every_point(&plan, &e, &map, case, width);
             }
         }
         assert!(checked > 5_000, "{checked} points");
