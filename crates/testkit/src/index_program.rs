@@ -102,12 +102,13 @@ pub fn random_program(seed: u64) -> Program {
     let num_args = rng.range(1, 3) as usize;
     let args: Vec<(Ty, i64, i64)> = (0..num_args)
         .map(|_| {
-            let ty = if rng.chance(1, 5) { Ty::I32 } else { Ty::Index };
+            let ty = if rng.chance(1, 3) { Ty::I32 } else { Ty::Index };
             let lo = match rng.range(0, 5) {
                 0..=2 => 0,
                 3 => rng.range(-9, -1),
                 4 => rng.range(1, 30),
-                _ if ty == Ty::I32 => (1 << 31) - 12,
+                // Near either end of i32, where arithmetic wraps (or, with `nsw`, is poison).
+                _ if ty == Ty::I32 => *rng.pick(&[(1 << 31) - 12, -(1 << 31)]),
                 _ => rng.range(0, 100),
             };
             (ty, lo, lo + rng.range(0, 11))
@@ -275,10 +276,31 @@ impl Generator {
         let ty = self.int_type();
         let (a, b) = (self.operand(ty), self.operand(ty));
         if self.rng.chance(1, 2) {
-            self.binary("subi", a, b, ty, |x, y| Some(x - y));
+            self.wrapping("subi", a, b, ty, |x, y| x - y);
         } else {
-            self.binary("addi", a, b, ty, |x, y| Some(x + y));
+            self.wrapping("addi", a, b, ty, |x, y| x + y);
         }
+    }
+
+    /// Emits `arith.<op>` (`addi`, `subi` or `muli`) of `a` and `b`, a third of the time with
+    /// `nsw`, whose value is then undefined (poison) where the exact result `f` leaves the
+    /// type's signed range; its index.
+    fn wrapping(
+        &mut self,
+        op: &str,
+        a: usize,
+        b: usize,
+        ty: Ty,
+        f: impl Fn(i128, i128) -> i128,
+    ) -> usize {
+        if !self.rng.chance(1, 3) {
+            return self.binary(op, a, b, ty, |x, y| Some(f(x, y)));
+        }
+        let width = ty.width();
+        self.binary_with(op, " overflow<nsw>", a, b, ty, |x, y| {
+            let exact = f(x, y);
+            (wrap_signed(exact, width) == exact).then_some(exact)
+        })
     }
 
     /// Emits `arith.<op>` of `a` and `b`, of type `ty`, whose value at each point is `f` of
@@ -291,9 +313,22 @@ impl Generator {
         ty: Ty,
         f: impl Fn(i128, i128) -> Option<i128>,
     ) -> usize {
+        self.binary_with(op, "", a, b, ty, f)
+    }
+
+    /// [`Generator::binary`] with `attributes` after the operands (` overflow<nsw>`).
+    fn binary_with(
+        &mut self,
+        op: &str,
+        attributes: &str,
+        a: usize,
+        b: usize,
+        ty: Ty,
+        f: impl Fn(i128, i128) -> Option<i128>,
+    ) -> usize {
         let name = self.fresh();
         let line = format!(
-            "{name} = arith.{op} {}, {} : {}",
+            "{name} = arith.{op} {}, {}{attributes} : {}",
             self.vals[a].name,
             self.vals[b].name,
             ty.name()
@@ -308,7 +343,7 @@ impl Generator {
         let a = self.operand(ty);
         let k = *self.rng.pick(&[2, 3, 4, 8, 16, 20, -1, -2, 45]);
         let kc = self.constant(ty, k);
-        self.binary("muli", a, kc, ty, |x, k| Some(x * k));
+        self.wrapping("muli", a, kc, ty, |x, k| x * k);
     }
 
     fn division(&mut self) {

@@ -57,16 +57,16 @@ impl Bits {
 
 /// The `nsw` and `nuw` flags of `addi`, `subi` and `muli`.
 #[derive(Clone, Copy, Debug)]
-struct Flags {
+pub(super) struct Flags {
     /// No signed wrap: the result is poison where the signed result leaves the type.
-    nsw: bool,
+    pub(super) nsw: bool,
     /// No unsigned wrap: the result is poison where the unsigned result leaves the type.
     nuw: bool,
 }
 
 impl Flags {
     /// The flags `op` carries in its `overflowFlags` attribute (none when it has none).
-    fn of(op: &OperationRef) -> Flags {
+    pub(super) fn of(op: &OperationRef) -> Flags {
         let text = op
             .attribute("overflowFlags")
             .map(|a| a.to_string())

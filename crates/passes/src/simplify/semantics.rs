@@ -3,7 +3,8 @@
 //!
 //! An op is read only where its meaning is exactly the expression's: truncating and unsigned
 //! divisions only on dividends of one sign, casts only where the value survives them, and every
-//! composed value within its type (checked in `values.rs`).
+//! composed value within its type or flagged `nsw`, whose wrapping is poison (checked in
+//! `values.rs`).
 
 use std::rc::Rc;
 

@@ -3,8 +3,9 @@
 //!
 //! A root is a value the analysis does not read through: a block argument (loop induction
 //! variables, GPU launch arguments, function arguments), the result of an op it cannot read
-//! (loads, calls, GPU ids), or a computation that might wrap in its type. Every root is a
-//! dimension `Dim(i)` of the expressions, with the range [`Ranges`] gives it. Everything else
+//! (loads, calls, GPU ids), or a computation that might wrap in its type (unless flagged `nsw`,
+//! which makes wrapping poison). Every root is a dimension `Dim(i)` of the expressions, with
+//! the range [`Ranges`] gives it. Everything else
 //! (`arith` arithmetic, `affine.apply`, `xla_indexing.apply_indexing`, casts, and comparisons,
 //! selects, `min` and `max` that the ranges decide) is composed through its producers, whatever
 //! their number of uses, and simplified as a whole (see `semantics.rs` for each op).
@@ -32,6 +33,7 @@ use xla_indexing_mlir::handles::{BlockHandle, OpHandle, ValueHandle, value_key};
 use super::{
     super::ranges::{Ranges, fits},
     depends::{Dependents, Depends, roots_of},
+    fold::Flags,
     known::{Fact, Known, Read, Reading, type_key},
 };
 use xla_indexing_mlir::indexing_ops::is_apply_indexing;
@@ -286,11 +288,15 @@ impl IndexValues {
             return Some(known.clone());
         }
         let width = int_width(value.r#type())?;
-        // Affine and indexing maps compute on integers, not in a type that wraps.
+        // Affine and indexing maps compute on integers, not in a type that wraps; an `addi`,
+        // `subi` or `muli` with `nsw` is poison where it would wrap, so wherever it is defined it
+        // is the integer result (and where it is not, any value refines it).
         let exact_by_definition = defining_op(value).is_some_and(|op| {
             let name = xla_indexing_mlir::ir::op_name(&op);
             matches!(name.as_str(), "affine.apply" | "affine.min" | "affine.max")
                 || is_apply_indexing(&name)
+                || (matches!(name.as_str(), "arith.addi" | "arith.subi" | "arith.muli")
+                    && Flags::of(&op).nsw)
         });
         let read = match defining_op(value) {
             Some(op) if depth < MAX_DEPTH => {
