@@ -55,18 +55,59 @@ fn split_ids(seed: u64) -> String {
     )
 }
 
-#[test]
-fn blocks_sharing_divisions_keep_their_values() {
-    let session = xla_indexing_passes::opt::session("split_ids", OptOptions::default());
+/// Every program of `program` (a function of the seed) for half the cases keeps its values at
+/// every point where they are defined.
+fn programs_keep_their_values(name: &str, program: fn(u64) -> String) {
+    let session = xla_indexing_passes::opt::session(name, OptOptions::default());
     for seed in 0..cases() / 2 {
-        let text = split_ids(seed);
+        let text = program(seed);
         xla_indexing_testkit::invariants::passes::values_are_kept(
             &session,
             &text,
             xla_indexing_testkit::invariants::passes::Input::Valid,
         )
-        .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        .unwrap_or_else(|e| panic!("seed {seed}: {e}\n{text}"));
     }
+}
+
+#[test]
+fn blocks_sharing_divisions_keep_their_values() {
+    programs_keep_their_values("split_ids", split_ids);
+}
+
+/// `i32` arithmetic near either end of the type, with and without `nsw`, compared and divided at
+/// once: where a sum, difference or product wraps, the pass must read it as the wrapped value
+/// (without the flag) and may take any value (with it, the value is poison, which
+/// `values_are_kept` does not compare).
+fn near_the_ends(seed: u64) -> String {
+    let mut rng = xla_indexing_testkit::rng::SplitMix64::new(seed);
+    let lo = *rng.pick(&[(1i64 << 31) - 12, -(1 << 31)]);
+    let hi = lo + 11;
+    let op = *rng.pick(&["addi", "subi", "muli"]);
+    let k = *rng.pick(&[1, 2, 3, 8, 16, -5, -20]);
+    let flags = if rng.chance(1, 2) {
+        " overflow<nsw>"
+    } else {
+        ""
+    };
+    let predicate = *rng.pick(&["slt", "sge", "ult", "eq"]);
+    let c = *rng.pick(&[0, 7, -7, 2147483647, -2147483648]);
+    let d = *rng.pick(&[3, 16, 1000]);
+    format!(
+        "func.func @f(%a: i32 {{xla.range = [{lo} : i32, {hi} : i32]}}) -> (i32, i1, i32) {{\n\
+         %k = arith.constant {k} : i32\n\
+         %c = arith.constant {c} : i32\n\
+         %d = arith.constant {d} : i32\n\
+         %s = arith.{op} %a, %k{flags} : i32\n\
+         %p = arith.cmpi {predicate}, %s, %c : i32\n\
+         %q = arith.divsi %s, %d : i32\n\
+         return %s, %p, %q : i32, i1, i32\n}}\n"
+    )
+}
+
+#[test]
+fn arithmetic_near_the_ends_keeps_its_values() {
+    programs_keep_their_values("near_the_ends", near_the_ends);
 }
 
 /// Booleans are 0 or 1 to the analysis and `-1` or 0 to MLIR's signed reading: a select of
