@@ -368,19 +368,12 @@ fn plan_atom(plan: &mut Plan, atom: &Atom, ev: &RangeEvaluator, width: u32) -> O
     }
     let x = non_negative_dividend(x, k, op, ev)?;
     let nonneg = ev.range(&x).lo >= 0;
-    // `x ceildiv k = (x + k - 1) divui k` for `x >= 0`: `arith.ceildivui` expands to a compare
-    // and a select besides (for a zero dividend); the sum must fit the type.
-    if op == "ceildiv" && nonneg {
-        let shifted = x.checked_add_const(k - 1).ok()?;
-        if fits(ev.range(&shifted), width) {
-            let v = plan_sum(plan, &shifted, ev, width)?;
-            return Some(plan.push(
-                "arith.divui",
-                (v, Operand::Const(k)),
-                ev.atom_range(atom),
-                ev,
-            ));
-        }
+    let divisor = Expr::constant(k);
+    if op == "ceildiv"
+        && nonneg
+        && let Some(v) = plan_ceil_div_unsigned(plan, atom, (&x, &divisor), ev, width)?
+    {
+        return Some(v);
     }
     let name = match (op, nonneg) {
         ("floordiv", true) => "arith.divui",
@@ -415,17 +408,11 @@ fn plan_divide_by(
         return None;
     }
     let unsigned = ev.range(x).lo >= 0 && divisor.lo > 0;
-    // `x ceildiv y = (x + y - 1) divui y` for `x >= 0`, `y > 0`: `arith.ceildivui` expands to a
-    // compare and a select besides (for a zero dividend); the sum must fit the type.
-    if which == Division::CeilDiv && unsigned {
-        let shifted = x.checked_add(y).and_then(|s| s.checked_add_const(-1)).ok();
-        if let Some(shifted) = shifted.filter(|s| fits(ev.range(s), width)) {
-            let (vs, vy) = (
-                plan_sum(plan, &shifted, ev, width)?,
-                plan_sum(plan, y, ev, width)?,
-            );
-            return Some(plan.push("arith.divui", (vs, vy), ev.atom_range(atom), ev));
-        }
+    if which == Division::CeilDiv
+        && unsigned
+        && let Some(v) = plan_ceil_div_unsigned(plan, atom, (x, y), ev, width)?
+    {
+        return Some(v);
     }
     let name = match (which, unsigned) {
         (Division::FloorDiv, true) => "arith.divui",
@@ -446,6 +433,33 @@ fn plan_divide_by(
     };
     let (vx, vy) = (plan_sum(plan, x, ev, width)?, plan_sum(plan, y, ev, width)?);
     Some(plan.push(name, (vx, vy), ev.atom_range(atom), ev))
+}
+
+/// Plans `x ceildiv y` (the atom `atom`) for `x >= 0` and `y > 0` as `(x + y - 1) divui y`:
+/// `arith.ceildivui` expands to a compare and a select besides (for a zero dividend).
+/// `Some(None)` where the sum does not fit the type (the caller plans `ceildivui`), `None`
+/// where planning fails.
+fn plan_ceil_div_unsigned(
+    plan: &mut Plan,
+    atom: &Atom,
+    (x, y): (&Expr, &Expr),
+    ev: &RangeEvaluator,
+    width: u32,
+) -> Option<Option<Operand>> {
+    let shifted = x.checked_add(y).and_then(|s| s.checked_add_const(-1)).ok();
+    let Some(shifted) = shifted.filter(|s| fits(ev.range(s), width)) else {
+        return Some(None);
+    };
+    let (vs, vy) = (
+        plan_sum(plan, &shifted, ev, width)?,
+        plan_sum(plan, y, ev, width)?,
+    );
+    Some(Some(plan.push(
+        "arith.divui",
+        (vs, vy),
+        ev.atom_range(atom),
+        ev,
+    )))
 }
 
 /// The dividend of `x OP k` to plan: for a `mod` whose dividend may be negative, `x + m * k`

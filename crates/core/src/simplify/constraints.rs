@@ -401,11 +401,8 @@ fn propagate_linear_bounds(map: &mut IndexingMap) {
                     below.and_then(|b| floor_div_wide(b, a)),
                 )
             };
-            let clamp = |x: i128| i64::try_from(x.clamp(i64::MIN.into(), i64::MAX.into())).ok();
-            let bound = Interval::new(
-                x_lo.and_then(clamp).unwrap_or(i64::MIN),
-                x_hi.and_then(clamp).unwrap_or(i64::MAX),
-            );
+            let clamp = |x: i128| x.clamp(i64::MIN.into(), i64::MAX.into()) as i64;
+            let bound = Interval::new(x_lo.map_or(i64::MIN, clamp), x_hi.map_or(i64::MAX, clamp));
             let Some(current) = map.var(v).map(|x| x.bounds) else {
                 return;
             };

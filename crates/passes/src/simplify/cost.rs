@@ -133,11 +133,22 @@ pub fn op_cost(op: &OperationRef) -> Cost {
 /// counts twice as arithmetic (its lowering corrects for negative operands, which the unsigned
 /// ones need not).
 pub fn arith_op_cost(name: &str) -> (usize, usize) {
+    if is_signed_division(name) {
+        return (1, 2);
+    }
     match name.strip_prefix("arith.").unwrap_or(name) {
         "divui" | "remui" | "ceildivui" => (1, 1),
-        "divsi" | "remsi" | "floordivsi" | "ceildivsi" => (1, 2),
         _ => (0, 1),
     }
+}
+
+/// Whether `arith` op `name` is a signed division or remainder (whose lowering corrects for
+/// negative operands).
+pub fn is_signed_division(name: &str) -> bool {
+    matches!(
+        name.strip_prefix("arith.").unwrap_or(name),
+        "divsi" | "remsi" | "floordivsi" | "ceildivsi"
+    )
 }
 
 /// What an op's maps compute (its affine maps, integer set or indexing map), as written.

@@ -22,7 +22,7 @@ use super::{
         arith::{self, Remainders},
         ranges::narrowed,
     },
-    cost::{Cost, arith_op_cost, has_strict_affine_user},
+    cost::{Cost, arith_op_cost, has_strict_affine_user, is_signed_division},
     known::Known,
     values::IndexValues,
 };
@@ -78,11 +78,9 @@ pub(super) struct Candidate<'c, 'a> {
 impl Candidate<'_, '_> {
     /// Whether the candidate is `arith` ops none of which is a signed division or remainder.
     pub(super) fn divides_unsigned(&self) -> bool {
-        self.plan.as_ref().is_some_and(|plan| {
-            plan.ops
-                .iter()
-                .all(|op| arith_op_cost(op.name) != arith_op_cost("arith.divsi"))
-        })
+        self.plan
+            .as_ref()
+            .is_some_and(|plan| plan.ops.iter().all(|op| !is_signed_division(op.name)))
     }
 }
 
