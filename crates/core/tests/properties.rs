@@ -722,13 +722,8 @@ fn linear_constraints_keep_the_domain() {
         let n = rng.range(2, 3) as u32;
         let width = if n == 2 { 140 } else { 40 };
         let dims = random_vars(&mut rng, n, width);
-        let sum = Expr::linear(
-            (0..n)
-                .map(|i| (Atom::Var(xla_indexing_core::VarRef::Dim(i)), 1))
-                .collect(),
-            0,
-        )
-        .expect("small");
+        let sum = Expr::linear((0..n).map(|i| (Atom::Var(VarRef::Dim(i)), 1)).collect(), 0)
+            .expect("small");
         let mut before = IndexingMap::new(vec![sum], dims, Vec::new(), Vec::new());
         for _ in 0..rng.range(1, 2) {
             let mut terms = Vec::new();

@@ -84,11 +84,9 @@ fn ranges_of_divisions_of_sums_beyond_i64_are_exact() {
     );
 }
 
-/// `gcd(i64::MIN, 0)` was `i64::MAX`, a multiple of 7, so `(d1 - 2^63 * d0) mod 7` was taken for
-/// `d1 mod 7` and recombined with `(d1 floordiv 7) * 7` into `d1`; `lcm(i64::MIN, 1)` panicked.
+/// A zero-width integer holds only 0 (`arith.extsi` of an `i0` constant is 0, not -1).
 #[test]
 fn an_i0_holds_only_zero() {
-    // A zero-width integer (`arith.extsi` of an `i0` constant is 0, not -1).
     for v in [-3, -1, 0, 1, 2] {
         assert_eq!(wrap_signed(v, 0), 0);
         assert_eq!(as_unsigned(v, 0), 0);
@@ -116,6 +114,8 @@ fn linear_constraints_bound_unbounded_variables() {
     assert_eq!(sum.dims()[1].bounds, Interval::new(0, 10));
 }
 
+/// `gcd(i64::MIN, 0)` was `i64::MAX`, a multiple of 7, so `(d1 - 2^63 * d0) mod 7` was taken for
+/// `d1 mod 7` and recombined with `(d1 floordiv 7) * 7` into `d1`; `lcm(i64::MIN, 1)` panicked.
 #[test]
 fn gcd_of_i64_min_is_no_false_multiple() {
     assert_eq!(gcd(i64::MIN, 0), i64::MIN);

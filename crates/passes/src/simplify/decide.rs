@@ -160,7 +160,7 @@ fn without_implied<'c>(
         .collect()
 }
 
-/// `arith.cmpf` of an integer converted exactly to a float against a float constant, which the
+/// `arith.cmpf` of an integer converted to a float against a float constant, which the
 /// integer's range decides (identity in `float_compare.rs`): replaced by what it always gives.
 pub fn rewrite_cmpf(
     values: &mut IndexValues,

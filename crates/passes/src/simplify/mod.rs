@@ -14,10 +14,11 @@
 //! simplified in place (`affine_maps.rs`).
 //!
 //! Roots are bounded by what the IR says of them (`ranges.rs`) and by MLIR's integer range
-//! analysis, which runs before the rewrites (the values it proves constant become constants) and
-//! again after them (see [`run`]). The analysis is built once per round and kept up to date as
-//! the patterns rewrite: the driver's listener reports every value it erases. The pass is op-agnostic: it works on whatever op it
-//! is scheduled on. In builds with debug assertions it checks that no function got costlier.
+//! analysis, which runs before the rewrites (the values it proves constant become constants)
+//! and again after them (see `run`). The analysis is built once per round and kept up to date
+//! as the patterns rewrite: the driver's listener reports every value it erases. The pass is
+//! op-agnostic: it works on whatever op it is scheduled on. In builds with debug assertions it
+//! checks that no function got costlier.
 
 mod affine_maps;
 mod conditions;

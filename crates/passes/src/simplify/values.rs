@@ -5,10 +5,10 @@
 //! variables, GPU launch arguments, function arguments), the result of an op it cannot read
 //! (loads, calls, GPU ids), or a computation that might wrap in its type (unless flagged `nsw`,
 //! which makes wrapping poison). Every root is a dimension `Dim(i)` of the expressions, with
-//! the range [`Ranges`] gives it. Everything else
-//! (`arith` arithmetic, `affine.apply`, `xla_indexing.apply_indexing`, casts, and comparisons,
-//! selects, `min` and `max` that the ranges decide) is composed through its producers, whatever
-//! their number of uses, and simplified as a whole (see `semantics.rs` for each op).
+//! the range [`Ranges`] gives it. Everything else (`arith` arithmetic, `affine.apply`,
+//! `xla_indexing.apply_indexing`, casts, and comparisons, selects, `min` and `max` that the
+//! ranges decide) is composed through its producers, whatever their number of uses, and
+//! simplified as a whole (see `semantics.rs` for each op).
 //!
 //! *Facts* are constraints `expr in [lo, hi]` over roots that may be assumed while simplifying:
 //! those of a value hold wherever the value means anything (an `apply_indexing` result is only
