@@ -2,9 +2,11 @@
 // `subi` or `muli` with `nsw` is poison where its signed result would wrap, so the pass reads it
 // as the exact integer result whatever its operands' ranges (`(a + b) - a` is `b`); without the
 // flag, arithmetic that may wrap is read only as what it is, and a sum that wraps past the top
-// of `i32` is negative. @main calls each function over a grid of its arguments where nothing
-// flagged wraps and prints every value, once as written and once simplified; the outputs must
-// be identical.
+// of `i32` is negative. With `nuw`, an `x -nuw y` is poison where `x < y` read unsigned: where
+// the ops that compute `x` and `y` prove `x <= y` unsigned, the difference is 0 (upstream's
+// `subSub0Ovf`), and a difference of non-negative values is not negative. @main calls each
+// function over a grid of its arguments where nothing flagged wraps and prints every value, once
+// as written and once simplified; the outputs must be identical.
 
 // REQUIRES: mlir-runner
 // RUN: mlir-opt %s %plugins --pass-pipeline='builtin.module(xla-indexing-simplify)' > %t.simplified.mlir
@@ -25,10 +27,21 @@
 // SIMPLIFIED-LABEL: func.func @flagged_i32
 // SIMPLIFIED-NOT: arith.muli
 // SIMPLIFIED-NOT: arith.addi
+// SIMPLIFIED-LABEL: func.func @sub_of_sub
+// SIMPLIFIED-NEXT: %[[ZERO:.+]] = arith.constant 0 : index
+// SIMPLIFIED-NEXT: return %[[ZERO]]
+// SIMPLIFIED-LABEL: func.func @unsigned_order
+// SIMPLIFIED-NOT: arith.cmpi
+// SIMPLIFIED-NOT: arith.minui
+// SIMPLIFIED: return
+// SIMPLIFIED-LABEL: func.func @nuw_difference
+// SIMPLIFIED-NOT: arith.divui
+// SIMPLIFIED-NOT: arith.remui
+// SIMPLIFIED: return
 // SIMPLIFIED-LABEL: func.func @main
 
-// 7 * 7 * 2 + 8 + 7 * 11 values.
-// VALUES-COUNT-183: {{^-?[0-9]+$}}
+// 7 * 7 * 2 + 8 + 7 * 11 values, then 7 + 28 * 2 + 66 with `nuw`.
+// VALUES-COUNT-312: {{^-?[0-9]+$}}
 
 func.func private @printI64(i64)
 func.func private @printNewline()
@@ -65,6 +78,30 @@ func.func @flagged_i32(%a: i32, %b: i32 {xla.range = [0 : i32, 100 : i32]}) -> i
   %s = arith.addi %m, %b overflow<nsw> : i32
   %t = arith.subi %s, %m overflow<nsw> : i32
   return %t : i32
+}
+
+func.func @sub_of_sub(%a: index, %b: index) -> index {
+  %s = arith.subi %a, %b overflow<nuw> : index
+  %z = arith.subi %s, %a overflow<nuw> : index
+  return %z : index
+}
+
+func.func @unsigned_order(%a: index, %b: index) -> (i1, index) {
+  %s = arith.subi %a, %b overflow<nuw> : index
+  %p = arith.cmpi ule, %s, %a : index
+  %m = arith.minui %a, %s : index
+  return %p, %m : i1, index
+}
+
+func.func @nuw_difference(%a: index {xla.range = [0 : index, 100 : index]},
+                          %b: index {xla.range = [0 : index, 100 : index]}) -> index {
+  %c4 = arith.constant 4 : index
+  %s = arith.subi %a, %b overflow<nuw> : index
+  %q = arith.divui %s, %c4 : index
+  %r = arith.remui %s, %c4 : index
+  %m = arith.muli %q, %c4 : index
+  %t = arith.addi %m, %r : index
+  return %t : index
 }
 
 func.func @main() {
@@ -104,6 +141,36 @@ func.func @main() {
       %t = func.call @flagged_i32(%a, %b) : (i32, i32) -> i32
       %v = arith.extsi %t : i32 to i64
       func.call @print(%v) : (i64) -> ()
+    }
+  }
+  // `nuw`: only where `a >= b` read unsigned (and `b = 0` for `@sub_of_sub`).
+  scf.for %i = %c0 to %c7 step %c1 {
+    %a = arith.addi %i, %c_3 : index
+    %z = func.call @sub_of_sub(%a, %c0) : (index, index) -> index
+    %zi = arith.index_cast %z : index to i64
+    func.call @print(%zi) : (i64) -> ()
+    scf.for %j = %c0 to %c7 step %c1 {
+      %b = arith.addi %j, %c_3 : index
+      %defined = arith.cmpi uge, %a, %b : index
+      scf.if %defined {
+        %p, %m = func.call @unsigned_order(%a, %b) : (index, index) -> (i1, index)
+        %pi = arith.extui %p : i1 to i64
+        %mi = arith.index_cast %m : index to i64
+        func.call @print(%pi) : (i64) -> ()
+        func.call @print(%mi) : (i64) -> ()
+      }
+    }
+  }
+  scf.for %i = %c0 to %c11 step %c1 {
+    %a = arith.muli %i, %c10 : index
+    scf.for %j = %c0 to %c11 step %c1 {
+      %b = arith.muli %j, %c10 : index
+      %defined = arith.cmpi uge, %a, %b : index
+      scf.if %defined {
+        %t = func.call @nuw_difference(%a, %b) : (index, index) -> index
+        %ti = arith.index_cast %t : index to i64
+        func.call @print(%ti) : (i64) -> ()
+      }
     }
   }
   return

@@ -110,6 +110,69 @@ fn arithmetic_near_the_ends_keeps_its_values() {
     programs_keep_their_values("near_the_ends", near_the_ends);
 }
 
+/// Unsigned order through `nuw` arithmetic and unsigned ops, on `i32` values of either sign (near
+/// 0 and near both ends of the type): `%x` is computed from the arguments by an op that never
+/// exceeds an operand read unsigned, `%y` by one that never falls below one, then they are
+/// subtracted with `nuw`, compared unsigned and taken the `min`/`max` of, both ways round.
+/// Wherever a result is defined it must keep its value (with an order proved wrong, a `nuw`
+/// difference folds to 0 or a comparison to a constant where it is not).
+fn unsigned_chains(seed: u64) -> String {
+    let mut rng = xla_indexing_testkit::rng::SplitMix64::new(seed);
+    let mut range = || {
+        let lo = *rng.pick(&[-4, 0, -8, (1i64 << 31) - 8, -(1 << 31)]);
+        (lo, lo + 7)
+    };
+    let ((alo, ahi), (blo, bhi), (clo, chi)) = (range(), range(), range());
+    let below = *rng.pick(&[
+        "subi %a, %b overflow<nuw>",
+        "subi %a, %b",
+        "divui %a, %b",
+        "ceildivui %a, %b",
+        "remui %a, %b",
+        "remui %b, %a",
+        "andi %a, %b",
+        "minui %b, %a",
+        "ori %a, %b",
+    ]);
+    let above = *rng.pick(&[
+        "addi %x, %c overflow<nuw>",
+        "addi %c, %a overflow<nuw>",
+        "addi %a, %c",
+        "maxui %c, %x",
+        "ori %c, %a",
+        "subi %a, %c overflow<nuw>",
+        "andi %a, %c",
+    ]);
+    let other = *rng.pick(&["%a", "%b", "%c", "%x", "%y", "%zero", "%ones"]);
+    let (p, q) = if rng.chance(1, 2) {
+        ("%x", other)
+    } else {
+        (other, "%y")
+    };
+    let predicate = *rng.pick(&["ule", "ult", "uge", "ugt"]);
+    format!(
+        "func.func @f(%a: i32 {{xla.range = [{alo} : i32, {ahi} : i32]}}, \
+         %b: i32 {{xla.range = [{blo} : i32, {bhi} : i32]}}, \
+         %c: i32 {{xla.range = [{clo} : i32, {chi} : i32]}}) -> (i32, i32, i1, i1, i32, i32) {{\n\
+         %zero = arith.constant 0 : i32\n\
+         %ones = arith.constant -1 : i32\n\
+         %x = arith.{below} : i32\n\
+         %y = arith.{above} : i32\n\
+         %d = arith.subi {p}, {q} overflow<nuw> : i32\n\
+         %e = arith.subi {q}, {p} overflow<nuw> : i32\n\
+         %u = arith.cmpi {predicate}, {p}, {q} : i32\n\
+         %v = arith.cmpi {predicate}, {q}, {p} : i32\n\
+         %m = arith.minui {p}, {q} : i32\n\
+         %n = arith.maxui {q}, {p} : i32\n\
+         return %d, %e, %u, %v, %m, %n : i32, i32, i1, i1, i32, i32\n}}\n"
+    )
+}
+
+#[test]
+fn unsigned_order_keeps_values() {
+    programs_keep_their_values("unsigned_chains", unsigned_chains);
+}
+
 /// Booleans are 0 or 1 to the analysis and `-1` or 0 to MLIR's signed reading: a select of
 /// `true` and `false` is its condition, not a constant (upstream's `select_extui_i1` and
 /// `selToNot`, which the pass once folded to `false`); unsigned comparisons with 0 of a value

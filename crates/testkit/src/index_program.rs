@@ -2,7 +2,7 @@
 //!
 //! A program is one `func.func @f` whose arguments (`index` or `i32`) carry small `xla.range`
 //! domains and whose body is a random chain of ops: `arith` arithmetic (wrapping, as MLIR's
-//! does, or with `nsw`, undefined where it would wrap), divisions and remainders of every kind
+//! does, or with `nsw` or `nuw`, undefined where it would wrap signed or unsigned), divisions and remainders of every kind
 //! by constants, comparisons and selects, `min`/`max`, casts, selects of `true` and `false`
 //! read back by `extui`, arithmetic and `min`/`max` of booleans (where true is -1) read back by
 //! `extsi` or `extui`, `affine.apply`/`min`/`max`/`if` over random quasi-affine maps,
@@ -276,31 +276,38 @@ impl Generator {
         let ty = self.int_type();
         let (a, b) = (self.operand(ty), self.operand(ty));
         if self.rng.chance(1, 2) {
-            self.wrapping("subi", a, b, ty, |x, y| x - y);
+            self.wrapping("subi", a, b, ty, i128::checked_sub);
         } else {
-            self.wrapping("addi", a, b, ty, |x, y| x + y);
+            self.wrapping("addi", a, b, ty, i128::checked_add);
         }
     }
 
-    /// Emits `arith.<op>` (`addi`, `subi` or `muli`) of `a` and `b`, a third of the time with
-    /// `nsw`, whose value is then undefined (poison) where the exact result `f` leaves the
-    /// type's signed range; its index.
+    /// Emits `arith.<op>` (`addi`, `subi` or `muli`) of `a` and `b`, exactly `f` (`None` where
+    /// it overflows `i128`): half the time without flags, wrapping; a third of the time with
+    /// `nsw`, whose value is then undefined (poison) where the result leaves the type's signed
+    /// range; otherwise with `nuw`, undefined where `f` of the operands read unsigned leaves the
+    /// unsigned range. Its index.
     fn wrapping(
         &mut self,
         op: &str,
         a: usize,
         b: usize,
         ty: Ty,
-        f: impl Fn(i128, i128) -> i128,
+        f: fn(i128, i128) -> Option<i128>,
     ) -> usize {
-        if !self.rng.chance(1, 3) {
-            return self.binary(op, a, b, ty, |x, y| Some(f(x, y)));
-        }
         let width = ty.width();
-        self.binary_with(op, " overflow<nsw>", a, b, ty, |x, y| {
-            let exact = f(x, y);
-            (wrap_signed(exact, width) == exact).then_some(exact)
-        })
+        match self.rng.range(0, 5) {
+            0 | 1 => self.binary_with(op, " overflow<nsw>", a, b, ty, move |x, y| {
+                f(x, y).filter(|&exact| wrap_signed(exact, width) == exact)
+            }),
+            2 => self.binary_with(op, " overflow<nuw>", a, b, ty, move |x, y| {
+                let unsigned = f(as_unsigned(x, width), as_unsigned(y, width))?;
+                (as_unsigned(unsigned, width) == unsigned)
+                    .then(|| f(x, y))
+                    .flatten()
+            }),
+            _ => self.binary(op, a, b, ty, f),
+        }
     }
 
     /// Emits `arith.<op>` of `a` and `b`, of type `ty`, whose value at each point is `f` of
@@ -343,7 +350,7 @@ impl Generator {
         let a = self.operand(ty);
         let k = *self.rng.pick(&[2, 3, 4, 8, 16, 20, -1, -2, 45]);
         let kc = self.constant(ty, k);
-        self.wrapping("muli", a, kc, ty, |x, k| x * k);
+        self.wrapping("muli", a, kc, ty, i128::checked_mul);
     }
 
     fn division(&mut self) {

@@ -9,6 +9,7 @@ use melior::ir::{BlockLike, BlockRef, OperationRef, RegionLike, Value, operation
 use xla_indexing_core::{Expr, Interval};
 
 use super::known::{Fact, Known};
+use super::unsigned_order::negative;
 use super::values::IndexValues;
 use xla_indexing_mlir::{
     affine::expr_from_affine,
@@ -63,17 +64,8 @@ impl Predicate {
     /// (`x ult 0` is false and `x uge 0` true for any `x`).
     fn signed(self, a: Interval, b: Interval) -> Option<Signed> {
         use Predicate::*;
-        let sign = |r: Interval| {
-            if r.lo >= 0 {
-                Some(false)
-            } else if r.hi < 0 {
-                Some(true)
-            } else {
-                None
-            }
-        };
         let unsigned = |p: Predicate| -> Option<Signed> {
-            let (a_neg, b_neg) = (sign(a)?, sign(b)?);
+            let (a_neg, b_neg) = (negative(a)?, negative(b)?);
             if a_neg == b_neg {
                 return Some(Signed::Compare(p));
             }
@@ -174,10 +166,32 @@ impl IndexValues {
         if a.width == 1 {
             return None;
         }
+        if let Some(decided) = self.decide_by_unsigned_order(op, predicate) {
+            return Some(decided);
+        }
         match predicate.signed(a.range, b.range)? {
             Signed::Known(value) => Some(value),
             Signed::Compare(p) => p.decide_signed(self.difference(op, &a, &b)?),
         }
+    }
+
+    /// What an unsigned `arith.cmpi` gives where the unsigned order of its operands
+    /// (`unsigned_order.rs`) decides it: `x ule y` and `y uge x` hold, `x ugt y` and `y ult x`
+    /// do not, wherever `x <=u y` is proved.
+    fn decide_by_unsigned_order(
+        &mut self,
+        op: &OperationRef,
+        predicate: Predicate,
+    ) -> Option<bool> {
+        let (x, y) = (op.operand(0).ok()?, op.operand(1).ok()?);
+        let (lower, upper, holds) = match predicate {
+            Predicate::Ule => (x, y, true),
+            Predicate::Ugt => (x, y, false),
+            Predicate::Uge => (y, x, true),
+            Predicate::Ult => (y, x, false),
+            _ => return None,
+        };
+        self.unsigned_at_most(lower, upper).then_some(holds)
     }
 
     /// Which operand an `arith.min*`/`max*` always gives, or else the range of its result.
@@ -191,8 +205,18 @@ impl IndexValues {
         if a.width == 1 {
             return None;
         }
-        if !signed && (a.range.lo < 0 || b.range.lo < 0) {
-            return Some(Pick::Range(Interval::FULL));
+        if !signed {
+            let (x, y) = (op.operand(0).ok()?, op.operand(1).ok()?);
+            // x <=u y: minui is x, maxui is y; y <=u x: the other way round.
+            if self.unsigned_at_most(x, y) {
+                return Some(Pick::Operand(usize::from(!is_min)));
+            }
+            if self.unsigned_at_most(y, x) {
+                return Some(Pick::Operand(usize::from(is_min)));
+            }
+            if a.range.lo < 0 || b.range.lo < 0 {
+                return Some(Pick::Range(Interval::FULL));
+            }
         }
         let d = self.difference(op, &a, &b)?;
         // a <= b always: min is a, max is b; a >= b always: the other way round.

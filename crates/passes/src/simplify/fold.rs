@@ -61,7 +61,7 @@ pub(super) struct Flags {
     /// No signed wrap: the result is poison where the signed result leaves the type.
     pub(super) nsw: bool,
     /// No unsigned wrap: the result is poison where the unsigned result leaves the type.
-    nuw: bool,
+    pub(super) nuw: bool,
 }
 
 impl Flags {

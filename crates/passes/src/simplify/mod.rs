@@ -32,6 +32,7 @@ mod known;
 mod rewrite;
 mod semantics;
 mod share;
+mod unsigned_order;
 mod values;
 
 use std::{cell::RefCell, rc::Rc};

@@ -13,8 +13,9 @@ use xla_indexing_core::{Expr, Interval, VarRef};
 
 use super::{
     conditions::{Pick, min_max_range},
-    fold::fold,
+    fold::{Flags, fold},
     known::{Known, Read, Reading},
+    unsigned_order::negative,
     values::IndexValues,
 };
 use xla_indexing_mlir::{
@@ -68,8 +69,21 @@ impl IndexValues {
                     &[],
                 )
             }
+            // `x -nuw y` where `x <=u y` (`unsigned_order.rs`): defined only where `x >=u y`
+            // too, so there `x = y` and the difference is 0.
+            IndexOp::Sub
+                if Flags::of(op).nuw
+                    && self.unsigned_at_most(op.operand(0).ok()?, op.operand(1).ok()?) =>
+            {
+                exact(Expr::constant(0), &[])
+            }
             IndexOp::Add | IndexOp::Sub | IndexOp::Mul => {
                 let (a, b) = (operand(self, 0)?, operand(self, 1)?);
+                let defined_where = if Flags::of(op).nuw {
+                    Some(unsigned_no_wrap(kind, a.range, b.range)?)
+                } else {
+                    None
+                };
                 let expr = match kind {
                     IndexOp::Add => a.expr.checked_add(&b.expr).ok()?,
                     IndexOp::Sub => a.expr.checked_sub(&b.expr).ok()?,
@@ -79,7 +93,11 @@ impl IndexValues {
                         (None, None) => return None,
                     },
                 };
-                exact(expr, &[&a, &b])
+                let mut reading = Reading::of(expr, &[&a, &b]);
+                if let Some(Some(interval)) = defined_where {
+                    reading.facts.push((reading.expr.clone(), interval));
+                }
+                Some(Read::Exact(reading))
             }
             IndexOp::Div(kind) => {
                 let (a, b) = (operand(self, 0)?, operand(self, 1)?);
@@ -242,6 +260,24 @@ impl IndexValues {
                 .map(|(e, interval, _)| (e, interval)),
         );
         Some(Read::Exact(reading))
+    }
+}
+
+/// Where `x op y` flagged `nuw` (`op` an `addi`, `subi` or `muli` of operands in `a` and `b`)
+/// is defined, as a constraint on the integer result `x op y` (`Some(None)`: wherever it fits
+/// the type, which `values.rs` checks), or `None` where the operands' signs do not say or it is
+/// never defined (it is then read as a root, which no other value is taken for). Read unsigned,
+/// a negative operand is `2^w` above its value, so
+/// - `x +nuw y` and `x *nuw y` of non-negative operands, and `x -nuw y` of a negative `x` and a
+///   non-negative `y`, wrap only where the integer result leaves the type;
+/// - `x -nuw y` of operands of one sign is defined where `x - y >= 0`;
+/// - `x +nuw y` of operands of different signs is defined where `x + y < 0`.
+fn unsigned_no_wrap(kind: IndexOp, a: Interval, b: Interval) -> Option<Option<Interval>> {
+    match (kind, negative(a)?, negative(b)?) {
+        (IndexOp::Add | IndexOp::Mul, false, false) | (IndexOp::Sub, true, false) => Some(None),
+        (IndexOp::Sub, x, y) if x == y => Some(Some(Interval::new(0, i64::MAX))),
+        (IndexOp::Add, x, y) if x != y => Some(Some(Interval::new(i64::MIN, -1))),
+        _ => None,
     }
 }
 

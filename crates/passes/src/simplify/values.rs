@@ -290,11 +290,21 @@ impl IndexValues {
         let width = int_width(value.r#type())?;
         // Affine and indexing maps compute on integers, not in a type that wraps; an `addi`,
         // `subi` or `muli` with `nsw` is poison where it would wrap, so wherever it is defined it
-        // is the integer result (and where it is not, any value refines it).
+        // is the integer result (and where it is not, any value refines it); a select, `min` or
+        // `max` is read as one of its operands, a value of its type.
         let exact_by_definition = defining_op(value).is_some_and(|op| {
             let name = xla_indexing_mlir::ir::op_name(&op);
-            matches!(name.as_str(), "affine.apply" | "affine.min" | "affine.max")
-                || is_apply_indexing(&name)
+            matches!(
+                name.as_str(),
+                "affine.apply"
+                    | "affine.min"
+                    | "affine.max"
+                    | "arith.select"
+                    | "arith.minsi"
+                    | "arith.maxsi"
+                    | "arith.minui"
+                    | "arith.maxui"
+            ) || is_apply_indexing(&name)
                 || (matches!(name.as_str(), "arith.addi" | "arith.subi" | "arith.muli")
                     && Flags::of(&op).nsw)
         });
