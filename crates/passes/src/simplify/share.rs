@@ -7,11 +7,11 @@
 
 use melior::{
     Context, RewriterBase,
-    ir::{OperationRef, Value, operation::OperationLike},
+    ir::{BlockLike, OperationRef, Value, operation::OperationLike},
 };
 use std::rc::Rc;
 use xla_indexing_core::{Atom, Expr, VarRef};
-use xla_indexing_mlir::ir::{op_name, operations, parent_block, users};
+use xla_indexing_mlir::ir::{op_name, parent_block, users};
 
 use super::{
     cost::{Cost, has_strict_affine_user, op_cost},
@@ -36,14 +36,27 @@ pub fn share_block_divisions(
     op: OperationRef,
     rewriter: &RewriterBase,
 ) -> bool {
+    let is_apply = |o: &OperationRef| op_name(o) == "affine.apply" && o.result_count() == 1;
+    // Tried at the group's own ops only, each scanning the block at most until the group is too
+    // large: linear in the block's size however many ops it has.
+    if !is_apply(&op) {
+        return false;
+    }
     let Some(block) = parent_block(&op) else {
         return false;
     };
-    let group: Vec<OperationRef> = operations(&block)
-        .into_iter()
-        .filter(|o| op_name(o) == "affine.apply" && o.result_count() == 1)
-        .collect();
-    if group.len() < 2 || group.len() > MAX_GROUP {
+    let mut group = Vec::new();
+    let mut next = block.first_operation();
+    while let Some(o) = next {
+        next = o.next_in_block();
+        if is_apply(&o) {
+            if group.len() == MAX_GROUP {
+                return false;
+            }
+            group.push(o);
+        }
+    }
+    if group.len() < 2 {
         return false;
     }
     let Some(plan) = plan(values, &group) else {

@@ -48,7 +48,10 @@ use std::{
 
 use anyhow::{Context, Result, bail};
 
-use self::families::{Domain, FAMILIES, PER_ROW, Rng, Row, generate, generate_large, row_of, rows};
+use self::families::{
+    Domain, FAMILIES, PER_ROW, Rng, Row, generate, generate_large, generate_long_block, row_of,
+    rows,
+};
 use crate::shell::describe;
 
 const MLIR_OPT: &str = "/usr/lib/llvm-22/bin/mlir-opt";
@@ -260,11 +263,7 @@ pub fn run(plugin: &Path, kernel_soundness: &Path, out: &Path) -> Result<()> {
         }
     }
     fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
-    let write = |name: &str, text: &str| -> Result<PathBuf> {
-        let path = out.join(name);
-        fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
-        Ok(path)
-    };
+    let write = |name: &str, text: &str| write_in(out, name, text);
     let module = generate(SEED);
     let input = write("mlir-kernels.mlir", &module.text)?;
     let (_, upstream_text) = opt(&input, plugin, AS_WRITTEN)?;
@@ -293,19 +292,22 @@ pub fn run(plugin: &Path, kernel_soundness: &Path, out: &Path) -> Result<()> {
     check_soundness(kernel_soundness, &points, &input, &outputs, &mut figures)?;
     // The same number of computations in a few large functions: the budgets keep the pass
     // linear in a function's size.
-    let large = write(
-        "mlir-kernels-large.mlir",
+    let large = timed_both(
+        out,
+        "mlir-kernels-large",
         &generate_large(SEED, LARGE.0, LARGE.1),
+        plugin,
+        &figures,
     )?;
-    let (large_ours, _) = best_of(&large, plugin, &figures[OURS].pipeline)?;
-    let (_, large_upstream_text) = opt(&large, plugin, AS_WRITTEN)?;
-    let large_upstream = write("mlir-kernels-large-upstream.mlir", &large_upstream_text)?;
-    let (large_peer, _) = best_of(&large_upstream, plugin, &figures[PLAIN].pipeline)?;
-    let large = Large {
-        ours: large_ours,
-        upstream: large_peer,
-    };
-    report(out, &before, &figures, &large)
+    // And in one block: what a rewrite does per op must not grow with the block.
+    let long_block = timed_both(
+        out,
+        "mlir-kernels-long-block",
+        &generate_long_block(SEED, LONG_BLOCK),
+        plugin,
+        &figures,
+    )?;
+    report(out, &before, &figures, &large, &long_block)
 }
 
 /// The pipeline of `route`: its passes run once, then its repeated passes as many times as
@@ -426,11 +428,39 @@ fn check_soundness(
 /// Functions and computations per function of the large module.
 const LARGE: (usize, usize) = (10, 1000);
 
-/// The times of ours and upstream (`affine-simplify-structures, canonicalize`) on the large
-/// module.
+/// Computations in the one block of the long-block module (a pass that looks at the whole
+/// block for every op it rewrites takes seconds there).
+const LONG_BLOCK: usize = 4000;
+
+/// The times of ours and upstream (`affine-simplify-structures, canonicalize`) on a module of
+/// large functions or of one long block.
 struct Large {
     ours: Duration,
     upstream: Duration,
+}
+
+/// Writes `text` to the file `name` in `out`; its path.
+fn write_in(out: &Path, name: &str, text: &str) -> Result<PathBuf> {
+    let path = out.join(name);
+    fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
+    Ok(path)
+}
+
+/// The best times of ours and of upstream's plain route on the module `text` (written to
+/// `name`.mlir in `out`, and as written for upstream to `name`-upstream.mlir).
+fn timed_both(
+    out: &Path,
+    name: &str,
+    text: &str,
+    plugin: &Path,
+    figures: &[Figures],
+) -> Result<Large> {
+    let input = write_in(out, &format!("{name}.mlir"), text)?;
+    let (ours, _) = best_of(&input, plugin, &figures[OURS].pipeline)?;
+    let (_, upstream_text) = opt(&input, plugin, AS_WRITTEN)?;
+    let upstream_input = write_in(out, &format!("{name}-upstream.mlir"), &upstream_text)?;
+    let (upstream, _) = best_of(&upstream_input, plugin, &figures[PLAIN].pipeline)?;
+    Ok(Large { ours, upstream })
 }
 
 /// The best time of [`RUNS`] runs of `pipeline` on `input`, and the output.
@@ -480,6 +510,7 @@ fn report(
     before: &BTreeMap<String, Left>,
     figures: &[Figures],
     large: &Large,
+    long_block: &Large,
 ) -> Result<()> {
     // The fewest any route leaves in each function.
     let fewest: BTreeMap<String, Left> = before
@@ -601,6 +632,11 @@ fn report(
         PER_ROW * total,
         large.upstream.as_secs_f64() * 1e3
     );
+    println!(
+        "one block of {LONG_BLOCK} computations: ours {:.1} ms, upstream {:.1} ms",
+        long_block.ours.as_secs_f64() * 1e3,
+        long_block.upstream.as_secs_f64() * 1e3
+    );
     let ours_sound = figures[OURS].unsound.is_empty() && figures[OURS].unevaluated.is_empty();
     let met = ours_sound
         && more.is_empty()
@@ -628,7 +664,7 @@ fn report(
         .map(|t| format!("\"{t}\""))
         .collect();
     let json = format!(
-        "{{\"functions\": {}, \"points_per_function\": {POINTS}, \"columns\": [{}], \"rows\": {{{}}}, \"ms\": [{}], \"time_ratio\": {ratio:.3}, \"time_ratio_strongest\": {strongest_ratio:.3}, \"functions_a_peer_wins\": {ahead_of_ours}, \"large_ms\": [{:.1}, {:.1}], \"accepted\": {met}}}\n",
+        "{{\"functions\": {}, \"points_per_function\": {POINTS}, \"columns\": [{}], \"rows\": {{{}}}, \"ms\": [{}], \"time_ratio\": {ratio:.3}, \"time_ratio_strongest\": {strongest_ratio:.3}, \"functions_a_peer_wins\": {ahead_of_ours}, \"large_ms\": [{:.1}, {:.1}], \"long_block_ms\": [{:.1}, {:.1}], \"accepted\": {met}}}\n",
         PER_ROW * total,
         titles.join(", "),
         row_json.join(", "),
@@ -639,6 +675,8 @@ fn report(
             .join(", "),
         large.ours.as_secs_f64() * 1e3,
         large.upstream.as_secs_f64() * 1e3,
+        long_block.ours.as_secs_f64() * 1e3,
+        long_block.upstream.as_secs_f64() * 1e3,
     );
     let json_path = out.join("mlir.json");
     fs::write(&json_path, json).with_context(|| format!("writing {}", json_path.display()))?;
