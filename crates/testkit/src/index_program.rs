@@ -2,10 +2,11 @@
 //!
 //! A program is one `func.func @f` whose arguments (`index` or `i32`) carry small `xla.range`
 //! domains and whose body is a random chain of ops: `arith` arithmetic (wrapping, as MLIR's
-//! does, or with `nsw` or `nuw`, undefined where it would wrap signed or unsigned), divisions and remainders of every kind
-//! by constants, comparisons and selects, `min`/`max`, casts, selects of `true` and `false`
-//! read back by `extui`, arithmetic and `min`/`max` of booleans (where true is -1) read back by
-//! `extsi` or `extui`, `affine.apply`/`min`/`max`/`if` over random quasi-affine maps,
+//! does, or with `nsw` or `nuw`, undefined where it would wrap signed or unsigned), divisions
+//! and remainders of every kind by constants, comparisons and selects, `min`/`max`, casts,
+//! selects of `true` and `false` read back by `extui`, arithmetic and `min`/`max` of booleans
+//! (where true is -1) read back by `extsi` or `extui`, `affine.apply`/`min`/`max`/`if` over
+//! random quasi-affine maps,
 //! `xla_indexing.apply_indexing` (sometimes with a domain that excludes some points, where its
 //! results are undefined) and `scf.if` with yields. Operands favour the latest values (chains)
 //! and otherwise any earlier one (values with several uses). The generator computes every value

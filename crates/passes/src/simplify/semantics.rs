@@ -69,17 +69,18 @@ impl IndexValues {
                     &[],
                 )
             }
-            // `x -nuw y` where `x <=u y` (`unsigned_order.rs`): defined only where `x >=u y`
-            // too, so there `x = y` and the difference is 0.
-            IndexOp::Sub
-                if Flags::of(op).nuw
-                    && self.unsigned_at_most(op.operand(0).ok()?, op.operand(1).ok()?) =>
-            {
-                exact(Expr::constant(0), &[])
-            }
             IndexOp::Add | IndexOp::Sub | IndexOp::Mul => {
+                let nuw = Flags::of(op).nuw;
+                // `x -nuw y` where `x <=u y` (`unsigned_order.rs`): defined only where
+                // `x >=u y` too, so there `x = y` and the difference is 0.
+                if kind == IndexOp::Sub
+                    && nuw
+                    && self.unsigned_at_most(op.operand(0).ok()?, op.operand(1).ok()?)
+                {
+                    return exact(Expr::constant(0), &[]);
+                }
                 let (a, b) = (operand(self, 0)?, operand(self, 1)?);
-                let defined_where = if Flags::of(op).nuw {
+                let defined_where = if nuw {
                     Some(unsigned_no_wrap(kind, a.range, b.range)?)
                 } else {
                     None

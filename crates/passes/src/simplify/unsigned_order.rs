@@ -66,8 +66,9 @@ impl IndexValues {
             let (below_p, below_q) = match kind {
                 IndexOp::Sub => (Flags::of(&op).nuw, false),
                 IndexOp::Div(Division::Unsigned | Division::CeilUnsigned) => (true, false),
-                IndexOp::Div(Division::RemUnsigned) | IndexOp::And => (true, true),
-                IndexOp::MinMax {
+                IndexOp::Div(Division::RemUnsigned)
+                | IndexOp::And
+                | IndexOp::MinMax {
                     max: false,
                     signed: false,
                 } => (true, true),

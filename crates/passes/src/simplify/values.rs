@@ -4,7 +4,8 @@
 //! A root is a value the analysis does not read through: a block argument (loop induction
 //! variables, GPU launch arguments, function arguments), the result of an op it cannot read
 //! (loads, calls, GPU ids), or a computation that might wrap in its type (unless flagged `nsw`,
-//! which makes wrapping poison). Every root is a dimension `Dim(i)` of the expressions, with
+//! which makes wrapping poison, or `nuw` on operands whose signs say where it is defined: see
+//! `semantics.rs`). Every root is a dimension `Dim(i)` of the expressions, with
 //! the range [`Ranges`] gives it. Everything else (`arith` arithmetic, `affine.apply`,
 //! `xla_indexing.apply_indexing`, casts, and comparisons, selects, `min` and `max` that the
 //! ranges decide) is composed through its producers, whatever their number of uses, and
@@ -36,7 +37,7 @@ use super::{
     fold::Flags,
     known::{Fact, Known, Read, Reading, type_key},
 };
-use xla_indexing_mlir::indexing_ops::is_apply_indexing;
+use xla_indexing_mlir::index_op::IndexOp;
 use xla_indexing_mlir::ir::{blocks_of, defining_op, int_width, parent_block, users, walk_nested};
 use xla_indexing_mlir::rewrite::Changed;
 
@@ -288,27 +289,9 @@ impl IndexValues {
             return Some(known.clone());
         }
         let width = int_width(value.r#type())?;
-        // Affine and indexing maps compute on integers, not in a type that wraps; an `addi`,
-        // `subi` or `muli` with `nsw` is poison where it would wrap, so wherever it is defined it
-        // is the integer result (and where it is not, any value refines it); a select, `min` or
-        // `max` is read as one of its operands, a value of its type.
-        let exact_by_definition = defining_op(value).is_some_and(|op| {
-            let name = xla_indexing_mlir::ir::op_name(&op);
-            matches!(
-                name.as_str(),
-                "affine.apply"
-                    | "affine.min"
-                    | "affine.max"
-                    | "arith.select"
-                    | "arith.minsi"
-                    | "arith.maxsi"
-                    | "arith.minui"
-                    | "arith.maxui"
-            ) || is_apply_indexing(&name)
-                || (matches!(name.as_str(), "arith.addi" | "arith.subi" | "arith.muli")
-                    && Flags::of(&op).nsw)
-        });
-        let read = match defining_op(value) {
+        let producer = defining_op(value);
+        let exact = producer.as_ref().is_some_and(exact_by_definition);
+        let read = match producer {
             Some(op) if depth < MAX_DEPTH => {
                 let index = (0..op.result_count())
                     .find(|&i| op.result(i).is_ok_and(|r| Value::from(r) == value))
@@ -318,7 +301,7 @@ impl IndexValues {
             _ => None,
         };
         let mut known = match read {
-            Some(Read::Exact(reading)) => self.composed(value, reading, width, exact_by_definition),
+            Some(Read::Exact(reading)) => self.composed(value, reading, width, exact),
             Some(Read::Root(range)) => Some(self.root(value, width, range)),
             None => None,
         }
@@ -578,6 +561,25 @@ impl IndexValues {
         };
         let (expr, range) = simplified?;
         Some((global(&expr)?, range))
+    }
+}
+
+/// Whether `op`'s result is, wherever it is defined, what its reading gives even where that
+/// leaves the type: affine and indexing maps compute on integers, not in a type that wraps; an
+/// `addi`, `subi` or `muli` with `nsw` is poison where it would wrap, so wherever it is defined
+/// it is the integer result (and where it is not, any value refines it); a select, `min` or `max`
+/// is read as one of its operands, a value of its type.
+fn exact_by_definition(op: &OperationRef) -> bool {
+    match IndexOp::of(op) {
+        Some(
+            IndexOp::AffineApply
+            | IndexOp::AffineMinMax { .. }
+            | IndexOp::ApplyIndexing
+            | IndexOp::Select
+            | IndexOp::MinMax { .. },
+        ) => true,
+        Some(IndexOp::Add | IndexOp::Sub | IndexOp::Mul) => Flags::of(op).nsw,
+        _ => false,
     }
 }
 
